@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** The three verdicts a claim can receive, in ordinal order (支持=0, 部分支持=1, 驳回=2). */
+export const VERDICTS = ['支持', '部分支持', '驳回'] as const;
+export const Verdict = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof Verdict>;
+
+/** One consultation message as stored in the dataset and in every saved record. */
+export const Message = z.object({
+	role: z.enum(['user', 'assistant']),
+	content: z.string()
+});
+export type Message = z.infer<typeof Message>;
+
+export const History = z.array(Message);
+export type History = z.infer<typeof History>;
+
+/** `key_details` exactly as given in the file: a string, a list of strings, or an object. */
+export const KeyDetails = z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]);
+export type KeyDetails = z.infer<typeof KeyDetails>;
+
+/** One claim of `result_dict`, in file order. */
+export const Claim = z.object({ claim: z.string(), verdict: Verdict });
+export type Claim = z.infer<typeof Claim>;
+
+/**
+ * A validated case, normalised for the engine. Built only by the dataset loader, which
+ * checks every SPEC §1 rule before producing it.
+ */
+export const Case = z.object({
+	/** Zero-based position in the file. */
+	index: z.number().int().nonnegative(),
+	/** `case_number` as a string (the file may hold an integer; it is compared as a string). */
+	case_number: z.string(),
+	cause_of_action: z.string(),
+	plaintiff_type: z.string(),
+	/** Every focal point, in order (a single string becomes a one-element list). */
+	focal_points: z.array(z.string()),
+	key_details: KeyDetails,
+	/** `result_dict` claims in file order. */
+	claims: z.array(Claim),
+	complete: History,
+	underspecified: History
+});
+export type Case = z.infer<typeof Case>;
+
+/** Which fields of the file hold the two histories. Recorded in the manifest. */
+export const HistoryFields = z.object({ complete: z.string(), underspecified: z.string() });
+export type HistoryFields = z.infer<typeof HistoryFields>;
+
+/** cause_of_action → class. */
+export const CategoryMap = z.record(z.string(), z.string());
+export type CategoryMap = z.infer<typeof CategoryMap>;
+
+/** The class a cause lands in when the category map does not know it. */
+export const UNCLASSIFIED = '未分类';

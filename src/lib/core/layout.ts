@@ -1,0 +1,51 @@
+/** The canonical folder layout of SPEC §5, shared by the CLI's output root, export and import. */
+import { sha256Hex } from './hash';
+import { STAGE_FILES, type StageFile } from './records';
+
+/**
+ * `<model>` folder name: the model id made filesystem-safe (`[A-Za-z0-9._-]`, others → `_`,
+ * at most 64 characters) + `-` + the first 8 hex digits of SHA-256 of the exact model id.
+ */
+export async function modelDirName(modelId: string): Promise<string> {
+	const safe = modelId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
+	const hash = (await sha256Hex(modelId)).slice(0, 8);
+	return `${safe}-${hash}`;
+}
+
+/** A run of one model: `runs/<runId>/<modelDir>/`. */
+export interface RunKey {
+	runId: string;
+	modelDir: string;
+}
+
+/** Run ids become folder names, so they are held to the same safe alphabet. */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function manifestPath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/manifest.json`;
+}
+
+export function stageFilePath(run: RunKey, file: StageFile): string {
+	const { dir, file: name } = STAGE_FILES[file];
+	return `${dir}/${run.runId}/${run.modelDir}/${name}`;
+}
+
+/**
+ * Parses a path of the canonical layout (forward slashes, relative) into what it names,
+ * or returns null for any other path.
+ */
+export function parseLayoutPath(
+	path: string
+): { kind: 'manifest'; run: RunKey } | { kind: 'stage'; run: RunKey; file: StageFile } | null {
+	const parts = path.split('/');
+	if (parts.length !== 4) return null;
+	const [top, runId, modelDir, name] = parts;
+	if (!RUN_ID_PATTERN.test(runId) || !/^[A-Za-z0-9._-]+$/.test(modelDir)) return null;
+	if (modelDir === '.' || modelDir === '..') return null;
+	const run = { runId, modelDir };
+	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
+	for (const [file, spec] of Object.entries(STAGE_FILES)) {
+		if (spec.dir === top && spec.file === name) return { kind: 'stage', run, file: file as StageFile };
+	}
+	return null;
+}

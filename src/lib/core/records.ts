@@ -1,0 +1,197 @@
+/**
+ * The canonical records of SPEC §5, declared once. Every writer (engine, import) and every
+ * reader (metrics, results, charts, export) goes through these schemas. Extra fields are
+ * allowed (`.loose()`), as the SPEC says, so bundles written by other tools still load.
+ */
+import { z } from 'zod';
+import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
+const caseNumber = z.string().min(1);
+
+export const HistoryType = z.enum(['complete', 'underspecified']);
+export type HistoryType = z.infer<typeof HistoryType>;
+
+export const LcaLabel = z.enum(['clarification', 'judgment']);
+export type LcaLabel = z.infer<typeof LcaLabel>;
+
+export const DcgLabel = z.enum(['是', '否']);
+export type DcgLabel = z.infer<typeof DcgLabel>;
+
+export const A1Record = z
+	.object({
+		case_number: caseNumber,
+		history_type: HistoryType,
+		history: History,
+		response: z.string(),
+		reasoning: z.string().nullable().optional(),
+		input_sha256: sha256Hex
+	})
+	.loose();
+export type A1Record = z.infer<typeof A1Record>;
+
+export const InteractionRound = z
+	.object({
+		round: z.number().int().min(1).max(4),
+		assistant: z.string(),
+		/** `forced` marks the forced final prediction after the question budget ran out. */
+		label: z.enum(['clarification', 'judgment', 'forced']),
+		user_reply: z.string().nullable()
+	})
+	.loose();
+export type InteractionRound = z.infer<typeof InteractionRound>;
+
+export const InteractionRecord = z
+	.object({
+		case_number: caseNumber,
+		initial_history: History,
+		rounds: z.array(InteractionRound).min(1).max(4),
+		stop_reason: z.enum(['judgment', 'budget']),
+		final_response: z.string(),
+		history: History,
+		input_sha256: sha256Hex
+	})
+	.loose();
+export type InteractionRecord = z.infer<typeof InteractionRecord>;
+
+export const ForceAskRecord = z
+	.object({
+		case_number: caseNumber,
+		history: History,
+		rounds: z.tuple([
+			z.object({ round: z.literal(1), question: z.string(), user_reply: z.string() }).loose(),
+			z.object({ round: z.literal(2), question: z.string() }).loose()
+		]),
+		input_sha256: sha256Hex
+	})
+	.loose();
+export type ForceAskRecord = z.infer<typeof ForceAskRecord>;
+
+export const ForceJudgeRecord = z
+	.object({
+		case_number: caseNumber,
+		history: History,
+		response: z.string(),
+		reasoning: z.string().nullable().optional(),
+		input_sha256: sha256Hex
+	})
+	.loose();
+export type ForceJudgeRecord = z.infer<typeof ForceJudgeRecord>;
+
+export const LcaResultRecord = z
+	.object({
+		case_number: caseNumber,
+		cause_of_action: z.string(),
+		history_type: HistoryType,
+		response: z.string(),
+		label: LcaLabel,
+		input_sha256: sha256Hex
+	})
+	.loose();
+export type LcaResultRecord = z.infer<typeof LcaResultRecord>;
+
+export const DcgResultRecord = z
+	.object({
+		case_number: caseNumber,
+		cause_of_action: z.string(),
+		round_labels: z.tuple([DcgLabel, DcgLabel]),
+		success: z.boolean(),
+		input_sha256: sha256Hex
+	})
+	.loose()
+	.refine((r) => r.success === r.round_labels.includes('是'), {
+		message: 'success must be true exactly when a round label is 是'
+	});
+export type DcgResultRecord = z.infer<typeof DcgResultRecord>;
+
+export const LjpResultRecord = z
+	.object({
+		case_number: caseNumber,
+		cause_of_action: z.string(),
+		claims: z.array(z.string()).min(1),
+		predicted: z.array(Verdict),
+		gold: z.array(Verdict),
+		input_sha256: sha256Hex
+	})
+	.loose()
+	.refine((r) => r.predicted.length === r.claims.length && r.gold.length === r.claims.length, {
+		message: 'claims, predicted and gold must have the same length'
+	});
+export type LjpResultRecord = z.infer<typeof LjpResultRecord>;
+
+/** Every JSONL file of the canonical layout, with its folder and record schema. */
+export const STAGE_FILES = {
+	a1: { dir: 'AwN_gen', file: 'a1.jsonl', schema: A1Record },
+	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl', schema: InteractionRecord },
+	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl', schema: ForceAskRecord },
+	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl', schema: ForceJudgeRecord },
+	a1_force_judge: { dir: 'Force_judge_gen', file: 'a1_force_judge.jsonl', schema: ForceJudgeRecord },
+	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl', schema: LcaResultRecord },
+	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl', schema: DcgResultRecord },
+	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl', schema: LjpResultRecord },
+	LJP_gold: { dir: 'eval_results', file: 'LJP_gold.jsonl', schema: LjpResultRecord },
+	LJP_interaction: { dir: 'eval_results', file: 'LJP_interaction.jsonl', schema: LjpResultRecord }
+} as const;
+export type StageFile = keyof typeof STAGE_FILES;
+export const STAGE_FILE_NAMES = Object.keys(STAGE_FILES) as StageFile[];
+
+/** The record type stored in each stage file. */
+export type RecordOf<F extends StageFile> = z.infer<(typeof STAGE_FILES)[F]['schema']>;
+
+/** A record of any stage file; every one carries these two fields. */
+export type AnyRecord = { case_number: string; input_sha256: string } & Record<string, unknown>;
+
+export const ROLES = ['evaluated', 'user', 'judge'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Generation settings that make runs comparable (concurrency is deliberately not here). */
+export const Settings = z.object({
+	/** @default 0.7 */
+	temperature: z.number(),
+	/** @default 0.1 */
+	judge_temperature: z.number(),
+	/** @default 8192 */
+	max_tokens: z.number().int().positive(),
+	/** @default 120 */
+	timeout_s: z.number().positive(),
+	/** @default 3 */
+	retries: z.number().int().nonnegative()
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const DEFAULT_SETTINGS: Settings = {
+	temperature: 0.7,
+	judge_temperature: 0.1,
+	max_tokens: 8192,
+	timeout_s: 120,
+	retries: 3
+};
+
+export const MANIFEST_SCHEMA_VERSION = 1;
+
+/** `runs/<run-id>/<model>/manifest.json`. Never holds a key. */
+export const Manifest = z
+	.object({
+		schema_version: z.number().int(),
+		tool: z.object({ name: z.string(), version: z.string() }).loose(),
+		run_id: z.string().min(1),
+		model_dir: z.string().min(1),
+		created_at: z.string(),
+		dataset: z
+			.object({
+				sha256: sha256Hex,
+				n_cases: z.number().int().nonnegative(),
+				selected_case_numbers: z.array(z.string()),
+				history_fields: HistoryFields
+			})
+			.loose(),
+		code_sha256: sha256Hex,
+		prompts_sha256: sha256Hex,
+		models: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
+		endpoints: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
+		settings: Settings,
+		categories: CategoryMap,
+		simulated: z.boolean()
+	})
+	.loose();
+export type Manifest = z.infer<typeof Manifest>;

@@ -1,0 +1,25 @@
+/** Where finished records live: memory (tests), IndexedDB (browser), files (CLI). */
+import type { RunKey } from '../layout';
+import type { AnyRecord, Manifest, StageFile } from '../records';
+
+export interface CheckpointStore {
+	/**
+	 * Takes the single-writer lock for a run (Web Lock in browsers, lock file in Node).
+	 * Rejects with `RunLockedError` when another writer holds it. Call the result to release.
+	 */
+	lock(run: RunKey): Promise<() => Promise<void>>;
+	readManifest(run: RunKey): Promise<Manifest | null>;
+	/** Writes the manifest of a new run; refuses (`CheckpointError`) when one exists already. */
+	createManifest(manifest: Manifest): Promise<void>;
+	/**
+	 * Every saved record of a stage file, in stored order, each validated against the file's
+	 * schema. A malformed line rejects with `CheckpointError` naming file and line.
+	 */
+	readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]>;
+	/** Saves one finished record (its case complete for that stage); flushed before resolving. */
+	appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void>;
+	/** Every run that has a manifest. */
+	listRuns(): Promise<RunKey[]>;
+	/** Removes a run with all its files (used by the UI's delete, never by resume). */
+	deleteRun(run: RunKey): Promise<void>;
+}
