@@ -1,0 +1,62 @@
+/**
+ * The CLI dispatcher. Commands are handlers keyed by name; `createProgram` maps errors to
+ * the SPEC §8 exit codes: 0 done, 1 API/judge failure, 2 bad usage, invalid input or a
+ * checkpoint/manifest mismatch. A user never sees a stack trace.
+ */
+import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
+import type { CliIo, CommandHandler } from './types';
+
+export function createProgram(handlers: Record<string, CommandHandler>) {
+	const help = () =>
+		[
+			'Usage: npm run lexpilot -- <command> [options]',
+			'',
+			'Commands:',
+			...Object.entries(handlers).map(([name, h]) => `  ${name.padEnd(16)} ${h.summary}`),
+			'',
+			'Run "npm run lexpilot -- <command> --help" for the options of a command.'
+		].join('\n') + '\n';
+
+	return async function run(argv: string[], io: CliIo): Promise<number> {
+		const [name, ...args] = argv;
+		if (!name || name === '--help' || name === '-h' || name === 'help') {
+			io.stdout(help());
+			return name ? 0 : 2;
+		}
+		const handler = handlers[name];
+		if (!handler) {
+			io.stderr(`Unknown command "${name}".\n\n${help()}`);
+			return 2;
+		}
+		if (args.includes('--help') || args.includes('-h')) {
+			io.stdout(`${handler.usage.trimEnd()}\n`);
+			return 0;
+		}
+		try {
+			return await handler.run(args, io);
+		} catch (e) {
+			return reportError(e, io);
+		}
+	};
+}
+
+/** Prints an error the way a researcher wants to read it and returns the exit code. */
+export function reportError(e: unknown, io: CliIo): number {
+	if (e instanceof UsageError || e instanceof CheckpointError) {
+		io.stderr(`error: ${e.message}\n`);
+		return 2;
+	}
+	if (e instanceof ModelCallError) {
+		io.stderr(`error: ${e.message}\n`);
+		if (e.details.rawOutput !== undefined) io.stderr(`raw output:\n${e.details.rawOutput}\n`);
+		return 1;
+	}
+	// Node's util.parseArgs reports unknown or malformed flags with these codes.
+	const code = (e as { code?: string } | null)?.code;
+	if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+		io.stderr(`error: ${(e as Error).message}\n`);
+		return 2;
+	}
+	io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+	return 1;
+}

@@ -1,0 +1,50 @@
+/** JSONL reading and writing with errors that name the file and line. */
+import type { z } from 'zod';
+import { CheckpointError } from './errors';
+
+/** One record a line, `\n`-terminated, UTF-8 as written by the caller. */
+export function toJsonLine(record: unknown): string {
+	return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * Parses JSONL text, validating every line with `schema`. Blank lines are allowed only at
+ * the end; any other problem throws `CheckpointError` naming `fileLabel` and the 1-based line.
+ * A final line without its newline is a truncated write and is reported as such.
+ */
+export function parseJsonl<S extends z.ZodType>(
+	text: string,
+	schema: S,
+	fileLabel: string
+): z.infer<S>[] {
+	const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+	if (body.length > 0 && !body.endsWith('\n')) {
+		const line = body.split('\n').length;
+		throw new CheckpointError(
+			`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ` +
+				'Inspect it, remove it, then resume to regenerate that case.'
+		);
+	}
+	const lines = body.split('\n');
+	lines.pop();
+	const records: z.infer<S>[] = [];
+	lines.forEach((raw, i) => {
+		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+		const where = `${fileLabel}, line ${i + 1}`;
+		if (line.trim() === '') throw new CheckpointError(`${where}: empty line`);
+		let value: unknown;
+		try {
+			value = JSON.parse(line);
+		} catch (e) {
+			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+		}
+		const parsed = schema.safeParse(value);
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
+			throw new CheckpointError(`${where}: ${field}: ${issue.message}`);
+		}
+		records.push(parsed.data);
+	});
+	return records;
+}
