@@ -1,0 +1,348 @@
+/** The SPEC §1 rules for one case: every problem is collected, none stops the others. */
+import {
+	VERDICTS,
+	type Case,
+	type Claim,
+	type History,
+	type HistoryFields,
+	type KeyDetails,
+	type Verdict
+} from './types';
+import { JsonObject, jsonTypeOf, toPlain, type JsonValue } from './ordered-json';
+import { problem, type DatasetProblem } from './problems';
+
+/** What checking one case needs to know about the rest of the file. */
+export interface CaseContext {
+	/** The history fields of this file, or null when they could not be decided. */
+	fields: HistoryFields | null;
+	/** Mapped history fields that no case has: reported once for the file, not per case. */
+	absentFields: ReadonlySet<string>;
+	/** case_number → index of the first case that uses it; filled as cases are checked. */
+	seenCaseNumbers: Map<string, number>;
+}
+
+export interface CaseCheck {
+	/** The normalised case, or null when the case has a problem. */
+	kase: Case | null;
+	problems: DatasetProblem[];
+	warnings: DatasetProblem[];
+}
+
+const HISTORY_ROLES = ['complete', 'underspecified'] as const;
+
+export function checkCase(value: JsonValue, index: number, ctx: CaseContext): CaseCheck {
+	const problems: DatasetProblem[] = [];
+	const warnings: DatasetProblem[] = [];
+	if (!(value instanceof JsonObject)) {
+		problems.push(
+			problem({ caseIndex: index }, `expected an object (one case), got ${jsonTypeOf(value)}`)
+		);
+		return { kase: null, problems, warnings };
+	}
+
+	let caseNumber: string | null = null;
+	const report = (into: DatasetProblem[], field: string, message: string, messageIndex?: number) =>
+		into.push(problem({ caseIndex: index, caseNumber, field, messageIndex }, message));
+	const bad = (field: string, message: string, messageIndex?: number) =>
+		report(problems, field, message, messageIndex);
+
+	caseNumber = readCaseNumber(value.get('case_number'), (m) => bad('case_number', m));
+	if (caseNumber !== null) {
+		const first = ctx.seenCaseNumbers.get(caseNumber);
+		if (first === undefined) ctx.seenCaseNumbers.set(caseNumber, index);
+		else {
+			bad(
+				'case_number',
+				`duplicate: case #${first + 1} has the same case_number; case numbers must be unique`
+			);
+		}
+	}
+	for (const key of value.duplicateKeys()) {
+		bad(key, 'this field appears more than once in the case; keep one');
+	}
+
+	const cause = readText(value.get('cause_of_action'), (m) => bad('cause_of_action', m));
+
+	const plaintiff = value.get('plaintiff_type');
+	let plaintiffType: string | null = null;
+	if (plaintiff === undefined) bad('plaintiff_type', 'missing; give it as a string, e.g. "自然人"');
+	else if (typeof plaintiff !== 'string') {
+		bad('plaintiff_type', `must be a string, got ${jsonTypeOf(plaintiff)}`);
+	} else {
+		plaintiffType = plaintiff;
+		if (plaintiff.trim() === '') report(warnings, 'plaintiff_type', 'is empty');
+	}
+
+	const focalPoints = readFocalPoints(value.get('focal_point'), (m) => bad('focal_point', m));
+	const keyDetails = readKeyDetails(
+		value.get('key_details'),
+		(m) => bad('key_details', m),
+		(m) => report(warnings, 'key_details', m)
+	);
+	const claims = readClaims(value.get('result_dict'), (m) => bad('result_dict', m));
+
+	const histories: Partial<Record<(typeof HISTORY_ROLES)[number], History>> = {};
+	const lengths: Partial<Record<(typeof HISTORY_ROLES)[number], number>> = {};
+	if (ctx.fields) {
+		for (const role of HISTORY_ROLES) {
+			const name = ctx.fields[role];
+			const label = `${role} history`;
+			const raw = value.get(name);
+			if (raw === undefined) {
+				if (!ctx.absentFields.has(name)) bad(label, `missing (field "${name}")`);
+				continue;
+			}
+			if (Array.isArray(raw)) lengths[role] = raw.length;
+			const history = readHistory(raw, name, (m, mi) => bad(label, m, mi));
+			if (history) histories[role] = history;
+		}
+		if (
+			lengths.complete !== undefined &&
+			lengths.underspecified !== undefined &&
+			lengths.complete !== lengths.underspecified
+		) {
+			bad(
+				'histories',
+				`the complete history has ${lengths.complete} messages and the underspecified history ` +
+					`${lengths.underspecified}; both histories of a case must have the same number of messages`
+			);
+		}
+	}
+
+	if (
+		problems.length > 0 ||
+		caseNumber === null ||
+		cause === null ||
+		plaintiffType === null ||
+		focalPoints === null ||
+		keyDetails === null ||
+		claims === null ||
+		!histories.complete ||
+		!histories.underspecified
+	) {
+		return { kase: null, problems, warnings };
+	}
+	return {
+		kase: {
+			index,
+			case_number: caseNumber,
+			cause_of_action: cause,
+			plaintiff_type: plaintiffType,
+			focal_points: focalPoints,
+			key_details: keyDetails,
+			claims,
+			complete: histories.complete,
+			underspecified: histories.underspecified
+		},
+		problems,
+		warnings
+	};
+}
+
+type Report = (message: string) => void;
+
+function readCaseNumber(v: JsonValue | undefined, bad: Report): string | null {
+	if (v === undefined) {
+		bad('missing; every case needs a case_number (string or integer), unique in the file');
+		return null;
+	}
+	if (typeof v === 'string') {
+		if (v.trim() !== '') return v;
+		bad('is empty');
+		return null;
+	}
+	if (typeof v === 'number' && Number.isInteger(v)) {
+		if (Number.isSafeInteger(v)) return String(v);
+		bad(`${v} is too large to keep exactly; write it as a string in quotes`);
+		return null;
+	}
+	bad(
+		`must be a string or an integer, got ${jsonTypeOf(v)}${typeof v === 'number' ? ` ${v}` : ''}`
+	);
+	return null;
+}
+
+function readText(v: JsonValue | undefined, bad: Report): string | null {
+	if (v === undefined) bad('missing');
+	else if (typeof v !== 'string') bad(`must be a string, got ${jsonTypeOf(v)}`);
+	else if (v.trim() === '') bad('is empty');
+	else return v;
+	return null;
+}
+
+function readFocalPoints(v: JsonValue | undefined, bad: Report): string[] | null {
+	if (typeof v === 'string') {
+		if (v.trim() !== '') return [v];
+		bad('is empty');
+		return null;
+	}
+	if (Array.isArray(v)) {
+		if (v.length === 0) {
+			bad('is an empty list; give at least one focal point');
+			return null;
+		}
+		const ok = checkTextItems(v, bad);
+		return ok ? (v as string[]) : null;
+	}
+	bad(v === undefined ? 'missing' : `must be a string or a list of strings, got ${jsonTypeOf(v)}`);
+	return null;
+}
+
+function checkTextItems(items: JsonValue[], bad: Report): boolean {
+	let ok = true;
+	items.forEach((item, i) => {
+		if (typeof item !== 'string') bad(`item ${i + 1} must be a string, got ${jsonTypeOf(item)}`);
+		else if (item.trim() === '') bad(`item ${i + 1} is empty`);
+		else return;
+		ok = false;
+	});
+	return ok;
+}
+
+function readKeyDetails(v: JsonValue | undefined, bad: Report, warn: Report): KeyDetails | null {
+	if (typeof v === 'string') {
+		if (v.trim() !== '') return v;
+		bad('is empty');
+		return null;
+	}
+	if (Array.isArray(v)) {
+		if (v.length === 0) {
+			bad('is an empty list; the hidden facts cannot be empty');
+			return null;
+		}
+		return checkTextItems(v, bad) ? (v as string[]) : null;
+	}
+	if (v instanceof JsonObject) {
+		if (v.keys.length === 0) {
+			bad('is an empty object; the hidden facts cannot be empty');
+			return null;
+		}
+		let ok = true;
+		for (const key of v.duplicateKeys()) {
+			bad(`entry "${key}" appears more than once; one of them would be lost`);
+			ok = false;
+		}
+		v.keys.forEach((key, i) => {
+			const x = v.values[i];
+			if (x === null || (typeof x === 'string' && x.trim() === '')) {
+				bad(`entry "${key}" is empty`);
+				ok = false;
+			}
+		});
+		if (!ok) return null;
+		const plain = toPlain(v) as Record<string, unknown>;
+		if (Object.keys(plain).some((k, i) => k !== v.keys[i])) {
+			// JS objects list integer-like keys first; say so rather than reorder silently.
+			warn(
+				'entries with number-like keys will be listed in numeric order, not file order; ' +
+					'write key_details as a list to keep the order'
+			);
+		}
+		return plain;
+	}
+	bad(
+		v === undefined
+			? 'missing'
+			: `must be a string, a list of strings or an object, got ${jsonTypeOf(v)}`
+	);
+	return null;
+}
+
+function readClaims(v: JsonValue | undefined, bad: Report): Claim[] | null {
+	if (!(v instanceof JsonObject)) {
+		bad(v === undefined ? 'missing' : `must be an object of claim → verdict, got ${jsonTypeOf(v)}`);
+		return null;
+	}
+	if (v.keys.length === 0) {
+		bad('is empty; a case needs at least one claim');
+		return null;
+	}
+	let ok = true;
+	for (const key of v.duplicateKeys()) {
+		bad(`claim ${quoteClaim(key)} appears more than once; each claim once`);
+		ok = false;
+	}
+	const claims: Claim[] = [];
+	v.keys.forEach((claim, i) => {
+		const verdict = v.values[i];
+		const where = `claim ${i + 1}`;
+		if (claim.trim() === '') {
+			bad(`${where}: the claim text is empty`);
+			ok = false;
+		} else if (typeof verdict !== 'string' || !(VERDICTS as readonly string[]).includes(verdict)) {
+			const got = typeof verdict === 'string' ? `"${verdict}"` : jsonTypeOf(verdict);
+			bad(`${where} (${quoteClaim(claim)}): verdict ${got} is not one of ${VERDICTS.join(', ')}`);
+			ok = false;
+		} else claims.push({ claim, verdict: verdict as Verdict });
+	});
+	return ok ? claims : null;
+}
+
+function quoteClaim(claim: string): string {
+	return `"${claim.length > 30 ? `${claim.slice(0, 30)}…` : claim}"`;
+}
+
+function readHistory(
+	v: JsonValue,
+	fieldName: string,
+	bad: (message: string, messageIndex?: number) => void
+): History | null {
+	if (!Array.isArray(v)) {
+		bad(`expected a list of {"role", "content"} messages in "${fieldName}", got ${jsonTypeOf(v)}`);
+		return null;
+	}
+	if (v.length === 0) {
+		bad('has no messages; a history starts and ends with a user message');
+		return null;
+	}
+	const history: History = [];
+	let ok = true;
+	let previous: 'user' | 'assistant' | null = null;
+	let lastReported = -1;
+	const fail = (message: string, i: number) => {
+		bad(message, i);
+		ok = false;
+		lastReported = i;
+	};
+	for (let i = 0; i < v.length; i++) {
+		const m = v[i];
+		// Expected role follows the previous message, so one stray message is one problem,
+		// not a problem at every later position.
+		const expected =
+			i === 0 ? 'user' : previous ? flip(previous) : i % 2 === 0 ? 'user' : 'assistant';
+		previous = null;
+		if (!(m instanceof JsonObject)) {
+			fail(`expected an object {"role", "content"}, got ${jsonTypeOf(m)}`, i);
+			continue;
+		}
+		const role = m.get('role');
+		const content = m.get('content');
+		if (role === undefined) fail('role is missing', i);
+		else if (role !== 'user' && role !== 'assistant') {
+			const got = typeof role === 'string' ? `"${role}"` : jsonTypeOf(role);
+			fail(`role must be "user" or "assistant", got ${got}`, i);
+		} else {
+			previous = role;
+			if (role !== expected) {
+				const hint = i === 0 ? ' (a history starts with the client)' : '';
+				fail(`expected role "${expected}", got "${role}"${hint}`, i);
+			}
+		}
+		if (content === undefined) fail('content is missing', i);
+		else if (typeof content !== 'string') {
+			fail(`content must be a string, got ${jsonTypeOf(content)}`, i);
+		} else if (content.trim() === '') fail('content is empty', i);
+		if (ok && (role === 'user' || role === 'assistant') && typeof content === 'string') {
+			history.push({ role, content });
+		}
+	}
+	const last = v.length - 1;
+	if (previous === 'assistant' && lastReported !== last) {
+		fail('the history ends with an assistant message; it must end with a user message', last);
+	}
+	return ok ? history : null;
+}
+
+function flip(role: 'user' | 'assistant'): 'user' | 'assistant' {
+	return role === 'user' ? 'assistant' : 'user';
+}

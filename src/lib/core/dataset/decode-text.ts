@@ -1,0 +1,84 @@
+/**
+ * Bytes → text for dataset and map files: UTF-8 only, a leading BOM dropped, and an encoding
+ * problem reported at its line and column instead of turning into U+FFFD characters.
+ */
+
+/** A file that is not UTF-8 text; `line`/`column` are 1-based, null when not about one place. */
+export class TextDecodeError extends Error {
+	override name = 'TextDecodeError';
+	constructor(
+		readonly detail: string,
+		readonly line: number | null,
+		readonly column: number | null
+	) {
+		super(line === null ? detail : `line ${line}, column ${column}: ${detail}`);
+	}
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const lenient = new TextDecoder('utf-8');
+
+/** Decodes UTF-8 (BOM removed). Throws `TextDecodeError` naming the first bad byte. */
+export function decodeUtf8(bytes: Uint8Array): string {
+	if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+		throw new TextDecodeError(
+			'the file is UTF-16 text; save it as UTF-8 and load it again',
+			null,
+			null
+		);
+	}
+	try {
+		return strict.decode(bytes);
+	} catch {
+		const at = firstInvalidUtf8(bytes);
+		let lineStart = 0;
+		let line = 1;
+		for (let i = 0; i < at; i++) {
+			if (bytes[i] === 0x0a) {
+				line++;
+				lineStart = i + 1;
+			}
+		}
+		const column = lenient.decode(bytes.subarray(lineStart, at)).length + 1;
+		const byte = bytes[at]?.toString(16).toUpperCase().padStart(2, '0');
+		const what = byte === undefined ? 'the file ends inside a UTF-8 character' : `byte 0x${byte}`;
+		throw new TextDecodeError(
+			`invalid UTF-8 (${what}); save the file as UTF-8 (not GBK or another encoding)`,
+			line,
+			column
+		);
+	}
+}
+
+/** Offset of the first byte that starts an invalid UTF-8 sequence (RFC 3629), or the length. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+	let i = 0;
+	while (i < bytes.length) {
+		const b = bytes[i];
+		let need: number;
+		let min = 0x80;
+		let max = 0xbf;
+		if (b < 0x80) {
+			i++;
+			continue;
+		} else if (b >= 0xc2 && b <= 0xdf) need = 1;
+		else if (b >= 0xe0 && b <= 0xef) {
+			need = 2;
+			if (b === 0xe0) min = 0xa0; // overlong
+			if (b === 0xed) max = 0x9f; // UTF-16 surrogates
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			need = 3;
+			if (b === 0xf0) min = 0x90;
+			if (b === 0xf4) max = 0x8f;
+		} else return i;
+		if (i + need >= bytes.length) return i; // cut off at the end of the file
+		const second = bytes[i + 1];
+		if (second < min || second > max) return i;
+		for (let k = 2; k <= need; k++) {
+			const c = bytes[i + k];
+			if (c < 0x80 || c > 0xbf) return i;
+		}
+		i += need + 1;
+	}
+	return bytes.length;
+}

@@ -1,0 +1,112 @@
+/**
+ * Finding the two history fields of a dataset file (SPEC §1). The real file's names are not
+ * known, so names are matched loosely; when that leaves any doubt the user maps them.
+ */
+import type { HistoryFields } from './types';
+import { JsonObject, type JsonValue } from './ordered-json';
+
+/** Canonical field names, used whenever a file has them. */
+export const CANONICAL_HISTORY_FIELDS: HistoryFields = {
+	complete: 'complete_consultation',
+	underspecified: 'underspecified_consultation'
+};
+
+const COMPLETE_NAME = /complete|full|gold/i;
+const NOT_COMPLETE_NAME = /incomplete/i;
+const UNDERSPECIFIED_NAME = /underspecified|incomplete|partial|missing/i;
+
+export function looksComplete(name: string): boolean {
+	return COMPLETE_NAME.test(name) && !NOT_COMPLETE_NAME.test(name);
+}
+
+export function looksUnderspecified(name: string): boolean {
+	return UNDERSPECIFIED_NAME.test(name);
+}
+
+/** A non-empty array of objects with a `role` or `content` key: how a history looks in a file. */
+export function isMessageArray(value: JsonValue | undefined): boolean {
+	return (
+		Array.isArray(value) &&
+		value.length > 0 &&
+		value.every((m) => m instanceof JsonObject && (m.has('role') || m.has('content')))
+	);
+}
+
+export type HistoryFieldDetection =
+	| {
+			ok: true;
+			fields: HistoryFields;
+			/** Fields that hold a message array in at least one case, in file order. */
+			candidates: string[];
+	  }
+	| {
+			ok: false;
+			/** Fields that hold a message array in at least one case, in file order. */
+			candidates: string[];
+			/** The roles that could be decided. */
+			detected: Partial<HistoryFields>;
+			/** Why detection failed, for the problem text. */
+			reason: string;
+	  };
+
+/**
+ * Decides which fields hold the complete and the underspecified history, once for the whole
+ * file. An explicit mapping wins; then the canonical names; then a unique name match among
+ * the message-array fields.
+ */
+export function detectHistoryFields(
+	cases: readonly JsonObject[],
+	explicit: Partial<HistoryFields> = {}
+): HistoryFieldDetection {
+	const allKeys = new Set<string>();
+	const candidates = new Set<string>();
+	for (const c of cases) {
+		c.keys.forEach((k, i) => {
+			allKeys.add(k);
+			if (!candidates.has(k) && isMessageArray(c.values[i])) candidates.add(k);
+		});
+	}
+	const candidateList = [...candidates];
+
+	const pick = (role: keyof HistoryFields, matches: (name: string) => boolean) => {
+		const given = explicit[role];
+		if (given) return { field: given, why: '' };
+		if (allKeys.has(CANONICAL_HISTORY_FIELDS[role])) {
+			return { field: CANONICAL_HISTORY_FIELDS[role], why: '' };
+		}
+		const other = explicit[role === 'complete' ? 'underspecified' : 'complete'];
+		const found = candidateList.filter((name) => name !== other && matches(name));
+		if (found.length === 1) return { field: found[0], why: '' };
+		return {
+			field: undefined,
+			why:
+				found.length === 0
+					? `no message-array field has a name that marks the ${role} history`
+					: `several fields could be the ${role} history (${found.join(', ')})`
+		};
+	};
+
+	const complete = pick('complete', looksComplete);
+	const underspecified = pick('underspecified', looksUnderspecified);
+	const detected: Partial<HistoryFields> = {};
+	if (complete.field) detected.complete = complete.field;
+	if (underspecified.field) detected.underspecified = underspecified.field;
+
+	if (complete.field && underspecified.field) {
+		if (complete.field !== underspecified.field) {
+			return {
+				ok: true,
+				fields: { complete: complete.field, underspecified: underspecified.field },
+				candidates: candidateList
+			};
+		}
+		return {
+			ok: false,
+			candidates: candidateList,
+			detected: {},
+			reason: `"${complete.field}" cannot hold both histories`
+		};
+	}
+	const reason = [complete.why, underspecified.why].filter(Boolean).join('; ');
+	return { ok: false, candidates: candidateList, detected, reason };
+}

@@ -1,0 +1,189 @@
+/**
+ * Loading a dataset file (SPEC §1): bytes in, either a validated dataset or every problem
+ * found. Used by the browser app and the CLI alike.
+ */
+import { sha256Hex } from '../hash';
+import { classOf, DEFAULT_CATEGORIES } from './categories';
+import { checkCase } from './check-case';
+import { decodeUtf8, TextDecodeError } from './decode-text';
+import { detectHistoryFields } from './history-fields';
+import {
+	JsonObject,
+	JsonSyntaxError,
+	jsonTypeOf,
+	parseOrderedJson,
+	type JsonValue
+} from './ordered-json';
+import { problem, type DatasetProblem } from './problems';
+import { summarise, type DatasetSummary } from './summary';
+import { UNCLASSIFIED, type Case, type CategoryMap, type HistoryFields } from './types';
+
+export type { DatasetProblem } from './problems';
+export type { DatasetSummary } from './summary';
+
+/** A dataset that passed every SPEC §1 rule. */
+export interface Dataset {
+	/** The cases in file order. */
+	cases: Case[];
+	/** SHA-256 of the file's bytes exactly as given (BOM included): `dataset_sha256`. */
+	sha256: string;
+	/** The fields the histories were read from; recorded in the manifest. */
+	historyFields: HistoryFields;
+	/**
+	 * The category map used (the whole map as given, or `DEFAULT_CATEGORIES`); causes it lacks
+	 * are in class `未分类`. Recorded in the manifest.
+	 */
+	categories: CategoryMap;
+	summary: DatasetSummary;
+	/** The file's name, when the caller gave one. */
+	fileName?: string;
+}
+
+export interface LoadOptions {
+	/**
+	 * Which fields hold the histories. A field given here wins over detection; the other one
+	 * is still detected.
+	 * @default detected: `complete_consultation` / `underspecified_consultation`, else by name
+	 */
+	historyFields?: Partial<HistoryFields>;
+	/**
+	 * cause of action → class.
+	 * @default DEFAULT_CATEGORIES
+	 */
+	categories?: CategoryMap;
+	/** Named in syntax and encoding errors, and kept on the dataset. */
+	fileName?: string;
+}
+
+export type LoadResult =
+	| { ok: true; dataset: Dataset; warnings: DatasetProblem[] }
+	| {
+			ok: false;
+			/** Every problem found, in file order. */
+			problems: DatasetProblem[];
+			/** SHA-256 of the bytes, or null when the file could not be hashed. */
+			sha256: string | null;
+			/** set when the two history fields could not be detected unambiguously: the fields whose values are message arrays */
+			mapping?: { candidates: string[]; detected: Partial<HistoryFields> };
+	  };
+
+/** Validates a dataset file and returns the dataset, or every problem at once. */
+export async function loadDataset(
+	bytes: Uint8Array,
+	options: LoadOptions = {}
+): Promise<LoadResult> {
+	const sha256 = await sha256Hex(bytes);
+	const fail = (
+		problems: DatasetProblem[],
+		mapping?: Extract<LoadResult, { ok: false }>['mapping']
+	) => ({ ok: false, problems, sha256, ...(mapping ? { mapping } : {}) }) as const;
+	const prefix = options.fileName ? `${options.fileName}, ` : '';
+
+	let root: JsonValue;
+	try {
+		root = parseOrderedJson(decodeUtf8(bytes));
+	} catch (e) {
+		if (e instanceof JsonSyntaxError || e instanceof TextDecodeError) {
+			const what = e instanceof JsonSyntaxError ? 'not valid JSON: ' : '';
+			return fail([
+				problem(
+					{},
+					`${prefix}${e.line === null ? '' : `line ${e.line}, column ${e.column}: `}${what}${e.detail}`
+				)
+			]);
+		}
+		throw e;
+	}
+	if (!Array.isArray(root)) {
+		const hint =
+			root instanceof JsonObject
+				? ' (if the cases sit under a key of this object, save that array as the file)'
+				: '';
+		return fail([
+			problem({}, `the top level must be an array of cases, got ${jsonTypeOf(root)}${hint}`)
+		]);
+	}
+	if (root.length === 0) return fail([problem({}, 'the file holds no cases')]);
+
+	const problems: DatasetProblem[] = [];
+	const warnings: DatasetProblem[] = [];
+	const caseObjects = root.filter((c): c is JsonObject => c instanceof JsonObject);
+
+	const detection = detectHistoryFields(caseObjects, options.historyFields);
+	let fields: HistoryFields | null = null;
+	let mapping: { candidates: string[]; detected: Partial<HistoryFields> } | undefined;
+	const absentFields = new Set<string>();
+	if (detection.ok) {
+		fields = detection.fields;
+		for (const role of ['complete', 'underspecified'] as const) {
+			const name = fields[role];
+			if (!caseObjects.some((c) => c.has(name))) {
+				absentFields.add(name);
+				problems.push(
+					problem(
+						{ field: `${role} history` },
+						`no case has the field "${name}"; fields holding message lists: ${listOrNone(detection.candidates)}`
+					)
+				);
+			}
+		}
+	} else {
+		mapping = { candidates: detection.candidates, detected: detection.detected };
+		problems.push(
+			problem(
+				{ field: 'history fields' },
+				`cannot tell which fields hold the complete and the underspecified history (${detection.reason}; ` +
+					`fields holding message lists: ${listOrNone(detection.candidates)}). ` +
+					'Name them: in the CLI with --complete-field NAME --underspecified-field NAME, in the app in the field mapping.'
+			)
+		);
+	}
+
+	const ctx = { fields, absentFields, seenCaseNumbers: new Map<string, number>() };
+	const cases: Case[] = [];
+	root.forEach((value, index) => {
+		const check = checkCase(value, index, ctx);
+		problems.push(...check.problems);
+		warnings.push(...check.warnings);
+		if (check.kase) cases.push(check.kase);
+	});
+
+	if (problems.length > 0 || !fields) return fail(problems, mapping);
+
+	const categories = options.categories ?? DEFAULT_CATEGORIES;
+	warnings.push(...unclassifiedWarnings(cases, categories));
+	return {
+		ok: true,
+		dataset: {
+			cases,
+			sha256,
+			historyFields: fields,
+			categories,
+			summary: summarise(cases, categories),
+			...(options.fileName ? { fileName: options.fileName } : {})
+		},
+		warnings
+	};
+}
+
+/** One warning per unknown cause (not per case), naming its first case and how many it has. */
+function unclassifiedWarnings(cases: readonly Case[], categories: CategoryMap): DatasetProblem[] {
+	const unknown = new Map<string, { first: Case; count: number }>();
+	for (const c of cases) {
+		if (classOf(c.cause_of_action, categories) !== UNCLASSIFIED) continue;
+		const seen = unknown.get(c.cause_of_action);
+		if (seen) seen.count++;
+		else unknown.set(c.cause_of_action, { first: c, count: 1 });
+	}
+	return [...unknown].map(([cause, { first, count }]) =>
+		problem(
+			{ caseIndex: first.index, caseNumber: first.case_number, field: 'cause_of_action' },
+			`"${cause}" is not in the category map (${count} case${count === 1 ? '' : 's'}); ` +
+				`counted as ${UNCLASSIFIED}. Add it to a category map to classify it.`
+		)
+	);
+}
+
+function listOrNone(names: string[]): string {
+	return names.length ? names.join(', ') : 'none';
+}

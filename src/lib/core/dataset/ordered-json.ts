@@ -1,0 +1,241 @@
+/**
+ * An order-preserving JSON reader. `JSON.parse` moves integer-like object keys ("1", "20")
+ * ahead of the others, which would silently reorder `result_dict` claims; this parser keeps
+ * every object as its entries in file order (duplicates included, so callers can report
+ * them) and names line and column on a syntax error.
+ */
+
+/** A JSON value as read from the file, objects kept as ordered entries. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+
+/** A JSON object in file order. Duplicate keys are kept, in order, for the caller to report. */
+export class JsonObject {
+	constructor(
+		readonly keys: string[],
+		readonly values: JsonValue[]
+	) {}
+
+	/** The first value stored under `key`, or undefined. */
+	get(key: string): JsonValue | undefined {
+		const i = this.keys.indexOf(key);
+		return i < 0 ? undefined : this.values[i];
+	}
+
+	has(key: string): boolean {
+		return this.keys.includes(key);
+	}
+
+	/** Keys that occur more than once, each named once, in file order. */
+	duplicateKeys(): string[] {
+		if (this.keys.length < 2) return [];
+		const seen = new Set<string>();
+		const dups = new Set<string>();
+		for (const k of this.keys) (seen.has(k) ? dups : seen).add(k);
+		return [...dups];
+	}
+}
+
+/** A syntax error at a 1-based line and column (columns count UTF-16 code units). */
+export class JsonSyntaxError extends Error {
+	override name = 'JsonSyntaxError';
+	constructor(
+		readonly detail: string,
+		readonly line: number,
+		readonly column: number
+	) {
+		super(`line ${line}, column ${column}: ${detail}`);
+	}
+}
+
+/** Deeper nesting than any dataset needs; it keeps a hostile file from exhausting the stack. */
+const MAX_DEPTH = 512;
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+const ESCAPES: Record<string, string> = {
+	'"': '"',
+	'\\': '\\',
+	'/': '/',
+	b: '\b',
+	f: '\f',
+	n: '\n',
+	r: '\r',
+	t: '\t'
+};
+
+/** Parses JSON text (no BOM) into ordered values. Throws `JsonSyntaxError`. */
+export function parseOrderedJson(text: string): JsonValue {
+	let pos = 0;
+
+	const fail = (detail: string, at = pos): never => {
+		const { line, column } = lineColumn(text, at);
+		throw new JsonSyntaxError(detail, line, column);
+	};
+
+	const describe = (at: number): string =>
+		at >= text.length ? 'the end of the file' : `"${String.fromCodePoint(text.codePointAt(at)!)}"`;
+
+	const skipSpace = () => {
+		for (;;) {
+			const c = text.charCodeAt(pos);
+			// space, \t, \n, \r
+			if (c === 32 || c === 9 || c === 10 || c === 13) pos++;
+			else return;
+		}
+	};
+
+	const parseString = (): string => {
+		// pos is at the opening quote
+		const start = ++pos;
+		let out = '';
+		let chunk = start;
+		for (;;) {
+			if (pos >= text.length) fail('unterminated string (missing closing ")', start - 1);
+			const c = text.charCodeAt(pos);
+			if (c === 34) {
+				out += text.slice(chunk, pos);
+				pos++;
+				return out;
+			}
+			if (c === 92) {
+				out += text.slice(chunk, pos);
+				const e = text[pos + 1];
+				if (e === 'u') {
+					const hex = text.slice(pos + 2, pos + 6);
+					if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('invalid \\u escape (needs 4 hex digits)');
+					out += String.fromCharCode(parseInt(hex, 16));
+					pos += 6;
+				} else if (e !== undefined && e in ESCAPES) {
+					out += ESCAPES[e];
+					pos += 2;
+				} else {
+					fail(`invalid escape "\\${e ?? ''}" in a string`);
+				}
+				chunk = pos;
+				continue;
+			}
+			if (c < 32) {
+				fail(
+					c === 10 || c === 13
+						? 'line break inside a string (write it as \\n, or close the string)'
+						: 'control character inside a string (escape it)'
+				);
+			}
+			pos++;
+		}
+	};
+
+	const parseValue = (depth: number): JsonValue => {
+		skipSpace();
+		const c = text[pos];
+		if (c === '"') return parseString();
+		if (c === '{' || c === '[') {
+			if (depth >= MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
+			return c === '{' ? parseObject(depth + 1) : parseArray(depth + 1);
+		}
+		if (c === 't' && text.startsWith('true', pos)) return ((pos += 4), true);
+		if (c === 'f' && text.startsWith('false', pos)) return ((pos += 5), false);
+		if (c === 'n' && text.startsWith('null', pos)) return ((pos += 4), null);
+		NUMBER.lastIndex = pos;
+		const m = NUMBER.exec(text);
+		if (m) {
+			pos += m[0].length;
+			return Number(m[0]);
+		}
+		return fail(`expected a value, found ${describe(pos)}`);
+	};
+
+	const parseArray = (depth: number): JsonValue[] => {
+		pos++;
+		const items: JsonValue[] = [];
+		skipSpace();
+		if (text[pos] === ']') return (pos++, items);
+		for (;;) {
+			items.push(parseValue(depth));
+			skipSpace();
+			const c = text[pos];
+			if (c === ',') {
+				pos++;
+				skipSpace();
+				if (text[pos] === ']') fail('trailing comma before "]"');
+			} else if (c === ']') {
+				pos++;
+				return items;
+			} else fail(`expected "," or "]" after an array item, found ${describe(pos)}`);
+		}
+	};
+
+	const parseObject = (depth: number): JsonObject => {
+		pos++;
+		const keys: string[] = [];
+		const values: JsonValue[] = [];
+		skipSpace();
+		if (text[pos] === '}') return (pos++, new JsonObject(keys, values));
+		for (;;) {
+			skipSpace();
+			if (text[pos] !== '"') fail(`expected a quoted key, found ${describe(pos)}`);
+			keys.push(parseString());
+			skipSpace();
+			if (text[pos] !== ':') fail(`expected ":" after a key, found ${describe(pos)}`);
+			pos++;
+			values.push(parseValue(depth));
+			skipSpace();
+			const c = text[pos];
+			if (c === ',') {
+				pos++;
+				skipSpace();
+				if (text[pos] === '}') fail('trailing comma before "}"');
+			} else if (c === '}') {
+				pos++;
+				return new JsonObject(keys, values);
+			} else fail(`expected "," or "}" after an object entry, found ${describe(pos)}`);
+		}
+	};
+
+	skipSpace();
+	if (pos >= text.length) fail('the file is empty');
+	const value = parseValue(0);
+	skipSpace();
+	if (pos < text.length) fail(`unexpected ${describe(pos)} after the end of the JSON value`);
+	return value;
+}
+
+/** 1-based line and column of a string offset; only computed on error, so a plain scan is fine. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+	let line = 1;
+	let lineStart = 0;
+	for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+		line++;
+		lineStart = i + 1;
+	}
+	return { line, column: offset - lineStart + 1 };
+}
+
+/** Converts an ordered value to plain JS objects and arrays (for a duplicate key the last wins). */
+export function toPlain(value: JsonValue): unknown {
+	if (value instanceof JsonObject) {
+		const out: Record<string, unknown> = {};
+		value.keys.forEach((k, i) => {
+			// defineProperty, because assigning a "__proto__" key from the file would set the prototype
+			Object.defineProperty(out, k, {
+				value: toPlain(value.values[i]),
+				enumerable: true,
+				writable: true,
+				configurable: true
+			});
+		});
+		return out;
+	}
+	if (Array.isArray(value)) return value.map(toPlain);
+	return value;
+}
+
+/** A short name of a value's JSON type for messages: "string", "array", "object", "null"… */
+export function jsonTypeOf(value: JsonValue | undefined): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'array';
+	if (value instanceof JsonObject) return 'object';
+	if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+	return typeof value;
+}
