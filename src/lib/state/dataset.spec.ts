@@ -1,0 +1,172 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { loadDataset } from '$lib/core/dataset/load';
+import { DatasetState } from './dataset.svelte';
+import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
+
+const encoder = new TextEncoder();
+const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value));
+
+let dbCounter = 0;
+/** A fresh IndexedDB store per test (fake-indexeddb), so tests never share a remembered file. */
+function freshStore(): SavedDatasetStore {
+	const store = openSavedDatasetStore(`lexpilot-datasets-test-${++dbCounter}`);
+	if (!store) throw new Error('fake-indexeddb did not install indexedDB');
+	return store;
+}
+
+function history(first: string) {
+	return [
+		{ role: 'user', content: first },
+		{ role: 'assistant', content: '请问借款时是否约定了利息？' },
+		{ role: 'user', content: '约定了年利率百分之六。' }
+	];
+}
+
+function validCase(
+	case_number: string | number,
+	cause = '民间借贷纠纷',
+	fields = ['complete_consultation', 'underspecified_consultation']
+) {
+	return {
+		case_number,
+		cause_of_action: cause,
+		plaintiff_type: '自然人',
+		focal_point: ['借款事实是否成立'],
+		key_details: { 借款金额: '五万元', 借条: '有' },
+		result_dict: { 判令被告返还借款五万元: '支持', 判令被告支付利息: '部分支持' },
+		[fields[0]]: history('朋友借了我五万元，写了借条，到期不还。'),
+		[fields[1]]: history('朋友借钱不还怎么办？')
+	};
+}
+
+describe('DatasetState', () => {
+	it('opens a valid file, remembers it, and a new tab restores the same dataset', async () => {
+		const store = freshStore();
+		const first = new DatasetState({ store });
+		const bytes = bytesOf([validCase('A-1'), validCase(2, '离婚纠纷')]);
+		await first.open(bytes, { fileName: 'bench.json' });
+
+		expect(first.status).toBe('ready');
+		expect(first.dataset?.cases.map((c) => c.case_number)).toEqual(['A-1', '2']);
+		expect(first.persistence).toBe('saved');
+
+		const second = new DatasetState({ store });
+		await second.restore();
+		expect(second.status).toBe('ready');
+		expect(second.origin).toBe('restored');
+		expect(second.fileName).toBe('bench.json');
+		expect(second.sha256).toBe(first.sha256);
+		expect(second.dataset?.cases).toEqual(first.dataset?.cases);
+	});
+
+	it('lists every problem of an invalid file and keeps no dataset', async () => {
+		const broken = validCase('B-1');
+		broken.result_dict = { 判令被告返还借款: '全部支持' } as unknown as typeof broken.result_dict;
+		const state = new DatasetState({ store: null });
+		await state.open(bytesOf([broken, { ...validCase('B-2'), cause_of_action: '' }]), {
+			fileName: 'broken.json'
+		});
+
+		expect(state.status).toBe('invalid');
+		expect(state.dataset).toBeNull();
+		expect(state.problems.map((p) => [p.caseIndex, p.caseNumber])).toEqual(
+			expect.arrayContaining([
+				[0, 'B-1'],
+				[1, 'B-2']
+			])
+		);
+		expect(state.persistence).toBe('unavailable');
+	});
+
+	it('asks for a mapping when history fields are ambiguous, then validates with the choice', async () => {
+		const store = freshStore();
+		const state = new DatasetState({ store });
+		const fields = ['history_a', 'history_b'];
+		await state.open(bytesOf([validCase('M-1', '民间借贷纠纷', fields)]), { fileName: 'odd.json' });
+
+		expect(state.status).toBe('invalid');
+		expect(state.mapping?.candidates).toEqual(expect.arrayContaining(fields));
+
+		await state.mapHistoryFields({ complete: 'history_a', underspecified: 'history_b' });
+		expect(state.status).toBe('ready');
+		expect(state.dataset?.historyFields).toEqual({
+			complete: 'history_a',
+			underspecified: 'history_b'
+		});
+		expect(state.dataset?.cases[0].underspecified[0].content).toBe('朋友借钱不还怎么办？');
+
+		// The chosen mapping is remembered with the file.
+		const restored = new DatasetState({ store });
+		await restored.restore();
+		expect(restored.status).toBe('ready');
+		expect(restored.dataset?.historyFields.complete).toBe('history_a');
+	});
+
+	it('applies a category map file, reports a bad one without dropping the current map', async () => {
+		const state = new DatasetState({ store: freshStore() });
+		await state.open(bytesOf([validCase('C-1', '某种新纠纷')]), { fileName: 'c.json' });
+		expect(state.dataset?.summary.classes).toEqual({ 未分类: 1 });
+		expect(state.warnings.length).toBeGreaterThan(0);
+
+		await state.setCategoryFile(encoder.encode('{"某种新纠纷": "合同纠纷"}'), 'map.json');
+		expect(state.categoryError).toBeNull();
+		expect(state.dataset?.summary.classes).toEqual({ 合同纠纷: 1 });
+		expect(state.warnings).toEqual([]);
+
+		await state.setCategoryFile(encoder.encode('[1, 2]'), 'bad.json');
+		expect(state.categoryError).toMatch(/^bad\.json: /);
+		expect(state.categoryFile?.name).toBe('map.json');
+		expect(state.dataset?.summary.classes).toEqual({ 合同纠纷: 1 });
+
+		await state.clearCategoryFile();
+		expect(state.dataset?.summary.classes).toEqual({ 未分类: 1 });
+	});
+
+	it('keeps the sample flag across a reload, and forget clears memory and storage', async () => {
+		const store = freshStore();
+		const bytes = bytesOf([validCase('S-1')]);
+		const state = new DatasetState({
+			store,
+			fetch: async () => new Response(bytes as Uint8Array<ArrayBuffer>)
+		});
+		await state.loadSample('/base/sample/lexpilot-sample.json');
+		expect(state.isSample).toBe(true);
+		expect(state.fileName).toBe('lexpilot-sample.json');
+
+		const restored = new DatasetState({ store });
+		await restored.restore();
+		expect(restored.isSample).toBe(true);
+
+		await restored.forget();
+		expect(restored.status).toBe('empty');
+		expect(restored.dataset).toBeNull();
+		expect(await store.load()).toBeNull();
+	});
+
+	it('says so when the sample cannot be fetched', async () => {
+		const state = new DatasetState({
+			store: null,
+			fetch: async () => new Response('missing', { status: 404 })
+		});
+		await state.loadSample('/sample/lexpilot-sample.json');
+		expect(state.status).toBe('error');
+		expect(state.error).toContain('HTTP 404');
+	});
+
+	it('shows the file opened last even when an earlier one validates more slowly', async () => {
+		const { loadDataset: realLoad } = await import('$lib/core/dataset/load');
+		let releaseSlow: () => void = () => {};
+		const slowGate = new Promise<void>((ok) => (releaseSlow = ok));
+		const load: typeof loadDataset = async (bytes, options) => {
+			if (options?.fileName === 'slow.json') await slowGate;
+			return realLoad(bytes, options);
+		};
+		const state = new DatasetState({ store: null, load });
+		const slow = state.open(bytesOf([validCase('SLOW')]), { fileName: 'slow.json' });
+		await state.open(bytesOf([validCase('FAST')]), { fileName: 'fast.json' });
+		releaseSlow();
+		await slow;
+		expect(state.dataset?.cases[0].case_number).toBe('FAST');
+	});
+});

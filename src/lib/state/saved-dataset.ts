@@ -1,0 +1,65 @@
+/**
+ * Remembers the last dataset file the user opened, as raw bytes in IndexedDB, so a reload
+ * restores the same screen. It has its own small database: checkpoints live elsewhere and
+ * must never be touched by "Forget this dataset".
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { HistoryFields } from '$lib/core/dataset/types';
+
+/** What is kept about the last opened dataset. Never holds keys or model output. */
+export interface SavedDataset {
+	/** The file's exact bytes (the sha256 and every problem are recomputed from them). */
+	bytes: Uint8Array;
+	fileName: string;
+	/** True when it came from "Load the sample", so the synthetic-data notice comes back too. */
+	isSample: boolean;
+	/** History fields the user picked in the mapping form, if any. */
+	historyFields?: Partial<HistoryFields>;
+	/** A category map file the user loaded, if any. */
+	categoryFile?: { name: string; bytes: Uint8Array };
+	/** ISO time of saving. */
+	savedAt: string;
+}
+
+/** Storage for the one remembered dataset. */
+export interface SavedDatasetStore {
+	load(): Promise<SavedDataset | null>;
+	save(saved: SavedDataset): Promise<void>;
+	clear(): Promise<void>;
+}
+
+/** @default 'lexpilot-datasets' */
+export const SAVED_DATASET_DB = 'lexpilot-datasets';
+const STORE = 'last';
+const KEY = 'current';
+
+interface Schema extends DBSchema {
+	/** One row, keyed 'current': the last opened dataset. */
+	last: { key: string; value: SavedDataset };
+}
+
+/**
+ * The IndexedDB store, or null when IndexedDB is unavailable (some private windows), in
+ * which case the dataset simply lives in memory for this tab.
+ */
+export function openSavedDatasetStore(dbName = SAVED_DATASET_DB): SavedDatasetStore | null {
+	if (typeof globalThis.indexedDB === 'undefined') return null;
+	let db: Promise<IDBPDatabase<Schema>> | null = null;
+	const open = () =>
+		(db ??= openDB<Schema>(dbName, 1, {
+			upgrade(database) {
+				database.createObjectStore(STORE);
+			}
+		}));
+	return {
+		async load() {
+			return (await (await open()).get(STORE, KEY)) ?? null;
+		},
+		async save(saved) {
+			await (await open()).put(STORE, saved, KEY);
+		},
+		async clear() {
+			await (await open()).delete(STORE, KEY);
+		}
+	};
+}

@@ -1,0 +1,137 @@
+/**
+ * End-to-end harness: serves build/ with scripts/serve.js on a free port and drives Debian's
+ * Chromium through playwright-core. A missing browser or build fails loudly; nothing is
+ * skipped. Every console error, page error, failed request and CSP violation is collected,
+ * and `assertClean()` fails the test on any of them.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { serve } from '../../scripts/serve.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Where screenshots go (gitignored). */
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+/** Options of {@link startBrowser}. */
+export interface BrowserOptions {
+	/** Serve the site under this sub-path, e.g. '/tools/lexpilot'. @default '' */
+	base?: string;
+	/** Viewport size. @default { width: 1360, height: 900 } */
+	viewport?: { width: number; height: number };
+}
+
+export interface E2E {
+	/** Site root URL, including the base path, without a trailing slash. */
+	url: string;
+	context: BrowserContext;
+	page: Page;
+	/** Everything that went wrong in the browser so far, one readable line each. */
+	problems: string[];
+	/** Fails when the browser reported any console error, page error or CSP violation. */
+	assertClean(): void;
+	/** Saves a full-page screenshot to test-results/screenshots/<name>.png. */
+	screenshot(name: string, page?: Page): Promise<string>;
+	close(): Promise<void>;
+}
+
+/** The Chromium executable, or an error that says how to install it. */
+export function chromiumPath(): string {
+	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	if (!existsSync(path)) {
+		throw new Error(
+			`Chromium not found at ${path}: apt-get install -y chromium (or set CHROMIUM_PATH to a Chromium binary)`
+		);
+	}
+	return path;
+}
+
+function buildDir(): string {
+	const dir = join(ROOT, 'build');
+	if (!existsSync(join(dir, 'index.html'))) {
+		throw new Error(`${dir}/index.html is missing: run "npm run build" before the e2e tests`);
+	}
+	return dir;
+}
+
+/** Starts the static server and a fresh Chromium profile. */
+export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
+	const executablePath = chromiumPath();
+	const server = await serve({ dir: buildDir(), port: 0, base: options.base ?? '' });
+	const userDataDir = await mkdtemp(join(tmpdir(), 'lexpilot-e2e-'));
+	let context: BrowserContext;
+	try {
+		context = await chromium.launchPersistentContext(userDataDir, {
+			executablePath,
+			headless: true,
+			viewport: options.viewport ?? { width: 1360, height: 900 },
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync'
+			]
+		});
+	} catch (e) {
+		await server.close();
+		await rm(userDataDir, { recursive: true, force: true });
+		throw e;
+	}
+
+	const problems: string[] = [];
+	// Init scripts run through the DevTools protocol, outside the page's CSP, so this
+	// listener sees violations even of script-src.
+	await context.addInitScript(() => {
+		document.addEventListener('securitypolicyviolation', (e) => {
+			console.error(
+				`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`
+			);
+		});
+	});
+	const watch = (page: Page) => {
+		page.on('console', (msg) => {
+			if (msg.type() === 'error') problems.push(`console error on ${page.url()}: ${msg.text()}`);
+		});
+		page.on('pageerror', (err) => problems.push(`page error on ${page.url()}: ${err.message}`));
+		page.on('requestfailed', (req) =>
+			problems.push(`request failed: ${req.url()} (${req.failure()?.errorText ?? 'unknown'})`)
+		);
+		page.on('response', (res) => {
+			if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+		});
+	};
+	context.pages().forEach(watch);
+	context.on('page', watch);
+	const page = context.pages()[0] ?? (await context.newPage());
+
+	return {
+		url: server.url,
+		context,
+		page,
+		problems,
+		assertClean() {
+			if (problems.length > 0) {
+				throw new Error(
+					`The browser reported ${problems.length} problem(s):\n${problems.join('\n')}`
+				);
+			}
+		},
+		async screenshot(name, target = page) {
+			await mkdir(SCREENSHOT_DIR, { recursive: true });
+			const path = join(SCREENSHOT_DIR, `${name}.png`);
+			await target.screenshot({ path, fullPage: true });
+			return path;
+		},
+		async close() {
+			await context.close();
+			await server.close();
+			await rm(userDataDir, { recursive: true, force: true });
+		}
+	};
+}
