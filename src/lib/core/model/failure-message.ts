@@ -1,0 +1,105 @@
+/**
+ * Turns a failed call into the sentence a researcher reads: which case, which role's model at
+ * which endpoint, what happened, and which setting to change — in the CLI's words (environment
+ * variables, flags) and the app's (Settings).
+ */
+import type { Role } from '../records';
+import type { Failure } from './retry';
+
+interface RoleSettings {
+	key: string;
+	baseURL: string;
+	model: string;
+}
+
+const ROLE_SETTINGS: Record<Role, RoleSettings> = {
+	evaluated: {
+		key: 'LEXPILOT_EVAL_API_KEY (or OPENAI_API_KEY) / the evaluated model key in Settings',
+		baseURL:
+			'LEXPILOT_EVAL_BASE_URL (or OPENAI_BASE_URL) / the evaluated model base URL in Settings',
+		model: '--model / LEXPILOT_MODEL / the evaluated model in Settings'
+	},
+	user: {
+		key: 'LEXPILOT_USER_API_KEY (or OPENAI_API_KEY) / the user model key in Settings',
+		baseURL: 'LEXPILOT_USER_BASE_URL (or OPENAI_BASE_URL) / the user model base URL in Settings',
+		model: '--user-model / LEXPILOT_USER_MODEL / the user model in Settings'
+	},
+	judge: {
+		key: 'LEXPILOT_JUDGE_API_KEY (or OPENAI_API_KEY) / the judge key in Settings',
+		baseURL: 'LEXPILOT_JUDGE_BASE_URL (or OPENAI_BASE_URL) / the judge base URL in Settings',
+		model: '--judge-model / LEXPILOT_JUDGE_MODEL / the judge model in Settings'
+	}
+};
+
+const STATUS_TEXT: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	408: 'Request Timeout',
+	409: 'Conflict',
+	422: 'Unprocessable Entity',
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout'
+};
+
+export interface FailureContext {
+	caseNumber: string;
+	role: Role;
+	model: string;
+	baseURL: string;
+	attempts: number;
+	maxTokens: number;
+	timeoutMs: number;
+}
+
+/** The message of the `ModelCallError` thrown for `failure`. */
+export function describeFailure(f: Failure, c: FailureContext): string {
+	const where = `case ${c.caseNumber}, ${c.role} model ${c.model} at ${c.baseURL}`;
+	const s = ROLE_SETTINGS[c.role];
+	const status = f.status ? `${f.status} ${STATUS_TEXT[f.status] ?? ''}`.trim() : '';
+	const said = f.detail ? ` (provider: "${f.detail}")` : '';
+	const after = c.attempts > 1 ? ` after ${c.attempts} attempts` : '';
+	switch (f.kind) {
+		case 'auth':
+			return `${where}: ${status}${said} — the key was refused: check ${s.key}.`;
+		case 'not_found':
+			return (
+				`${where}: ${status}${said} — the model "${c.model}" is unknown to this endpoint, or the ` +
+				`base URL path is wrong (it usually ends in /v1): check ${s.model} and ${s.baseURL}.`
+			);
+		case 'bad_request':
+			return `${where}: ${status}${said} — the provider rejected the request; fix the setting it names (temperature, max tokens, model) and run again.`;
+		case 'rate_limit':
+			return `${where}: ${status}${after}${said} — the provider kept rate-limiting; wait, lower --concurrency / Concurrency in Settings, or check the account's quota, then resume the run.`;
+		case 'server':
+			return `${where}: ${status || 'server error'}${after} (${f.detail}) — the provider failed; resume the run later.`;
+		case 'timeout':
+			return `${where}: no answer within ${Math.round(c.timeoutMs / 1000)} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
+		case 'unreachable':
+			return (
+				`${where}: could not connect${after} (${f.detail}) — check that the server is running and ` +
+				`that ${s.baseURL} is right. In the browser a page served over https cannot call an http:// ` +
+				`endpoint other than localhost.`
+			);
+		case 'cors':
+			return (
+				`${where}: the server is up but refused this page's origin (CORS) — ${f.detail} ` +
+				`Or run this stage with the CLI (npm run lexpilot), which is not subject to CORS.`
+			);
+		case 'invalid_output':
+			return `${where}: ${f.detail}${after}; nothing was saved for this case.`;
+		case 'aborted':
+			return `${where}: cancelled.`;
+	}
+}
+
+/** Why an output was rejected and, for the final message, what to change. */
+export function describeRejectedOutput(reason: 'empty' | 'length', maxTokens: number): string {
+	return reason === 'length'
+		? `the output was cut off at max_tokens ${maxTokens} (finish_reason "length") — raise --max-tokens / Max tokens in Settings (reasoning models need room for their reasoning; a new setting needs a new run id)`
+		: 'the model returned empty content — check that the model id is a chat model that answers this prompt';
+}

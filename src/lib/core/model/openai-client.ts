@@ -1,0 +1,316 @@
+/**
+ * The `ModelClient` for OpenAI-compatible endpoints, over the `openai` package. The SDK's own
+ * retries are off (`maxRetries: 0`): this module runs the bounded retry loop of SPEC §3 itself so
+ * that every attempt is logged, abortable and counted, and so that empty or cut-off outputs are
+ * retried like any other failure. Works in browsers and in Node 20.
+ */
+import OpenAI from 'openai';
+import { ModelCallError } from '../errors';
+import type { Role } from '../records';
+import type { CallInfo, ModelEvent } from './events';
+import { describeFailure, describeRejectedOutput } from './failure-message';
+import { AdaptiveLimiter } from './limiter';
+import { splitReasoning } from './output';
+import { backoffDelay, classifyError, type Failure } from './retry';
+import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
+
+/** Options of {@link createOpenAIClient}. */
+export interface OpenAIClientOptions {
+	/** Further attempts after a retryable failure (SPEC §3). @default 3 */
+	retries?: number;
+	/** Per-attempt timeout in ms. @default 120000 */
+	timeoutMs?: number;
+	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default 4 */
+	concurrency?: number;
+	/** Successes in a row before a rate-limited endpoint's limit grows by one. @default 10 */
+	growAfter?: number;
+	/** Wait before the first retry, before jitter; doubles per attempt. @default 1000 */
+	backoffBaseMs?: number;
+	/** Longest computed backoff. @default 30000 */
+	backoffMaxMs?: number;
+	/**
+	 * Longest wait a provider's Retry-After can impose; a longer request is cut to this, so a
+	 * quota reset hours away costs minutes, not hours, before the stage stops. @default 60000
+	 */
+	maxRetryAfterMs?: number;
+	/** Progress and log events; see {@link ModelEvent}. Never receives a key. */
+	onEvent?: (event: ModelEvent) => void;
+	/**
+	 * Tells a CORS refusal from a server that is down after a connection error. The browser app
+	 * passes `probeCors` from `./diagnose`; a refused origin then stops at once (retrying cannot
+	 * help) with the provider-specific fix. Without it connection errors are plain retries.
+	 */
+	probeConnection?: (
+		baseURL: string,
+		signal?: AbortSignal
+	) => Promise<{ kind: 'cors' | 'unreachable'; hint: string }>;
+	/** Injectable for tests. @default an abortable setTimeout */
+	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/** Injectable for tests (jitter). @default Math.random */
+	random?: () => number;
+	/** Injectable for tests and proxies. @default globalThis.fetch */
+	fetch?: typeof fetch;
+}
+
+/** Thrown inside the loop to stop without further attempts. */
+const TIMEOUT = Symbol('timeout');
+
+export function createOpenAIClient(
+	endpoints: Record<Role, RoleEndpoint>,
+	options: OpenAIClientOptions = {}
+): ModelClient {
+	const retries = options.retries ?? 3;
+	const timeoutMs = options.timeoutMs ?? 120_000;
+	const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+	const sleep = options.sleep ?? abortableSleep;
+	const random = options.random ?? Math.random;
+	const emit = (e: ModelEvent) => options.onEvent?.(e);
+	const sdks = new Map<Role, OpenAI>();
+	const limiters = new Map<string, AdaptiveLimiter>();
+
+	const sdkFor = (role: Role) => {
+		let sdk = sdks.get(role);
+		if (!sdk) {
+			const ep = endpoints[role];
+			sdk = new OpenAI({
+				baseURL: ep.baseURL,
+				apiKey: ep.apiKey,
+				dangerouslyAllowBrowser: true,
+				maxRetries: 0,
+				timeout: timeoutMs,
+				...(options.fetch ? { fetch: options.fetch } : {})
+			});
+			sdks.set(role, sdk);
+		}
+		return sdk;
+	};
+
+	const limiterFor = (baseURL: string) => {
+		const key = baseURL.replace(/\/+$/, '');
+		let limiter = limiters.get(key);
+		if (!limiter) {
+			limiter = new AdaptiveLimiter({
+				max: options.concurrency ?? 4,
+				growAfter: options.growAfter,
+				onLimitChange: (limit, reason) => emit({ type: 'limit', baseURL: key, limit, reason })
+			});
+			limiters.set(key, limiter);
+		}
+		return limiter;
+	};
+
+	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
+		const ctl = new AbortController();
+		const onAbort = () => ctl.abort(request.signal?.reason);
+		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
+		try {
+			const call = sdkFor(request.role).chat.completions.create(
+				{
+					model: ep.model,
+					messages: [{ role: 'user', content: request.prompt }],
+					n: 1,
+					temperature: request.temperature,
+					max_tokens: request.maxTokens
+				},
+				{ signal: ctl.signal, timeout: timeoutMs }
+			);
+			// The SDK stops watching the signal once headers arrive; racing keeps a stalled body
+			// from outliving an abort or the timeout.
+			const completion = await raceAbort(call, ctl.signal);
+			return readCompletion(completion, request.maxTokens);
+		} finally {
+			clearTimeout(timer);
+			request.signal?.removeEventListener('abort', onAbort);
+		}
+	}
+
+	async function complete(request: ChatRequest): Promise<ChatResult> {
+		const ep = endpoints[request.role];
+		if (!ep)
+			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
+				role: request.role
+			});
+		const limiter = limiterFor(ep.baseURL);
+		const maxAttempts = retries + 1;
+		const info = (attempt: number): CallInfo => ({
+			caseNumber: request.caseNumber,
+			role: request.role,
+			task: request.task,
+			model: ep.model,
+			baseURL: ep.baseURL,
+			attempt,
+			maxAttempts
+		});
+		const fail = (f: Failure, attempt: number): never => {
+			const message = redact(
+				describeFailure(f, {
+					caseNumber: request.caseNumber,
+					role: request.role,
+					model: ep.model,
+					baseURL: ep.baseURL,
+					attempts: attempt,
+					maxTokens: request.maxTokens,
+					timeoutMs
+				}),
+				ep.apiKey
+			);
+			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
+			throw new ModelCallError(message, {
+				kind: f.kind,
+				status: f.status,
+				caseNumber: request.caseNumber,
+				role: request.role,
+				task: request.task,
+				rawOutput: f.rawOutput
+			});
+		};
+		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
+
+		for (let attempt = 1; ; attempt++) {
+			if (request.signal?.aborted) return fail(aborted, attempt - 1);
+			let slot;
+			try {
+				slot = await limiter.acquire(request.signal);
+			} catch {
+				return fail(aborted, attempt - 1);
+			}
+			emit({ type: 'attempt', ...info(attempt) });
+			const started = Date.now();
+			let failure: Failure;
+			try {
+				const result = await attemptOnce(request, ep);
+				slot.release('success');
+				emit({
+					type: 'success',
+					...info(attempt),
+					latencyMs: Date.now() - started,
+					usage: result.usage,
+					finishReason: result.finishReason
+				});
+				return result;
+			} catch (e) {
+				if (request.signal?.aborted) failure = aborted;
+				else if (e === TIMEOUT)
+					failure = { kind: 'timeout', retryable: true, detail: 'the request timed out' };
+				else if (e instanceof RejectedOutput) failure = e.failure;
+				else failure = classifyError(e);
+				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
+			}
+			if (failure.kind === 'unreachable' && options.probeConnection) {
+				const probe = await options.probeConnection(ep.baseURL, request.signal).catch(() => null);
+				if (probe?.kind === 'cors')
+					return fail({ kind: 'cors', retryable: false, detail: probe.hint }, attempt);
+			}
+			if (!failure.retryable || attempt >= maxAttempts) return fail(failure, attempt);
+
+			const fromRetryAfter = failure.retryAfterMs !== undefined;
+			const delayMs = fromRetryAfter
+				? Math.min(failure.retryAfterMs!, maxRetryAfterMs)
+				: backoffDelay(attempt, random, {
+						baseMs: options.backoffBaseMs,
+						maxMs: options.backoffMaxMs
+					});
+			emit({
+				type: 'retry',
+				...info(attempt),
+				delayMs,
+				fromRetryAfter,
+				kind: failure.kind,
+				status: failure.status,
+				reason: redact(
+					failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+					ep.apiKey
+				)
+			});
+			try {
+				await raceAbort(sleep(delayMs, request.signal), request.signal);
+			} catch {
+				return fail(aborted, attempt);
+			}
+		}
+	}
+
+	return { complete, simulated: false };
+}
+
+/** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
+class RejectedOutput extends Error {
+	constructor(readonly failure: Failure) {
+		super(failure.detail);
+	}
+}
+
+function readCompletion(completion: unknown, maxTokens: number): ChatResult {
+	const choice = (completion as OpenAI.ChatCompletion | null)?.choices?.[0];
+	if (!choice?.message) {
+		const raw = typeof completion === 'string' ? completion : JSON.stringify(completion ?? null);
+		throw new RejectedOutput({
+			kind: 'server',
+			retryable: true,
+			status: 200,
+			detail: 'the response is not a chat completion (no choices[0].message)',
+			rawOutput: raw.slice(0, 2000)
+		});
+	}
+	const message = choice.message as OpenAI.ChatCompletionMessage & {
+		reasoning_content?: string | null;
+		reasoning?: string | null;
+	};
+	const { response, reasoning } = splitReasoning(
+		message.content,
+		message.reasoning_content ?? message.reasoning
+	);
+	const finishReason = choice.finish_reason ?? null;
+	if (finishReason === 'length' || !response) {
+		const reason = finishReason === 'length' ? 'length' : 'empty';
+		throw new RejectedOutput({
+			kind: 'invalid_output',
+			retryable: true,
+			detail: describeRejectedOutput(reason, maxTokens),
+			rawOutput: message.content ?? ''
+		});
+	}
+	const usage = (completion as OpenAI.ChatCompletion).usage;
+	return {
+		response,
+		reasoning,
+		finishReason,
+		usage: usage
+			? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+			: null
+	};
+}
+
+/** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+	if (!signal) return promise;
+	// The losing promise may still reject later; it must not become an unhandled rejection.
+	promise.catch(() => {});
+	if (signal.aborted) return Promise.reject(signal.reason);
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(signal.reason);
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(signal.reason);
+		const timer = setTimeout(() => {
+			signal?.removeEventListener('abort', onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(signal?.reason);
+		};
+		signal?.addEventListener('abort', onAbort, { once: true });
+	});
+}
+
+/** Providers sometimes echo the key in an error; it must not reach a log or a saved message. */
+function redact(text: string, apiKey: string): string {
+	return apiKey.length >= 4 ? text.split(apiKey).join('[key]') : text;
+}

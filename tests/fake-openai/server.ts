@@ -1,0 +1,264 @@
+/**
+ * A scripted OpenAI-compatible HTTP server for tests: real sockets, real status codes and
+ * headers, so the model client is tested through the `openai` package exactly as in production.
+ * A handler decides each chat completion's reply; faults (status codes, delays, hang-ups, hangs,
+ * malformed bodies) are replies too.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the handler sees of one chat completion request. */
+export interface FakeRequest {
+	model: string;
+	/** Content of the last user message: the filled prompt. */
+	prompt: string;
+	/** The parsed JSON body as sent. */
+	body: Record<string, unknown>;
+	headers: IncomingHttpHeaders;
+	/** Zero-based count of the calls to the handler (refused requests are not counted). */
+	callIndex: number;
+}
+
+/** A normal completion. `content: null` sends a null message content. */
+export interface ContentReply {
+	content: string | null;
+	reasoning_content?: string;
+	/** Some providers (OpenRouter, vLLM) name the field `reasoning`. */
+	reasoning?: string;
+	/** @default 'stop' */
+	finish_reason?: string;
+	usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+/** An HTTP error. `body` defaults to an OpenAI-style `{ error: { message } }`. */
+export interface StatusReply {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+/**
+ * One scripted answer. `delayMs` may be added to any reply (alone it delays the default reply);
+ * `hangup` closes the socket without answering, `hang` never answers (the client times out),
+ * `malformed` sends a 200 whose JSON body is cut off.
+ */
+export type Reply = (
+	| ContentReply
+	| StatusReply
+	| { hangup: true }
+	| { hang: true }
+	| { malformed: true }
+	| { delayMs: number }
+) & { delayMs?: number };
+
+export type Handler = (request: FakeRequest) => Reply | Promise<Reply>;
+
+/** Options of {@link startFakeOpenAI}. */
+export interface FakeOpenAIOptions {
+	/** Scripts chat completions. @default replies `{ content: 'OK' }` */
+	handler?: Handler;
+	/**
+	 * When true, answer the OPTIONS preflight and send Access-Control-Allow-Origin: *; when
+	 * false, send no CORS header at all, as a provider that refuses browser pages does.
+	 * @default true
+	 */
+	cors?: boolean;
+	/** When set, a request without `Authorization: Bearer <requireKey>` gets a 401. */
+	requireKey?: string;
+	/** When set, a chat request for any other model gets a 404 `model_not_found`. */
+	knownModels?: string[];
+	/** @default 0 (any free port) */
+	port?: number;
+	/** @default '127.0.0.1' */
+	host?: string;
+}
+
+/** Every request the server received, in arrival order, including preflights and /models. */
+export interface RecordedRequest {
+	method: string;
+	/** Path and query as received. */
+	url: string;
+	headers: IncomingHttpHeaders;
+	/** Set for chat completion requests. */
+	model?: string;
+	prompt?: string;
+	/** True for chat completion requests, answered or refused (401, 404). */
+	chat?: boolean;
+	body?: Record<string, unknown>;
+	/** Set when the handler was asked; the `callIndex` it saw. */
+	callIndex?: number;
+}
+
+export interface FakeOpenAI {
+	/** `http://127.0.0.1:<port>` */
+	url: string;
+	/** `url + '/v1'`, what a client uses as its base URL. */
+	baseURL: string;
+	requests: RecordedRequest[];
+	/** Chat completion requests only, including refused ones. */
+	readonly chatRequests: RecordedRequest[];
+	close(): Promise<void>;
+}
+
+const DEFAULT_MODELS = ['fake-model'];
+const ALLOWED_HEADER = /^(authorization|content-type|x-stainless-[a-z0-9-]+)$/i;
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+	const handler: Handler = options.handler ?? (() => ({ content: 'OK' }));
+	const cors = options.cors ?? true;
+	const requests: RecordedRequest[] = [];
+	let callIndex = 0;
+
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const url = req.url ?? '/';
+			const path = url.split('?')[0].replace(/\/+$/, '');
+			const record: RecordedRequest = { method: req.method ?? '', url, headers: req.headers };
+			requests.push(record);
+			if (cors) setCorsHeaders(res, req.headers);
+
+			if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+			const isChat = req.method === 'POST' && path.endsWith('/chat/completions');
+			let body: Record<string, unknown> = {};
+			if (isChat) {
+				try {
+					body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				} catch {
+					return sendError(res, 400, 'We could not parse the JSON body of your request.', null);
+				}
+				const model = String(body.model ?? '');
+				Object.assign(record, { chat: true, model, prompt: lastUserContent(body.messages), body });
+			}
+			if (options.requireKey !== undefined && !isAuthorized(req.headers, options.requireKey)) {
+				return sendError(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
+			}
+			if (req.method === 'GET' && path.endsWith('/models')) {
+				const ids = options.knownModels ?? DEFAULT_MODELS;
+				return sendJson(res, 200, {
+					object: 'list',
+					data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' }))
+				});
+			}
+			if (!isChat) return sendError(res, 404, `No route for ${req.method} ${path}.`, 'not_found');
+
+			const model = record.model!;
+			if (options.knownModels && !options.knownModels.includes(model)) {
+				return sendError(
+					res,
+					404,
+					`The model \`${model}\` does not exist or you do not have access to it.`,
+					'model_not_found'
+				);
+			}
+			const index = callIndex++;
+			record.callIndex = index;
+			const scripted = {
+				model,
+				prompt: record.prompt!,
+				body,
+				headers: req.headers,
+				callIndex: index
+			};
+			void answer(res, model, () => handler(scripted));
+		});
+	});
+
+	await new Promise<void>((resolve) =>
+		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve)
+	);
+	const { address, port } = server.address() as AddressInfo;
+	const url = `http://${address}:${port}`;
+	return {
+		url,
+		baseURL: `${url}/v1`,
+		requests,
+		get chatRequests() {
+			return requests.filter((r) => r.chat);
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				// Hanging requests would keep close() waiting for ever.
+				server.closeAllConnections();
+				server.close(() => resolve());
+			})
+	};
+}
+
+async function answer(res: ServerResponse, model: string, script: () => Reply | Promise<Reply>) {
+	let reply: Reply;
+	try {
+		reply = await script();
+	} catch (e) {
+		return sendError(res, 500, `fake server handler threw: ${(e as Error).message}`, null);
+	}
+	if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+	if ('hang' in reply) return;
+	if ('hangup' in reply) return void res.socket?.destroy();
+	if ('malformed' in reply) {
+		res.writeHead(200, { 'content-type': 'application/json' });
+		return void res.end('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "trunc');
+	}
+	if ('status' in reply) {
+		const body = reply.body ?? {
+			error: { message: `fake status ${reply.status}`, type: 'fake_error', code: null }
+		};
+		res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+		return void res.end(typeof body === 'string' ? body : JSON.stringify(body));
+	}
+	const content: ContentReply = 'content' in reply ? reply : { content: 'OK' };
+	const message: Record<string, unknown> = { role: 'assistant', content: content.content };
+	if (content.reasoning_content !== undefined)
+		message.reasoning_content = content.reasoning_content;
+	if (content.reasoning !== undefined) message.reasoning = content.reasoning;
+	sendJson(res, 200, {
+		id: 'chatcmpl-fake',
+		object: 'chat.completion',
+		created: 0,
+		model,
+		choices: [{ index: 0, message, finish_reason: content.finish_reason ?? 'stop' }],
+		usage: content.usage
+			? {
+					...content.usage,
+					total_tokens: content.usage.prompt_tokens + content.usage.completion_tokens
+				}
+			: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+	});
+}
+
+function setCorsHeaders(res: ServerResponse, headers: IncomingHttpHeaders) {
+	res.setHeader('Access-Control-Allow-Origin', '*');
+	res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+	// CORS has no wildcard inside a header name, so echo back the requested ones we allow.
+	const requested = String(headers['access-control-request-headers'] ?? '')
+		.split(',')
+		.map((h) => h.trim())
+		.filter((h) => ALLOWED_HEADER.test(h));
+	res.setHeader(
+		'Access-Control-Allow-Headers',
+		['authorization', 'content-type', ...requested].join(', ')
+	);
+	res.setHeader('Access-Control-Expose-Headers', 'Retry-After, retry-after-ms, x-request-id');
+	res.setHeader('Access-Control-Max-Age', '600');
+}
+
+function isAuthorized(headers: IncomingHttpHeaders, key: string) {
+	return headers.authorization === `Bearer ${key}`;
+}
+
+function lastUserContent(messages: unknown): string {
+	if (!Array.isArray(messages)) return '';
+	const users = messages.filter((m) => m?.role === 'user');
+	const content = users.at(-1)?.content;
+	return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, message: string, code: string | null) {
+	sendJson(res, status, { error: { message, type: 'invalid_request_error', param: null, code } });
+}
