@@ -20,6 +20,17 @@ export interface CheckpointStore {
 	appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void>;
 	/** Every run that has a manifest. */
 	listRuns(): Promise<RunKey[]>;
-	/** Removes a run with all its files (used by the UI's delete, never by resume). */
+	/**
+	 * Removes a run with all its files (used by the UI's delete, never by resume). Refuses with
+	 * `RunLockedError` while a writer holds the run, including this one: release first.
+	 */
 	deleteRun(run: RunKey): Promise<void>;
+	/**
+	 * Rewrites a stage file in dataset order. Records are appended in completion order because
+	 * cases run concurrently; SPEC §5 wants files in dataset order. `order` lists record
+	 * identities (`recordIdentity`) in dataset order; every record stays exactly as saved, only
+	 * its position changes. Refuses a record whose identity is repeated or not in `order`.
+	 * Optional: a store whose readers see insertion order only may leave it out.
+	 */
+	finalizeStageFile?(run: RunKey, file: StageFile, order: readonly string[]): Promise<void>;
 }

@@ -1,0 +1,383 @@
+/**
+ * The CLI's `CheckpointStore`: the canonical layout of SPEC §5 under an output root.
+ *
+ * Crash safety: the manifest and reordered stage files are written to a temporary file, synced,
+ * then moved into place, so they are either whole or absent. Records are appended one complete
+ * line per case and synced before `appendRecord` resolves; a crash can at worst leave a cut-off
+ * last line, which reading reports (file and line) instead of skipping.
+ *
+ * Locking: `runs/<run-id>/<model>/.lock`, created exclusively, holds the writer's pid, host and
+ * start time. A lock whose process is gone is never taken over automatically: two processes
+ * could both judge it stale and both take it. The error names the file and says when it is
+ * safe to delete it.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CheckpointError, RunLockedError } from '../core/errors';
+import { parseJsonl, toJsonLine } from '../core/jsonl';
+import { manifestPath, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../core/layout';
+import {
+	STAGE_FILES,
+	STAGE_FILE_NAMES,
+	type AnyRecord,
+	type Manifest,
+	type StageFile
+} from '../core/records';
+import { checkManifest, checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
+import { describeIdentity, orderByIdentity, recordIdentity } from '../core/store/identity';
+import type { CheckpointStore } from '../core/store/types';
+
+/** What a lock file holds. */
+export interface LockInfo {
+	pid: number;
+	hostname: string;
+	/** ISO time the lock was taken. */
+	started_at: string;
+	/** Tells this lock from a later one at the same path, so release removes only its own. */
+	token: string;
+}
+
+/** `runs/<run-id>/<model>/.lock`, next to the manifest. */
+export function lockFilePath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/.lock`;
+}
+
+const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
+
+/** True unless the pid is provably gone: EPERM means alive but owned by another user. */
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return errorCode(e) !== 'ESRCH';
+	}
+}
+
+async function readLockInfo(path: string): Promise<LockInfo | null> {
+	try {
+		const info = JSON.parse(await fs.readFile(path, 'utf8')) as Partial<LockInfo>;
+		return typeof info.pid === 'number' && typeof info.hostname === 'string'
+			? (info as LockInfo)
+			: null;
+	} catch {
+		return null;
+	}
+}
+
+/** Writes `data` to a temporary file beside `path` and syncs it; returns the temporary path. */
+async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
+	const tmp = join(
+		dirname(path),
+		`.${path.split(/[\\/]/).pop()}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`
+	);
+	const handle = await fs.open(tmp, 'wx');
+	try {
+		await handle.writeFile(data);
+		await handle.sync();
+	} finally {
+		await handle.close();
+	}
+	return tmp;
+}
+
+/** Makes a rename or link durable. Some platforms (Windows) cannot open a folder; skip there. */
+async function syncDir(dir: string): Promise<void> {
+	try {
+		const handle = await fs.open(dir, 'r');
+		try {
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+	} catch {
+		// best effort
+	}
+}
+
+async function removeIfEmpty(dir: string): Promise<void> {
+	await fs.rmdir(dir).catch(() => undefined);
+}
+
+export class FsStore implements CheckpointStore {
+	/** Identities per stage file, read on the first append of a writer session. */
+	readonly #identities = new Map<string, Set<string>>();
+	/** Per-file chains so appends, reads and reorders of one file in this process never interleave. */
+	readonly #queues = new Map<string, Promise<unknown>>();
+
+	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
+	constructor(readonly root: string) {}
+
+	/** The absolute path of a layout path. */
+	pathOf(layoutPath: string): string {
+		return join(this.root, ...layoutPath.split('/'));
+	}
+
+	async lock(run: RunKey): Promise<() => Promise<void>> {
+		const path = this.pathOf(lockFilePath(run));
+		await fs.mkdir(dirname(path), { recursive: true });
+		const info: LockInfo = {
+			pid: process.pid,
+			hostname: hostname(),
+			started_at: new Date().toISOString(),
+			token: randomUUID()
+		};
+		let handle: fs.FileHandle;
+		try {
+			handle = await fs.open(path, 'wx');
+		} catch (e) {
+			if (errorCode(e) === 'EEXIST') throw await this.#lockedError(run, path);
+			throw e;
+		}
+		try {
+			await handle.writeFile(`${JSON.stringify(info)}\n`);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		// Another process may have written while this one did not hold the lock.
+		this.#identities.clear();
+		let held = true;
+		return async () => {
+			if (!held) return;
+			held = false;
+			if ((await readLockInfo(path))?.token === info.token) {
+				await fs.unlink(path).catch((e) => {
+					if (errorCode(e) !== 'ENOENT') throw e;
+				});
+			}
+		};
+	}
+
+	async #lockedError(run: RunKey, path: string): Promise<RunLockedError> {
+		const info = await readLockInfo(path);
+		const only = 'Only one writer per run id and model is allowed.';
+		if (info === null) {
+			return new RunLockedError(
+				`${runLabel(run)}: the lock file ${path} exists but does not say who holds it (a writer may ` +
+					'have been killed while taking it). If no lexpilot process is writing this run, delete ' +
+					'that file and run again.'
+			);
+		}
+		const who = `process ${info.pid} on ${info.hostname}, started ${info.started_at}`;
+		if (info.hostname !== hostname()) {
+			return new RunLockedError(
+				`${runLabel(run)} is locked by ${who} (${path}). ${only} If that process is no longer ` +
+					'running, delete the lock file and run again.'
+			);
+		}
+		if (info.pid === process.pid) {
+			return new RunLockedError(
+				`${runLabel(run)} is already being written by this process. ${only}`
+			);
+		}
+		if (isAlive(info.pid)) {
+			return new RunLockedError(
+				`${runLabel(run)} is being written by another lexpilot ${who}. Wait for it to finish or ` +
+					`stop it. ${only}`
+			);
+		}
+		return new RunLockedError(
+			`${runLabel(run)}: the lock file ${path} was left by ${who}, which is no longer running ` +
+				'(the run was interrupted). Make sure no other lexpilot writes this run, delete the lock ' +
+				'file, and run again to resume.'
+		);
+	}
+
+	async readManifest(run: RunKey): Promise<Manifest | null> {
+		const path = this.pathOf(manifestPath(run));
+		let text: string;
+		try {
+			text = await fs.readFile(path, 'utf8');
+		} catch (e) {
+			if (errorCode(e) === 'ENOENT') return null;
+			throw e;
+		}
+		let value: unknown;
+		try {
+			value = JSON.parse(text.replace(/^\uFEFF/, ''));
+		} catch (e) {
+			throw new CheckpointError(`${path}: not valid JSON (${(e as Error).message})`);
+		}
+		return checkManifest(value, path);
+	}
+
+	async createManifest(manifest: Manifest): Promise<void> {
+		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
+		const path = this.pathOf(manifestPath(run));
+		checkManifest(manifest, path);
+		const exists = () =>
+			new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
+		await fs.mkdir(dirname(path), { recursive: true });
+		const tmp = await writeTemp(path, `${JSON.stringify(manifest, null, 2)}\n`);
+		try {
+			// link, unlike rename, fails when the target exists: no window between check and write.
+			await fs.link(tmp, path);
+		} catch (e) {
+			if (errorCode(e) === 'EEXIST') throw exists();
+			// Some file systems cannot hard-link; fall back to check-then-rename.
+			if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'].includes(errorCode(e) ?? '')) throw e;
+			if (
+				await fs.stat(path).then(
+					() => true,
+					() => false
+				)
+			)
+				throw exists();
+			await fs.rename(tmp, path);
+		} finally {
+			await fs.unlink(tmp).catch(() => undefined);
+		}
+		await syncDir(dirname(path));
+	}
+
+	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
+		const path = this.pathOf(stageFilePath(run, file));
+		return this.#serial(path, () => this.#read(path, file));
+	}
+
+	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
+		const path = this.pathOf(stageFilePath(run, file));
+		checkRecordToAppend(file, record, path);
+		const line = toJsonLine(record);
+		await this.#serial(path, async () => {
+			let identities = this.#identities.get(path);
+			if (!identities) {
+				// Reading first also refuses to append after a malformed or cut-off line.
+				const saved = await this.#read(path, file);
+				identities = new Set(saved.map((r) => recordIdentity(file, r)));
+				this.#identities.set(path, identities);
+			}
+			const identity = recordIdentity(file, record);
+			if (identities.has(identity)) {
+				throw new CheckpointError(
+					`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
+				);
+			}
+			await fs.mkdir(dirname(path), { recursive: true });
+			const handle = await fs.open(path, 'a');
+			const sizeBefore = (await handle.stat()).size;
+			try {
+				await handle.appendFile(line, 'utf8');
+				await handle.sync();
+			} catch (e) {
+				// A failed write (disk full) must not leave half a line for the next append to extend.
+				await handle.truncate(sizeBefore).catch(() => undefined);
+				throw new CheckpointError(
+					`${path}: could not save the record of ${describeIdentity(identity)} ` +
+						`(${(e as Error).message}); earlier records are kept. Free space, then resume.`
+				);
+			} finally {
+				await handle.close();
+			}
+			identities.add(identity);
+		});
+	}
+
+	async listRuns(): Promise<RunKey[]> {
+		const runs: RunKey[] = [];
+		const runsDir = this.pathOf('runs');
+		const runIds = await fs.readdir(runsDir, { withFileTypes: true }).catch((e) => {
+			if (errorCode(e) === 'ENOENT') return [];
+			throw e;
+		});
+		for (const runEntry of runIds) {
+			if (!runEntry.isDirectory() || !RUN_ID_PATTERN.test(runEntry.name)) continue;
+			const models = await fs.readdir(join(runsDir, runEntry.name), { withFileTypes: true });
+			for (const model of models) {
+				if (!model.isDirectory()) continue;
+				const run = { runId: runEntry.name, modelDir: model.name };
+				const hasManifest = await fs.stat(this.pathOf(manifestPath(run))).then(
+					(s) => s.isFile(),
+					() => false
+				);
+				if (hasManifest) runs.push(run);
+			}
+		}
+		return runs.sort(compareRunKeys);
+	}
+
+	async deleteRun(run: RunKey): Promise<void> {
+		// Holding the lock while deleting keeps a writer from starting halfway through.
+		const release = await this.lock(run);
+		try {
+			for (const file of STAGE_FILE_NAMES) {
+				const path = this.pathOf(stageFilePath(run, file));
+				await fs.rm(path, { force: true });
+				this.#identities.delete(path);
+				await removeIfEmpty(dirname(path));
+				await removeIfEmpty(dirname(dirname(path)));
+			}
+			await fs.rm(this.pathOf(manifestPath(run)), { force: true });
+		} finally {
+			await release();
+		}
+		// Only known files were removed; a folder holding anything else stays.
+		const runDir = this.pathOf(`runs/${run.runId}/${run.modelDir}`);
+		await removeIfEmpty(runDir);
+		await removeIfEmpty(dirname(runDir));
+	}
+
+	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
+		const path = this.pathOf(stageFilePath(run, file));
+		await this.#serial(path, async () => {
+			let bytes: Buffer;
+			try {
+				bytes = await fs.readFile(path);
+			} catch (e) {
+				if (errorCode(e) === 'ENOENT') return;
+				throw e;
+			}
+			const records = parseJsonl(
+				bytes.toString('utf8'),
+				STAGE_FILES[file].schema,
+				path
+			) as AnyRecord[];
+			// Lines are moved as bytes, so every record stays byte-identical.
+			const lines = splitLines(bytes);
+			const rows = records.map((r, i) => ({ bytes: lines[i], identity: recordIdentity(file, r) }));
+			const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
+			if (sorted.every((row, i) => row === rows[i])) return;
+			const tmp = await writeTemp(path, Buffer.concat(sorted.map((row) => row.bytes)));
+			await fs.rename(tmp, path);
+			await syncDir(dirname(path));
+		});
+	}
+
+	async #read(path: string, file: StageFile): Promise<AnyRecord[]> {
+		let text: string;
+		try {
+			text = await fs.readFile(path, 'utf8');
+		} catch (e) {
+			if (errorCode(e) === 'ENOENT') return [];
+			throw e;
+		}
+		return parseJsonl(text, STAGE_FILES[file].schema, path) as AnyRecord[];
+	}
+
+	#serial<T>(path: string, task: () => Promise<T>): Promise<T> {
+		const previous = this.#queues.get(path) ?? Promise.resolve();
+		const next = previous.then(task, task);
+		const settled = next.catch(() => undefined);
+		this.#queues.set(path, settled);
+		void settled.then(() => {
+			if (this.#queues.get(path) === settled) this.#queues.delete(path);
+		});
+		return next;
+	}
+}
+
+/** Splits file bytes into lines, each with its `\n`, after any UTF-8 byte-order mark. */
+function splitLines(bytes: Buffer): Buffer[] {
+	const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+	const lines: Buffer[] = [];
+	for (let from = start; from < bytes.length;) {
+		const end = bytes.indexOf(0x0a, from);
+		const to = end === -1 ? bytes.length : end + 1;
+		lines.push(bytes.subarray(from, to));
+		from = to;
+	}
+	return lines;
+}

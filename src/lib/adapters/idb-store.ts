@@ -1,0 +1,303 @@
+/**
+ * The browser's `CheckpointStore`, in IndexedDB through `idb`. One database per origin holds
+ * every run; one writer per run is enforced with the Web Locks API, which spans tabs.
+ */
+import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { CheckpointError, RunLockedError } from '../core/errors';
+import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
+import { STAGE_FILE_NAMES, type AnyRecord, type Manifest, type StageFile } from '../core/records';
+import {
+	checkManifest,
+	checkRecord,
+	checkRecordToAppend,
+	compareRunKeys,
+	runLabel
+} from '../core/store/checks';
+import {
+	describeIdentity,
+	orderByIdentity,
+	PAIRED_FILES,
+	recordIdentity
+} from '../core/store/identity';
+import type { CheckpointStore } from '../core/store/types';
+
+/** @default 'lexpilot-workbench' */
+export const DEFAULT_DB_NAME = 'lexpilot-workbench';
+
+/** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
+export const DB_VERSION = 1;
+
+/** A run's manifest. Key: [runId, modelDir]. */
+export interface ManifestRow {
+	runId: string;
+	modelDir: string;
+	manifest: Manifest;
+}
+
+/**
+ * One saved record. Key: [runId, modelDir, file, seq], so a file reads back in the order it was
+ * written. The record is kept as its JSON line, so export writes exactly what was saved.
+ */
+export interface RecordRow {
+	runId: string;
+	modelDir: string;
+	file: StageFile;
+	/** Position in the file, from 0. */
+	seq: number;
+	case_number: string;
+	/** The record's history_type in the a1 and LCA files (two records per case); '' elsewhere. */
+	history_type: string;
+	/** `JSON.stringify(record)`. */
+	json: string;
+}
+
+interface WorkbenchDb extends DBSchema {
+	manifests: { key: [string, string]; value: ManifestRow };
+	records: {
+		key: [string, string, string, number];
+		value: RecordRow;
+		indexes: {
+			/** [runId, modelDir, file]: one stage file, in seq order. */
+			by_file: [string, string, string];
+			/** [runId, modelDir, file, case_number, history_type], unique: a record is saved once. */
+			by_identity: [string, string, string, string, string];
+		};
+	};
+}
+
+type Db = IDBPDatabase<WorkbenchDb>;
+
+function upgrade(db: Db, oldVersion: number): void {
+	if (oldVersion < 1) {
+		db.createObjectStore('manifests', { keyPath: ['runId', 'modelDir'] });
+		const records = db.createObjectStore('records', {
+			keyPath: ['runId', 'modelDir', 'file', 'seq']
+		});
+		records.createIndex('by_file', ['runId', 'modelDir', 'file']);
+		records.createIndex(
+			'by_identity',
+			['runId', 'modelDir', 'file', 'case_number', 'history_type'],
+			{
+				unique: true
+			}
+		);
+	}
+}
+
+export interface IdbStoreOptions {
+	/** @default 'lexpilot-workbench' */
+	dbName?: string;
+	/** @default globalThis.indexedDB (tests pass fake-indexeddb's) */
+	idbFactory?: IDBFactory;
+	/**
+	 * Where run locks come from. When missing (Node, old browsers) an in-process lock stands in,
+	 * which guards one page but not a second tab.
+	 * @default globalThis.navigator?.locks
+	 */
+	locks?: LockManager | null;
+}
+
+/** Opens (creating or upgrading) the workbench database and returns a store over it. */
+export async function openIdbStore(options: IdbStoreOptions = {}): Promise<IdbStore> {
+	const dbName = options.dbName ?? DEFAULT_DB_NAME;
+	const factory = options.idbFactory ?? globalThis.indexedDB;
+	if (!factory) {
+		throw new CheckpointError(
+			'This browser offers no IndexedDB (private mode may disable it), so runs cannot be saved. ' +
+				'Use a normal window or the command-line tool.'
+		);
+	}
+	const request = factory.open(dbName, DB_VERSION);
+	request.addEventListener('upgradeneeded', (event) => {
+		upgrade(wrap(request.result) as unknown as Db, event.oldVersion);
+	});
+	const db = (await wrap(request)) as unknown as Db;
+	// A newer tab wants to upgrade the schema: step aside rather than block it.
+	db.addEventListener('versionchange', () => db.close());
+	const locks = options.locks === undefined ? (globalThis.navigator?.locks ?? null) : options.locks;
+	return new IdbStore(db, dbName, locks);
+}
+
+/** Locks held in this JavaScript realm, when the Web Locks API is missing. */
+const localLocks = new Set<string>();
+
+function isQuotaError(e: unknown): boolean {
+	return (e as { name?: string } | null)?.name === 'QuotaExceededError';
+}
+
+export class IdbStore implements CheckpointStore {
+	constructor(
+		readonly db: Db,
+		readonly dbName: string,
+		readonly locks: LockManager | null
+	) {}
+
+	async lock(run: RunKey): Promise<() => Promise<void>> {
+		const name = `${this.dbName}:${run.runId}/${run.modelDir}`;
+		const refused = () =>
+			new RunLockedError(
+				`${runLabel(run)} is being written in another tab or window of the workbench. Close that ` +
+					'tab or wait for its run to finish. Only one writer per run id and model is allowed.'
+			);
+		if (this.locks === null) {
+			if (localLocks.has(name)) throw refused();
+			localLocks.add(name);
+			let held = true;
+			return async () => {
+				if (held) localLocks.delete(name);
+				held = false;
+			};
+		}
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const granted = await new Promise<boolean>((resolve, reject) => {
+			// The lock lasts as long as the callback's promise: until `release` is called.
+			const done = this.locks!.request(name, { ifAvailable: true }, async (lock) => {
+				resolve(lock !== null);
+				if (lock !== null) await held;
+			});
+			done.catch(reject);
+		});
+		if (!granted) throw refused();
+		return async () => release();
+	}
+
+	async readManifest(run: RunKey): Promise<Manifest | null> {
+		const row = await this.db.get('manifests', [run.runId, run.modelDir]);
+		return row ? checkManifest(row.manifest, this.#label(manifestPath(run))) : null;
+	}
+
+	async createManifest(manifest: Manifest): Promise<void> {
+		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
+		const label = this.#label(manifestPath(run));
+		checkManifest(manifest, label);
+		await this.#write('manifests', label, async (tx) => {
+			await tx.objectStore('manifests').add({ ...run, manifest });
+		}).catch((e) => {
+			if ((e as Error).name === 'ConstraintError') {
+				throw new CheckpointError(`${label} exists already; a saved manifest is never replaced.`);
+			}
+			throw e;
+		});
+	}
+
+	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
+		const label = this.#label(stageFilePath(run, file));
+		const rows = await this.db.getAllFromIndex('records', 'by_file', [
+			run.runId,
+			run.modelDir,
+			file
+		]);
+		return rows.map((row, i) => {
+			const where = `${label}, line ${i + 1}`;
+			let value: unknown;
+			try {
+				value = JSON.parse(row.json);
+			} catch (e) {
+				throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+			}
+			return checkRecord(file, value, where);
+		});
+	}
+
+	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
+		const label = this.#label(stageFilePath(run, file));
+		checkRecordToAppend(file, record, label);
+		const identity = recordIdentity(file, record);
+		const json = JSON.stringify(record);
+		await this.#write('records', label, async (tx) => {
+			const store = tx.objectStore('records');
+			// Within one readwrite transaction no other append can take the same seq.
+			const last = await store.index('by_file').openCursor([run.runId, run.modelDir, file], 'prev');
+			const seq = last ? (last.primaryKey[3] as number) + 1 : 0;
+			await store.add({
+				runId: run.runId,
+				modelDir: run.modelDir,
+				file,
+				seq,
+				case_number: record.case_number,
+				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
+				json
+			});
+		}).catch((e) => {
+			if ((e as Error).name === 'ConstraintError') {
+				throw new CheckpointError(
+					`${label}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
+				);
+			}
+			throw e;
+		});
+	}
+
+	async listRuns(): Promise<RunKey[]> {
+		const keys = await this.db.getAllKeys('manifests');
+		return keys.map(([runId, modelDir]) => ({ runId, modelDir })).sort(compareRunKeys);
+	}
+
+	async deleteRun(run: RunKey): Promise<void> {
+		const release = await this.lock(run);
+		try {
+			await this.#write(['manifests', 'records'], runLabel(run), async (tx) => {
+				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
+				const index = tx.objectStore('records').index('by_file');
+				for (const file of STAGE_FILE_NAMES) {
+					let cursor = await index.openCursor([run.runId, run.modelDir, file]);
+					while (cursor) {
+						await cursor.delete();
+						cursor = await cursor.continue();
+					}
+				}
+			});
+		} finally {
+			await release();
+		}
+	}
+
+	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
+		const label = this.#label(stageFilePath(run, file));
+		await this.#write('records', label, async (tx) => {
+			const store = tx.objectStore('records');
+			const rows = await store.index('by_file').getAll([run.runId, run.modelDir, file]);
+			const sorted = orderByIdentity(rows, (row) => recordIdentity(file, row), order, label);
+			if (sorted.every((row, i) => row === rows[i])) return;
+			// Delete first: the unique identity index would refuse a second copy of any row.
+			for (const row of rows) await store.delete([row.runId, row.modelDir, row.file, row.seq]);
+			for (const [seq, row] of sorted.entries()) await store.add({ ...row, seq });
+		});
+	}
+
+	/** Names a stored file for messages; IndexedDB keeps the same files as the CLI's folders. */
+	#label(layoutPath: string): string {
+		return `browser storage: ${layoutPath}`;
+	}
+
+	/**
+	 * Runs `body` in one readwrite transaction that commits whole or not at all. A full disk
+	 * aborts it and becomes a `CheckpointError` saying so; everything saved before stays.
+	 */
+	async #write<N extends StoreNames<WorkbenchDb>>(
+		stores: N | N[],
+		label: string,
+		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>
+	): Promise<void> {
+		const tx = this.db.transaction(Array.isArray(stores) ? stores : [stores], 'readwrite');
+		try {
+			await body(tx);
+			await tx.done;
+		} catch (e) {
+			try {
+				tx.abort();
+			} catch {
+				// already aborted or finished
+			}
+			await tx.done.catch(() => undefined);
+			if (isQuotaError(e) || isQuotaError(tx.error)) {
+				throw new CheckpointError(
+					`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
+						'every earlier record is kept. Free space (export and delete old runs), then resume.'
+				);
+			}
+			throw e;
+		}
+	}
+}

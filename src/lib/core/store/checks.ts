@@ -1,0 +1,48 @@
+/** Schema checks every store applies on the way in and out, with errors that name the place. */
+import type { z } from 'zod';
+import { CheckpointError } from '../errors';
+import type { RunKey } from '../layout';
+import { Manifest, STAGE_FILES, type AnyRecord, type StageFile } from '../records';
+
+function describeIssue(error: z.ZodError): string {
+	const issue = error.issues[0];
+	const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
+	return `${field}: ${issue.message}`;
+}
+
+/**
+ * Validates a record against its stage file's schema. `where` names the place for the error
+ * (`AwN_gen/r1/m/a1.jsonl, record 3` on read, the case on write).
+ */
+export function checkRecord(file: StageFile, value: unknown, where: string): AnyRecord {
+	const parsed = STAGE_FILES[file].schema.safeParse(value);
+	if (!parsed.success) throw new CheckpointError(`${where}: ${describeIssue(parsed.error)}`);
+	return parsed.data as AnyRecord;
+}
+
+/** Validates a record the engine is about to save; a failure is a bug, reported with the case. */
+export function checkRecordToAppend(file: StageFile, record: AnyRecord, fileLabel: string): void {
+	const name = typeof record?.case_number === 'string' ? record.case_number : '(missing)';
+	checkRecord(file, record, `${fileLabel}: refusing to save the record of case_number ${name}`);
+}
+
+/** Validates a stored or new manifest; `where` names its file. */
+export function checkManifest(value: unknown, where: string): Manifest {
+	const parsed = Manifest.safeParse(value);
+	if (!parsed.success) {
+		throw new CheckpointError(`${where}: not a valid run manifest: ${describeIssue(parsed.error)}`);
+	}
+	return parsed.data;
+}
+
+/** Orders runs by run id, then model folder, so every store lists them alike. */
+export function compareRunKeys(a: RunKey, b: RunKey): number {
+	if (a.runId !== b.runId) return a.runId < b.runId ? -1 : 1;
+	if (a.modelDir !== b.modelDir) return a.modelDir < b.modelDir ? -1 : 1;
+	return 0;
+}
+
+/** `run1 / gpt-x-1a2b3c4d`, for messages. */
+export function runLabel(run: RunKey): string {
+	return `run ${run.runId} / ${run.modelDir}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * What makes a saved record unique within its stage file. The a1 and LCA files hold two
+ * records per case (one per history_type); every other file holds one record per case.
+ */
+import { CheckpointError } from '../errors';
+import type { StageFile } from '../records';
+
+/** Stage files whose records are keyed by case_number and history_type. */
+export const PAIRED_FILES: ReadonlySet<StageFile> = new Set<StageFile>(['a1', 'LCA_results']);
+
+/** The fields that name a record: enough of any record, or of a case about to be run. */
+export interface RecordName {
+	case_number: string;
+	history_type?: unknown;
+}
+
+/**
+ * The identity of a record within `file`: an opaque string, equal for two records exactly when
+ * they stand for the same case (and history, in the paired files). Build the `expected` map of
+ * `loadCheckpoint` with it.
+ */
+export function recordIdentity(file: StageFile, record: RecordName): string {
+	// A JSON tuple cannot collide, whatever characters a case_number holds.
+	return PAIRED_FILES.has(file)
+		? JSON.stringify([record.case_number, String(record.history_type ?? '')])
+		: JSON.stringify([record.case_number]);
+}
+
+/** A record identity as a person reads it: `case_number 2023-041 (underspecified history)`. */
+export function describeIdentity(identity: string): string {
+	const [caseNumber, historyType] = JSON.parse(identity) as [string, string?];
+	return historyType === undefined
+		? `case_number ${caseNumber}`
+		: `case_number ${caseNumber} (${historyType} history)`;
+}
+
+/**
+ * Sorts stored items into `order` (identities in dataset order), keeping each item untouched.
+ * Refuses, rather than drop or keep twice, an item whose identity is repeated or not in `order`.
+ */
+export function orderByIdentity<T>(
+	items: readonly T[],
+	identityOf: (item: T) => string,
+	order: readonly string[],
+	fileLabel: string
+): T[] {
+	const position = new Map(order.map((identity, i) => [identity, i]));
+	const seen = new Set<string>();
+	const keyed = items.map((item) => {
+		const identity = identityOf(item);
+		if (seen.has(identity)) {
+			throw new CheckpointError(
+				`${fileLabel}: ${describeIdentity(identity)} is saved twice; remove one of the two before reordering.`
+			);
+		}
+		seen.add(identity);
+		const at = position.get(identity);
+		if (at === undefined) {
+			throw new CheckpointError(
+				`${fileLabel}: ${describeIdentity(identity)} is saved but is not among the selected cases, ` +
+					'so the file cannot be put in dataset order.'
+			);
+		}
+		return { item, at };
+	});
+	return keyed.sort((a, b) => a.at - b.at).map(({ item }) => item);
+}

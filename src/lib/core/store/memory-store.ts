@@ -1,0 +1,152 @@
+/**
+ * A `CheckpointStore` held in memory as the text of the canonical layout (SPEC §5), so it reads
+ * and fails exactly like the files the CLI writes. Used by tests, the simulated demo, and as the
+ * staging area of export and import (`toFiles` / `fromFiles`).
+ */
+import { CheckpointError, RunLockedError } from '../errors';
+import { parseJsonl, toJsonLine } from '../jsonl';
+import { manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
+import {
+	STAGE_FILES,
+	STAGE_FILE_NAMES,
+	type AnyRecord,
+	type Manifest,
+	type StageFile
+} from '../records';
+import { checkManifest, checkRecordToAppend, compareRunKeys, runLabel } from './checks';
+import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
+import type { CheckpointStore } from './types';
+
+export class MemoryStore implements CheckpointStore {
+	/** Path → content, kept as appended chunks so a long run does not copy its text per record. */
+	readonly #files = new Map<string, string[]>();
+	/** Identities per stage-file path, built on the first append and kept while appending. */
+	readonly #identities = new Map<string, Set<string>>();
+	readonly #locks = new Set<string>();
+
+	/** A store holding these files of the canonical layout (path → UTF-8 text). */
+	static fromFiles(files: Iterable<readonly [string, string]>): MemoryStore {
+		const store = new MemoryStore();
+		for (const [path, text] of files) store.#files.set(path, [text]);
+		return store;
+	}
+
+	/** Every file of the canonical layout this store holds, path → text. */
+	toFiles(): Map<string, string> {
+		return new Map([...this.#files].map(([path, chunks]) => [path, chunks.join('')]));
+	}
+
+	async lock(run: RunKey): Promise<() => Promise<void>> {
+		const name = `${run.runId}/${run.modelDir}`;
+		if (this.#locks.has(name)) {
+			throw new RunLockedError(
+				`${runLabel(run)} is already being written by another task of this session; wait for it to finish.`
+			);
+		}
+		this.#locks.add(name);
+		let held = true;
+		return async () => {
+			if (held) this.#locks.delete(name);
+			held = false;
+		};
+	}
+
+	async readManifest(run: RunKey): Promise<Manifest | null> {
+		const path = manifestPath(run);
+		const chunks = this.#files.get(path);
+		if (!chunks) return null;
+		let value: unknown;
+		try {
+			value = JSON.parse(chunks.join(''));
+		} catch (e) {
+			throw new CheckpointError(`${path}: not valid JSON (${(e as Error).message})`);
+		}
+		return checkManifest(value, path);
+	}
+
+	async createManifest(manifest: Manifest): Promise<void> {
+		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
+		const path = manifestPath(run);
+		checkManifest(manifest, path);
+		if (this.#files.has(path)) {
+			throw new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
+		}
+		this.#files.set(path, [`${JSON.stringify(manifest, null, 2)}\n`]);
+	}
+
+	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
+		return this.#read(run, file);
+	}
+
+	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
+		const path = stageFilePath(run, file);
+		checkRecordToAppend(file, record, path);
+		// No await from here on: concurrent appends of one case cannot both pass the check.
+		const identities = this.#identitiesOf(run, file);
+		const identity = recordIdentity(file, record);
+		if (identities.has(identity)) {
+			throw new CheckpointError(
+				`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
+			);
+		}
+		const line = toJsonLine(record);
+		const chunks = this.#files.get(path);
+		if (chunks) chunks.push(line);
+		else this.#files.set(path, [line]);
+		identities.add(identity);
+	}
+
+	async listRuns(): Promise<RunKey[]> {
+		const runs: RunKey[] = [];
+		for (const path of this.#files.keys()) {
+			const named = parseLayoutPath(path);
+			if (named?.kind === 'manifest') runs.push(named.run);
+		}
+		return runs.sort(compareRunKeys);
+	}
+
+	async deleteRun(run: RunKey): Promise<void> {
+		if (this.#locks.has(`${run.runId}/${run.modelDir}`)) {
+			throw new RunLockedError(
+				`${runLabel(run)} is being written; stop that run before deleting it.`
+			);
+		}
+		this.#files.delete(manifestPath(run));
+		for (const file of STAGE_FILE_NAMES) {
+			this.#files.delete(stageFilePath(run, file));
+			this.#identities.delete(stageFilePath(run, file));
+		}
+	}
+
+	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
+		const path = stageFilePath(run, file);
+		const chunks = this.#files.get(path);
+		if (!chunks) return;
+		const text = chunks.join('');
+		const records = parseJsonl(text, STAGE_FILES[file].schema, path) as AnyRecord[];
+		const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+		const lines = body.split('\n').slice(0, records.length);
+		const rows = lines.map((line, i) => ({ line, identity: recordIdentity(file, records[i]) }));
+		const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
+		this.#files.set(path, [sorted.map((row) => `${row.line}\n`).join('')]);
+	}
+
+	#read(run: RunKey, file: StageFile): AnyRecord[] {
+		const path = stageFilePath(run, file);
+		const chunks = this.#files.get(path);
+		if (!chunks) return [];
+		return parseJsonl(chunks.join(''), STAGE_FILES[file].schema, path) as AnyRecord[];
+	}
+
+	#identitiesOf(run: RunKey, file: StageFile): Set<string> {
+		const path = stageFilePath(run, file);
+		let identities = this.#identities.get(path);
+		if (!identities) {
+			// Reading first also refuses to append after a malformed or cut-off line.
+			const records = this.#read(run, file);
+			identities = new Set(records.map((r) => recordIdentity(file, r)));
+			this.#identities.set(path, identities);
+		}
+		return identities;
+	}
+}

@@ -1,0 +1,211 @@
+/**
+ * The manifest and resume rules of SPEC §6. A run id keeps one set of inputs for good: a
+ * resume keeps every saved record that still belongs to the run and regenerates only missing
+ * cases; anything that no longer fits is an error, and nothing saved is ever overwritten.
+ */
+import { CheckpointError } from '../errors';
+import { manifestPath, stageFilePath, type RunKey } from '../layout';
+import type { Manifest, RecordOf, StageFile } from '../records';
+import { describeIdentity, recordIdentity } from './identity';
+import { assertKeyFree } from './key-free';
+import type { CheckpointStore } from './types';
+
+export { assertKeyFree } from './key-free';
+
+/** How many problems one error lists before it summarises the rest. */
+const MAX_LISTED = 20;
+
+function show(value: unknown): string {
+	if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) return `${value.slice(0, 12)}…`;
+	return JSON.stringify(value);
+}
+
+/** Base URLs that differ only by a trailing slash name the same endpoint. */
+function sameEndpoint(a: string, b: string): boolean {
+	return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+function describeSelection(saved: readonly string[], wanted: readonly string[]): string {
+	const at = saved.findIndex((c, i) => c !== wanted[i]);
+	const first = at === -1 ? Math.min(saved.length, wanted.length) : at;
+	const detail =
+		first < Math.min(saved.length, wanted.length)
+			? `; first difference at position ${first + 1}: saved ${show(saved[first])}, now ${show(wanted[first])}`
+			: '';
+	return `dataset.selected_case_numbers: saved ${saved.length} cases, now ${wanted.length}${detail}`;
+}
+
+/**
+ * Every difference between a saved manifest and the one this run would write, one readable
+ * line each (`settings.temperature: saved 0.7, now 0.5`). Each one refuses a resume under the
+ * same run id. Not compared: `created_at`, `tool` (the protocol version is inside
+ * `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`) and any
+ * extra field.
+ */
+export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
+	const diffs: string[] = [];
+	const check = (path: string, a: unknown, b: unknown, same = a === b) => {
+		if (!same) diffs.push(`${path}: saved ${show(a)}, now ${show(b)}`);
+	};
+	check('run_id', saved.run_id, wanted.run_id);
+	check('model_dir', saved.model_dir, wanted.model_dir);
+	check('schema_version', saved.schema_version, wanted.schema_version);
+	check('dataset.sha256', saved.dataset.sha256, wanted.dataset.sha256);
+	check('dataset.n_cases', saved.dataset.n_cases, wanted.dataset.n_cases);
+	const [sel, wantSel] = [
+		saved.dataset.selected_case_numbers,
+		wanted.dataset.selected_case_numbers
+	];
+	if (sel.length !== wantSel.length || sel.some((c, i) => c !== wantSel[i])) {
+		diffs.push(describeSelection(sel, wantSel));
+	}
+	for (const key of ['complete', 'underspecified'] as const) {
+		check(
+			`dataset.history_fields.${key}`,
+			saved.dataset.history_fields[key],
+			wanted.dataset.history_fields[key]
+		);
+	}
+	check('code_sha256', saved.code_sha256, wanted.code_sha256);
+	check('prompts_sha256', saved.prompts_sha256, wanted.prompts_sha256);
+	for (const role of ['evaluated', 'user', 'judge'] as const) {
+		check(`models.${role}`, saved.models[role], wanted.models[role]);
+		const [a, b] = [saved.endpoints[role], wanted.endpoints[role]];
+		check(`endpoints.${role}`, a, b, sameEndpoint(a, b));
+	}
+	const settingKeys = new Set([...Object.keys(saved.settings), ...Object.keys(wanted.settings)]);
+	for (const key of settingKeys) {
+		const [a, b] = [
+			saved.settings as Record<string, unknown>,
+			wanted.settings as Record<string, unknown>
+		];
+		check(`settings.${key}`, a[key], b[key]);
+	}
+	check('simulated', saved.simulated, wanted.simulated);
+	return diffs;
+}
+
+/**
+ * A warning (or null) when the category map differs from the saved one. Categories only group
+ * metrics by cause class; no record depends on them, so a changed map does not block a resume.
+ * The saved manifest keeps the map it was created with.
+ */
+export function categoryChanges(saved: Manifest, wanted: Manifest): string | null {
+	const causes = new Set([...Object.keys(saved.categories), ...Object.keys(wanted.categories)]);
+	const changed = [...causes].filter((c) => saved.categories[c] !== wanted.categories[c]);
+	if (changed.length === 0) return null;
+	const c = changed[0];
+	const example = `${c}: saved ${show(saved.categories[c] ?? null)}, now ${show(wanted.categories[c] ?? null)}`;
+	return (
+		`the category map differs from the one saved with this run for ${changed.length} ` +
+		`cause(s), e.g. ${example}. Records do not depend on it, so the run resumes; its manifest ` +
+		'keeps the saved map.'
+	);
+}
+
+export interface OpenRunResult {
+	/** True when this call wrote the manifest (a new run); false when it resumes. */
+	created: boolean;
+	/** The manifest in force: the saved one on resume. */
+	manifest: Manifest;
+	/** Things worth telling the user that do not stop the run (a changed category map). */
+	warnings: string[];
+}
+
+export interface OpenRunOptions {
+	/** API keys in use; the manifest is refused if it contains one (defence in depth). */
+	keys?: Iterable<string>;
+}
+
+/**
+ * Starts or resumes a run: writes `manifest` when the run has none, else checks it against the
+ * saved one and throws `CheckpointError` listing every difference. Call it with the run's lock
+ * held.
+ */
+export async function openRun(
+	store: CheckpointStore,
+	manifest: Manifest,
+	options: OpenRunOptions = {}
+): Promise<OpenRunResult> {
+	assertKeyFree(manifest, options.keys ?? [], 'the run manifest');
+	const run: RunKey = { runId: manifest.run_id, modelDir: manifest.model_dir };
+	const saved = await store.readManifest(run);
+	if (saved === null) {
+		await store.createManifest(manifest);
+		return { created: true, manifest, warnings: [] };
+	}
+	const diffs = compareManifest(saved, manifest);
+	if (diffs.length > 0) {
+		throw new CheckpointError(
+			`${manifestPath(run)}: run ${run.runId} was started with different inputs:\n` +
+				diffs.map((d) => `  - ${d}\n`).join('') +
+				'A run id keeps the inputs it was started with: use a new run id (--run-id) for changed ' +
+				'inputs, or restore the saved ones to resume. Nothing was overwritten.'
+		);
+	}
+	const warning = categoryChanges(saved, manifest);
+	return { created: false, manifest: saved, warnings: warning ? [warning] : [] };
+}
+
+/** What a resume keeps of one stage file. */
+export interface Checkpoint<R> {
+	/** Saved records that still belong to the run, by identity. */
+	kept: Map<string, R>;
+	/** Identities with no saved record, in the order of `expected` (dataset order). */
+	missing: string[];
+}
+
+/**
+ * Reads a stage file and sorts its records into kept and missing. `expected` maps the identity
+ * (`recordIdentity`) of every record the stage would write, in dataset order, to the
+ * `input_sha256` it would have now. Throws `CheckpointError` listing every saved record that
+ * does not fit: one made from other inputs, one for a case that is not selected, a duplicate.
+ */
+export async function loadCheckpoint<F extends StageFile>(
+	store: CheckpointStore,
+	run: RunKey,
+	file: F,
+	expected: ReadonlyMap<string, string>
+): Promise<Checkpoint<RecordOf<F>>> {
+	const label = stageFilePath(run, file);
+	const records = (await store.readRecords(run, file)) as RecordOf<F>[];
+	const kept = new Map<string, RecordOf<F>>();
+	const firstLine = new Map<string, number>();
+	const problems: string[] = [];
+	records.forEach((record, i) => {
+		const identity = recordIdentity(file, record);
+		const where = `line ${i + 1} (${describeIdentity(identity)})`;
+		const want = expected.get(identity);
+		const seenAt = firstLine.get(identity);
+		if (seenAt !== undefined) {
+			problems.push(
+				`${where}: saved twice (first at line ${seenAt}); remove the copy you do not trust, then resume.`
+			);
+		} else if (want === undefined) {
+			problems.push(
+				`${where}: saved, but this case is not among the run's selected cases; the file does not ` +
+					'belong to this selection. Use a new run id, or remove the line.'
+			);
+		} else if (record.input_sha256 !== want) {
+			problems.push(
+				`${where}: saved from different inputs (input_sha256 saved ${show(record.input_sha256)}, now ` +
+					`${show(want)}): the dataset, prompts or an upstream record changed since it was saved. ` +
+					'Use a new run id to regenerate it.'
+			);
+		} else {
+			kept.set(identity, record);
+		}
+		firstLine.set(identity, seenAt ?? i + 1);
+	});
+	if (problems.length > 0) {
+		const listed = problems.slice(0, MAX_LISTED).map((p) => `  - ${p}\n`);
+		const more =
+			problems.length > MAX_LISTED ? `  … and ${problems.length - MAX_LISTED} more\n` : '';
+		throw new CheckpointError(
+			`${label}: ${problems.length} saved record(s) do not fit this run:\n${listed.join('')}${more}` +
+				'Nothing was overwritten.'
+		);
+	}
+	const missing = [...expected.keys()].filter((identity) => !kept.has(identity));
+	return { kept, missing };
+}
