@@ -1,0 +1,54 @@
+/** The manifest a run writes (or checks on resume), built from what the run was given. */
+import type { Case } from '../dataset/types';
+import { codeSha256, promptsSha256 } from '../prompts/hashes';
+import type { PromptPack } from '../prompts/pack';
+import { MANIFEST_SCHEMA_VERSION, type Manifest, type Role, type Settings } from '../records';
+import type { RunDataset } from './types';
+
+/** Name and version of the program that wrote a run. */
+export type ToolInfo = {
+	name: string;
+	version: string;
+};
+
+/** @default { name: 'lexpilot-workbench', version: 'dev' } */
+export const DEFAULT_TOOL: ToolInfo = { name: 'lexpilot-workbench', version: 'dev' };
+
+export interface ManifestInputs {
+	runId: string;
+	modelDir: string;
+	dataset: RunDataset;
+	selected: readonly Case[];
+	pack: PromptPack;
+	models: Record<Role, string>;
+	/** Base URLs only; keys never reach a manifest. */
+	endpoints: Record<Role, string>;
+	settings: Settings;
+	simulated: boolean;
+	tool?: ToolInfo;
+	/** @default new Date() */
+	createdAt?: Date;
+}
+
+export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
+	return {
+		schema_version: MANIFEST_SCHEMA_VERSION,
+		tool: inputs.tool ?? DEFAULT_TOOL,
+		run_id: inputs.runId,
+		model_dir: inputs.modelDir,
+		created_at: (inputs.createdAt ?? new Date()).toISOString(),
+		dataset: {
+			sha256: inputs.dataset.sha256,
+			n_cases: inputs.dataset.cases.length,
+			selected_case_numbers: inputs.selected.map((c) => c.case_number),
+			history_fields: inputs.dataset.historyFields
+		},
+		code_sha256: await codeSha256(inputs.pack),
+		prompts_sha256: await promptsSha256(inputs.pack),
+		models: { ...inputs.models },
+		endpoints: { ...inputs.endpoints },
+		settings: { ...inputs.settings },
+		categories: inputs.dataset.categories,
+		simulated: inputs.simulated
+	};
+}

@@ -1,0 +1,174 @@
+/**
+ * The three LJP stages (SPEC §4.3–4.5). Direct and Gold each generate a dedicated
+ * `force_judge` response (Gold never reuses an a1 response); Interaction reads the final
+ * response of each saved interaction. All three extract verdicts with `judge_extract`, which
+ * sees the claim texts in order and the response, never the gold verdicts.
+ */
+import { renderHistory } from '../../dataset/render';
+import type { Case } from '../../dataset/types';
+import { judgeExtractOutput } from '../../model/output';
+import { claimsText } from '../../prompts/fill';
+import type {
+	AnyRecord,
+	ForceJudgeRecord,
+	HistoryType,
+	LjpResultRecord,
+	StageFile
+} from '../../records';
+import { recordSha256, type StageContext } from '../context';
+import { loadGenChain } from './gen';
+import { historyOf, idOf, loadFile, requireComplete, type PreparedStage } from './shared';
+
+type ResultFile = 'LJP_direct' | 'LJP_gold' | 'LJP_interaction';
+
+function extractPrompt(ctx: StageContext, kase: Case, response: string): string {
+	return ctx.fill('judge_extract', {
+		claims: claimsText(kase.claims.map((c) => c.claim)),
+		response
+	});
+}
+
+/** The saved record a prediction comes from, and the response in it that is scored. */
+interface Source {
+	record: AnyRecord;
+	response: string;
+}
+
+/** Without a saved source the hash cannot match any saved result: that result is then stale. */
+async function ljpHash(
+	ctx: StageContext,
+	file: ResultFile,
+	kase: Case,
+	source: Source | undefined
+) {
+	return ctx.inputSha256(file, {
+		case_number: kase.case_number,
+		cause_of_action: kase.cause_of_action,
+		claims: kase.claims,
+		prompt: source ? extractPrompt(ctx, kase, source.response) : null,
+		models: { judge: ctx.models.judge },
+		upstream: await recordSha256(source?.record)
+	});
+}
+
+async function extract(
+	ctx: StageContext,
+	file: ResultFile,
+	kase: Case,
+	source: Source
+): Promise<LjpResultRecord> {
+	const { verdicts } = await ctx.judge(
+		'judge_extract',
+		extractPrompt(ctx, kase, source.response),
+		kase,
+		judgeExtractOutput(kase.claims.length)
+	);
+	return {
+		case_number: kase.case_number,
+		cause_of_action: kase.cause_of_action,
+		claims: kase.claims.map((c) => c.claim),
+		predicted: verdicts,
+		gold: kase.claims.map((c) => c.verdict),
+		response: source.response,
+		input_sha256: await ljpHash(ctx, file, kase, source)
+	};
+}
+
+/** Direct (underspecified history) or Gold (complete history): a dedicated prediction, then extraction. */
+function prepareForced(
+	responseFile: 'a1_direct' | 'a1_force_judge',
+	resultFile: 'LJP_direct' | 'LJP_gold',
+	type: HistoryType
+) {
+	return async (ctx: StageContext, cases: readonly Case[]): Promise<PreparedStage> => {
+		const prompt = (kase: Case) =>
+			ctx.fill('force_judge', { history: renderHistory(historyOf(kase, type)) });
+		const responseHash = (kase: Case) =>
+			ctx.inputSha256(responseFile, {
+				case_number: kase.case_number,
+				history_type: type,
+				prompt: prompt(kase),
+				models: { evaluated: ctx.models.evaluated }
+			});
+		const responses = await loadFile(
+			ctx,
+			responseFile,
+			cases.map((k) => [idOf(responseFile, k), responseHash(k)] as const)
+		);
+		const responseOf = (kase: Case) => responses.kept.get(idOf(responseFile, kase));
+		const sourceOf = (record: ForceJudgeRecord | undefined) =>
+			record && { record, response: record.response };
+		const results = await loadFile(
+			ctx,
+			resultFile,
+			cases.map(
+				(k) => [idOf(resultFile, k), ljpHash(ctx, resultFile, k, sourceOf(responseOf(k)))] as const
+			)
+		);
+		const pending = cases.filter((k) => !results.kept.has(idOf(resultFile, k)));
+		return {
+			pending,
+			resumed: cases.length - pending.length,
+			order: {
+				[responseFile]: cases.map((k) => idOf(responseFile, k)),
+				[resultFile]: cases.map((k) => idOf(resultFile, k))
+			} as Partial<Record<StageFile, string[]>>,
+			async runCase(kase) {
+				let response: ForceJudgeRecord | undefined = responseOf(kase);
+				const fresh = !response;
+				if (!response) {
+					const result = await ctx.call('force_judge', prompt(kase), kase);
+					response = {
+						case_number: kase.case_number,
+						history: historyOf(kase, type),
+						response: result.response,
+						reasoning: result.reasoning,
+						input_sha256: await responseHash(kase)
+					};
+				}
+				const scored = await extract(ctx, resultFile, kase, sourceOf(response)!);
+				if (fresh) await ctx.save(responseFile, response);
+				await ctx.save(resultFile, scored);
+			}
+		};
+	};
+}
+
+export const prepareLjpDirect = prepareForced('a1_direct', 'LJP_direct', 'underspecified');
+export const prepareLjpGold = prepareForced('a1_force_judge', 'LJP_gold', 'complete');
+
+/** Interaction: extraction from each saved interaction's final response; needs gen complete. */
+export async function prepareLjpInteraction(
+	ctx: StageContext,
+	cases: readonly Case[]
+): Promise<PreparedStage> {
+	const chain = await loadGenChain(ctx, cases);
+	requireComplete(
+		ctx,
+		'ljp-interaction',
+		'interaction',
+		chain.interaction.missing,
+		cases.length,
+		'gen'
+	);
+	const finalOf = (kase: Case): Source => {
+		const record = chain.interaction.kept.get(idOf('interaction', kase))!;
+		return { record, response: record.final_response };
+	};
+	const results = await loadFile(
+		ctx,
+		'LJP_interaction',
+		cases.map(
+			(k) => [idOf('LJP_interaction', k), ljpHash(ctx, 'LJP_interaction', k, finalOf(k))] as const
+		)
+	);
+	const pending = cases.filter((k) => !results.kept.has(idOf('LJP_interaction', k)));
+	return {
+		pending,
+		resumed: cases.length - pending.length,
+		order: { LJP_interaction: cases.map((k) => idOf('LJP_interaction', k)) },
+		async runCase(kase) {
+			await ctx.save('LJP_interaction', await extract(ctx, 'LJP_interaction', kase, finalOf(kase)));
+		}
+	};
+}

@@ -1,0 +1,99 @@
+/** Pieces every stage shares: history types, record identities, loading a checkpoint. */
+import { keyDetailsText, renderHistory } from '../../dataset/render';
+import type { Case, History } from '../../dataset/types';
+import { CheckpointError } from '../../errors';
+import { stageFilePath } from '../../layout';
+import type { HistoryType, RecordOf, StageFile } from '../../records';
+import { recordIdentity } from '../../store/identity';
+import { loadCheckpoint, type Checkpoint } from '../../store/resume';
+import type { StageContext } from '../context';
+import type { StageName } from '../types';
+
+export const HISTORY_TYPES: readonly HistoryType[] = ['complete', 'underspecified'];
+
+export function historyOf(kase: Case, type: HistoryType): History {
+	return type === 'complete' ? kase.complete : kase.underspecified;
+}
+
+/** The record identity of a case (and history) within `file`, as the stores key it. */
+export function idOf(file: StageFile, kase: Case, historyType?: HistoryType): string {
+	return recordIdentity(file, { case_number: kase.case_number, history_type: historyType });
+}
+
+/** What one stage needs to run: the cases left, and how to run one. */
+export interface PreparedStage {
+	/** Cases with at least one record still to write, in dataset order. */
+	pending: Case[];
+	/** Cases whose every record of the stage is saved already. */
+	resumed: number;
+	/** Generates and saves the missing records of one case; writes nothing if it fails. */
+	runCase(kase: Case): Promise<void>;
+	/** Record identities per written file, in dataset order, for `finalizeStageFile`. */
+	order: Partial<Record<StageFile, string[]>>;
+}
+
+/**
+ * Builds the expected `input_sha256` of every record of `file` (in dataset order) and loads the
+ * checkpoint: saved records that still fit are kept; anything else is a `CheckpointError`.
+ */
+export async function loadFile<F extends StageFile>(
+	ctx: StageContext,
+	file: F,
+	entries: readonly (readonly [identity: string, hash: Promise<string>])[]
+): Promise<Checkpoint<RecordOf<F>>> {
+	const hashes = await Promise.all(entries.map(([, hash]) => hash));
+	const expected = new Map(entries.map(([identity], i) => [identity, hashes[i]]));
+	return loadCheckpoint(ctx.store, ctx.run, file, expected);
+}
+
+/**
+ * Refuses to start a stage whose upstream file lacks some selected cases (SPEC §6): names the
+ * file, how many are missing, the first one, and the command that makes them.
+ */
+export function requireComplete(
+	ctx: StageContext,
+	stage: StageName,
+	file: StageFile,
+	missing: readonly string[],
+	total: number,
+	command: string
+): void {
+	if (missing.length === 0) return;
+	const [caseNumber, historyType] = JSON.parse(missing[0]) as [string, string?];
+	const first = historyType ? `${caseNumber} (${historyType} history)` : caseNumber;
+	throw new CheckpointError(
+		`${stage} needs ${stageFilePath(ctx.run, file)} complete for the selected cases, but ` +
+			`${missing.length} of ${total} records are missing (first: case_number ${first}). ` +
+			`Run "${command}" with the same run id, model and settings first.`
+	);
+}
+
+/**
+ * The simulated client's answer to the assistant's latest turn. It sees the hidden key
+ * details (it is the only generating role that does), the conversation before the question,
+ * and the question itself.
+ */
+export async function askUser(
+	ctx: StageContext,
+	kase: Case,
+	before: History,
+	question: string
+): Promise<string> {
+	const prompt = ctx.fill('user_standard', {
+		key_details: keyDetailsText(kase.key_details),
+		history: renderHistory(before),
+		question
+	});
+	return (await ctx.call('user_standard', prompt, kase)).response;
+}
+
+/**
+ * Like `Promise.all`, but waits for every task before throwing the first error, so no call of a
+ * failed case is still running when its stage reports the failure.
+ */
+export async function settleAll<T>(tasks: readonly Promise<T>[]): Promise<T[]> {
+	const settled = await Promise.allSettled(tasks);
+	const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+	if (failed) throw failed.reason;
+	return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

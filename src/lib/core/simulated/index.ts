@@ -1,0 +1,2 @@
+export { createSimulatedClient, type SimulatedClientOptions } from './simulated-client';
+export { simulateResponse, simulateFromPrompt } from './responder';

@@ -1,0 +1,70 @@
+/** The offline provider: a `ModelClient` answering every task from `simulateResponse`. */
+import { ModelCallError } from '../errors';
+import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
+import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
+import type { PromptPack } from '../prompts/pack';
+import { fnv1a, simulateResponse } from './responder';
+
+export interface SimulatedClientOptions {
+	/**
+	 * The pack the prompts are filled from, so slot values (key details, claims) can be read back.
+	 * @default DEFAULT_PROMPT_PACK
+	 */
+	pack?: PromptPack;
+	/**
+	 * Delay per call in milliseconds, fixed or a `[min, max]` range picked by the prompt's hash,
+	 * so a demo shows progress and concurrency the way a real provider would.
+	 * @default 0
+	 */
+	latencyMs?: number | [number, number];
+}
+
+export function createSimulatedClient(options: SimulatedClientOptions = {}): ModelClient {
+	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
+	const latency = options.latencyMs ?? 0;
+	return {
+		simulated: true,
+		async complete(request: ChatRequest): Promise<ChatResult> {
+			const delay = Array.isArray(latency)
+				? latency[0] + (fnv1a(request.prompt) % Math.max(1, latency[1] - latency[0] + 1))
+				: latency;
+			await wait(delay, request);
+			const response = simulateResponse(request.task, request.prompt, pack);
+			return {
+				response,
+				reasoning: null,
+				finishReason: 'stop',
+				usage: {
+					promptTokens: Math.ceil(request.prompt.length / 1.5),
+					completionTokens: Math.ceil(response.length / 1.5)
+				}
+			};
+		}
+	};
+}
+
+function wait(ms: number, request: ChatRequest): Promise<void> {
+	const aborted = () =>
+		new ModelCallError(
+			`case ${request.caseNumber}: stopped before the ${request.role} model answered`,
+			{
+				caseNumber: request.caseNumber,
+				role: request.role,
+				task: request.task,
+				kind: 'aborted'
+			}
+		);
+	if (request.signal?.aborted) return Promise.reject(aborted());
+	if (ms <= 0) return Promise.resolve();
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			request.signal?.removeEventListener('abort', onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(aborted());
+		};
+		request.signal?.addEventListener('abort', onAbort, { once: true });
+	});
+}
