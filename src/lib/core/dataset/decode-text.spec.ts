@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeUtf8, firstInvalidUtf8, TextDecodeError } from './decode-text';
+
+describe('decodeUtf8', () => {
+	it('drops a leading BOM and keeps the rest verbatim', () => {
+		const bytes = new TextEncoder().encode('\uFEFF[\r\n"民间借贷"]');
+		expect(decodeUtf8(bytes)).toBe('[\r\n"民间借贷"]');
+	});
+
+	it('finds the same invalid bytes as the platform decoder', () => {
+		const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+		fc.assert(
+			fc.property(fc.uint8Array({ maxLength: 24 }), (bytes) => {
+				let valid = true;
+				try {
+					fatal.decode(bytes);
+				} catch {
+					valid = false;
+				}
+				expect(firstInvalidUtf8(bytes) === bytes.length).toBe(valid);
+			}),
+			{ numRuns: 5000 }
+		);
+	});
+
+	it.each([
+		['GBK bytes on line 3', [0x5b, 0x0a, 0x0a, 0x20, 0x20, 0xc4, 0xe3, 0x5d], 3, 3, '0xC4'],
+		['after Chinese text', [...new TextEncoder().encode('["法律'), 0xff], 1, 5, '0xFF'],
+		['a character cut off at the end', [0x5b, 0xe6, 0xb3], 1, 2, '0xE6'],
+		['an encoded surrogate', [0xed, 0xa0, 0x80], 1, 1, '0xED']
+	])('names line and column: %s', (_name, bytes, line, column, byte) => {
+		try {
+			decodeUtf8(new Uint8Array(bytes));
+			expect.unreachable();
+		} catch (e) {
+			expect(e).toBeInstanceOf(TextDecodeError);
+			expect(e).toMatchObject({ line, column });
+			expect((e as Error).message).toContain(byte);
+		}
+	});
+
+	it('recognises UTF-16 and says to save as UTF-8', () => {
+		expect(() => decodeUtf8(new Uint8Array([0xfe, 0xff, 0, 0x5b]))).toThrow(
+			/UTF-16.*save it as UTF-8/
+		);
+	});
+});
