@@ -15,7 +15,9 @@ describe('parseRetryAfter', () => {
 		{ headers: { 'retry-after-ms': '1500', 'retry-after': '9' }, expected: 1500 },
 		{ headers: { 'retry-after-ms': 'x', 'retry-after': '9' }, expected: 9000 }
 	])('$headers → $expected', ({ headers, expected }) => {
-		expect(parseRetryAfter(new Headers(headers), () => NOW)).toBe(expected);
+		expect(parseRetryAfter(new Headers(headers as Record<string, string>), () => NOW)).toBe(
+			expected
+		);
 	});
 });
 
