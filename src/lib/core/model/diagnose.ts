@@ -1,0 +1,293 @@
+/**
+ * Connection diagnosis for the browser app. A call that the browser blocks for CORS fails in the
+ * SDK as `APIConnectionError` ("Connection error."), exactly like a server that is down. A
+ * `no-cors` fetch tells them apart: it resolves (with an opaque response) when the server is up,
+ * and rejects when nothing answers. Then the user gets the fix for their provider.
+ */
+import OpenAI, {
+	APIConnectionError,
+	APIConnectionTimeoutError,
+	APIError,
+	AuthenticationError,
+	NotFoundError,
+	PermissionDeniedError,
+	RateLimitError
+} from 'openai';
+import { providerMessage } from './retry';
+import type { RoleEndpoint } from './types';
+
+export type Provider =
+	'openai' | 'deepseek' | 'openrouter' | 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp' | 'generic';
+
+const HOSTS: Array<[RegExp, Provider]> = [
+	[/(^|\.)openai\.com$/, 'openai'],
+	[/(^|\.)deepseek\.com$/, 'deepseek'],
+	[/(^|\.)openrouter\.ai$/, 'openrouter']
+];
+
+/** Default ports of local servers; a guess, since any server can listen anywhere. */
+const PORTS: Record<string, Provider> = {
+	'11434': 'ollama',
+	'1234': 'lmstudio',
+	'8000': 'vllm',
+	'8080': 'llamacpp'
+};
+
+/** The provider a base URL most likely points at, from its host or its default port. */
+export function guessProvider(baseURL: string): Provider {
+	let url: URL;
+	try {
+		url = new URL(baseURL);
+	} catch {
+		return 'generic';
+	}
+	const host = url.hostname.toLowerCase();
+	for (const [pattern, provider] of HOSTS) if (pattern.test(host)) return provider;
+	return PORTS[url.port] ?? 'generic';
+}
+
+/** What to change at `provider` so that a page at `origin` may call it. */
+export function corsHint(provider: Provider, origin = "this page's origin"): string {
+	switch (provider) {
+		case 'ollama':
+			return `Ollama only accepts pages it knows: restart it with OLLAMA_ORIGINS set to ${origin} (e.g. OLLAMA_ORIGINS="${origin}" ollama serve; on Windows/macOS set it as an environment variable for the Ollama app, then quit and reopen Ollama).`;
+		case 'lmstudio':
+			return `In LM Studio, open the Developer tab → server Settings, turn on "Enable CORS", and restart the server.`;
+		case 'vllm':
+			return `vLLM allows every origin unless started with --allowed-origins; restart it with --allowed-origins '["${origin}"]' (or without that flag), and check that the base URL ends in /v1.`;
+		case 'llamacpp':
+			return `llama.cpp's server sends CORS headers by default, so the URL is probably wrong: check that the base URL ends in /v1 (plus any --api-prefix) and that no proxy in front of it drops the headers.`;
+		case 'openai':
+		case 'deepseek':
+		case 'openrouter':
+			return `${PROVIDER_NAMES[provider]} may refuse calls made from a web page; run this stage with the CLI instead (npm run lexpilot -- …), or put a proxy that adds CORS headers in front of it.`;
+		case 'generic':
+			return `The server must answer the OPTIONS preflight with Access-Control-Allow-Origin for ${origin} and allow the Authorization, Content-Type and x-stainless-* request headers; enable CORS in its settings, or run this stage with the CLI.`;
+	}
+}
+
+const PROVIDER_NAMES: Record<Provider, string> = {
+	openai: 'OpenAI',
+	deepseek: 'DeepSeek',
+	openrouter: 'OpenRouter',
+	ollama: 'Ollama',
+	lmstudio: 'LM Studio',
+	vllm: 'vLLM',
+	llamacpp: 'llama.cpp',
+	generic: 'The server'
+};
+
+/** Options of {@link probeCors} and {@link testConnection}. */
+export interface DiagnoseOptions {
+	/** @default globalThis.fetch */
+	fetchImpl?: typeof fetch;
+	/** The app's origin, quoted in the fix (the UI passes `location.origin`). */
+	origin?: string;
+	signal?: AbortSignal;
+	/** Timeout of each request, in ms. @default 20000 (the probe: 5000) */
+	timeoutMs?: number;
+}
+
+export interface ProbeResult {
+	kind: 'cors' | 'unreachable';
+	/** What to do about it. */
+	hint: string;
+}
+
+/**
+ * After a connection error: is the server up (then the browser refused it for CORS) or not?
+ * Fits `OpenAIClientOptions.probeConnection`.
+ */
+export async function probeCors(
+	baseURL: string,
+	options: DiagnoseOptions = {}
+): Promise<ProbeResult> {
+	const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+	const signals = [AbortSignal.timeout(options.timeoutMs ?? 5000)];
+	if (options.signal) signals.push(options.signal);
+	try {
+		await fetchImpl(`${baseURL.replace(/\/+$/, '')}/models`, {
+			mode: 'no-cors',
+			signal: AbortSignal.any(signals)
+		});
+		return { kind: 'cors', hint: corsHint(guessProvider(baseURL), options.origin) };
+	} catch {
+		return { kind: 'unreachable', hint: unreachableHint(baseURL) };
+	}
+}
+
+function unreachableHint(baseURL: string): string {
+	return (
+		`Nothing answered at ${baseURL}: check that the server is running and the host and port are right. ` +
+		`A page served over https cannot call an http:// endpoint other than localhost (mixed content).`
+	);
+}
+
+export type ConnectionStatus = 'ok' | 'cors' | 'unreachable' | 'auth' | 'not_found' | 'other';
+
+export interface ConnectionTestResult {
+	status: ConnectionStatus;
+	provider: Provider;
+	/** One sentence for the user. */
+	message: string;
+	/** What to change, when something is wrong. */
+	hint?: string;
+	/** Round trip of the test call, when it succeeded. */
+	latencyMs?: number;
+	/** HTTP status, when the server answered with an error. */
+	httpStatus?: number;
+}
+
+/**
+ * The "Test connection" button: one tiny real chat call ("ping", at most 8 tokens) with the
+ * role's endpoint, classified. Never throws; never reports the key.
+ */
+export async function testConnection(
+	endpoint: RoleEndpoint,
+	options: DiagnoseOptions = {}
+): Promise<ConnectionTestResult> {
+	const provider = guessProvider(endpoint.baseURL);
+	const at = `${endpoint.model} at ${endpoint.baseURL}`;
+	if (!isHttpUrl(endpoint.baseURL)) {
+		return {
+			status: 'other',
+			provider,
+			message: `"${endpoint.baseURL}" is not an http(s) URL.`,
+			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.'
+		};
+	}
+	const sdk = new OpenAI({
+		baseURL: endpoint.baseURL,
+		apiKey: endpoint.apiKey || 'none',
+		dangerouslyAllowBrowser: true,
+		maxRetries: 0,
+		timeout: options.timeoutMs ?? 20_000,
+		...(options.fetchImpl ? { fetch: options.fetchImpl } : {})
+	});
+	const started = Date.now();
+	try {
+		await sdk.chat.completions.create(
+			{ model: endpoint.model, messages: [{ role: 'user', content: 'ping' }], n: 1, max_tokens: 8 },
+			{ signal: options.signal }
+		);
+		const latencyMs = Date.now() - started;
+		return { status: 'ok', provider, latencyMs, message: `${at} answered in ${latencyMs} ms.` };
+	} catch (e) {
+		return redactResult(
+			await classifyTestFailure(e, sdk, endpoint, provider, options),
+			endpoint.apiKey
+		);
+	}
+}
+
+async function classifyTestFailure(
+	e: unknown,
+	sdk: OpenAI,
+	endpoint: RoleEndpoint,
+	provider: Provider,
+	options: DiagnoseOptions
+): Promise<ConnectionTestResult> {
+	const at = `${endpoint.model} at ${endpoint.baseURL}`;
+	if (e instanceof APIConnectionTimeoutError) {
+		return {
+			status: 'unreachable',
+			provider,
+			message: `${at} did not answer within ${Math.round((options.timeoutMs ?? 20_000) / 1000)} s.`,
+			hint: 'The server may be loading the model or overloaded; try again, or check the URL.'
+		};
+	}
+	if (e instanceof APIConnectionError) {
+		const probe = await probeCors(endpoint.baseURL, options);
+		return probe.kind === 'cors'
+			? {
+					status: 'cors',
+					provider,
+					message: `The server at ${endpoint.baseURL} is up but does not allow calls from this page (CORS).`,
+					hint: probe.hint
+				}
+			: {
+					status: 'unreachable',
+					provider,
+					message: `Could not connect to ${endpoint.baseURL}.`,
+					hint: probe.hint
+				};
+	}
+	if (!(e instanceof APIError)) {
+		const detail = e instanceof Error ? e.message : String(e);
+		return { status: 'other', provider, message: `${at}: unexpected answer (${detail}).` };
+	}
+	const httpStatus = e.status;
+	const said = providerMessage(e);
+	if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) {
+		return {
+			status: 'auth',
+			provider,
+			httpStatus,
+			message: `${endpoint.baseURL} refused the key (${httpStatus}: ${said}).`,
+			hint: 'Check the API key for this role (it may be missing, mistyped, or for another provider).'
+		};
+	}
+	if (e instanceof NotFoundError)
+		return { ...(await explainNotFound(sdk, endpoint)), provider, httpStatus };
+	if (e instanceof RateLimitError) {
+		return {
+			status: 'other',
+			provider,
+			httpStatus,
+			message: `${at} is reachable and accepted the key, but is rate-limiting (429: ${said}).`,
+			hint: 'Check the account quota, or lower the concurrency.'
+		};
+	}
+	return {
+		status: 'other',
+		provider,
+		httpStatus,
+		message: `${at} answered ${httpStatus}: ${said}`
+	};
+}
+
+/** A 404 means an unknown model or a wrong path; the model list tells which. */
+async function explainNotFound(
+	sdk: OpenAI,
+	endpoint: RoleEndpoint
+): Promise<Pick<ConnectionTestResult, 'status' | 'message' | 'hint'>> {
+	const pathHint = /\/v\d+\/?$/.test(new URL(endpoint.baseURL).pathname)
+		? 'Check the base URL path.'
+		: 'OpenAI-compatible base URLs usually end in /v1 (e.g. http://localhost:11434/v1).';
+	try {
+		const ids: string[] = [];
+		for await (const m of sdk.models.list()) {
+			ids.push(m.id);
+			if (ids.length >= 200) break;
+		}
+		if (ids.length > 0 && !ids.includes(endpoint.model)) {
+			const shown = ids.slice(0, 8).join(', ') + (ids.length > 8 ? ', …' : '');
+			return {
+				status: 'not_found',
+				message: `${endpoint.baseURL} does not know the model "${endpoint.model}".`,
+				hint: `Models it lists: ${shown}.`
+			};
+		}
+	} catch {
+		// No model list either: most likely the path is wrong.
+	}
+	return {
+		status: 'not_found',
+		message: `${endpoint.baseURL} answered 404 for the model "${endpoint.model}": the model is unknown or the base URL path is wrong.`,
+		hint: pathHint
+	};
+}
+
+function isHttpUrl(text: string): boolean {
+	try {
+		return ['http:', 'https:'].includes(new URL(text).protocol);
+	} catch {
+		return false;
+	}
+}
+
+function redactResult(result: ConnectionTestResult, apiKey: string): ConnectionTestResult {
+	if (apiKey.length < 4) return result;
+	const clean = (s?: string) => s?.split(apiKey).join('[key]');
+	return { ...result, message: clean(result.message)!, hint: clean(result.hint) };
+}
