@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { serve } from '../../scripts/serve.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -32,8 +32,11 @@ export interface E2E {
 	problems: string[];
 	/** Fails when the browser reported any console error, page error or CSP violation. */
 	assertClean(): void;
-	/** Saves a full-page screenshot to test-results/screenshots/<name>.png. */
-	screenshot(name: string, page?: Page): Promise<string>;
+	/**
+	 * Saves a screenshot to test-results/screenshots/<name>.png: the whole page by default,
+	 * or one element.
+	 */
+	screenshot(name: string, target?: Page | Locator): Promise<string>;
 	close(): Promise<void>;
 }
 
@@ -125,7 +128,8 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 		async screenshot(name, target = page) {
 			await mkdir(SCREENSHOT_DIR, { recursive: true });
 			const path = join(SCREENSHOT_DIR, `${name}.png`);
-			await target.screenshot({ path, fullPage: true });
+			if ('goto' in target) await target.screenshot({ path, fullPage: true });
+			else await target.screenshot({ path });
 			return path;
 		},
 		async close() {
