@@ -170,13 +170,13 @@ export class FsStore implements CheckpointStore {
 		}
 		if (info.pid === process.pid) {
 			return new RunLockedError(
-				`${runLabel(run)} is already being written by this process. ${only}`
+				`${runLabel(run)} is already being written by this process (lock file ${path}). ${only}`
 			);
 		}
 		if (isAlive(info.pid)) {
 			return new RunLockedError(
-				`${runLabel(run)} is being written by another lexpilot ${who}. Wait for it to finish or ` +
-					`stop it. ${only}`
+				`${runLabel(run)} is being written by another lexpilot ${who} (lock file ${path}). Wait ` +
+					`for it to finish or stop it. ${only}`
 			);
 		}
 		return new RunLockedError(

@@ -237,7 +237,7 @@ describe('loadCheckpoint', () => {
 		];
 		const store = MemoryStore.fromFiles([[path, records.map(toJsonLine).join('')]]);
 		await expect(loadCheckpoint(store, run, 'a1', expectedA1)).rejects.toThrow(
-			/3 saved record\(s\) do not fit this run:\n  - line 1.*\n  - line 2.*\n  - line 3/
+			/3 saved record\(s\) do not fit this run:\n {2}- line 1.*\n {2}- line 2.*\n {2}- line 3/
 		);
 	});
 });
