@@ -89,8 +89,11 @@ async function interactionHash(
 	});
 }
 
-/** Loads a1, LCA and interaction, each checked against the records it builds on. */
-export async function loadGenChain(ctx: StageContext, cases: readonly Case[]): Promise<GenChain> {
+/** Loads a1 and LCA, each checked against the records it builds on. */
+async function loadJudgedA1(
+	ctx: StageContext,
+	cases: readonly Case[]
+): Promise<Pick<GenChain, 'a1' | 'lca'>> {
 	const pairs = (file: StageFile, hash: (kase: Case, type: HistoryType) => Promise<string>) =>
 		cases.flatMap((kase) =>
 			HISTORY_TYPES.map((type) => [idOf(file, kase, type), hash(kase, type)] as const)
@@ -100,13 +103,17 @@ export async function loadGenChain(ctx: StageContext, cases: readonly Case[]): P
 		'a1',
 		pairs('a1', (k, t) => a1Hash(ctx, k, t))
 	);
-	const a1Of = (kase: Case, type: HistoryType) => a1.kept.get(idOf('a1', kase, type));
 	const lca = await loadFile(
 		ctx,
 		'LCA_results',
-		pairs('LCA_results', (k, t) => lcaHash(ctx, k, t, a1Of(k, t)))
+		pairs('LCA_results', (k, t) => lcaHash(ctx, k, t, a1.kept.get(idOf('a1', k, t))))
 	);
-	const lcaOf = (kase: Case) => lca.kept.get(idOf('LCA_results', kase, 'underspecified'));
+	return { a1, lca };
+}
+
+/** Loads a1, LCA and interaction, each checked against the records it builds on. */
+export async function loadGenChain(ctx: StageContext, cases: readonly Case[]): Promise<GenChain> {
+	const { a1, lca } = await loadJudgedA1(ctx, cases);
 	const interaction = await loadFile(
 		ctx,
 		'interaction',
@@ -114,7 +121,12 @@ export async function loadGenChain(ctx: StageContext, cases: readonly Case[]): P
 			(k) =>
 				[
 					idOf('interaction', k),
-					interactionHash(ctx, k, a1Of(k, 'underspecified'), lcaOf(k))
+					interactionHash(
+						ctx,
+						k,
+						a1.kept.get(idOf('a1', k, 'underspecified')),
+						lca.kept.get(idOf('LCA_results', k, 'underspecified'))
+					)
 				] as const
 		)
 	);
@@ -278,7 +290,8 @@ export async function prepareLca(
 	ctx: StageContext,
 	cases: readonly Case[]
 ): Promise<PreparedStage> {
-	const chain = await loadGenChain(ctx, cases);
+	// Interactions are not read: gen checks them against these labels when it next runs.
+	const chain = await loadJudgedA1(ctx, cases);
 	requireComplete(ctx, 'lca', 'a1', chain.a1.missing, cases.length * 2, 'gen');
 	const pending = cases.filter((kase) =>
 		HISTORY_TYPES.some((t) => !chain.lca.kept.has(idOf('LCA_results', kase, t)))
