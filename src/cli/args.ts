@@ -1,0 +1,269 @@
+/**
+ * The SPEC §8 options every generation command shares: flags, then environment variables
+ * (as in the Python harness), then defaults. Flags beat the environment.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { HistoryFields } from '../lib/core/dataset/types';
+import { UsageError } from '../lib/core/errors';
+import { RUN_ID_PATTERN } from '../lib/core/layout';
+import type { RoleEndpoint } from '../lib/core/model/types';
+import { DEFAULT_SETTINGS, ROLES, type Role, type Settings } from '../lib/core/records';
+import type { CliIo } from './types';
+
+/** The flags of every generation command, for `util.parseArgs`. */
+export const GENERATION_OPTIONS = {
+	model: { type: 'string' },
+	'user-model': { type: 'string' },
+	'judge-model': { type: 'string' },
+	dataset: { type: 'string' },
+	'output-root': { type: 'string' },
+	'run-id': { type: 'string' },
+	limit: { type: 'string' },
+	temperature: { type: 'string' },
+	'judge-temperature': { type: 'string' },
+	'max-tokens': { type: 'string' },
+	timeout: { type: 'string' },
+	retries: { type: 'string' },
+	concurrency: { type: 'string' },
+	'complete-field': { type: 'string' },
+	'underspecified-field': { type: 'string' },
+	categories: { type: 'string' }
+} as const;
+
+/** Flag values as `util.parseArgs` returns them for `GENERATION_OPTIONS`. */
+export type GenerationFlagValues = { [K in keyof typeof GENERATION_OPTIONS]?: string };
+
+/** Base URL used when neither a role variable nor OPENAI_BASE_URL is set. */
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** The Standard User Model of the paper; use your provider's id via --user-model. */
+export const DEFAULT_USER_MODEL = 'DeepSeek-V4.1-Flash';
+/** The judge of the paper; use your provider's id via --judge-model. */
+export const DEFAULT_JUDGE_MODEL = 'DeepSeek-R1';
+/** Parallel cases; does not change results, so it is not part of comparability. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Where the canonical layout is written, relative to the working directory. */
+export const DEFAULT_OUTPUT_ROOT = './lexpilot-output';
+
+/** Everything a generation command needs, resolved and validated. Holds keys: never write it out. */
+export interface GenerationOptions {
+	/** Absolute path of the dataset file. */
+	dataset: string;
+	/**
+	 * Absolute path of the output root (the canonical layout lives under it).
+	 * @default './lexpilot-output'
+	 */
+	outputRoot: string;
+	/** The run id (required; checked against `RUN_ID_PATTERN`). */
+	runId: string;
+	/** Only the first `limit` cases in file order; null for all. */
+	limit: number | null;
+	/** Generation settings, defaults from `DEFAULT_SETTINGS`. */
+	settings: Settings;
+	/** @default 4 */
+	concurrency: number;
+	/** Base URL, key and model of each role. */
+	roles: Record<Role, RoleEndpoint>;
+	/** History fields named on the command line; the rest is detected. */
+	historyFields: Partial<HistoryFields>;
+	/** Absolute path of a category map file, or null for the default map. */
+	categoriesPath: string | null;
+}
+
+/** Help text for the shared options, for each command's `usage`. */
+export const GENERATION_OPTIONS_HELP = `Options:
+  --model ID               evaluated model (or LEXPILOT_MODEL); required, never chosen for you
+  --user-model ID          simulated client (or LEXPILOT_USER_MODEL) [${DEFAULT_USER_MODEL}]
+  --judge-model ID         judge (or LEXPILOT_JUDGE_MODEL) [${DEFAULT_JUDGE_MODEL}]
+  --dataset FILE           LexPilot dataset JSON (required)
+  --output-root DIR        where results are written [${DEFAULT_OUTPUT_ROOT}]
+  --run-id NAME            run id, e.g. run1 (required; the same id resumes)
+  --limit N                only the first N cases
+  --temperature T          evaluated and user model [${DEFAULT_SETTINGS.temperature}]
+  --judge-temperature T    judge [${DEFAULT_SETTINGS.judge_temperature}]
+  --max-tokens N           [${DEFAULT_SETTINGS.max_tokens}]
+  --timeout SECONDS        per call [${DEFAULT_SETTINGS.timeout_s}]
+  --retries N              per call [${DEFAULT_SETTINGS.retries}]
+  --concurrency N          cases in parallel; does not change results [${DEFAULT_CONCURRENCY}]
+  --complete-field NAME    dataset field of the complete history (when not detected)
+  --underspecified-field NAME  dataset field of the underspecified history
+  --categories FILE        cause → class map JSON [built-in six classes]
+
+Environment: OPENAI_BASE_URL, OPENAI_API_KEY; per role LEXPILOT_EVAL_BASE_URL/_API_KEY,
+LEXPILOT_USER_BASE_URL/_API_KEY, LEXPILOT_JUDGE_BASE_URL/_API_KEY (each falls back to
+OPENAI_*; no base URL at all means ${DEFAULT_BASE_URL}). Flags beat the environment.
+`;
+
+/** Parses the shared options of a generation command (no other flags, no positionals). */
+export function parseGenerationArgs(
+	args: string[],
+	io: Pick<CliIo, 'env' | 'cwd'>
+): GenerationOptions {
+	const { values } = parseArgs({ args, options: GENERATION_OPTIONS, strict: true });
+	return generationOptionsFrom(values, io);
+}
+
+/**
+ * Resolves already parsed flag values; for commands that add flags of their own to
+ * `GENERATION_OPTIONS` and call `parseArgs` themselves.
+ */
+export function generationOptionsFrom(
+	flags: GenerationFlagValues,
+	io: Pick<CliIo, 'env' | 'cwd'>
+): GenerationOptions {
+	const flag = (name: keyof typeof GENERATION_OPTIONS): string | undefined => {
+		const v = flags[name];
+		if (v !== undefined && v.trim() === '') throw new UsageError(`--${name} needs a value`);
+		return v;
+	};
+	// An exported-but-empty variable (`export X=`) counts as unset, as shells users expect.
+	const env = (name: string): string | undefined => {
+		const v = io.env[name];
+		return v === undefined || v.trim() === '' ? undefined : v.trim();
+	};
+
+	const dataset = flag('dataset');
+	if (!dataset) {
+		throw new UsageError(
+			'no dataset: pass --dataset FILE (a LexPilot JSON file, e.g. static/sample/lexpilot-sample.json)'
+		);
+	}
+	const runId = flag('run-id');
+	if (!runId) {
+		throw new UsageError(
+			'no run id: pass --run-id NAME, e.g. --run-id run1. Resuming and comparing runs hang on it; ' +
+				'run the same id again to resume, use a new id for each independent repetition.'
+		);
+	}
+	if (!RUN_ID_PATTERN.test(runId)) {
+		throw new UsageError(
+			`--run-id "${runId}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
+				'starting with a letter or digit, at most 64 characters'
+		);
+	}
+
+	const evaluatedModel = flag('model') ?? env('LEXPILOT_MODEL');
+	if (!evaluatedModel) {
+		throw new UsageError(
+			'no evaluated model: pass --model MODEL_ID or set LEXPILOT_MODEL (no model is chosen automatically)'
+		);
+	}
+	const models: Record<Role, string> = {
+		evaluated: evaluatedModel,
+		user: flag('user-model') ?? env('LEXPILOT_USER_MODEL') ?? DEFAULT_USER_MODEL,
+		judge: flag('judge-model') ?? env('LEXPILOT_JUDGE_MODEL') ?? DEFAULT_JUDGE_MODEL
+	};
+	const prefix: Record<Role, string> = { evaluated: 'EVAL', user: 'USER', judge: 'JUDGE' };
+	const roles = Object.fromEntries(
+		ROLES.map((role) => {
+			const urlVar = [`LEXPILOT_${prefix[role]}_BASE_URL`, 'OPENAI_BASE_URL'].find((n) => env(n));
+			const baseURL = urlVar ? checkBaseUrl(env(urlVar)!, urlVar) : DEFAULT_BASE_URL;
+			const apiKey = env(`LEXPILOT_${prefix[role]}_API_KEY`) ?? env('OPENAI_API_KEY') ?? '';
+			return [role, { baseURL, apiKey, model: models[role] } satisfies RoleEndpoint];
+		})
+	) as Record<Role, RoleEndpoint>;
+
+	const settings: Settings = {
+		temperature: numberFlag('temperature', flag('temperature'), DEFAULT_SETTINGS.temperature, {
+			min: 0,
+			max: 2
+		}),
+		judge_temperature: numberFlag(
+			'judge-temperature',
+			flag('judge-temperature'),
+			DEFAULT_SETTINGS.judge_temperature,
+			{ min: 0, max: 2 }
+		),
+		max_tokens: numberFlag('max-tokens', flag('max-tokens'), DEFAULT_SETTINGS.max_tokens, {
+			integer: true,
+			min: 1
+		}),
+		timeout_s: numberFlag('timeout', flag('timeout'), DEFAULT_SETTINGS.timeout_s, {
+			min: 0,
+			exclusiveMin: true
+		}),
+		retries: numberFlag('retries', flag('retries'), DEFAULT_SETTINGS.retries, {
+			integer: true,
+			min: 0,
+			max: 20
+		})
+	};
+	const limitRaw = flag('limit');
+	const complete = flag('complete-field');
+	const underspecified = flag('underspecified-field');
+	const categories = flag('categories');
+
+	return {
+		dataset: resolve(io.cwd, dataset),
+		outputRoot: resolve(io.cwd, flag('output-root') ?? DEFAULT_OUTPUT_ROOT),
+		runId,
+		limit:
+			limitRaw === undefined ? null : numberFlag('limit', limitRaw, 0, { integer: true, min: 1 }),
+		settings,
+		concurrency: numberFlag('concurrency', flag('concurrency'), DEFAULT_CONCURRENCY, {
+			integer: true,
+			min: 1,
+			max: 64
+		}),
+		roles,
+		historyFields: {
+			...(complete ? { complete } : {}),
+			...(underspecified ? { underspecified } : {})
+		},
+		categoriesPath: categories ? resolve(io.cwd, categories) : null
+	};
+}
+
+/** Limits of a numeric flag. */
+export interface NumberRule {
+	/** Whole numbers only. @default false */
+	integer?: boolean;
+	min?: number;
+	max?: number;
+	/** `min` itself is not allowed. @default false */
+	exclusiveMin?: boolean;
+}
+
+/** Parses a numeric flag strictly ("1e3", "0x10", "12abc" are refused) with a UsageError naming it. */
+export function numberFlag(
+	name: string,
+	raw: string | undefined,
+	fallback: number,
+	rule: NumberRule = {}
+): number {
+	if (raw === undefined) return fallback;
+	const text = raw.trim();
+	const pattern = rule.integer ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)$/;
+	const value = Number(text);
+	const kind = rule.integer ? 'a whole number' : 'a number';
+	const range = describeRange(rule);
+	if (!pattern.test(text) || !Number.isFinite(value)) {
+		throw new UsageError(`--${name} must be ${kind}${range}, got "${raw}"`);
+	}
+	const tooLow =
+		rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min);
+	const tooHigh = rule.max !== undefined && value > rule.max;
+	if (tooLow || tooHigh) throw new UsageError(`--${name} must be ${kind}${range}, got ${raw}`);
+	return value;
+}
+
+function describeRange({ min, max, exclusiveMin }: NumberRule): string {
+	if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
+	if (min !== undefined) return exclusiveMin ? ` above ${min}` : ` of at least ${min}`;
+	if (max !== undefined) return ` of at most ${max}`;
+	return '';
+}
+
+function checkBaseUrl(value: string, variable: string): string {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new UsageError(`${variable} is not a URL: "${value}" (expected e.g. https://host/v1)`);
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new UsageError(`${variable} must be an http(s) URL, got "${value}"`);
+	}
+	// A trailing slash would make otherwise equal endpoints differ in the manifest.
+	return value.replace(/\/+$/, '');
+}

@@ -1,0 +1,115 @@
+/** `validate --dataset F`: check a dataset before spending any API call on it (SPEC §8). */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
+import { classOf } from '../../lib/core/dataset/categories';
+import { UsageError } from '../../lib/core/errors';
+import { GENERATION_OPTIONS } from '../args';
+import { formatInvalidDataset, readDatasetFile } from '../dataset-file';
+import type { CliIo, CommandHandler } from '../types';
+
+const OPTIONS = {
+	dataset: GENERATION_OPTIONS.dataset,
+	'complete-field': GENERATION_OPTIONS['complete-field'],
+	'underspecified-field': GENERATION_OPTIONS['underspecified-field'],
+	categories: GENERATION_OPTIONS.categories
+} as const;
+
+export const validate: CommandHandler = {
+	summary: 'check a dataset file and print its summary (or every problem)',
+	usage: `Usage: npm run lexpilot -- validate --dataset FILE [options]
+
+Checks every SPEC §1 rule and prints a summary (exit 0), or every problem, one a line (exit 2).
+
+Options:
+  --dataset FILE               LexPilot dataset JSON (required)
+  --complete-field NAME        field of the complete history, when it is not detected
+  --underspecified-field NAME  field of the underspecified history, when it is not detected
+  --categories FILE            cause → class map JSON [built-in six classes]
+`,
+	async run(args: string[], io: CliIo): Promise<number> {
+		const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+		if (!values.dataset) throw new UsageError('no dataset: pass --dataset FILE');
+		const historyFields = {
+			...(values['complete-field'] ? { complete: values['complete-field'] } : {}),
+			...(values['underspecified-field'] ? { underspecified: values['underspecified-field'] } : {})
+		};
+		const result = await readDatasetFile(resolve(io.cwd, values.dataset), {
+			label: values.dataset,
+			historyFields,
+			categoriesPath: values.categories ? resolve(io.cwd, values.categories) : null
+		});
+		if (!result.ok) {
+			io.stderr(`${formatInvalidDataset(values.dataset, result)}\n`);
+			return 2;
+		}
+		io.stdout(summaryText(values.dataset, result.dataset, result.warnings, values.categories));
+		return 0;
+	}
+};
+
+function summaryText(
+	label: string,
+	dataset: Dataset,
+	warnings: DatasetProblem[],
+	categoriesFile: string | undefined
+): string {
+	const s = dataset.summary;
+	const m = s.messages;
+	const lines = [
+		`${label}: valid LexPilot dataset`,
+		`  sha256          ${dataset.sha256}`,
+		`  cases           ${s.cases}`,
+		`  histories       ${s.histories} (messages per history: min ${m.min}, max ${m.max}, ` +
+			`mean ${m.mean.toFixed(2)}; ${m.total} in all)`,
+		`  extra pairs     ${s.extraPairs} case${s.extraPairs === 1 ? '' : 's'} with more than one user message`,
+		`  causes          ${s.causes}`,
+		`  history fields  complete = ${dataset.historyFields.complete}, ` +
+			`underspecified = ${dataset.historyFields.underspecified}`,
+		`  category map    ${categoriesFile ?? 'built-in (src/lib/core/dataset/CATEGORIES.md)'}`,
+		'',
+		'Classes (cases):',
+		...table(Object.entries(s.classes).map(([cls, n]) => [cls, String(n)])),
+		'',
+		'Causes of action (cases, class):',
+		...table(
+			Object.entries(s.causeCounts).map(([cause, n]) => [
+				cause,
+				String(n),
+				classOf(cause, dataset.categories)
+			])
+		)
+	];
+	if (warnings.length) {
+		lines.push('', `Warnings (${warnings.length}):`, ...warnings.map((w) => `  ${w.text}`));
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+/** Aligned columns; CJK characters take two terminal cells. */
+function table(rows: string[][]): string[] {
+	const widths: number[] = [];
+	for (const row of rows)
+		row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cellWidth(cell))));
+	return rows.map(
+		(row) =>
+			'  ' +
+			row
+				.map((cell, i) =>
+					i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - cellWidth(cell) + 2)
+				)
+				.join('')
+	);
+}
+
+function cellWidth(text: string): number {
+	let width = 0;
+	for (const ch of text)
+		width +=
+			/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
+				ch
+			)
+				? 2
+				: 1;
+	return width;
+}

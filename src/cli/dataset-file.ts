@@ -1,0 +1,94 @@
+/** Reading a dataset (and category map) from disk for the CLI: Node-only, thin over the core loader. */
+import { readFile } from 'node:fs/promises';
+import { parseCategoryMap } from '../lib/core/dataset/categories';
+import {
+	loadDataset,
+	type Dataset,
+	type DatasetProblem,
+	type LoadResult
+} from '../lib/core/dataset/load';
+import type { CategoryMap, HistoryFields } from '../lib/core/dataset/types';
+import { UsageError } from '../lib/core/errors';
+
+export interface DatasetFileOptions {
+	/** History fields named on the command line. */
+	historyFields?: Partial<HistoryFields>;
+	/** A category map file, or null/undefined for the default map. */
+	categoriesPath?: string | null;
+	/** How to name the file in messages (what the user typed). @default the path */
+	label?: string;
+}
+
+/** Reads and validates a dataset file; the result says what is wrong, file errors throw UsageError. */
+export async function readDatasetFile(
+	path: string,
+	options: DatasetFileOptions = {}
+): Promise<LoadResult> {
+	const label = options.label ?? path;
+	const bytes = await readBytes(path, `dataset file ${label}`, '--dataset');
+	const categories = options.categoriesPath
+		? await readCategoryFile(options.categoriesPath)
+		: undefined;
+	return loadDataset(bytes, {
+		fileName: label,
+		...(options.historyFields ? { historyFields: options.historyFields } : {}),
+		...(categories ? { categories } : {})
+	});
+}
+
+/**
+ * For generation commands: the dataset, or a UsageError (exit 2) listing every problem, so no
+ * API call is made for an invalid file.
+ */
+export async function readValidDataset(
+	path: string,
+	options: DatasetFileOptions = {}
+): Promise<{ dataset: Dataset; warnings: DatasetProblem[] }> {
+	const result = await readDatasetFile(path, options);
+	if (result.ok) return { dataset: result.dataset, warnings: result.warnings };
+	throw new UsageError(formatInvalidDataset(options.label ?? path, result));
+}
+
+/** Every problem, one a line, with how to fix a history-field mapping when that is the trouble. */
+export function formatInvalidDataset(
+	label: string,
+	result: Extract<LoadResult, { ok: false }>
+): string {
+	const n = result.problems.length;
+	const lines = [
+		`${label} is not a valid LexPilot dataset (${n} problem${n === 1 ? '' : 's'}):`,
+		...result.problems.map((p) => `  ${p.text}`)
+	];
+	if (result.mapping) {
+		const { candidates, detected } = result.mapping;
+		const example = [
+			`--complete-field ${detected.complete ?? candidates[0] ?? 'NAME'}`,
+			`--underspecified-field ${detected.underspecified ?? candidates[1] ?? 'NAME'}`
+		].join(' ');
+		lines.push(`Map the history fields, e.g.: ${example}`);
+	}
+	return lines.join('\n');
+}
+
+/** Reads a category map file (`--categories`), with a UsageError naming it when it is wrong. */
+export async function readCategoryFile(path: string): Promise<CategoryMap> {
+	const bytes = await readBytes(path, `category map ${path}`, '--categories');
+	try {
+		return parseCategoryMap(bytes);
+	} catch (e) {
+		if (e instanceof UsageError) throw new UsageError(`${path}: ${e.message}`);
+		throw e;
+	}
+}
+
+async function readBytes(path: string, what: string, flag: string): Promise<Uint8Array> {
+	try {
+		return new Uint8Array(await readFile(path));
+	} catch (e) {
+		const code = (e as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') throw new UsageError(`${what} not found (check ${flag})`);
+		if (code === 'EISDIR') throw new UsageError(`${what} is a folder; ${flag} needs a file`);
+		if (code === 'EACCES') throw new UsageError(`${what} cannot be read: permission denied`);
+		throw new UsageError(`${what} cannot be read: ${(e as Error).message}`);
+	}
+}
