@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../lib/core/errors';
+import { DEFAULT_SETTINGS } from '../lib/core/records';
+import { numberFlag, parseGenerationArgs, type GenerationOptions } from './args';
+
+const cwd = '/work/project';
+const base = ['--dataset', 'data/lexpilot.json', '--run-id', 'run1'];
+
+function parse(args: string[], env: Record<string, string | undefined> = {}): GenerationOptions {
+	return parseGenerationArgs(args, { env, cwd });
+}
+
+describe('parseGenerationArgs: defaults', () => {
+	it('fills every default and resolves paths against the working directory', () => {
+		expect(parse([...base, '--model', 'gpt-x'])).toEqual({
+			dataset: '/work/project/data/lexpilot.json',
+			outputRoot: '/work/project/lexpilot-output',
+			runId: 'run1',
+			limit: null,
+			settings: DEFAULT_SETTINGS,
+			concurrency: 4,
+			roles: {
+				evaluated: { baseURL: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-x' },
+				user: { baseURL: 'https://api.openai.com/v1', apiKey: '', model: 'DeepSeek-V4.1-Flash' },
+				judge: { baseURL: 'https://api.openai.com/v1', apiKey: '', model: 'DeepSeek-R1' }
+			},
+			historyFields: {},
+			categoriesPath: null
+		});
+	});
+
+	it('reads every flag', () => {
+		const o = parse([
+			...base,
+			'--model',
+			'm',
+			'--user-model',
+			'u',
+			'--judge-model',
+			'j',
+			'--output-root',
+			'/out',
+			'--limit',
+			'2',
+			'--temperature',
+			'0',
+			'--judge-temperature',
+			'0.3',
+			'--max-tokens',
+			'1024',
+			'--timeout',
+			'30.5',
+			'--retries',
+			'0',
+			'--concurrency',
+			'8',
+			'--complete-field',
+			'full',
+			'--underspecified-field',
+			'partial',
+			'--categories',
+			'map.json'
+		]);
+		expect(o).toMatchObject({
+			outputRoot: '/out',
+			limit: 2,
+			settings: {
+				temperature: 0,
+				judge_temperature: 0.3,
+				max_tokens: 1024,
+				timeout_s: 30.5,
+				retries: 0
+			},
+			concurrency: 8,
+			historyFields: { complete: 'full', underspecified: 'partial' },
+			categoriesPath: '/work/project/map.json'
+		});
+		expect([o.roles.evaluated.model, o.roles.user.model, o.roles.judge.model]).toEqual([
+			'm',
+			'u',
+			'j'
+		]);
+	});
+});
+
+describe('parseGenerationArgs: flags, environment and fallbacks', () => {
+	const env = {
+		OPENAI_BASE_URL: 'https://shared.example/v1/',
+		OPENAI_API_KEY: 'sk-shared',
+		LEXPILOT_MODEL: 'env-eval',
+		LEXPILOT_USER_MODEL: 'env-user',
+		LEXPILOT_JUDGE_MODEL: 'env-judge'
+	};
+	it.each([
+		{
+			name: 'environment models when no flag is given',
+			args: base,
+			env,
+			want: { evaluated: 'env-eval', user: 'env-user', judge: 'env-judge' }
+		},
+		{
+			name: 'flags beat the environment',
+			args: [...base, '--model', 'flag-eval', '--judge-model', 'flag-judge'],
+			env,
+			want: { evaluated: 'flag-eval', user: 'env-user', judge: 'flag-judge' }
+		},
+		{
+			name: 'an empty variable counts as unset',
+			args: [...base, '--model', 'm'],
+			env: { LEXPILOT_USER_MODEL: '', LEXPILOT_JUDGE_MODEL: '  ' },
+			want: { evaluated: 'm', user: 'DeepSeek-V4.1-Flash', judge: 'DeepSeek-R1' }
+		}
+	])('models: $name', ({ args, env, want }) => {
+		const { roles } = parse(args, env);
+		expect({
+			evaluated: roles.evaluated.model,
+			user: roles.user.model,
+			judge: roles.judge.model
+		}).toEqual(want);
+	});
+
+	it('gives each role its own endpoint, falling back to OPENAI_* (trailing slash dropped)', () => {
+		const { roles } = parse([...base, '--model', 'm'], {
+			...env,
+			LEXPILOT_EVAL_BASE_URL: 'http://localhost:8000/v1',
+			LEXPILOT_EVAL_API_KEY: 'sk-eval',
+			LEXPILOT_JUDGE_API_KEY: 'sk-judge'
+		});
+		expect(roles.evaluated).toMatchObject({
+			baseURL: 'http://localhost:8000/v1',
+			apiKey: 'sk-eval'
+		});
+		expect(roles.user).toMatchObject({ baseURL: 'https://shared.example/v1', apiKey: 'sk-shared' });
+		expect(roles.judge).toMatchObject({ baseURL: 'https://shared.example/v1', apiKey: 'sk-judge' });
+	});
+});
+
+describe('parseGenerationArgs: usage errors', () => {
+	it.each([
+		{ args: ['--run-id', 'run1', '--model', 'm'], message: 'no dataset: pass --dataset FILE' },
+		{
+			args: ['--dataset', 'd.json', '--model', 'm'],
+			message: 'no run id: pass --run-id NAME, e.g. --run-id run1'
+		},
+		{ args: [...base], message: 'no evaluated model: pass --model MODEL_ID or set LEXPILOT_MODEL' },
+		{
+			args: ['--dataset', 'd.json', '--run-id', 'my run', '--model', 'm'],
+			message: '--run-id "my run" cannot be used as a folder name'
+		},
+		{
+			args: ['--dataset', 'd.json', '--run-id', '../up', '--model', 'm'],
+			message: '--run-id "../up" cannot be used as a folder name'
+		},
+		{ args: [...base, '--model', ''], message: '--model needs a value' },
+		{
+			args: [...base, '--model', 'm', '--limit', '0'],
+			message: '--limit must be a whole number of at least 1, got 0'
+		},
+		{
+			args: [...base, '--model', 'm', '--limit', '2.5'],
+			message: '--limit must be a whole number of at least 1, got "2.5"'
+		},
+		{
+			args: [...base, '--model', 'm', '--temperature', 'hot'],
+			message: '--temperature must be a number from 0 to 2, got "hot"'
+		},
+		{
+			args: [...base, '--model', 'm', '--temperature', '2.5'],
+			message: '--temperature must be a number from 0 to 2, got 2.5'
+		},
+		{
+			args: [...base, '--model', 'm', '--judge-temperature=-0.1'],
+			message: '--judge-temperature must be a number from 0 to 2, got -0.1'
+		},
+		{
+			args: [...base, '--model', 'm', '--max-tokens', '1e4'],
+			message: '--max-tokens must be a whole number of at least 1, got "1e4"'
+		},
+		{
+			args: [...base, '--model', 'm', '--timeout', '0'],
+			message: '--timeout must be a number above 0, got 0'
+		},
+		{
+			args: [...base, '--model', 'm', '--retries=-1'],
+			message: '--retries must be a whole number from 0 to 20, got -1'
+		},
+		{
+			args: [...base, '--model', 'm', '--concurrency', '0'],
+			message: '--concurrency must be a whole number from 1 to 64, got 0'
+		},
+		{
+			args: [...base, '--model', 'm'],
+			env: { OPENAI_BASE_URL: 'api.example.com' },
+			message: 'OPENAI_BASE_URL is not a URL: "api.example.com"'
+		},
+		{
+			args: [...base, '--model', 'm'],
+			env: { LEXPILOT_JUDGE_BASE_URL: 'ftp://x/v1' },
+			message: 'LEXPILOT_JUDGE_BASE_URL must be an http(s) URL'
+		}
+	])('$message', ({ args, env, message }) => {
+		let error: unknown;
+		try {
+			parse(args, env);
+		} catch (e) {
+			error = e;
+		}
+		expect(error).toBeInstanceOf(UsageError);
+		expect((error as Error).message).toContain(message);
+	});
+
+	it('leaves unknown flags and positionals to util.parseArgs (exit 2 through the dispatcher)', () => {
+		expect(() => parse([...base, '--model', 'm', '--modle', 'x'])).toThrow(
+			expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' })
+		);
+		expect(() => parse([...base, '--model', 'm', 'extra'])).toThrow(
+			expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' })
+		);
+	});
+});
+
+describe('numberFlag', () => {
+	it.each([
+		['3', {}, 3],
+		[' 0.25 ', {}, 0.25],
+		['.5', {}, 0.5],
+		['12', { integer: true, min: 1 }, 12]
+	])('reads %j', (raw, rule, value) => {
+		expect(numberFlag('x', raw, 0, rule)).toBe(value);
+	});
+
+	it('returns the fallback when the flag is absent', () => {
+		expect(numberFlag('x', undefined, 7)).toBe(7);
+	});
+
+	it.each(['', '0x10', '1e3', '12abc', 'Infinity', 'NaN'])('refuses %j', (raw) => {
+		expect(() => numberFlag('x', raw, 0)).toThrow(UsageError);
+	});
+});
