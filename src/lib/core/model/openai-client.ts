@@ -60,7 +60,8 @@ export function createOpenAIClient(
 	options: OpenAIClientOptions = {}
 ): ModelClient {
 	const retries = options.retries ?? 3;
-	const timeoutMs = options.timeoutMs ?? 120_000;
+	// The SDK insists on a positive integer.
+	const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 120_000));
 	const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
 	const sleep = options.sleep ?? abortableSleep;
 	const random = options.random ?? Math.random;

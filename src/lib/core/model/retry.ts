@@ -104,8 +104,8 @@ export function parseRetryAfter(
 	headers: Headers | undefined,
 	now: () => number = Date.now
 ): number | undefined {
-	const ms = headers?.get('retry-after-ms');
-	if (ms != null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+	const ms = headers?.get('retry-after-ms')?.trim();
+	if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
 	const value = headers?.get('retry-after')?.trim();
 	if (!value) return undefined;
 	if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;

@@ -1,0 +1,267 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createProgram } from '../program';
+import type { CliIo } from '../types';
+import { resultsCommand } from './results';
+
+const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results');
+const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
+
+async function results(...args: string[]) {
+	let stdout = '';
+	let stderr = '';
+	const io: CliIo = {
+		stdout: (t) => (stdout += t),
+		stderr: (t) => (stderr += t),
+		env: {},
+		cwd: FIXTURES,
+		isTTY: false,
+		signal: new AbortController().signal
+	};
+	const code = await createProgram({ results: resultsCommand })(['results', ...args], io);
+	return { code, stdout, stderr };
+}
+
+/*
+ * Hand-computed figures of tests/fixtures/results/repeated-runs (labels in generate.ts).
+ * run1 LCA: TP=2 FN=2 FP=1 TN=3 → F1_U 4/7, F1_C 6/9, Macro 13/21, Acc_C 3/4, Acc_U 1/2.
+ * run2 LCA: TP=3 FN=1 FP=1 TN=3 → every value 3/4.
+ * run1 DCG: 是否, 否是, 否否, 否否 → success 2/4, round 1 1/4, round 2 1/4.
+ * run2 DCG: 是是, 否否, 是否, 否是 → success 3/4, round 1 2/4, round 2 2/4.
+ * LJP gold claims 0,2 | 1 | 0,1,2 | 2 (支持=0, 部分支持=1, 驳回=2):
+ *   run1 direct 0,0 | 0 | 0,2,2 | 2 → acc 4/7, QWK 22/43 (arithmetic in ljp.spec.ts)
+ *   run2 direct 0,2 | 1 | 0,0,2 | 2 → acc 6/7, QWK 10/11
+ *   run1 interaction all 驳回 → acc 3/7, QWK 0; run2 0,2 | 1 | 1,1,2 | 0 → acc 5/7, QWK 4/9
+ *   gold setup predicts gold → acc 1, QWK 1.
+ * run3 = run1's labels at temperature 0.2: its own group.
+ */
+const RUN1 = {
+	lca: { macro_f1: 13 / 21, f1_u: 4 / 7, f1_c: 2 / 3, acc_c: 3 / 4, acc_u: 1 / 2, n: 8 },
+	dcg: { success_rate: 1 / 2, round1_rate: 1 / 4, round2_rate: 1 / 4, n: 4 },
+	ljp: {
+		direct: { qwk: 22 / 43, accuracy: 4 / 7, n_claims: 7 },
+		gold: { qwk: 1, accuracy: 1, n_claims: 7 },
+		interaction: { qwk: 0, accuracy: 3 / 7, n_claims: 7 }
+	}
+};
+const RUN2 = {
+	lca: { macro_f1: 3 / 4, f1_u: 3 / 4, f1_c: 3 / 4, acc_c: 3 / 4, acc_u: 3 / 4, n: 8 },
+	dcg: { success_rate: 3 / 4, round1_rate: 1 / 2, round2_rate: 1 / 2, n: 4 },
+	ljp: {
+		direct: { qwk: 10 / 11, accuracy: 6 / 7, n_claims: 7 },
+		gold: { qwk: 1, accuracy: 1, n_claims: 7 },
+		interaction: { qwk: 4 / 9, accuracy: 5 / 7, n_claims: 7 }
+	}
+};
+
+/** Deep equality with numbers compared to 1e-12. */
+function expectClose(actual: unknown, expected: unknown, path = '') {
+	if (typeof expected === 'number') {
+		expect(typeof actual, path).toBe('number');
+		expect(Math.abs((actual as number) - expected), path).toBeLessThan(1e-12);
+	} else if (expected !== null && typeof expected === 'object') {
+		for (const [k, v] of Object.entries(expected))
+			expectClose((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+	} else expect(actual, path).toEqual(expected);
+}
+
+describe('results --json', () => {
+	it('prints one JSON object in the SPEC §8 shape, with hand-computed figures', async () => {
+		const { code, stdout, stderr } = await results('--output-root', 'repeated-runs', '--json');
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+		const report = JSON.parse(stdout);
+		expect(Object.keys(report)).toEqual(expect.arrayContaining(['runs', 'groups']));
+
+		expect(report.runs.map((r: { run_id: string }) => r.run_id)).toEqual(['run1', 'run2', 'run3']);
+		for (const run of report.runs) {
+			expect(Object.keys(run).slice(0, 5)).toEqual([
+				'run_id',
+				'model',
+				'model_dir',
+				'metrics',
+				'by_class'
+			]);
+			expect(run.model).toBe('qwen2.5-7b-instruct');
+			expect(run.model_dir).toBe(MODEL_DIR);
+			expect(Object.keys(run.metrics)).toEqual(['lca', 'dcg', 'ljp']);
+			expect(Object.keys(run.metrics.lca)).toEqual([
+				'macro_f1',
+				'f1_u',
+				'f1_c',
+				'acc_c',
+				'acc_u',
+				'n'
+			]);
+			expect(Object.keys(run.metrics.dcg)).toEqual([
+				'success_rate',
+				'round1_rate',
+				'round2_rate',
+				'n'
+			]);
+			expect(Object.keys(run.metrics.ljp)).toEqual(['direct', 'gold', 'interaction']);
+			expect(Object.keys(run.metrics.ljp.gold)).toEqual(['qwk', 'accuracy', 'n_claims']);
+			expect(Object.keys(run.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
+			expect(Object.keys(run.by_class['合同纠纷'])).toEqual(['lca', 'dcg', 'ljp']);
+		}
+		expectClose(report.runs[0].metrics, RUN1);
+		expectClose(report.runs[1].metrics, RUN2);
+		expectClose(report.runs[2].metrics, RUN1);
+		// 未分类 is case 2023-004 alone: one claim 驳回 → 驳回 in run1, so QWK is undefined.
+		expect(report.runs[0].by_class['未分类'].ljp.interaction).toEqual({
+			qwk: null,
+			accuracy: 1,
+			n_claims: 1
+		});
+
+		// run1 and run2 differ only in endpoints: one group. run3's temperature differs.
+		expect(report.groups.map((g: { run_ids: string[]; n: number }) => [g.run_ids, g.n])).toEqual([
+			[['run1', 'run2'], 2],
+			[['run3'], 1]
+		]);
+		const [pair, single] = report.groups;
+		expect(Object.keys(pair).slice(0, 6)).toEqual([
+			'model',
+			'run_ids',
+			'n',
+			'mean',
+			'sd',
+			'by_class'
+		]);
+		expect(pair.model).toBe('qwen2.5-7b-instruct');
+		// Macro-F1: mean (13/21 + 3/4)/2 = 115/168; SD = |3/4 − 13/21|/√2 = (11/84)/√2.
+		expectClose(pair.mean.lca.macro_f1, 115 / 168);
+		expectClose(pair.sd.lca.macro_f1, 11 / 84 / Math.SQRT2);
+		// Interaction QWK: mean (0 + 4/9)/2 = 2/9, SD (4/9)/√2.
+		expectClose(pair.mean.ljp.interaction.qwk, 2 / 9);
+		expectClose(pair.sd.ljp.interaction.qwk, 4 / 9 / Math.SQRT2);
+		expectClose(pair.mean.dcg, {
+			success_rate: 5 / 8,
+			round1_rate: 3 / 8,
+			round2_rate: 3 / 8,
+			n: 4
+		});
+		expect(Object.keys(pair.by_class['未分类'])).toEqual(expect.arrayContaining(['mean', 'sd']));
+		// 未分类 interaction QWK is defined in run2 only (0): mean over that one run, SD undefined.
+		expect(pair.by_class['未分类'].mean.ljp.interaction.qwk).toBe(0);
+		expect(pair.by_class['未分类'].sd.ljp.interaction.qwk).toBeNull();
+		expect(pair.by_class['未分类'].n_defined.ljp.interaction.qwk).toBe(1);
+		expectClose(single.mean.lca, RUN1.lca);
+		expect(single.sd.lca.macro_f1).toBeNull();
+	});
+
+	it.each([
+		['--run-id', 'run2', ['run2']],
+		['--model', 'qwen2.5-7b-instruct', ['run1', 'run2', 'run3']],
+		['--model', MODEL_DIR, ['run1', 'run2', 'run3']]
+	])('filters with %s %s', async (flag, value, expected) => {
+		const { code, stdout } = await results('--output-root', 'repeated-runs', '--json', flag, value);
+		expect(code).toBe(0);
+		expect(JSON.parse(stdout).runs.map((r: { run_id: string }) => r.run_id)).toEqual(expected);
+	});
+
+	it('puts null in place of an incomplete stage and says why', async () => {
+		const { code, stdout } = await results('--output-root', 'incomplete-run', '--json');
+		expect(code).toBe(0);
+		const [run] = JSON.parse(stdout).runs;
+		expect(run.metrics.ljp.gold).toBeNull();
+		expect(run.metrics.dcg).toBeNull();
+		expect(run.notes).toContain('LJP_gold: 3 of 4 cases, not scored until complete');
+	});
+});
+
+describe('results tables', () => {
+	it('prints aligned per-run, per-class and group tables with the key numbers', async () => {
+		const { code, stdout } = await results('--output-root', 'repeated-runs');
+		expect(code).toBe(0);
+		const lines = stdout.split('\n');
+		const row = (pattern: RegExp) => lines.filter((l) => pattern.test(l));
+		// Per-run LCA: Macro-F1 13/21, F1_U 4/7, F1_C 2/3, Acc_C 3/4, Acc_U 1/2, n 8.
+		expect(
+			row(/^run1\s+qwen2\.5-7b-instruct\s+0\.6190\s+0\.5714\s+0\.6667\s+0\.7500\s+0\.5000\s+8$/)
+		).toHaveLength(1);
+		// Per-run DCG for run2: 3/4, 1/2, 1/2 of 4 cases.
+		expect(row(/^run2\s+qwen2\.5-7b-instruct\s+0\.7500\s+0\.5000\s+0\.5000\s+4$/)).toHaveLength(1);
+		// Per-run LJP for run2: direct 10/11, 6/7; gold 1, 1; interaction 4/9, 5/7.
+		expect(
+			row(/^run2\s+\S+\s+0\.9091\s+0\.8571\s+7\s+1\.0000\s+1\.0000\s+7\s+0\.4444\s+0\.7143\s+7$/)
+		).toHaveLength(1);
+		// Per class: 未分类 direct QWK undefined.
+		expect(row(/^run1\s+\S+\s+未分类\s+—\s+1\.0000\s+1\s/)).toHaveLength(1);
+		// Group of run1 and run2: Macro-F1 0.6845 ± 0.0926.
+		expect(row(/^qwen2\.5-7b-instruct\s+2\s+run1, run2\s+0\.6845 ± 0\.0926/)).toHaveLength(1);
+		// A group of one has no SD.
+		expect(row(/^qwen2\.5-7b-instruct\s+1\s+run3\s+0\.6190 ± —/)).toHaveLength(1);
+		// 未分类 interaction QWK defined in one of the two runs.
+		expect(stdout).toContain('0.0000 ± — [1]');
+		expect(stdout).toMatch(/^— +undefined: a zero denominator/m);
+		expect(stdout).toContain(
+			'cause "劳动争议" is not in the run\'s category map, counted as 未分类'
+		);
+		// Every row of a table ends at the same column (wide Chinese characters included).
+		const section = lines.slice(lines.indexOf('Per run and cause class'));
+		const start = section.indexOf('LCA (n = records, 2 per case)') + 1;
+		const body = section.slice(start, section.indexOf('', start));
+		expect(body).toHaveLength(2 + 9); // header, rule, 3 runs × 3 classes
+		const width = (s: string) =>
+			[...s].reduce((w, ch) => w + (/[\u4e00-\u9fff]/.test(ch) ? 2 : 1), 0);
+		expect(new Set(body.map(width)).size).toBe(1);
+	});
+
+	it('names incomplete stages and shows them as n/a; --partial scores them, marked *', async () => {
+		const full = await results('--output-root', 'incomplete-run');
+		expect(full.code).toBe(0);
+		expect(full.stdout).toContain(
+			'run1 / qwen2.5-7b-instruct: LJP_gold: 3 of 4 cases, not scored until complete'
+		);
+		expect(full.stdout).toContain('run1 / qwen2.5-7b-instruct: DCG_results: no file yet');
+		expect(full.stdout).toMatch(/^run1\s+\S+\s+n\/a\s+n\/a\s+n\/a\s+n\/a$/m);
+
+		const partial = await results('--output-root', 'incomplete-run', '--partial');
+		expect(partial.code).toBe(0);
+		expect(partial.stdout).toContain('PARTIAL');
+		expect(partial.stdout).toContain('LJP_gold: 3 of 4 cases, partial figures over the saved ones');
+		// Gold LJP over cases 1, 2, 4: 2 + 1 + 1 = 4 claims, all correct.
+		expect(partial.stdout).toMatch(
+			/^run1 \*\s+\S+\s+0\.5116\s+0\.5714\s+7\s+1\.0000\s+1\.0000\s+4\s/m
+		);
+	});
+});
+
+describe('results errors', () => {
+	it('exits 2 naming the file and line of a malformed record', async () => {
+		const { code, stdout, stderr } = await results('--output-root', 'malformed-line');
+		expect(code).toBe(2);
+		expect(stdout).toBe('');
+		expect(stderr).toContain(
+			`${join(FIXTURES, 'malformed-line')}/eval_results/run1/${MODEL_DIR}/LJP_direct.jsonl, line 3: not valid JSON`
+		);
+	});
+
+	it('exits 2 when there are no runs under the output root', async () => {
+		const empty = mkdtempSync(join(tmpdir(), 'lexpilot-results-'));
+		const { code, stderr } = await results('--output-root', empty);
+		expect(code).toBe(2);
+		expect(stderr).toContain(`error: no runs under ${empty}`);
+	});
+
+	it('exits 2 when no run matches the filters, saying which', async () => {
+		const { code, stderr } = await results('--output-root', 'repeated-runs', '--run-id', 'run9');
+		expect(code).toBe(2);
+		expect(stderr).toContain('no runs with run id "run9"');
+	});
+
+	it('exits 2 for an output root that does not exist, and for an unknown flag', async () => {
+		expect((await results('--output-root', 'nowhere')).stderr).toContain(
+			`output root ${join(FIXTURES, 'nowhere')} does not exist`
+		);
+		expect((await results('--output-root', 'nowhere')).code).toBe(2);
+		expect((await results('--bogus')).code).toBe(2);
+	});
+
+	it('defaults the output root to ./lexpilot-output', async () => {
+		expect((await results()).stderr).toContain(join(FIXTURES, 'lexpilot-output'));
+	});
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type Manifest } from '../records';
+import { groupComparable } from './groups';
+
+const hex = (c: string) => c.repeat(64);
+
+function manifest(runId: string, edit: (m: Manifest) => void = () => {}): Manifest {
+	const m: Manifest = {
+		schema_version: 1,
+		tool: { name: 'lexpilot-workbench', version: '0.1.0' },
+		run_id: runId,
+		model_dir: 'gpt-x-1a2b3c4d',
+		created_at: '2025-03-01T08:00:00.000Z',
+		dataset: {
+			sha256: hex('a'),
+			n_cases: 3,
+			selected_case_numbers: ['1', '2', '3'],
+			history_fields: {
+				complete: 'complete_consultation',
+				underspecified: 'underspecified_consultation'
+			}
+		},
+		code_sha256: hex('b'),
+		prompts_sha256: hex('c'),
+		models: { evaluated: 'gpt-x', user: 'DeepSeek-V4.1-Flash', judge: 'DeepSeek-R1' },
+		endpoints: {
+			evaluated: 'https://a.example/v1',
+			user: 'https://a.example/v1',
+			judge: 'https://a.example/v1'
+		},
+		settings: { ...DEFAULT_SETTINGS },
+		categories: { 民间借贷纠纷: '合同纠纷' },
+		simulated: false
+	};
+	edit(m);
+	return m;
+}
+
+const ids = (groups: { manifest: Manifest }[][]) =>
+	groups.map((g) => g.map((r) => r.manifest.run_id));
+
+describe('groupComparable', () => {
+	it.each<[string, (m: Manifest) => void]>([
+		['dataset sha256', (m) => (m.dataset.sha256 = hex('d'))],
+		['selected cases (another --limit)', (m) => (m.dataset.selected_case_numbers = ['1', '2'])],
+		['selected cases in another order', (m) => (m.dataset.selected_case_numbers = ['2', '1', '3'])],
+		['code_sha256', (m) => (m.code_sha256 = hex('e'))],
+		['prompts_sha256', (m) => (m.prompts_sha256 = hex('f'))],
+		['evaluated model', (m) => (m.models.evaluated = 'gpt-y')],
+		['user model', (m) => (m.models.user = 'gpt-4o-mini')],
+		['judge model', (m) => (m.models.judge = 'gpt-4o')],
+		['temperature', (m) => (m.settings.temperature = 0.2)],
+		['judge temperature', (m) => (m.settings.judge_temperature = 0)],
+		['max_tokens', (m) => (m.settings.max_tokens = 4096)],
+		['timeout', (m) => (m.settings.timeout_s = 60)],
+		['retries', (m) => (m.settings.retries = 5)],
+		['simulated provider', (m) => (m.simulated = true)]
+	])('never mixes runs that differ in %s', (_, edit) => {
+		const runs = [manifest('run1'), manifest('run2', edit), manifest('run3')].map((m) => ({
+			manifest: m
+		}));
+		expect(ids(groupComparable(runs))).toEqual([['run1', 'run3'], ['run2']]);
+	});
+
+	it.each<[string, (m: Manifest) => void]>([
+		['endpoints', (m) => (m.endpoints.evaluated = 'http://127.0.0.1:8000/v1')],
+		['created_at', (m) => (m.created_at = '2025-04-01T00:00:00.000Z')],
+		['tool version', (m) => (m.tool.version = '0.2.0')],
+		['extra manifest fields such as concurrency', (m) => Object.assign(m, { concurrency: 16 })]
+	])('groups runs that differ only in %s', (_, edit) => {
+		const runs = [manifest('run1'), manifest('run2', edit)].map((m) => ({ manifest: m }));
+		expect(ids(groupComparable(runs))).toEqual([['run1', 'run2']]);
+	});
+});

@@ -1,0 +1,119 @@
+/**
+ * SPEC §7 scores only complete, case-aligned stage files. Before any metric, each eval_results
+ * file is checked against the manifest's selected cases: every case exactly once (LCA: once per
+ * history type). Missing cases make a stage incomplete; a record for a case that is not
+ * selected, or a second record for the same case, is an error naming file, line and case.
+ */
+import { CheckpointError } from '../errors';
+import type { DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
+
+/** The stage files metrics are computed from. */
+export const EVAL_FILES = [
+	'LCA_results',
+	'DCG_results',
+	'LJP_direct',
+	'LJP_gold',
+	'LJP_interaction'
+] as const;
+export type EvalFile = (typeof EVAL_FILES)[number];
+
+/** The parsed records of each eval file; a file that does not exist is absent. */
+export interface EvalRecords {
+	LCA_results?: LcaResultRecord[];
+	DCG_results?: DcgResultRecord[];
+	LJP_direct?: LjpResultRecord[];
+	LJP_gold?: LjpResultRecord[];
+	LJP_interaction?: LjpResultRecord[];
+}
+
+/** How much of a stage is saved. */
+export interface StageCompleteness {
+	/** `missing`: no file; `incomplete`: some selected cases have no record yet. */
+	status: 'complete' | 'incomplete' | 'missing';
+	/** Records saved (LCA) or cases saved (the other stages). */
+	have: number;
+	/** What a complete file holds: 2 × selected cases for LCA, else the selected cases. */
+	expected: number;
+	unit: 'records' | 'cases';
+}
+
+type Keyed = { case_number: string; history_type?: string };
+
+/**
+ * Checks one eval file against the selected case numbers. `label` names the file in errors.
+ * Record `i` is on line `i + 1`: parseJsonl rejects blank lines, so the two never drift apart.
+ */
+export function checkStage(
+	file: EvalFile,
+	records: readonly Keyed[] | undefined,
+	selected: readonly string[],
+	label: string
+): StageCompleteness {
+	const perCase = file === 'LCA_results' ? 2 : 1;
+	const unit = file === 'LCA_results' ? 'records' : 'cases';
+	const expected = selected.length * perCase;
+	if (records === undefined) return { status: 'missing', have: 0, expected, unit };
+	const known = new Set(selected);
+	const seen = new Map<string, number>();
+	records.forEach((r, i) => {
+		const where = `${label}, line ${i + 1}`;
+		if (!known.has(r.case_number)) {
+			throw new CheckpointError(
+				`${where}: case_number ${r.case_number} is not one of the run's ${selected.length} selected cases ` +
+					'(manifest dataset.selected_case_numbers). The file belongs to another dataset or selection: ' +
+					'move it out of the output root or restore the matching manifest.'
+			);
+		}
+		const key = perCase === 2 ? `${r.case_number}\u0000${r.history_type}` : r.case_number;
+		const first = seen.get(key);
+		if (first !== undefined) {
+			const which = perCase === 2 ? ` (${r.history_type} history)` : '';
+			throw new CheckpointError(
+				`${where}: case_number ${r.case_number}${which} already has a record on line ${first}. ` +
+					'Each case must be scored once: remove one of the two lines.'
+			);
+		}
+		seen.set(key, i + 1);
+	});
+	return {
+		status: seen.size === expected ? 'complete' : 'incomplete',
+		have: seen.size,
+		expected,
+		unit
+	};
+}
+
+/**
+ * The files of one run must describe the same cases: one cause_of_action per case across all
+ * files (else per-class figures are ambiguous), and the same claims and gold verdicts in all
+ * three LJP setups. A disagreement means files from different datasets were mixed.
+ */
+export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) => string): void {
+	const causes = new Map<string, { cause: string; where: string }>();
+	const claims = new Map<string, { value: string; where: string }>();
+	for (const file of EVAL_FILES) {
+		(records[file] ?? []).forEach((r, i) => {
+			const where = `${label(file)}, line ${i + 1}`;
+			const cause = causes.get(r.case_number);
+			if (!cause) causes.set(r.case_number, { cause: r.cause_of_action, where });
+			else if (cause.cause !== r.cause_of_action) {
+				throw new CheckpointError(
+					`${where}: case_number ${r.case_number} has cause_of_action "${r.cause_of_action}", but ` +
+						`"${cause.cause}" at ${cause.where}. The run's files come from different datasets; ` +
+						'move the stray file out of the output root.'
+				);
+			}
+			if ('gold' in r) {
+				const value = JSON.stringify([r.claims, r.gold]);
+				const seen = claims.get(r.case_number);
+				if (!seen) claims.set(r.case_number, { value, where });
+				else if (seen.value !== value) {
+					throw new CheckpointError(
+						`${where}: case_number ${r.case_number} has other claims or gold verdicts than at ${seen.where}. ` +
+							'All LJP setups of a run must score the same claims; the files come from different datasets.'
+					);
+				}
+			}
+		});
+	}
+}

@@ -1,0 +1,197 @@
+/**
+ * The human-readable form of a results report (`results` without `--json`): aligned tables
+ * per run, per run × class and per group, ready to paste into a paper draft.
+ */
+import type { Aggregate } from '../metrics/aggregate';
+import type { LjpSetup, MetricsTree, StatTree } from '../metrics/types';
+import type { GroupReport, ResultsReport, RunReport } from './report';
+import { renderTable, type Align } from './text-table';
+
+type Stage = 'lca' | 'dcg' | LjpSetup;
+
+interface MetricColumn {
+	header: string;
+	stage: Stage;
+	key: string;
+	/** Counts print as integers and without an SD. */
+	count?: boolean;
+}
+
+const TASKS: { title: string; columns: MetricColumn[] }[] = [
+	{
+		title: 'LCA (n = records, 2 per case)',
+		columns: [
+			{ header: 'Macro-F1', stage: 'lca', key: 'macro_f1' },
+			{ header: 'F1_U', stage: 'lca', key: 'f1_u' },
+			{ header: 'F1_C', stage: 'lca', key: 'f1_c' },
+			{ header: 'Acc_C', stage: 'lca', key: 'acc_c' },
+			{ header: 'Acc_U', stage: 'lca', key: 'acc_u' },
+			{ header: 'n', stage: 'lca', key: 'n', count: true }
+		]
+	},
+	{
+		title: 'DCG (n = underspecified cases)',
+		columns: [
+			{ header: 'Success', stage: 'dcg', key: 'success_rate' },
+			{ header: 'Round 1', stage: 'dcg', key: 'round1_rate' },
+			{ header: 'Round 2', stage: 'dcg', key: 'round2_rate' },
+			{ header: 'n', stage: 'dcg', key: 'n', count: true }
+		]
+	},
+	{
+		title: 'LJP (n = claims)',
+		columns: (
+			[
+				['direct', 'Direct'],
+				['gold', 'Gold'],
+				['interaction', 'Interaction']
+			] as const
+		).flatMap(([stage, name]) => [
+			{ header: `${name} QWK`, stage, key: 'qwk' },
+			{ header: `${name} Acc`, stage, key: 'accuracy' },
+			{ header: `${name} n`, stage, key: 'n_claims', count: true }
+		])
+	}
+];
+
+type Tree = MetricsTree | StatTree | Aggregate['n_defined'];
+
+function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null {
+	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
+	return obj as Record<string, number | null> | null;
+}
+
+const UNDEFINED = '—';
+const NOT_SCORED = 'n/a';
+
+function fmt(value: number | null, count = false): string {
+	if (value === null) return UNDEFINED;
+	if (count) return Number.isInteger(value) ? String(value) : value.toFixed(1);
+	return value.toFixed(4);
+}
+
+function runCell(tree: MetricsTree, col: MetricColumn): string {
+	const stage = stageOf(tree, col.stage);
+	return stage === null ? NOT_SCORED : fmt(stage[col.key], col.count);
+}
+
+function groupCell(agg: Aggregate, runs: number, col: MetricColumn): string {
+	const mean = stageOf(agg.mean, col.stage);
+	if (mean === null) return NOT_SCORED;
+	const defined = stageOf(agg.n_defined, col.stage)![col.key]!;
+	const fewer = defined < runs ? ` [${defined}]` : '';
+	if (col.count || mean[col.key] === null) return fmt(mean[col.key], col.count) + fewer;
+	return `${fmt(mean[col.key])} ± ${fmt(stageOf(agg.sd, col.stage)![col.key])}${fewer}`;
+}
+
+function section(title: string, body: string[]): string {
+	return [title, '='.repeat(title.length), '', ...body].join('\n');
+}
+
+function tables<R>(
+	rows: R[],
+	ids: { header: string; cell: (r: R) => string }[],
+	cell: (r: R, col: MetricColumn) => string
+): string[] {
+	return TASKS.map(({ title, columns }) => {
+		const headers = [...ids.map((i) => i.header), ...columns.map((c) => c.header)];
+		const align: Align[] = [...ids.map((): Align => 'left'), ...columns.map((): Align => 'right')];
+		const body = rows.map((r) => [...ids.map((i) => i.cell(r)), ...columns.map((c) => cell(r, c))]);
+		return `${title}\n${renderTable(headers, body, align)}\n`;
+	});
+}
+
+const runLabel = (r: RunReport) => (r.partial ? `${r.run_id} *` : r.run_id);
+const groupRuns = (g: GroupReport) =>
+	g.partial ? `${g.run_ids.join(', ')} *` : g.run_ids.join(', ');
+
+/** The full report as text: runs, classes, groups, then notes and what the marks mean. */
+export function formatReport(report: ResultsReport, root?: string): string {
+	const { runs, groups } = report;
+	const where = root ? ` under ${root}` : '';
+	const out: string[] = [
+		`LexPilot results: ${runs.length} run${runs.length === 1 ? '' : 's'} in ${groups.length} ` +
+			`group${groups.length === 1 ? '' : 's'} of comparable runs${where}` +
+			(report.partial ? ' (PARTIAL: incomplete stages scored over saved records)' : ''),
+		''
+	];
+	const runIds = [
+		{ header: 'Run', cell: (r: RunReport) => runLabel(r) },
+		{ header: 'Model', cell: (r: RunReport) => r.model }
+	];
+	out.push(
+		section(
+			'Per run',
+			tables(runs, runIds, (r, c) => runCell(r.metrics, c))
+		)
+	);
+
+	const classRows = runs.flatMap((run) =>
+		Object.entries(run.by_class).map(([cls, tree]) => ({ run, cls, tree }))
+	);
+	out.push(
+		section(
+			'Per run and cause class',
+			tables(
+				classRows,
+				[
+					{ header: 'Run', cell: (r) => runLabel(r.run) },
+					{ header: 'Model', cell: (r) => r.run.model },
+					{ header: 'Class', cell: (r) => r.cls }
+				],
+				(r, c) => runCell(r.tree, c)
+			)
+		)
+	);
+
+	const groupIds = [
+		{ header: 'Model', cell: (g: GroupReport) => g.model },
+		{ header: 'Runs', cell: (g: GroupReport) => String(g.n) },
+		{ header: 'Run ids', cell: (g: GroupReport) => groupRuns(g) }
+	];
+	out.push(
+		section(
+			'Comparable runs: mean ± SD',
+			tables(groups, groupIds, (g, c) => groupCell(g, g.n, c))
+		)
+	);
+	const groupClassRows = groups.flatMap((group) =>
+		Object.entries(group.by_class).map(([cls, agg]) => ({ group, cls, agg }))
+	);
+	out.push(
+		section(
+			'Comparable runs by cause class: mean ± SD',
+			tables(
+				groupClassRows,
+				[
+					{ header: 'Model', cell: (r) => r.group.model },
+					{ header: 'Runs', cell: (r) => String(r.group.n) },
+					{ header: 'Run ids', cell: (r) => groupRuns(r.group) },
+					{ header: 'Class', cell: (r) => r.cls }
+				],
+				(r, c) => groupCell(r.agg, r.group.n, c)
+			)
+		)
+	);
+
+	const notes = [
+		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${n}`)),
+		...groups.flatMap((g) =>
+			g.notes.map((n) => `group ${g.model} (${g.run_ids.join(', ')}): ${n}`)
+		),
+		...report.warnings
+	];
+	if (notes.length) out.push(section('Notes', [...notes.map((n) => `- ${n}`), '']));
+	out.push(
+		[
+			`${UNDEFINED}   undefined: a zero denominator (e.g. no case of that kind, or F1 with nothing to count),`,
+			'    or QWK when gold and predicted verdicts are one and the same label throughout.',
+			`${NOT_SCORED} stage file missing or incomplete for that run (see Notes); --partial scores saved records.`,
+			'*   partial: some figures are over the records saved so far, not all selected cases.',
+			"[k] the value is defined in only k of the group's runs; its mean and SD are over those k.",
+			'Groups hold runs with the same dataset, selected cases, code and prompts, models (evaluated,',
+			'user, judge), settings and simulated flag; SD is the sample SD (ddof = 1), — for one run.'
+		].join('\n') + '\n'
+	);
+	return out.join('\n');
+}

@@ -1,0 +1,19 @@
+/** Reading an output root and reporting its metrics, shared by the CLI and the browser. */
+export { describePath, memorySource, type LayoutSource } from './source';
+export {
+	checkCrossStage,
+	checkStage,
+	EVAL_FILES,
+	type EvalFile,
+	type EvalRecords,
+	type StageCompleteness
+} from './completeness';
+export { computeRunMetrics, type RunMetrics, type RunMetricsOptions } from './run-metrics';
+export {
+	computeReport,
+	type GroupReport,
+	type ReportOptions,
+	type ResultsReport,
+	type RunReport
+} from './report';
+export { formatReport } from './format-report';

@@ -1,0 +1,242 @@
+/**
+ * The whole results report of SPEC §8 (`results --json`) from an output root in the canonical
+ * layout: per run, per run × class, and per group of comparable runs.
+ */
+import { CheckpointError } from '../errors';
+import { parseJsonl } from '../jsonl';
+import { canonicalJson } from '../hash';
+import { manifestPath, modelDirName, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
+import { Manifest, STAGE_FILES } from '../records';
+import { aggregateTrees, type Aggregate } from '../metrics/aggregate';
+import { orderClasses } from '../metrics/by-class';
+import { groupComparable } from '../metrics/groups';
+import type { CountTree, MetricsTree, StatTree } from '../metrics/types';
+import {
+	EVAL_FILES,
+	type EvalFile,
+	type EvalRecords,
+	type StageCompleteness
+} from './completeness';
+import { computeRunMetrics } from './run-metrics';
+import { describePath, type LayoutSource } from './source';
+
+export interface ReportOptions {
+	/** Only runs with this run id. */
+	runId?: string;
+	/** Only runs of this model: the evaluated model id or its model folder name. */
+	model?: string;
+	/**
+	 * Score incomplete stages over what is saved so far, marked partial with n of N.
+	 * @default false
+	 */
+	partial?: boolean;
+}
+
+/** One run: SPEC §8 keys first, then what makes a null or partial figure explainable. */
+export interface RunReport {
+	run_id: string;
+	/** The evaluated model id (`manifest.models.evaluated`). */
+	model: string;
+	model_dir: string;
+	metrics: MetricsTree;
+	by_class: Record<string, MetricsTree>;
+	/** True when some figure comes from an incomplete stage (only with `partial`). */
+	partial: boolean;
+	completeness: Record<EvalFile, StageCompleteness>;
+	notes: string[];
+}
+
+/** Comparable runs summarised: mean and sample SD per value, over the runs where it is defined. */
+export interface GroupReport {
+	model: string;
+	run_ids: string[];
+	n: number;
+	mean: StatTree;
+	sd: StatTree;
+	by_class: Record<string, Aggregate>;
+	/** Per value, how many of the n runs it was defined in (the mean and SD are over those). */
+	n_defined: CountTree;
+	/** True when a member run is partial. */
+	partial: boolean;
+	notes: string[];
+}
+
+export interface ResultsReport {
+	runs: RunReport[];
+	groups: GroupReport[];
+	/** Whether incomplete stages were scored (`partial` option). */
+	partial: boolean;
+	/** Files of the layout that could not be used, e.g. results without a manifest. */
+	warnings: string[];
+}
+
+const collator = new Intl.Collator('en', { numeric: true });
+
+async function readManifest(source: LayoutSource, run: RunKey): Promise<Manifest> {
+	const path = manifestPath(run);
+	const label = describePath(source, path);
+	const text = (await source.read(path)).replace(/^\uFEFF/, '');
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (e) {
+		throw new CheckpointError(
+			`${label}: not valid JSON (${(e as Error).message}). Restore the manifest of this run.`
+		);
+	}
+	const parsed = Manifest.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'manifest';
+		throw new CheckpointError(`${label}: ${field}: ${issue.message}`);
+	}
+	const m = parsed.data;
+	if (m.run_id !== run.runId || m.model_dir !== run.modelDir) {
+		throw new CheckpointError(
+			`${label}: the manifest names run "${m.run_id}" / "${m.model_dir}" but sits in the folder of ` +
+				`"${run.runId}" / "${run.modelDir}". Move it back to its own run folder.`
+		);
+	}
+	const selected = m.dataset.selected_case_numbers;
+	const dup = selected.find((c, i) => selected.indexOf(c) !== i);
+	if (dup !== undefined) {
+		throw new CheckpointError(
+			`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`
+		);
+	}
+	return m;
+}
+
+async function readEvalRecords(
+	source: LayoutSource,
+	run: RunKey,
+	present: Set<string>
+): Promise<EvalRecords> {
+	const records: EvalRecords = {};
+	for (const file of EVAL_FILES) {
+		const path = stageFilePath(run, file);
+		if (!present.has(path)) continue;
+		const text = await source.read(path);
+		(records as Record<EvalFile, unknown>)[file] = parseJsonl(
+			text,
+			STAGE_FILES[file].schema,
+			describePath(source, path)
+		);
+	}
+	return records;
+}
+
+const EMPTY_TREE: MetricsTree = {
+	lca: null,
+	dcg: null,
+	ljp: { direct: null, gold: null, interaction: null }
+};
+
+function groupReport(members: readonly { run: RunReport; manifest: Manifest }[]): GroupReport {
+	const runs = members.map((m) => m.run);
+	const all = aggregateTrees(runs.map((r) => r.metrics));
+	const classes = orderClasses(
+		runs.flatMap((r) => Object.keys(r.by_class)),
+		members[0].manifest.categories
+	);
+	const notes: string[] = [];
+	if (new Set(members.map((m) => canonicalJson(m.manifest.categories))).size > 1) {
+		notes.push(
+			'member runs use different category maps, so a class may not hold the same causes in each run'
+		);
+	}
+	return {
+		model: runs[0].model,
+		run_ids: runs.map((r) => r.run_id),
+		n: runs.length,
+		mean: all.mean,
+		sd: all.sd,
+		by_class: Object.fromEntries(
+			classes.map((cls) => [cls, aggregateTrees(runs.map((r) => r.by_class[cls] ?? EMPTY_TREE))])
+		),
+		n_defined: all.n_defined,
+		partial: runs.some((r) => r.partial),
+		notes
+	};
+}
+
+/**
+ * Reads every run under `source` (a manifest per `runs/<run-id>/<model>/`), checks and scores
+ * its eval_results files, and groups comparable runs. Throws CheckpointError, naming file and
+ * line, for a malformed manifest or record and for misaligned or duplicated cases.
+ */
+export async function computeReport(
+	source: LayoutSource,
+	options: ReportOptions = {}
+): Promise<ResultsReport> {
+	const modelDirs =
+		options.model === undefined
+			? null
+			: new Set([options.model, await modelDirName(options.model)]);
+	const wanted = (run: RunKey) =>
+		(options.runId === undefined || run.runId === options.runId) &&
+		(modelDirs === null || modelDirs.has(run.modelDir));
+	const manifests: RunKey[] = [];
+	/** Stage files present, keyed by the manifest path of their run. */
+	const stageFiles = new Map<string, Set<string>>();
+	for (const path of await source.list()) {
+		const parsed = parseLayoutPath(path);
+		if (!parsed || !wanted(parsed.run)) continue;
+		if (parsed.kind === 'manifest') {
+			manifests.push(parsed.run);
+			continue;
+		}
+		const key = manifestPath(parsed.run);
+		const paths = stageFiles.get(key) ?? new Set<string>();
+		paths.add(path);
+		stageFiles.set(key, paths);
+	}
+
+	const warnings: string[] = [];
+	const manifestKeys = new Set(manifests.map(manifestPath));
+	for (const [key, paths] of stageFiles) {
+		if (manifestKeys.has(key)) continue;
+		const files = [...paths].filter((p) => p.startsWith('eval_results/'));
+		if (files.length) {
+			warnings.push(
+				`${describePath(source, key)} is missing, so ${files.join(', ')} cannot be scored`
+			);
+		}
+	}
+
+	const members: { run: RunReport; manifest: Manifest }[] = [];
+	for (const run of manifests) {
+		const manifest = await readManifest(source, run);
+		const records = await readEvalRecords(
+			source,
+			run,
+			stageFiles.get(manifestPath(run)) ?? new Set()
+		);
+		const result = computeRunMetrics(manifest, records, {
+			partial: options.partial,
+			fileLabel: (file) => describePath(source, stageFilePath(run, file))
+		});
+		const report: RunReport = {
+			run_id: run.runId,
+			model: manifest.models.evaluated,
+			model_dir: run.modelDir,
+			metrics: result.metrics,
+			by_class: result.by_class,
+			partial: result.partial,
+			completeness: result.completeness,
+			notes: result.notes
+		};
+		members.push({ run: report, manifest });
+	}
+	members.sort(
+		(a, b) =>
+			collator.compare(a.run.run_id, b.run.run_id) || collator.compare(a.run.model, b.run.model)
+	);
+
+	const groups = groupComparable(members)
+		.map(groupReport)
+		.sort(
+			(a, b) => collator.compare(a.model, b.model) || collator.compare(a.run_ids[0], b.run_ids[0])
+		);
+	return { runs: members.map((m) => m.run), groups, partial: options.partial ?? false, warnings };
+}

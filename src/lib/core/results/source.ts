@@ -1,0 +1,29 @@
+/**
+ * Where the results reader finds an output root in the canonical layout (SPEC §5): a folder
+ * (CLI), IndexedDB or an imported zip bundle (browser), or a map of strings (tests).
+ */
+export interface LayoutSource {
+	/** Every file's path relative to the root, with `/` separators (e.g. `runs/run1/m-1a2b3c4d/manifest.json`). */
+	list(): Promise<string[]>;
+	/** The UTF-8 text of a listed file. */
+	read(path: string): Promise<string>;
+	/** How messages name the root, e.g. the output folder or the bundle's file name. */
+	root?: string;
+}
+
+/** A source over files held in memory, keyed by their layout path. */
+export function memorySource(files: Record<string, string>, root?: string): LayoutSource {
+	return {
+		root,
+		list: async () => Object.keys(files),
+		read: async (path) => {
+			if (!Object.hasOwn(files, path)) throw new Error(`${path}: no such file`);
+			return files[path];
+		}
+	};
+}
+
+/** The name a message gives a file of the source: the root joined with the layout path. */
+export function describePath(source: LayoutSource, path: string): string {
+	return source.root ? `${source.root.replace(/\/+$/, '')}/${path}` : path;
+}
