@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatReport } from '../../lib/core/results/format-report';
 import { computeReport } from '../../lib/core/results/report';
+import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
-
-const DEFAULT_OUTPUT_ROOT = './lexpilot-output';
 
 const usage = `Usage: npm run lexpilot -- results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
 
