@@ -15,7 +15,12 @@ const CASES = [
 	{ n: 'A-2', cause: '离婚纠纷', gold: ['部分支持'] as Verdict[] },
 	{ n: 'A-3', cause: '劳动争议', gold: ['驳回'] as Verdict[] }
 ];
-const CATEGORIES = { 民间借贷纠纷: '合同纠纷', 离婚纠纷: '婚姻家庭纠纷' };
+/** 侵权责任纠纷 has no case here: a class without cases must not appear. */
+const CATEGORIES = {
+	民间借贷纠纷: '合同纠纷',
+	离婚纠纷: '婚姻家庭纠纷',
+	机动车交通事故责任纠纷: '侵权责任纠纷'
+};
 
 interface RunSpec {
 	runId: string;
@@ -170,6 +175,15 @@ describe('computeReport', () => {
 		// remain: 2 + 1 claims.
 		expect(run.metrics.ljp.gold).toEqual({ qwk: 1, accuracy: 1, n_claims: 3 });
 		expect(run.metrics.lca!.n).toBe(4);
+		// 未分类 has no LCA record yet: an empty class, every rate undefined.
+		expect(run.by_class['未分类'].lca).toEqual({
+			macro_f1: null,
+			f1_u: null,
+			f1_c: null,
+			acc_c: null,
+			acc_u: null,
+			n: 0
+		});
 		expect(run.notes).toContain('LJP_gold: 2 of 3 cases, partial figures over the saved ones');
 		expect(run.notes).toContain(
 			'LCA_results: 4 of 6 records (2 per case), partial figures over the saved ones'
