@@ -6,18 +6,27 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { classOf, DEFAULT_CATEGORIES } from '../../src/lib/core/dataset/categories';
+import {
+	classOf,
+	DEFAULT_CATEGORIES,
+	parseCategoryMap
+} from '../../src/lib/core/dataset/categories';
 import { loadDataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
 import {
 	ambiguousFieldsDataset,
 	malformedDataset,
+	validCase,
 	writeFixtures,
 	XSS,
 	xssDataset
 } from './fixtures';
 
 const SAMPLE = resolve(import.meta.dirname, '../../static/sample/lexpilot-sample.json');
+const CATEGORY_EXAMPLE = resolve(
+	import.meta.dirname,
+	'../../static/sample/categories-example.json'
+);
 
 interface RawMessage {
 	role: string;
@@ -177,6 +186,54 @@ describe('Dataset page', () => {
 		await page.getByTestId('summary-stats').waitFor();
 		expect(await text(page, 'restored-note')).toContain('lexpilot-sample.json');
 		expect(await text(page, 'sample-notice')).toContain('Synthetic demo data');
+	});
+
+	it('applies a category map file to the class counts and warns about causes it lacks', async () => {
+		const sample = await readSample();
+		const map = parseCategoryMap(await readFile(CATEGORY_EXAMPLE));
+		const want: Record<string, number> = {};
+		for (const c of sample.cases) {
+			const cls = classOf(c.cause_of_action, map);
+			want[cls] = (want[cls] ?? 0) + 1;
+		}
+		const unmapped = new Set(sample.cases.map((c) => c.cause_of_action).filter((c) => !(c in map)));
+
+		const { page } = e;
+		await page.setInputFiles('#category-file', CATEGORY_EXAMPLE);
+		await expect
+			.poll(() => page.locator('.options').innerText())
+			.toContain('categories-example.json');
+		const rows = await page.getByTestId('class-table').locator('tr').allInnerTexts();
+		const shown = Object.fromEntries(
+			rows.map((row) => row.split('\t').map((s) => s.trim())).map(([cls, n]) => [cls, Number(n)])
+		);
+		expect(shown).toEqual(want);
+		const warnings = page.getByTestId('warnings').locator('li');
+		expect(await warnings.count()).toBe(unmapped.size);
+
+		await page.getByRole('button', { name: 'use the default' }).click();
+		await expect.poll(() => page.getByTestId('warnings').count()).toBe(0);
+	});
+
+	it('opens a file dropped on the drop area', async () => {
+		const { page } = e;
+		const file = JSON.stringify([validCase('DROP-1'), validCase('DROP-2')]);
+		const dataTransfer = await page.evaluateHandle((text) => {
+			const dt = new DataTransfer();
+			dt.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+			return dt;
+		}, file);
+		await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer });
+		await expect
+			.poll(() =>
+				page
+					.getByTestId('summary-file')
+					.innerText()
+					.catch(() => '')
+			)
+			.toBe('dropped.json');
+		expect(await text(page, 'stat-cases')).toBe('2');
+		expect(await page.getByTestId('sample-notice').count()).toBe(0);
 	});
 
 	it('lists every problem of a malformed file with its case and field', async () => {

@@ -264,8 +264,7 @@ export class DatasetState {
 				categoryFile:
 					this.categoryFile && this.#categoryBytes
 						? { name: this.categoryFile.name, bytes: this.#categoryBytes }
-						: undefined,
-				savedAt: new Date().toISOString()
+						: undefined
 			});
 			this.persistence = 'saved';
 		} catch {

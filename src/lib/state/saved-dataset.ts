@@ -24,7 +24,8 @@ export interface SavedDataset {
 /** Storage for the one remembered dataset. */
 export interface SavedDatasetStore {
 	load(): Promise<SavedDataset | null>;
-	save(saved: SavedDataset): Promise<void>;
+	/** Replaces the remembered dataset; the store stamps `savedAt`. */
+	save(saved: Omit<SavedDataset, 'savedAt'>): Promise<void>;
 	clear(): Promise<void>;
 }
 
@@ -56,7 +57,7 @@ export function openSavedDatasetStore(dbName = SAVED_DATASET_DB): SavedDatasetSt
 			return (await (await open()).get(STORE, KEY)) ?? null;
 		},
 		async save(saved) {
-			await (await open()).put(STORE, saved, KEY);
+			await (await open()).put(STORE, { ...saved, savedAt: new Date().toISOString() }, KEY);
 		},
 		async clear() {
 			await (await open()).delete(STORE, KEY);
