@@ -72,11 +72,17 @@ export async function loadDataset(
 	bytes: Uint8Array,
 	options: LoadOptions = {}
 ): Promise<LoadResult> {
-	const sha256 = await sha256Hex(bytes);
-	const fail = (
+	// Started first: WebCrypto hashes off the main thread while the text is parsed.
+	const hashing = sha256Hex(bytes);
+	const fail = async (
 		problems: DatasetProblem[],
 		mapping?: Extract<LoadResult, { ok: false }>['mapping']
-	) => ({ ok: false, problems, sha256, ...(mapping ? { mapping } : {}) }) as const;
+	): Promise<LoadResult> => ({
+		ok: false,
+		problems,
+		sha256: await hashing,
+		...(mapping ? { mapping } : {})
+	});
 	const prefix = options.fileName ? `${options.fileName}, ` : '';
 
 	let root: JsonValue;
@@ -156,7 +162,7 @@ export async function loadDataset(
 		ok: true,
 		dataset: {
 			cases,
-			sha256,
+			sha256: await hashing,
 			historyFields: fields,
 			categories,
 			summary: summarise(cases, categories),
