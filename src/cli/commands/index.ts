@@ -2,5 +2,16 @@
 import type { CommandHandler } from '../types';
 import { validate } from './validate';
 import { resultsCommand } from './results';
+import { dcg, gen, lca, ljp, ljpDirect, ljpGold, ljpInteraction } from './stage';
 
-export const commands: Record<string, CommandHandler> = { validate, results: resultsCommand };
+export const commands: Record<string, CommandHandler> = {
+	validate,
+	gen,
+	lca,
+	dcg,
+	'ljp-direct': ljpDirect,
+	'ljp-gold': ljpGold,
+	'ljp-interaction': ljpInteraction,
+	ljp,
+	results: resultsCommand
+};

@@ -50,8 +50,8 @@ export interface StageContext {
 	/** Validates a record against its file's schema, checks it holds no key, and appends it. */
 	save(file: StageFile, record: AnyRecord): Promise<void>;
 	/**
-	 * `input_sha256` of a record: SHA-256 of the canonical JSON of everything that determines it,
-	 * plus the file it belongs to and the run's settings.
+	 * `input_sha256` of a record: SHA-256 of the canonical JSON of everything that determines it
+	 * (`inputs`), the file it belongs to, and the sampling settings (temperatures, max_tokens).
 	 */
 	inputSha256(file: StageFile, inputs: Record<string, unknown>): Promise<string>;
 }
@@ -113,7 +113,15 @@ export function createContext(options: ContextOptions): StageContext {
 			assertKeyFree(record, keys, `the ${file} record of case_number ${record.case_number}`);
 			await store.appendRecord(run, file, record);
 		},
-		inputSha256: (file, inputs) => sha256Canonical({ ...inputs, file, settings })
+		inputSha256: (file, inputs) => {
+			// Only what shapes a model's output; retries and timeout change how, not what.
+			const { temperature, judge_temperature, max_tokens } = settings;
+			return sha256Canonical({
+				...inputs,
+				file,
+				sampling: { temperature, judge_temperature, max_tokens }
+			});
+		}
 	};
 }
 

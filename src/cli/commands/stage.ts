@@ -1,0 +1,222 @@
+/**
+ * The generation commands of SPEC §8: `gen`, `lca`, `dcg`, `ljp-direct`, `ljp-gold`,
+ * `ljp-interaction` and `ljp` (the three LJP stages). Each reads the dataset, opens or resumes
+ * the run under --output-root, runs its stages and prints where the records went.
+ *
+ * `--simulated` (not in the SPEC; an addition of this workbench) answers every role with the
+ * offline simulated provider: no network, no key, deterministic text. The manifest records
+ * `simulated: true`, so such a run is never compared with a real one.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { runStages, type RunStagesResult } from '../../lib/core/engine';
+import { DEFAULT_TOOL, type ToolInfo } from '../../lib/core/engine/manifest';
+import { RunProgress } from '../../lib/core/engine/progress';
+import type { StageName } from '../../lib/core/engine/types';
+import { createOpenAIClient } from '../../lib/core/model/openai-client';
+import type { ModelClient } from '../../lib/core/model/types';
+import { ROLES, type Role } from '../../lib/core/records';
+import { createSimulatedClient } from '../../lib/core/simulated';
+import { FsStore } from '../../lib/adapters/fs-store';
+import { GENERATION_OPTIONS, GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import { readValidDataset } from '../dataset-file';
+import { createProgressPrinter, formatTokens } from '../progress';
+import type { CliIo, CommandHandler } from '../types';
+
+const OPTIONS = { ...GENERATION_OPTIONS, simulated: { type: 'boolean' } } as const;
+
+/** The evaluated model id of a simulated run when none is given. */
+export const SIMULATED_MODEL = 'simulated';
+/** What a simulated run records as every role's endpoint. */
+export const SIMULATED_ENDPOINT = 'simulated://offline';
+
+const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
+cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, or
+saved records / a manifest that do not fit these options.`;
+
+const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
+                           provider (no network or key; model defaults to "${SIMULATED_MODEL}";
+                           the manifest says simulated: true)`;
+
+function stageCommand(
+	name: string,
+	stages: readonly StageName[],
+	summary: string,
+	description: string
+): CommandHandler {
+	return {
+		summary,
+		usage: `Usage: npm run lexpilot -- ${name} --run-id NAME --dataset FILE --model ID [options]
+
+${description}
+
+${GENERATION_OPTIONS_HELP.trimEnd()}
+${SIMULATED_HELP}
+
+${EXIT_CODES}
+`,
+		run: (args, io) => runCommand(stages, args, io)
+	};
+}
+
+async function runCommand(
+	stages: readonly StageName[],
+	args: string[],
+	io: CliIo
+): Promise<number> {
+	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const simulated = values.simulated === true;
+	// LEXPILOT_MODEL names a real model; a simulated run must not borrow its folder.
+	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
+	const options = generationOptionsFrom(values, io);
+	const { dataset, warnings } = await readValidDataset(options.dataset, {
+		label: values.dataset,
+		historyFields: options.historyFields,
+		categoriesPath: options.categoriesPath
+	});
+	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+
+	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
+		Role,
+		string
+	>;
+	const endpoints = Object.fromEntries(
+		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : options.roles[r].baseURL])
+	) as Record<Role, string>;
+	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+
+	const printer = createProgressPrinter(io);
+	const progress = new RunProgress(printer.onProgress);
+	const client: ModelClient = simulated
+		? createSimulatedClient()
+		: createOpenAIClient(options.roles, {
+				retries: options.settings.retries,
+				timeoutMs: options.settings.timeout_s * 1000,
+				concurrency: options.concurrency,
+				onEvent: (event) => {
+					if (event.type !== 'retry') return;
+					progress.noteRetry();
+					// On a TTY the bar counts retries; a log gets the reason of each.
+					if (!io.isTTY) {
+						io.stderr(
+							`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
+								`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
+						);
+					}
+				}
+			});
+
+	let result: RunStagesResult;
+	try {
+		result = await runStages({
+			dataset,
+			limit: options.limit ?? undefined,
+			stages,
+			client,
+			store: new FsStore(options.outputRoot),
+			runId: options.runId,
+			models,
+			endpoints,
+			settings: options.settings,
+			concurrency: options.concurrency,
+			signal: io.signal,
+			progress,
+			keys,
+			tool: await toolInfo()
+		});
+	} finally {
+		printer.end();
+	}
+	for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
+	io.stdout(summaryText(result, options.outputRoot, simulated));
+	return 0;
+}
+
+function summaryText(result: RunStagesResult, outputRoot: string, simulated: boolean): string {
+	const { run } = result;
+	const lines = [
+		`${result.created ? 'Started' : 'Resumed'} run ${run.runId} of ${result.manifest.models.evaluated}` +
+			`${simulated ? ' (simulated provider, offline)' : ''} under ${outputRoot}`
+	];
+	for (const s of result.stages) {
+		lines.push(`  ${s.stage}: ${s.total} cases (${s.generated} generated, ${s.resumed} resumed)`);
+	}
+	const files = [
+		`runs/${run.runId}/${run.modelDir}/manifest.json`,
+		...result.stages.flatMap((s) => s.files)
+	];
+	lines.push('Files:', ...files.map((f) => `  ${f}`));
+	return `${lines.join('\n')}\n`;
+}
+
+/** Name and version of this package, for the manifest. */
+async function toolInfo(): Promise<ToolInfo> {
+	try {
+		const text = await readFile(new URL('../../../package.json', import.meta.url), 'utf8');
+		const pkg = JSON.parse(text) as { name?: string; version?: string };
+		return { name: pkg.name ?? DEFAULT_TOOL.name, version: pkg.version ?? DEFAULT_TOOL.version };
+	} catch {
+		return DEFAULT_TOOL;
+	}
+}
+
+export const gen = stageCommand(
+	'gen',
+	['gen'],
+	'LexAwN responses, LCA labels and the clarification interaction',
+	`Generates one LexAwN response after each complete and underspecified history (a1), labels
+each with the LCA judge, and continues the underspecified history with the user model for up
+to 3 clarification rounds plus a forced final prediction. Writes a1.jsonl, LCA_results.jsonl
+and interaction.jsonl.`
+);
+
+export const lca = stageCommand(
+	'lca',
+	['lca'],
+	're-judge saved a1 responses (completes missing LCA results)',
+	`Labels the saved a1 responses of the run that have no LCA result yet, without generating any
+new response; needs a1.jsonl complete (run gen first). A saved label is never overwritten: to
+re-judge everything with another judge, use a new run id.`
+);
+
+export const dcg = stageCommand(
+	'dcg',
+	['dcg'],
+	'two forced clarification questions, judged against the hidden facts',
+	`Asks two forced clarification questions on each underspecified history (with a user-model
+reply between them) and judges each against the focal points and key details. Independent of
+gen. Writes force_ask.jsonl and DCG_results.jsonl.`
+);
+
+export const ljpDirect = stageCommand(
+	'ljp-direct',
+	['ljp-direct'],
+	'direct prediction from the underspecified history, then verdicts',
+	`Predicts from each underspecified history with the force_judge prompt and extracts one verdict
+per claim. Writes a1_direct.jsonl and LJP_direct.jsonl.`
+);
+
+export const ljpGold = stageCommand(
+	'ljp-gold',
+	['ljp-gold'],
+	'direct prediction from the complete history, then verdicts',
+	`Predicts from each complete history with the force_judge prompt (a dedicated response, never
+an a1 response) and extracts one verdict per claim. Writes a1_force_judge.jsonl and
+LJP_gold.jsonl.`
+);
+
+export const ljpInteraction = stageCommand(
+	'ljp-interaction',
+	['ljp-interaction'],
+	'verdicts from the final response of each saved interaction',
+	`Extracts one verdict per claim from the final response of each interaction; needs gen complete
+for the selected cases. Writes LJP_interaction.jsonl.`
+);
+
+export const ljp = stageCommand(
+	'ljp',
+	['ljp-direct', 'ljp-gold', 'ljp-interaction'],
+	'the three LJP stages: direct, gold, interaction',
+	`Runs ljp-direct, ljp-gold and ljp-interaction in this order (interaction needs gen complete;
+this is checked before any call).`
+);

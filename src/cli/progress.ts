@@ -1,0 +1,106 @@
+/**
+ * Stage progress on the terminal: on a TTY one line on stderr, redrawn in place (stage,
+ * done/total, rate, ETA, retries, failures); otherwise (CI, a log file) plain lines every
+ * tenth of the stage, so a log stays readable.
+ */
+import type { StageProgress } from '../lib/core/engine/types';
+import { ROLES } from '../lib/core/records';
+import type { CliIo } from './types';
+
+const BAR_WIDTH = 20;
+/** Redraws of the TTY line at most this often. */
+const REDRAW_MS = 100;
+
+/** Cases per second over the cases generated in this call (resumed ones cost nothing). */
+function rate(p: StageProgress): number | null {
+	const generated = p.done - p.resumed;
+	return generated > 0 && p.elapsedMs > 0 ? generated / (p.elapsedMs / 1000) : null;
+}
+
+export function formatDuration(seconds: number): string {
+	const s = Math.round(seconds);
+	if (s < 60) return `${s}s`;
+	if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** One line describing a stage's progress, without a line end. */
+export function formatProgress(p: StageProgress, bar = false): string {
+	const parts = [p.stage.padEnd(15)];
+	if (bar) {
+		const filled = p.total === 0 ? BAR_WIDTH : Math.round((p.done / p.total) * BAR_WIDTH);
+		parts.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`);
+	}
+	parts.push(`${p.done}/${p.total} cases`);
+	if (p.resumed > 0) parts.push(`(${p.resumed} resumed)`);
+	if (p.inFlight > 0) parts.push(`${p.inFlight} in flight`);
+	const r = rate(p);
+	if (r !== null) {
+		parts.push(`${r.toFixed(r < 1 ? 2 : 1)} cases/s`);
+		if (p.status === 'running' && p.done < p.total) {
+			parts.push(`ETA ${formatDuration((p.total - p.done) / r)}`);
+		}
+	}
+	parts.push(`retries ${p.retries}`, `failures ${p.failures}`);
+	if (p.status !== 'running')
+		parts.push(p.status === 'done' ? `done in ${formatDuration(p.elapsedMs / 1000)}` : p.status);
+	return parts.join('  ');
+}
+
+/** Tokens per role, e.g. `evaluated 12.3k in / 4.1k out, judge 2.0k in / 0.1k out`. */
+export function formatTokens(p: StageProgress): string {
+	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+	const used = ROLES.filter((r) => p.calls[r] > 0);
+	if (used.length === 0) return 'no model calls';
+	return used
+		.map(
+			(r) =>
+				`${r} ${p.calls[r]} calls, ${k(p.tokens[r].prompt)} in / ${k(p.tokens[r].completion)} out`
+		)
+		.join('; ');
+}
+
+/**
+ * A progress listener writing to `io.stderr`. Returns the listener and `end()`, which finishes
+ * a TTY line in progress so an error message starts on a line of its own.
+ */
+export function createProgressPrinter(
+	io: Pick<CliIo, 'stderr' | 'isTTY'>,
+	now: () => number = Date.now
+): { onProgress: (p: StageProgress) => void; end: () => void } {
+	let lineOpen = false;
+	let lastDraw = 0;
+	let lastPrinted: { stage: string; done: number } | null = null;
+
+	const end = () => {
+		if (lineOpen) io.stderr('\n');
+		lineOpen = false;
+	};
+
+	const onProgress = (p: StageProgress) => {
+		const finished = p.status !== 'running';
+		if (io.isTTY) {
+			const t = now();
+			if (!finished && t - lastDraw < REDRAW_MS && p.done < p.total) return;
+			lastDraw = t;
+			io.stderr(`\r\x1b[2K${formatProgress(p, true)}`);
+			lineOpen = true;
+			if (finished) {
+				end();
+				io.stderr(`  ${formatTokens(p)}\n`);
+			}
+			return;
+		}
+		const step = Math.max(1, Math.ceil(p.total / 10));
+		const isNewStage = lastPrinted?.stage !== p.stage;
+		// The last case is reported by the finishing event that follows it.
+		const advanced =
+			!isNewStage && p.done !== lastPrinted!.done && p.done % step === 0 && p.done < p.total;
+		if (isNewStage || advanced || finished) {
+			io.stderr(`${formatProgress(p)}\n`);
+			lastPrinted = { stage: p.stage, done: p.done };
+		}
+		if (finished) io.stderr(`  ${formatTokens(p)}\n`);
+	};
+	return { onProgress, end };
+}

@@ -1,0 +1,319 @@
+/**
+ * The generation commands end to end: the real CLI handlers, the real OpenAI client over HTTP
+ * to the fake server (answering with the simulated provider), and FsStore on a temp folder.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../../src/cli/commands';
+import { createProgram } from '../../../src/cli/program';
+import { modelDirName } from '../../../src/lib/core/layout';
+import { simulatedScript } from '../../engine/simulated-script';
+import { byTask } from '../../fake-openai/by-task';
+import {
+	startFakeOpenAI,
+	type FakeOpenAI,
+	type FakeRequest,
+	type Reply
+} from '../../fake-openai/server';
+
+const CANARY = 'sk-canary-7f3a9c1e5b2d4f60a8';
+const DATASET = resolve('tests/fixtures/engine/three-cases.json');
+const MODELS = [
+	'--model',
+	'eval-model',
+	'--user-model',
+	'user-model',
+	'--judge-model',
+	'judge-model'
+];
+const program = createProgram(commands);
+const answer = byTask(simulatedScript);
+
+let server: FakeOpenAI;
+let tmp: string;
+/** A test's fault injection; `undefined` lets the simulated answer through. */
+let fault: (req: FakeRequest) => Reply | undefined = () => undefined;
+
+beforeAll(async () => {
+	server = await startFakeOpenAI({
+		requireKey: CANARY,
+		knownModels: ['eval-model', 'user-model', 'judge-model'],
+		handler: (req) => fault(req) ?? answer(req)
+	});
+	tmp = await mkdtemp(join(tmpdir(), 'lexpilot-cli-'));
+});
+
+afterAll(async () => {
+	await server.close();
+	await rm(tmp, { recursive: true, force: true });
+});
+
+async function cli(
+	command: string,
+	root: string,
+	extra: string[] = [],
+	env?: Record<string, string>
+) {
+	let stdout = '';
+	let stderr = '';
+	const args = [
+		command,
+		'--dataset',
+		DATASET,
+		'--output-root',
+		root,
+		'--run-id',
+		'r1',
+		...MODELS,
+		...extra
+	];
+	const code = await program(args, {
+		stdout: (t) => (stdout += t),
+		stderr: (t) => (stderr += t),
+		env: env ?? { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: CANARY },
+		cwd: tmp,
+		isTTY: false,
+		signal: new AbortController().signal
+	});
+	return { code, stdout, stderr };
+}
+
+async function filesUnder(root: string): Promise<Map<string, string>> {
+	const out = new Map<string, string>();
+	const entries = await readdir(root, { recursive: true, withFileTypes: true });
+	for (const e of entries) {
+		if (!e.isFile()) continue;
+		const path = join(e.parentPath, e.name);
+		out.set(path.slice(root.length + 1), await readFile(path, 'utf8'));
+	}
+	return out;
+}
+
+/** Stage files only: manifests hold their creation time. */
+async function stageFiles(root: string): Promise<[string, string][]> {
+	return [...(await filesUnder(root))].filter(([p]) => !p.startsWith('runs/')).sort();
+}
+
+const jsonl = (text: string) =>
+	text
+		.trimEnd()
+		.split('\n')
+		.map((l) => JSON.parse(l));
+
+describe('generation commands over HTTP', { timeout: 30_000 }, () => {
+	let root: string;
+
+	beforeAll(async () => {
+		root = join(tmp, 'clean');
+		for (const command of ['gen', 'dcg', 'ljp']) {
+			const result = await cli(command, root);
+			expect(result.code, result.stderr).toBe(0);
+		}
+	});
+
+	it('writes the canonical layout with every stage file', async () => {
+		const dir = await modelDirName('eval-model');
+		const files = [...(await filesUnder(root)).keys()].filter((p) => !p.endsWith('.lock')).sort();
+		expect(files).toEqual(
+			[
+				`runs/r1/${dir}/manifest.json`,
+				`AwN_gen/r1/${dir}/a1.jsonl`,
+				`AwN_gen/r1/${dir}/interaction.jsonl`,
+				`Force_ask_gen/r1/${dir}/force_ask.jsonl`,
+				`Force_judge_gen/r1/${dir}/a1_direct.jsonl`,
+				`Force_judge_gen/r1/${dir}/a1_force_judge.jsonl`,
+				...['LCA_results', 'DCG_results', 'LJP_direct', 'LJP_gold', 'LJP_interaction'].map(
+					(f) => `eval_results/r1/${dir}/${f}.jsonl`
+				)
+			].sort()
+		);
+		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
+		expect(manifest.simulated).toBe(false);
+		expect(manifest.endpoints).toEqual({
+			evaluated: server.baseURL,
+			user: server.baseURL,
+			judge: server.baseURL
+		});
+		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', '2', 'E-003']);
+	});
+
+	it('sends one user message per call, with the role model, temperature and n = 1', () => {
+		const chats = server.chatRequests;
+		expect(chats.length).toBeGreaterThan(0);
+		for (const req of chats) {
+			const body = req.body!;
+			expect(body.messages).toEqual([{ role: 'user', content: req.prompt }]);
+			expect(body.n).toBe(1);
+			expect(body.max_tokens).toBe(8192);
+			expect(body.temperature).toBe(req.model === 'judge-model' ? 0.1 : 0.7);
+			expect(req.headers.authorization).toBe(`Bearer ${CANARY}`);
+			expect(req.url).not.toContain(CANARY);
+		}
+		expect(new Set(chats.map((r) => r.model))).toEqual(
+			new Set(['eval-model', 'user-model', 'judge-model'])
+		);
+	});
+
+	it('never writes the API key to any file', async () => {
+		for (const [path, text] of await filesUnder(root)) expect(text, path).not.toContain(CANARY);
+	});
+
+	it('keeps claim order of integer-like claim keys', async () => {
+		const dir = await modelDirName('eval-model');
+		for (const file of ['LJP_direct', 'LJP_gold', 'LJP_interaction']) {
+			const records = jsonl(
+				await readFile(join(root, `eval_results/r1/${dir}/${file}.jsonl`), 'utf8')
+			);
+			const second = records.find((r) => r.case_number === '2');
+			expect(second.claims).toEqual(['2', '1', '10']);
+			expect(second.gold).toEqual(['部分支持', '驳回', '支持']);
+		}
+	});
+
+	it('makes no model call when run again', async () => {
+		const before = server.chatRequests.length;
+		for (const command of ['gen', 'dcg', 'ljp']) {
+			const result = await cli(command, root);
+			expect(result.code, result.stderr).toBe(0);
+			expect(result.stdout).toContain('Resumed run r1');
+		}
+		expect(server.chatRequests.length).toBe(before);
+	});
+
+	it('refuses a changed setting under the same run id (exit 2), before any call', async () => {
+		const before = server.chatRequests.length;
+		const result = await cli('gen', root, ['--temperature', '0.5']);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/settings\.temperature: saved 0\.7, now 0\.5/);
+		expect(result.stderr).toContain('--run-id');
+		expect(server.chatRequests.length).toBe(before);
+	});
+
+	it('stops on an outage with exit 1, keeps finished cases, and a rerun completes to the clean result', async () => {
+		const broken = join(tmp, 'outage');
+		// Every call about the traffic accident (case 3) fails; no retry, one case at a time.
+		fault = (req) => (req.prompt.includes('撞') ? { status: 503 } : undefined);
+		const failed = await cli('gen', broken, ['--retries', '0', '--concurrency', '1']);
+		fault = () => undefined;
+		expect(failed.code).toBe(1);
+		expect(failed.stderr).toContain('gen stopped at case #3 (case_number E-003)');
+		expect(failed.stderr).toContain('2 of 3 cases are saved');
+		const dir = await modelDirName('eval-model');
+		const saved = jsonl(
+			await readFile(join(broken, `AwN_gen/r1/${dir}/interaction.jsonl`), 'utf8')
+		);
+		expect(saved.map((r) => r.case_number)).toEqual(['E-001', '2']);
+
+		const before = server.chatRequests.length;
+		// The same settings as the failed call (retries are part of them); concurrency is not.
+		const resumed = await cli('gen', broken, ['--retries', '0']);
+		expect(resumed.code, resumed.stderr).toBe(0);
+		const calls = server.chatRequests.slice(before);
+		// Only case 3 is generated again: every new call carries its text or its own responses.
+		expect(calls.some((r) => r.prompt!.includes('表哥') || r.prompt!.includes('押金'))).toBe(false);
+		const clean = (await stageFiles(root)).filter(
+			([p]) => p.startsWith('AwN_gen') || p.includes('LCA_')
+		);
+		expect(await stageFiles(broken)).toEqual(clean);
+	});
+
+	it('honours Retry-After on 429 and rejects truncated and empty outputs', async () => {
+		const dir = join(tmp, 'flaky');
+		let calls = 0;
+		fault = (req) => {
+			calls++;
+			if (calls === 1) return { status: 429, headers: { 'Retry-After': '1' } };
+			if (calls === 2) return { content: '根据您提供的情况，我认为', finish_reason: 'length' };
+			if (calls === 4) return { content: '   ' };
+			return undefined;
+		};
+		const started = Date.now();
+		const result = await cli('ljp-direct', dir, ['--limit', '1', '--retries', '2']);
+		fault = () => undefined;
+		expect(result.code, result.stderr).toBe(0);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		expect(result.stderr).toMatch(/retry: case E-001, evaluated model eval-model: .*429.*in 1\.0s/);
+		const md = await modelDirName('eval-model');
+		const [direct] = jsonl(
+			await readFile(join(dir, `Force_judge_gen/r1/${md}/a1_direct.jsonl`), 'utf8')
+		);
+		expect(direct.response).not.toBe('根据您提供的情况，我认为');
+		expect(direct.response.trim()).not.toBe('');
+		const [scored] = jsonl(
+			await readFile(join(dir, `eval_results/r1/${md}/LJP_direct.jsonl`), 'utf8')
+		);
+		expect(scored.predicted).toHaveLength(2);
+	});
+
+	it('fails with exit 1 and the raw output when the judge never answers in JSON', async () => {
+		const dir = join(tmp, 'bad-judge');
+		fault = (req) =>
+			req.model === 'judge-model' ? { content: '我认为应当部分支持。' } : undefined;
+		const result = await cli('ljp-gold', dir, ['--limit', '1']);
+		fault = () => undefined;
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('ljp-gold stopped at case #1 (case_number E-001)');
+		expect(result.stderr).toContain('raw output:\n我认为应当部分支持。');
+	});
+});
+
+describe('generation commands, other paths', { timeout: 30_000 }, () => {
+	it('--simulated runs offline without any endpoint or key', async () => {
+		const root = join(tmp, 'simulated');
+		const before = server.requests.length;
+		const result = await cli('gen', root, ['--model', 'simulated', '--simulated'], {});
+		expect(result.code, result.stderr).toBe(0);
+		expect(server.requests.length).toBe(before);
+		const dir = await modelDirName('simulated');
+		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
+		expect(manifest.simulated).toBe(true);
+		expect(manifest.endpoints.evaluated).toBe('simulated://offline');
+	});
+
+	const usage = [
+		{
+			what: 'no run id',
+			args: ['gen', '--dataset', DATASET, '--model', 'm'],
+			message: /no run id/
+		},
+		{
+			what: 'an invalid dataset',
+			args: [
+				'dcg',
+				'--dataset',
+				resolve('tests/fixtures/datasets/broken.json'),
+				'--model',
+				'm',
+				'--run-id',
+				'r1'
+			],
+			message: /is not a valid LexPilot dataset/
+		},
+		{
+			what: 'an unknown flag',
+			args: ['ljp', '--dataset', DATASET, '--model', 'm', '--run-id', 'r1', '--bogus'],
+			message: /bogus/
+		}
+	];
+	it.each(usage)('exits 2 on $what', async ({ args, message }) => {
+		let stderr = '';
+		const code = await program(args, {
+			stdout: () => {},
+			stderr: (t) => (stderr += t),
+			env: {},
+			cwd: tmp,
+			isTTY: false,
+			signal: new AbortController().signal
+		});
+		expect(code).toBe(2);
+		expect(stderr).toMatch(message);
+	});
+
+	it('ljp-interaction without gen exits 2 and says to run gen first', async () => {
+		const result = await cli('ljp-interaction', join(tmp, 'no-gen'));
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/needs AwN_gen\/r1\/.*interaction\.jsonl complete.*Run "gen"/s);
+	});
+});
