@@ -20,6 +20,9 @@ import { UNCLASSIFIED, type Case, type CategoryMap, type HistoryFields } from '.
 
 export type { DatasetProblem } from './problems';
 export type { DatasetSummary } from './summary';
+// The dataset helpers, so one import serves the app and the CLI.
+export { focalPointsText, keyDetailsText, renderHistory } from './render';
+export { classOf, DEFAULT_CATEGORIES, DEFAULT_CLASSES, parseCategoryMap } from './categories';
 
 /** A dataset that passed every SPEC §1 rule. */
 export interface Dataset {
