@@ -20,7 +20,7 @@ import { createSimulatedClient } from '../../lib/core/simulated';
 import { FsStore } from '../../lib/adapters/fs-store';
 import { GENERATION_OPTIONS, GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
-import { createProgressPrinter, formatTokens } from '../progress';
+import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 
 const OPTIONS = { ...GENERATION_OPTIONS, simulated: { type: 'boolean' } } as const;

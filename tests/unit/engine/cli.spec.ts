@@ -222,7 +222,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 	it('honours Retry-After on 429 and rejects truncated and empty outputs', async () => {
 		const dir = join(tmp, 'flaky');
 		let calls = 0;
-		fault = (req) => {
+		fault = () => {
 			calls++;
 			if (calls === 1) return { status: 429, headers: { 'Retry-After': '1' } };
 			if (calls === 2) return { content: '根据您提供的情况，我认为', finish_reason: 'length' };

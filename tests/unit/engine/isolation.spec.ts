@@ -76,8 +76,10 @@ describe('isolation of roles (SPEC §2)', () => {
 		const lca = client.of('judge_lca');
 		// a1 (2 per case) + rounds 2 and 3 of each interaction.
 		expect(lca).toHaveLength(dataset.cases.length * 4);
-		const responses = client.requests.filter((r) => r.task === 'lexawn').map((_, i, all) => all[i]);
+		const responses = client.of('lexawn').map((r) => r.answer);
+		expect(responses).toHaveLength(lca.length);
 		for (const req of lca) {
+			expect(responses).toContain(req.values.response);
 			const contained = [...req.prompt.matchAll(/问题\d+/g)].map((m) => m[0]);
 			expect(contained).toHaveLength(1);
 			expect(req.values.response).toMatch(/^问题\d+：/);
