@@ -1,0 +1,444 @@
+/**
+ * Bundles: runs in the canonical layout of SPEC §5, as a zip (export, import) or as the files of
+ * a folder (import). Import is validate-everything-first: every path, size, manifest and record
+ * is checked in memory and every problem reported at once, so a caller writes all or nothing.
+ * Framework-free; fflate is loaded on first use so it never weighs on the first page.
+ */
+import { UsageError } from '../core/errors';
+import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
+import { parseJsonl } from '../core/jsonl';
+import { manifestPath, modelDirName, parseLayoutPath, type RunKey } from '../core/layout';
+import {
+	Manifest,
+	STAGE_FILE_NAMES,
+	STAGE_FILES,
+	type AnyRecord,
+	type StageFile
+} from '../core/records';
+import { describeIdentity, recordIdentity } from '../core/store/identity';
+
+/** How much a bundle may unpack to; a zip bomb is refused before anything is inflated. */
+export interface BundleLimits {
+	/** Sum of the declared uncompressed sizes of all entries. @default 512 MiB */
+	maxTotalBytes: number;
+	/** Declared uncompressed size of one entry. @default 100 MiB */
+	maxEntryBytes: number;
+}
+
+export const DEFAULT_BUNDLE_LIMITS: BundleLimits = {
+	maxTotalBytes: 512 * 1024 * 1024,
+	maxEntryBytes: 100 * 1024 * 1024
+};
+
+/** One file of a bundle: its path as stored in the zip or below the chosen folder. */
+export interface BundleEntry {
+	path: string;
+	bytes: Uint8Array;
+}
+
+/** A bundle that cannot be imported; `problems` holds every reason, each naming its file. */
+export class BundleError extends UsageError {
+	override name = 'BundleError';
+	constructor(
+		readonly problems: string[],
+		bundleName: string
+	) {
+		super(
+			`${bundleName} cannot be imported (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+				problems.map((p) => `- ${p}`).join('\n')
+		);
+	}
+}
+
+/** One stage file of a run, as it will be stored. */
+export interface BundleFile {
+	/** The record lines exactly as in the bundle, without their line ends. */
+	lines: string[];
+	/** The same records, validated. */
+	records: AnyRecord[];
+}
+
+/** One run of a bundle, fully validated. */
+export interface BundleRun {
+	run: RunKey;
+	/** The manifest as written in the bundle (validated; unknown fields kept). */
+	manifest: Manifest;
+	files: Partial<Record<StageFile, BundleFile>>;
+}
+
+export interface Bundle {
+	/** The zip's file name or the folder's name, as messages call it. */
+	name: string;
+	runs: BundleRun[];
+	/** Paths skipped on purpose: folders and operating-system clutter (`__MACOSX/`, `.DS_Store`). */
+	ignored: string[];
+}
+
+const LAYOUT_TOPS = new Set(['runs', ...Object.values(STAGE_FILES).map((s) => s.dir)]);
+const CLUTTER = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/;
+/** Problems listed before the rest are summarised; a broken bundle should not flood the page. */
+const MAX_LISTED = 40;
+
+function mib(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
+}
+
+/** Sort key of a layout path: run, then its manifest, then its stage files in SPEC §5 order. */
+function layoutRank(path: string): string {
+	const named = parseLayoutPath(path);
+	if (!named) return `~${path}`;
+	const rank = named.kind === 'manifest' ? 0 : STAGE_FILE_NAMES.indexOf(named.file) + 1;
+	return `${named.run.runId}\u0000${named.run.modelDir}\u0000${String(rank).padStart(2, '0')}`;
+}
+
+/**
+ * Writes files of the canonical layout (path → UTF-8 text) into a zip, run by run, manifest
+ * first. Entries carry a fixed date, so the same runs always give the same bytes.
+ */
+export async function zipBundle(files: Iterable<readonly [string, string]>): Promise<Uint8Array> {
+	const { zipSync, strToU8 } = await import('fflate');
+	const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
+	const mtime = new Date(Date.UTC(2000, 0, 1));
+	const sorted = [...files].sort(([a], [b]) => {
+		const [ra, rb] = [layoutRank(a), layoutRank(b)];
+		return ra < rb ? -1 : ra > rb ? 1 : 0;
+	});
+	for (const [path, text] of sorted) entries[path] = [strToU8(text), { mtime }];
+	return zipSync(entries, { level: 6 });
+}
+
+/**
+ * Lists a zip's entries and unpacks them, refusing (BundleError) an archive whose declared sizes
+ * exceed `limits` before inflating anything. fflate inflates each entry into a buffer of its
+ * declared size, so an entry that lies about its size cannot grow past it either.
+ */
+export async function unzipBundle(
+	zip: Uint8Array,
+	name: string,
+	limits: BundleLimits = DEFAULT_BUNDLE_LIMITS
+): Promise<BundleEntry[]> {
+	const { unzipSync } = await import('fflate');
+	const declared: { name: string; size: number }[] = [];
+	try {
+		unzipSync(zip, {
+			filter: (file) => {
+				declared.push({ name: file.name, size: file.originalSize });
+				return false;
+			}
+		});
+	} catch (e) {
+		throw new BundleError(
+			[`not a readable zip archive (${(e as Error).message}). Export the bundle again.`],
+			name
+		);
+	}
+	const problems: string[] = [];
+	for (const entry of declared) {
+		if (entry.size > limits.maxEntryBytes) {
+			problems.push(
+				`${entry.name}: unpacks to ${mib(entry.size)}, more than the ${mib(limits.maxEntryBytes)} ` +
+					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).'
+			);
+		}
+	}
+	const total = declared.reduce((sum, e) => sum + e.size, 0);
+	if (total > limits.maxTotalBytes) {
+		problems.push(
+			`the archive unpacks to ${mib(total)}, more than the ${mib(limits.maxTotalBytes)} allowed. ` +
+				'Import fewer runs at a time, or use the command-line tool for very large results.'
+		);
+	}
+	if (problems.length) throw new BundleError(problems, name);
+	let files: Record<string, Uint8Array>;
+	try {
+		files = unzipSync(zip);
+	} catch (e) {
+		throw new BundleError(
+			[`the archive is damaged (${(e as Error).message}). Export the bundle again.`],
+			name
+		);
+	}
+	return Object.entries(files).map(([path, bytes]) => ({ path, bytes }));
+}
+
+/** Problems of a path as stored, or null when it is safe to look at. */
+function unsafePath(path: string): string | null {
+	if (path.includes('\\')) return 'uses backslashes; bundle paths use forward slashes';
+	if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'is an absolute path';
+	if (path.split('/').some((part) => part === '..')) return 'points outside the bundle (..)';
+	return null;
+}
+
+/**
+ * A bundle zipped from its folder has one extra top folder (`out/runs/…`): drop it when every
+ * path shares it and it is not itself a folder of the layout.
+ */
+function stripCommonTop(paths: string[]): { strip: string; paths: string[] } {
+	const tops = new Set(paths.map((p) => p.split('/')[0]));
+	if (tops.size !== 1 || paths.some((p) => !p.includes('/'))) return { strip: '', paths };
+	const [top] = tops;
+	if (LAYOUT_TOPS.has(top)) return { strip: '', paths };
+	return { strip: `${top}/`, paths: paths.map((p) => p.slice(top.length + 1)) };
+}
+
+function listProblems(problems: string[]): string[] {
+	if (problems.length <= MAX_LISTED) return problems;
+	return [
+		...problems.slice(0, MAX_LISTED),
+		`… and ${problems.length - MAX_LISTED} more problems of the same kinds`
+	];
+}
+
+interface Sorted {
+	manifests: Map<string, { run: RunKey; path: string; bytes: Uint8Array }>;
+	stages: Map<string, { run: RunKey; file: StageFile; path: string; bytes: Uint8Array }[]>;
+	ignored: string[];
+}
+
+/** Sorts entries into manifests and stage files by run, collecting every path problem. */
+function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorted {
+	const sorted: Sorted = { manifests: new Map(), stages: new Map(), ignored: [] };
+	const files: BundleEntry[] = [];
+	for (const entry of entries) {
+		const bad = unsafePath(entry.path);
+		if (bad) problems.push(`${entry.path}: ${bad}; such an archive is refused as a whole.`);
+		else if (entry.path.endsWith('/') || CLUTTER.test(entry.path)) sorted.ignored.push(entry.path);
+		else files.push(entry);
+	}
+	const { strip, paths } = stripCommonTop(files.map((f) => f.path));
+	const seen = new Set<string>();
+	files.forEach((entry, i) => {
+		const path = paths[i];
+		const shown = strip + path;
+		if (seen.has(path)) {
+			problems.push(`${shown}: appears twice in the archive.`);
+			return;
+		}
+		seen.add(path);
+		const named = parseLayoutPath(path);
+		if (!named) {
+			problems.push(
+				path.endsWith('/.lock')
+					? `${shown}: a lock file of the command-line tool, so this run was still being written (or ` +
+							'its writer crashed). Wait for the run to finish, or delete the .lock file, then bundle it again.'
+					: `${shown}: not a file of the canonical layout (runs/<run-id>/<model>/manifest.json, ` +
+							'AwN_gen/…/a1.jsonl, eval_results/…/LCA_results.jsonl, …). Remove it from the bundle.'
+			);
+			return;
+		}
+		const key = manifestPath(named.run);
+		if (named.kind === 'manifest') {
+			sorted.manifests.set(key, { run: named.run, path: shown, bytes: entry.bytes });
+		} else {
+			const list = sorted.stages.get(key) ?? [];
+			list.push({ run: named.run, file: named.file, path: shown, bytes: entry.bytes });
+			sorted.stages.set(key, list);
+		}
+	});
+	return sorted;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(bytes: Uint8Array, label: string, problems: string[]): string | null {
+	try {
+		return utf8.decode(bytes);
+	} catch {
+		problems.push(`${label}: not UTF-8 text.`);
+		return null;
+	}
+}
+
+async function readManifest(
+	entry: { run: RunKey; path: string; bytes: Uint8Array },
+	label: string,
+	problems: string[]
+): Promise<Manifest | null> {
+	const text = decode(entry.bytes, label, problems);
+	if (text === null) return null;
+	let value: unknown;
+	try {
+		value = JSON.parse(text.replace(/^\uFEFF/, ''));
+	} catch (e) {
+		problems.push(`${label}: not valid JSON (${(e as Error).message}).`);
+		return null;
+	}
+	const parsed = Manifest.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'manifest';
+		problems.push(`${label}: not a valid run manifest: ${field}: ${issue.message}.`);
+		return null;
+	}
+	const m = parsed.data;
+	const { runId, modelDir } = entry.run;
+	if (m.run_id !== runId || m.model_dir !== modelDir) {
+		problems.push(
+			`${label}: names run "${m.run_id}" / "${m.model_dir}" but sits in the folder of "${runId}" / ` +
+				`"${modelDir}". Put it back in its own run folder.`
+		);
+		return null;
+	}
+	const expectedDir = await modelDirName(m.models.evaluated);
+	if (expectedDir !== modelDir) {
+		problems.push(
+			`${label}: the folder of evaluated model "${m.models.evaluated}" is "${expectedDir}", not ` +
+				`"${modelDir}"; the run's folders were renamed or its manifest edited.`
+		);
+		return null;
+	}
+	const selected = m.dataset.selected_case_numbers;
+	const dup = selected.find((c, i) => selected.indexOf(c) !== i);
+	if (dup !== undefined) {
+		problems.push(`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`);
+		return null;
+	}
+	// Keep the manifest as written (field order, unknown fields): export gives it back unchanged.
+	return value as Manifest;
+}
+
+/** Parses one stage file and checks that its cases are the run's selected cases, each once. */
+function readStageFile(
+	file: StageFile,
+	bytes: Uint8Array,
+	label: string,
+	selected: ReadonlySet<string>,
+	problems: string[]
+): BundleFile | null {
+	const text = decode(bytes, label, problems);
+	if (text === null) return null;
+	let records: AnyRecord[];
+	try {
+		records = parseJsonl(text, STAGE_FILES[file].schema, label) as AnyRecord[];
+	} catch (e) {
+		problems.push((e as Error).message);
+		return null;
+	}
+	const body = text.replace(/^\uFEFF/, '');
+	const lines = body
+		.split('\n')
+		.slice(0, records.length)
+		.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+	const first = new Map<string, number>();
+	let ok = true;
+	records.forEach((record, i) => {
+		const where = `${label}, line ${i + 1}`;
+		if (!selected.has(record.case_number)) {
+			problems.push(
+				`${where}: case_number ${record.case_number} is not one of the run's ${selected.size} selected ` +
+					'cases (manifest dataset.selected_case_numbers); the file belongs to another run or dataset.'
+			);
+			ok = false;
+			return;
+		}
+		const identity = recordIdentity(file, record);
+		const line = first.get(identity);
+		if (line !== undefined) {
+			problems.push(
+				`${where}: ${describeIdentity(identity)} already has a record on line ${line}; a case is saved once.`
+			);
+			ok = false;
+		} else first.set(identity, i + 1);
+	});
+	return ok ? { lines, records } : null;
+}
+
+/**
+ * Validates the files of a bundle (from `unzipBundle`, or a folder's files with their paths
+ * relative to the chosen folder) and returns its runs. Throws BundleError listing every
+ * problem: unsafe or unknown paths, files larger than `limits`, runs without a manifest,
+ * malformed manifests or records (file and line), cases not among the manifest's selected cases
+ * or saved twice, and files of a run that disagree about a case.
+ */
+export async function readBundle(
+	entries: readonly BundleEntry[],
+	name: string,
+	limits: BundleLimits = DEFAULT_BUNDLE_LIMITS
+): Promise<Bundle> {
+	const problems: string[] = [];
+	let total = 0;
+	for (const entry of entries) {
+		total += entry.bytes.length;
+		if (entry.bytes.length > limits.maxEntryBytes) {
+			problems.push(
+				`${entry.path}: ${mib(entry.bytes.length)}, more than the ${mib(limits.maxEntryBytes)} allowed per file.`
+			);
+		}
+	}
+	if (total > limits.maxTotalBytes) {
+		problems.push(
+			`the files add up to ${mib(total)}, more than the ${mib(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
+		);
+	}
+	if (problems.length) throw new BundleError(problems, name);
+
+	const sorted = sortEntries(entries, problems);
+	const label = (path: string) => `${name}: ${path}`;
+	for (const [key, stageFiles] of sorted.stages) {
+		if (!sorted.manifests.has(key)) {
+			problems.push(
+				`${label(key)} is missing, so ${stageFiles.map((f) => f.path).join(', ')} cannot be imported: ` +
+					'a run is imported only with its manifest. Add the run folder under runs/ to the bundle.'
+			);
+		}
+	}
+	const runs: BundleRun[] = [];
+	for (const [key, entry] of [...sorted.manifests].sort(([a], [b]) => (a < b ? -1 : 1))) {
+		const manifest = await readManifest(entry, label(entry.path), problems);
+		if (!manifest) continue;
+		const selected = new Set(manifest.dataset.selected_case_numbers);
+		const files: Partial<Record<StageFile, BundleFile>> = {};
+		let ok = true;
+		for (const stage of sorted.stages.get(key) ?? []) {
+			const read = readStageFile(stage.file, stage.bytes, label(stage.path), selected, problems);
+			if (read) files[stage.file] = read;
+			else ok = false;
+		}
+		if (!ok) continue;
+		try {
+			const evalRecords = Object.fromEntries(
+				EVAL_FILES.filter((f) => files[f]).map((f) => [f, files[f]!.records])
+			) as EvalRecords;
+			checkCrossStage(evalRecords, (f) => label(stageEntryPath(sorted, key, f)));
+		} catch (e) {
+			problems.push((e as Error).message);
+			continue;
+		}
+		runs.push({ run: entry.run, manifest, files: orderedFiles(files) });
+	}
+	if (problems.length === 0 && runs.length === 0) {
+		problems.push(
+			'holds no run: a bundle has runs/<run-id>/<model>/manifest.json and the stage files beside it ' +
+				'(AwN_gen/, Force_ask_gen/, Force_judge_gen/, eval_results/).'
+		);
+	}
+	if (problems.length) throw new BundleError(listProblems(problems), name);
+	return { name, runs, ignored: sorted.ignored };
+}
+
+function stageEntryPath(sorted: Sorted, key: string, file: StageFile): string {
+	return sorted.stages.get(key)?.find((s) => s.file === file)?.path ?? file;
+}
+
+function orderedFiles(
+	files: Partial<Record<StageFile, BundleFile>>
+): Partial<Record<StageFile, BundleFile>> {
+	return Object.fromEntries(
+		STAGE_FILE_NAMES.filter((f) => files[f]).map((f) => [f, files[f]])
+	) as Partial<Record<StageFile, BundleFile>>;
+}
+
+/** Unpacks and validates a zip bundle in one step. */
+export async function readZipBundle(
+	zip: Uint8Array,
+	name: string,
+	limits: BundleLimits = DEFAULT_BUNDLE_LIMITS
+): Promise<Bundle> {
+	if (zip.length > limits.maxTotalBytes) {
+		throw new BundleError(
+			[`the archive is ${mib(zip.length)}, more than the ${mib(limits.maxTotalBytes)} allowed.`],
+			name
+		);
+	}
+	return readBundle(await unzipBundle(zip, name, limits), name, limits);
+}
