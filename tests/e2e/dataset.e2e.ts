@@ -257,7 +257,7 @@ describe('Dataset page', () => {
 		for (const p of planted) {
 			const hit = rows.find(
 				([caseCol, numberCol, fieldCol, messageCol]) =>
-					caseCol === `#${p.caseIndex + 1}` &&
+					caseCol === `#${p.caseIndex}` &&
 					numberCol === p.caseNumber &&
 					fieldCol.includes(p.field) &&
 					(p.message === undefined || messageCol === String(p.message))

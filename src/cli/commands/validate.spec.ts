@@ -89,13 +89,13 @@ describe('validate', () => {
 		expect(stdout).toBe('');
 		expect(stderr.trimEnd().split('\n')).toEqual([
 			'tests/fixtures/datasets/broken.json is not a valid LexPilot dataset (7 problems):',
-			'  case #2 (case_number FX-002) cause_of_action: is empty',
-			'  case #2 (case_number FX-002) result_dict: claim 1 ("判令被告还款"): verdict "胜诉" is not one of 支持, 部分支持, 驳回',
-			'  case #3 (case_number FX-001) case_number: duplicate: case #1 has the same case_number; case numbers must be unique',
-			'  case #3 (case_number FX-001) focal_point: is an empty list; give at least one focal point',
-			'  case #3 (case_number FX-001) underspecified history, message 2: expected role "assistant", got "user"',
-			'  case #3 (case_number FX-001) underspecified history, message 3: expected role "assistant", got "user"',
-			'  case #4: expected an object (one case), got string'
+			'  case #1 (case_number FX-002) cause_of_action: is empty',
+			'  case #1 (case_number FX-002) result_dict: claim 1 ("判令被告还款"): verdict "胜诉" is not one of 支持, 部分支持, 驳回',
+			'  case #2 (case_number FX-001) case_number: duplicate: case #0 has the same case_number; case numbers must be unique',
+			'  case #2 (case_number FX-001) focal_point: is an empty list; give at least one focal point',
+			'  case #2 (case_number FX-001) underspecified history, message 1: expected role "assistant", got "user"',
+			'  case #2 (case_number FX-001) underspecified history, message 2: expected role "assistant", got "user"',
+			'  case #3: expected an object (one case), got string'
 		]);
 	});
 

@@ -53,7 +53,7 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 		else {
 			bad(
 				'case_number',
-				`duplicate: case #${first + 1} has the same case_number; case numbers must be unique`
+				`duplicate: case #${first} has the same case_number; case numbers must be unique`
 			);
 		}
 	}

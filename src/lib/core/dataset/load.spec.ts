@@ -27,11 +27,11 @@ async function loaded(input: unknown, options = {}) {
 	return result;
 }
 
-/** Two valid cases, then the broken one as case #3, so the reported position is not trivially 1. */
+/** Two valid cases, then the broken one as case #2, so the reported position is not trivially 1. */
 const thirdCase = (overrides: RawCase) => [validCase(1), validCase(2), validCase(3, overrides)];
 
 describe('loadDataset: one rule broken at a time', () => {
-	const at = 'case #3 (case_number T-003)';
+	const at = 'case #2 (case_number T-003)';
 	const rules: Array<{
 		rule: string;
 		overrides: RawCase;
@@ -45,31 +45,31 @@ describe('loadDataset: one rule broken at a time', () => {
 			rule: 'case_number missing',
 			overrides: { case_number: undefined },
 			field: 'case_number',
-			text: 'case #3 case_number: missing; every case needs a case_number (string or integer), unique in the file'
+			text: 'case #2 case_number: missing; every case needs a case_number (string or integer), unique in the file'
 		},
 		{
 			rule: 'case_number empty',
 			overrides: { case_number: ' ' },
 			field: 'case_number',
-			text: 'case #3 case_number: is empty'
+			text: 'case #2 case_number: is empty'
 		},
 		{
 			rule: 'case_number fractional',
 			overrides: { case_number: 3.5 },
 			field: 'case_number',
-			text: 'case #3 case_number: must be a string or an integer, got number 3.5'
+			text: 'case #2 case_number: must be a string or an integer, got number 3.5'
 		},
 		{
 			rule: 'case_number boolean',
 			overrides: { case_number: true },
 			field: 'case_number',
-			text: 'case #3 case_number: must be a string or an integer, got boolean'
+			text: 'case #2 case_number: must be a string or an integer, got boolean'
 		},
 		{
 			rule: 'case_number beyond exact integers',
 			overrides: { case_number: 2 ** 60 },
 			field: 'case_number',
-			text: `case #3 case_number: ${2 ** 60} is too large to keep exactly; write it as a string in quotes`
+			text: `case #2 case_number: ${2 ** 60} is too large to keep exactly; write it as a string in quotes`
 		},
 		{
 			rule: 'cause_of_action missing',
@@ -240,28 +240,28 @@ describe('loadDataset: one rule broken at a time', () => {
 			},
 			field: 'complete history',
 			messageIndex: 1,
-			text: `${at} complete history, message 2: expected an object {"role", "content"}, got string`
+			text: `${at} complete history, message 1: expected an object {"role", "content"}, got string`
 		},
 		{
 			rule: 'role missing',
 			overrides: { underspecified_consultation: [{ content: 'a' }] },
 			field: 'underspecified history',
 			messageIndex: 0,
-			text: `${at} underspecified history, message 1: role is missing`
+			text: `${at} underspecified history, message 0: role is missing`
 		},
 		{
 			rule: 'role unknown',
 			overrides: { underspecified_consultation: [{ role: 'system', content: 'a' }] },
 			field: 'underspecified history',
 			messageIndex: 0,
-			text: `${at} underspecified history, message 1: role must be "user" or "assistant", got "system"`
+			text: `${at} underspecified history, message 0: role must be "user" or "assistant", got "system"`
 		},
 		{
 			rule: 'starts with assistant',
 			overrides: { underspecified_consultation: [{ role: 'assistant', content: 'a' }] },
 			field: 'underspecified history',
 			messageIndex: 0,
-			text: `${at} underspecified history, message 1: expected role "user", got "assistant" (a history starts with the client)`
+			text: `${at} underspecified history, message 0: expected role "user", got "assistant" (a history starts with the client)`
 		},
 		{
 			rule: 'two user messages in a row',
@@ -271,7 +271,7 @@ describe('loadDataset: one rule broken at a time', () => {
 			},
 			field: 'underspecified history',
 			messageIndex: 3,
-			text: `${at} underspecified history, message 4: expected role "assistant", got "user"`,
+			text: `${at} underspecified history, message 3: expected role "assistant", got "user"`,
 			count: 2
 		},
 		{
@@ -286,14 +286,14 @@ describe('loadDataset: one rule broken at a time', () => {
 			},
 			field: 'underspecified history',
 			messageIndex: 2,
-			text: `${at} underspecified history, message 3: expected role "user", got "assistant"`
+			text: `${at} underspecified history, message 2: expected role "user", got "assistant"`
 		},
 		{
 			rule: 'ends with assistant (even length)',
 			overrides: { complete_consultation: history(2), underspecified_consultation: history(2) },
 			field: 'complete history',
 			messageIndex: 1,
-			text: `${at} complete history, message 2: the history ends with an assistant message; it must end with a user message`,
+			text: `${at} complete history, message 1: the history ends with an assistant message; it must end with a user message`,
 			count: 2
 		},
 		{
@@ -301,7 +301,7 @@ describe('loadDataset: one rule broken at a time', () => {
 			overrides: { complete_consultation: [{ role: 'user' }] },
 			field: 'complete history',
 			messageIndex: 0,
-			text: `${at} complete history, message 1: content is missing`
+			text: `${at} complete history, message 0: content is missing`
 		},
 		{
 			rule: 'content empty',
@@ -311,14 +311,14 @@ describe('loadDataset: one rule broken at a time', () => {
 			},
 			field: 'complete history',
 			messageIndex: 2,
-			text: `${at} complete history, message 3: content is empty`
+			text: `${at} complete history, message 2: content is empty`
 		},
 		{
 			rule: 'content not a string',
 			overrides: { complete_consultation: [{ role: 'user', content: ['a'] }] },
 			field: 'complete history',
 			messageIndex: 0,
-			text: `${at} complete history, message 1: content must be a string, got array`
+			text: `${at} complete history, message 0: content must be a string, got array`
 		},
 		{
 			rule: 'histories of different lengths',
@@ -343,7 +343,7 @@ describe('loadDataset: one rule broken at a time', () => {
 
 	it('reports a case that is not an object by its position', async () => {
 		expect(await problemsOf([validCase(1), '第二个案件'])).toEqual([
-			'case #2: expected an object (one case), got string'
+			'case #1: expected an object (one case), got string'
 		]);
 	});
 
@@ -356,7 +356,7 @@ describe('loadDataset: one rule broken at a time', () => {
 				'"plaintiff_type": "自然人", "plaintiff_type": "法人"'
 			);
 		expect(await problemsOf(encoder.encode(doubled))).toEqual([
-			'case #1 (case_number T-001) plaintiff_type: this field appears more than once in the case; keep one'
+			'case #0 (case_number T-001) plaintiff_type: this field appears more than once in the case; keep one'
 		]);
 	});
 
@@ -365,7 +365,7 @@ describe('loadDataset: one rule broken at a time', () => {
 			.decode(datasetBytes([validCase(1, { result_dict: { 判令被告还款: '支持' } })]))
 			.replace('"判令被告还款": "支持"', '"判令被告还款": "支持", "判令被告还款": "驳回"');
 		expect(await problemsOf(encoder.encode(text))).toEqual([
-			'case #1 (case_number T-001) result_dict: claim "判令被告还款" appears more than once; each claim once'
+			'case #0 (case_number T-001) result_dict: claim "判令被告还款" appears more than once; each claim once'
 		]);
 	});
 });
@@ -447,11 +447,11 @@ describe('loadDataset: every problem at once', () => {
 			7
 		]);
 		expect(problems).toEqual([
-			'case #1 (case_number T-001) cause_of_action: is empty',
-			'case #3 (case_number T-003) focal_point: is an empty list; give at least one focal point',
-			'case #3 (case_number T-003) result_dict: claim 1 ("判令被告还款"): verdict "胜诉" is not one of 支持, 部分支持, 驳回',
-			'case #3 (case_number T-003) underspecified history, message 1: expected role "user", got "assistant" (a history starts with the client)',
-			'case #4: expected an object (one case), got integer'
+			'case #0 (case_number T-001) cause_of_action: is empty',
+			'case #2 (case_number T-003) focal_point: is an empty list; give at least one focal point',
+			'case #2 (case_number T-003) result_dict: claim 1 ("判令被告还款"): verdict "胜诉" is not one of 支持, 部分支持, 驳回',
+			'case #2 (case_number T-003) underspecified history, message 0: expected role "user", got "assistant" (a history starts with the client)',
+			'case #3: expected an object (one case), got integer'
 		]);
 	});
 
@@ -469,8 +469,8 @@ describe('loadDataset: every problem at once', () => {
 				validCase(1, { complete_consultation: shifted, underspecified_consultation: history(5) })
 			])
 		).toEqual([
-			'case #1 (case_number T-001) complete history, message 3: expected role "user", got "assistant"',
-			'case #1 (case_number T-001) histories: the complete history has 6 messages and the underspecified history 5; both histories of a case must have the same number of messages'
+			'case #0 (case_number T-001) complete history, message 2: expected role "user", got "assistant"',
+			'case #0 (case_number T-001) histories: the complete history has 6 messages and the underspecified history 5; both histories of a case must have the same number of messages'
 		]);
 	});
 });
@@ -485,7 +485,7 @@ describe('loadDataset: case numbers', () => {
 		expect(
 			await problemsOf([validCase(1), validCase(2), validCase(3, { case_number: 'T-001' })])
 		).toEqual([
-			'case #3 (case_number T-001) case_number: duplicate: case #1 has the same case_number; case numbers must be unique'
+			'case #2 (case_number T-001) case_number: duplicate: case #0 has the same case_number; case numbers must be unique'
 		]);
 	});
 
@@ -495,7 +495,7 @@ describe('loadDataset: case numbers', () => {
 			validCase(2, { case_number: '7' })
 		]);
 		expect(problems).toEqual([
-			'case #2 (case_number 7) case_number: duplicate: case #1 has the same case_number; case numbers must be unique'
+			'case #1 (case_number 7) case_number: duplicate: case #0 has the same case_number; case numbers must be unique'
 		]);
 	});
 });
@@ -571,7 +571,7 @@ describe('loadDataset: what a valid file gives', () => {
 		const { warnings, dataset } = await loaded(encoder.encode(text));
 		expect(dataset.cases[0].key_details).toEqual({ 1: '先前的事实', 2: '后来的事实' });
 		expect(warnings.map((w) => w.text)).toEqual([
-			'case #1 (case_number T-001) key_details: entries with number-like keys will be listed in numeric order, not file order; write key_details as a list to keep the order'
+			'case #0 (case_number T-001) key_details: entries with number-like keys will be listed in numeric order, not file order; write key_details as a list to keep the order'
 		]);
 	});
 
@@ -635,7 +635,7 @@ describe('loadDataset: history field detection', () => {
 		const texts = (result as Extract<LoadResult, { ok: false }>).problems.map((p) => p.text);
 		expect(texts).toEqual([
 			'history fields: cannot tell which fields hold the complete and the underspecified history (no message-array field has a name that marks the complete history; no message-array field has a name that marks the underspecified history; fields holding message lists: dialogue_a, dialogue_b). Name them: in the CLI with --complete-field NAME --underspecified-field NAME, in the app in the field mapping.',
-			'case #2 (case_number T-002) cause_of_action: is empty'
+			'case #1 (case_number T-002) cause_of_action: is empty'
 		]);
 	});
 
@@ -711,7 +711,7 @@ describe('loadDataset: cause classes', () => {
 		]);
 		expect(result.dataset.summary.classes).toEqual({ 未分类: 2, 合同纠纷: 1 });
 		expect(result.warnings.map((w) => w.text)).toEqual([
-			'case #1 (case_number T-001) cause_of_action: "宠物寄养纠纷" is not in the category map (2 cases); counted as 未分类. Add it to a category map to classify it.'
+			'case #0 (case_number T-001) cause_of_action: "宠物寄养纠纷" is not in the category map (2 cases); counted as 未分类. Add it to a category map to classify it.'
 		]);
 	});
 

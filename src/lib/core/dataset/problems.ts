@@ -2,17 +2,18 @@
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
- * Indexes are zero-based in data and shown 1-based in `text` ("case #1" is the first case,
- * "message 1" the first message of a history), as a person counts them.
+ * Indexes are zero-based, in data and in `text` alike, as SPEC §1's example has them
+ * ("case #0" is the first case, "message 0" the first message of a history), so the text
+ * matches the position a researcher finds with `data[17].underspecified_consultation[3]`.
  */
 export interface DatasetProblem {
-	/** Zero-based position of the case in the file; shown 1-based as "case #n". Null for file-level problems. */
+	/** Zero-based position of the case in the file, shown as "case #n". Null for file-level problems. */
 	caseIndex: number | null;
 	/** `case_number` as a string, when the case has a usable one. */
 	caseNumber: string | null;
 	/** What the problem is about, e.g. 'underspecified history', 'result_dict', 'focal_point'. */
 	field: string | null;
-	/** Zero-based message position in a history; shown 1-based as "message n". */
+	/** Zero-based message position in a history, shown as "message n". */
 	messageIndex: number | null;
 	/** The problem alone, without the place. */
 	message: string;
@@ -40,12 +41,12 @@ export function problem(place: ProblemPlace, message: string): DatasetProblem {
 	if (caseIndex !== null) {
 		parts.push(
 			caseNumber === null
-				? `case #${caseIndex + 1}`
-				: `case #${caseIndex + 1} (case_number ${caseNumber})`
+				? `case #${caseIndex}`
+				: `case #${caseIndex} (case_number ${caseNumber})`
 		);
 	}
 	if (field !== null) {
-		parts.push(messageIndex === null ? field : `${field}, message ${messageIndex + 1}`);
+		parts.push(messageIndex === null ? field : `${field}, message ${messageIndex}`);
 	}
 	const text = parts.length ? `${parts.join(' ')}: ${message}` : message;
 	return { caseIndex, caseNumber, field, messageIndex, message, text };
