@@ -1,0 +1,324 @@
+/**
+ * What the Models page edits, as plain data: the default endpoint, the three roles with their
+ * "same as default" fallbacks, the generation settings and concurrency. Resolving, checking and
+ * storing live here, apart from the Svelte state class, so they are tested in Node.
+ *
+ * Keys are stored only when the user opts in, and then under their own localStorage entry, so
+ * "forget keys" removes exactly them and nothing else ever holds one.
+ */
+import { z } from 'zod';
+import type { RoleEndpoint } from '$lib/core/model/types';
+import { DEFAULT_SETTINGS, ROLES, type Role, type Settings } from '$lib/core/records';
+import { PRESET_IDS, type PresetId } from './provider-presets';
+
+/** SPEC §2: no base URL at all means OpenAI's. */
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** The Standard User Model of the paper (SPEC §2). */
+export const DEFAULT_USER_MODEL = 'DeepSeek-V4.1-Flash';
+/** The judge of the paper (SPEC §2). */
+export const DEFAULT_JUDGE_MODEL = 'DeepSeek-R1';
+/** @default 4; does not change results (SPEC §3). */
+export const DEFAULT_CONCURRENCY = 4;
+/** Evaluated model id of a simulated run; the same as the CLI's `--simulated`. */
+export const SIMULATED_MODEL = 'simulated';
+/** What a simulated run records as every role's endpoint; the same as the CLI's. */
+export const SIMULATED_ENDPOINT = 'simulated://offline';
+
+/** `api`: OpenAI-compatible endpoints; `simulated`: the offline demo provider for every role. */
+export type ProviderMode = 'api' | 'simulated';
+
+/** The default endpoint every role falls back to. */
+export interface EndpointConfig {
+	preset: PresetId;
+	/** '' means {@link DEFAULT_BASE_URL}. */
+	baseURL: string;
+	/** In memory unless the user opts in to remembering keys. */
+	apiKey: string;
+}
+
+export interface RoleConfig {
+	/** Take the default endpoint's base URL. @default true */
+	useDefaultBaseURL: boolean;
+	preset: PresetId;
+	baseURL: string;
+	/** Take the default endpoint's key. @default true */
+	useDefaultKey: boolean;
+	apiKey: string;
+	/** Model id sent to the endpoint. The evaluated one has no default (SPEC §2). */
+	model: string;
+}
+
+export interface ModelSettings {
+	mode: ProviderMode;
+	defaults: EndpointConfig;
+	roles: Record<Role, RoleConfig>;
+	/** Part of a run's identity: a change needs a new run id. */
+	generation: Settings;
+	/** Cases worked on at once; not part of comparability. @default 4 */
+	concurrency: number;
+	/** Keep keys in localStorage. @default false */
+	rememberKeys: boolean;
+}
+
+function role(model: string): RoleConfig {
+	return {
+		useDefaultBaseURL: true,
+		preset: 'custom',
+		baseURL: '',
+		useDefaultKey: true,
+		apiKey: '',
+		model
+	};
+}
+
+export function defaultModelSettings(): ModelSettings {
+	return {
+		mode: 'api',
+		defaults: { preset: 'openai', baseURL: DEFAULT_BASE_URL, apiKey: '' },
+		roles: {
+			evaluated: role(''),
+			user: role(DEFAULT_USER_MODEL),
+			judge: role(DEFAULT_JUDGE_MODEL)
+		},
+		generation: { ...DEFAULT_SETTINGS },
+		concurrency: DEFAULT_CONCURRENCY,
+		rememberKeys: false
+	};
+}
+
+/** Base URL, key and model each role will use, after the fallbacks of SPEC §2. */
+export function resolveEndpoints(s: ModelSettings): Record<Role, RoleEndpoint> {
+	const defaultURL = s.defaults.baseURL.trim() || DEFAULT_BASE_URL;
+	return Object.fromEntries(
+		ROLES.map((r) => {
+			const c = s.roles[r];
+			const ownURL = c.baseURL.trim();
+			return [
+				r,
+				{
+					baseURL: c.useDefaultBaseURL || !ownURL ? defaultURL : ownURL,
+					apiKey: (c.useDefaultKey ? s.defaults.apiKey : c.apiKey).trim(),
+					model: c.model.trim()
+				}
+			];
+		})
+	) as Record<Role, RoleEndpoint>;
+}
+
+/** What a run records about its models: ids and base URLs (never keys). */
+export interface RunIdentity {
+	simulated: boolean;
+	models: Record<Role, string>;
+	endpoints: Record<Role, string>;
+}
+
+export function runIdentity(s: ModelSettings): RunIdentity {
+	const resolved = resolveEndpoints(s);
+	const simulated = s.mode === 'simulated';
+	const models = Object.fromEntries(ROLES.map((r) => [r, resolved[r].model])) as Record<
+		Role,
+		string
+	>;
+	if (simulated) models.evaluated = SIMULATED_MODEL;
+	const endpoints = Object.fromEntries(
+		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : resolved[r].baseURL])
+	) as Record<Role, string>;
+	return { simulated, models, endpoints };
+}
+
+/** Where a problem is, so the page can put it next to its field. */
+export type SettingsField =
+	| `${Role}.model`
+	| `${Role}.baseURL`
+	| 'defaults.baseURL'
+	| `generation.${keyof Settings}`
+	| 'concurrency';
+
+export interface SettingsProblem {
+	field: SettingsField;
+	message: string;
+}
+
+const ROLE_NAMES: Record<Role, string> = {
+	evaluated: 'Evaluated model',
+	user: 'User model',
+	judge: 'Judge'
+};
+
+function isHttpUrl(text: string): boolean {
+	try {
+		return ['http:', 'https:'].includes(new URL(text).protocol);
+	} catch {
+		return false;
+	}
+}
+
+interface NumberRule {
+	min: number;
+	max?: number;
+	integer?: boolean;
+	/** `min` itself is not allowed. */
+	exclusiveMin?: boolean;
+}
+
+const GENERATION_RULES: Record<keyof Settings, NumberRule & { label: string }> = {
+	temperature: { label: 'Temperature', min: 0, max: 2 },
+	judge_temperature: { label: 'Judge temperature', min: 0, max: 2 },
+	max_tokens: { label: 'Max tokens', min: 1, integer: true },
+	timeout_s: { label: 'Timeout', min: 0, exclusiveMin: true },
+	retries: { label: 'Retries', min: 0, max: 20, integer: true }
+};
+
+function numberProblem(label: string, value: unknown, rule: NumberRule): string | null {
+	if (typeof value !== 'number' || !Number.isFinite(value)) return `${label} must be a number.`;
+	if (rule.integer && !Number.isInteger(value)) return `${label} must be a whole number.`;
+	if (rule.exclusiveMin ? value <= rule.min : value < rule.min) {
+		return `${label} must be ${rule.exclusiveMin ? 'more than' : 'at least'} ${rule.min}.`;
+	}
+	if (rule.max !== undefined && value > rule.max) return `${label} must be at most ${rule.max}.`;
+	return null;
+}
+
+/**
+ * Every problem that stops a run from starting, each naming its field and what to do.
+ * A missing key is not a problem: local servers take none, and a wrong one is for Test
+ * connection to find.
+ */
+export function settingsProblems(s: ModelSettings): SettingsProblem[] {
+	const problems: SettingsProblem[] = [];
+	for (const [key, rule] of Object.entries(GENERATION_RULES) as [
+		keyof Settings,
+		(typeof GENERATION_RULES)[keyof Settings]
+	][]) {
+		const message = numberProblem(rule.label, s.generation[key], rule);
+		if (message) problems.push({ field: `generation.${key}`, message });
+	}
+	const concurrency = numberProblem('Concurrency', s.concurrency, {
+		min: 1,
+		max: 64,
+		integer: true
+	});
+	if (concurrency) problems.push({ field: 'concurrency', message: concurrency });
+	if (s.mode === 'simulated') return problems;
+
+	const defaultURL = s.defaults.baseURL.trim();
+	if (defaultURL && !isHttpUrl(defaultURL)) {
+		problems.push({
+			field: 'defaults.baseURL',
+			message: `Default base URL "${defaultURL}" is not an http(s) URL, e.g. https://api.openai.com/v1.`
+		});
+	}
+	for (const r of ROLES) {
+		const c = s.roles[r];
+		if (!c.model.trim()) {
+			problems.push({
+				field: `${r}.model`,
+				message:
+					r === 'evaluated'
+						? 'Evaluated model: enter the model id to benchmark (none is chosen for you).'
+						: `${ROLE_NAMES[r]}: enter a model id.`
+			});
+		}
+		const own = c.baseURL.trim();
+		if (!c.useDefaultBaseURL && own && !isHttpUrl(own)) {
+			problems.push({
+				field: `${r}.baseURL`,
+				message: `${ROLE_NAMES[r]}: base URL "${own}" is not an http(s) URL.`
+			});
+		}
+	}
+	return problems;
+}
+
+/** @default 'lexpilot.model-settings.v1' */
+export const SETTINGS_STORAGE_KEY = 'lexpilot.model-settings.v1';
+/** Only written when the user ticks "Remember keys on this device". */
+export const KEYS_STORAGE_KEY = 'lexpilot.api-keys.v1';
+
+const Preset = z.enum(PRESET_IDS);
+const StoredRole = z.object({
+	useDefaultBaseURL: z.boolean(),
+	preset: Preset,
+	baseURL: z.string(),
+	useDefaultKey: z.boolean(),
+	model: z.string()
+});
+const StoredSettings = z.object({
+	mode: z.enum(['api', 'simulated']),
+	defaults: z.object({ preset: Preset, baseURL: z.string() }),
+	roles: z.object({ evaluated: StoredRole, user: StoredRole, judge: StoredRole }),
+	generation: z.object({
+		temperature: z.number(),
+		judge_temperature: z.number(),
+		max_tokens: z.number(),
+		timeout_s: z.number(),
+		retries: z.number()
+	}),
+	concurrency: z.number(),
+	rememberKeys: z.boolean()
+});
+const StoredKeys = z.object({
+	defaults: z.string(),
+	evaluated: z.string(),
+	user: z.string(),
+	judge: z.string()
+});
+
+/** The two localStorage entries for `s`; `keys` is null unless the user opted in. */
+export function toStored(s: ModelSettings): { settings: string; keys: string | null } {
+	const settings: z.infer<typeof StoredSettings> = {
+		mode: s.mode,
+		defaults: { preset: s.defaults.preset, baseURL: s.defaults.baseURL },
+		roles: Object.fromEntries(
+			ROLES.map((r) => {
+				const { apiKey: _key, ...rest } = s.roles[r];
+				return [r, rest];
+			})
+		) as z.infer<typeof StoredSettings>['roles'],
+		generation: { ...s.generation },
+		concurrency: s.concurrency,
+		rememberKeys: s.rememberKeys
+	};
+	const keys = s.rememberKeys
+		? JSON.stringify({
+				defaults: s.defaults.apiKey,
+				evaluated: s.roles.evaluated.apiKey,
+				user: s.roles.user.apiKey,
+				judge: s.roles.judge.apiKey
+			} satisfies z.infer<typeof StoredKeys>)
+		: null;
+	return { settings: JSON.stringify(settings), keys };
+}
+
+function parseJson(text: string | null): unknown {
+	if (text === null) return null;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Settings from the two localStorage entries. Anything unreadable falls back to the defaults
+ * (a stored setting from an older version must never stop the page from opening).
+ */
+export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
+	const base = defaultModelSettings();
+	const stored = StoredSettings.safeParse(parseJson(settingsText));
+	const s: ModelSettings = stored.success
+		? {
+				...stored.data,
+				defaults: { ...stored.data.defaults, apiKey: '' },
+				roles: Object.fromEntries(
+					ROLES.map((r) => [r, { ...stored.data.roles[r], apiKey: '' }])
+				) as Record<Role, RoleConfig>
+			}
+		: base;
+	const keys = s.rememberKeys ? StoredKeys.safeParse(parseJson(keysText)) : null;
+	if (keys?.success) {
+		s.defaults.apiKey = keys.data.defaults;
+		for (const r of ROLES) s.roles[r].apiKey = keys.data[r];
+	}
+	return s;
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { STAGE_OUTPUTS, type StageName } from '$lib/core/engine/types';
+import type { ChatRequest, ModelClient } from '$lib/core/model/types';
+import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
+import { DEFAULT_SETTINGS } from '$lib/core/records';
+import { createSimulatedClient } from '$lib/core/simulated';
+import { MemoryStore } from '$lib/core/store/memory-store';
+import { makeDataset } from '../../../tests/fixtures/engine/cases';
+import { loadPlans, type PlanStorage } from './run-plans';
+import { RunController, type RunRequest, type RunSnapshot } from './run-controller';
+
+const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
+const ENDPOINTS = {
+	evaluated: 'http://e.test/v1',
+	user: 'http://u.test/v1',
+	judge: 'http://j.test/v1'
+};
+
+function memoryStorage(): PlanStorage & { data: Map<string, string> } {
+	const data = new Map<string, string>();
+	return {
+		data,
+		getItem: (k) => data.get(k) ?? null,
+		setItem: (k, v) => void data.set(k, v)
+	};
+}
+
+/** The simulated provider, counting every call by case and remembering when it was made. */
+function countingClient(latencyMs: number) {
+	const inner = createSimulatedClient({ latencyMs });
+	const calls: ChatRequest[] = [];
+	const client: ModelClient = {
+		simulated: true,
+		complete: (request) => {
+			calls.push(request);
+			return inner.complete(request);
+		}
+	};
+	return { client, calls };
+}
+
+function request(client: ModelClient, overrides: Partial<RunRequest> = {}): RunRequest {
+	return {
+		dataset: makeDataset(6),
+		datasetName: 'cases.json',
+		runId: 'r1',
+		limit: null,
+		stages: ['gen'],
+		models: MODELS,
+		endpoints: ENDPOINTS,
+		settings: DEFAULT_SETTINGS,
+		concurrency: 2,
+		pack: DEFAULT_PROMPT_PACK,
+		keys: [],
+		makeClient: () => client,
+		...overrides
+	};
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+	const end = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 5));
+	}
+}
+
+async function savedCases(store: MemoryStore, snap: RunSnapshot, stage: StageName) {
+	const file = STAGE_OUTPUTS[stage].at(-1)!;
+	const records = await store.readRecords(snap.run!, file);
+	return records.map((r) => r.case_number);
+}
+
+describe('RunController', () => {
+	it('runs every stage to done, saves one record per case and remembers the plan as done', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const stages: StageName[] = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];
+		const seen: RunSnapshot[] = [];
+		const controller = new RunController({ store, plans, onChange: (s) => seen.push(s) });
+		const { client } = countingClient(0);
+
+		const snap = await controller.start(request(client, { stages, limit: 4 }));
+
+		expect(snap.status, snap.error?.message).toBe('done');
+		expect(snap.created).toBe(true);
+		for (const stage of stages) {
+			expect(snap.progress[stage]).toMatchObject({ status: 'done', done: 4, total: 4 });
+			expect(await savedCases(store, snap, stage)).toHaveLength(4);
+		}
+		expect(loadPlans(plans)).toEqual([
+			expect.objectContaining({ runId: 'r1', stages, status: 'done', concurrency: 2 })
+		]);
+		// The page saw the run go through its states in order.
+		const states = [...new Set(seen.map((s) => s.status))];
+		expect(states).toEqual(['starting', 'running', 'done']);
+	});
+
+	it('pause lets cases under way finish, starts no new case until resumed, then completes', async () => {
+		const store = new MemoryStore();
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(15);
+		const running = controller.start(request(client));
+
+		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		controller.pause();
+		expect(['pausing', 'paused']).toContain(controller.snapshot.status);
+		await until('paused', () => controller.snapshot.status === 'paused');
+
+		// Every case that had made a call when the pause began is finished and saved.
+		const called = new Set(calls.map((c) => c.caseNumber));
+		const saved = await savedCases(store, controller.snapshot, 'gen');
+		expect(new Set(saved)).toEqual(called);
+		expect(saved.length).toBeLessThan(6);
+
+		const callsWhilePaused = calls.length;
+		await new Promise((r) => setTimeout(r, 150));
+		expect(calls.length).toBe(callsWhilePaused);
+
+		controller.resume();
+		const snap = await running;
+		expect(snap.status).toBe('done');
+		expect((await savedCases(store, snap, 'gen')).sort()).toEqual(
+			makeDataset(6)
+				.cases.map((c) => c.case_number)
+				.sort()
+		);
+	});
+
+	it('stop aborts the run, keeps finished cases, and a second start resumes without repeating them', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		const first = countingClient(15);
+		const running = controller.start(request(first.client));
+		await until('two cases saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 2);
+		controller.stop();
+		const stopped = await running;
+
+		expect(stopped.status).toBe('stopped');
+		expect(stopped.error).toBeNull();
+		expect(loadPlans(plans)[0].status).toBe('stopped');
+		const kept = await savedCases(store, stopped, 'gen');
+		expect(kept.length).toBeGreaterThanOrEqual(2);
+
+		const second = countingClient(0);
+		const resumed = await controller.start(request(second.client));
+		expect(resumed.status).toBe('done');
+		expect(resumed.created).toBe(false);
+		expect(resumed.progress.gen?.resumed).toBe(kept.length);
+		const repeated = second.calls.filter((c) => kept.includes(c.caseNumber));
+		expect(repeated).toEqual([]);
+	});
+
+	it('refuses a run another writer holds, writing nothing and keeping the other plan', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const holder = new RunController({ store, plans });
+		const other = new RunController({ store, plans });
+		const slow = countingClient(20);
+		const running = holder.start(request(slow.client));
+		await until('running', () => holder.snapshot.status === 'running');
+
+		const quick = countingClient(0);
+		const refused = await other.start(request(quick.client));
+
+		expect(refused.status).toBe('failed');
+		expect(refused.error?.kind).toBe('locked');
+		expect(refused.error?.message).toMatch(/already being written/);
+		expect(quick.calls).toEqual([]);
+		expect(loadPlans(plans)[0].status).toBe('running');
+		holder.stop();
+		await running;
+	});
+
+	it('reports a failed call with its case, role and raw output, and marks the plan failed', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		const inner = createSimulatedClient();
+		const badJudge: ModelClient = {
+			simulated: false,
+			complete: async (req) =>
+				req.task === 'judge_lca'
+					? { response: '我认为这是澄清', reasoning: null, finishReason: 'stop', usage: null }
+					: inner.complete(req)
+		};
+
+		const snap = await controller.start(request(badJudge, { limit: 1 }));
+
+		expect(snap.status).toBe('failed');
+		expect(snap.error).toMatchObject({
+			kind: 'invalid_output',
+			caseNumber: makeDataset(1).cases[0].case_number,
+			role: 'judge',
+			task: 'judge_lca',
+			rawOutput: '我认为这是澄清'
+		});
+		expect(loadPlans(plans)[0]).toMatchObject({ status: 'failed' });
+		expect(loadPlans(plans)[0].error).toContain(makeDataset(1).cases[0].case_number);
+	});
+});

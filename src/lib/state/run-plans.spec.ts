@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+	loadPlans,
+	PLANS_STORAGE_KEY,
+	removePlan,
+	savePlan,
+	updatePlanStatus,
+	type PlanStorage,
+	type RunPlan
+} from './run-plans';
+
+function storage(initial?: string): PlanStorage & { data: Map<string, string> } {
+	const data = new Map<string, string>();
+	if (initial !== undefined) data.set(PLANS_STORAGE_KEY, initial);
+	return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
+}
+
+function plan(runId: string, overrides: Partial<RunPlan> = {}): RunPlan {
+	return {
+		runId,
+		modelDir: 'qwen-1a2b3c4d',
+		stages: ['gen', 'dcg'],
+		concurrency: 4,
+		datasetName: 'lexpilot.json',
+		status: 'running',
+		error: null,
+		updatedAt: '2025-01-01T00:00:00.000Z',
+		...overrides
+	};
+}
+
+describe('run plans', () => {
+	it('adds, replaces, updates and removes plans by run id and model', () => {
+		const s = storage();
+		savePlan(s, plan('run1'));
+		savePlan(s, plan('run2'));
+		savePlan(s, plan('run1', { stages: ['gen'] }));
+		expect(loadPlans(s).map((p) => [p.runId, p.stages])).toEqual([
+			['run2', ['gen', 'dcg']],
+			['run1', ['gen']]
+		]);
+		updatePlanStatus(s, plan('run2'), 'failed', 'case #3: 401', new Date('2025-02-02T00:00:00Z'));
+		expect(loadPlans(s)[0]).toMatchObject({
+			status: 'failed',
+			error: 'case #3: 401',
+			updatedAt: '2025-02-02T00:00:00.000Z'
+		});
+		removePlan(s, plan('run1'));
+		expect(loadPlans(s).map((p) => p.runId)).toEqual(['run2']);
+	});
+
+	it('never stores a field it does not know, such as a key', () => {
+		const s = storage();
+		savePlan(s, { ...plan('run1'), apiKey: 'sk-should-not-be-kept' } as RunPlan);
+		expect([...s.data.values()].join()).not.toContain('sk-should-not-be-kept');
+	});
+
+	it.each([
+		['not JSON', '{'],
+		['not an array', '{"runId":"x"}'],
+		['a broken entry among good ones', JSON.stringify([{ runId: 'x' }, plan('ok')])]
+	])('reads %s without failing, keeping what is valid', (_name, text) => {
+		const runIds = loadPlans(storage(text)).map((p) => p.runId);
+		expect(runIds).toEqual(text.includes('"ok"') ? ['ok'] : []);
+	});
+
+	it('works without localStorage at all', () => {
+		expect(loadPlans(null)).toEqual([]);
+		expect(() => savePlan(null, plan('run1'))).not.toThrow();
+	});
+});
