@@ -198,7 +198,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		const failed = await cli('gen', broken, ['--retries', '0', '--concurrency', '1']);
 		fault = () => undefined;
 		expect(failed.code).toBe(1);
-		expect(failed.stderr).toContain('gen stopped at case #3 (case_number E-003)');
+		expect(failed.stderr).toContain('gen stopped at case #2 (case_number E-003)');
 		expect(failed.stderr).toContain('2 of 3 cases are saved');
 		const dir = await modelDirName('eval-model');
 		const saved = jsonl(
@@ -254,7 +254,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		const result = await cli('ljp-gold', dir, ['--limit', '1']);
 		fault = () => undefined;
 		expect(result.code).toBe(1);
-		expect(result.stderr).toContain('ljp-gold stopped at case #1 (case_number E-001)');
+		expect(result.stderr).toContain('ljp-gold stopped at case #0 (case_number E-001)');
 		expect(result.stderr).toContain('raw output:\n我认为应当部分支持。');
 	});
 });

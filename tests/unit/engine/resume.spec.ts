@@ -30,7 +30,7 @@ describe('a failure mid-stage', () => {
 		);
 		const error = await run(failing, store, { dataset, concurrency: 1 }).catch((e) => e);
 		expect(error).toBeInstanceOf(ModelCallError);
-		expect(error.message).toContain(`gen stopped at case #3 (case_number ${numbers[2]})`);
+		expect(error.message).toContain(`gen stopped at case #2 (case_number ${numbers[2]})`);
 		expect(error.message).toContain('2 of 4 cases are saved');
 		expect((await records(store, 'interaction')).map((r) => r.case_number)).toEqual(
 			numbers.slice(0, 2)

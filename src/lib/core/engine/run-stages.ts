@@ -241,9 +241,9 @@ function checkOptions(options: RunStagesOptions, concurrency: number): void {
 	if (!options.models.evaluated.trim()) throw new UsageError('no evaluated model given');
 }
 
-/** Puts the case (1-based position and case_number) in front of an error that lacks it. */
+/** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
 function naming(error: unknown, stage: StageName, kase: Case): unknown {
-	const where = `${stage} stopped at case #${kase.index + 1} (case_number ${kase.case_number})`;
+	const where = `${stage} stopped at case #${kase.index} (case_number ${kase.case_number})`;
 	if (error instanceof ModelCallError) {
 		return new ModelCallError(`${where}: ${error.message}`, {
 			caseNumber: kase.case_number,
