@@ -78,7 +78,7 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 		case 'server':
 			return `${where}: ${status || 'server error'}${after} (${f.detail}) — the provider failed; resume the run later.`;
 		case 'timeout':
-			return `${where}: no answer within ${Math.round(c.timeoutMs / 1000)} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
+			return `${where}: no answer within ${c.timeoutMs / 1000} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
 		case 'unreachable':
 			return (
 				`${where}: could not connect${after} (${f.detail}) — check that the server is running and ` +
