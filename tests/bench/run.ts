@@ -1,34 +1,60 @@
 /**
  * `npm run bench [-- NAME…]`: runs every bench module (or those whose name contains a given
- * word) and prints one table. Exits 1 when a row misses its target. Add a bench by writing
- * a module that exports a `BenchModule` and listing it in `BENCHES`.
+ * word) and prints one table. A bench that throws becomes an "error: …" row and the others
+ * still run. Exits 1 when a row misses its target, 2 when a bench failed. Add a bench by
+ * writing a module that exports a `BenchModule` and listing it in `BENCHES`.
  */
+import { bundleBench } from './bundle.bench';
+import { engineBenches } from './engine.bench';
+import { idbBench } from './idb.bench';
+import { resultsBench } from './results.bench';
+import { siteSizeBench } from './site-size.bench';
 import type { BenchModule, BenchRow } from './types';
 import { validationBench } from './validation.bench';
 
-const BENCHES: BenchModule[] = [validationBench];
+const BENCHES: BenchModule[] = [
+	...engineBenches,
+	validationBench,
+	idbBench,
+	bundleBench,
+	resultsBench,
+	siteSizeBench
+];
 
 const filters = process.argv.slice(2);
 const selected = BENCHES.filter(
 	(b) => filters.length === 0 || filters.some((f) => b.name.includes(f))
 );
 
-const rows: Array<BenchRow & { bench: string }> = [];
+type Row = (BenchRow & { bench: string }) | { bench: string; name: string; error: string };
+
+const rows: Row[] = [];
 for (const bench of selected) {
-	for (const row of await bench.run()) rows.push({ ...row, bench: bench.name });
+	// Progress goes to stderr so stdout holds only the table.
+	process.stderr.write(`bench: ${bench.name}…\n`);
+	try {
+		for (const row of await bench.run()) rows.push({ ...row, bench: bench.name });
+	} catch (e) {
+		rows.push({ bench: bench.name, name: bench.name, error: (e as Error)?.message ?? String(e) });
+	}
 }
 
-const met = (r: BenchRow) =>
-	r.target === null
+const met = (r: Row) =>
+	'error' in r || r.target === null
 		? null
 		: (r.better ?? 'lower') === 'lower'
 			? r.value <= r.target
 			: r.value >= r.target;
 const format = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+const firstLine = (text: string) => {
+	const line = text.split('\n')[0];
+	return line.length > 90 ? `${line.slice(0, 89)}…` : line;
+};
 
 const table = [
 	['name', 'value', 'unit', 'target', 'met?'],
 	...rows.map((r) => {
+		if ('error' in r) return [r.name, `error: ${firstLine(r.error)}`, '', '', 'NO'];
 		const ok = met(r);
 		const target =
 			r.target === null
@@ -47,4 +73,7 @@ for (const [i, row] of table.entries()) {
 	);
 	if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-if (rows.some((r) => met(r) === false)) process.exitCode = 1;
+const errors = rows.filter((r) => 'error' in r);
+for (const r of errors) console.error(`\n${r.bench} failed:\n${r.error}`);
+if (errors.length > 0) process.exitCode = 2;
+else if (rows.some((r) => met(r) === false)) process.exitCode = 1;

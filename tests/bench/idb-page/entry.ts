@@ -1,0 +1,75 @@
+/**
+ * Runs in Chromium (bundled by idb.bench.ts): writes a run's records through the real
+ * `IdbStore`, then times the resume scan. Exposed as `window.idbBench`.
+ */
+import { openIdbStore } from '../../../src/lib/adapters/idb-store';
+import type { RunKey } from '../../../src/lib/core/layout';
+import {
+	STAGE_FILE_NAMES,
+	type AnyRecord,
+	type Manifest,
+	type StageFile
+} from '../../../src/lib/core/records';
+
+/** What idb.bench.ts serves as `run.json`. */
+export interface BenchRun {
+	manifest: Manifest;
+	/** Records per stage file, in file order. */
+	files: Partial<Record<StageFile, AnyRecord[]>>;
+}
+
+const DB_NAME = 'lexpilot-bench';
+
+async function write(url: string): Promise<{ records: number; ms: number }> {
+	const run = (await (await fetch(url)).json()) as BenchRun;
+	const store = await openIdbStore({ dbName: DB_NAME });
+	const key: RunKey = { runId: run.manifest.run_id, modelDir: run.manifest.model_dir };
+	const release = await store.lock(key);
+	let records = 0;
+	const start = performance.now();
+	try {
+		await store.createManifest(run.manifest);
+		// One append per record, each awaited, as the engine saves a finished case.
+		for (const file of STAGE_FILE_NAMES) {
+			for (const record of run.files[file] ?? []) {
+				await store.appendRecord(key, file, record);
+				records++;
+			}
+		}
+	} finally {
+		await release();
+	}
+	const ms = performance.now() - start;
+	store.db.close();
+	return { records, ms };
+}
+
+/**
+ * Reads every stage file of the run the way a resume does, `times` times, each timed; then
+ * once more without parsing or validating, to tell IndexedDB's share from the store's.
+ */
+async function scan(
+	key: RunKey,
+	times: number
+): Promise<{ records: number; ms: number[]; rawMs: number }> {
+	const store = await openIdbStore({ dbName: DB_NAME });
+	const ms: number[] = [];
+	let records = 0;
+	for (let i = 0; i < times; i++) {
+		const start = performance.now();
+		records = 0;
+		for (const file of STAGE_FILE_NAMES) records += (await store.readRecords(key, file)).length;
+		ms.push(performance.now() - start);
+	}
+	const start = performance.now();
+	for (const file of STAGE_FILE_NAMES) {
+		await store.db.getAllFromIndex('records', 'by_file', [key.runId, key.modelDir, file]);
+	}
+	const rawMs = performance.now() - start;
+	store.db.close();
+	return { records, ms, rawMs };
+}
+
+const api = { write, scan };
+export type IdbBenchApi = typeof api;
+(globalThis as unknown as { idbBench: IdbBenchApi }).idbBench = api;
