@@ -158,6 +158,16 @@ describe('stored settings', () => {
 		expect(fromStored(off, stored.keys).defaults.apiKey).toBe('');
 	});
 
+	it('keeps the other settings when one stored value is unusable (an emptied number field)', () => {
+		const s = withKeys(false);
+		const stored = JSON.parse(toStored(s).settings);
+		stored.generation.max_tokens = null;
+		const back = fromStored(JSON.stringify(stored), null);
+		expect(back.generation).toEqual({ ...s.generation, max_tokens: 8192 });
+		expect(back.roles.evaluated.model).toBe('qwen2.5:7b');
+		expect(back.concurrency).toBe(8);
+	});
+
 	it.each([
 		['nothing stored', null],
 		['not JSON', '{oops'],

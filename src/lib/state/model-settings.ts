@@ -236,26 +236,46 @@ export const SETTINGS_STORAGE_KEY = 'lexpilot.model-settings.v1';
 export const KEYS_STORAGE_KEY = 'lexpilot.api-keys.v1';
 
 const Preset = z.enum(PRESET_IDS);
-const StoredRole = z.object({
-	useDefaultBaseURL: z.boolean(),
-	preset: Preset,
-	baseURL: z.string(),
-	useDefaultKey: z.boolean(),
-	model: z.string()
-});
+// Each field falls back on its own, so one odd value (an emptied number field stores null)
+// never throws away the rest of the user's settings.
+const StoredRole = (model: string) =>
+	z
+		.object({
+			useDefaultBaseURL: z.boolean().catch(true),
+			preset: Preset.catch('custom'),
+			baseURL: z.string().catch(''),
+			useDefaultKey: z.boolean().catch(true),
+			model: z.string().catch(model)
+		})
+		.catch(() => ({ ...role(model) }));
+const number = (fallback: number) => z.number().catch(fallback);
 const StoredSettings = z.object({
-	mode: z.enum(['api', 'simulated']),
-	defaults: z.object({ preset: Preset, baseURL: z.string() }),
-	roles: z.object({ evaluated: StoredRole, user: StoredRole, judge: StoredRole }),
-	generation: z.object({
-		temperature: z.number(),
-		judge_temperature: z.number(),
-		max_tokens: z.number(),
-		timeout_s: z.number(),
-		retries: z.number()
-	}),
-	concurrency: z.number(),
-	rememberKeys: z.boolean()
+	mode: z.enum(['api', 'simulated']).catch('api'),
+	defaults: z
+		.object({ preset: Preset.catch('custom'), baseURL: z.string().catch(DEFAULT_BASE_URL) })
+		.catch({ preset: 'openai', baseURL: DEFAULT_BASE_URL }),
+	roles: z
+		.object({
+			evaluated: StoredRole(''),
+			user: StoredRole(DEFAULT_USER_MODEL),
+			judge: StoredRole(DEFAULT_JUDGE_MODEL)
+		})
+		.catch(() => ({
+			evaluated: role(''),
+			user: role(DEFAULT_USER_MODEL),
+			judge: role(DEFAULT_JUDGE_MODEL)
+		})),
+	generation: z
+		.object({
+			temperature: number(DEFAULT_SETTINGS.temperature),
+			judge_temperature: number(DEFAULT_SETTINGS.judge_temperature),
+			max_tokens: number(DEFAULT_SETTINGS.max_tokens),
+			timeout_s: number(DEFAULT_SETTINGS.timeout_s),
+			retries: number(DEFAULT_SETTINGS.retries)
+		})
+		.catch({ ...DEFAULT_SETTINGS }),
+	concurrency: number(DEFAULT_CONCURRENCY),
+	rememberKeys: z.boolean().catch(false)
 });
 const StoredKeys = z.object({
 	defaults: z.string(),

@@ -114,7 +114,8 @@ export interface RunControllerOptions {
 	now?: () => Date;
 }
 
-function idleSnapshot(): RunSnapshot {
+/** The snapshot before any run. */
+export function idleSnapshot(): RunSnapshot {
 	return {
 		status: 'idle',
 		run: null,

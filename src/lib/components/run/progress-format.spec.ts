@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { StageProgress } from '$lib/core/engine/types';
+import { formatCount, formatDuration, stageTiming } from './progress-format';
+
+function progress(p: Partial<StageProgress>): StageProgress {
+	return {
+		stage: 'gen',
+		status: 'running',
+		total: 100,
+		done: 0,
+		resumed: 0,
+		inFlight: 0,
+		retries: 0,
+		failures: 0,
+		calls: { evaluated: 0, user: 0, judge: 0 },
+		tokens: {
+			evaluated: { prompt: 0, completion: 0 },
+			user: { prompt: 0, completion: 0 },
+			judge: { prompt: 0, completion: 0 }
+		},
+		startedAt: 1_000_000,
+		elapsedMs: 0,
+		...p
+	};
+}
+
+describe('stageTiming', () => {
+	it('projects time left from the cases generated, not the resumed ones', () => {
+		// 40 resumed at once, then 20 generated in 60 s: 3 s per case, 40 left → 120 s.
+		const t = stageTiming(progress({ done: 60, resumed: 40, elapsedMs: 50_000 }), 1_060_000);
+		expect(t).toEqual({ elapsedMs: 60_000, etaMs: 120_000 });
+	});
+
+	it.each([
+		['nothing generated yet', progress({ done: 10, resumed: 10 }), null],
+		['a finished stage', progress({ status: 'done', done: 100, elapsedMs: 5000 }), 0],
+		['a failed stage', progress({ status: 'failed', done: 30, elapsedMs: 5000 }), null]
+	])('has no projection for %s', (_name, p, eta) => {
+		expect(stageTiming(p, 2_000_000).etaMs).toBe(eta);
+	});
+
+	it('keeps the engine’s elapsed time once the stage has ended', () => {
+		expect(
+			stageTiming(progress({ status: 'done', done: 100, elapsedMs: 5000 }), 9e9).elapsedMs
+		).toBe(5000);
+	});
+});
+
+describe('formatting', () => {
+	it.each([
+		[0, '0 s'],
+		[44_600, '45 s'],
+		[185_000, '3 min 05 s'],
+		[7_440_000, '2 h 04 min']
+	])('formatDuration(%d) = %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+
+	it.each([
+		[950, '950'],
+		[1234, '1.23k'],
+		[12_345, '12.3k'],
+		[4_560_000, '4.56M']
+	])('formatCount(%d) = %s', (n, text) => expect(formatCount(n)).toBe(text));
+});

@@ -1,0 +1,43 @@
+/**
+ * The browser's model clients. Both are loaded on demand: the `openai` package is the largest
+ * dependency, and the first page the user opens must stay small.
+ */
+import type { ClientFactory } from './run-request';
+
+/**
+ * Delay per simulated call, so a demo shows progress and concurrency as a real provider would.
+ * @default [40, 200]
+ */
+export const SIMULATED_LATENCY_MS: [number, number] = [40, 200];
+
+/** Sent as the bearer token when the user entered no key. */
+const NO_KEY = 'no-key-entered';
+
+export const browserClientFactory: ClientFactory = (spec) => async (hooks) => {
+	if (spec.simulated) {
+		const { createSimulatedClient } = await import('$lib/core/simulated');
+		return createSimulatedClient({ pack: spec.pack, latencyMs: SIMULATED_LATENCY_MS });
+	}
+	const [{ createOpenAIClient }, { probeCors }] = await Promise.all([
+		import('$lib/core/model/openai-client'),
+		import('$lib/core/model/diagnose')
+	]);
+	const origin = globalThis.location?.origin;
+	// The SDK refuses an empty key ("Missing credentials") before sending anything, which the
+	// client would report as a connection failure. Local servers take no key, so send a stand-in,
+	// as Test connection does.
+	const endpoints = Object.fromEntries(
+		Object.entries(spec.endpoints).map(([role, ep]) => [
+			role,
+			{ ...ep, apiKey: ep.apiKey || NO_KEY }
+		])
+	) as typeof spec.endpoints;
+	return createOpenAIClient(endpoints, {
+		retries: spec.settings.retries,
+		timeoutMs: spec.settings.timeout_s * 1000,
+		concurrency: spec.concurrency,
+		onEvent: hooks.onEvent,
+		// Tells a CORS refusal from a server that is down, so the run stops with the fix at once.
+		probeConnection: (baseURL, signal) => probeCors(baseURL, { origin, signal })
+	});
+};

@@ -1,0 +1,214 @@
+/**
+ * Turns what the pages hold (dataset, model settings, prompt pack, the Run form) into a
+ * `RunRequest`, or into the reasons it cannot start. A resumed run takes everything from its
+ * manifest instead (models, endpoints, settings, selected cases), so it continues exactly as it
+ * began; only keys come from the Models page, since they are never saved with a run.
+ */
+import type { RunDataset, StageName } from '$lib/core/engine/types';
+import { RUN_ID_PATTERN } from '$lib/core/layout';
+import type { RoleEndpoint } from '$lib/core/model/types';
+import type { PromptPack } from '$lib/core/prompts/pack';
+import { ROLES, type Manifest, type Role, type Settings } from '$lib/core/records';
+import type { ClientHooks, RunRequest } from './run-controller';
+import {
+	resolveEndpoints,
+	runIdentity,
+	settingsProblems,
+	type ModelSettings
+} from './model-settings';
+import type { RunPlan } from './run-plans';
+
+/** What the Run form asks. */
+export interface RunForm {
+	runId: string;
+	/** First `limit` cases; null for every case. */
+	limit: number | null;
+	stages: readonly StageName[];
+}
+
+/** The parts of the app a run is built from. */
+export interface RunSources {
+	dataset: RunDataset | null;
+	datasetName: string | null;
+	settings: ModelSettings;
+	pack: PromptPack;
+}
+
+/** Builds the model client of a run; the browser's loads the `openai` package on demand. */
+export type ClientFactory = (spec: ClientSpec) => RunRequest['makeClient'];
+
+export interface ClientSpec {
+	simulated: boolean;
+	endpoints: Record<Role, RoleEndpoint>;
+	settings: Settings;
+	concurrency: number;
+	pack: PromptPack;
+}
+
+const STAGE_ORDER: readonly StageName[] = [
+	'gen',
+	'lca',
+	'dcg',
+	'ljp-direct',
+	'ljp-gold',
+	'ljp-interaction'
+];
+
+/** Why `form` cannot start now, one sentence each naming what to change; empty when it can. */
+export function startProblems(sources: RunSources, form: RunForm): string[] {
+	const problems: string[] = [];
+	if (!sources.dataset) problems.push('Load a valid dataset on the Dataset page first.');
+	for (const p of settingsProblems(sources.settings)) problems.push(`Models page: ${p.message}`);
+	if (!RUN_ID_PATTERN.test(form.runId)) {
+		problems.push(
+			form.runId
+				? `Run id "${form.runId}": use letters, digits, ".", "_" or "-", starting with a letter or digit (at most 64).`
+				: 'Enter a run id, e.g. run1.'
+		);
+	}
+	if (form.limit !== null && (!Number.isInteger(form.limit) || form.limit < 1)) {
+		problems.push('Limit: enter a whole number of cases (at least 1), or leave it empty for all.');
+	}
+	if (form.stages.length === 0) problems.push('Choose at least one stage.');
+	return problems;
+}
+
+/** Stages in protocol order, whatever order they were ticked in. */
+export function orderStages(stages: Iterable<StageName>): StageName[] {
+	const chosen = new Set(stages);
+	return STAGE_ORDER.filter((s) => chosen.has(s));
+}
+
+/** The request for a new run (or a same-id continuation) from the current pages. */
+export function newRunRequest(
+	sources: RunSources,
+	form: RunForm,
+	makeClient: ClientFactory
+): RunRequest {
+	const problems = startProblems(sources, form);
+	if (problems.length > 0 || !sources.dataset) throw new Error(problems.join(' '));
+	const s = sources.settings;
+	const identity = runIdentity(s);
+	const endpoints = resolveEndpoints(s);
+	return {
+		dataset: sources.dataset,
+		datasetName: sources.datasetName ?? 'dataset.json',
+		runId: form.runId,
+		limit: form.limit,
+		stages: orderStages(form.stages),
+		models: identity.models,
+		endpoints: identity.endpoints,
+		settings: { ...s.generation },
+		concurrency: s.concurrency,
+		pack: sources.pack,
+		keys: identity.simulated ? [] : keysOf(endpoints),
+		makeClient: makeClient({
+			simulated: identity.simulated,
+			endpoints,
+			settings: { ...s.generation },
+			concurrency: s.concurrency,
+			pack: sources.pack
+		})
+	};
+}
+
+function keysOf(endpoints: Record<Role, RoleEndpoint>): string[] {
+	return [...new Set(ROLES.map((r) => endpoints[r].apiKey).filter((k) => k.length > 0))];
+}
+
+const sameURL = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/**
+ * The key for each role of a saved run: the Models page's key for that role when it points at
+ * the same base URL, else the default endpoint's when that one matches, else none.
+ */
+export function keysForManifest(settings: ModelSettings, manifest: Manifest): Record<Role, string> {
+	const resolved = resolveEndpoints(settings);
+	const defaultURL = settings.defaults.baseURL.trim();
+	return Object.fromEntries(
+		ROLES.map((r) => {
+			const saved = manifest.endpoints[r];
+			if (sameURL(resolved[r].baseURL, saved)) return [r, resolved[r].apiKey];
+			if (defaultURL && sameURL(defaultURL, saved)) return [r, settings.defaults.apiKey.trim()];
+			return [r, ''];
+		})
+	) as Record<Role, string>;
+}
+
+export interface ResumeCheck {
+	/** Why it cannot resume now; empty when it can. */
+	problems: string[];
+	/** Roles of a real run for which no key is entered (fine for servers that take none). */
+	missingKeys: Role[];
+}
+
+/** Whether a saved run can be resumed with what the pages hold now. */
+export function checkResume(
+	sources: RunSources,
+	manifest: Manifest,
+	plan: RunPlan,
+	promptsSha256: string | null
+): ResumeCheck {
+	const problems: string[] = [];
+	const d = sources.dataset;
+	if (!d) {
+		problems.push(`Load the dataset this run used (${plan.datasetName}) on the Dataset page.`);
+	} else if (d.sha256 !== manifest.dataset.sha256) {
+		problems.push(
+			`The loaded dataset (sha256 ${d.sha256.slice(0, 12)}…) is not the one this run used ` +
+				`(${plan.datasetName}, sha256 ${manifest.dataset.sha256.slice(0, 12)}…): load that file on the Dataset page.`
+		);
+	} else if (d.cases.length < manifest.dataset.selected_case_numbers.length) {
+		problems.push('The loaded dataset has fewer cases than this run selected.');
+	}
+	if (promptsSha256 !== null && promptsSha256 !== manifest.prompts_sha256) {
+		problems.push(
+			`This run used a different prompt pack (prompts_sha256 ${manifest.prompts_sha256.slice(0, 12)}…, ` +
+				`the pack in use is ${promptsSha256.slice(0, 12)}…): import or restore that pack on the Prompts page.`
+		);
+	}
+	const keys = keysForManifest(sources.settings, manifest);
+	const missingKeys = manifest.simulated ? [] : ROLES.filter((r) => !keys[r]);
+	return { problems, missingKeys };
+}
+
+/** The request that continues a saved run exactly as it began. */
+export function resumeRequest(
+	sources: RunSources,
+	manifest: Manifest,
+	plan: RunPlan,
+	makeClient: ClientFactory
+): RunRequest {
+	if (!sources.dataset) throw new Error('no dataset loaded');
+	const keys = keysForManifest(sources.settings, manifest);
+	const endpoints = Object.fromEntries(
+		ROLES.map((r) => [
+			r,
+			{ baseURL: manifest.endpoints[r], apiKey: keys[r], model: manifest.models[r] }
+		])
+	) as Record<Role, RoleEndpoint>;
+	const selected = manifest.dataset.selected_case_numbers.length;
+	return {
+		dataset: sources.dataset,
+		datasetName: plan.datasetName,
+		runId: manifest.run_id,
+		limit: selected < sources.dataset.cases.length ? selected : null,
+		stages: orderStages(plan.stages),
+		models: { ...manifest.models },
+		endpoints: { ...manifest.endpoints },
+		settings: { ...manifest.settings },
+		concurrency: plan.concurrency,
+		pack: sources.pack,
+		keys: keysOf(endpoints),
+		makeClient: makeClient({
+			simulated: manifest.simulated,
+			endpoints,
+			settings: { ...manifest.settings },
+			concurrency: plan.concurrency,
+			pack: sources.pack
+		})
+	};
+}
+
+/** Passed to `makeClient`; re-exported for the browser factory. */
+export type { ClientHooks };

@@ -1,0 +1,146 @@
+/**
+ * The Models page's settings for the whole app: endpoints and model ids per role, generation
+ * settings, concurrency, the simulated provider, and the result of each role's Test connection.
+ * Keys live in this object's memory; they reach localStorage only when the user opts in.
+ */
+import type { ConnectionTestResult } from '$lib/core/model/diagnose';
+import { DEFAULT_SETTINGS, ROLES, type Role } from '$lib/core/records';
+import {
+	defaultModelSettings,
+	fromStored,
+	KEYS_STORAGE_KEY,
+	resolveEndpoints,
+	runIdentity,
+	SETTINGS_STORAGE_KEY,
+	settingsProblems,
+	toStored,
+	type ModelSettings
+} from './model-settings';
+import { PRESETS, type PresetId } from './provider-presets';
+
+/** The part of `localStorage` the settings use. */
+export type SettingsStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+
+/** One role's Test connection: not run, running, or its result. */
+export type ConnectionTest =
+	| { state: 'idle' }
+	| { state: 'testing' }
+	| { state: 'done'; result: ConnectionTestResult; at: number };
+
+/** `localStorage`, or null where the browser refuses it (some private modes throw on access). */
+export function browserStorage(): SettingsStorage {
+	try {
+		return globalThis.localStorage ?? null;
+	} catch {
+		return null;
+	}
+}
+
+export class SettingsState {
+	/** Everything the page edits; deep state so inputs can bind to its fields. */
+	value = $state<ModelSettings>(defaultModelSettings());
+	tests = $state.raw<Record<Role, ConnectionTest>>({
+		evaluated: { state: 'idle' },
+		user: { state: 'idle' },
+		judge: { state: 'idle' }
+	});
+	/** What each role will use, after the fallbacks to the default endpoint. */
+	resolved = $derived(resolveEndpoints(this.value));
+	/** Model ids and base URLs as a run records them. */
+	identity = $derived(runIdentity(this.value));
+	problems = $derived(settingsProblems(this.value));
+	simulated = $derived(this.value.mode === 'simulated');
+
+	readonly #storage: SettingsStorage;
+
+	constructor(storage: SettingsStorage = null) {
+		this.#storage = storage;
+		if (storage) {
+			try {
+				this.value = fromStored(
+					storage.getItem(SETTINGS_STORAGE_KEY),
+					storage.getItem(KEYS_STORAGE_KEY)
+				);
+			} catch {
+				// Unreadable storage: start from the defaults.
+			}
+		}
+	}
+
+	/**
+	 * Writes the settings (and the keys, only when remembered) to storage. Reads every field, so
+	 * an `$effect` calling it re-runs on each change.
+	 */
+	persist(): void {
+		const stored = toStored(this.value);
+		try {
+			this.#storage?.setItem(SETTINGS_STORAGE_KEY, stored.settings);
+			if (stored.keys === null) this.#storage?.removeItem(KEYS_STORAGE_KEY);
+			else this.#storage?.setItem(KEYS_STORAGE_KEY, stored.keys);
+		} catch {
+			// Full or blocked storage: the settings still work for this tab.
+		}
+	}
+
+	/** Picks a provider preset for the default endpoint or a role, filling its base URL. */
+	applyPreset(target: 'defaults' | Role, preset: PresetId): void {
+		const p = PRESETS[preset];
+		const endpoint = target === 'defaults' ? this.value.defaults : this.value.roles[target];
+		endpoint.preset = preset;
+		if (p.baseURL) endpoint.baseURL = p.baseURL;
+		if (target !== 'defaults') this.value.roles[target].useDefaultBaseURL = false;
+		this.#clearTests(target);
+	}
+
+	resetGeneration(): void {
+		this.value.generation = { ...DEFAULT_SETTINGS };
+	}
+
+	/** Clears every key, here and in storage, and turns remembering off. */
+	forgetKeys(): void {
+		this.value.defaults.apiKey = '';
+		for (const r of ROLES) this.value.roles[r].apiKey = '';
+		this.value.rememberKeys = false;
+		try {
+			this.#storage?.removeItem(KEYS_STORAGE_KEY);
+		} catch {
+			// nothing stored to forget
+		}
+	}
+
+	/** Sends one tiny chat call with the role's endpoint and keeps the classified result. */
+	async testConnection(role: Role): Promise<void> {
+		this.tests = { ...this.tests, [role]: { state: 'testing' } };
+		let result: ConnectionTestResult;
+		if (this.simulated) {
+			result = {
+				status: 'ok',
+				provider: 'generic',
+				latencyMs: 0,
+				message: 'The simulated provider answers offline; nothing is sent anywhere.'
+			};
+		} else {
+			// Loaded on demand: the openai package is large and only needed here and on Run.
+			const { testConnection } = await import('$lib/core/model/diagnose');
+			result = await testConnection(this.resolved[role], {
+				origin: globalThis.location?.origin
+			});
+		}
+		this.tests = { ...this.tests, [role]: { state: 'done', result, at: Date.now() } };
+	}
+
+	/** A result is stale once what it tested changes. */
+	#clearTests(target: 'defaults' | Role): void {
+		const roles = target === 'defaults' ? ROLES : [target];
+		const next = { ...this.tests };
+		for (const r of roles) next[r] = { state: 'idle' };
+		this.tests = next;
+	}
+
+	/** Forgets test results after an edit to the endpoints. */
+	endpointsChanged(target: 'defaults' | Role): void {
+		this.#clearTests(target);
+	}
+}
+
+export const settingsState = new SettingsState(browserStorage());

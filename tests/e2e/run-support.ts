@@ -1,0 +1,208 @@
+/**
+ * Shared pieces of the Models/Run end-to-end tests: a fake OpenAI server that answers every
+ * LexPilot prompt (task-aware) and tells which case each request served, page helpers to load
+ * the sample and point the models at the fake server, and a reader of the run's records in the
+ * page's IndexedDB.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { loadDataset, type Dataset } from '../../src/lib/core/dataset/load';
+import type { Task } from '../../src/lib/core/model/types';
+import { DEFAULT_PROMPT_PACK, taskOfPrompt } from '../../src/lib/core/prompts';
+import { simulateResponse } from '../../src/lib/core/simulated';
+import { byTask } from '../fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../fake-openai/server';
+
+export const SAMPLE_PATH = resolve(import.meta.dirname, '../../static/sample/lexpilot-sample.json');
+
+export async function readSample(): Promise<Dataset> {
+	const result = await loadDataset(new Uint8Array(await readFile(SAMPLE_PATH)), {
+		fileName: 'lexpilot-sample.json'
+	});
+	if (!result.ok) throw new Error('the bundled sample does not validate');
+	return result.dataset;
+}
+
+const TASKS: Task[] = [
+	'lexawn',
+	'force_ask',
+	'force_judge',
+	'user_standard',
+	'judge_lca',
+	'judge_dcg',
+	'judge_extract'
+];
+/** Appended to every free-text answer, so later prompts that quote it name their case. */
+const MARK = /〔case:([^〕]+)〕/;
+
+/**
+ * The case a prompt serves: from a marker in quoted model text, else from the first user
+ * message of one of the case's histories (each is unique in the sample).
+ */
+export function caseOfPrompt(prompt: string, dataset: Dataset): string | null {
+	const marked = MARK.exec(prompt);
+	if (marked) return marked[1];
+	const hit = dataset.cases.find(
+		(c) => prompt.includes(c.complete[0].content) || prompt.includes(c.underspecified[0].content)
+	);
+	return hit?.case_number ?? null;
+}
+
+export interface LexPilotFake {
+	server: FakeOpenAI;
+	/**
+	 * The case each LexPilot chat request served, in arrival order (null when unknown); Test
+	 * connection's pings are left out.
+	 */
+	casesOf(requests?: FakeOpenAI['requests']): Array<string | null>;
+}
+
+/**
+ * A fake OpenAI server answering every prompt of the default pack like the simulated provider
+ * (plus a case marker), with usage figures. `delayMs` slows each answer.
+ */
+export async function startLexPilotFake(
+	dataset: Dataset,
+	options: Omit<FakeOpenAIOptions, 'handler'> & { delayMs?: number } = {}
+): Promise<LexPilotFake> {
+	const { delayMs, ...serverOptions } = options;
+	const responders = Object.fromEntries(
+		TASKS.map((task) => [
+			task,
+			({ prompt }: { prompt: string }) => {
+				const text = simulateResponse(task, prompt, DEFAULT_PROMPT_PACK);
+				const isJudge = task.startsWith('judge_');
+				const kase = caseOfPrompt(prompt, dataset);
+				const content = isJudge || !kase ? text : `${text}\n〔case:${kase}〕`;
+				return {
+					content,
+					usage: { prompt_tokens: Math.ceil(prompt.length / 1.5), completion_tokens: 40 },
+					...(delayMs ? { delayMs } : {})
+				};
+			}
+		])
+	);
+	const lexpilot = byTask({
+		detect: (req) => taskOfPrompt(req.prompt, DEFAULT_PROMPT_PACK),
+		responders
+	});
+	const server = await startFakeOpenAI({
+		...serverOptions,
+		// Test connection sends "ping", which is no LexPilot prompt.
+		handler: (req) => (req.prompt === 'ping' ? { content: 'pong' } : lexpilot(req))
+	});
+	return {
+		server,
+		casesOf: (requests = server.chatRequests) =>
+			requests
+				.filter((r) => r.chat && r.prompt !== 'ping')
+				.map((r) => caseOfPrompt(r.prompt ?? '', dataset))
+	};
+}
+
+/** Opens the app and loads the bundled sample on the Dataset page. */
+export async function loadSampleDataset(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/`);
+	await page.getByRole('link', { name: 'Dataset', exact: true }).click();
+	await page
+		.getByRole('button', { name: 'Load the sample (synthetic demo data, not LexPilot)' })
+		.click();
+	await page.getByTestId('summary-stats').waitFor();
+}
+
+/** Points every role at `baseURL` (API mode) with one model id, through the Models page. */
+export async function useEndpoint(
+	page: Page,
+	baseURL: string,
+	model = 'fake-model'
+): Promise<void> {
+	await page.getByRole('link', { name: 'Models', exact: true }).click();
+	await page.getByRole('heading', { name: 'Models & settings', level: 1 }).waitFor();
+	await page.getByText('OpenAI-compatible endpoints').click();
+	await page.getByTestId('preset-default').selectOption('custom');
+	await page.getByTestId('base-url-default').fill(baseURL);
+	for (const role of ['evaluated', 'user', 'judge']) {
+		await page.getByTestId(`model-${role}`).fill(model);
+	}
+}
+
+/** Fills the Run form (client-side navigation keeps in-memory keys). */
+export async function fillRunForm(
+	page: Page,
+	options: { runId: string; limit?: number; stages?: string[] }
+): Promise<void> {
+	await page.getByRole('link', { name: 'Run', exact: true }).click();
+	await page.getByRole('heading', { name: 'Run', level: 1 }).waitFor();
+	await page.getByTestId('run-id').fill(options.runId);
+	await page.getByTestId('run-limit').fill(options.limit ? String(options.limit) : '');
+	const all = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];
+	for (const stage of all) {
+		await page.getByTestId(`stage-${stage}`).setChecked(options.stages?.includes(stage) ?? true);
+	}
+}
+
+/** Waits for the run's status badge to reach `status` (a failed run fails the wait loudly). */
+export async function waitForRunStatus(page: Page, status: string, timeout = 60_000) {
+	const badge = page.getByTestId('run-status');
+	await badge.waitFor({ timeout });
+	const end = Date.now() + timeout;
+	for (;;) {
+		const now = await badge.getAttribute('data-status');
+		if (now === status) return;
+		if (now === 'failed' && status !== 'failed') {
+			const message = await page
+				.getByTestId('run-error')
+				.innerText()
+				.catch(() => '(no panel)');
+			throw new Error(`the run failed: ${message}`);
+		}
+		if (Date.now() > end) throw new Error(`run status stayed "${now}", wanted "${status}"`);
+		await page.waitForTimeout(100);
+	}
+}
+
+/** Records saved in the page's IndexedDB for `runId`: count per stage file, case numbers per file. */
+export async function savedRecords(page: Page, runId: string): Promise<Record<string, string[]>> {
+	return page.evaluate(async (runId) => {
+		const db = await new Promise<IDBDatabase>((ok, fail) => {
+			const req = indexedDB.open('lexpilot-workbench');
+			req.onsuccess = () => ok(req.result);
+			req.onerror = () => fail(req.error);
+		});
+		const rows = await new Promise<Array<{ runId: string; file: string; case_number: string }>>(
+			(ok, fail) => {
+				const req = db.transaction('records').objectStore('records').getAll();
+				req.onsuccess = () => ok(req.result);
+				req.onerror = () => fail(req.error);
+			}
+		);
+		db.close();
+		const out: Record<string, string[]> = {};
+		for (const row of rows) if (row.runId === runId) (out[row.file] ??= []).push(row.case_number);
+		return out;
+	}, runId);
+}
+
+/** The manifest saved for `runId` in the page's IndexedDB, or null. */
+export async function savedManifest(
+	page: Page,
+	runId: string
+): Promise<Record<string, unknown> | null> {
+	return page.evaluate(async (runId) => {
+		const db = await new Promise<IDBDatabase>((ok, fail) => {
+			const req = indexedDB.open('lexpilot-workbench');
+			req.onsuccess = () => ok(req.result);
+			req.onerror = () => fail(req.error);
+		});
+		const rows = await new Promise<Array<{ runId: string; manifest: Record<string, unknown> }>>(
+			(ok, fail) => {
+				const req = db.transaction('manifests').objectStore('manifests').getAll();
+				req.onsuccess = () => ok(req.result);
+				req.onerror = () => fail(req.error);
+			}
+		);
+		db.close();
+		return rows.find((r) => r.runId === runId)?.manifest ?? null;
+	}, runId);
+}

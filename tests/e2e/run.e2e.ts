@@ -1,0 +1,192 @@
+/**
+ * The Run page in Chromium against a fake OpenAI server over real HTTP: a full run of every
+ * stage, a reload in the middle of a run and its resume, and the offline simulated provider.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset } from '../../src/lib/core/dataset/load';
+import { STAGE_FILE_NAMES } from '../../src/lib/core/records';
+import { startBrowser, type E2E } from './browser';
+import {
+	fillRunForm,
+	loadSampleDataset,
+	readSample,
+	savedManifest,
+	savedRecords,
+	startLexPilotFake,
+	useEndpoint,
+	waitForRunStatus,
+	type LexPilotFake
+} from './run-support';
+
+describe('Run page', () => {
+	let e: E2E;
+	let sample: Dataset;
+	const fakes: LexPilotFake[] = [];
+
+	beforeAll(async () => {
+		sample = await readSample();
+		e = await startBrowser();
+	});
+	afterAll(async () => {
+		await e?.close();
+		for (const f of fakes) await f.server.close();
+	});
+	afterEach(() => {
+		const problems = e.problems.splice(0);
+		expect(problems, problems.join('\n')).toEqual([]);
+	});
+
+	it('runs every stage on the first 3 cases against an OpenAI-compatible server and saves every record', async () => {
+		const fake = await startLexPilotFake(sample);
+		fakes.push(fake);
+		const { page } = e;
+		await loadSampleDataset(page, e.url);
+		await useEndpoint(page, fake.server.baseURL);
+		await page.getByTestId('test-judge').click();
+		await expect
+			.poll(() => page.getByTestId('connection-result').first().getAttribute('data-status'))
+			.toBe('ok');
+		await e.screenshot('models-page');
+
+		await fillRunForm(page, { runId: 'e2e-full', limit: 3 });
+		// Before starting: gen's range plus the fixed counts of the other stages, for 3 cases.
+		expect(await page.getByTestId('estimate-total').innerText()).toBe('42–66');
+		await e.screenshot('run-before-start');
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'done');
+		await e.screenshot('run-done');
+
+		for (const stage of ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']) {
+			expect(await page.getByTestId(`done-${stage}`).innerText()).toBe('3 / 3');
+		}
+		const first3 = sample.cases.slice(0, 3).map((c) => c.case_number);
+		const records = await savedRecords(page, 'e2e-full');
+		for (const file of STAGE_FILE_NAMES) {
+			const paired = file === 'a1' || file === 'LCA_results';
+			expect([...new Set(records[file])].sort(), file).toEqual([...first3].sort());
+			expect(records[file], file).toHaveLength(paired ? 6 : 3);
+		}
+		const manifest = await savedManifest(page, 'e2e-full');
+		expect(manifest).toMatchObject({
+			run_id: 'e2e-full',
+			simulated: false,
+			models: { evaluated: 'fake-model', user: 'fake-model', judge: 'fake-model' },
+			endpoints: {
+				evaluated: fake.server.baseURL,
+				user: fake.server.baseURL,
+				judge: fake.server.baseURL
+			},
+			dataset: { sha256: sample.sha256, selected_case_numbers: first3 }
+		});
+		// Every model call went to the fake server and served one of the 3 selected cases.
+		const served = fake.casesOf();
+		expect(served.length).toBeGreaterThanOrEqual(42);
+		expect(new Set(served)).toEqual(new Set(first3));
+	});
+
+	it('resumes after a reload in the middle of a run without repeating finished cases', async () => {
+		const fake = await startLexPilotFake(sample, { delayMs: 120 });
+		fakes.push(fake);
+		const { page } = e;
+		await loadSampleDataset(page, e.url);
+		await useEndpoint(page, fake.server.baseURL);
+		// Two cases at a time, so some finish while others are still under way.
+		await page.getByTestId('setting-concurrency').fill('2');
+		await fillRunForm(page, { runId: 'e2e-reload', limit: 6, stages: ['gen'] });
+		await page.getByTestId('start').click();
+
+		await expect
+			.poll(async () => (await savedRecords(page, 'e2e-reload')).interaction?.length ?? 0, {
+				timeout: 60_000,
+				interval: 50
+			})
+			.toBeGreaterThanOrEqual(2);
+		const finished = (await savedRecords(page, 'e2e-reload')).interaction;
+		const before = fake.server.requests.length;
+		await page.reload();
+		// The reload cuts the calls in flight; nothing else may go wrong.
+		for (const problem of e.problems.splice(0)) {
+			expect(problem).toBe(
+				`request failed: ${fake.server.baseURL}/chat/completions (net::ERR_ABORTED)`
+			);
+		}
+
+		// After the reload the dataset comes back from this browser, and the run is listed.
+		await page.getByTestId('ready-dataset').getByText('lexpilot-sample.json').waitFor();
+		const row = page.getByTestId('unfinished-e2e-reload');
+		await row.waitFor();
+		expect(await row.innerText()).toContain('interrupted');
+		expect(await page.getByTestId('unfinished-runs').innerText()).toContain(
+			'Keys are not remembered'
+		);
+		await e.screenshot('run-unfinished');
+		await page.getByTestId('resume-e2e-reload').click();
+		await waitForRunStatus(page, 'done');
+
+		const after = fake.casesOf(fake.server.requests.slice(before));
+		for (const caseNumber of finished) {
+			expect(
+				after.filter((c) => c === caseNumber),
+				`requests for finished ${caseNumber}`
+			).toEqual([]);
+		}
+		const six = sample.cases.slice(0, 6).map((c) => c.case_number);
+		const unfinished = six.filter((c) => !finished.includes(c));
+		expect(unfinished.every((c) => after.includes(c))).toBe(true);
+		const records = await savedRecords(page, 'e2e-reload');
+		expect([...records.interaction].sort()).toEqual([...six].sort());
+		expect(records.a1).toHaveLength(12);
+		const resumedText = await page.getByTestId('progress-gen').innerText();
+		expect(resumedText).toContain('6 / 6');
+		expect(resumedText).toMatch(new RegExp(`\\((\\d+) resumed\\)`));
+		const resumed = Number(/\((\d+) resumed\)/.exec(resumedText)![1]);
+		expect(resumed).toBeGreaterThanOrEqual(finished.length);
+		// A finished run leaves the list.
+		expect(await page.getByTestId('unfinished-e2e-reload').count()).toBe(0);
+	});
+
+	it('runs the whole sample offline with the simulated provider, with the banner on every page', async () => {
+		const { page } = e;
+		const foreign: string[] = [];
+		const watch = (req: { url(): string }) => {
+			if (!req.url().startsWith(e.url)) foreign.push(req.url());
+		};
+		page.on('request', watch);
+		await loadSampleDataset(page, e.url);
+		await page.getByRole('link', { name: 'Models', exact: true }).click();
+		await page.getByTestId('mode-simulated').check();
+		const banner = page.getByTestId('simulated-banner');
+		expect(await banner.innerText()).toContain('Simulated provider (offline demo)');
+		await e.screenshot('models-simulated');
+		await fillRunForm(page, { runId: 'e2e-sim' });
+		expect(await banner.isVisible()).toBe(true);
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'running');
+		await e.screenshot('run-simulated-running');
+		await waitForRunStatus(page, 'done', 90_000);
+		await page.waitForTimeout(300);
+		await e.screenshot('run-simulated-done');
+		page.off('request', watch);
+
+		const n = sample.cases.length;
+		for (const stage of ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']) {
+			expect(await page.getByTestId(`done-${stage}`).innerText()).toBe(`${n} / ${n}`);
+		}
+		const manifest = await savedManifest(page, 'e2e-sim');
+		expect(manifest).toMatchObject({
+			simulated: true,
+			models: { evaluated: 'simulated' },
+			endpoints: {
+				evaluated: 'simulated://offline',
+				user: 'simulated://offline',
+				judge: 'simulated://offline'
+			}
+		});
+		expect((await savedRecords(page, 'e2e-sim')).LJP_interaction).toHaveLength(n);
+		expect(foreign).toEqual([]);
+		// Back to real endpoints: the banner goes away.
+		await page.getByRole('link', { name: 'Models', exact: true }).click();
+		await page.getByText('OpenAI-compatible endpoints').click();
+		expect(await banner.count()).toBe(0);
+	});
+});
