@@ -45,14 +45,14 @@ type BenchPage = { idbBench: IdbBenchApi };
 export const idbBench: BenchModule = {
 	name: 'IndexedDB store (Chromium)',
 	async run() {
-		const run = benchRun(await simulatedRunFiles(CASES));
+		// The browser first: a missing Chromium fails before the run is generated.
+		const browser = await launchChromium();
 		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-idb-bench-'));
-		const browser = await launchChromium().catch(async (e) => {
-			await rm(dir, { recursive: true, force: true });
-			throw e;
-		});
-		const server = await serve({ dir, port: 0 });
+		let server: Awaited<ReturnType<typeof serve>> | null = null;
 		try {
+			const run = benchRun(await simulatedRunFiles(CASES));
+			server = await serve({ dir, port: 0 });
+			const { url } = server;
 			await build({
 				entryPoints: [resolve(import.meta.dirname, 'idb-page/entry.ts')],
 				bundle: true,
@@ -71,7 +71,7 @@ export const idbBench: BenchModule = {
 			const errors: string[] = [];
 			page.on('pageerror', (e) => errors.push(e.message));
 			const open = async () => {
-				await page.goto(`${server.url}/index.html`);
+				await page.goto(`${url}/index.html`);
 				await page.waitForFunction(() => 'idbBench' in globalThis, null, { timeout: 10_000 });
 			};
 			await open();
@@ -131,7 +131,7 @@ export const idbBench: BenchModule = {
 			];
 		} finally {
 			await browser.close();
-			await server.close();
+			await server?.close();
 			await rm(dir, { recursive: true, force: true });
 		}
 	}
