@@ -89,7 +89,7 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 	},
 	custom: {
 		id: 'custom',
-		label: 'Custom (any OpenAI-compatible URL)',
+		label: 'Custom URL',
 		baseURL: '',
 		models: [],
 		needsKey: false,
