@@ -12,7 +12,12 @@ import type { Task } from '../../src/lib/core/model/types';
 import { DEFAULT_PROMPT_PACK, taskOfPrompt } from '../../src/lib/core/prompts';
 import { simulateResponse } from '../../src/lib/core/simulated';
 import { byTask } from '../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../fake-openai/server';
+import {
+	startFakeOpenAI,
+	type FakeOpenAI,
+	type FakeOpenAIOptions,
+	type Handler
+} from '../fake-openai/server';
 
 export const SAMPLE_PATH = resolve(import.meta.dirname, '../../static/sample/lexpilot-sample.json');
 
@@ -64,9 +69,13 @@ export interface LexPilotFake {
  */
 export async function startLexPilotFake(
 	dataset: Dataset,
-	options: Omit<FakeOpenAIOptions, 'handler'> & { delayMs?: number } = {}
+	options: Omit<FakeOpenAIOptions, 'handler'> & {
+		delayMs?: number;
+		/** Replaces the answer of some tasks (e.g. a judge that never answers in JSON). */
+		override?: Partial<Record<Task, Handler>>;
+	} = {}
 ): Promise<LexPilotFake> {
-	const { delayMs, ...serverOptions } = options;
+	const { delayMs, override, ...serverOptions } = options;
 	const responders = Object.fromEntries(
 		TASKS.map((task) => [
 			task,
@@ -90,7 +99,12 @@ export async function startLexPilotFake(
 	const server = await startFakeOpenAI({
 		...serverOptions,
 		// Test connection sends "ping", which is no LexPilot prompt.
-		handler: (req) => (req.prompt === 'ping' ? { content: 'pong' } : lexpilot(req))
+		handler: (req) => {
+			if (req.prompt === 'ping') return { content: 'pong' };
+			const task = taskOfPrompt(req.prompt, DEFAULT_PROMPT_PACK);
+			const replaced = task ? override?.[task] : undefined;
+			return replaced ? replaced(req) : lexpilot(req);
+		}
 	});
 	return {
 		server,

@@ -189,4 +189,74 @@ describe('Run page', () => {
 		await page.getByText('OpenAI-compatible endpoints').click();
 		expect(await banner.count()).toBe(0);
 	});
+
+	it('pause lets cases under way finish and starts none until resumed; stop keeps what is saved', async () => {
+		const fake = await startLexPilotFake(sample, { delayMs: 150 });
+		fakes.push(fake);
+		const { page } = e;
+		await loadSampleDataset(page, e.url);
+		await useEndpoint(page, fake.server.baseURL);
+		await page.getByTestId('setting-concurrency').fill('2');
+		await fillRunForm(page, { runId: 'e2e-pause', limit: 6, stages: ['gen'] });
+		await page.getByTestId('start').click();
+		await expect
+			.poll(async () => (await savedRecords(page, 'e2e-pause')).interaction?.length ?? 0, {
+				timeout: 60_000,
+				interval: 50
+			})
+			.toBeGreaterThanOrEqual(1);
+		await page.getByTestId('pause').click();
+		await waitForRunStatus(page, 'paused');
+		await e.screenshot('run-paused');
+
+		// Paused: every case that had started is saved, and no call is made.
+		const started = new Set(fake.casesOf());
+		const saved = (await savedRecords(page, 'e2e-pause')).interaction;
+		expect(new Set(saved)).toEqual(started);
+		const calls = fake.server.chatRequests.length;
+		await page.waitForTimeout(600);
+		expect(fake.server.chatRequests.length).toBe(calls);
+
+		await page.getByTestId('resume').click();
+		await expect
+			.poll(async () => (await savedRecords(page, 'e2e-pause')).interaction.length, {
+				timeout: 60_000,
+				interval: 50
+			})
+			.toBeGreaterThan(saved.length);
+		await page.getByTestId('stop').click();
+		await waitForRunStatus(page, 'stopped');
+		const kept = (await savedRecords(page, 'e2e-pause')).interaction;
+		expect(kept.length).toBeLessThan(6);
+		expect(new Set(kept).size).toBe(kept.length);
+		// Stopping aborts the calls in flight; nothing else may go wrong.
+		for (const problem of e.problems.splice(0)) {
+			expect(problem).toBe(
+				`request failed: ${fake.server.baseURL}/chat/completions (net::ERR_ABORTED)`
+			);
+		}
+	});
+
+	it('shows the case, the provider’s words and the raw output when a judge never answers in JSON', async () => {
+		const fake = await startLexPilotFake(sample, {
+			override: { judge_lca: () => ({ content: '我认为这个回答属于澄清，因为它提出了问题。' }) }
+		});
+		fakes.push(fake);
+		const { page } = e;
+		await loadSampleDataset(page, e.url);
+		await useEndpoint(page, fake.server.baseURL);
+		await page.getByTestId('setting-concurrency').fill('1');
+		await fillRunForm(page, { runId: 'e2e-judge', limit: 1, stages: ['gen'] });
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'failed');
+		const panel = page.getByTestId('run-error');
+		expect(await panel.getAttribute('data-kind')).toBe('invalid_output');
+		expect(await panel.getByTestId('error-case').innerText()).toBe(sample.cases[0].case_number);
+		expect(await panel.innerText()).toContain('judge (judge_lca)');
+		expect(await panel.getByTestId('error-raw').innerText()).toBe(
+			'我认为这个回答属于澄清，因为它提出了问题。'
+		);
+		await e.screenshot('run-judge-error');
+		expect((await savedRecords(page, 'e2e-judge')).interaction ?? []).toEqual([]);
+	});
 });
