@@ -1,0 +1,147 @@
+/**
+ * A full browser storage mid-run (issue 6, item 2): IndexedDB (fake-indexeddb) refuses the Nth
+ * record with QuotaExceededError. The run stops with a message naming the case and saying what
+ * to do, every record saved before stays, and a rerun once space is free ends in exactly the
+ * files of a run that never hit the limit.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readRunFiles } from '../../../src/lib/adapters/idb-source';
+import { openIdbStore, type IdbStore } from '../../../src/lib/adapters/idb-store';
+import { runStages } from '../../../src/lib/core/engine';
+import { CheckpointError } from '../../../src/lib/core/errors';
+import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
+import type { StageFile } from '../../../src/lib/core/records';
+import { createSimulatedClient } from '../../../src/lib/core/simulated';
+import { makeDataset } from '../../fixtures/engine/cases';
+import { ALL_STAGES, ENDPOINTS, MODELS } from '../engine/harness';
+
+const dataset = makeDataset(4);
+const opened: IdbStore[] = [];
+
+afterEach(() => {
+	vi.restoreAllMocks();
+	for (const store of opened.splice(0)) store.db.close();
+});
+
+async function open(): Promise<IdbStore> {
+	const store = await openIdbStore({ idbFactory: new IDBFactory(), locks: null });
+	opened.push(store);
+	return store;
+}
+
+/** Every stage, one case at a time, so the Nth record written is always the same one. */
+function run(store: IdbStore) {
+	return runStages({
+		dataset,
+		stages: ALL_STAGES,
+		client: createSimulatedClient(),
+		store,
+		runId: 'r1',
+		models: MODELS,
+		endpoints: ENDPOINTS,
+		concurrency: 1
+	});
+}
+
+/** The run's files as export writes them; the manifest without its creation time. */
+async function exported(store: IdbStore, key: RunKey): Promise<Map<string, string>> {
+	const files = await readRunFiles(store, key);
+	for (const [path, text] of files) {
+		if (!path.endsWith('manifest.json')) continue;
+		const manifest = JSON.parse(text);
+		delete manifest.created_at;
+		files.set(path, JSON.stringify(manifest));
+	}
+	return files;
+}
+
+/** Makes the `nth` record added from now on fail as a full disk does. */
+function fillStorageAt(nth: number) {
+	const add = IDBObjectStore.prototype.add;
+	let records = 0;
+	return vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (
+		this: IDBObjectStore,
+		...args: Parameters<typeof add>
+	) {
+		if (this.name === 'records' && ++records === nth) {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		}
+		return add.apply(this, args);
+	});
+}
+
+// Per case, gen writes a1 (complete, underspecified), LCA (the same two), interaction: 5 records;
+// dcg writes force_ask then DCG_results. With 4 cases gen writes records 1–20.
+const ROWS: {
+	nth: number;
+	stage: string;
+	case: number;
+	file: StageFile;
+	/** Records saved before the failure, per file. */
+	kept: Partial<Record<StageFile, number>>;
+}[] = [
+	{
+		nth: 8,
+		stage: 'gen',
+		case: 1,
+		file: 'LCA_results',
+		kept: { a1: 4, LCA_results: 2, interaction: 1 }
+	},
+	{
+		nth: 24,
+		stage: 'dcg',
+		case: 1,
+		file: 'DCG_results',
+		kept: { a1: 8, LCA_results: 8, interaction: 4, force_ask: 2, DCG_results: 1 }
+	}
+];
+
+describe('IndexedDB full mid-run', () => {
+	it.each(ROWS)(
+		'record $nth ($stage, case #$case, $file): stops naming the case, keeps what was saved, a rerun completes',
+		async (row) => {
+			const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+			const roomy = await open();
+			await run(roomy);
+			const expected = await exported(roomy, key);
+
+			const store = await open();
+			const full = fillStorageAt(row.nth);
+			const error = await run(store).then(
+				() => null,
+				(e: unknown) => e
+			);
+			full.mockRestore();
+			expect(error).toBeInstanceOf(CheckpointError);
+			const kase = dataset.cases[row.case];
+			const path = stageFilePath(key, row.file);
+			expect((error as Error).message).toBe(
+				`${row.stage} stopped at case #${row.case} (case_number ${kase.case_number}): ` +
+					`browser storage: ${path}: browser storage is full, so this record was not saved. ` +
+					'Nothing was lost: every earlier record is kept. Free space (export and delete old ' +
+					`runs), then resume.\n${row.case} of 4 cases are saved; fix the cause and run the same ` +
+					'command again to resume.'
+			);
+
+			// Every record saved before the failure is there, exactly as a roomy run wrote it.
+			const kept = await exported(store, key);
+			for (const [path, text] of kept) {
+				if (path.endsWith('manifest.json')) continue;
+				const lines = text.split('\n').slice(0, -1);
+				const file = path.split('/').pop()!.replace('.jsonl', '') as StageFile;
+				expect(lines.length, path).toBe(row.kept[file]);
+				const clean = new Set(expected.get(path)!.split('\n'));
+				for (const line of lines) expect(clean.has(line), `${path}: ${line}`).toBe(true);
+			}
+			expect(kept.size).toBe(1 + Object.keys(row.kept).length);
+
+			// Space is free again: the same run resumes and ends where the roomy run ended.
+			const resumed = await run(store);
+			const report = resumed.stages.find((s) => s.stage === row.stage)!;
+			expect([report.resumed, report.generated]).toEqual([row.case, 4 - row.case]);
+			expect(await exported(store, key)).toEqual(expected);
+		}
+	);
+});
