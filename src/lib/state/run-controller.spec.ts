@@ -152,6 +152,24 @@ describe('RunController', () => {
 		expect(repeated).toEqual([]);
 	});
 
+	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
+		const store = new MemoryStore();
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(15);
+		const running = controller.start(request(client));
+		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		controller.pause();
+		await until('paused', () => controller.snapshot.status === 'paused');
+		const before = calls.length;
+		controller.stop();
+		const snap = await running;
+		expect(snap.status).toBe('stopped');
+		expect(calls.length).toBe(before);
+		expect(await savedCases(store, snap, 'gen')).toHaveLength(
+			new Set(calls.map((c) => c.caseNumber)).size
+		);
+	});
+
 	it('refuses a run another writer holds, writing nothing and keeping the other plan', async () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROMPT_PACK, exportPromptPack, promptsSha256 } from '$lib/core/prompts';
+import { PACK_STORAGE_KEY, PromptsState } from './prompts.svelte';
+import type { SettingsStorage } from './settings.svelte';
+
+function memoryStorage(): NonNullable<SettingsStorage> & { data: Map<string, string> } {
+	const data = new Map<string, string>();
+	return {
+		data,
+		getItem: (k) => data.get(k) ?? null,
+		setItem: (k, v) => void data.set(k, v),
+		removeItem: (k) => void data.delete(k)
+	};
+}
+
+async function hashesSettled(state: PromptsState) {
+	for (let i = 0; i < 100 && state.hashes === null; i++) await new Promise((r) => setTimeout(r, 1));
+	return state.hashes;
+}
+
+describe('PromptsState', () => {
+	it('saves a valid edit, keeps it across a reload, and goes back to the default on reset', async () => {
+		const storage = memoryStorage();
+		const state = new PromptsState(storage);
+		expect(state.isDefault).toBe(true);
+		const edited = `${DEFAULT_PROMPT_PACK.templates.force_ask}\n请只问一个问题。`;
+		expect(state.setTemplate('force_ask', edited)).toEqual([]);
+		expect(state.isDefault).toBe(false);
+		expect((await hashesSettled(state))?.prompts).toBe(await promptsSha256(state.pack));
+
+		const reopened = new PromptsState(storage);
+		expect(reopened.pack.templates.force_ask).toBe(edited);
+
+		state.resetAll();
+		expect(state.isDefault).toBe(true);
+		expect(storage.data.has(PACK_STORAGE_KEY)).toBe(false);
+	});
+
+	it.each([
+		[
+			'a hidden slot in an evaluated-model prompt',
+			'lexawn',
+			'<对话历史>{history}</对话历史>{claims}',
+			'unknown slot {claims}'
+		],
+		['a missing required slot', 'judge_extract', '请判断：{response}', 'missing slot {claims}'],
+		['an empty template', 'judge_lca', '  ', 'is empty']
+	] as const)('refuses %s and keeps the saved text', (_name, template, text, problem) => {
+		const state = new PromptsState(null);
+		const problems = state.setTemplate(template, text);
+		expect(problems.join('\n')).toContain(problem);
+		expect(state.pack.templates[template]).toBe(DEFAULT_PROMPT_PACK.templates[template]);
+	});
+
+	it('falls back to the default, saying why, when the stored pack is broken', () => {
+		const storage = memoryStorage();
+		const broken = {
+			...DEFAULT_PROMPT_PACK,
+			templates: { ...DEFAULT_PROMPT_PACK.templates, lexawn: '{key_details}' }
+		};
+		storage.setItem(PACK_STORAGE_KEY, JSON.stringify(broken));
+		const state = new PromptsState(storage);
+		expect(state.isDefault).toBe(true);
+		expect(state.restoreError).toContain('unknown slot {key_details}');
+	});
+
+	it('imports what it exports', () => {
+		const state = new PromptsState(null);
+		const pack = { ...DEFAULT_PROMPT_PACK, name: 'lab-pack', version: '2' };
+		state.importText(exportPromptPack(pack));
+		expect(state.pack).toEqual(pack);
+		expect(state.exportText()).toBe(exportPromptPack(pack));
+	});
+});
