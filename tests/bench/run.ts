@@ -4,6 +4,7 @@
  * still run. Exits 1 when a row misses its target, 2 when a bench failed. Add a bench by
  * writing a module that exports a `BenchModule` and listing it in `BENCHES`.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { bundleBench } from './bundle.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
@@ -27,6 +28,9 @@ const selected = BENCHES.filter(
 );
 
 type Row = (BenchRow & { bench: string }) | { bench: string; name: string; error: string };
+
+// Other work on the machine slows every figure; the load is printed with the table to say how much.
+const loadAtStart = loadavg()[0];
 
 const rows: Row[] = [];
 for (const bench of selected) {
@@ -73,6 +77,10 @@ for (const [i, row] of table.entries()) {
 	);
 	if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
+console.log(
+	`\n${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, load average ` +
+		`(1 min) ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`
+);
 const errors = rows.filter((r) => 'error' in r);
 for (const r of errors) console.error(`\n${r.bench} failed:\n${r.error}`);
 if (errors.length > 0) process.exitCode = 2;
