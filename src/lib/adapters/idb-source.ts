@@ -15,7 +15,7 @@ import {
 import type { LayoutSource } from '../core/results/source';
 import { checkRecord, compareRunKeys, runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
-import type { IdbStore, RecordRow } from './idb-store';
+import { openIdbStore, type IdbStore, type RecordRow } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
 /** The manifest file as the stores write it: two-space JSON and a final line end. */
@@ -271,4 +271,52 @@ export async function importRuns(
 	} finally {
 		for (const release of releases) await release();
 	}
+}
+
+let shared: Promise<IdbStore> | null = null;
+
+/**
+ * The page's connection to the workbench database, opened once. When the database is deleted or
+ * upgraded elsewhere the connection closes itself, and the next call opens a fresh one.
+ */
+export function sharedIdbStore(): Promise<IdbStore> {
+	if (!shared) {
+		const opening = openIdbStore().then((store) => {
+			const forget = () => {
+				if (shared === opening) shared = null;
+			};
+			store.db.addEventListener('versionchange', forget);
+			store.db.addEventListener('close', forget);
+			return store;
+		});
+		opening.catch(() => {
+			if (shared === opening) shared = null;
+		});
+		shared = opening;
+	}
+	return shared;
+}
+
+/** Every file of several runs, path → text, run after run: the content of an export. */
+export async function readRunsFiles(
+	store: IdbStore,
+	runs: readonly RunKey[]
+): Promise<Map<string, string>> {
+	const files = new Map<string, string>();
+	for (const run of runs) {
+		for (const [path, text] of await readRunFiles(store, run)) files.set(path, text);
+	}
+	return files;
+}
+
+/** The files of a run with their size in bytes (UTF-8), for single-file downloads. */
+export async function runFileSizes(
+	store: IdbStore,
+	run: RunKey
+): Promise<{ path: string; bytes: number }[]> {
+	const encoder = new TextEncoder();
+	return [...(await readRunFiles(store, run))].map(([path, text]) => ({
+		path,
+		bytes: encoder.encode(text).length
+	}));
 }

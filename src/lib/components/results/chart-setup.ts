@@ -1,0 +1,212 @@
+/**
+ * Chart.js, loaded only by the Results page (dynamic import), with just the pieces a grouped bar
+ * chart needs, and three small plugins of our own: error bars (mean ± SD), a "—" where a value
+ * is undefined (so it is never mistaken for 0), and an opaque background for PNG export.
+ */
+import {
+	BarController,
+	BarElement,
+	CategoryScale,
+	Chart,
+	Legend,
+	LinearScale,
+	Title,
+	Tooltip,
+	type ChartConfiguration,
+	type Plugin
+} from 'chart.js';
+import type { Figure } from './figures';
+import { formatNumber } from './table-format';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
+
+const FONT =
+	"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', " +
+	"'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+const TEXT = '#1c2330';
+const MUTED = '#5a6475';
+const GRID = '#e6e9ee';
+
+/** Per dataset: the SD of each bar (null: none), and which bars are undefined. */
+interface Extra {
+	sd?: (number | null)[];
+	undefinedAt?: boolean[];
+}
+
+const errorBars: Plugin<'bar'> = {
+	id: 'lexpilotErrorBars',
+	afterDatasetsDraw(chart) {
+		const { ctx } = chart;
+		const y = chart.scales.y;
+		chart.data.datasets.forEach((dataset, d) => {
+			const meta = chart.getDatasetMeta(d);
+			if (meta.hidden) return;
+			const extra = dataset as unknown as Extra;
+			meta.data.forEach((bar, i) => {
+				const { x, width } = bar.getProps(['x', 'width'], true) as { x: number; width: number };
+				const value = dataset.data[i] as number | null;
+				if (extra.undefinedAt?.[i]) {
+					// An undefined value: a dash on the baseline, in the series colour.
+					ctx.save();
+					ctx.fillStyle = dataset.backgroundColor as string;
+					ctx.font = `600 13px ${FONT}`;
+					ctx.textAlign = 'center';
+					ctx.textBaseline = 'bottom';
+					ctx.fillText('—', x, y.getPixelForValue(Math.max(0, y.min)) - 2);
+					ctx.restore();
+					return;
+				}
+				const sd = extra.sd?.[i];
+				if (value === null || sd === null || sd === undefined || sd === 0) return;
+				const top = y.getPixelForValue(value + sd);
+				const bottom = y.getPixelForValue(value - sd);
+				const cap = Math.min(8, width / 3);
+				ctx.save();
+				ctx.strokeStyle = TEXT;
+				ctx.lineWidth = 1.25;
+				ctx.beginPath();
+				ctx.moveTo(x, top);
+				ctx.lineTo(x, bottom);
+				ctx.moveTo(x - cap, top);
+				ctx.lineTo(x + cap, top);
+				ctx.moveTo(x - cap, bottom);
+				ctx.lineTo(x + cap, bottom);
+				ctx.stroke();
+				ctx.restore();
+			});
+		});
+	}
+};
+
+const background: Plugin<'bar'> = {
+	id: 'lexpilotBackground',
+	beforeDraw(chart) {
+		const { ctx, width, height } = chart;
+		ctx.save();
+		ctx.globalCompositeOperation = 'destination-over';
+		ctx.fillStyle = '#ffffff';
+		ctx.fillRect(0, 0, width, height);
+		ctx.restore();
+	}
+};
+
+/** The y axis: rates on [0, 1]; kappa from 1 down to 0, or lower when a value (− SD) is. */
+function yRange(figure: Figure): { min: number; max: number } {
+	if (figure.scale === 'rate') return { min: 0, max: 1 };
+	const lows = figure.cells.flat().map((c) => (c.value ?? 0) - (c.sd ?? 0));
+	const low = Math.min(0, ...lows);
+	return { min: low < 0 ? Math.floor(low * 10) / 10 : 0, max: 1 };
+}
+
+function configOf(figure: Figure): ChartConfiguration<'bar'> {
+	const range = yRange(figure);
+	return {
+		type: 'bar',
+		data: {
+			labels: figure.categories,
+			datasets: figure.series.map((series, s) => ({
+				label: series.label,
+				data: figure.cells[s].map((c) => c.value),
+				backgroundColor: series.color,
+				borderColor: series.color,
+				borderWidth: 0,
+				maxBarThickness: 44,
+				categoryPercentage: 0.78,
+				barPercentage: 0.92,
+				sd: figure.withSd ? figure.cells[s].map((c) => c.sd ?? null) : undefined,
+				undefinedAt: figure.cells[s].map((c) => c.value === null)
+			}))
+		},
+		options: {
+			animation: false,
+			responsive: true,
+			maintainAspectRatio: false,
+			font: { family: FONT },
+			layout: { padding: { top: 4, right: 8 } },
+			scales: {
+				x: {
+					grid: { display: false },
+					ticks: { color: TEXT, font: { family: FONT, size: 12 } }
+				},
+				y: {
+					min: range.min,
+					max: range.max,
+					grid: { color: GRID },
+					border: { display: false },
+					ticks: { color: MUTED, font: { family: FONT, size: 11 }, stepSize: 0.2 },
+					title: {
+						display: true,
+						text: figure.scale === 'kappa' ? 'QWK' : 'rate',
+						color: MUTED,
+						font: { family: FONT, size: 11 }
+					}
+				}
+			},
+			plugins: {
+				title: {
+					display: false,
+					text: figure.title,
+					color: TEXT,
+					font: { family: FONT, size: 14, weight: 600 }
+				},
+				legend: {
+					position: 'bottom',
+					labels: { boxWidth: 12, boxHeight: 12, color: TEXT, font: { family: FONT, size: 12 } }
+				},
+				tooltip: {
+					callbacks: {
+						label(item) {
+							const cell = figure.cells[item.datasetIndex][item.dataIndex];
+							const value = figure.withSd
+								? `${formatNumber(cell.value)} ± ${formatNumber(cell.sd)}`
+								: formatNumber(cell.value);
+							return `${item.dataset.label}: ${value}`;
+						},
+						afterLabel(item) {
+							return figure.cells[item.datasetIndex][item.dataIndex].notes;
+						}
+					}
+				}
+			}
+		},
+		plugins: [errorBars, background]
+	};
+}
+
+/** A drawn chart: redraw with a new figure, export as PNG, destroy. */
+export interface BarChartHandle {
+	update(figure: Figure): void;
+	/** The chart with its title, on white, as a PNG. */
+	toPng(): Promise<Blob>;
+	destroy(): void;
+}
+
+export function createBarChart(canvas: HTMLCanvasElement, initial: Figure): BarChartHandle {
+	const chart = new Chart(canvas, configOf(initial));
+	return {
+		update(figure) {
+			const next = configOf(figure);
+			chart.data = next.data;
+			chart.options = next.options!;
+			chart.update('none');
+		},
+		async toPng() {
+			const title = chart.options.plugins!.title!;
+			title.display = true;
+			chart.update('none');
+			try {
+				const blob = await new Promise<Blob | null>((resolve) =>
+					canvas.toBlob(resolve, 'image/png')
+				);
+				if (!blob) throw new Error('The browser could not turn the chart into a PNG.');
+				return blob;
+			} finally {
+				title.display = false;
+				chart.update('none');
+			}
+		},
+		destroy() {
+			chart.destroy();
+		}
+	};
+}

@@ -1,0 +1,50 @@
+/** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
+import type { StoredRun } from '$lib/adapters/idb-source';
+import type { StageFile } from '$lib/core/records';
+
+export interface StageCount {
+	/** Short name, as the run lists show it. */
+	label: string;
+	/** Cases finished in every file of the stage. */
+	done: number;
+	/** Selected cases. */
+	total: number;
+	/** Some record of the stage is saved. */
+	started: boolean;
+}
+
+const STAGES: { label: string; files: StageFile[] }[] = [
+	{ label: 'gen', files: ['a1', 'LCA_results', 'interaction'] },
+	{ label: 'dcg', files: ['force_ask', 'DCG_results'] },
+	{ label: 'direct', files: ['a1_direct', 'LJP_direct'] },
+	{ label: 'gold', files: ['a1_force_judge', 'LJP_gold'] },
+	{ label: 'interaction', files: ['LJP_interaction'] }
+];
+
+/** a1 and LCA hold two records per case (one per history). */
+const PER_CASE: Partial<Record<StageFile, number>> = { a1: 2, LCA_results: 2 };
+
+export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageCount[] {
+	const total = run.manifest.dataset.selected_case_numbers.length;
+	return STAGES.map(({ label, files }) => ({
+		label,
+		total,
+		done: Math.min(...files.map((f) => Math.floor(run.counts[f] / (PER_CASE[f] ?? 1)))),
+		started: files.some((f) => run.counts[f] > 0)
+	}));
+}
+
+/** Every stage done for every selected case. */
+export function isComplete(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
+	return stageCounts(run).every((s) => s.done === s.total);
+}
+
+/** Some stage started but not finished: figures from it are partial. */
+export function isInProgress(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
+	return stageCounts(run).some((s) => s.started && s.done < s.total);
+}
+
+/** Records saved in all files of the run. */
+export function recordTotal(run: Pick<StoredRun, 'counts'>): number {
+	return Object.values(run.counts).reduce((a, b) => a + b, 0);
+}

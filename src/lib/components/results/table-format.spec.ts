@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Figure } from './figures';
+import { latexEscape, tableOf, toCsv, toLatex, toMarkdown } from './table-format';
+
+const QWK_NOTE = 'QWK undefined: the expected disagreement is zero';
+const PARTIAL = 'partial 2/5: run2 has 2 of 5 cases of LJP_gold so far';
+
+function figure(withSd: boolean, rows: 'series' | 'categories' = 'series'): Figure {
+	const series = (label: string, id: string) => ({
+		id,
+		label,
+		color: '#000',
+		model: 'm',
+		runIds: [id],
+		simulated: false
+	});
+	return {
+		id: 'ljp',
+		title: 'LJP QWK by setup',
+		description: '',
+		categoryTitle: 'Setup',
+		categories: ['Direct', 'Gold'],
+		series: [series('gpt-x · run1', 'a'), series('gpt_y, "big" · run2', 'b')],
+		cells: [
+			[
+				{ value: 0.123456, sd: withSd ? 0.01 : undefined, notes: [] },
+				{ value: null, sd: withSd ? null : undefined, notes: [QWK_NOTE] }
+			],
+			[
+				{ value: 1, sd: withSd ? null : undefined, notes: [PARTIAL] },
+				{ value: null, sd: withSd ? null : undefined, notes: [QWK_NOTE] }
+			]
+		],
+		scale: 'kappa',
+		withSd,
+		rows
+	};
+}
+
+describe('tableOf', () => {
+	it('numbers each distinct note once, in reading order', () => {
+		const table = tableOf(figure(false));
+		expect(table.notes).toEqual([QWK_NOTE, PARTIAL]);
+		expect(table.rows.map((r) => r.cells.map((c) => c.marks))).toEqual([
+			[[], [1]],
+			[[2], [1]]
+		]);
+	});
+
+	it('turns class figures around: categories as rows, series as columns', () => {
+		const table = tableOf(figure(false, 'categories'));
+		expect(table.corner).toBe('Setup');
+		expect(table.columns).toEqual(['gpt-x · run1', 'gpt_y, "big" · run2']);
+		expect(table.rows.map((r) => [r.label, r.cells.map((c) => c.value)])).toEqual([
+			['Direct', [0.123456, 1]],
+			['Gold', [null, null]]
+		]);
+	});
+});
+
+describe('copies', () => {
+	it('CSV: plain numbers, empty for undefined, quoted labels, notes at the end', () => {
+		expect(toCsv(tableOf(figure(false)))).toBe(
+			[
+				'Run,Direct,Gold,notes',
+				'gpt-x · run1,0.1235,,[1]',
+				'"gpt_y, ""big"" · run2",1.0000,,[1] [2]',
+				'',
+				`[1],${QWK_NOTE}`,
+				`[2],${PARTIAL}`,
+				''
+			].join('\n')
+		);
+	});
+
+	it('CSV: an SD column after each value for mean ± SD', () => {
+		const csv = toCsv(tableOf(figure(true)));
+		expect(csv.split('\n').slice(0, 2)).toEqual([
+			'Model (runs),Direct,Direct SD,Gold,Gold SD,notes',
+			'gpt-x · run1,0.1235,0.0100,,,[1]'
+		]);
+	});
+
+	it('Markdown: aligned numbers, — with its note mark, notes below', () => {
+		expect(toMarkdown(tableOf(figure(true)))).toBe(
+			[
+				'**LJP QWK by setup**',
+				'',
+				'| Model (runs) | Direct | Gold |',
+				'| --- | ---: | ---: |',
+				'| gpt-x · run1 | 0.1235 ± 0.0100 | —¹ |',
+				'| gpt_y, "big" · run2 | 1.0000 ± —² | —¹ |',
+				'',
+				`¹ ${QWK_NOTE}  `,
+				`² ${PARTIAL}  `,
+				''
+			].join('\n')
+		);
+	});
+
+	it('LaTeX: booktabs, $\\pm$, --- for undefined, escaped labels', () => {
+		const tex = toLatex(tableOf(figure(true)));
+		expect(tex).toContain('\\begin{tabular}{lrr}');
+		expect(tex).toContain('Model (runs) & Direct & Gold \\\\');
+		expect(tex).toContain('gpt-x · run1 & 0.1235 $\\pm$ 0.0100 & ---$^{1}$ \\\\');
+		expect(tex).toContain('gpt\\_y, "big" · run2 & 1.0000 $\\pm$ ---$^{2}$ & ---$^{1}$ \\\\');
+		expect(tex).toContain(`$^{1}$ ${QWK_NOTE}\\\\`);
+		expect(tex.trim().endsWith('\\end{table}')).toBe(true);
+	});
+
+	it.each([
+		['50% & more', '50\\% \\& more'],
+		['a_b#c', 'a\\_b\\#c'],
+		['{x}^~', '\\{x\\}\\textasciicircum{}\\textasciitilde{}'],
+		['C:\\path', 'C:\\textbackslash{}path'],
+		['婚姻家庭纠纷', '婚姻家庭纠纷']
+	])('escapes %s for LaTeX', (input, output) => {
+		expect(latexEscape(input)).toBe(output);
+	});
+});

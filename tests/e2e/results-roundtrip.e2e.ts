@@ -1,0 +1,353 @@
+/**
+ * The whole loop in a real Chromium against the built site: a bundle written by the engine and
+ * the CLI is imported → the Results charts are drawn and every table number equals
+ * `npm run lexpilot -- results --json` on the same folder → a case is inspected → the runs are
+ * exported → storage is wiped → the export is imported again → the same numbers, and the export
+ * holds the very bytes the CLI wrote.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultsReport } from '../../src/lib/core/results';
+import {
+	cliResults,
+	lexpilot,
+	readTree,
+	SAMPLE_PATH,
+	writeOutputRoot,
+	zipFiles
+} from '../fixtures/bundles/folder';
+import { startBrowser, type E2E } from './browser';
+
+let e2e: E2E;
+let root: string;
+let zipPath: string;
+let tree: Map<string, Uint8Array>;
+let cli: ResultsReport;
+const tmp = () => mkdtemp(join(tmpdir(), 'lexpilot-e2e-results-'));
+
+beforeAll(async () => {
+	// Three comparable runs of one model (judge labels re-rolled per run, so SD > 0)...
+	root = await writeOutputRoot([{ runId: 'run1' }, { runId: 'run2' }, { runId: 'run3' }]);
+	// ...and one run written by the CLI itself, 8 cases, every stage.
+	const common = ['--simulated', '--dataset', SAMPLE_PATH, '--output-root', root, '--run-id'];
+	await lexpilot(['gen', ...common, 'cli-run', '--limit', '8']);
+	await lexpilot(['dcg', ...common, 'cli-run', '--limit', '8']);
+	await lexpilot(['ljp', ...common, 'cli-run', '--limit', '8']);
+	tree = await readTree(root);
+	cli = await cliResults(root);
+	zipPath = join(await tmp(), 'lexpilot-results.zip');
+	await writeFile(zipPath, zipFiles(tree));
+	e2e = await startBrowser();
+});
+
+afterAll(async () => {
+	await e2e?.close();
+});
+
+async function go(page: Page, label: string, heading: string) {
+	await page.getByRole('link', { name: label, exact: true }).click();
+	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+async function importZip(page: Page, path: string) {
+	await go(page, 'Bundles', 'Bundles');
+	await page.locator('#bundle-file').setInputFiles(path);
+	await page.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
+}
+
+interface CellValue {
+	figure: string;
+	series: string;
+	category: string;
+	value: string;
+	sd: string;
+	text: string;
+}
+
+/** Every value cell of every figure table on the Results page. */
+async function tableCells(page: Page): Promise<CellValue[]> {
+	return page.$$eval('[data-testid^="figure-"] td[data-series]', (cells) =>
+		cells.map((td) => ({
+			figure: td.closest('[data-testid^="figure-"]')!.getAttribute('data-testid')!.slice(7),
+			series: td.getAttribute('data-series')!,
+			category: td.getAttribute('data-category')!,
+			value: td.getAttribute('data-value')!,
+			sd: td.getAttribute('data-sd')!,
+			text: td.textContent!.trim()
+		}))
+	);
+}
+
+/** Whether every chart canvas has drawn bars: enough pixels that are neither white nor grey. */
+async function chartsDrawn(page: Page): Promise<number[]> {
+	return page.$$eval('canvas[data-testid="chart-canvas"]', (canvases) =>
+		(canvases as HTMLCanvasElement[]).map((canvas) => {
+			const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+			let coloured = 0;
+			for (let i = 0; i < data.length; i += 4) {
+				const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+				if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
+			}
+			return coloured;
+		})
+	);
+}
+
+const FIGURE_METRICS: Record<string, { stage: string; keys: string[] }> = {
+	'lca-overall': { stage: 'lca', keys: ['macro_f1', 'f1_u', 'f1_c', 'acc_c', 'acc_u'] },
+	'dcg-overall': { stage: 'dcg', keys: ['success_rate', 'round1_rate', 'round2_rate'] },
+	'ljp-qwk': { stage: 'ljp', keys: ['direct.qwk', 'gold.qwk', 'interaction.qwk'] },
+	'ljp-accuracy': {
+		stage: 'ljp',
+		keys: ['direct.accuracy', 'gold.accuracy', 'interaction.accuracy']
+	}
+};
+
+function pick(tree: Record<string, unknown>, stage: string, key: string): number | null {
+	let node = tree[stage] as Record<string, unknown> | null;
+	for (const part of key.split('.'))
+		node = (node?.[part] ?? null) as Record<string, unknown> | null;
+	return node as unknown as number | null;
+}
+
+/** Expected values from the CLI's JSON, keyed like the page's cells. */
+function expectedCells(report: ResultsReport, mode: 'runs' | 'groups') {
+	const out: {
+		figure: string;
+		series: string;
+		category: string;
+		value: number | null;
+		sd?: number | null;
+	}[] = [];
+	for (const [figure, { stage, keys }] of Object.entries(FIGURE_METRICS)) {
+		const categories =
+			stage === 'lca'
+				? ['Macro-F1', 'F1_U', 'F1_C', 'Acc_C', 'Acc_U']
+				: stage === 'dcg'
+					? ['Success', 'Round 1', 'Round 2']
+					: ['Direct', 'Gold', 'Interaction'];
+		if (mode === 'runs') {
+			for (const run of report.runs) {
+				keys.forEach((key, i) =>
+					out.push({
+						figure,
+						series: `${run.model} · ${run.run_id} (simulated)`,
+						category: categories[i],
+						value: pick(run.metrics as never, stage, key)
+					})
+				);
+			}
+		} else {
+			for (const g of report.groups) {
+				keys.forEach((key, i) =>
+					out.push({
+						figure,
+						series: `${g.model} (${g.n} run${g.n === 1 ? '' : 's'}) (simulated)`,
+						category: categories[i],
+						value: pick(g.mean as never, stage, key),
+						sd: pick(g.sd as never, stage, key)
+					})
+				);
+			}
+		}
+	}
+	return out;
+}
+
+function compare(cells: CellValue[], expected: ReturnType<typeof expectedCells>) {
+	for (const want of expected) {
+		const got = cells.find(
+			(c) => c.figure === want.figure && c.series === want.series && c.category === want.category
+		);
+		expect(got, `${want.figure} / ${want.series} / ${want.category}`).toBeDefined();
+		// The page holds the exact double the CLI printed, and shows it with four decimals.
+		expect(got!.value === '' ? null : Number(got!.value)).toBe(want.value);
+		if (want.sd !== undefined) expect(got!.sd === '' ? null : Number(got!.sd)).toBe(want.sd);
+		if (want.value === null) expect(got!.text).toMatch(/^—/);
+		else expect(got!.text.startsWith(want.value.toFixed(4))).toBe(true);
+	}
+}
+
+/** The LCA-by-class table against the CLI's by_class figures. */
+function compareClasses(cells: CellValue[], report: ResultsReport) {
+	for (const run of report.runs) {
+		for (const [cls, tree] of Object.entries(run.by_class)) {
+			const got = cells.find(
+				(c) =>
+					c.figure === 'lca-class' &&
+					c.category === cls &&
+					c.series === `${run.model} · ${run.run_id} (simulated)`
+			);
+			expect(got, `${run.run_id} ${cls}`).toBeDefined();
+			const want = tree.lca?.macro_f1 ?? null;
+			expect(got!.value === '' ? null : Number(got!.value)).toBe(want);
+		}
+	}
+}
+
+async function openResults(page: Page) {
+	await go(page, 'Results', 'Results');
+	await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+	// Charts draw after Chart.js is fetched: wait until every canvas has its bars.
+	await page.waitForFunction(() => {
+		const canvases = [...document.querySelectorAll('canvas[data-testid="chart-canvas"]')];
+		return canvases.length >= 7 && canvases.every((c) => (c as HTMLCanvasElement).width > 0);
+	});
+}
+
+async function showMode(page: Page, mode: 'Each run' | 'Mean ± SD of comparable runs') {
+	// The radios are styled as a segmented control: the visible label is what a user clicks.
+	await page.locator('.segmented label', { hasText: mode }).click();
+	await expect.poll(() => page.getByRole('radio', { name: mode }).isChecked()).toBe(true);
+}
+
+describe('results, inspector and bundles in the browser', () => {
+	let firstTables: CellValue[];
+
+	it('imports a bundle and draws charts whose tables equal `results --json`', async () => {
+		const { page } = e2e;
+		await page.goto(`${e2e.url}/`);
+		await importZip(page, zipPath);
+		const outcome = await page.getByTestId('bundle-outcome').innerText();
+		expect(outcome).toContain('Imported 4 runs from lexpilot-results.zip');
+		expect(outcome).toContain('cli-run · simulated: 8 cases, 10 stage files');
+
+		await openResults(page);
+		expect(cli.groups.map((g) => [g.model, g.n])).toEqual([
+			['sim-model-a', 3],
+			['simulated', 1]
+		]);
+		// Three comparable runs: the page opens on mean ± SD, error bars and all.
+		await expect
+			.poll(() => page.getByRole('radio', { name: 'Mean ± SD of comparable runs' }).isChecked())
+			.toBe(true);
+		const drawn = await chartsDrawn(page);
+		expect(drawn).toHaveLength(7);
+		for (const pixels of drawn) expect(pixels).toBeGreaterThan(500);
+		const groupCells = await tableCells(page);
+		compare(groupCells, expectedCells(cli, 'groups'));
+		expect(groupCells.some((c) => c.sd !== '' && Number(c.sd) > 0)).toBe(true);
+		await e2e.screenshot('results-groups');
+
+		await showMode(page, 'Each run');
+		const runCells = await tableCells(page);
+		compare(runCells, expectedCells(cli, 'runs'));
+		compareClasses(runCells, cli);
+		firstTables = runCells;
+		await e2e.screenshot('results');
+		e2e.assertClean();
+	});
+
+	it('copies a table as CSV, Markdown and LaTeX with the numbers shown', async () => {
+		const { page, context } = e2e;
+		await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
+		const panel = page.getByTestId('figure-dcg-overall');
+		const first = cli.runs[0];
+		const success = first.metrics.dcg!.success_rate!.toFixed(4);
+		await panel.getByRole('button', { name: 'Copy as CSV' }).click();
+		const csv = await page.evaluate(() => navigator.clipboard.readText());
+		expect(csv.split('\n')[0]).toBe('Run,Success,Round 1,Round 2,notes');
+		expect(csv).toContain(`${first.model} · ${first.run_id} (simulated),${success},`);
+		await panel.getByRole('button', { name: 'Copy as Markdown' }).click();
+		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+			`| ${first.model} · ${first.run_id} (simulated) | ${success} |`
+		);
+		await panel.getByRole('button', { name: 'Copy as LaTeX' }).click();
+		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('\\toprule');
+	});
+
+	it('downloads a chart as a PNG', async () => {
+		const { page } = e2e;
+		const [download] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByTestId('figure-ljp-qwk').getByRole('button', { name: 'Download PNG' }).click()
+		]);
+		expect(download.suggestedFilename()).toBe('lexpilot-ljp-qwk.png');
+		const png = await readFile((await download.path())!);
+		expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
+		expect(png.length).toBeGreaterThan(5000);
+	});
+
+	it('inspects a case without the dataset: histories, responses, rounds, questions, verdicts', async () => {
+		const { page } = e2e;
+		await page
+			.getByTestId('run-picker')
+			.getByRole('link', { name: 'Inspect cases' })
+			.first()
+			.click();
+		await page.getByRole('heading', { name: 'Case inspector', level: 1 }).waitFor();
+		const sample = JSON.parse(await readFile(SAMPLE_PATH, 'utf8')) as {
+			case_number: string;
+			result_dict: Record<string, string>;
+		}[];
+		await expect
+			.poll(() => page.getByTestId('case-number').innerText())
+			.toBe(String(sample[0].case_number));
+		await expect(page.getByTestId('dataset-note').innerText()).resolves.toContain(
+			'histories shown are the ones saved in the records'
+		);
+		expect(await page.getByTestId('complete-message').count()).toBeGreaterThan(0);
+		expect(await page.getByTestId('first-responses').getByTestId('lca-label').count()).toBe(2);
+		await page.getByTestId('interaction').waitFor();
+		await expect(page.getByTestId('stop-reason').innerText()).resolves.toMatch(
+			/stopped: (judgment|budget)/
+		);
+		expect(await page.getByTestId('dcg').getByTestId('dcg-label').count()).toBe(2);
+		const rows = page.getByTestId('ljp-table').locator('tbody tr');
+		expect(await rows.count()).toBe(Object.keys(sample[0].result_dict).length);
+
+		// The next case, through the picker; the URL follows.
+		await page.getByRole('button', { name: 'Next →' }).click();
+		await expect
+			.poll(() => page.getByTestId('case-number').innerText())
+			.toBe(String(sample[1].case_number));
+		expect(new URL(page.url()).searchParams.get('case')).toBe(String(sample[1].case_number));
+		await e2e.screenshot('inspector');
+		e2e.assertClean();
+	});
+
+	let exported: string;
+
+	it('exports every run as a zip holding the bytes the CLI wrote', async () => {
+		const { page } = e2e;
+		await go(page, 'Bundles', 'Bundles');
+		await page.getByRole('checkbox', { name: 'Select every run' }).check();
+		const [download] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByRole('button', { name: /Export 4 selected runs as \.zip/ }).click()
+		]);
+		exported = join(await tmp(), download.suggestedFilename());
+		await download.saveAs(exported);
+		const files = unzipSync(new Uint8Array(await readFile(exported)));
+		expect(Object.keys(files).sort()).toEqual([...tree.keys()].sort());
+		for (const [path, bytes] of tree) expect(files[path], path).toEqual(bytes);
+		await e2e.screenshot('bundles');
+		e2e.assertClean();
+	});
+
+	it('after storage is wiped, the export imports back to the same numbers', async () => {
+		const { page } = e2e;
+		await page.evaluate(
+			() =>
+				new Promise<void>((resolve, reject) => {
+					const request = indexedDB.deleteDatabase('lexpilot-workbench');
+					request.onsuccess = () => resolve();
+					request.onerror = () => reject(request.error);
+					request.onblocked = () => reject(new Error('deleteDatabase blocked'));
+				})
+		);
+		await page.reload();
+		await page.getByRole('heading', { name: 'Bundles', level: 1 }).waitFor();
+		await page.getByTestId('no-runs').waitFor();
+
+		await importZip(page, exported);
+		await openResults(page);
+		await showMode(page, 'Each run');
+		expect(await tableCells(page)).toEqual(firstTables);
+		e2e.assertClean();
+	});
+});
