@@ -291,8 +291,16 @@ export function toStored(s: ModelSettings): { settings: string; keys: string | n
 		defaults: { preset: s.defaults.preset, baseURL: s.defaults.baseURL },
 		roles: Object.fromEntries(
 			ROLES.map((r) => {
-				const { apiKey: _key, ...rest } = s.roles[r];
-				return [r, rest];
+				const c = s.roles[r];
+				// Named field by field, so a key can never ride along.
+				const stored = {
+					useDefaultBaseURL: c.useDefaultBaseURL,
+					preset: c.preset,
+					baseURL: c.baseURL,
+					useDefaultKey: c.useDefaultKey,
+					model: c.model
+				};
+				return [r, stored];
 			})
 		) as z.infer<typeof StoredSettings>['roles'],
 		generation: { ...s.generation },

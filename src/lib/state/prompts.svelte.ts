@@ -99,7 +99,7 @@ export class PromptsState {
 	}
 
 	#read(): PromptPack | null {
-		let text: string | null = null;
+		let text: string | null;
 		try {
 			text = this.#storage?.getItem(PACK_STORAGE_KEY) ?? null;
 		} catch {

@@ -159,7 +159,7 @@ export class RunController {
 		this.#current = null;
 		this.#set({ ...idleSnapshot(), status: 'starting', stages });
 		let run: RunKey;
-		let release: (() => Promise<void>) | null = null;
+		let release: () => Promise<void>;
 		try {
 			run = { runId: request.runId, modelDir: await modelDirName(request.models.evaluated) };
 			this.#set({ run });

@@ -162,11 +162,11 @@ export class RunState {
 	async suggestRunId(): Promise<void> {
 		const evaluated = settingsState.identity.models.evaluated;
 		const modelDir = evaluated ? await modelDirName(evaluated) : null;
-		const used = new Set(
-			this.savedRuns.filter((r) => modelDir === null || r.modelDir === modelDir).map((r) => r.runId)
-		);
+		const used = this.savedRuns
+			.filter((r) => modelDir === null || r.modelDir === modelDir)
+			.map((r) => r.runId);
 		let n = 1;
-		while (used.has(`run${n}`)) n++;
+		while (used.includes(`run${n}`)) n++;
 		this.runId = `run${n}`;
 		await this.refreshSavedForForm();
 	}
