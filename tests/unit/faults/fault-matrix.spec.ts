@@ -34,7 +34,7 @@ import {
 	savedRecords,
 	stageFiles,
 	stagePath,
-	window,
+	callsBetween,
 	type CliResult,
 	type Fault
 } from './harness';
@@ -99,14 +99,14 @@ const ROWS: FaultRow[] = [
 	{
 		fault: '429 storm longer than --retries',
 		expect: 'stop, then rerun',
-		inject: () => window(20, 80, () => ({ status: 429, headers: FAST_RETRY })),
+		inject: () => callsBetween(20, 80, () => ({ status: 429, headers: FAST_RETRY })),
 		flags: ['--retries', '1'],
 		says: [/429 Too Many Requests/]
 	},
 	{
 		fault: '5xx burst (500, 502, 503, 504; no Retry-After, so exponential backoff)',
 		expect: 'same records',
-		inject: () => window(6, 12, (i) => ({ status: [500, 502, 503, 504][i % 4] })),
+		inject: () => callsBetween(6, 12, (i) => ({ status: [500, 502, 503, 504][i % 4] })),
 		says: [/: 500 /, /: 502 /, /: 503 /, /: 504 /]
 	},
 	{
@@ -119,7 +119,7 @@ const ROWS: FaultRow[] = [
 	{
 		fault: 'timeout: two calls never answer',
 		expect: 'same records',
-		inject: () => window(5, 7, () => ({ hang: true })),
+		inject: () => callsBetween(5, 7, () => ({ hang: true })),
 		flags: ['--timeout', '1'],
 		says: [/the request timed out; attempt 2 of 4/]
 	},
@@ -133,7 +133,7 @@ const ROWS: FaultRow[] = [
 	{
 		fault: 'truncated output (finish_reason "length")',
 		expect: 'same records',
-		inject: () => window(3, 9, () => ({ content: CUT_OFF, finish_reason: 'length' })),
+		inject: () => callsBetween(3, 9, () => ({ content: CUT_OFF, finish_reason: 'length' })),
 		says: [/cut off at max_tokens 8192/]
 	},
 	{
@@ -150,7 +150,7 @@ const ROWS: FaultRow[] = [
 		fault: 'empty outputs ("", spaces, null, reasoning only)',
 		expect: 'same records',
 		inject: () =>
-			window(3, 11, (i) => ({
+			callsBetween(3, 11, (i) => ({
 				content: ['', '   \n', null, '<think>只有推理，没有回答</think>'][i % 4]
 			})),
 		says: [/returned empty content/]
@@ -179,13 +179,13 @@ const ROWS: FaultRow[] = [
 	{
 		fault: 'connection dropped (socket closed, no answer)',
 		expect: 'same records',
-		inject: () => window(4, 8, () => ({ hangup: true })),
+		inject: () => callsBetween(4, 8, () => ({ hangup: true })),
 		says: [/retry: .*connection/i]
 	},
 	{
 		fault: 'response body cut off mid-JSON',
 		expect: 'same records',
-		inject: () => window(4, 8, () => ({ malformed: true })),
+		inject: () => callsBetween(4, 8, () => ({ malformed: true })),
 		says: [/retry: .*malformed response body/]
 	},
 	{

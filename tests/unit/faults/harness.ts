@@ -294,10 +294,10 @@ export function outputsOf(stage: string): readonly StageFile[] {
 	return outputs;
 }
 
-/** Faults -------------------------------------------------------------------------------- */
+// Faults: what the provider does instead of answering.
 
-/** `reply(i)` for the calls numbered [from, to) since arming (i counts from 0 in the window). */
-export function window(from: number, to: number, reply: (i: number) => Reply): Fault {
+/** `reply(i)` for the calls numbered [from, to) since arming (i counts from 0 within them). */
+export function callsBetween(from: number, to: number, reply: (i: number) => Reply): Fault {
 	return (_req, { call }) => (call >= from && call < to ? reply(call - from) : undefined);
 }
 
