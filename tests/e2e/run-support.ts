@@ -73,9 +73,14 @@ export async function startLexPilotFake(
 		delayMs?: number;
 		/** Replaces the answer of some tasks (e.g. a judge that never answers in JSON). */
 		override?: Partial<Record<Task, Handler>>;
+		/**
+		 * Called per LexPilot call; a returned promise holds the answer until it settles (a run
+		 * kept in flight while the test does something).
+		 */
+		hold?: () => Promise<unknown> | undefined;
 	} = {}
 ): Promise<LexPilotFake> {
-	const { delayMs, override, ...serverOptions } = options;
+	const { delayMs, override, hold, ...serverOptions } = options;
 	const responders = Object.fromEntries(
 		TASKS.map((task) => [
 			task,
@@ -99,8 +104,9 @@ export async function startLexPilotFake(
 	const server = await startFakeOpenAI({
 		...serverOptions,
 		// Test connection sends "ping", which is no LexPilot prompt.
-		handler: (req) => {
+		handler: async (req) => {
 			if (req.prompt === 'ping') return { content: 'pong' };
+			await hold?.();
 			const task = taskOfPrompt(req.prompt, DEFAULT_PROMPT_PACK);
 			const replaced = task ? override?.[task] : undefined;
 			return replaced ? replaced(req) : lexpilot(req);

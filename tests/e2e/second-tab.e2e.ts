@@ -20,10 +20,13 @@ describe('A second tab on a running run', () => {
 	let e: E2E;
 	let sample: Dataset;
 	let fake: LexPilotFake;
+	/** The first tab's run stays in flight until the test lets the server answer. */
+	let release!: () => void;
 
 	beforeAll(async () => {
 		sample = await readSample();
-		fake = await startLexPilotFake(sample, { delayMs: 200 });
+		const held = new Promise<void>((resolve) => (release = resolve));
+		fake = await startLexPilotFake(sample, { hold: () => held });
 		e = await startBrowser();
 	});
 	afterAll(async () => {
@@ -35,7 +38,7 @@ describe('A second tab on a running run', () => {
 		const first = e.page;
 		await loadSampleDataset(first, e.url);
 		await useEndpoint(first, fake.server.baseURL);
-		await fillRunForm(first, { runId: 'e2e-two', limit: 4, stages: ['gen'] });
+		await fillRunForm(first, { runId: 'e2e-two', limit: 6, stages: ['gen'] });
 		await first.getByTestId('start').click();
 		await waitForRunStatus(first, 'running');
 
@@ -54,24 +57,36 @@ describe('A second tab on a running run', () => {
 		expect(message).toContain('This run is being written in another tab');
 		expect(message).toContain('run e2e-two');
 		expect(message).toContain('Close that tab or wait for its run to finish');
+		expect(await second.getByTestId('run-progress').count()).toBe(0);
 		await e.screenshot('second-tab-refused', second);
 
-		// Starting the same run id and model from the form is refused the same way.
-		await second.getByTestId('run-id').fill('e2e-two');
-		await second.getByTestId('run-limit').fill('4');
-		await second.getByTestId('start').click();
-		await expect
-			.poll(() => second.getByTestId('run-status').getAttribute('data-status'))
-			.toBe('failed');
-		expect(await second.getByTestId('run-error').getAttribute('data-kind')).toBe('locked');
+		// Starting the same run id and model from the form (in a third tab) is refused the same way,
+		// and the refused start shows no progress of its own.
 		await second.close();
+		const third = await e.context.newPage();
+		await third.goto(`${e.url}/run`);
+		await third.getByTestId('ready-dataset').getByText('lexpilot-sample.json').waitFor();
+		await third.getByTestId('run-id').fill('e2e-two');
+		await third.getByTestId('run-limit').fill('6');
+		await third.getByTestId('stage-dcg').uncheck();
+		expect(await first.getByTestId('run-status').getAttribute('data-status')).toBe('running');
+		await third.getByTestId('start').click();
+		const refused = third.getByTestId('run-error');
+		await refused.waitFor();
+		expect(await refused.getAttribute('data-kind')).toBe('locked');
+		expect(await third.getByTestId('run-progress').count()).toBe(0);
+		expect(await third.getByTestId('unfinished-e2e-two').innerText()).toContain(
+			'running in another tab'
+		);
+		await third.close();
 
 		// The first tab was not disturbed: its run finishes with each case saved once.
+		release();
 		await waitForRunStatus(first, 'done');
 		const records = await savedRecords(first, 'e2e-two');
-		const four = sample.cases.slice(0, 4).map((c) => c.case_number);
-		expect([...records.interaction].sort()).toEqual([...four].sort());
-		expect(records.a1).toHaveLength(8);
+		const six = sample.cases.slice(0, 6).map((c) => c.case_number);
+		expect([...records.interaction].sort()).toEqual([...six].sort());
+		expect(records.a1).toHaveLength(12);
 		expect(e.problems).toEqual([]);
 	});
 });

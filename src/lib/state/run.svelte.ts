@@ -68,6 +68,8 @@ export class RunState {
 	/** Ticks once a second while a run is active, for elapsed time and ETA. */
 	now = $state(Date.now());
 
+	/** True once the shown run has started a stage (a refused start has nothing to show). */
+	hasProgress = $derived(Object.keys(this.snapshot.progress).length > 0);
 	chosenStages = $derived(orderStages(FORM_STAGES.filter((s) => this.stages[s])));
 	limit = $derived(parseLimit(this.limitText));
 	active = $derived(
@@ -133,8 +135,9 @@ export class RunState {
 				store,
 				loadPlans(browserStorage()),
 				held,
-				// The run this page shows has its own card, with Start to continue it.
-				this.snapshot.run
+				// The run this page shows has its own card, with Start to continue it; a run refused
+				// before it began (another tab holds it) stays listed.
+				this.hasProgress ? this.snapshot.run : null
 			);
 			this.savedRuns = await store.listRuns();
 			await this.refreshSavedForForm();
