@@ -1,8 +1,9 @@
 /**
  * Engine throughput: every stage of a run over simulated cases whose calls each take 20–40 ms,
  * at concurrency 1, 4, 16 and 64. Wall time is compared with the ideal computed from the
- * calls themselves (critical-path.ts), so the figure is a ratio that a slow or busy machine
- * does not move much. Each concurrency is its own bench, so one failing does not hide others.
+ * calls themselves (critical-path.ts), so the figure is a ratio that a slower CPU does not
+ * move; other load on the machine still does. Each concurrency is its own bench, so one
+ * failing does not hide the others.
  */
 import { runStages } from '../../src/lib/core/engine';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
