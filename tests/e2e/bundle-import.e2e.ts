@@ -101,9 +101,9 @@ describe('bundle import', () => {
 
 		await openBundles(page);
 		await page.locator('#bundle-file').setInputFiles(zip);
-		await outcome(page).filter({ hasText: 'Nothing was imported' }).waitFor();
+		await outcome(page).filter({ hasText: 'Nothing was imported.' }).waitFor();
 		const text = await outcome(page).innerText();
-		expect(text).toContain('hostile.zip cannot be imported (3 problems)');
+		expect(text).toContain('hostile.zip cannot be imported (3 problems). Nothing was imported.');
 		expect(text).toContain('../../outside.txt: points outside the bundle (..)');
 		expect(text).toContain('notes/readme.txt: not a file of the canonical layout');
 		expect(text).toMatch(/runs\/done\/sim-model-a-[0-9a-f]{8}\/manifest\.json is missing/);

@@ -135,7 +135,7 @@ function expectedCells(report: ResultsReport, mode: 'runs' | 'groups') {
 				keys.forEach((key, i) =>
 					out.push({
 						figure,
-						series: `${run.model} · ${run.run_id} (simulated)`,
+						series: `${run.model} · ${run.run_id}`,
 						category: categories[i],
 						value: pick(run.metrics as never, stage, key)
 					})
@@ -146,7 +146,7 @@ function expectedCells(report: ResultsReport, mode: 'runs' | 'groups') {
 				keys.forEach((key, i) =>
 					out.push({
 						figure,
-						series: `${g.model} (${g.n} run${g.n === 1 ? '' : 's'}) (simulated)`,
+						series: `${g.model} (${g.n} run${g.n === 1 ? '' : 's'})`,
 						category: categories[i],
 						value: pick(g.mean as never, stage, key),
 						sd: pick(g.sd as never, stage, key)
@@ -180,7 +180,7 @@ function compareClasses(cells: CellValue[], report: ResultsReport) {
 				(c) =>
 					c.figure === 'lca-class' &&
 					c.category === cls &&
-					c.series === `${run.model} · ${run.run_id} (simulated)`
+					c.series === `${run.model} · ${run.run_id}`
 			);
 			expect(got, `${run.run_id} ${cls}`).toBeDefined();
 			const want = tree.lca?.macro_f1 ?? null;
@@ -232,6 +232,7 @@ describe('results, inspector and bundles in the browser', () => {
 		compare(groupCells, expectedCells(cli, 'groups'));
 		expect(groupCells.some((c) => c.sd !== '' && Number(c.sd) > 0)).toBe(true);
 		await e2e.screenshot('results-groups');
+		await e2e.screenshot('results-groups-lca', page.getByTestId('figure-lca-overall'));
 
 		await showMode(page, 'Each run');
 		const runCells = await tableCells(page);
@@ -239,6 +240,8 @@ describe('results, inspector and bundles in the browser', () => {
 		compareClasses(runCells, cli);
 		firstTables = runCells;
 		await e2e.screenshot('results');
+		await e2e.screenshot('results-runs-top', page.locator('main'));
+		await e2e.screenshot('results-runs-ljp-class', page.getByTestId('figure-ljp-class'));
 		e2e.assertClean();
 	});
 
@@ -251,10 +254,10 @@ describe('results, inspector and bundles in the browser', () => {
 		await panel.getByRole('button', { name: 'Copy as CSV' }).click();
 		const csv = await page.evaluate(() => navigator.clipboard.readText());
 		expect(csv.split('\n')[0]).toBe('Run,Success,Round 1,Round 2,notes');
-		expect(csv).toContain(`${first.model} · ${first.run_id} (simulated),${success},`);
+		expect(csv).toContain(`${first.model} · ${first.run_id},${success},`);
 		await panel.getByRole('button', { name: 'Copy as Markdown' }).click();
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
-			`| ${first.model} · ${first.run_id} (simulated) | ${success} |`
+			`| ${first.model} · ${first.run_id} | ${success} |`
 		);
 		await panel.getByRole('button', { name: 'Copy as LaTeX' }).click();
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('\\toprule');

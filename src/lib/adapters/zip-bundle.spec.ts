@@ -150,8 +150,9 @@ describe('refused bundles, each problem naming its file', () => {
 	it('a run without its manifest', async () => {
 		const problems = await problemsOf(readBundle(edited(manifestPath(run), null), 'b.zip'));
 		expect(problems).toHaveLength(1);
-		expect(problems[0]).toContain(`b.zip: ${manifestPath(run)} is missing`);
-		expect(problems[0]).toContain(stageFilePath(run, 'LJP_gold'));
+		expect(problems[0]).toContain(
+			`b.zip: ${manifestPath(run)} is missing, so the run's 10 stage files (${stageFilePath(run, 'a1')}, …) cannot be imported`
+		);
 	});
 
 	it('a bad JSONL line, with file and line', async () => {

@@ -376,9 +376,11 @@ export async function readBundle(
 	const label = (path: string) => `${name}: ${path}`;
 	for (const [key, stageFiles] of sorted.stages) {
 		if (!sorted.manifests.has(key)) {
+			const n = stageFiles.length;
 			problems.push(
-				`${label(key)} is missing, so ${stageFiles.map((f) => f.path).join(', ')} cannot be imported: ` +
-					'a run is imported only with its manifest. Add the run folder under runs/ to the bundle.'
+				`${label(key)} is missing, so the run's ${n} stage file${n === 1 ? '' : 's'} ` +
+					`(${stageFiles[0].path}${n > 1 ? ', …' : ''}) cannot be imported: a run is imported ` +
+					'only with its manifest. Add the run folder under runs/ to the bundle.'
 			);
 		}
 	}

@@ -201,14 +201,14 @@ export class BundlesState {
 			}
 			await this.#write(bundle, false);
 		} catch (e) {
-			this.outcome = {
-				kind: 'error',
-				title: 'Nothing was imported',
-				lines:
-					e instanceof BundleError
-						? [e.message.split('\n')[0], ...e.problems]
-						: [(e as Error).message]
-			};
+			this.outcome =
+				e instanceof BundleError
+					? {
+							kind: 'error',
+							title: `${e.message.split('\n')[0].replace(/:$/, '')}. Nothing was imported.`,
+							lines: e.problems
+						}
+					: { kind: 'error', title: 'Nothing was imported', lines: [(e as Error).message] };
 		} finally {
 			this.busy = null;
 		}

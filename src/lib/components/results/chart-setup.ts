@@ -95,7 +95,8 @@ function yRange(figure: Figure): { min: number; max: number } {
 	if (figure.scale === 'rate') return { min: 0, max: 1 };
 	const lows = figure.cells.flat().map((c) => (c.value ?? 0) - (c.sd ?? 0));
 	const low = Math.min(0, ...lows);
-	return { min: low < 0 ? Math.floor(low * 10) / 10 : 0, max: 1 };
+	// A multiple of the 0.2 tick step, so the axis reads 1.0, 0.8, …, 0, −0.2, …
+	return { min: low < 0 ? Math.floor(low * 5) / 5 : 0, max: 1 };
 }
 
 function configOf(figure: Figure): ChartConfiguration<'bar'> {

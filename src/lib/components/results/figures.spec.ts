@@ -63,6 +63,18 @@ describe('figures from the report', () => {
 		expect(fig.withSd).toBe(false);
 	});
 
+	it('marks simulated series only beside real ones, and keeps table headings short', () => {
+		const all = metricsFigure({ ...ctx('runs'), simulated: () => true }, text, LCA_METRICS);
+		expect(all.series.map((s) => [s.label, s.short])).toEqual([
+			['sim-model-a · run1', 'sim-model-a · run1'],
+			['sim-model-b · run1', 'sim-model-b · run1'],
+			['sim-model-a · run2', 'run2'],
+			['sim-model-a · run3', 'run3']
+		]);
+		const groups = metricsFigure(ctx('groups'), text, LCA_METRICS);
+		expect(groups.series.map((s) => s.short)).toEqual(['sim-model-a (3)', 'sim-model-b (1)']);
+	});
+
 	it('shows groups of comparable runs as mean ± sample SD', () => {
 		const fig = metricsFigure(ctx('groups'), text, [ljpMetric('direct', 'accuracy')]);
 		expect(fig.series.map((s) => s.label)).toEqual([

@@ -25,7 +25,10 @@ export type SeriesMode = 'runs' | 'groups';
 export interface Series {
 	/** `run_id/model_dir` for a run; the member keys joined for a group. */
 	id: string;
+	/** Full name: model and run (or number of runs), `(simulated)` when mixed with real runs. */
 	label: string;
+	/** As short as still unambiguous among the shown series, for table headings. */
+	short: string;
 	color: string;
 	model: string;
 	runIds: string[];
@@ -220,6 +223,15 @@ export interface FigureContext {
 	simulated: (runKey: string) => boolean;
 }
 
+/**
+ * Labels name a simulated series only when real ones are shown beside it; when every shown run
+ * is simulated the page says so once instead of on every bar.
+ */
+function mixed(ctx: FigureContext): boolean {
+	const flags = new Set(ctx.report.runs.map((r) => ctx.simulated(runKeyOf(r))));
+	return flags.size > 1;
+}
+
 interface SeriesSource {
 	series: Series;
 	cell: (m: MetricRef, cls: string | null) => Cell;
@@ -232,14 +244,19 @@ function membersOf(report: ResultsReport, group: GroupReport): RunReport[] {
 /** The series of the report in the chosen mode, with a function giving each one's cells. */
 export function seriesSources(ctx: FigureContext): SeriesSource[] {
 	const { report } = ctx;
+	const mark = mixed(ctx) ? ' (simulated)' : '';
 	if (ctx.mode === 'runs') {
+		const idCount = new Map<string, number>();
+		for (const r of report.runs) idCount.set(r.run_id, (idCount.get(r.run_id) ?? 0) + 1);
 		return report.runs.map((run, i) => {
 			const id = runKeyOf(run);
 			const simulated = ctx.simulated(id);
+			const label = `${run.model} · ${run.run_id}${simulated ? mark : ''}`;
 			return {
 				series: {
 					id,
-					label: `${run.model} · ${run.run_id}${simulated ? ' (simulated)' : ''}`,
+					label,
+					short: idCount.get(run.run_id) === 1 ? run.run_id : label,
 					color: PALETTE[i % PALETTE.length],
 					model: run.model,
 					runIds: [run.run_id],
@@ -260,7 +277,8 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 		return {
 			series: {
 				id: members.map(runKeyOf).join('+'),
-				label: `${group.model} (${runs}${which})${simulated ? ' (simulated)' : ''}`,
+				label: `${group.model} (${runs}${which})${simulated ? mark : ''}`,
+				short: `${group.model} (${which ? group.run_ids.join(', ') : group.n})`,
 				color: PALETTE[i % PALETTE.length],
 				model: group.model,
 				runIds: group.run_ids,

@@ -9,6 +9,7 @@ function figure(withSd: boolean, rows: 'series' | 'categories' = 'series'): Figu
 	const series = (label: string, id: string) => ({
 		id,
 		label,
+		short: id,
 		color: '#000',
 		model: 'm',
 		runIds: [id],
@@ -50,7 +51,10 @@ describe('tableOf', () => {
 	it('turns class figures around: categories as rows, series as columns', () => {
 		const table = tableOf(figure(false, 'categories'));
 		expect(table.corner).toBe('Setup');
-		expect(table.columns).toEqual(['gpt-x · run1', 'gpt_y, "big" · run2']);
+		expect(table.columns.map((c) => [c.label, c.short])).toEqual([
+			['gpt-x · run1', 'a'],
+			['gpt_y, "big" · run2', 'b']
+		]);
 		expect(table.rows.map((r) => [r.label, r.cells.map((c) => c.value)])).toEqual([
 			['Direct', [0.123456, 1]],
 			['Gold', [null, null]]

@@ -15,11 +15,18 @@ export interface TableCell {
 	category: string;
 }
 
+/** A row or column heading: the full label (copies), a short one (screen), a series colour. */
+export interface Heading {
+	label: string;
+	short: string;
+	color: string | null;
+}
+
 export interface TableModel {
 	caption: string;
 	corner: string;
-	columns: string[];
-	rows: { label: string; cells: TableCell[] }[];
+	columns: Heading[];
+	rows: (Heading & { cells: TableCell[] })[];
 	notes: string[];
 	withSd: boolean;
 }
@@ -55,19 +62,31 @@ export function tableOf(figure: Figure): TableModel {
 		category: figure.categories[c]
 	});
 	const bySeries = figure.rows === 'series';
+	const seriesHeading = (i: number): Heading => ({
+		label: figure.series[i].label,
+		short: figure.series[i].short,
+		color: figure.series[i].color
+	});
+	const categoryHeading = (c: number): Heading => ({
+		label: figure.categories[c],
+		short: figure.categories[c],
+		color: null
+	});
 	const rows = bySeries
-		? figure.series.map((s, i) => ({
-				label: s.label,
+		? figure.series.map((_, i) => ({
+				...seriesHeading(i),
 				cells: figure.categories.map((_, c) => cellOf(i, c))
 			}))
-		: figure.categories.map((cat, c) => ({
-				label: cat,
+		: figure.categories.map((_, c) => ({
+				...categoryHeading(c),
 				cells: figure.series.map((_, s) => cellOf(s, c))
 			}));
 	return {
 		caption: figure.title,
 		corner: bySeries ? (figure.withSd ? 'Model (runs)' : 'Run') : figure.categoryTitle,
-		columns: bySeries ? figure.categories : figure.series.map((s) => s.label),
+		columns: bySeries
+			? figure.categories.map((_, c) => categoryHeading(c))
+			: figure.series.map((_, i) => seriesHeading(i)),
 		rows,
 		notes,
 		withSd: figure.withSd
@@ -99,7 +118,7 @@ function csvField(text: string): string {
 export function toCsv(table: TableModel): string {
 	const head = [
 		table.corner,
-		...table.columns.flatMap((c) => (table.withSd ? [c, `${c} SD`] : [c])),
+		...table.columns.flatMap(({ label }) => (table.withSd ? [label, `${label} SD`] : [label])),
 		'notes'
 	];
 	const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(4));
@@ -126,7 +145,7 @@ function mdEscape(text: string): string {
 
 /** A GitHub-flavoured Markdown table with its caption and notes. */
 export function toMarkdown(table: TableModel): string {
-	const head = [table.corner, ...table.columns].map(mdEscape);
+	const head = [table.corner, ...table.columns.map((c) => c.label)].map(mdEscape);
 	const lines = [
 		`**${mdEscape(table.caption)}**`,
 		'',
@@ -180,7 +199,7 @@ export function toLatex(table: TableModel): string {
 		`\\caption{${latexEscape(table.caption)}}`,
 		`\\begin{tabular}{l${'r'.repeat(table.columns.length)}}`,
 		'\\toprule',
-		`${[table.corner, ...table.columns].map(latexEscape).join(' & ')} \\\\`,
+		`${[table.corner, ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
 		'\\midrule',
 		...table.rows.map(
 			(row) => `${[latexEscape(row.label), ...row.cells.map(cell)].join(' & ')} \\\\`
