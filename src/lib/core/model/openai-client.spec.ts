@@ -132,6 +132,15 @@ describe('createOpenAIClient: the request', () => {
 		expect(b.chatRequests[0].headers.authorization).toBe('Bearer key-b');
 		expect(b.chatRequests[0].model).toBe('model-b');
 	});
+
+	it('calls a keyless local server when no key is set, instead of failing before the request', async () => {
+		const server = await scripted([{ content: '好的' }]);
+		const ep = { baseURL: server.baseURL, apiKey: '', model: 'qwen2.5:7b' };
+		const client = createOpenAIClient({ evaluated: ep, user: ep, judge: ep });
+		const out = await client.complete(request({ role: 'evaluated', task: 'lexawn' }));
+		expect(out.response).toBe('好的');
+		expect(server.chatRequests).toHaveLength(1);
+	});
 });
 
 describe('createOpenAIClient: retries', () => {

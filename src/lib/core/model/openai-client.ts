@@ -75,7 +75,10 @@ export function createOpenAIClient(
 			const ep = endpoints[role];
 			sdk = new OpenAI({
 				baseURL: ep.baseURL,
-				apiKey: ep.apiKey,
+				// Local servers (Ollama, llama.cpp, vLLM) need no key, but the SDK refuses to build a
+				// client without one; a placeholder lets the call go out and a real server that
+				// wants a key answers 401, which is reported as a refused key.
+				apiKey: ep.apiKey || NO_KEY,
 				dangerouslyAllowBrowser: true,
 				maxRetries: 0,
 				timeout: timeoutMs,
@@ -312,6 +315,9 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Providers sometimes echo the key in an error; it must not reach a log or a saved message. */
+/** Sent as the bearer token when a role has no key (keyless local servers). */
+export const NO_KEY = 'no-key';
+
 function redact(text: string, apiKey: string): string {
 	return apiKey.length >= 4 ? text.split(apiKey).join('[key]') : text;
 }
