@@ -313,6 +313,20 @@ describe('results, inspector and bundles in the browser', () => {
 		e2e.assertClean();
 	});
 
+	it("with the run's dataset loaded, the inspector shows its histories and hidden facts", async () => {
+		const { page } = e2e;
+		await go(page, 'Dataset', 'Dataset');
+		await page
+			.getByRole('button', { name: 'Load the sample (synthetic demo data, not LexPilot)' })
+			.click();
+		await page.getByTestId('summary-stats').waitFor();
+		await go(page, 'Inspect', 'Case inspector');
+		await page.getByTestId('hidden-panel').waitFor();
+		expect(await page.getByTestId('dataset-note').count()).toBe(0);
+		expect(await page.getByTestId('key-details').innerText()).not.toBe('');
+		e2e.assertClean();
+	});
+
 	let exported: string;
 
 	it('exports every run as a zip holding the bytes the CLI wrote', async () => {

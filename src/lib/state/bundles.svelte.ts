@@ -220,7 +220,14 @@ export class BundlesState {
 		this.outcome = {
 			kind: 'ok',
 			title: `Imported ${bundle.runs.length} run${bundle.runs.length === 1 ? '' : 's'} from ${bundle.name}${replace ? ', replacing the stored ones' : ''}`,
-			lines: describeRuns(bundle)
+			lines: [
+				...describeRuns(bundle),
+				...(bundle.ignored.length
+					? [
+							`Skipped ${bundle.ignored.length} folder or system entr${bundle.ignored.length === 1 ? 'y' : 'ies'}: ${bundle.ignored.slice(0, 3).join(', ')}${bundle.ignored.length > 3 ? ', …' : ''}`
+						]
+					: [])
+			]
 		};
 		await this.load();
 	}
