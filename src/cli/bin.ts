@@ -4,7 +4,9 @@ import { commands } from './commands';
 
 const controller = new AbortController();
 process.once('SIGINT', () => {
-	process.stderr.write('\nStopping: calls in flight are abandoned (those cases are regenerated on resume); finished cases are kept.\n');
+	process.stderr.write(
+		'\nStopping: calls in flight are abandoned (those cases are regenerated on resume); finished cases are kept.\n'
+	);
 	controller.abort();
 });
 

@@ -28,7 +28,17 @@ export class ModelCallError extends Error {
 			/** The raw output that could not be used (judge JSON, empty or truncated text). */
 			rawOutput?: string;
 			/** Kind of failure, for the UI to pick an explanation. */
-			kind?: 'cors' | 'unreachable' | 'auth' | 'not_found' | 'bad_request' | 'rate_limit' | 'server' | 'timeout' | 'invalid_output' | 'aborted';
+			kind?:
+				| 'cors'
+				| 'unreachable'
+				| 'auth'
+				| 'not_found'
+				| 'bad_request'
+				| 'rate_limit'
+				| 'server'
+				| 'timeout'
+				| 'invalid_output'
+				| 'aborted';
 		} = {}
 	) {
 		super(message);

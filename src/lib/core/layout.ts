@@ -45,7 +45,8 @@ export function parseLayoutPath(
 	const run = { runId, modelDir };
 	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
 	for (const [file, spec] of Object.entries(STAGE_FILES)) {
-		if (spec.dir === top && spec.file === name) return { kind: 'stage', run, file: file as StageFile };
+		if (spec.dir === top && spec.file === name)
+			return { kind: 'stage', run, file: file as StageFile };
 	}
 	return null;
 }

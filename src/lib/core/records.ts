@@ -125,7 +125,11 @@ export const STAGE_FILES = {
 	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl', schema: InteractionRecord },
 	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl', schema: ForceAskRecord },
 	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl', schema: ForceJudgeRecord },
-	a1_force_judge: { dir: 'Force_judge_gen', file: 'a1_force_judge.jsonl', schema: ForceJudgeRecord },
+	a1_force_judge: {
+		dir: 'Force_judge_gen',
+		file: 'a1_force_judge.jsonl',
+		schema: ForceJudgeRecord
+	},
 	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl', schema: LcaResultRecord },
 	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl', schema: DcgResultRecord },
 	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl', schema: LjpResultRecord },

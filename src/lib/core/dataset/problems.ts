@@ -40,9 +40,7 @@ export function problem(place: ProblemPlace, message: string): DatasetProblem {
 	const parts: string[] = [];
 	if (caseIndex !== null) {
 		parts.push(
-			caseNumber === null
-				? `case #${caseIndex}`
-				: `case #${caseIndex} (case_number ${caseNumber})`
+			caseNumber === null ? `case #${caseIndex}` : `case #${caseIndex} (case_number ${caseNumber})`
 		);
 	}
 	if (field !== null) {

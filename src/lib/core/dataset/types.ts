@@ -16,7 +16,11 @@ export const History = z.array(Message);
 export type History = z.infer<typeof History>;
 
 /** `key_details` exactly as given in the file: a string, a list of strings, or an object. */
-export const KeyDetails = z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]);
+export const KeyDetails = z.union([
+	z.string(),
+	z.array(z.string()),
+	z.record(z.string(), z.unknown())
+]);
 export type KeyDetails = z.infer<typeof KeyDetails>;
 
 /** One claim of `result_dict`, in file order. */
