@@ -239,7 +239,9 @@ const ROWS: BundleRow[] = [
 			copy.delete(p.manifest);
 			return copy;
 		},
-		importer: (at, p) => [`${at(p.manifest)} is missing, so AwN_gen/run1/${p.dir}/a1.jsonl`],
+		importer: (at, p) => [
+			`${at(p.manifest)} is missing, so the run's 10 stage files (AwN_gen/run1/${p.dir}/a1.jsonl`
+		],
 		results: (at, p) => [
 			'error: no runs under',
 			`note: ${at(p.manifest)} is missing, so eval_results/run1/${p.dir}/DCG_results.jsonl`,
