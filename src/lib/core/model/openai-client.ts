@@ -38,7 +38,8 @@ export interface OpenAIClientOptions {
 	/**
 	 * Tells a CORS refusal from a server that is down after a connection error. The browser app
 	 * passes `probeCors` from `./diagnose`; a refused origin then stops at once (retrying cannot
-	 * help) with the provider-specific fix. Without it connection errors are plain retries.
+	 * help) with the provider-specific fix. Not asked once the base URL has answered this client:
+	 * a dropped connection there is retried. Without it connection errors are plain retries.
 	 */
 	probeConnection?: (
 		baseURL: string,
@@ -68,6 +69,9 @@ export function createOpenAIClient(
 	const emit = (e: ModelEvent) => options.onEvent?.(e);
 	const sdks = new Map<Role, OpenAI>();
 	const limiters = new Map<string, AdaptiveLimiter>();
+	// Base URLs whose answers this page could read: their CORS evidently admits it, so a later
+	// failed fetch there is a network fault to retry, not a CORS refusal (which fails every call).
+	const answered = new Set<string>();
 
 	const sdkFor = (role: Role) => {
 		let sdk = sdks.get(role);
@@ -136,6 +140,7 @@ export function createOpenAIClient(
 				role: request.role
 			});
 		const limiter = limiterFor(ep.baseURL);
+		const endpointKey = ep.baseURL.replace(/\/+$/, '');
 		const maxAttempts = retries + 1;
 		const info = (attempt: number): CallInfo => ({
 			caseNumber: request.caseNumber,
@@ -185,6 +190,7 @@ export function createOpenAIClient(
 			try {
 				const result = await attemptOnce(request, ep);
 				slot.release('success');
+				answered.add(endpointKey);
 				emit({
 					type: 'success',
 					...info(attempt),
@@ -200,8 +206,9 @@ export function createOpenAIClient(
 				else if (e instanceof RejectedOutput) failure = e.failure;
 				else failure = classifyError(e);
 				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
+				if (failure.status !== undefined) answered.add(endpointKey);
 			}
-			if (failure.kind === 'unreachable' && options.probeConnection) {
+			if (failure.kind === 'unreachable' && options.probeConnection && !answered.has(endpointKey)) {
 				const probe = await options.probeConnection(ep.baseURL, request.signal).catch(() => null);
 				if (probe?.kind === 'cors')
 					return fail({ kind: 'cors', retryable: false, detail: probe.hint }, attempt);
