@@ -11,7 +11,7 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					environment: 'node',
-					include: ['src/**/*.spec.ts', 'tests/unit/**/*.spec.ts']
+					include: ['src/**/*.spec.ts', 'tests/unit/**/*.spec.ts', 'tests/bench/**/*.spec.ts']
 				}
 			},
 			{
