@@ -17,13 +17,19 @@ import { createOpenAIClient } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
 import { createSimulatedClient } from '../../lib/core/simulated';
+import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
+import { UsageError } from '../../lib/core/errors';
 import { FsStore } from '../../lib/adapters/fs-store';
 import { GENERATION_OPTIONS, GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
 import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 
-const OPTIONS = { ...GENERATION_OPTIONS, simulated: { type: 'boolean' } } as const;
+const OPTIONS = {
+	...GENERATION_OPTIONS,
+	simulated: { type: 'boolean' },
+	prompts: { type: 'string' }
+} as const;
 
 /** The evaluated model id of a simulated run when none is given. */
 export const SIMULATED_MODEL = 'simulated';
@@ -36,7 +42,10 @@ saved records / a manifest that do not fit these options.`;
 
 const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
                            provider (no network or key; model defaults to "${SIMULATED_MODEL}";
-                           the manifest says simulated: true)`;
+                           the manifest says simulated: true)
+  --prompts FILE           prompt pack JSON exported from the workbench's Prompts page
+                           [the built-in pack]; its hash is part of the manifest, so a
+                           run keeps one pack from its first stage to its last`;
 
 function stageCommand(
 	name: string,
@@ -75,6 +84,7 @@ async function runCommand(
 		categoriesPath: options.categoriesPath
 	});
 	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+	const pack = values.prompts === undefined ? DEFAULT_PROMPT_PACK : await readPack(values.prompts);
 
 	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
 		Role,
@@ -88,7 +98,7 @@ async function runCommand(
 	const printer = createProgressPrinter(io);
 	const progress = new RunProgress(printer.onProgress);
 	const client: ModelClient = simulated
-		? createSimulatedClient()
+		? createSimulatedClient({ pack })
 		: createOpenAIClient(options.roles, {
 				retries: options.settings.retries,
 				timeoutMs: options.settings.timeout_s * 1000,
@@ -118,6 +128,7 @@ async function runCommand(
 			models,
 			endpoints,
 			settings: options.settings,
+			pack,
 			concurrency: options.concurrency,
 			signal: io.signal,
 			progress,
@@ -130,6 +141,21 @@ async function runCommand(
 	for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
 	io.stdout(summaryText(result, options.outputRoot, simulated));
 	return 0;
+}
+
+/** Reads a prompt pack file; every problem names the file. */
+async function readPack(path: string): Promise<PromptPack> {
+	let text: string;
+	try {
+		text = await readFile(path, 'utf8');
+	} catch (e) {
+		throw new UsageError(`--prompts ${path}: cannot read the file (${(e as Error).message})`);
+	}
+	try {
+		return parsePromptPack(text);
+	} catch (e) {
+		throw new UsageError(`--prompts ${path}: ${(e as Error).message}`);
+	}
 }
 
 function summaryText(result: RunStagesResult, outputRoot: string, simulated: boolean): string {

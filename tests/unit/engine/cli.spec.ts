@@ -2,13 +2,18 @@
  * The generation commands end to end: the real CLI handlers, the real OpenAI client over HTTP
  * to the fake server (answering with the simulated provider), and FsStore on a temp folder.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../../src/cli/commands';
 import { createProgram } from '../../../src/cli/program';
 import { modelDirName } from '../../../src/lib/core/layout';
+import {
+	DEFAULT_PROMPT_PACK,
+	exportPromptPack,
+	promptsSha256
+} from '../../../src/lib/core/prompts';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -270,6 +275,43 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
 		expect(manifest.simulated).toBe(true);
 		expect(manifest.endpoints.evaluated).toBe('simulated://offline');
+	});
+
+	it('--prompts runs with an edited pack, recorded by its hash; a broken pack exits 2 naming the file', async () => {
+		const root = join(tmp, 'prompts');
+		const edited = {
+			...DEFAULT_PROMPT_PACK,
+			name: 'edited',
+			templates: {
+				...DEFAULT_PROMPT_PACK.templates,
+				force_judge: `请仔细阅读。${DEFAULT_PROMPT_PACK.templates.force_judge}`
+			}
+		};
+		const packFile = join(tmp, 'pack.json');
+		await writeFile(packFile, exportPromptPack(edited));
+		const result = await cli('ljp-direct', root, ['--simulated', '--prompts', packFile], {});
+		expect(result.code, result.stderr).toBe(0);
+		const dir = await modelDirName('eval-model');
+		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
+		expect(manifest.prompts_sha256).toBe(await promptsSha256(edited));
+		expect(manifest.prompts_sha256).not.toBe(await promptsSha256(DEFAULT_PROMPT_PACK));
+		const direct = await readFile(join(root, `Force_judge_gen/r1/${dir}/a1_direct.jsonl`), 'utf8');
+		expect(direct.split('\n').filter(Boolean)).toHaveLength(3);
+
+		// The same run id with the default pack is refused: the prompts changed.
+		const again = await cli('ljp-direct', root, ['--simulated'], {});
+		expect(again.code).toBe(2);
+		expect(again.stderr).toMatch(/prompts_sha256|code_sha256/);
+
+		await writeFile(packFile, '{"name": "x"');
+		const broken = await cli(
+			'ljp-direct',
+			join(tmp, 'prompts-broken'),
+			['--simulated', '--prompts', packFile],
+			{}
+		);
+		expect(broken.code).toBe(2);
+		expect(broken.stderr).toContain(`--prompts ${packFile}: prompt pack: not valid JSON`);
 	});
 
 	const usage = [
