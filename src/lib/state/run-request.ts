@@ -4,7 +4,7 @@
  * manifest instead (models, endpoints, settings, selected cases), so it continues exactly as it
  * began; only keys come from the Models page, since they are never saved with a run.
  */
-import type { RunDataset, StageName } from '$lib/core/engine/types';
+import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';
 import { RUN_ID_PATTERN } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
@@ -45,15 +45,6 @@ export interface ClientSpec {
 	pack: PromptPack;
 }
 
-const STAGE_ORDER: readonly StageName[] = [
-	'gen',
-	'lca',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-];
-
 /** Why `form` cannot start now, one sentence each naming what to change; empty when it can. */
 export function startProblems(sources: RunSources, form: RunForm): string[] {
 	const problems: string[] = [];
@@ -76,7 +67,7 @@ export function startProblems(sources: RunSources, form: RunForm): string[] {
 /** Stages in protocol order, whatever order they were ticked in. */
 export function orderStages(stages: Iterable<StageName>): StageName[] {
 	const chosen = new Set(stages);
-	return STAGE_ORDER.filter((s) => chosen.has(s));
+	return STAGE_NAMES.filter((s) => chosen.has(s));
 }
 
 /** The request for a new run (or a same-id continuation) from the current pages. */
