@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { loadDataset, type Dataset } from '../../src/lib/core/dataset/load';
 import type { Task } from '../../src/lib/core/model/types';
-import { DEFAULT_PROMPT_PACK, taskOfPrompt } from '../../src/lib/core/prompts';
+import { DEFAULT_PROMPT_PACK, taskOfPrompt, TEMPLATE_NAMES } from '../../src/lib/core/prompts';
 import { simulateResponse } from '../../src/lib/core/simulated';
 import { byTask } from '../fake-openai/by-task';
 import {
@@ -29,15 +29,6 @@ export async function readSample(): Promise<Dataset> {
 	return result.dataset;
 }
 
-const TASKS: Task[] = [
-	'lexawn',
-	'force_ask',
-	'force_judge',
-	'user_standard',
-	'judge_lca',
-	'judge_dcg',
-	'judge_extract'
-];
 /** Appended to every free-text answer, so later prompts that quote it name their case. */
 const MARK = /〔case:([^〕]+)〕/;
 
@@ -82,7 +73,7 @@ export async function startLexPilotFake(
 ): Promise<LexPilotFake> {
 	const { delayMs, override, hold, ...serverOptions } = options;
 	const responders = Object.fromEntries(
-		TASKS.map((task) => [
+		TEMPLATE_NAMES.map((task) => [
 			task,
 			({ prompt }: { prompt: string }) => {
 				const text = simulateResponse(task, prompt, DEFAULT_PROMPT_PACK);
