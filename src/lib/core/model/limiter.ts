@@ -4,6 +4,7 @@
  * a run of successes, up to the configured maximum — the AIMD scheme Inspect and promptfoo use so
  * that a rate-limited provider is not hammered by every waiting case at once.
  */
+import { onAbort } from './abort-fan-out';
 
 /** Options of {@link AdaptiveLimiter}. */
 export interface AdaptiveLimiterOptions {
@@ -26,8 +27,8 @@ export interface Slot {
 interface Waiter {
 	resolve: (slot: Slot) => void;
 	reject: (reason: unknown) => void;
-	signal?: AbortSignal;
-	onAbort?: () => void;
+	/** Stops listening to the caller's signal once the slot is granted. */
+	stopWaiting?: () => void;
 }
 
 export class AdaptiveLimiter {
@@ -80,14 +81,13 @@ export class AdaptiveLimiter {
 			return Promise.resolve(this.#grant());
 		}
 		return new Promise<Slot>((resolve, reject) => {
-			const waiter: Waiter = { resolve, reject, signal };
+			const waiter: Waiter = { resolve, reject };
 			if (signal) {
-				waiter.onAbort = () => {
+				waiter.stopWaiting = onAbort(signal, () => {
 					const i = this.#queue.indexOf(waiter);
 					if (i >= 0) this.#queue.splice(i, 1);
 					reject(signal.reason);
-				};
-				signal.addEventListener('abort', waiter.onAbort, { once: true });
+				});
 			}
 			this.#queue.push(waiter);
 		});
@@ -147,7 +147,7 @@ export class AdaptiveLimiter {
 	#drain() {
 		while (this.#active < this.#limit && this.#queue.length > 0) {
 			const waiter = this.#queue.shift()!;
-			if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+			waiter.stopWaiting?.();
 			waiter.resolve(this.#grant());
 		}
 	}

@@ -352,6 +352,46 @@ describe('createOpenAIClient: abort', () => {
 		expect(server.chatRequests).toHaveLength(1);
 	});
 
+	it('keeps one abort listener on a run signal shared by many calls, and none once they end', async () => {
+		// Half the calls are rate limited first, so calls wait in the limiter's queue, in flight
+		// and in the backoff sleep at the same time, as in a 429 storm at high concurrency.
+		const limited = new Set<string>();
+		const server = await serve({
+			handler: async ({ prompt }) => {
+				await new Promise((r) => setTimeout(r, 2));
+				const even = Number(prompt.slice(1)) % 2 === 0;
+				if (!even || limited.has(prompt)) return { content: 'ok' };
+				limited.add(prompt);
+				return { status: 429 };
+			}
+		});
+		const { client } = setup(server, { concurrency: 4, sleep: undefined, backoffBaseMs: 5 });
+		const controller = new AbortController();
+		const { signal } = controller;
+		const live = new Set<unknown>();
+		let most = 0;
+		const add = signal.addEventListener.bind(signal);
+		const remove = signal.removeEventListener.bind(signal);
+		signal.addEventListener = ((type: string, listener: () => void, options?: unknown) => {
+			if (type === 'abort') most = Math.max(most, live.add(listener).size);
+			add(type, listener, options as AddEventListenerOptions);
+		}) as typeof signal.addEventListener;
+		signal.removeEventListener = ((type: string, listener: () => void) => {
+			if (type === 'abort') live.delete(listener);
+			remove(type, listener);
+		}) as typeof signal.removeEventListener;
+
+		const results = await Promise.all(
+			Array.from({ length: 40 }, (_, i) =>
+				client.complete(request({ caseNumber: `c${i}`, prompt: `P${i}`, signal }))
+			)
+		);
+		expect(results.map((r) => r.response)).toEqual(Array(40).fill('ok'));
+		expect(server.chatRequests).toHaveLength(60);
+		expect(most).toBe(1);
+		expect(live.size).toBe(0);
+	});
+
 	it('sends nothing when the signal is already aborted', async () => {
 		const server = await scripted([{ content: 'ok' }]);
 		const { client } = setup(server);

@@ -6,6 +6,7 @@
  */
 import OpenAI from 'openai';
 import { ModelCallError } from '../errors';
+import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import type { CallInfo, ModelEvent } from './events';
 import { describeFailure, describeRejectedOutput } from './failure-message';
@@ -109,8 +110,9 @@ export function createOpenAIClient(
 
 	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
 		const ctl = new AbortController();
-		const onAbort = () => ctl.abort(request.signal?.reason);
-		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const stopFollowing = request.signal
+			? onAbort(request.signal, () => ctl.abort(request.signal?.reason))
+			: () => {};
 		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
 		try {
 			const call = sdkFor(request.role).chat.completions.create(
@@ -129,11 +131,23 @@ export function createOpenAIClient(
 			return readCompletion(completion, request.maxTokens);
 		} finally {
 			clearTimeout(timer);
-			request.signal?.removeEventListener('abort', onAbort);
+			stopFollowing();
 		}
 	}
 
 	async function complete(request: ChatRequest): Promise<ChatResult> {
+		if (!request.signal) return attempts(request);
+		// Everything this call waits on (limiter queue, SDK request, backoff) listens to the call's
+		// own signal; the run's signal, shared by every call in flight, gets one listener for all.
+		const link = linkSignal(request.signal);
+		try {
+			return await attempts({ ...request, signal: link.signal });
+		} finally {
+			link.dispose();
+		}
+	}
+
+	async function attempts(request: ChatRequest): Promise<ChatResult> {
 		const ep = endpoints[request.role];
 		if (!ep)
 			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
@@ -300,9 +314,8 @@ function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
 	promise.catch(() => {});
 	if (signal.aborted) return Promise.reject(signal.reason);
 	return new Promise<T>((resolve, reject) => {
-		const onAbort = () => reject(signal.reason);
-		signal.addEventListener('abort', onAbort, { once: true });
-		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+		const stop = onAbort(signal, () => reject(signal.reason));
+		promise.then(resolve, reject).finally(stop);
 	});
 }
 
@@ -310,14 +323,15 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	return new Promise((resolve, reject) => {
 		if (signal?.aborted) return reject(signal.reason);
 		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
+			stop();
 			resolve();
 		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal?.reason);
-		};
-		signal?.addEventListener('abort', onAbort, { once: true });
+		const stop = signal
+			? onAbort(signal, () => {
+					clearTimeout(timer);
+					reject(signal.reason);
+				})
+			: () => {};
 	});
 }
 
