@@ -11,8 +11,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands';
-import { createProgram } from '../../../src/cli/program';
 import { importRuns, listStoredRuns, readRunFiles } from '../../../src/lib/adapters/idb-source';
 import { openIdbStore, type IdbStore } from '../../../src/lib/adapters/idb-store';
 import {
@@ -30,6 +28,7 @@ import {
 } from '../../../src/lib/core/layout';
 import type { StageFile } from '../../../src/lib/core/records';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { runCliInProcess } from '../../cli/run-cli';
 import { writeRuns } from '../../fixtures/bundles/runs';
 import { makeDataset } from '../../fixtures/engine/cases';
 
@@ -361,7 +360,6 @@ const ROWS: BundleRow[] = [
 	}
 ];
 
-const program = createProgram(commands);
 const opened: IdbStore[] = [];
 let tmp: string;
 let files: Files;
@@ -436,19 +434,7 @@ async function treeBytes(root: string): Promise<Map<string, string>> {
 	return out;
 }
 
-async function results(root: string) {
-	let stdout = '';
-	let stderr = '';
-	const code = await program(['results', '--output-root', root], {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: {},
-		cwd: process.cwd(),
-		isTTY: false,
-		signal: new AbortController().signal
-	});
-	return { code, stdout, stderr };
-}
+const results = (root: string) => runCliInProcess(['results', '--output-root', root]);
 
 const importerAt: At = (path) => `bundle.zip: ${path}`;
 

@@ -8,8 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands';
-import { createProgram } from '../../../src/cli/program';
+import { runCliInProcess } from '../../cli/run-cli';
 import {
 	BAD_INPUT_DIR,
 	placeOf,
@@ -19,7 +18,6 @@ import {
 import { corpusFiles } from '../../fixtures/bad-input/generate';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 
-const program = createProgram(commands);
 const corpus = readCorpus();
 /** Paths as a user types them, relative to the working directory, so messages show them. */
 const DIR = relative(process.cwd(), BAD_INPUT_DIR);
@@ -47,19 +45,10 @@ afterAll(async () => {
 	await rm(tmp, { recursive: true, force: true });
 });
 
-async function cli(args: string[]) {
-	let stdout = '';
-	let stderr = '';
-	const code = await program(args, {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-bad-input' },
-		cwd: process.cwd(),
-		isTTY: false,
-		signal: new AbortController().signal
+const cli = (args: string[]) =>
+	runCliInProcess(args, {
+		env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-bad-input' }
 	});
-	return { code, stdout, stderr };
-}
 
 function inputFlags(entry: CorpusEntry): string[] {
 	return [

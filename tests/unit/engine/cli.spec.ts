@@ -6,14 +6,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands';
-import { createProgram } from '../../../src/cli/program';
 import { modelDirName } from '../../../src/lib/core/layout';
 import {
 	DEFAULT_PROMPT_PACK,
 	exportPromptPack,
 	promptsSha256
 } from '../../../src/lib/core/prompts';
+import { runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -33,7 +32,6 @@ const MODELS = [
 	'--judge-model',
 	'judge-model'
 ];
-const program = createProgram(commands);
 const answer = byTask(simulatedScript);
 
 let server: FakeOpenAI;
@@ -55,14 +53,7 @@ afterAll(async () => {
 	await rm(tmp, { recursive: true, force: true });
 });
 
-async function cli(
-	command: string,
-	root: string,
-	extra: string[] = [],
-	env?: Record<string, string>
-) {
-	let stdout = '';
-	let stderr = '';
+function cli(command: string, root: string, extra: string[] = [], env?: Record<string, string>) {
 	const args = [
 		command,
 		'--dataset',
@@ -74,15 +65,10 @@ async function cli(
 		...MODELS,
 		...extra
 	];
-	const code = await program(args, {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
+	return runCliInProcess(args, {
 		env: env ?? { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: CANARY },
-		cwd: tmp,
-		isTTY: false,
-		signal: new AbortController().signal
+		cwd: tmp
 	});
-	return { code, stdout, stderr };
 }
 
 async function filesUnder(root: string): Promise<Map<string, string>> {
@@ -340,15 +326,7 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		}
 	];
 	it.each(usage)('exits 2 on $what', async ({ args, message }) => {
-		let stderr = '';
-		const code = await program(args, {
-			stdout: () => {},
-			stderr: (t) => (stderr += t),
-			env: {},
-			cwd: tmp,
-			isTTY: false,
-			signal: new AbortController().signal
-		});
+		const { code, stderr } = await runCliInProcess(args, { env: {}, cwd: tmp });
 		expect(code).toBe(2);
 		expect(stderr).toMatch(message);
 	});

@@ -4,16 +4,14 @@
  * simulated provider, writing with FsStore into temp folders. A fault is a function of each
  * request that returns a reply to send instead of the simulated answer, or undefined.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
-import { commands } from '../../../src/cli/commands';
-import { createProgram } from '../../../src/cli/program';
 import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/types';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { STAGE_FILES, type StageFile } from '../../../src/lib/core/records';
 import { PAIRED_FILES, recordIdentity } from '../../../src/lib/core/store/identity';
+import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -42,7 +40,6 @@ const MODEL_FLAGS = [
 /** Never written anywhere; every run checks that. */
 export const KEY = 'sk-faults-5c1d9e7a3b8f2046';
 
-const program = createProgram(commands);
 const simulated = byTask(simulatedScript);
 
 /** What a fault knows about the request it may replace. */
@@ -135,11 +132,7 @@ export async function lateAnswer(req: FakeRequest, ms: number): Promise<Reply> {
 	return { ...(await simulated(req)), delayMs: ms };
 }
 
-export interface CliResult {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
+export type { CliResult };
 
 export interface CliRun {
 	command: string;
@@ -167,18 +160,8 @@ function cliArgs({ command, root, flags = [] }: CliRun): string[] {
 const cliEnv = (endpoint: Endpoint) => ({ OPENAI_BASE_URL: endpoint.baseURL, OPENAI_API_KEY: KEY });
 
 /** Runs one command through the real handlers, in this process. */
-export async function runCli(run: CliRun): Promise<CliResult> {
-	let stdout = '';
-	let stderr = '';
-	const code = await program(cliArgs(run), {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: cliEnv(run.endpoint),
-		cwd: process.cwd(),
-		isTTY: false,
-		signal: run.signal ?? new AbortController().signal
-	});
-	return { code, stdout, stderr };
+export function runCli(run: CliRun): Promise<CliResult> {
+	return runCliInProcess(cliArgs(run), { env: cliEnv(run.endpoint), signal: run.signal });
 }
 
 /**
@@ -187,29 +170,9 @@ export async function runCli(run: CliRun): Promise<CliResult> {
  */
 export function runCliProcess(
 	run: CliRun,
-	onSpawn: (child: ChildProcess) => void = () => {}
+	onSpawn?: (child: ChildProcess) => void
 ): Promise<CliResult> {
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...cliArgs(run)], {
-			cwd: process.cwd(),
-			env: { PATH: process.env.PATH, HOME: process.env.HOME, ...cliEnv(run.endpoint) },
-			stdio: ['ignore', 'pipe', 'pipe']
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-		child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-		child.on('error', reject);
-		// A shell reports a process killed by signal n as exit code 128 + n.
-		child.on('close', (code, signal) =>
-			resolvePromise({
-				code: code ?? 128 + (signal ? constants.signals[signal] : 0),
-				stdout,
-				stderr
-			})
-		);
-		onSpawn(child);
-	});
+	return runCliAsProcess(cliArgs(run), cliEnv(run.endpoint), onSpawn);
 }
 
 /** Every file under `root`, path relative to it with `/` → text. */

@@ -4,13 +4,11 @@
  * `Authorization: Bearer` header, and never appear in stdout, stderr or any file under the
  * output root — also when the provider echoes the key back in its error bodies, as some do.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/cli/commands';
-import { createProgram } from '../../../src/cli/program';
+import { runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -37,7 +35,6 @@ const KEY_OF_MODEL: Record<string, string> = {
 	[MODELS.judge]: KEYS.judge
 };
 
-const program = createProgram(commands);
 const simulated = byTask(simulatedScript);
 
 function env(server: FakeOpenAI): Record<string, string> {
@@ -52,26 +49,8 @@ function env(server: FakeOpenAI): Record<string, string> {
 	};
 }
 
-interface Output {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
-async function cli(args: string[], server: FakeOpenAI): Promise<Output> {
-	let stdout = '';
-	let stderr = '';
-	const code = await program(args, {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: env(server),
-		cwd: process.cwd(),
-		// Not a TTY: every retry is logged with its reason, the likeliest place for an echo.
-		isTTY: false,
-		signal: new AbortController().signal
-	});
-	return { code, stdout, stderr };
-}
+// Its stderr is not a TTY, so every retry is logged with its reason: the likeliest place for an echo.
+const cli = (args: string[], server: FakeOpenAI) => runCliInProcess(args, { env: env(server) });
 
 const stageArgs = (command: string, root: string, ...more: string[]) => [
 	command,
@@ -214,16 +193,11 @@ describe('canary keys through the CLI', () => {
 		['a non-ASCII character (cannot be sent as a header)', `${KEYS.default}\u200b`]
 	])('a key with %s is not printed either', async (_name, key) => {
 		const server = await start((req) => echo(401, req, 'Incorrect API key provided'));
-		let text = '';
-		const code = await program(stageArgs('gen', await newRoot(), '--retries', '0'), {
-			stdout: (t) => (text += t),
-			stderr: (t) => (text += t),
-			env: { ...env(server), OPENAI_API_KEY: key },
-			cwd: process.cwd(),
-			isTTY: false,
-			signal: new AbortController().signal
+		const out = await runCliInProcess(stageArgs('gen', await newRoot(), '--retries', '0'), {
+			env: { ...env(server), OPENAI_API_KEY: key }
 		});
-		expect(code).toBe(1);
+		const text = out.stdout + out.stderr;
+		expect(out.code).toBe(1);
 		expect(text).toMatch(/error: gen stopped at case/);
 		expect(leaks({ output: text })).toEqual([]);
 	});
@@ -236,23 +210,7 @@ describe('canary keys through the CLI', () => {
 
 		it('a refused key is not printed by the real binary either', async () => {
 			const root = await newRoot();
-			const out = await new Promise<Output>((resolve, reject) => {
-				const child = spawn(
-					process.execPath,
-					['--import', 'tsx', 'src/cli/bin.ts', ...stageArgs('gen', root)],
-					{
-						cwd: process.cwd(),
-						env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env(server) },
-						stdio: ['ignore', 'pipe', 'pipe']
-					}
-				);
-				let stdout = '';
-				let stderr = '';
-				child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-				child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-				child.on('error', reject);
-				child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-			});
+			const out = await runCliAsProcess(stageArgs('gen', root), env(server));
 			expect(out.code, out.stderr).toBe(1);
 			expect(out.stderr).toContain('Bearer [key]');
 			expect(leaks({ stdout: out.stdout, stderr: out.stderr })).toEqual([]);
