@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { serve } from '../../scripts/serve.js';
+import { launchChromium } from '../e2e/browser';
 import { parseLayoutPath } from '../../src/lib/core/layout';
 import type { AnyRecord, StageFile } from '../../src/lib/core/records';
-import { launchChromium } from './chromium';
 import type { BenchRun, IdbBenchApi } from './idb-page/entry';
 import { median } from './measure';
 import { simulatedRunFiles } from './simulated-runs';
@@ -46,7 +46,7 @@ export const idbBench: BenchModule = {
 	name: 'IndexedDB store (Chromium)',
 	async run() {
 		// The browser first: a missing Chromium fails before the run is generated.
-		const browser = await launchChromium();
+		const browser = await launchChromium({ profilePrefix: 'lexpilot-bench-' });
 		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-idb-bench-'));
 		let server: Awaited<ReturnType<typeof serve>> | null = null;
 		try {

@@ -51,25 +51,33 @@ export function chromiumPath(): string {
 	return path;
 }
 
-function buildDir(): string {
-	const dir = join(ROOT, 'build');
-	if (!existsSync(join(dir, 'index.html'))) {
-		throw new Error(`${dir}/index.html is missing: run "npm run build" before the e2e tests`);
-	}
-	return dir;
+/** A headless Chromium on a fresh profile, so IndexedDB and storage start empty. */
+export interface ChromiumProfile {
+	context: BrowserContext;
+	/** Closes the browser and removes its profile. */
+	close(): Promise<void>;
 }
 
-/** Starts the static server and a fresh Chromium profile. */
-export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
+/** Options of {@link launchChromium}. */
+export interface ChromiumOptions {
+	/** Start of the temporary profile folder's name. @default 'lexpilot-e2e-' */
+	profilePrefix?: string;
+	/** Viewport size. @default Playwright's, 1280 × 720 */
+	viewport?: { width: number; height: number };
+}
+
+/**
+ * Debian's Chromium, as the end-to-end tests and the browser benches run it: headless, no GPU,
+ * no QUIC, and none of the background traffic (updates, sync) that would reach the network.
+ */
+export async function launchChromium(options: ChromiumOptions = {}): Promise<ChromiumProfile> {
 	const executablePath = chromiumPath();
-	const server = await serve({ dir: buildDir(), port: 0, base: options.base ?? '' });
-	const userDataDir = await mkdtemp(join(tmpdir(), 'lexpilot-e2e-'));
-	let context: BrowserContext;
+	const userDataDir = await mkdtemp(join(tmpdir(), options.profilePrefix ?? 'lexpilot-e2e-'));
 	try {
-		context = await chromium.launchPersistentContext(userDataDir, {
+		const context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath,
 			headless: true,
-			viewport: options.viewport ?? { width: 1360, height: 900 },
+			...(options.viewport && { viewport: options.viewport }),
 			args: [
 				'--headless',
 				'--no-sandbox',
@@ -81,11 +89,38 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 				'--disable-sync'
 			]
 		});
+		return {
+			context,
+			async close() {
+				await context.close();
+				await rm(userDataDir, { recursive: true, force: true });
+			}
+		};
 	} catch (e) {
-		await server.close();
 		await rm(userDataDir, { recursive: true, force: true });
 		throw e;
 	}
+}
+
+function buildDir(): string {
+	const dir = join(ROOT, 'build');
+	if (!existsSync(join(dir, 'index.html'))) {
+		throw new Error(`${dir}/index.html is missing: run "npm run build" before the e2e tests`);
+	}
+	return dir;
+}
+
+/** Starts the static server and a fresh Chromium profile. */
+export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
+	const server = await serve({ dir: buildDir(), port: 0, base: options.base ?? '' });
+	let browser: ChromiumProfile;
+	try {
+		browser = await launchChromium({ viewport: options.viewport ?? { width: 1360, height: 900 } });
+	} catch (e) {
+		await server.close();
+		throw e;
+	}
+	const { context } = browser;
 
 	const problems: string[] = [];
 	// Init scripts run through the DevTools protocol, outside the page's CSP, so this
@@ -133,9 +168,8 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 			return path;
 		},
 		async close() {
-			await context.close();
+			await browser.close();
 			await server.close();
-			await rm(userDataDir, { recursive: true, force: true });
 		}
 	};
 }
