@@ -1,6 +1,7 @@
 /** The `CheckpointStore` contract, held by every implementation. */
 import { describe, expect } from 'vitest';
 import { CheckpointError, RunLockedError } from '../../src/lib/core/errors';
+import { sha256Canonical } from '../../src/lib/core/hash';
 import type { AnyRecord, StageFile } from '../../src/lib/core/records';
 import { recordIdentity } from '../../src/lib/core/store/identity';
 import {
@@ -68,6 +69,12 @@ const ONE_OF_EACH: [StageFile, AnyRecord][] = [
 		]
 	)
 ];
+
+/** A head as the contract defines it: the record less its histories, and the SHA-256 of all of it. */
+async function headOf(record: AnyRecord) {
+	const rest = Object.entries(record).filter(([k]) => k !== 'history' && k !== 'initial_history');
+	return { record: Object.fromEntries(rest), record_sha256: await sha256Canonical(record) };
+}
 
 describe('CheckpointStore contract', () => {
 	testAllStorage('a manifest is created once, read back whole, and never replaced', async (h) => {
@@ -277,6 +284,66 @@ describe('CheckpointStore contract', () => {
 			);
 			const saved = await h.store.readRecords(run, 'DCG_results');
 			expect(saved.map((r) => r.case_number)).toEqual(['2', '1', '9']);
+		}
+	);
+
+	testAllStorage(
+		'readHeads gives each record less its histories, with the SHA-256 of the whole record',
+		async (h) => {
+			await h.store.createManifest(makeManifest(run));
+			for (const [file, record] of ONE_OF_EACH) await h.store.appendRecord(run, file, record);
+			for (const store of [h.store, await h.reopen()]) {
+				for (const [file, record] of ONE_OF_EACH) {
+					expect(await store.readHeads!(run, file)).toEqual([await headOf(record)]);
+				}
+			}
+			// The histories really are left out: a resume does not read them back.
+			const [a1] = await h.store.readHeads!(run, 'a1');
+			expect(Object.keys(a1.record)).not.toContain('history');
+			const [interaction] = await h.store.readHeads!(run, 'interaction');
+			expect(Object.keys(interaction.record)).not.toContain('initial_history');
+		}
+	);
+
+	testAllStorage('readHeads follows appends, finalizeStageFile and deleteRun', async (h) => {
+		await h.store.createManifest(makeManifest(run));
+		const [a, b, c] = [makeA1('2', 'underspecified'), makeA1('1'), makeA1('1', 'underspecified')];
+		const heads = async (records: AnyRecord[]) => Promise.all(records.map(headOf));
+		await h.store.appendRecord(run, 'a1', a);
+		await h.store.appendRecord(run, 'a1', b);
+		expect(await h.store.readHeads!(run, 'a1')).toEqual(await heads([a, b]));
+		await h.store.appendRecord(run, 'a1', c);
+		expect(await h.store.readHeads!(run, 'a1')).toEqual(await heads([a, b, c]));
+		await h.store.finalizeStageFile!(
+			run,
+			'a1',
+			[b, c, a].map((r) => recordIdentity('a1', r))
+		);
+		expect(await h.store.readHeads!(run, 'a1')).toEqual(await heads([b, c, a]));
+		expect(await (await h.reopen()).readHeads!(run, 'a1')).toEqual(await heads([b, c, a]));
+
+		await h.store.deleteRun(run);
+		expect(await h.store.readHeads!(run, 'a1')).toEqual([]);
+		// A run started again under the same id sees only its own records.
+		await h.store.createManifest(makeManifest(run));
+		await h.store.appendRecord(run, 'a1', c);
+		expect(await h.store.readHeads!(run, 'a1')).toEqual(await heads([c]));
+	});
+
+	testAllStorage(
+		'readHeads reports a malformed line as readRecords does, naming file and line',
+		async (h) => {
+			await h.store.createManifest(makeManifest(run));
+			const good = JSON.stringify(makeDcg('1'));
+			await h.writeRaw(run, 'DCG_results', `${good}\n{"case_number": "2", oops\n`);
+			await expect(h.store.readHeads!(run, 'DCG_results')).rejects.toThrow(
+				/DCG_results\.jsonl, line 2: not valid JSON/
+			);
+			const broken = makeDcg('2', { round_labels: ['是'] as never });
+			await h.writeRaw(run, 'DCG_results', `${good}\n${JSON.stringify(broken)}\n`);
+			await expect(h.store.readHeads!(run, 'DCG_results')).rejects.toThrow(
+				/DCG_results\.jsonl, line 2: field "round_labels/
+			);
 		}
 	);
 });

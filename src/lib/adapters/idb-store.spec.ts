@@ -1,10 +1,16 @@
-/** What IdbStore adds to the contract (tests/unit/store-contract.spec.ts): Web Locks, quota. */
+/**
+ * What IdbStore adds to the contract (tests/unit/store-contract.spec.ts): Web Locks, quota, and
+ * heads kept beside the records (schema version 2).
+ */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointError, RunLockedError } from '../core/errors';
-import { makeA1 } from '../core/store/record-factories';
+import { recordHead } from '../core/store/heads';
+import { makeA1, makeInteraction, makeManifest } from '../core/store/record-factories';
+import { importRuns } from './idb-source';
 import { openIdbStore, type IdbStore } from './idb-store';
+import type { BundleRun } from './zip-bundle';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
 const opened: IdbStore[] = [];
@@ -98,6 +104,145 @@ describe('IdbStore storage', () => {
 		vi.stubGlobal('indexedDB', undefined);
 		await expect(openIdbStore({ locks: null })).rejects.toThrow(
 			/offers no IndexedDB.*command-line tool/
+		);
+	});
+});
+
+/** Counts reads of whole record rows (getAll on the records store or its indexes). */
+function countRecordReads() {
+	const reads = { records: 0 };
+	const spy = <T extends { prototype: { getAll: (...args: never[]) => unknown } }>(
+		target: T,
+		storeName: (self: never) => string
+	) => {
+		const original = target.prototype.getAll;
+		vi.spyOn(target.prototype, 'getAll').mockImplementation(function (
+			this: never,
+			...args: never[]
+		) {
+			if (storeName(this) === 'records') reads.records++;
+			return original.apply(this, args);
+		} as never);
+	};
+	spy(IDBIndex, (self: IDBIndex) => self.objectStore.name);
+	spy(IDBObjectStore, (self: IDBObjectStore) => self.name);
+	return reads;
+}
+
+/** A run of three records as a bundle import hands it to `importRuns`. */
+function bundleRun(responses: string[]): BundleRun {
+	const records = responses.map((response, i) => makeA1(String(i + 1), 'complete', { response }));
+	return {
+		run,
+		manifest: makeManifest(run),
+		files: { a1: { lines: records.map((r) => JSON.stringify(r)), records } }
+	};
+}
+
+describe('IdbStore heads (schema version 2)', () => {
+	it('a resume reads the heads, not the record rows', async () => {
+		const store = await open();
+		await store.createManifest(makeManifest(run));
+		const records = [makeA1('1'), makeA1('1', 'underspecified')];
+		for (const r of records) await store.appendRecord(run, 'a1', r);
+		const reads = countRecordReads();
+		expect(await store.readHeads(run, 'a1')).toEqual(
+			await Promise.all(records.map((r) => recordHead('a1', r)))
+		);
+		expect(reads.records).toBe(0);
+	});
+
+	it('builds the heads of an imported run on the first read, and again when the import is replaced', async () => {
+		const store = await open();
+		await importRuns(store, [bundleRun(['甲', '乙', '丙'])]);
+		expect((await store.readHeads(run, 'a1')).map((h) => h.record.response)).toEqual([
+			'甲',
+			'乙',
+			'丙'
+		]);
+		// Saved: the next resume reads heads only.
+		const reads = countRecordReads();
+		await store.readHeads(run, 'a1');
+		expect(reads.records).toBe(0);
+		vi.restoreAllMocks();
+
+		// Same number of records, other content: the old heads must not be taken for the new ones.
+		await importRuns(store, [bundleRun(['丁', '戊', '己'])], { replace: true });
+		const heads = await store.readHeads(run, 'a1');
+		expect(heads.map((h) => h.record.response)).toEqual(['丁', '戊', '己']);
+		const imported = await store.readRecords(run, 'a1');
+		expect(heads).toEqual(await Promise.all(imported.map((r) => recordHead('a1', r))));
+	});
+
+	it('upgrades a version-1 database; its runs resume from heads built on the first read', async () => {
+		const idbFactory = new IDBFactory();
+		const dbName = 'lexpilot-v1';
+		const records = [makeA1('1'), makeInteraction('1')];
+		// The version-1 schema and rows, as the workbench wrote them before heads existed.
+		await new Promise<void>((resolve, reject) => {
+			const request = idbFactory.open(dbName, 1);
+			request.onupgradeneeded = () => {
+				const db = request.result;
+				db.createObjectStore('manifests', { keyPath: ['runId', 'modelDir'] });
+				const rows = db.createObjectStore('records', {
+					keyPath: ['runId', 'modelDir', 'file', 'seq']
+				});
+				rows.createIndex('by_file', ['runId', 'modelDir', 'file']);
+				rows.createIndex(
+					'by_identity',
+					['runId', 'modelDir', 'file', 'case_number', 'history_type'],
+					{ unique: true }
+				);
+			};
+			request.onsuccess = () => {
+				const db = request.result;
+				const tx = db.transaction(['manifests', 'records'], 'readwrite');
+				tx.objectStore('manifests').put({ ...run, manifest: makeManifest(run) });
+				records.forEach((record, i) => {
+					const file = i === 0 ? 'a1' : 'interaction';
+					tx.objectStore('records').add({
+						...run,
+						file,
+						seq: 0,
+						case_number: record.case_number,
+						history_type: file === 'a1' ? 'complete' : '',
+						json: JSON.stringify(record)
+					});
+				});
+				tx.oncomplete = () => {
+					db.close();
+					resolve();
+				};
+				tx.onerror = () => reject(tx.error);
+			};
+			request.onerror = () => reject(request.error);
+		});
+
+		const store = await open({ idbFactory, dbName });
+		expect(store.db.version).toBe(2);
+		expect(await store.readManifest(run)).toEqual(makeManifest(run));
+		const reads = countRecordReads();
+		expect(await store.readHeads(run, 'a1')).toEqual([await recordHead('a1', records[0])]);
+		expect(await store.readHeads(run, 'interaction')).toEqual([
+			await recordHead('interaction', records[1])
+		]);
+		// Built from the record rows the first time, then saved.
+		expect(reads.records).toBe(2);
+		reads.records = 0;
+		await store.readHeads(run, 'a1');
+		await store.readHeads(run, 'interaction');
+		expect(reads.records).toBe(0);
+	});
+
+	it('reports a damaged head with its file and line', async () => {
+		const store = await open();
+		await store.createManifest(makeManifest(run));
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await store.appendRecord(run, 'a1', makeA1('2'));
+		const [, second] = await store.db.getAll('heads');
+		await store.db.put('heads', { ...second, head: { ...second.head, record_sha256: 'x' } });
+		await expect(store.readHeads(run, 'a1')).rejects.toThrow(
+			/browser storage: AwN_gen\/run1\/gpt-x-1a2b3c4d\/a1\.jsonl, line 2: .*record_sha256/
 		);
 	});
 });

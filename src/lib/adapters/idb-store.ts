@@ -6,6 +6,7 @@ import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type Stor
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILE_NAMES, type AnyRecord, type Manifest, type StageFile } from '../core/records';
+import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
 import {
 	checkManifest,
 	checkRecord,
@@ -25,13 +26,19 @@ import type { CheckpointStore } from '../core/store/types';
 export const DEFAULT_DB_NAME = 'lexpilot-workbench';
 
 /** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** A run's manifest. Key: [runId, modelDir]. */
 export interface ManifestRow {
 	runId: string;
 	modelDir: string;
 	manifest: Manifest;
+	/**
+	 * Stage files whose every record row has its head row. This store writes the two together;
+	 * rows written any other way (a bundle import, a database of version 1) come without this list,
+	 * and the file's heads are built again from its records on the next `readHeads`.
+	 */
+	headed?: StageFile[];
 }
 
 /**
@@ -51,8 +58,22 @@ export interface RecordRow {
 	json: string;
 }
 
+/**
+ * The head of one record row (`RecordHead`: the record without its histories, and the SHA-256
+ * of the whole record), which is all a resume reads. Key: [runId, modelDir, file, seq], the key
+ * of its record row.
+ */
+export interface HeadRow {
+	runId: string;
+	modelDir: string;
+	file: StageFile;
+	seq: number;
+	head: RecordHead;
+}
+
 interface WorkbenchDb extends DBSchema {
 	manifests: { key: [string, string]; value: ManifestRow };
+	heads: { key: [string, string, string, number]; value: HeadRow };
 	records: {
 		key: [string, string, string, number];
 		value: RecordRow;
@@ -82,6 +103,20 @@ function upgrade(db: Db, oldVersion: number): void {
 			}
 		);
 	}
+	if (oldVersion < 2) {
+		// Saved runs get their heads on their first readHeads rather than here: a head holds the
+		// record's SHA-256, WebCrypto hashes asynchronously, and an upgrade transaction ends at the
+		// first await that is not one of its own requests.
+		db.createObjectStore('heads', { keyPath: ['runId', 'modelDir', 'file', 'seq'] });
+	}
+}
+
+/** Every head row of one stage file, in seq order. */
+function headRange(run: RunKey, file: StageFile): IDBKeyRange {
+	return IDBKeyRange.bound(
+		[run.runId, run.modelDir, file, -Infinity],
+		[run.runId, run.modelDir, file, Infinity]
+	);
 }
 
 export interface IdbStoreOptions {
@@ -171,8 +206,14 @@ export class IdbStore implements CheckpointStore {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		const label = this.#label(manifestPath(run));
 		checkManifest(manifest, label);
-		await this.#write('manifests', label, async (tx) => {
-			await tx.objectStore('manifests').add({ ...run, manifest });
+		await this.#write(['manifests', 'records'], label, async (tx) => {
+			// A file with no record yet starts out headed: every append writes a record and its head.
+			const index = tx.objectStore('records').index('by_file');
+			const counts = await Promise.all(
+				STAGE_FILE_NAMES.map((file) => index.count([run.runId, run.modelDir, file]))
+			);
+			const headed = STAGE_FILE_NAMES.filter((_, i) => counts[i] === 0);
+			await tx.objectStore('manifests').add({ ...run, manifest, headed });
 		}).catch((e) => {
 			if ((e as Error).name === 'ConstraintError') {
 				throw new CheckpointError(`${label} exists already; a saved manifest is never replaced.`);
@@ -182,22 +223,56 @@ export class IdbStore implements CheckpointStore {
 	}
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
-		const label = this.#label(stageFilePath(run, file));
 		const rows = await this.db.getAllFromIndex('records', 'by_file', [
 			run.runId,
 			run.modelDir,
 			file
 		]);
-		return rows.map((row, i) => {
-			const where = `${label}, line ${i + 1}`;
-			let value: unknown;
-			try {
-				value = JSON.parse(row.json);
-			} catch (e) {
-				throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
-			}
-			return checkRecord(file, value, where);
+		return this.#parse(run, file, rows);
+	}
+
+	/**
+	 * Reads the head rows, not the records: a tenth of the bytes for a2, interaction and the other
+	 * files that repeat histories. Heads missing or out of step with the records (the run was
+	 * imported, or saved by a version without heads) are built from the records and saved.
+	 */
+	async readHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
+		const label = this.#label(stageFilePath(run, file));
+		const tx = this.db.transaction(['manifests', 'heads', 'records'], 'readonly');
+		const [manifestRow, rows, records] = await Promise.all([
+			tx.objectStore('manifests').get([run.runId, run.modelDir]),
+			tx.objectStore('heads').getAll(headRange(run, file)),
+			tx.objectStore('records').index('by_file').count([run.runId, run.modelDir, file])
+		]);
+		if (!manifestRow?.headed?.includes(file) || rows.length !== records) {
+			return this.#rebuildHeads(run, file);
+		}
+		return rows.map((row, i) => checkHead(file, row.head, `${label}, line ${i + 1}`));
+	}
+
+	/** Heads made from the records, saved for the next resume when the file did not change meanwhile. */
+	async #rebuildHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
+		const label = this.#label(stageFilePath(run, file));
+		const key: [string, string, string] = [run.runId, run.modelDir, file];
+		const rows = await this.db.getAllFromIndex('records', 'by_file', key);
+		const records = this.#parse(run, file, rows);
+		const heads = await Promise.all(records.map((record) => recordHead(file, record)));
+		await this.#write(['manifests', 'heads', 'records'], label, async (tx) => {
+			const manifests = tx.objectStore('manifests');
+			const manifestRow = await manifests.get([run.runId, run.modelDir]);
+			const now = await tx.objectStore('records').index('by_file').getAllKeys(key);
+			const unchanged = now.length === rows.length && now.every((k, i) => k[3] === rows[i].seq);
+			// Without a manifest there is nothing to mark the heads as complete in.
+			if (!manifestRow || !unchanged) return;
+			const store = tx.objectStore('heads');
+			await store.delete(headRange(run, file));
+			await Promise.all(
+				heads.map((head, i) => store.add({ ...run, file, seq: rows[i].seq, head }))
+			);
+			const headed = [...new Set([...(manifestRow.headed ?? []), file])];
+			await manifests.put({ ...manifestRow, headed });
 		});
+		return heads;
 	}
 
 	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
@@ -205,11 +280,14 @@ export class IdbStore implements CheckpointStore {
 		checkRecordToAppend(file, record, label);
 		const identity = recordIdentity(file, record);
 		const json = JSON.stringify(record);
-		await this.#write('records', label, async (tx) => {
+		// Hashed before the transaction, which would commit while WebCrypto works.
+		const head = await recordHead(file, record);
+		await this.#write(['records', 'heads'], label, async (tx) => {
 			const store = tx.objectStore('records');
 			// Within one readwrite transaction no other append can take the same seq.
 			const last = await store.index('by_file').openCursor([run.runId, run.modelDir, file], 'prev');
 			const seq = last ? (last.primaryKey[3] as number) + 1 : 0;
+			await tx.objectStore('heads').put({ ...run, file, seq, head });
 			await store.add({
 				runId: run.runId,
 				modelDir: run.modelDir,
@@ -237,10 +315,11 @@ export class IdbStore implements CheckpointStore {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			await this.#write(['manifests', 'records'], runLabel(run), async (tx) => {
+			await this.#write(['manifests', 'records', 'heads'], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
 				const index = tx.objectStore('records').index('by_file');
 				for (const file of STAGE_FILE_NAMES) {
+					await tx.objectStore('heads').delete(headRange(run, file));
 					let cursor = await index.openCursor([run.runId, run.modelDir, file]);
 					while (cursor) {
 						await cursor.delete();
@@ -255,14 +334,39 @@ export class IdbStore implements CheckpointStore {
 
 	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
 		const label = this.#label(stageFilePath(run, file));
-		await this.#write('records', label, async (tx) => {
+		await this.#write(['records', 'heads'], label, async (tx) => {
 			const store = tx.objectStore('records');
 			const rows = await store.index('by_file').getAll([run.runId, run.modelDir, file]);
 			const sorted = orderByIdentity(rows, (row) => recordIdentity(file, row), order, label);
 			if (sorted.every((row, i) => row === rows[i])) return;
+			// Each head moves with its row; a row without one is caught by readHeads' count check.
+			const heads = tx.objectStore('heads');
+			const headOf = new Map(
+				(await heads.getAll(headRange(run, file))).map((h) => [h.seq, h.head])
+			);
+			await heads.delete(headRange(run, file));
 			// Delete first: the unique identity index would refuse a second copy of any row.
 			for (const row of rows) await store.delete([row.runId, row.modelDir, row.file, row.seq]);
-			for (const [seq, row] of sorted.entries()) await store.add({ ...row, seq });
+			for (const [seq, row] of sorted.entries()) {
+				await store.add({ ...row, seq });
+				const head = headOf.get(row.seq);
+				if (head) await heads.add({ ...run, file, seq, head });
+			}
+		});
+	}
+
+	/** Parses and checks record rows, naming the line of the first bad one. */
+	#parse(run: RunKey, file: StageFile, rows: readonly RecordRow[]): AnyRecord[] {
+		const label = this.#label(stageFilePath(run, file));
+		return rows.map((row, i) => {
+			const where = `${label}, line ${i + 1}`;
+			let value: unknown;
+			try {
+				value = JSON.parse(row.json);
+			} catch (e) {
+				throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+			}
+			return checkRecord(file, value, where);
 		});
 	}
 

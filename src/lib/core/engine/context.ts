@@ -50,10 +50,19 @@ export interface StageContext {
 	/** Validates a record against its file's schema, checks it holds no key, and appends it. */
 	save(file: StageFile, record: AnyRecord): Promise<void>;
 	/**
-	 * `input_sha256` of a record: SHA-256 of the canonical JSON of everything that determines it
-	 * (`inputs`), the file it belongs to, and the sampling settings (temperatures, max_tokens).
+	 * `input_sha256` of the record `identity` of `file`: SHA-256 of the canonical JSON of everything
+	 * that determines it (`inputs()`), the file, and the sampling settings (temperatures,
+	 * max_tokens). Computed once per call of `runStages`: there the case, pack, models and settings
+	 * are fixed, and `upstream` (the SHA-256 of each record it builds on, null where none is saved)
+	 * names everything else, so a record checked at resume, generated, or checked again by a later
+	 * stage is hashed once.
 	 */
-	inputSha256(file: StageFile, inputs: Record<string, unknown>): Promise<string>;
+	inputSha256(
+		file: StageFile,
+		identity: string,
+		upstream: readonly (string | null)[],
+		inputs: () => Record<string, unknown>
+	): Promise<string>;
 }
 
 export interface ContextOptions {
@@ -82,6 +91,7 @@ export function createContext(options: ContextOptions): StageContext {
 			signal
 		};
 	};
+	const hashes = new Map<string, Promise<string>>();
 	// Counts every answer, re-asked judge outputs included, so tokens add up to the bill.
 	const counted: ModelClient = {
 		simulated: client.simulated,
@@ -113,19 +123,20 @@ export function createContext(options: ContextOptions): StageContext {
 			assertKeyFree(record, keys, `the ${file} record of case_number ${record.case_number}`);
 			await store.appendRecord(run, file, record);
 		},
-		inputSha256: (file, inputs) => {
-			// Only what shapes a model's output; retries and timeout change how, not what.
-			const { temperature, judge_temperature, max_tokens } = settings;
-			return sha256Canonical({
-				...inputs,
-				file,
-				sampling: { temperature, judge_temperature, max_tokens }
-			});
+		inputSha256: (file, identity, upstream, inputs) => {
+			const key = JSON.stringify([file, identity, upstream]);
+			let hash = hashes.get(key);
+			if (!hash) {
+				// Only what shapes a model's output; retries and timeout change how, not what.
+				const { temperature, judge_temperature, max_tokens } = settings;
+				hash = sha256Canonical({
+					...inputs(),
+					file,
+					sampling: { temperature, judge_temperature, max_tokens }
+				});
+				hashes.set(key, hash);
+			}
+			return hash;
 		}
 	};
-}
-
-/** SHA-256 of a saved record's canonical JSON: how a downstream record names its upstream. */
-export async function recordSha256(record: AnyRecord | null | undefined): Promise<string | null> {
-	return record ? sha256Canonical(record) : null;
 }

@@ -14,6 +14,7 @@ import {
 	type StageFile
 } from '../records';
 import { checkManifest, checkRecordToAppend, compareRunKeys, runLabel } from './checks';
+import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
 import type { CheckpointStore } from './types';
 
@@ -23,6 +24,11 @@ export class MemoryStore implements CheckpointStore {
 	/** Identities per stage-file path, built on the first append and kept while appending. */
 	readonly #identities = new Map<string, Set<string>>();
 	readonly #locks = new Set<string>();
+	/**
+	 * Heads per stage-file path, each computed on first use and kept while the file only grows:
+	 * a run that resumes a file it wrote itself (gen, then ljp-interaction) hashes no record twice.
+	 */
+	readonly #heads = new Map<string, (() => Promise<RecordHead>)[]>();
 
 	/** A store holding these files of the canonical layout (path → UTF-8 text). */
 	static fromFiles(files: Iterable<readonly [string, string]>): MemoryStore {
@@ -78,6 +84,16 @@ export class MemoryStore implements CheckpointStore {
 		return this.#read(run, file);
 	}
 
+	async readHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
+		const path = stageFilePath(run, file);
+		let heads = this.#heads.get(path);
+		if (!heads) {
+			heads = this.#read(run, file).map((record) => once(() => recordHead(file, record)));
+			this.#heads.set(path, heads);
+		}
+		return Promise.all(heads.map((head) => head()));
+	}
+
 	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
 		const path = stageFilePath(run, file);
 		checkRecordToAppend(file, record, path);
@@ -94,6 +110,9 @@ export class MemoryStore implements CheckpointStore {
 		if (chunks) chunks.push(line);
 		else this.#files.set(path, [line]);
 		identities.add(identity);
+		// The head of the line as saved, should the caller change its object afterwards.
+		const saved = JSON.parse(line) as AnyRecord;
+		this.#heads.get(path)?.push(once(() => recordHead(file, saved)));
 	}
 
 	async listRuns(): Promise<RunKey[]> {
@@ -115,6 +134,7 @@ export class MemoryStore implements CheckpointStore {
 		for (const file of STAGE_FILE_NAMES) {
 			this.#files.delete(stageFilePath(run, file));
 			this.#identities.delete(stageFilePath(run, file));
+			this.#heads.delete(stageFilePath(run, file));
 		}
 	}
 
@@ -129,6 +149,7 @@ export class MemoryStore implements CheckpointStore {
 		const rows = lines.map((line, i) => ({ line, identity: recordIdentity(file, records[i]) }));
 		const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
 		this.#files.set(path, [sorted.map((row) => `${row.line}\n`).join('')]);
+		this.#heads.delete(path);
 	}
 
 	#read(run: RunKey, file: StageFile): AnyRecord[] {
@@ -149,4 +170,10 @@ export class MemoryStore implements CheckpointStore {
 		}
 		return identities;
 	}
+}
+
+/** `compute` run at most once, on the first call. */
+function once<T>(compute: () => Promise<T>): () => Promise<T> {
+	let value: Promise<T> | null = null;
+	return () => (value ??= compute());
 }

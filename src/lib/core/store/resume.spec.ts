@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointError, UsageError } from '../errors';
+import { sha256Canonical } from '../hash';
 import { toJsonLine } from '../jsonl';
 import { stageFilePath } from '../layout';
 import type { Manifest } from '../records';
@@ -182,13 +183,39 @@ describe('loadCheckpoint', () => {
 		const done = [makeA1('3', 'complete'), makeA1('1', 'underspecified')];
 		for (const r of done) await store.appendRecord(run, 'a1', r);
 		const { kept, missing } = await loadCheckpoint(store, run, 'a1', expectedA1);
-		expect([...kept.values()]).toEqual(done);
+		// Heads: the records less their histories, each with the SHA-256 of the whole record.
+		expect([...kept.values()]).toEqual(
+			await Promise.all(
+				done.map(async (record) => {
+					const rest = Object.entries(record).filter(([key]) => key !== 'history');
+					return { record: Object.fromEntries(rest), record_sha256: await sha256Canonical(record) };
+				})
+			)
+		);
 		expect(missing).toEqual([
 			recordIdentity('a1', { case_number: '1', history_type: 'complete' }),
 			recordIdentity('a1', { case_number: '2', history_type: 'complete' }),
 			recordIdentity('a1', { case_number: '2', history_type: 'underspecified' }),
 			recordIdentity('a1', { case_number: '3', history_type: 'underspecified' })
 		]);
+	});
+
+	it('asks for the expected hash of saved records only, so a fresh file costs no hashing', async () => {
+		const store = new MemoryStore();
+		const asked: string[] = [];
+		const expected = {
+			identities: [...expectedA1.keys()],
+			inputSha256: async (identity: string) => {
+				asked.push(identity);
+				return expectedA1.get(identity)!;
+			}
+		};
+		expect((await loadCheckpoint(store, run, 'a1', expected)).missing).toHaveLength(6);
+		expect(asked).toEqual([]);
+		await store.appendRecord(run, 'a1', makeA1('2', 'underspecified'));
+		const { kept } = await loadCheckpoint(store, run, 'a1', expected);
+		expect(kept.size).toBe(1);
+		expect(asked).toEqual([recordIdentity('a1', makeA1('2', 'underspecified'))]);
 	});
 
 	it('reports nothing missing for a complete file', async () => {

@@ -5,7 +5,8 @@
  */
 import { CheckpointError } from '../errors';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
-import type { Manifest, RecordOf, StageFile } from '../records';
+import type { Manifest, StageFile } from '../records';
+import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, recordIdentity } from './identity';
 import { assertKeyFree } from './key-free';
 import type { CheckpointStore } from './types';
@@ -148,54 +149,90 @@ export async function openRun(
 }
 
 /** What a resume keeps of one stage file. */
-export interface Checkpoint<R> {
-	/** Saved records that still belong to the run, by identity. */
-	kept: Map<string, R>;
-	/** Identities with no saved record, in the order of `expected` (dataset order). */
+export interface Checkpoint<F extends StageFile> {
+	/** Heads of the saved records that still belong to the run, by identity. */
+	kept: Map<string, RecordHead<F>>;
+	/** Identities with no saved record, in dataset order. */
 	missing: string[];
 }
 
+/** The records a stage would write, and the `input_sha256` each must have now. */
+export interface ExpectedRecords {
+	/** Identities (`recordIdentity`) of every record the stage would write, in dataset order. */
+	identities: readonly string[];
+	/**
+	 * The `input_sha256` a saved record with this identity must have. Asked only for records that
+	 * are saved, so a stage that starts from an empty file hashes nothing.
+	 */
+	inputSha256(identity: string): Promise<string>;
+}
+
+/** Heads of a stage file: the store's own when it keeps them, else made from its records. */
+export async function readHeads<F extends StageFile>(
+	store: CheckpointStore,
+	run: RunKey,
+	file: F
+): Promise<RecordHead<F>[]> {
+	if (store.readHeads) return (await store.readHeads(run, file)) as RecordHead<F>[];
+	const records = await store.readRecords(run, file);
+	return Promise.all(records.map((record) => recordHead(file, record)));
+}
+
 /**
- * Reads a stage file and sorts its records into kept and missing. `expected` maps the identity
- * (`recordIdentity`) of every record the stage would write, in dataset order, to the
- * `input_sha256` it would have now. Throws `CheckpointError` listing every saved record that
- * does not fit: one made from other inputs, one for a case that is not selected, a duplicate.
+ * Reads a stage file's heads and sorts them into kept and missing. `expected` names every record
+ * the stage would write and the `input_sha256` it would have now (a map identity → hash will do).
+ * Throws `CheckpointError` listing every saved record that does not fit: one made from other
+ * inputs, one for a case that is not selected, a duplicate.
  */
 export async function loadCheckpoint<F extends StageFile>(
 	store: CheckpointStore,
 	run: RunKey,
 	file: F,
-	expected: ReadonlyMap<string, string>
-): Promise<Checkpoint<RecordOf<F>>> {
+	expected: ExpectedRecords | ReadonlyMap<string, string>
+): Promise<Checkpoint<F>> {
+	const want: ExpectedRecords =
+		expected instanceof Map
+			? { identities: [...expected.keys()], inputSha256: async (id) => expected.get(id)! }
+			: (expected as ExpectedRecords);
 	const label = stageFilePath(run, file);
-	const records = (await store.readRecords(run, file)) as RecordOf<F>[];
-	const kept = new Map<string, RecordOf<F>>();
+	const heads = await readHeads(store, run, file);
+	const selected = new Set(want.identities);
 	const firstLine = new Map<string, number>();
-	const problems: string[] = [];
-	records.forEach((record, i) => {
-		const identity = recordIdentity(file, record);
-		const where = `line ${i + 1} (${describeIdentity(identity)})`;
-		const want = expected.get(identity);
+	const lines = heads.map((head, i) => {
+		const identity = recordIdentity(file, head.record);
 		const seenAt = firstLine.get(identity);
+		firstLine.set(identity, seenAt ?? i + 1);
+		return { head, identity, line: i + 1, seenAt };
+	});
+	// Hashes of every saved, selected record at once: each is its own SHA-256 call.
+	const hashes = await Promise.all(
+		lines.map(({ identity, seenAt }) =>
+			seenAt === undefined && selected.has(identity) ? want.inputSha256(identity) : null
+		)
+	);
+	const kept = new Map<string, RecordHead<F>>();
+	const problems: string[] = [];
+	lines.forEach(({ head, identity, line, seenAt }, i) => {
+		const where = `line ${line} (${describeIdentity(identity)})`;
+		const saved = head.record.input_sha256 as string;
 		if (seenAt !== undefined) {
 			problems.push(
 				`${where}: saved twice (first at line ${seenAt}); remove the copy you do not trust, then resume.`
 			);
-		} else if (want === undefined) {
+		} else if (!selected.has(identity)) {
 			problems.push(
 				`${where}: saved, but this case is not among the run's selected cases; the file does not ` +
 					'belong to this selection. Use a new run id, or remove the line.'
 			);
-		} else if (record.input_sha256 !== want) {
+		} else if (saved !== hashes[i]) {
 			problems.push(
-				`${where}: saved from different inputs (input_sha256 saved ${show(record.input_sha256)}, now ` +
-					`${show(want)}): the dataset, prompts or an upstream record changed since it was saved. ` +
+				`${where}: saved from different inputs (input_sha256 saved ${show(saved)}, now ` +
+					`${show(hashes[i])}): the dataset, prompts or an upstream record changed since it was saved. ` +
 					'Use a new run id to regenerate it.'
 			);
 		} else {
-			kept.set(identity, record);
+			kept.set(identity, head);
 		}
-		firstLine.set(identity, seenAt ?? i + 1);
 	});
 	if (problems.length > 0) {
 		const listed = problems.slice(0, MAX_LISTED).map((p) => `  - ${p}\n`);
@@ -206,6 +243,6 @@ export async function loadCheckpoint<F extends StageFile>(
 				'Nothing was overwritten.'
 		);
 	}
-	const missing = [...expected.keys()].filter((identity) => !kept.has(identity));
+	const missing = want.identities.filter((identity) => !kept.has(identity));
 	return { kept, missing };
 }

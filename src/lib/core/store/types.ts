@@ -1,6 +1,7 @@
 /** Where finished records live: memory (tests), IndexedDB (browser), files (CLI). */
 import type { RunKey } from '../layout';
 import type { AnyRecord, Manifest, StageFile } from '../records';
+import type { RecordHead } from './heads';
 
 export interface CheckpointStore {
 	/**
@@ -16,6 +17,13 @@ export interface CheckpointStore {
 	 * schema. A malformed line rejects with `CheckpointError` naming file and line.
 	 */
 	readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]>;
+	/**
+	 * The head (`RecordHead`: the record without its histories, and the record's SHA-256) of every
+	 * saved record of a stage file, in stored order, each validated; errors as `readRecords`.
+	 * What a resume reads. Optional: without it the engine makes heads from `readRecords`, so a
+	 * store implements it only when it can do better (IndexedDB keeps heads beside the records).
+	 */
+	readHeads?(run: RunKey, file: StageFile): Promise<RecordHead[]>;
 	/** Saves one finished record (its case complete for that stage); flushed before resolving. */
 	appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void>;
 	/** Every run that has a manifest. */

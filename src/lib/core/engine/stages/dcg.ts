@@ -8,7 +8,8 @@ import { focalPointsText, keyDetailsText, renderHistory } from '../../dataset/re
 import type { Case } from '../../dataset/types';
 import { JudgeDcgOutput } from '../../model/output';
 import type { DcgResultRecord, ForceAskRecord } from '../../records';
-import { recordSha256, type StageContext } from '../context';
+import { recordHead, type RecordHead } from '../../store/heads';
+import type { StageContext } from '../context';
 import { askUser, idOf, loadFile, settleAll, type PreparedStage } from './shared';
 
 function askPrompt(ctx: StageContext, kase: Case): string {
@@ -17,18 +18,20 @@ function askPrompt(ctx: StageContext, kase: Case): string {
 
 function forceAskHash(ctx: StageContext, kase: Case): Promise<string> {
 	const { force_ask, user_standard } = ctx.pack.templates;
-	return ctx.inputSha256('force_ask', {
+	return ctx.inputSha256('force_ask', idOf('force_ask', kase), [], () => ({
 		case_number: kase.case_number,
 		history: kase.underspecified,
 		key_details: keyDetailsText(kase.key_details),
 		prompt: askPrompt(ctx, kase),
 		templates: { force_ask, user_standard },
 		models: { evaluated: ctx.models.evaluated, user: ctx.models.user }
-	});
+	}));
 }
 
-function judgePrompts(ctx: StageContext, kase: Case, asked: ForceAskRecord): string[] {
-	return asked.rounds.map((r) =>
+type Asked = RecordHead<'force_ask'>;
+
+function judgePrompts(ctx: StageContext, kase: Case, asked: Asked): string[] {
+	return asked.record.rounds.map((r) =>
 		ctx.fill('judge_dcg', {
 			focal_points: focalPointsText(kase.focal_points),
 			key_details: keyDetailsText(kase.key_details),
@@ -37,14 +40,15 @@ function judgePrompts(ctx: StageContext, kase: Case, asked: ForceAskRecord): str
 	);
 }
 
-async function dcgHash(ctx: StageContext, kase: Case, asked: ForceAskRecord | undefined) {
-	return ctx.inputSha256('DCG_results', {
+function dcgHash(ctx: StageContext, kase: Case, asked: Asked | undefined) {
+	const upstream = asked?.record_sha256 ?? null;
+	return ctx.inputSha256('DCG_results', idOf('DCG_results', kase), [upstream], () => ({
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
 		prompts: asked ? judgePrompts(ctx, kase, asked) : null,
 		models: { judge: ctx.models.judge },
-		upstream: await recordSha256(asked)
-	});
+		upstream
+	}));
 }
 
 async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> {
@@ -74,7 +78,7 @@ async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> 
 async function judgeQuestions(
 	ctx: StageContext,
 	kase: Case,
-	asked: ForceAskRecord
+	asked: Asked
 ): Promise<DcgResultRecord> {
 	const [first, second] = await settleAll(
 		judgePrompts(ctx, kase, asked).map((prompt) =>
@@ -85,7 +89,7 @@ async function judgeQuestions(
 	return {
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
-		questions: asked.rounds.map((r) => r.question),
+		questions: asked.record.rounds.map((r) => r.question),
 		round_labels,
 		success: round_labels.includes('是'),
 		input_sha256: await dcgHash(ctx, kase, asked)
@@ -99,13 +103,17 @@ export async function prepareDcg(
 	const asked = await loadFile(
 		ctx,
 		'force_ask',
-		cases.map((k) => [idOf('force_ask', k), forceAskHash(ctx, k)] as const)
+		cases,
+		(k) => idOf('force_ask', k),
+		(k) => forceAskHash(ctx, k)
 	);
 	const askedOf = (kase: Case) => asked.kept.get(idOf('force_ask', kase));
 	const judged = await loadFile(
 		ctx,
 		'DCG_results',
-		cases.map((k) => [idOf('DCG_results', k), dcgHash(ctx, k, askedOf(k))] as const)
+		cases,
+		(k) => idOf('DCG_results', k),
+		(k) => dcgHash(ctx, k, askedOf(k))
 	);
 	const pending = cases.filter((k) => !judged.kept.has(idOf('DCG_results', k)));
 	return {
@@ -117,9 +125,10 @@ export async function prepareDcg(
 		},
 		async runCase(kase) {
 			const saved = askedOf(kase);
-			const questions = saved ?? (await askTwice(ctx, kase));
+			const made = saved ? null : await askTwice(ctx, kase);
+			const questions = saved ?? (await recordHead('force_ask', made!));
 			const result = await judgeQuestions(ctx, kase, questions);
-			if (!saved) await ctx.save('force_ask', questions);
+			if (made) await ctx.save('force_ask', made);
 			await ctx.save('DCG_results', result);
 		}
 	};

@@ -15,8 +15,9 @@ import type {
 	LcaResultRecord,
 	StageFile
 } from '../../records';
+import { recordHead, type RecordHead } from '../../store/heads';
 import type { Checkpoint } from '../../store/resume';
-import { recordSha256, type StageContext } from '../context';
+import type { StageContext } from '../context';
 import {
 	askUser,
 	HISTORY_TYPES,
@@ -33,9 +34,22 @@ export const QUESTION_BUDGET = 3;
 
 /** The saved state of a run's gen files, each checked against this run's inputs. */
 export interface GenChain {
-	a1: Checkpoint<A1Record>;
-	lca: Checkpoint<LcaResultRecord>;
-	interaction: Checkpoint<InteractionRecord>;
+	a1: Checkpoint<'a1'>;
+	lca: Checkpoint<'LCA_results'>;
+	interaction: Checkpoint<'interaction'>;
+}
+
+type A1Head = RecordHead<'a1'>;
+type LcaHead = RecordHead<'LCA_results'>;
+
+/** One history of one case: what an a1 or LCA record stands for. */
+interface Side {
+	kase: Case;
+	type: HistoryType;
+}
+
+function sides(cases: readonly Case[]): Side[] {
+	return cases.flatMap((kase) => HISTORY_TYPES.map((type) => ({ kase, type })));
 }
 
 function a1Prompt(ctx: StageContext, kase: Case, type: HistoryType): string {
@@ -43,12 +57,12 @@ function a1Prompt(ctx: StageContext, kase: Case, type: HistoryType): string {
 }
 
 function a1Hash(ctx: StageContext, kase: Case, type: HistoryType): Promise<string> {
-	return ctx.inputSha256('a1', {
+	return ctx.inputSha256('a1', idOf('a1', kase, type), [], () => ({
 		case_number: kase.case_number,
 		history_type: type,
 		prompt: a1Prompt(ctx, kase, type),
 		models: { evaluated: ctx.models.evaluated }
-	});
+	}));
 }
 
 function lcaPrompt(ctx: StageContext, response: string): string {
@@ -56,15 +70,16 @@ function lcaPrompt(ctx: StageContext, response: string): string {
 }
 
 /** Without a saved a1 the hash cannot match any saved LCA record: that record is then stale. */
-async function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1Record | undefined) {
-	return ctx.inputSha256('LCA_results', {
+function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1Head | undefined) {
+	const upstream = a1?.record_sha256 ?? null;
+	return ctx.inputSha256('LCA_results', idOf('LCA_results', kase, type), [upstream], () => ({
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
 		history_type: type,
-		prompt: a1 ? lcaPrompt(ctx, a1.response) : null,
+		prompt: a1 ? lcaPrompt(ctx, a1.record.response) : null,
 		models: { judge: ctx.models.judge },
-		upstream: await recordSha256(a1)
-	});
+		upstream
+	}));
 }
 
 /**
@@ -72,21 +87,22 @@ async function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1R
  * them: the history, the hidden facts the user model reads, the templates, the models and the
  * round-1 records it continues from.
  */
-async function interactionHash(
+function interactionHash(
 	ctx: StageContext,
 	kase: Case,
-	a1: A1Record | undefined,
-	lca: LcaResultRecord | undefined
+	a1: A1Head | undefined,
+	lca: LcaHead | undefined
 ) {
 	const { lexawn, user_standard, judge_lca, force_judge } = ctx.pack.templates;
-	return ctx.inputSha256('interaction', {
+	const upstream = [a1?.record_sha256 ?? null, lca?.record_sha256 ?? null];
+	return ctx.inputSha256('interaction', idOf('interaction', kase), upstream, () => ({
 		case_number: kase.case_number,
 		initial_history: kase.underspecified,
 		key_details: keyDetailsText(kase.key_details),
 		templates: { lexawn, user_standard, judge_lca, force_judge },
 		models: ctx.models,
-		upstream: [await recordSha256(a1), await recordSha256(lca)]
-	});
+		upstream
+	}));
 }
 
 /** Loads a1 and LCA, each checked against the records it builds on. */
@@ -94,19 +110,19 @@ async function loadJudgedA1(
 	ctx: StageContext,
 	cases: readonly Case[]
 ): Promise<Pick<GenChain, 'a1' | 'lca'>> {
-	const pairs = (file: StageFile, hash: (kase: Case, type: HistoryType) => Promise<string>) =>
-		cases.flatMap((kase) =>
-			HISTORY_TYPES.map((type) => [idOf(file, kase, type), hash(kase, type)] as const)
-		);
 	const a1 = await loadFile(
 		ctx,
 		'a1',
-		pairs('a1', (k, t) => a1Hash(ctx, k, t))
+		sides(cases),
+		({ kase, type }) => idOf('a1', kase, type),
+		({ kase, type }) => a1Hash(ctx, kase, type)
 	);
 	const lca = await loadFile(
 		ctx,
 		'LCA_results',
-		pairs('LCA_results', (k, t) => lcaHash(ctx, k, t, a1.kept.get(idOf('a1', k, t))))
+		sides(cases),
+		({ kase, type }) => idOf('LCA_results', kase, type),
+		({ kase, type }) => lcaHash(ctx, kase, type, a1.kept.get(idOf('a1', kase, type)))
 	);
 	return { a1, lca };
 }
@@ -117,18 +133,15 @@ export async function loadGenChain(ctx: StageContext, cases: readonly Case[]): P
 	const interaction = await loadFile(
 		ctx,
 		'interaction',
-		cases.map(
-			(k) =>
-				[
-					idOf('interaction', k),
-					interactionHash(
-						ctx,
-						k,
-						a1.kept.get(idOf('a1', k, 'underspecified')),
-						lca.kept.get(idOf('LCA_results', k, 'underspecified'))
-					)
-				] as const
-		)
+		cases,
+		(k) => idOf('interaction', k),
+		(k) =>
+			interactionHash(
+				ctx,
+				k,
+				a1.kept.get(idOf('a1', k, 'underspecified')),
+				lca.kept.get(idOf('LCA_results', k, 'underspecified'))
+			)
 	);
 	return { a1, lca, interaction };
 }
@@ -149,14 +162,15 @@ async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Pro
 	};
 }
 
-async function judgeA1(ctx: StageContext, kase: Case, a1: A1Record): Promise<LcaResultRecord> {
-	const type = a1.history_type;
-	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, a1.response), kase, JudgeLcaOutput);
+async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaResultRecord> {
+	const type = a1.record.history_type;
+	const { response } = a1.record;
+	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, response), kase, JudgeLcaOutput);
 	return {
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
 		history_type: type,
-		response: a1.response,
+		response,
 		label,
 		input_sha256: await lcaHash(ctx, kase, type, a1)
 	};
@@ -171,15 +185,15 @@ async function judgeA1(ctx: StageContext, kase: Case, a1: A1Record): Promise<Lca
 async function interact(
 	ctx: StageContext,
 	kase: Case,
-	a1: A1Record,
-	lca: LcaResultRecord
+	a1: A1Head,
+	lca: LcaHead
 ): Promise<InteractionRecord> {
 	const history: History = [...kase.underspecified];
 	const rounds: InteractionRound[] = [];
 	let turn: { assistant: string; reasoning: string | null; label: LcaLabel } = {
-		assistant: a1.response,
-		reasoning: a1.reasoning ?? null,
-		label: lca.label
+		assistant: a1.record.response,
+		reasoning: a1.record.reasoning ?? null,
+		label: lca.record.label
 	};
 	const finish = async (stop: 'judgment' | 'budget') => ({
 		case_number: kase.case_number,
@@ -257,19 +271,23 @@ export async function prepareGen(
 				HISTORY_TYPES.map(async (type) => {
 					let a1 = chain.a1.kept.get(idOf('a1', kase, type));
 					if (!a1) {
-						a1 = await generateA1(ctx, kase, type);
-						fresh.push(['a1', a1]);
+						const made = await generateA1(ctx, kase, type);
+						fresh.push(['a1', made]);
+						a1 = await recordHead('a1', made);
 					}
 					let lca = chain.lca.kept.get(idOf('LCA_results', kase, type));
 					if (!lca) {
-						lca = await judgeA1(ctx, kase, a1);
-						fresh.push(['LCA_results', lca]);
+						const made = await judgeA1(ctx, kase, a1);
+						fresh.push(['LCA_results', made]);
+						// Only the underspecified label goes on, into the interaction, which hashes it.
+						if (type === 'complete') return null;
+						lca = await recordHead('LCA_results', made);
 					}
 					return { a1, lca };
 				})
 			);
 			if (!chain.interaction.kept.has(idOf('interaction', kase))) {
-				fresh.push(['interaction', await interact(ctx, kase, under.a1, under.lca)]);
+				fresh.push(['interaction', await interact(ctx, kase, under!.a1, under!.lca)]);
 			}
 			// Saved in file order, complete before underspecified, whichever call finished first.
 			const rank = ([file, record]: [StageFile, AnyRecord]) =>

@@ -8,14 +8,9 @@ import { renderHistory } from '../../dataset/render';
 import type { Case } from '../../dataset/types';
 import { judgeExtractOutput } from '../../model/output';
 import { claimsText } from '../../prompts/fill';
-import type {
-	AnyRecord,
-	ForceJudgeRecord,
-	HistoryType,
-	LjpResultRecord,
-	StageFile
-} from '../../records';
-import { recordSha256, type StageContext } from '../context';
+import type { ForceJudgeRecord, HistoryType, LjpResultRecord, StageFile } from '../../records';
+import { recordHead } from '../../store/heads';
+import type { StageContext } from '../context';
 import { loadGenChain } from './gen';
 import { historyOf, idOf, loadFile, requireComplete, type PreparedStage } from './shared';
 
@@ -28,27 +23,23 @@ function extractPrompt(ctx: StageContext, kase: Case, response: string): string 
 	});
 }
 
-/** The saved record a prediction comes from, and the response in it that is scored. */
+/** The saved record a prediction comes from: its SHA-256, and the response in it that is scored. */
 interface Source {
-	record: AnyRecord;
+	sha256: string;
 	response: string;
 }
 
 /** Without a saved source the hash cannot match any saved result: that result is then stale. */
-async function ljpHash(
-	ctx: StageContext,
-	file: ResultFile,
-	kase: Case,
-	source: Source | undefined
-) {
-	return ctx.inputSha256(file, {
+function ljpHash(ctx: StageContext, file: ResultFile, kase: Case, source: Source | undefined) {
+	const upstream = source?.sha256 ?? null;
+	return ctx.inputSha256(file, idOf(file, kase), [upstream], () => ({
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
 		claims: kase.claims,
 		prompt: source ? extractPrompt(ctx, kase, source.response) : null,
 		models: { judge: ctx.models.judge },
-		upstream: await recordSha256(source?.record)
-	});
+		upstream
+	}));
 }
 
 async function extract(
@@ -84,26 +75,29 @@ function prepareForced(
 		const prompt = (kase: Case) =>
 			ctx.fill('force_judge', { history: renderHistory(historyOf(kase, type)) });
 		const responseHash = (kase: Case) =>
-			ctx.inputSha256(responseFile, {
+			ctx.inputSha256(responseFile, idOf(responseFile, kase), [], () => ({
 				case_number: kase.case_number,
 				history_type: type,
 				prompt: prompt(kase),
 				models: { evaluated: ctx.models.evaluated }
-			});
+			}));
 		const responses = await loadFile(
 			ctx,
 			responseFile,
-			cases.map((k) => [idOf(responseFile, k), responseHash(k)] as const)
+			cases,
+			(k) => idOf(responseFile, k),
+			responseHash
 		);
-		const responseOf = (kase: Case) => responses.kept.get(idOf(responseFile, kase));
-		const sourceOf = (record: ForceJudgeRecord | undefined) =>
-			record && { record, response: record.response };
+		const sourceOf = (kase: Case): Source | undefined => {
+			const saved = responses.kept.get(idOf(responseFile, kase));
+			return saved && { sha256: saved.record_sha256, response: saved.record.response };
+		};
 		const results = await loadFile(
 			ctx,
 			resultFile,
-			cases.map(
-				(k) => [idOf(resultFile, k), ljpHash(ctx, resultFile, k, sourceOf(responseOf(k)))] as const
-			)
+			cases,
+			(k) => idOf(resultFile, k),
+			(k) => ljpHash(ctx, resultFile, k, sourceOf(k))
 		);
 		const pending = cases.filter((k) => !results.kept.has(idOf(resultFile, k)));
 		return {
@@ -114,20 +108,22 @@ function prepareForced(
 				[resultFile]: cases.map((k) => idOf(resultFile, k))
 			} as Partial<Record<StageFile, string[]>>,
 			async runCase(kase) {
-				let response: ForceJudgeRecord | undefined = responseOf(kase);
-				const fresh = !response;
-				if (!response) {
+				let source = sourceOf(kase);
+				let made: ForceJudgeRecord | null = null;
+				if (!source) {
 					const result = await ctx.call('force_judge', prompt(kase), kase);
-					response = {
+					made = {
 						case_number: kase.case_number,
 						history: historyOf(kase, type),
 						response: result.response,
 						reasoning: result.reasoning,
 						input_sha256: await responseHash(kase)
 					};
+					const head = await recordHead(responseFile, made);
+					source = { sha256: head.record_sha256, response: made.response };
 				}
-				const scored = await extract(ctx, resultFile, kase, sourceOf(response)!);
-				if (fresh) await ctx.save(responseFile, response);
+				const scored = await extract(ctx, resultFile, kase, source);
+				if (made) await ctx.save(responseFile, made);
 				await ctx.save(resultFile, scored);
 			}
 		};
@@ -152,15 +148,15 @@ export async function prepareLjpInteraction(
 		'gen'
 	);
 	const finalOf = (kase: Case): Source => {
-		const record = chain.interaction.kept.get(idOf('interaction', kase))!;
-		return { record, response: record.final_response };
+		const saved = chain.interaction.kept.get(idOf('interaction', kase))!;
+		return { sha256: saved.record_sha256, response: saved.record.final_response };
 	};
 	const results = await loadFile(
 		ctx,
 		'LJP_interaction',
-		cases.map(
-			(k) => [idOf('LJP_interaction', k), ljpHash(ctx, 'LJP_interaction', k, finalOf(k))] as const
-		)
+		cases,
+		(k) => idOf('LJP_interaction', k),
+		(k) => ljpHash(ctx, 'LJP_interaction', k, finalOf(k))
 	);
 	const pending = cases.filter((k) => !results.kept.has(idOf('LJP_interaction', k)));
 	return {

@@ -3,7 +3,7 @@ import { keyDetailsText, renderHistory } from '../../dataset/render';
 import type { Case, History } from '../../dataset/types';
 import { CheckpointError } from '../../errors';
 import { stageFilePath } from '../../layout';
-import type { HistoryType, RecordOf, StageFile } from '../../records';
+import type { HistoryType, StageFile } from '../../records';
 import { recordIdentity } from '../../store/identity';
 import { loadCheckpoint, type Checkpoint } from '../../store/resume';
 import type { StageContext } from '../context';
@@ -33,17 +33,22 @@ export interface PreparedStage {
 }
 
 /**
- * Builds the expected `input_sha256` of every record of `file` (in dataset order) and loads the
- * checkpoint: saved records that still fit are kept; anything else is a `CheckpointError`.
+ * Loads the checkpoint of `file`: the heads of saved records that still fit this run are kept;
+ * anything else is a `CheckpointError`. `items` are the records the stage would write, in dataset
+ * order; `hashOf` gives the `input_sha256` one must have, and is asked only for saved records.
  */
-export async function loadFile<F extends StageFile>(
+export async function loadFile<F extends StageFile, T>(
 	ctx: StageContext,
 	file: F,
-	entries: readonly (readonly [identity: string, hash: Promise<string>])[]
-): Promise<Checkpoint<RecordOf<F>>> {
-	const hashes = await Promise.all(entries.map(([, hash]) => hash));
-	const expected = new Map(entries.map(([identity], i) => [identity, hashes[i]]));
-	return loadCheckpoint(ctx.store, ctx.run, file, expected);
+	items: readonly T[],
+	identityOf: (item: T) => string,
+	hashOf: (item: T) => Promise<string>
+): Promise<Checkpoint<F>> {
+	const byIdentity = new Map(items.map((item) => [identityOf(item), item]));
+	return loadCheckpoint(ctx.store, ctx.run, file, {
+		identities: [...byIdentity.keys()],
+		inputSha256: (identity) => hashOf(byIdentity.get(identity)!)
+	});
 }
 
 /**
