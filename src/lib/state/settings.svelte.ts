@@ -14,6 +14,7 @@ import {
 	SETTINGS_STORAGE_KEY,
 	settingsProblems,
 	toStored,
+	type EndpointConfig,
 	type ModelSettings
 } from './model-settings';
 import { PRESETS, type PresetId } from './provider-presets';
@@ -82,10 +83,15 @@ export class SettingsState {
 		}
 	}
 
+	/** The endpoint fields (preset, base URL, key) of the default endpoint or of a role. */
+	endpointOf(target: 'defaults' | Role): EndpointConfig {
+		return target === 'defaults' ? this.value.defaults : this.value.roles[target];
+	}
+
 	/** Picks a provider preset for the default endpoint or a role, filling its base URL. */
 	applyPreset(target: 'defaults' | Role, preset: PresetId): void {
 		const p = PRESETS[preset];
-		const endpoint = target === 'defaults' ? this.value.defaults : this.value.roles[target];
+		const endpoint = this.endpointOf(target);
 		endpoint.preset = preset;
 		if (p.baseURL) endpoint.baseURL = p.baseURL;
 		if (target !== 'defaults') this.value.roles[target].useDefaultBaseURL = false;
