@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROMPT_PACK, exportPromptPack, promptsSha256 } from '$lib/core/prompts';
 import { PACK_STORAGE_KEY, PromptsState } from './prompts.svelte';
-import type { SettingsStorage } from './settings.svelte';
-
-function memoryStorage(): NonNullable<SettingsStorage> & { data: Map<string, string> } {
-	const data = new Map<string, string>();
-	return {
-		data,
-		getItem: (k) => data.get(k) ?? null,
-		setItem: (k, v) => void data.set(k, v),
-		removeItem: (k) => void data.delete(k)
-	};
-}
+import { memoryStorage } from './memory-storage';
 
 async function hashesSettled(state: PromptsState) {
 	for (let i = 0; i < 100 && state.hashes === null; i++) await new Promise((r) => setTimeout(r, 1));

@@ -6,7 +6,8 @@ import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { loadPlans, type PlanStorage } from './run-plans';
+import { memoryStorage } from './memory-storage';
+import { loadPlans } from './run-plans';
 import { RunController, type RunRequest, type RunSnapshot } from './run-controller';
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
@@ -15,15 +16,6 @@ const ENDPOINTS = {
 	user: 'http://u.test/v1',
 	judge: 'http://j.test/v1'
 };
-
-function memoryStorage(): PlanStorage & { data: Map<string, string> } {
-	const data = new Map<string, string>();
-	return {
-		data,
-		getItem: (k) => data.get(k) ?? null,
-		setItem: (k, v) => void data.set(k, v)
-	};
-}
 
 /** The simulated provider, counting every call by case and remembering when it was made. */
 function countingClient(latencyMs: number) {

@@ -5,15 +5,13 @@ import {
 	removePlan,
 	savePlan,
 	updatePlanStatus,
-	type PlanStorage,
 	type RunPlan
 } from './run-plans';
+import { memoryStorage } from './memory-storage';
 
-function storage(initial?: string): PlanStorage & { data: Map<string, string> } {
-	const data = new Map<string, string>();
-	if (initial !== undefined) data.set(PLANS_STORAGE_KEY, initial);
-	return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
-}
+/** A storage holding `plans` as the run plans' entry, or nothing. */
+const storage = (plans?: string) =>
+	memoryStorage(plans === undefined ? {} : { [PLANS_STORAGE_KEY]: plans });
 
 function plan(runId: string, overrides: Partial<RunPlan> = {}): RunPlan {
 	return {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KEYS_STORAGE_KEY, SETTINGS_STORAGE_KEY } from './model-settings';
-import { SettingsState, type SettingsStorage } from './settings.svelte';
-
-function memoryStorage(): NonNullable<SettingsStorage> & { data: Map<string, string> } {
-	const data = new Map<string, string>();
-	return {
-		data,
-		getItem: (k) => data.get(k) ?? null,
-		setItem: (k, v) => void data.set(k, v),
-		removeItem: (k) => void data.delete(k)
-	};
-}
+import { memoryStorage } from './memory-storage';
+import { SettingsState } from './settings.svelte';
 
 const everything = (s: { data: Map<string, string> }) => [...s.data.values()].join('\n');
 
