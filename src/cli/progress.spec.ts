@@ -1,33 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { StageProgress } from '../lib/core/engine/types';
+import { stageProgress } from '../../tests/fixtures/engine/progress';
 import { createProgressPrinter, formatDuration, formatProgress, formatTokens } from './progress';
-
-function snapshot(over: Partial<StageProgress> = {}): StageProgress {
-	return {
-		stage: 'gen',
-		status: 'running',
-		total: 100,
-		done: 0,
-		resumed: 0,
-		inFlight: 0,
-		retries: 0,
-		failures: 0,
-		calls: { evaluated: 0, user: 0, judge: 0 },
-		tokens: {
-			evaluated: { prompt: 0, completion: 0 },
-			user: { prompt: 0, completion: 0 },
-			judge: { prompt: 0, completion: 0 }
-		},
-		startedAt: 0,
-		elapsedMs: 0,
-		...over
-	};
-}
 
 describe('formatProgress', () => {
 	it('shows bar, counts, rate over generated cases, ETA, retries and failures', () => {
 		const line = formatProgress(
-			snapshot({ done: 50, resumed: 10, inFlight: 4, elapsedMs: 20_000, retries: 2, failures: 0 }),
+			stageProgress({
+				done: 50,
+				resumed: 10,
+				inFlight: 4,
+				elapsedMs: 20_000,
+				retries: 2,
+				failures: 0
+			}),
 			true
 		);
 		// 40 generated in 20 s = 2 cases/s; 50 left → 25 s.
@@ -37,7 +22,7 @@ describe('formatProgress', () => {
 	});
 
 	it('leaves out rate and ETA before the first generated case', () => {
-		expect(formatProgress(snapshot({ done: 10, resumed: 10, elapsedMs: 500 }))).not.toMatch(
+		expect(formatProgress(stageProgress({ done: 10, resumed: 10, elapsedMs: 500 }))).not.toMatch(
 			/cases\/s|ETA/
 		);
 	});
@@ -51,7 +36,7 @@ describe('formatProgress', () => {
 	});
 
 	it('sums tokens per role that made calls', () => {
-		const p = snapshot({
+		const p = stageProgress({
 			calls: { evaluated: 3, user: 0, judge: 1 },
 			tokens: {
 				evaluated: { prompt: 12_345, completion: 800 },
@@ -69,8 +54,8 @@ describe('createProgressPrinter', () => {
 	it('prints plain lines every tenth of the stage when stderr is not a terminal', () => {
 		let out = '';
 		const { onProgress } = createProgressPrinter({ stderr: (t) => (out += t), isTTY: false });
-		for (let done = 0; done <= 40; done++) onProgress(snapshot({ total: 40, done }));
-		onProgress(snapshot({ total: 40, done: 40, status: 'done' }));
+		for (let done = 0; done <= 40; done++) onProgress(stageProgress({ total: 40, done }));
+		onProgress(stageProgress({ total: 40, done: 40, status: 'done' }));
 		const lines = out.trimEnd().split('\n');
 		expect(lines.filter((l) => l.startsWith('gen')).map((l) => /(\d+)\/40/.exec(l)![1])).toEqual([
 			'0',
@@ -96,8 +81,8 @@ describe('createProgressPrinter', () => {
 			{ stderr: (s) => (out += s), isTTY: true },
 			() => (t += 1000)
 		);
-		printer.onProgress(snapshot({ done: 1 }));
-		printer.onProgress(snapshot({ done: 2 }));
+		printer.onProgress(stageProgress({ done: 1 }));
+		printer.onProgress(stageProgress({ done: 2 }));
 		expect(out).not.toContain('\n');
 		expect(out.split('\r\x1b[2K')).toHaveLength(3);
 		printer.end();

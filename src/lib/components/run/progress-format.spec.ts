@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { StageProgress } from '$lib/core/engine/types';
+import { stageProgress } from '../../../../tests/fixtures/engine/progress';
 import { formatCount, formatDuration, stageTiming } from './progress-format';
 
-function progress(p: Partial<StageProgress>): StageProgress {
-	return {
-		stage: 'gen',
-		status: 'running',
-		total: 100,
-		done: 0,
-		resumed: 0,
-		inFlight: 0,
-		retries: 0,
-		failures: 0,
-		calls: { evaluated: 0, user: 0, judge: 0 },
-		tokens: {
-			evaluated: { prompt: 0, completion: 0 },
-			user: { prompt: 0, completion: 0 },
-			judge: { prompt: 0, completion: 0 }
-		},
-		startedAt: 1_000_000,
-		elapsedMs: 0,
-		...p
-	};
-}
+/** Started at 1 000 s on the page's clock. */
+const progress = (p: Partial<StageProgress>) => stageProgress({ startedAt: 1_000_000, ...p });
 
 describe('stageTiming', () => {
 	it('projects time left from the cases generated, not the resumed ones', () => {
