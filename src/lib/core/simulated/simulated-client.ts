@@ -1,6 +1,7 @@
 /** The offline provider: a `ModelClient` answering every task from `simulateResponse`. */
 import { ModelCallError } from '../errors';
 import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
+import { onAbort } from '../model/abort-fan-out';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
 import { fnv1a, simulateResponse } from './responder';
@@ -56,15 +57,18 @@ function wait(ms: number, request: ChatRequest): Promise<void> {
 		);
 	if (request.signal?.aborted) return Promise.reject(aborted());
 	if (ms <= 0) return Promise.resolve();
+	const signal = request.signal;
 	return new Promise((resolve, reject) => {
+		// One listener on the run's signal for every delayed call (see abort-fan-out.ts).
+		const stop = signal
+			? onAbort(signal, () => {
+					clearTimeout(timer);
+					reject(aborted());
+				})
+			: () => {};
 		const timer = setTimeout(() => {
-			request.signal?.removeEventListener('abort', onAbort);
+			stop();
 			resolve();
 		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(aborted());
-		};
-		request.signal?.addEventListener('abort', onAbort, { once: true });
 	});
 }
