@@ -144,6 +144,14 @@ describe('testConnection against a real server', () => {
 		expect(JSON.stringify(result)).not.toContain('sk-wrong-key-999');
 	});
 
+	it('auth: a key with an invisible character is named as such, and nothing is sent', async () => {
+		const server = await serve({});
+		const result = await testConnection(endpoint(server.baseURL, 'fake-model', 'sk-abc\u200bdef'));
+		expect(result.status).toBe('auth');
+		expect(result.message).toMatch(/U\+200B at position 7/);
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it('not_found: an unknown model, listing the ones the server has', async () => {
 		const server = await serve({ knownModels: ['qwen3:8b', 'llama3.1:8b'] });
 		const result = await testConnection(endpoint(server.baseURL, 'qwen3-8b'));

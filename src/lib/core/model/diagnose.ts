@@ -4,6 +4,7 @@
  * `no-cors` fetch tells them apart: it resolves (with an opaque response) when the server is up,
  * and rejects when nothing answers. Then the user gets the fix for their provider.
  */
+import { keyProblem } from './key-check';
 import OpenAI, {
 	APIConnectionError,
 	APIConnectionTimeoutError,
@@ -155,6 +156,10 @@ export async function testConnection(
 			message: `"${endpoint.baseURL}" is not an http(s) URL.`,
 			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.'
 		};
+	}
+	const badKey = keyProblem(endpoint.apiKey);
+	if (badKey) {
+		return { status: 'auth', provider, message: `${at}: ${badKey}`, hint: 'Paste the key again.' };
 	}
 	const sdk = new OpenAI({
 		baseURL: endpoint.baseURL,

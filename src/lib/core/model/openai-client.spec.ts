@@ -245,6 +245,17 @@ describe('createOpenAIClient: errors that are not retried', () => {
 		expect(e.message).not.toContain(KEY);
 	});
 
+	it('a key with an invisible character: no request, and a message that names the character', async () => {
+		const server = await scripted([{ content: 'never sent' }]);
+		const ep = { baseURL: server.baseURL, apiKey: 'sk-abc\u00a0def', model: 'm' };
+		const client = createOpenAIClient({ evaluated: ep, user: ep, judge: ep });
+		const error = await client.complete(request()).catch((e) => e);
+		expect(error).toBeInstanceOf(ModelCallError);
+		expect(error.details.kind).toBe('auth');
+		expect(error.message).toMatch(/case 2023-041, judge model m at .*U\+00A0 at position 7/);
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it('404 unknown model: one attempt, names the model and where to change it', async () => {
 		const server = await scripted([{ content: 'never' }], { knownModels: ['gpt-x'] });
 		const { client } = setup(server, {}, 'gpt-typo');

@@ -10,6 +10,7 @@ import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import type { CallInfo, ModelEvent } from './events';
 import { describeFailure, describeRejectedOutput } from './failure-message';
+import { keyProblem } from './key-check';
 import { AdaptiveLimiter } from './limiter';
 import { splitReasoning } from './output';
 import { backoffDelay, classifyError, type Failure } from './retry';
@@ -153,6 +154,12 @@ export function createOpenAIClient(
 			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
 				role: request.role
 			});
+		const badKey = keyProblem(ep.apiKey);
+		if (badKey)
+			throw new ModelCallError(
+				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${ep.baseURL}: ${badKey}`,
+				{ kind: 'auth', caseNumber: request.caseNumber, role: request.role, task: request.task }
+			);
 		const limiter = limiterFor(ep.baseURL);
 		const endpointKey = ep.baseURL.replace(/\/+$/, '');
 		const maxAttempts = retries + 1;
