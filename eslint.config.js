@@ -27,5 +27,15 @@ export default ts.config(
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }]
 		}
 	},
-	{ ignores: ['build/', '.svelte-kit/', 'node_modules/', 'static/', 'tests/fixtures/', 'tmp/', 'test-results/'] }
+	{
+		ignores: [
+			'build/',
+			'.svelte-kit/',
+			'node_modules/',
+			'static/',
+			'tests/fixtures/',
+			'tmp/',
+			'test-results/'
+		]
+	}
 );
