@@ -5,6 +5,7 @@ export default defineConfig({
 	plugins: [sveltekit()],
 	server: { host: '127.0.0.1' },
 	test: {
+		reporters: ['default', './tests/support/summary-reporter.ts'],
 		projects: [
 			{
 				extends: true,
