@@ -103,7 +103,7 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 		) {
 			bad(
 				'histories',
-				`the complete history has ${lengths.complete} messages and the underspecified history ` +
+				`the complete history has ${lengths.complete} message${lengths.complete === 1 ? '' : 's'} and the underspecified history ` +
 					`${lengths.underspecified}; both histories of a case must have the same number of messages`
 			);
 		}
