@@ -162,9 +162,14 @@ export class RunState {
 	}
 
 	/** `run1`, `run2`, …: the first id not used yet by the evaluated model. */
-	async suggestRunId(): Promise<void> {
+	/**
+	 * Fills the run id with the first free `runN` of the evaluated model. With `onlyIfEmpty`
+	 * (the page's automatic suggestion) a run id the user typed meanwhile is kept.
+	 */
+	async suggestRunId(options: { onlyIfEmpty?: boolean } = {}): Promise<void> {
 		const evaluated = settingsState.identity.models.evaluated;
 		const modelDir = evaluated ? await modelDirName(evaluated) : null;
+		if (options.onlyIfEmpty && this.runId) return;
 		const used = this.savedRuns
 			.filter((r) => modelDir === null || r.modelDir === modelDir)
 			.map((r) => r.runId);

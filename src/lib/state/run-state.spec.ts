@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { RunState } from './run.svelte';
+
+describe('RunState.suggestRunId', () => {
+	it('the automatic suggestion keeps a run id typed while it was being worked out', async () => {
+		const r = new RunState();
+		r.runId = '';
+		const suggesting = r.suggestRunId({ onlyIfEmpty: true });
+		r.runId = 'typed-by-user';
+		await suggesting;
+		expect(r.runId).toBe('typed-by-user');
+	});
+
+	it('the Suggest button replaces the run id with the first free runN', async () => {
+		const r = new RunState();
+		r.runId = 'something';
+		await r.suggestRunId();
+		expect(r.runId).toBe('run1');
+	});
+});
