@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RunState } from './run.svelte';
+import { settingsState } from './settings.svelte';
 
 describe('RunState.suggestRunId', () => {
 	it('the automatic suggestion keeps a run id typed while it was being worked out', async () => {
+		// With an evaluated model the suggestion awaits its folder name, the window a user types in.
+		settingsState.value.mode = 'simulated';
 		const r = new RunState();
 		r.runId = '';
 		const suggesting = r.suggestRunId({ onlyIfEmpty: true });
