@@ -1,7 +1,7 @@
 /** The results reader's view of an output root on disk (Node only; core never touches files). */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../lib/core/errors';
+import { CheckpointError, UsageError } from '../lib/core/errors';
 import { STAGE_FILES } from '../lib/core/records';
 import type { LayoutSource } from '../lib/core/results/source';
 
@@ -31,5 +31,15 @@ export async function fsLayoutSource(root: string): Promise<LayoutSource> {
 		for (const top of TOP_DIRS) await walk([top], 1);
 		return out;
 	};
-	return { root, list, read: (path) => readFile(join(root, ...path.split('/')), 'utf8') };
+	// Strict UTF-8, as the bundle importer reads: a damaged file is named, never read around.
+	const decoder = new TextDecoder('utf-8', { fatal: true });
+	const read = async (path: string) => {
+		const bytes = await readFile(join(root, ...path.split('/')));
+		try {
+			return decoder.decode(bytes);
+		} catch {
+			throw new CheckpointError(`${join(root, path)}: not UTF-8 text`);
+		}
+	};
+	return { root, list, read };
 }

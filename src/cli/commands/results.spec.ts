@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -238,6 +238,21 @@ describe('results errors', () => {
 		expect(stderr).toContain(
 			`${join(FIXTURES, 'malformed-line')}/eval_results/run1/${MODEL_DIR}/LJP_direct.jsonl, line 3: not valid JSON`
 		);
+	});
+
+	it('exits 2 naming a stage file that is not UTF-8 text, as the bundle importer does', async () => {
+		const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-utf8-'));
+		cpSync(join(FIXTURES, 'incomplete-run'), root, { recursive: true });
+		const dir = join(root, 'eval_results');
+		const file = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+			.map((p) => join(dir, p))
+			.find((p) => p.endsWith('.jsonl'))!;
+		const bytes = readFileSync(file);
+		bytes[5] = 0xff;
+		writeFileSync(file, bytes);
+		const { code, stderr } = await results('--output-root', root);
+		expect(code).toBe(2);
+		expect(stderr).toContain(`${file}: not UTF-8 text`);
 	});
 
 	it('exits 2 when there are no runs under the output root', async () => {
