@@ -64,6 +64,27 @@ async function savedCases(store: MemoryStore, snap: RunSnapshot, stage: StageNam
 }
 
 describe('RunController', () => {
+	it('writes its plan again once the manifest is saved, so other tabs list the run as it starts', async () => {
+		const store = new MemoryStore();
+		const inner = memoryStorage();
+		// What other tabs would see: for every write of the plans, whether the manifest existed.
+		const writes: boolean[] = [];
+		const plans = {
+			...inner,
+			setItem: (k: string, v: string) => {
+				inner.setItem(k, v);
+				const [plan] = JSON.parse(v) as Array<{ runId: string; modelDir: string }>;
+				void store.readManifest(plan).then((m) => writes.push(m !== null));
+			}
+		};
+		const controller = new RunController({ store, plans, onChange: () => {} });
+		const snap = await controller.start(request(countingClient(0).client, { limit: 2 }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		await until('the reads of the last write', () => writes.length >= 3);
+		// Saved at the start (no manifest yet), again with the manifest, and at the end.
+		expect(writes).toEqual([false, true, true]);
+	});
+
 	it('runs every stage to done, saves one record per case and remembers the plan as done', async () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();

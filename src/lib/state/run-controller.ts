@@ -133,6 +133,8 @@ export class RunController {
 	#snap: RunSnapshot = idleSnapshot();
 	#gate: PauseGate | null = null;
 	#abort: AbortController | null = null;
+	/** Re-saves the plan at the first progress (see `start`). */
+	#announce: (() => void) | null = null;
 	#current: StageName | null = null;
 	readonly #options: RunControllerOptions;
 
@@ -184,6 +186,9 @@ export class RunController {
 		const gate = new PauseGate(() => this.#checkPaused());
 		this.#abort = abort;
 		this.#gate = gate;
+		// The first progress comes once the manifest is saved; writing the plan again then fires a
+		// `storage` event in the other tabs, whose Run pages list this run as busy from that moment.
+		this.#announce = () => updatePlanStatus(storage, run, 'running', null, this.#now());
 		const progress = new RunProgress((p) => this.#onProgress(p));
 		try {
 			const client = await request.makeClient({
@@ -259,6 +264,8 @@ export class RunController {
 	}
 
 	#onProgress(p: StageProgress): void {
+		this.#announce?.();
+		this.#announce = null;
 		if (p.stage !== this.#current) {
 			this.#current = p.stage;
 			this.#gate?.newStage();

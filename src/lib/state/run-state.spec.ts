@@ -14,6 +14,25 @@ describe('RunState.suggestRunId', () => {
 		expect(r.runId).toBe('typed-by-user');
 	});
 
+	it('the automatic suggestion leaves a field the user cleared (a fill in progress) alone', async () => {
+		settingsState.value.mode = 'simulated';
+		const r = new RunState();
+		r.runId = '';
+		const suggesting = r.suggestRunId({ onlyIfEmpty: true });
+		r.runIdEdited = true;
+		await suggesting;
+		expect(r.runId).toBe('');
+	});
+
+	it('the automatic suggestion does not write while the page says the field is in use', async () => {
+		const r = new RunState();
+		r.runId = '';
+		await r.suggestRunId({ onlyIfEmpty: true, onlyIf: () => false });
+		expect(r.runId).toBe('');
+		await r.suggestRunId({ onlyIfEmpty: true, onlyIf: () => true });
+		expect(r.runId).toBe('run1');
+	});
+
 	it('the Suggest button replaces the run id with the first free runN', async () => {
 		const r = new RunState();
 		r.runId = 'something';

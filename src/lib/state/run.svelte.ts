@@ -42,6 +42,8 @@ export const FORM_STAGES: readonly StageName[] = [
 
 export class RunState {
 	runId = $state('');
+	/** Set once the user types in the run id field; the automatic suggestion then stays away. */
+	runIdEdited = false;
 	/** The limit field as typed; empty means every case. */
 	limitText = $state('');
 	stages = $state<Record<StageName, boolean>>({
@@ -164,12 +166,22 @@ export class RunState {
 	/** `run1`, `run2`, …: the first id not used yet by the evaluated model. */
 	/**
 	 * Fills the run id with the first free `runN` of the evaluated model. With `onlyIfEmpty`
-	 * (the page's automatic suggestion) a run id the user typed meanwhile is kept.
+	 * (the page's automatic suggestion) a run id the user typed meanwhile is kept, and so is a
+	 * field the user has edited at all.
 	 */
-	async suggestRunId(options: { onlyIfEmpty?: boolean } = {}): Promise<void> {
+	async suggestRunId(
+		options: {
+			onlyIfEmpty?: boolean;
+			/** Asked just before writing; false keeps the field as it is (e.g. it has focus). */
+			onlyIf?: () => boolean;
+		} = {}
+	): Promise<void> {
 		const evaluated = settingsState.identity.models.evaluated;
 		const modelDir = evaluated ? await modelDirName(evaluated) : null;
-		if (options.onlyIfEmpty && this.runId) return;
+		// The suggestion is worked out while the page loads, when a quick user (or a test) may
+		// already be typing: whatever they typed, even a cleared field, wins.
+		if (options.onlyIfEmpty && (this.runId || this.runIdEdited)) return;
+		if (options.onlyIf && !options.onlyIf()) return;
 		const used = this.savedRuns
 			.filter((r) => modelDir === null || r.modelDir === modelDir)
 			.map((r) => r.runId);
