@@ -10,9 +10,6 @@ import type { ClientFactory } from './run-request';
  */
 export const SIMULATED_LATENCY_MS: [number, number] = [40, 200];
 
-/** Sent as the bearer token when the user entered no key. */
-const NO_KEY = 'no-key-entered';
-
 export const browserClientFactory: ClientFactory = (spec) => async (hooks) => {
 	if (spec.simulated) {
 		const { createSimulatedClient } = await import('$lib/core/simulated');
@@ -23,16 +20,8 @@ export const browserClientFactory: ClientFactory = (spec) => async (hooks) => {
 		import('$lib/core/model/diagnose')
 	]);
 	const origin = globalThis.location?.origin;
-	// The SDK refuses an empty key ("Missing credentials") before sending anything, which the
-	// client would report as a connection failure. Local servers take no key, so send a stand-in,
-	// as Test connection does.
-	const endpoints = Object.fromEntries(
-		Object.entries(spec.endpoints).map(([role, ep]) => [
-			role,
-			{ ...ep, apiKey: ep.apiKey || NO_KEY }
-		])
-	) as typeof spec.endpoints;
-	return createOpenAIClient(endpoints, {
+	// An empty key (local servers) is handled by the client itself.
+	return createOpenAIClient(spec.endpoints, {
 		retries: spec.settings.retries,
 		timeoutMs: spec.settings.timeout_s * 1000,
 		concurrency: spec.concurrency,

@@ -5,6 +5,7 @@
  * and rejects when nothing answers. Then the user gets the fix for their provider.
  */
 import { keyProblem } from './key-check';
+import { NO_KEY } from './openai-client';
 import OpenAI, {
 	APIConnectionError,
 	APIConnectionTimeoutError,
@@ -163,7 +164,7 @@ export async function testConnection(
 	}
 	const sdk = new OpenAI({
 		baseURL: endpoint.baseURL,
-		apiKey: endpoint.apiKey || 'none',
+		apiKey: endpoint.apiKey || NO_KEY,
 		dangerouslyAllowBrowser: true,
 		maxRetries: 0,
 		timeout: options.timeoutMs ?? 20_000,
