@@ -15,7 +15,8 @@ export default ts.config(
 		files: ['**/*.ts', '**/*.svelte', '**/*.svelte.ts'],
 		languageOptions: {
 			parserOptions: {
-				projectService: true,
+				// SvelteKit's tsconfig leaves the service worker out (it has the webworker lib).
+				projectService: { allowDefaultProject: ['src/service-worker.ts'] },
 				extraFileExtensions: ['.svelte'],
 				parser: ts.parser,
 				svelteConfig

@@ -21,6 +21,8 @@ export interface BrowserOptions {
 	base?: string;
 	/** Viewport size. @default { width: 1360, height: 900 } */
 	viewport?: { width: number; height: number };
+	/** The folder to serve instead of build/ (a copy a test may change). @default build/ */
+	dir?: string;
 }
 
 export interface E2E {
@@ -37,6 +39,8 @@ export interface E2E {
 	 * or one element.
 	 */
 	screenshot(name: string, target?: Page | Locator): Promise<string>;
+	/** Stops the site's server, as if the network were gone (close() then skips it). */
+	stopServer(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -112,7 +116,12 @@ function buildDir(): string {
 
 /** Starts the static server and a fresh Chromium profile. */
 export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
-	const server = await serve({ dir: buildDir(), port: 0, base: options.base ?? '' });
+	const server = await serve({ dir: options.dir ?? buildDir(), port: 0, base: options.base ?? '' });
+	let serving = true;
+	const stopServer = async () => {
+		if (serving) await server.close();
+		serving = false;
+	};
 	let browser: ChromiumProfile;
 	try {
 		browser = await launchChromium({ viewport: options.viewport ?? { width: 1360, height: 900 } });
@@ -167,9 +176,10 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 			else await target.screenshot({ path });
 			return path;
 		},
+		stopServer,
 		async close() {
 			await browser.close();
-			await server.close();
+			await stopServer();
 		}
 	};
 }
