@@ -31,6 +31,7 @@ export default ts.config(
 	{
 		ignores: [
 			'build/',
+			'src/lib/paraglide/',
 			'.svelte-kit/',
 			'node_modules/',
 			'static/',

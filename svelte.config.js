@@ -7,7 +7,8 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
  * a host that serves the site under a sub-path builds with BASE_PATH=/that/path so that unknown
  * URLs show the 404 page there too (the Pages workflow sets it).
  */
-const base = process.env.BASE_PATH ?? '';
+/** @type {'' | `/${string}`} */
+const base = /** @type {any} */ (process.env.BASE_PATH ?? '');
 if (base !== '' && !/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(base)) {
 	throw new Error(
 		`BASE_PATH must start with "/" and not end with one, e.g. /lexpilot (got "${base}")`

@@ -23,6 +23,8 @@ export interface BrowserOptions {
 	viewport?: { width: number; height: number };
 	/** The folder to serve instead of build/ (a copy a test may change). @default build/ */
 	dir?: string;
+	/** The browser's language (navigator.language, Accept-Language). @default Chromium's, en-US */
+	locale?: string;
 }
 
 export interface E2E {
@@ -68,6 +70,8 @@ export interface ChromiumOptions {
 	profilePrefix?: string;
 	/** Viewport size. @default Playwright's, 1280 × 720 */
 	viewport?: { width: number; height: number };
+	/** The browser's language. @default Chromium's, en-US */
+	locale?: string;
 }
 
 /**
@@ -82,6 +86,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Chr
 			executablePath,
 			headless: true,
 			...(options.viewport && { viewport: options.viewport }),
+			...(options.locale && { locale: options.locale }),
 			args: [
 				'--headless',
 				'--no-sandbox',
@@ -124,7 +129,10 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 	};
 	let browser: ChromiumProfile;
 	try {
-		browser = await launchChromium({ viewport: options.viewport ?? { width: 1360, height: 900 } });
+		browser = await launchChromium({
+			viewport: options.viewport ?? { width: 1360, height: 900 },
+			locale: options.locale
+		});
 	} catch (e) {
 		await server.close();
 		throw e;

@@ -157,3 +157,31 @@ describe('the app shell', () => {
 		expect(await page.title()).not.toContain('not found');
 	});
 });
+
+describe('the interface language', () => {
+	it('follows a Chinese browser on the first visit, switches in the header at once, and is remembered', async () => {
+		e = await startBrowser({ locale: 'zh-CN' });
+		const { page } = e;
+		await page.goto(`${e.url}/`);
+		const nav = page.getByRole('navigation', { name: '主导航' });
+		await nav.getByRole('link', { name: '数据集', exact: true }).waitFor();
+		expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+		await e.screenshot('home-zh');
+
+		await page.getByTestId('language').selectOption('en');
+		await page
+			.getByRole('navigation', { name: 'Main' })
+			.getByRole('link', { name: 'Dataset', exact: true })
+			.waitFor();
+		expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('LexPilot Workbench');
+		expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+
+		await page.reload();
+		await page
+			.getByRole('navigation', { name: 'Main' })
+			.getByRole('link', { name: 'Dataset', exact: true })
+			.waitFor();
+		expect(await page.getByTestId('language').inputValue()).toBe('en');
+		e.assertClean();
+	});
+});

@@ -7,6 +7,9 @@
 import { asset } from '$app/paths';
 
 class AppUpdate {
+	// Who may hold the notice back (the run state registers itself), kept as a callback so
+	// that the layout does not load the engine just to ask.
+	#busy = $state.raw<() => boolean>(() => false);
 	/** A new version is installed and waiting for a reload. */
 	waiting = $state(false);
 	/** The service worker controls this page (the shell is cached for offline use). */
@@ -14,9 +17,6 @@ class AppUpdate {
 	/** Show the notice: a new version waits and no run would be cut off by a reload. */
 	showNotice = $derived(this.waiting && !this.#busy());
 
-	// Who may hold the notice back (the run state registers itself), kept as a callback so
-	// that the layout does not load the engine just to ask.
-	#busy = $state.raw<() => boolean>(() => false);
 
 	#registration: ServiceWorkerRegistration | null = null;
 	#reloading = false;
