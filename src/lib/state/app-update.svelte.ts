@@ -17,7 +17,6 @@ class AppUpdate {
 	/** Show the notice: a new version waits and no run would be cut off by a reload. */
 	showNotice = $derived(this.waiting && !this.#busy());
 
-
 	#registration: ServiceWorkerRegistration | null = null;
 	#reloading = false;
 
