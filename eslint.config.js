@@ -15,7 +15,8 @@ export default ts.config(
 		files: ['**/*.ts', '**/*.svelte', '**/*.svelte.ts'],
 		languageOptions: {
 			parserOptions: {
-				projectService: true,
+				// SvelteKit's tsconfig leaves the service worker out (it has the webworker lib).
+				projectService: { allowDefaultProject: ['src/service-worker.ts'] },
 				extraFileExtensions: ['.svelte'],
 				parser: ts.parser,
 				svelteConfig
@@ -30,6 +31,7 @@ export default ts.config(
 	{
 		ignores: [
 			'build/',
+			'src/lib/paraglide/',
 			'.svelte-kit/',
 			'node_modules/',
 			'static/',

@@ -1,8 +1,14 @@
+import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [
+		// Compiles messages/*.json into src/lib/paraglide (also run by `npm ci`'s prepare, so that
+		// the type check sees it); the locale itself is chosen by state/locale.svelte.ts.
+		paraglideVitePlugin({ project: './project.inlang', outdir: './src/lib/paraglide' }),
+		sveltekit()
+	],
 	server: { host: '127.0.0.1' },
 	test: {
 		reporters: ['default', './tests/support/summary-reporter.ts'],

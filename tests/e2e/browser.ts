@@ -21,6 +21,10 @@ export interface BrowserOptions {
 	base?: string;
 	/** Viewport size. @default { width: 1360, height: 900 } */
 	viewport?: { width: number; height: number };
+	/** The folder to serve instead of build/ (a copy a test may change). @default build/ */
+	dir?: string;
+	/** The browser's language (navigator.language, Accept-Language). @default Chromium's, en-US */
+	locale?: string;
 }
 
 export interface E2E {
@@ -37,6 +41,8 @@ export interface E2E {
 	 * or one element.
 	 */
 	screenshot(name: string, target?: Page | Locator): Promise<string>;
+	/** Stops the site's server, as if the network were gone (close() then skips it). */
+	stopServer(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export interface ChromiumOptions {
 	profilePrefix?: string;
 	/** Viewport size. @default Playwright's, 1280 × 720 */
 	viewport?: { width: number; height: number };
+	/** The browser's language. @default Chromium's, en-US */
+	locale?: string;
 }
 
 /**
@@ -78,6 +86,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Chr
 			executablePath,
 			headless: true,
 			...(options.viewport && { viewport: options.viewport }),
+			...(options.locale && { locale: options.locale }),
 			args: [
 				'--headless',
 				'--no-sandbox',
@@ -112,10 +121,18 @@ function buildDir(): string {
 
 /** Starts the static server and a fresh Chromium profile. */
 export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
-	const server = await serve({ dir: buildDir(), port: 0, base: options.base ?? '' });
+	const server = await serve({ dir: options.dir ?? buildDir(), port: 0, base: options.base ?? '' });
+	let serving = true;
+	const stopServer = async () => {
+		if (serving) await server.close();
+		serving = false;
+	};
 	let browser: ChromiumProfile;
 	try {
-		browser = await launchChromium({ viewport: options.viewport ?? { width: 1360, height: 900 } });
+		browser = await launchChromium({
+			viewport: options.viewport ?? { width: 1360, height: 900 },
+			locale: options.locale
+		});
 	} catch (e) {
 		await server.close();
 		throw e;
@@ -167,9 +184,10 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 			else await target.screenshot({ path });
 			return path;
 		},
+		stopServer,
 		async close() {
 			await browser.close();
-			await server.close();
+			await stopServer();
 		}
 	};
 }

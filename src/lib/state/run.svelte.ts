@@ -8,6 +8,7 @@ import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
 import { modelDirName } from '$lib/core/layout';
+import { appUpdate } from './app-update.svelte';
 import { browserClientFactory } from './browser-client';
 import { datasetState } from './dataset.svelte';
 import { frameThrottle, type Throttled } from './frame-throttle';
@@ -287,3 +288,5 @@ async function heldLockNames(): Promise<string[]> {
 }
 
 export const runState = new RunState();
+// A new version's reload notice waits until no run would be cut off by it.
+appUpdate.holdWhile(() => runState.active);
