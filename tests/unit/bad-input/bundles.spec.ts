@@ -457,7 +457,7 @@ describe('the intact bundle (control: the checks below can fail)', () => {
 describe('malformed bundles through the importer: refused, storage unchanged', () => {
 	// `$bundle` would quote the title and cut it at 40 characters; FAULTS.md names it whole.
 	it.each(ROWS.map((row) => [row.bundle, row] as const))(
-		'%s',
+		'%s → import refused',
 		{ timeout: 30_000 },
 		async (_title, row) => {
 			const store = await storageWithARun();
@@ -486,16 +486,19 @@ describe('malformed bundles through the importer: refused, storage unchanged', (
 describe('the same damage as a folder on disk, through results: exit 2, files untouched', () => {
 	const rows = ROWS.filter((row) => row.results !== null);
 
-	it.each(rows.map((row) => [row.bundle, row] as const))('%s', async (_title, row) => {
-		const root = join(tmp, row.bundle.replace(/[^A-Za-z0-9]+/g, '-'));
-		await writeTree(root, row.files!(files, paths));
-		const before = await treeBytes(root);
-		const result = await results(root);
-		expect(result.code, result.stderr).toBe(2);
-		expect(result.stdout).toBe('');
-		for (const text of row.results!((path) => `${root}/${path}`, paths)) {
-			expect(result.stderr).toContain(text);
+	it.each(rows.map((row) => [row.bundle, row] as const))(
+		'%s → results exits 2',
+		async (_title, row) => {
+			const root = join(tmp, row.bundle.replace(/[^A-Za-z0-9]+/g, '-'));
+			await writeTree(root, row.files!(files, paths));
+			const before = await treeBytes(root);
+			const result = await results(root);
+			expect(result.code, result.stderr).toBe(2);
+			expect(result.stdout).toBe('');
+			for (const text of row.results!((path) => `${root}/${path}`, paths)) {
+				expect(result.stderr).toContain(text);
+			}
+			expect(await treeBytes(root)).toEqual(before);
 		}
-		expect(await treeBytes(root)).toEqual(before);
-	});
+	);
 });
