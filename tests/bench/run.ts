@@ -1,16 +1,30 @@
 /**
  * `npm run bench [-- NAME…]`: runs every bench module (or those whose name contains a given
- * word) and prints one table. A bench that throws becomes an "error: …" row and the others
- * still run. Exits 1 when a row misses its target, 2 when a bench failed. Add a bench by
+ * word) and prints one table. A full run also writes it, with the date, commit and machine
+ * load, into the generated block of PERFORMANCE.md (see report.ts). A bench that throws becomes
+ * an "error: …" row and the others still run. Exits 1 when a row misses its target, 2 when a bench failed. Add a bench by
  * writing a module that exports a `BenchModule` and listing it in `BENCHES`.
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import * as prettier from 'prettier';
 import { bundleBench } from './bundle.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { resultsBench } from './results.bench';
 import { siteSizeBench } from './site-size.bench';
-import type { BenchModule, BenchRow } from './types';
+import {
+	contextLine,
+	markdownBlock,
+	met,
+	replaceBlock,
+	textTable,
+	type ReportRow,
+	type RunContext
+} from './report';
+import type { BenchModule } from './types';
 import { validationBench } from './validation.bench';
 
 const BENCHES: BenchModule[] = [
@@ -22,17 +36,17 @@ const BENCHES: BenchModule[] = [
 	siteSizeBench
 ];
 
+const ROOT = resolve(import.meta.dirname, '../..');
 const filters = process.argv.slice(2);
 const selected = BENCHES.filter(
 	(b) => filters.length === 0 || filters.some((f) => b.name.includes(f))
 );
 
-type Row = (BenchRow & { bench: string }) | { bench: string; name: string; error: string };
+// Other work on the machine slows every figure; the load goes with the table to say how much.
+const startedAt = new Date().toISOString();
+const loadAtStart = loadavg();
 
-// Other work on the machine slows every figure; the load is printed with the table to say how much.
-const loadAtStart = loadavg()[0];
-
-const rows: Row[] = [];
+const rows: ReportRow[] = [];
 for (const bench of selected) {
 	// Progress goes to stderr so stdout holds only the table.
 	process.stderr.write(`bench: ${bench.name}…\n`);
@@ -43,45 +57,47 @@ for (const bench of selected) {
 	}
 }
 
-const met = (r: Row) =>
-	'error' in r || r.target === null
-		? null
-		: (r.better ?? 'lower') === 'lower'
-			? r.value <= r.target
-			: r.value >= r.target;
-const format = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
-const firstLine = (text: string) => {
-	const line = text.split('\n')[0];
-	return line.length > 90 ? `${line.slice(0, 89)}…` : line;
+const context: RunContext = {
+	startedAt,
+	endedAt: new Date().toISOString(),
+	cores: availableParallelism(),
+	cpuModel: cpus()[0]?.model.trim() || 'unknown CPU',
+	loadAtStart,
+	loadAtEnd: loadavg(),
+	node: process.versions.node,
+	commit: commitOf(ROOT)
 };
+process.stdout.write(textTable(rows));
+console.log(`\n${contextLine(context)}`);
 
-const table = [
-	['name', 'value', 'unit', 'target', 'met?'],
-	...rows.map((r) => {
-		if ('error' in r) return [r.name, `error: ${firstLine(r.error)}`, '', '', 'NO'];
-		const ok = met(r);
-		const target =
-			r.target === null
-				? '—'
-				: `${(r.better ?? 'lower') === 'lower' ? '≤' : '≥'} ${format(r.target)}`;
-		return [r.name, format(r.value), r.unit, target, ok === null ? '—' : ok ? 'yes' : 'NO'];
-	})
-];
-const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
-for (const [i, row] of table.entries()) {
-	console.log(
-		row
-			.map((cell, c) => (c === 1 ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
-			.join('  ')
-			.trimEnd()
-	);
-	if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+// Only a full run replaces the figures: a filtered one would drop the other benches' rows.
+if (filters.length === 0) {
+	const path = join(ROOT, 'PERFORMANCE.md');
+	const doc = replaceBlock(await readFile(path, 'utf8'), markdownBlock(rows, context));
+	const config = (await prettier.resolveConfig(path)) ?? {};
+	await writeFile(path, await prettier.format(doc, { ...config, filepath: path }));
+	process.stderr.write(`bench: the table is in ${relative(process.cwd(), path) || path}\n`);
+} else {
+	process.stderr.write('bench: PERFORMANCE.md left as it is (only some benches ran)\n');
 }
-console.log(
-	`\n${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, load average ` +
-		`(1 min) ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`
-);
+
 const errors = rows.filter((r) => 'error' in r);
 for (const r of errors) console.error(`\n${r.bench} failed:\n${r.error}`);
 if (errors.length > 0) process.exitCode = 2;
 else if (rows.some((r) => met(r) === false)) process.exitCode = 1;
+
+/** The commit the figures are of, and whether the tree had changes on top. */
+function commitOf(root: string): string {
+	try {
+		const git = (...args: string[]) =>
+			execFileSync('git', args, {
+				cwd: root,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore']
+			});
+		const head = git('rev-parse', '--short', 'HEAD').trim();
+		return git('status', '--porcelain').trim() ? `${head} + uncommitted changes` : head;
+	} catch {
+		return 'unknown (not a git checkout)';
+	}
+}

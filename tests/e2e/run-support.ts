@@ -157,19 +157,28 @@ export async function fillRunForm(
 export async function waitForRunStatus(page: Page, status: string, timeout = 60_000) {
 	const badge = page.getByTestId('run-status');
 	await badge.waitFor({ timeout });
-	const end = Date.now() + timeout;
-	for (;;) {
-		const now = await badge.getAttribute('data-status');
-		if (now === status) return;
-		if (now === 'failed' && status !== 'failed') {
-			const message = await page
-				.getByTestId('run-error')
-				.innerText()
-				.catch(() => '(no panel)');
-			throw new Error(`the run failed: ${message}`);
-		}
-		if (Date.now() > end) throw new Error(`run status stayed "${now}", wanted "${status}"`);
-		await page.waitForTimeout(100);
+	// Checked inside the page (every 100 ms: animation frames stop in a background tab), so the
+	// wait ends with the change.
+	const now = await page
+		.waitForFunction(
+			(status) => {
+				const s = document.querySelector('[data-testid="run-status"]')?.getAttribute('data-status');
+				return s === status || (s === 'failed' && status !== 'failed') ? s : null;
+			},
+			status,
+			{ timeout, polling: 100 }
+		)
+		.then((handle) => handle.jsonValue())
+		.catch(async (e: Error) => {
+			const last = await badge.getAttribute('data-status').catch(() => '(gone)');
+			throw new Error(`run status stayed "${last}", wanted "${status}" (${e.message})`);
+		});
+	if (now !== status) {
+		const message = await page
+			.getByTestId('run-error')
+			.innerText()
+			.catch(() => '(no panel)');
+		throw new Error(`the run failed: ${message}`);
 	}
 }
 

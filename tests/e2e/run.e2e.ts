@@ -173,7 +173,6 @@ describe('Run page', () => {
 		await waitForRunStatus(page, 'running');
 		await e.screenshot('run-simulated-running');
 		await waitForRunStatus(page, 'done', 90_000);
-		await page.waitForTimeout(300);
 		await e.screenshot('run-simulated-done');
 		page.off('request', watch);
 
@@ -219,11 +218,17 @@ describe('Run page', () => {
 		await e.screenshot('run-paused');
 
 		// Paused: every case that had started is saved, and no call is made.
+		const calls = fake.server.chatRequests.length;
 		const started = new Set(fake.casesOf());
 		const saved = (await savedRecords(page, 'e2e-pause')).interaction;
 		expect(new Set(saved)).toEqual(started);
-		const calls = fake.server.chatRequests.length;
-		await page.waitForTimeout(600);
+		// A free lane starts its next case at once and the pause holds its first call. With at least
+		// two cases left, the page says both lanes wait: the calls a broken pause would have made
+		// were tried by then, and none reached the provider.
+		expect(started.size).toBeLessThanOrEqual(4);
+		await expect
+			.poll(() => page.getByText('2 case(s) wait to start.').count(), { timeout: 10_000 })
+			.toBe(1);
 		expect(fake.server.chatRequests.length).toBe(calls);
 
 		await page.getByTestId('resume').click();

@@ -20,7 +20,12 @@ import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
 import { FsStore } from '../../lib/adapters/fs-store';
-import { GENERATION_OPTIONS, GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import {
+	GENERATION_OPTIONS,
+	GENERATION_OPTIONS_HELP,
+	generationOptionsFrom,
+	type GenerationOptions
+} from '../args';
 import { readValidDataset } from '../dataset-file';
 import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
@@ -68,24 +73,30 @@ ${EXIT_CODES}
 	};
 }
 
-async function runCommand(
-	stages: readonly StageName[],
-	args: string[],
-	io: CliIo
-): Promise<number> {
+/** A generation command's arguments, resolved: what the run will record and use. */
+export interface StageArgs {
+	options: GenerationOptions;
+	simulated: boolean;
+	/** The dataset path as typed, for messages. */
+	datasetLabel: string | undefined;
+	/** `--prompts FILE` as typed, if given. */
+	promptsPath: string | undefined;
+	/** Model ids per role, as the manifest records them. */
+	models: Record<Role, string>;
+	/** Base URLs per role as the manifest records them (`simulated://offline` when simulated). */
+	endpoints: Record<Role, string>;
+}
+
+/**
+ * Parses the arguments of a generation command (after its name): the shared options of
+ * `args.ts` plus `--simulated` and `--prompts`. Throws a UsageError naming the bad flag.
+ */
+export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): StageArgs {
 	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
 	const simulated = values.simulated === true;
 	// LEXPILOT_MODEL names a real model; a simulated run must not borrow its folder.
 	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
 	const options = generationOptionsFrom(values, io);
-	const { dataset, warnings } = await readValidDataset(options.dataset, {
-		label: values.dataset,
-		historyFields: options.historyFields,
-		categoriesPath: options.categoriesPath
-	});
-	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
-	const pack = values.prompts === undefined ? DEFAULT_PROMPT_PACK : await readPack(values.prompts);
-
 	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
 		Role,
 		string
@@ -93,6 +104,33 @@ async function runCommand(
 	const endpoints = Object.fromEntries(
 		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : options.roles[r].baseURL])
 	) as Record<Role, string>;
+	return {
+		options,
+		simulated,
+		datasetLabel: values.dataset,
+		promptsPath: values.prompts,
+		models,
+		endpoints
+	};
+}
+
+async function runCommand(
+	stages: readonly StageName[],
+	args: string[],
+	io: CliIo
+): Promise<number> {
+	const { options, simulated, datasetLabel, promptsPath, models, endpoints } = parseStageArgs(
+		args,
+		io
+	);
+	const { dataset, warnings } = await readValidDataset(options.dataset, {
+		label: datasetLabel,
+		historyFields: options.historyFields,
+		categoriesPath: options.categoriesPath
+	});
+	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+	const pack = promptsPath === undefined ? DEFAULT_PROMPT_PACK : await readPack(promptsPath);
+
 	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
 
 	const printer = createProgressPrinter(io);

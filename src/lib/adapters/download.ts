@@ -28,16 +28,6 @@ export function downloadBytes(bytes: Uint8Array, fileName: string, type: string)
 	downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), fileName);
 }
 
-/** A canvas as a PNG file. */
-export async function downloadCanvasPng(
-	canvas: HTMLCanvasElement,
-	fileName: string
-): Promise<void> {
-	const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
-	if (!blob) throw new Error('The chart could not be turned into an image.');
-	downloadBlob(blob, fileName);
-}
-
 /** A file name from free text: safe characters only, no leading dots. */
 export function safeFileName(text: string): string {
 	return (

@@ -96,10 +96,3 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		note: 'Any server that speaks the OpenAI chat completions API; the base URL usually ends in /v1.'
 	}
 };
-
-/** The preset whose base URL matches `baseURL`, else `custom`. */
-export function presetForBaseURL(baseURL: string): PresetId {
-	const clean = baseURL.trim().replace(/\/+$/, '');
-	const hit = PRESET_IDS.find((id) => PRESETS[id].baseURL && PRESETS[id].baseURL === clean);
-	return hit ?? 'custom';
-}

@@ -1,6 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultModelSettings } from './model-settings';
 import { RunState } from './run.svelte';
 import { settingsState } from './settings.svelte';
+
+// The settings are one object for the whole app: each test starts from the defaults and leaves
+// them so, whatever order the tests run in.
+beforeEach(() => {
+	settingsState.value = defaultModelSettings();
+});
+afterEach(() => {
+	settingsState.value = defaultModelSettings();
+});
 
 describe('RunState.suggestRunId', () => {
 	it('the automatic suggestion keeps a run id typed while it was being worked out', async () => {

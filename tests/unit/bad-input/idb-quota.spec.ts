@@ -99,49 +99,54 @@ const ROWS: {
 ];
 
 describe('IndexedDB full mid-run', () => {
-	it.each(ROWS)(
-		'record $nth ($stage, case #$case, $file): stops naming the case, keeps what was saved, a rerun completes',
-		async (row) => {
-			const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
-			const roomy = await open();
-			await run(roomy);
-			const expected = await exported(roomy, key);
+	it.each(
+		ROWS.map(
+			(row) =>
+				[
+					`record ${row.nth} (${row.stage}, case #${row.case}, ${row.file}): stops naming the case, keeps what was saved, a rerun completes`,
+					row
+				] as const
+		)
+	)('%s', async (_title, row) => {
+		const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const roomy = await open();
+		await run(roomy);
+		const expected = await exported(roomy, key);
 
-			const store = await open();
-			const full = fillStorageAt(row.nth);
-			const error = await run(store).then(
-				() => null,
-				(e: unknown) => e
-			);
-			full.mockRestore();
-			expect(error).toBeInstanceOf(CheckpointError);
-			const kase = dataset.cases[row.case];
-			const path = stageFilePath(key, row.file);
-			expect((error as Error).message).toBe(
-				`${row.stage} stopped at case #${row.case} (case_number ${kase.case_number}): ` +
-					`browser storage: ${path}: browser storage is full, so this record was not saved. ` +
-					'Nothing was lost: every earlier record is kept. Free space (export and delete old ' +
-					`runs), then resume.\n${row.case} of 4 cases are saved; fix the cause and run the same ` +
-					'command again to resume.'
-			);
+		const store = await open();
+		const full = fillStorageAt(row.nth);
+		const error = await run(store).then(
+			() => null,
+			(e: unknown) => e
+		);
+		full.mockRestore();
+		expect(error).toBeInstanceOf(CheckpointError);
+		const kase = dataset.cases[row.case];
+		const path = stageFilePath(key, row.file);
+		expect((error as Error).message).toBe(
+			`${row.stage} stopped at case #${row.case} (case_number ${kase.case_number}): ` +
+				`browser storage: ${path}: browser storage is full, so this record was not saved. ` +
+				'Nothing was lost: every earlier record is kept. Free space (export and delete old ' +
+				`runs), then resume.\n${row.case} of 4 cases are saved; fix the cause and run the same ` +
+				'command again to resume.'
+		);
 
-			// Every record saved before the failure is there, exactly as a roomy run wrote it.
-			const kept = await exported(store, key);
-			for (const [path, text] of kept) {
-				if (path.endsWith('manifest.json')) continue;
-				const lines = text.split('\n').slice(0, -1);
-				const file = path.split('/').pop()!.replace('.jsonl', '') as StageFile;
-				expect(lines.length, path).toBe(row.kept[file]);
-				const clean = new Set(expected.get(path)!.split('\n'));
-				for (const line of lines) expect(clean.has(line), `${path}: ${line}`).toBe(true);
-			}
-			expect(kept.size).toBe(1 + Object.keys(row.kept).length);
-
-			// Space is free again: the same run resumes and ends where the roomy run ended.
-			const resumed = await run(store);
-			const report = resumed.stages.find((s) => s.stage === row.stage)!;
-			expect([report.resumed, report.generated]).toEqual([row.case, 4 - row.case]);
-			expect(await exported(store, key)).toEqual(expected);
+		// Every record saved before the failure is there, exactly as a roomy run wrote it.
+		const kept = await exported(store, key);
+		for (const [path, text] of kept) {
+			if (path.endsWith('manifest.json')) continue;
+			const lines = text.split('\n').slice(0, -1);
+			const file = path.split('/').pop()!.replace('.jsonl', '') as StageFile;
+			expect(lines.length, path).toBe(row.kept[file]);
+			const clean = new Set(expected.get(path)!.split('\n'));
+			for (const line of lines) expect(clean.has(line), `${path}: ${line}`).toBe(true);
 		}
-	);
+		expect(kept.size).toBe(1 + Object.keys(row.kept).length);
+
+		// Space is free again: the same run resumes and ends where the roomy run ended.
+		const resumed = await run(store);
+		const report = resumed.stages.find((s) => s.stage === row.stage)!;
+		expect([report.resumed, report.generated]).toEqual([row.case, 4 - row.case]);
+		expect(await exported(store, key)).toEqual(expected);
+	});
 });

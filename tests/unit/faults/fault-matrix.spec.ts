@@ -345,73 +345,78 @@ describe('the clean run the rows are compared with', () => {
 });
 
 describe('fault matrix: same records, or a clear stop that a rerun completes', () => {
-	it.each(ROWS)('$fault → $expect', { timeout: 60_000 }, async (row) => {
-		const root = join(tmp, row.fault.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60));
-		const endpoint = await Endpoint.start(port);
-		let interrupt: RowControl['interrupt'] = () => {};
-		const ctl: RowControl = {
-			endpoint,
-			root,
-			interrupt: (signal) => interrupt(signal),
-			cli: (command) => runCli({ command, root, endpoint, flags: row.flags })
-		};
-		let stderr = '';
-		let stops = 0;
-		try {
-			endpoint.arm(row.inject(ctl));
-			for (const command of COMMANDS) {
-				const run = { command, root, endpoint, flags: row.flags };
-				let result: CliResult;
-				if (row.childProcess) {
-					let child: ChildProcess | undefined;
-					interrupt = (signal) => child?.kill(signal ?? 'SIGINT');
-					result = await runCliProcess(run, (c) => (child = c));
-				} else {
-					const controller = new AbortController();
-					interrupt = () => controller.abort();
-					result = await runCli({ ...run, signal: controller.signal });
-				}
-				stderr += result.stderr;
-				if (result.code === 0) continue;
+	// `$fault` in the title would quote the text and cut it at 40 characters; FAULTS.md names it whole.
+	it.each(ROWS.map((row) => [`${row.fault} → ${row.expect}`, row] as const))(
+		'%s',
+		{ timeout: 60_000 },
+		async (_title, row) => {
+			const root = join(tmp, row.fault.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60));
+			const endpoint = await Endpoint.start(port);
+			let interrupt: RowControl['interrupt'] = () => {};
+			const ctl: RowControl = {
+				endpoint,
+				root,
+				interrupt: (signal) => interrupt(signal),
+				cli: (command) => runCli({ command, root, endpoint, flags: row.flags })
+			};
+			let stderr = '';
+			let stops = 0;
+			try {
+				endpoint.arm(row.inject(ctl));
+				for (const command of COMMANDS) {
+					const run = { command, root, endpoint, flags: row.flags };
+					let result: CliResult;
+					if (row.childProcess) {
+						let child: ChildProcess | undefined;
+						interrupt = (signal) => child?.kill(signal ?? 'SIGINT');
+						result = await runCliProcess(run, (c) => (child = c));
+					} else {
+						const controller = new AbortController();
+						interrupt = () => controller.abort();
+						result = await runCli({ ...run, signal: controller.signal });
+					}
+					stderr += result.stderr;
+					if (result.code === 0) continue;
 
-				stops++;
-				expect(row.expect, `${command} exit ${result.code}:\n${result.stderr}`).toBe(
-					'stop, then rerun'
-				);
-				const saved = await expectCleanStop(row.stop ?? 'names the case', result, root);
-				endpoint.arm(null);
-				await row.repair?.(ctl);
-				const rerun = await ctl.cli(command);
-				expect(rerun.code, rerun.stderr).toBe(0);
-				if (saved) {
-					// Only the missing cases were generated again.
-					const line = new RegExp(
-						`  ${saved.stage}: 3 cases \\((\\d+) generated, (\\d+) resumed\\)`
+					stops++;
+					expect(row.expect, `${command} exit ${result.code}:\n${result.stderr}`).toBe(
+						'stop, then rerun'
 					);
-					expect(rerun.stdout).toMatch(line);
-					const [, generated, resumed] = line.exec(rerun.stdout)!;
-					expect([Number(generated), Number(resumed)]).toEqual([3 - saved.cases, saved.cases]);
+					const saved = await expectCleanStop(row.stop ?? 'names the case', result, root);
+					endpoint.arm(null);
+					await row.repair?.(ctl);
+					const rerun = await ctl.cli(command);
+					expect(rerun.code, rerun.stderr).toBe(0);
+					if (saved) {
+						// Only the missing cases were generated again.
+						const line = new RegExp(
+							`  ${saved.stage}: 3 cases \\((\\d+) generated, (\\d+) resumed\\)`
+						);
+						expect(rerun.stdout).toMatch(line);
+						const [, generated, resumed] = line.exec(rerun.stdout)!;
+						expect([Number(generated), Number(resumed)]).toEqual([3 - saved.cases, saved.cases]);
+					}
 				}
+			} finally {
+				await endpoint.stop();
 			}
-		} finally {
-			await endpoint.stop();
-		}
-		expect(stops, stderr).toBe(row.expect === 'same records' ? 0 : 1);
+			expect(stops, stderr).toBe(row.expect === 'same records' ? 0 : 1);
 
-		// The very records of the clean run, byte for byte: nothing lost, nothing duplicated.
-		expect(await stageFiles(root)).toEqual(clean);
-		const counts = await savedRecords(root, clean);
-		for (const [file, perCaseNumber] of counts) {
-			expect([...perCaseNumber], file).toEqual(CASES.map((c) => [c, perCase(file)]));
+			// The very records of the clean run, byte for byte: nothing lost, nothing duplicated.
+			expect(await stageFiles(root)).toEqual(clean);
+			const counts = await savedRecords(root, clean);
+			for (const [file, perCaseNumber] of counts) {
+				expect([...perCaseNumber], file).toEqual(CASES.map((c) => [c, perCase(file)]));
+			}
+			expect(await comparableManifest(root)).toEqual(cleanManifest);
+			for (const [path, text] of await filesUnder(root)) {
+				expect(path).not.toMatch(/\.lock$|\.tmp-/);
+				expect(text, path).not.toContain(KEY);
+			}
+			for (const pattern of row.says ?? []) expect(stderr).toMatch(pattern);
+			row.check?.(endpoint.requests);
 		}
-		expect(await comparableManifest(root)).toEqual(cleanManifest);
-		for (const [path, text] of await filesUnder(root)) {
-			expect(path).not.toMatch(/\.lock$|\.tmp-/);
-			expect(text, path).not.toContain(KEY);
-		}
-		for (const pattern of row.says ?? []) expect(stderr).toMatch(pattern);
-		row.check?.(endpoint.requests);
-	});
+	);
 });
 
 /**

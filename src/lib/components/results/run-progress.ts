@@ -34,11 +34,6 @@ export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageC
 	}));
 }
 
-/** Every stage done for every selected case. */
-export function isComplete(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
-	return stageCounts(run).every((s) => s.done === s.total);
-}
-
 /** Some stage started but not finished: figures from it are partial. */
 export function isInProgress(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
 	return stageCounts(run).some((s) => s.started && s.done < s.total);
