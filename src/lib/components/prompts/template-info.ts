@@ -1,6 +1,7 @@
-/** What each template of the pack is for, as the Prompts page explains it. */
+/** What each template of the pack is for, as the Prompts page explains it (in the UI language). */
 import type { TemplateName } from '$lib/core/prompts/pack';
 import type { Role } from '$lib/core/records';
+import { m } from '$lib/paraglide/messages';
 
 export interface TemplateInfo {
 	title: string;
@@ -10,60 +11,66 @@ export interface TemplateInfo {
 	description: string;
 }
 
-export const TEMPLATE_INFO: Record<TemplateName, TemplateInfo> = {
-	lexawn: {
-		title: 'LexAwN: ask or answer',
-		role: 'evaluated',
-		stages: 'gen (a1 and interaction rounds)',
-		description:
-			'The evaluated model sees the conversation so far and either asks for missing facts or gives its analysis.'
-	},
-	force_ask: {
-		title: 'Forced clarification',
-		role: 'evaluated',
-		stages: 'dcg',
-		description:
-			'The evaluated model must ask questions, not judge; each question is scored by the DCG judge.'
-	},
-	force_judge: {
-		title: 'Forced prediction',
-		role: 'evaluated',
-		stages: 'ljp-direct, ljp-gold, the interaction’s final answer',
-		description:
-			'The evaluated model must predict the outcome from the facts given, stating its assumptions.'
-	},
-	user_standard: {
-		title: 'Standard User Model',
-		role: 'user',
-		stages: 'gen (interaction), dcg',
-		description:
-			'The simulated client answers the lawyer’s question using only the case’s hidden facts.'
-	},
-	judge_lca: {
-		title: 'LCA judge',
-		role: 'judge',
-		stages: 'gen',
-		description:
-			'Labels one response as a clarification (澄清) or a direct judgment (直接判断), as JSON.'
-	},
-	judge_dcg: {
-		title: 'DCG judge',
-		role: 'judge',
-		stages: 'dcg',
-		description:
-			'Decides (是/否) whether a question targets the focal points and hidden facts, as JSON.'
-	},
-	judge_extract: {
-		title: 'Verdict extraction',
-		role: 'judge',
-		stages: 'ljp-direct, ljp-gold, ljp-interaction',
-		description:
-			'Reads the final response and gives one verdict (支持/部分支持/驳回) per claim, in claim order, as JSON.'
+/** The explanation of one template, in the current interface language. */
+export function templateInfo(name: TemplateName): TemplateInfo {
+	switch (name) {
+		case 'lexawn':
+			return {
+				title: m.tpl_lexawn_title(),
+				role: 'evaluated',
+				stages: m.tpl_lexawn_stages(),
+				description: m.tpl_lexawn_text()
+			};
+		case 'force_ask':
+			return {
+				title: m.tpl_force_ask_title(),
+				role: 'evaluated',
+				stages: 'dcg',
+				description: m.tpl_force_ask_text()
+			};
+		case 'force_judge':
+			return {
+				title: m.tpl_force_judge_title(),
+				role: 'evaluated',
+				stages: m.tpl_force_judge_stages(),
+				description: m.tpl_force_judge_text()
+			};
+		case 'user_standard':
+			return {
+				title: m.tpl_user_standard_title(),
+				role: 'user',
+				stages: m.tpl_user_standard_stages(),
+				description: m.tpl_user_standard_text()
+			};
+		case 'judge_lca':
+			return {
+				title: m.tpl_judge_lca_title(),
+				role: 'judge',
+				stages: 'gen',
+				description: m.tpl_judge_lca_text()
+			};
+		case 'judge_dcg':
+			return {
+				title: m.tpl_judge_dcg_title(),
+				role: 'judge',
+				stages: 'dcg',
+				description: m.tpl_judge_dcg_text()
+			};
+		case 'judge_extract':
+			return {
+				title: m.tpl_judge_extract_title(),
+				role: 'judge',
+				stages: 'ljp-direct, ljp-gold, ljp-interaction',
+				description: m.tpl_judge_extract_text()
+			};
 	}
-};
+}
 
-export const ROLE_LABEL: Record<Role, string> = {
-	evaluated: 'evaluated model',
-	user: 'user model',
-	judge: 'judge'
-};
+/** A role's name in the current interface language. */
+export function roleLabel(role: Role): string {
+	return role === 'evaluated'
+		? m.role_evaluated()
+		: role === 'user'
+			? m.role_user()
+			: m.role_judge();
+}
