@@ -35,6 +35,29 @@ async function newest(dir: string): Promise<number> {
 	return latest;
 }
 
+/** Every page of the app. */
+const ROUTES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/inspect', '/bundles'];
+
+/** gzip kB of each .js response while `route` is the first page opened, until the network is idle. */
+async function firstLoadOf(route: string): Promise<Map<string, number>> {
+	const e2e = await startBrowser();
+	const sizes = new Map<string, number>();
+	try {
+		const pending: Promise<void>[] = [];
+		e2e.page.on('response', (response) => {
+			if (!new URL(response.url()).pathname.endsWith('.js')) return;
+			pending.push(response.body().then((body) => void sizes.set(response.url(), gzipKb(body))));
+		});
+		await e2e.page.goto(`${e2e.url}${route}`, { waitUntil: 'networkidle' });
+		await Promise.all(pending);
+		e2e.assertClean();
+	} finally {
+		await e2e.close();
+	}
+	if (sizes.size === 0) throw new Error(`opening ${route} loaded no JavaScript`);
+	return sizes;
+}
+
 export const siteSizeBench: BenchModule = {
 	name: 'site JavaScript size',
 	async run() {
@@ -46,23 +69,10 @@ export const siteSizeBench: BenchModule = {
 				'bench: build/ is older than src/; the sizes are of that older build ("npm run build" to refresh)\n'
 			);
 		}
-		const e2e = await startBrowser();
-		const firstPage = new Map<string, number>();
-		try {
-			const pending: Promise<void>[] = [];
-			e2e.page.on('response', (response) => {
-				if (!new URL(response.url()).pathname.endsWith('.js')) return;
-				pending.push(
-					response.body().then((body) => void firstPage.set(response.url(), gzipKb(body)))
-				);
-			});
-			await e2e.page.goto(`${e2e.url}/`, { waitUntil: 'networkidle' });
-			await Promise.all(pending);
-			e2e.assertClean();
-		} finally {
-			await e2e.close();
-		}
-		if (firstPage.size === 0) throw new Error('opening / loaded no JavaScript');
+		// Each route opened first, in a fresh profile: what a visitor landing there downloads.
+		const firstLoad = new Map<string, Map<string, number>>();
+		for (const route of ROUTES) firstLoad.set(route, await firstLoadOf(route));
+		const firstPage = firstLoad.get('/')!;
 		let total = 0;
 		const all = (await filesUnder(join(BUILD, '_app'))).filter((f) => f.endsWith('.js'));
 		for (const file of all) total += gzipKb(await readFile(file));
@@ -74,6 +84,12 @@ export const siteSizeBench: BenchModule = {
 				unit: 'kB',
 				target: TARGET_FIRST_PAGE_KB
 			},
+			...ROUTES.filter((r) => r !== '/').map((route) => ({
+				name: `first load of ${route} JavaScript, gzip (${firstLoad.get(route)!.size} files)`,
+				value: sum(firstLoad.get(route)!.values()),
+				unit: 'kB',
+				target: TARGET_FIRST_PAGE_KB
+			})),
 			{
 				name: `all JavaScript in build/_app, gzip (${all.length} files)`,
 				value: total,
