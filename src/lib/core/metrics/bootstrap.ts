@@ -3,9 +3,21 @@
  * A case is the unit: its two LCA histories, its DCG record and all its claims are drawn
  * together. Plain data in (a CaseTable), plain data out, so it runs as well in a Web Worker.
  */
-import { ROW_WIDTH, scopeRows, sumRows, type CaseTable } from './case-table';
+import {
+	ROW_WIDTH,
+	scopeRows,
+	sparseRows,
+	sumRows,
+	type CaseTable,
+	type SparseRows
+} from './case-table';
 import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
 import { Prng, scopeSeed, DEFAULT_SEED } from './prng';
+
+// Module-local copies: some loaders turn imported bindings into getters, far too slow for the
+// inner loop.
+const W = ROW_WIDTH;
+const S = SLOTS;
 
 /** The resamples `results` draws unless `--resamples` says otherwise. */
 export const DEFAULT_RESAMPLES = 2000;
@@ -71,7 +83,7 @@ export function definedSorted(
 	const values = new Float64Array(resamples);
 	let m = 0;
 	for (let b = 0; b < resamples; b++) {
-		const v = samples[b * SLOTS + slot];
+		const v = samples[b * S + slot];
 		if (!Number.isNaN(v)) values[m++] = v;
 	}
 	if (m === 0 || m < MIN_DEFINED_SHARE * resamples) return null;
@@ -85,24 +97,31 @@ export function percentileInterval(sorted: Float64Array): [number, number] {
 
 /**
  * Draws `resamples` resamples of `rows` (with replacement, as many as there are rows) and
- * writes each resample's rates into `samples` (resamples × SLOTS).
+ * writes each resample's rates into `samples` (resamples × SLOTS). Each resample first counts
+ * how often each row was drawn, then adds each drawn row's nonzero counts times that.
  */
 function resampleRates(
-	counts: Int32Array,
+	sparse: SparseRows,
 	rows: Int32Array,
 	rng: Prng,
 	resamples: number,
 	samples: Float64Array
 ): void {
-	const acc = new Float64Array(ROW_WIDTH);
+	const { start, column, value } = sparse;
+	const acc = new Float64Array(W);
 	const n = rows.length;
+	const times = new Int32Array(n);
 	for (let b = 0; b < resamples; b++) {
+		times.fill(0);
+		for (let j = 0; j < n; j++) times[rng.below(n)]++;
 		acc.fill(0);
 		for (let j = 0; j < n; j++) {
-			const o = rows[rng.below(n)] * ROW_WIDTH;
-			for (let k = 0; k < ROW_WIDTH; k++) acc[k] += counts[o + k];
+			const t = times[j];
+			if (t === 0) continue;
+			const i = rows[j];
+			for (let p = start[i], end = start[i + 1]; p < end; p++) acc[column[p]] += t * value[p];
 		}
-		evaluateRates(acc, samples, b * SLOTS);
+		evaluateRates(acc, samples, b * S);
 	}
 }
 
@@ -110,6 +129,7 @@ function scopeIntervals(
 	table: CaseTable,
 	cls: number,
 	settings: { resamples: number; seed: number },
+	sparse: SparseRows,
 	samples: Float64Array
 ): RateTree<Interval> {
 	const rows = scopeRows(table, cls);
@@ -119,7 +139,7 @@ function scopeIntervals(
 	evaluateRates(acc, observed, 0);
 	const scope = cls < 0 ? '' : table.classes[cls];
 	resampleRates(
-		table.counts,
+		sparse,
 		rows,
 		new Prng(scopeSeed(settings.seed, scope)),
 		settings.resamples,
@@ -141,10 +161,11 @@ function scopeIntervals(
 export function bootstrapRun(table: CaseTable, options: BootstrapOptions = {}): RunIntervals {
 	const settings = bootstrapSettings(options);
 	const samples = new Float64Array(settings.resamples * SLOTS);
+	const sparse = sparseRows(table.counts);
 	return {
-		ci95: scopeIntervals(table, -1, settings, samples),
+		ci95: scopeIntervals(table, -1, settings, sparse, samples),
 		by_class: Object.fromEntries(
-			table.classes.map((cls, i) => [cls, scopeIntervals(table, i, settings, samples)])
+			table.classes.map((cls, i) => [cls, scopeIntervals(table, i, settings, sparse, samples)])
 		)
 	};
 }

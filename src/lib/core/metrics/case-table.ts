@@ -163,3 +163,33 @@ export function sumRows(counts: Int32Array, rows: Int32Array, acc: Float64Array)
 		for (let k = 0; k < ROW_WIDTH; k++) acc[k] += counts[o + k];
 	}
 }
+
+/** The nonzero counts of each row (compressed sparse rows): about a third of ROW_WIDTH per case. */
+export interface SparseRows {
+	/** Row `i`'s entries are `start[i] … start[i + 1] − 1`. */
+	start: Int32Array;
+	column: Uint8Array;
+	value: Int32Array;
+}
+
+export function sparseRows(counts: Int32Array): SparseRows {
+	const n = counts.length / ROW_WIDTH;
+	const start = new Int32Array(n + 1);
+	let nonzero = 0;
+	for (const c of counts) if (c !== 0) nonzero++;
+	const column = new Uint8Array(nonzero);
+	const value = new Int32Array(nonzero);
+	let p = 0;
+	for (let i = 0; i < n; i++) {
+		start[i] = p;
+		for (let k = 0; k < ROW_WIDTH; k++) {
+			const c = counts[i * ROW_WIDTH + k];
+			if (c !== 0) {
+				column[p] = k;
+				value[p++] = c;
+			}
+		}
+	}
+	start[n] = p;
+	return { start, column, value };
+}

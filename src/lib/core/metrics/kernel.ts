@@ -43,14 +43,19 @@ export interface RateTree<V> {
 	ljp: Record<LjpSetup, { qwk: V; accuracy: V } | null>;
 }
 
+// Module-local copies of the layout: some loaders turn imported bindings into getters.
+const [TP, FN, FP, TN] = [LCA_TP, LCA_FN, LCA_FP, LCA_TN];
+const [D_N, D_SUCCESS, D_ROUND1, D_ROUND2] = [DCG_N, DCG_SUCCESS, DCG_ROUND1, DCG_ROUND2];
+const LJP_BLOCKS = LJP_SETUPS.map((s) => LJP_OFFSET[s]);
+
 const div = (num: number, den: number) => (den === 0 ? NaN : num / den);
 
 /** Writes the SLOTS rates of the summed counts `acc` into `out[at … at + SLOTS)`. */
 export function evaluateRates(acc: Float64Array, out: Float64Array, at: number): void {
-	const tp = acc[LCA_TP];
-	const fn = acc[LCA_FN];
-	const fp = acc[LCA_FP];
-	const tn = acc[LCA_TN];
+	const tp = acc[TP];
+	const fn = acc[FN];
+	const fp = acc[FP];
+	const tn = acc[TN];
 	const f1u = div(2 * tp, 2 * tp + fp + fn);
 	const f1c = div(2 * tn, 2 * tn + fp + fn);
 	out[at] = (f1u + f1c) / 2; // NaN when either is
@@ -58,12 +63,12 @@ export function evaluateRates(acc: Float64Array, out: Float64Array, at: number):
 	out[at + 2] = f1c;
 	out[at + 3] = div(tn, tn + fp);
 	out[at + 4] = div(tp, tp + fn);
-	const n = acc[DCG_N];
-	out[at + 5] = div(acc[DCG_SUCCESS], n);
-	out[at + 6] = div(acc[DCG_ROUND1], n);
-	out[at + 7] = div(acc[DCG_ROUND2], n);
+	const n = acc[D_N];
+	out[at + 5] = div(acc[D_SUCCESS], n);
+	out[at + 6] = div(acc[D_ROUND1], n);
+	out[at + 7] = div(acc[D_ROUND2], n);
 	for (let s = 0; s < 3; s++) {
-		const o = LJP_OFFSET[LJP_SETUPS[s]];
+		const o = LJP_BLOCKS[s];
 		out[at + 8 + 2 * s] = qwk(acc, o);
 		out[at + 9 + 2 * s] = div(acc[o] + acc[o + 4] + acc[o + 8], total(acc, o));
 	}

@@ -3,7 +3,7 @@
  * rate, with a paired bootstrap interval (each resample draws the same cases for both runs)
  * and a two-sided bootstrap p-value. Plain data in and out, for a Web Worker as for the CLI.
  */
-import { ROW_WIDTH, sumRows, type CaseTable, type ScoredStages } from './case-table';
+import { ROW_WIDTH, sparseRows, sumRows, type CaseTable, type ScoredStages } from './case-table';
 import {
 	bootstrapSettings,
 	definedSorted,
@@ -14,6 +14,11 @@ import {
 import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
 import { Prng, scopeSeed } from './prng';
 import { LJP_SETUPS } from './types';
+
+// Module-local copies: some loaders turn imported bindings into getters, far too slow for the
+// inner loop.
+const W = ROW_WIDTH;
+const S = SLOTS;
 
 /**
  * Differences at most this far from zero count as zero (ties): rates of equal counts are
@@ -99,16 +104,18 @@ export function bootstrapP(diff: number, sorted: Float64Array): number {
 function scopeDifferences(
 	countsA: Int32Array,
 	countsB: Int32Array,
+	sa: SparseRows,
+	sb: SparseRows,
 	rows: Int32Array,
 	scored: ScoredStages,
 	rng: Prng,
 	resamples: number,
 	samples: Float64Array
 ): RateTree<Difference> {
-	const accA = new Float64Array(ROW_WIDTH);
-	const accB = new Float64Array(ROW_WIDTH);
-	const rateA = new Float64Array(SLOTS);
-	const rateB = new Float64Array(SLOTS);
+	const accA = new Float64Array(W);
+	const accB = new Float64Array(W);
+	const rateA = new Float64Array(S);
+	const rateB = new Float64Array(S);
 	sumRows(countsA, rows, accA);
 	sumRows(countsB, rows, accB);
 	evaluateRates(accA, rateA, 0);
@@ -116,20 +123,27 @@ function scopeDifferences(
 	const observed = rateB.map((v, s) => v - rateA[s]);
 
 	const n = rows.length;
+	const times = new Int32Array(n);
 	for (let b = 0; b < resamples; b++) {
+		times.fill(0);
+		for (let j = 0; j < n; j++) times[rng.below(n)]++;
 		accA.fill(0);
 		accB.fill(0);
 		for (let j = 0; j < n; j++) {
-			const o = rows[rng.below(n)] * ROW_WIDTH;
-			for (let k = 0; k < ROW_WIDTH; k++) {
-				accA[k] += countsA[o + k];
-				accB[k] += countsB[o + k];
+			const t = times[j];
+			if (t === 0) continue;
+			const i = rows[j];
+			for (let p = sa.start[i], end = sa.start[i + 1]; p < end; p++) {
+				accA[sa.column[p]] += t * sa.value[p];
+			}
+			for (let p = sb.start[i], end = sb.start[i + 1]; p < end; p++) {
+				accB[sb.column[p]] += t * sb.value[p];
 			}
 		}
 		evaluateRates(accA, rateA, 0);
 		evaluateRates(accB, rateB, 0);
 		// A NaN on either side makes the difference NaN: left out like an undefined rate.
-		for (let s = 0; s < SLOTS; s++) samples[b * SLOTS + s] = rateB[s] - rateA[s];
+		for (let s = 0; s < S; s++) samples[b * S + s] = rateB[s] - rateA[s];
 	}
 	return rateTree(scored, (slot) => {
 		const diff = observed[slot];
@@ -174,10 +188,14 @@ export function pairedBootstrap(
 	const countsB = alignRows(a, b);
 	const scored = bothScored(a.scored, b.scored);
 	const samples = new Float64Array(settings.resamples * SLOTS);
+	const sa = sparseRows(a.counts);
+	const sb = sparseRows(countsB);
 	const run = (rows: Int32Array, scope: string) =>
 		scopeDifferences(
 			a.counts,
 			countsB,
+			sa,
+			sb,
 			rows,
 			scored,
 			new Prng(scopeSeed(settings.seed, scope)),
