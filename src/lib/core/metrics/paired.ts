@@ -3,7 +3,14 @@
  * rate, with a paired bootstrap interval (each resample draws the same cases for both runs)
  * and a two-sided bootstrap p-value. Plain data in and out, for a Web Worker as for the CLI.
  */
-import { ROW_WIDTH, sparseRows, sumRows, type CaseTable, type ScoredStages } from './case-table';
+import {
+	ROW_WIDTH,
+	sparseRows,
+	sumRows,
+	type CaseTable,
+	type ScoredStages,
+	type SparseRows
+} from './case-table';
 import {
 	bootstrapSettings,
 	definedSorted,

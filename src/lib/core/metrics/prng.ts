@@ -50,8 +50,8 @@ export class Prng {
 			words.push(out);
 		}
 		// An all-zero state would stay zero; splitmix32 cannot give four zeros, but be safe.
-		if (words.every((w) => w === 0)) words[0] = 1;
-		[this.#s0, this.#s1, this.#s2, this.#s3] = words;
+		this.#s0 = words.every((w) => w === 0) ? 1 : words[0];
+		[, this.#s1, this.#s2, this.#s3] = words;
 	}
 
 	/** The next unsigned 32-bit integer. */
