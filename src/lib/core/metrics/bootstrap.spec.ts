@@ -6,6 +6,7 @@ import {
 } from '../../../../tests/unit/metrics/random-records';
 import { classOf } from './by-class';
 import {
+	MIN_CASES,
 	bootstrapRun,
 	definedSorted,
 	percentileInterval,
@@ -25,6 +26,7 @@ const ALL: ScoredStages = {
 	dcg: true,
 	ljp: { direct: true, gold: true, interaction: true }
 };
+const casesOfRun = (r: FullRecords) => r.DCG_results.map((x) => x.case_number);
 const key = ([stage, metric]: (typeof RATE_SLOTS)[number]) => `${stage}.${metric}`;
 
 /** Every rate of some records through the record-level metric functions (not the kernel). */
@@ -102,7 +104,7 @@ function slowBootstrap(
 	return Object.fromEntries(
 		Object.entries(samples).map(([k, vs]) => [
 			k,
-			observed[k] === null || vs.length < resamples / 2
+			observed[k] === null || caseNumbers.length < 10 || vs.length < resamples / 2
 				? null
 				: [numpyPercentile(vs, 0.025), numpyPercentile(vs, 0.975)]
 		])
@@ -202,10 +204,11 @@ describe('bootstrapRun', () => {
 	});
 
 	it('keeps a stage that is not scored null, and an undefined rate null', () => {
+		const twelve = Array.from({ length: 12 }, (_, i) => `k${i}`);
 		const r: FullRecords = {
 			LCA_results: [],
 			DCG_results: [],
-			LJP_direct: ['a', 'b', 'c'].map((c) => ({
+			LJP_direct: twelve.map((c) => ({
 				case_number: c,
 				cause_of_action: '合同纠纷',
 				gold: ['驳回'],
@@ -214,7 +217,7 @@ describe('bootstrapRun', () => {
 			LJP_gold: [],
 			LJP_interaction: []
 		};
-		const t = buildCaseTable(['a', 'b', 'c'], r, CATEGORIES, {
+		const t = buildCaseTable(twelve, r, CATEGORIES, {
 			lca: false,
 			dcg: false,
 			ljp: { direct: true, gold: false, interaction: false }
@@ -226,6 +229,21 @@ describe('bootstrapRun', () => {
 		// One label throughout: QWK is undefined on the data and so in every resample.
 		expect(out.ci95.ljp.direct).toEqual({ qwk: null, accuracy: [1, 1] });
 		expect(out.by_class['合同纠纷'].ljp.direct).toEqual({ qwk: null, accuracy: [1, 1] });
+	});
+
+	it('gives no interval to a scope of fewer than MIN_CASES cases', () => {
+		expect(MIN_CASES).toBe(10);
+		const small = randomRun({ cases: 14, seed: 3, causes: ['合同纠纷', '婚姻家庭纠纷'] });
+		const t = buildCaseTable(casesOfRun(small), small, CATEGORIES, ALL);
+		const sizes = t.classes.map((_, i) => t.class_of.filter((c) => c === i).length);
+		expect(Math.min(...sizes)).toBeLessThan(10);
+		const out = bootstrapRun(t, { resamples: 100 });
+		t.classes.forEach((cls, i) => {
+			const values = Object.values(flatten(out.by_class[cls]));
+			if (sizes[i] < 10) expect(values.every((v) => v === null)).toBe(true);
+			else expect(values.some((v) => v !== null)).toBe(true);
+		});
+		expect(out.ci95.dcg!.success_rate).not.toBeNull();
 	});
 
 	it('rejects a resample count that is not a positive integer', () => {

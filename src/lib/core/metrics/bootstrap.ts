@@ -32,6 +32,13 @@ const HIGH_QUANTILE = 0.975;
  * the rest would describe a biased subset of the resamples.
  */
 export const MIN_DEFINED_SHARE = 0.5;
+/**
+ * Scopes (a run, a class) with fewer cases get no interval and no p-value. Resampling one
+ * case always returns it ([x, x]), and with a handful the bootstrap is far too sure of
+ * itself: 5 of 5 cases improving gives a bootstrap p of 2/(B+1), an exact sign test 0.0625;
+ * from about 10 cases the two agree in order of magnitude.
+ */
+export const MIN_CASES = 10;
 
 export interface BootstrapOptions {
 	/** @default DEFAULT_RESAMPLES (2000) */
@@ -147,7 +154,7 @@ function scopeIntervals(
 	);
 	return rateTree(table.scored, (slot) => {
 		// Undefined on the data itself (e.g. QWK of one repeated label) stays undefined.
-		if (Number.isNaN(observed[slot]) || rows.length === 0) return null;
+		if (Number.isNaN(observed[slot]) || rows.length < MIN_CASES) return null;
 		const sorted = definedSorted(samples, slot, settings.resamples);
 		return sorted === null ? null : percentileInterval(sorted);
 	});

@@ -105,8 +105,8 @@ function slowPaired(a: FullRecords, b: FullRecords, cases: string[], seed: numbe
 }
 
 describe('pairedBootstrap', () => {
-	const a = randomRun({ cases: 40, seed: 11, skill: 0.55 });
-	const b = randomRun({ cases: 40, seed: 12, skill: 0.7 });
+	const a = randomRun({ cases: 60, seed: 11, skill: 0.55 });
+	const b = randomRun({ cases: 60, seed: 12, skill: 0.7 });
 
 	it('matches a slow record-level paired bootstrap with the same seed', () => {
 		const fast = flatten(
@@ -124,7 +124,7 @@ describe('pairedBootstrap', () => {
 
 	it('gives difference 0, interval [0, 0] and p = 1 for identical runs', () => {
 		const result = pairedBootstrap(tableOf(a), tableOf(a), { resamples: 200 });
-		expect(result.n_cases).toBe(40);
+		expect(result.n_cases).toBe(60);
 		for (const [k, d] of Object.entries(flatten(result.metrics))) {
 			expect(d, k).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
 		}
@@ -161,12 +161,12 @@ describe('pairedBootstrap', () => {
 
 	it('refuses runs whose selected cases differ, saying which', () => {
 		const other = randomRun({
-			cases: 40,
+			cases: 60,
 			seed: 12,
-			caseNumbers: [...casesOf(a).slice(0, 39), 'x99']
+			caseNumbers: [...casesOf(a).slice(0, 59), 'x99']
 		});
 		const problem = pairingProblem(tableOf(a), tableOf(other));
-		expect(problem).toContain('only in A: 1 ("c40")');
+		expect(problem).toContain('only in A: 1 ("c60")');
 		expect(problem).toContain('only in B: 1 ("x99")');
 		expect(() => pairedBootstrap(tableOf(a), tableOf(other))).toThrow(/cannot be paired/);
 		expect(pairingProblem(tableOf(a), tableOf(b))).toBeNull();
@@ -182,6 +182,19 @@ describe('pairedBootstrap', () => {
 		const mixed = pairedBootstrap(tableOf(a), renamed, { resamples: 50 });
 		expect(mixed.by_class).toEqual({});
 		expect(mixed.notes[0]).toMatch(/different classes/);
+	});
+
+	it('gives the difference but no interval or p below MIN_CASES cases', () => {
+		const a9 = randomRun({ cases: 9, seed: 1 });
+		const b9 = randomRun({ cases: 9, seed: 2 });
+		const d = pairedBootstrap(tableOf(a9), tableOf(b9), { resamples: 50 }).metrics.dcg!
+			.success_rate;
+		expect(d.diff).toBeCloseTo(
+			dcgMetrics(b9.DCG_results).success_rate! - dcgMetrics(a9.DCG_results).success_rate!,
+			12
+		);
+		expect(d.ci95).toBeNull();
+		expect(d.p).toBeNull();
 	});
 
 	it('is null for a stage scored in only one run', () => {

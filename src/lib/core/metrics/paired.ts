@@ -14,6 +14,7 @@ import {
 import {
 	bootstrapSettings,
 	definedSorted,
+	MIN_CASES,
 	percentileInterval,
 	type BootstrapOptions,
 	type Interval
@@ -154,7 +155,8 @@ function scopeDifferences(
 	}
 	return rateTree(scored, (slot) => {
 		const diff = observed[slot];
-		if (Number.isNaN(diff) || n === 0) return { diff: null, ci95: null, p: null };
+		if (Number.isNaN(diff)) return { diff: null, ci95: null, p: null };
+		if (n < MIN_CASES) return { diff, ci95: null, p: null };
 		const sorted = definedSorted(samples, slot, resamples);
 		if (sorted === null) return { diff, ci95: null, p: null };
 		return { diff, ci95: percentileInterval(sorted), p: bootstrapP(diff, sorted) };
