@@ -215,7 +215,8 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			...(report.bootstrap
 				? [
 						`[lo, hi] 95% case-bootstrap CI (percentile, ${report.bootstrap.resamples} resamples, seed ${report.bootstrap.seed}): how far`,
-						'    the figure could move on another sample of cases like these; [—] when too few resamples define it.',
+						'    the figure could move on another sample of cases like these. [—]: none (fewer than 10 cases,',
+						'    or fewer than half the resamples define the value).',
 						'± SD    spread over repeated runs on the same cases: how far the figure moves when the model runs again.'
 					]
 				: []),
