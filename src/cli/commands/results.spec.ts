@@ -419,9 +419,12 @@ describe('results statistics over 60 cases', async () => {
 		};
 		check(run.metrics, run.ci95);
 		expect(Object.keys(run.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
-		for (const cls of Object.values(run.by_class) as Record<string, never>[]) {
-			expect((cls as { counts: { cases: number } }).counts.cases).toBeGreaterThanOrEqual(10);
-			check(cls, cls.ci95);
+		for (const cls of Object.values(run.by_class) as {
+			counts: { cases: number };
+			ci95: Record<string, unknown>;
+		}[]) {
+			expect(cls.counts.cases).toBeGreaterThanOrEqual(10);
+			check(cls as unknown as Record<string, Record<string, unknown>>, cls.ci95);
 		}
 	});
 
