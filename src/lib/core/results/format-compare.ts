@@ -104,9 +104,10 @@ export function formatComparison(c: ComparisonReport): string {
 		''
 	];
 	for (const [cls, tree] of Object.entries(c.by_class)) {
-		const claims = tree.counts.claims === null ? '' : `, ${tree.counts.claims} claims`;
+		const { cases, claims } = tree.counts;
+		const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 		out.push(
-			`Class ${printable(cls)} (${tree.counts.cases} cases${claims})`,
+			`Class ${printable(cls)} (${plural(cases, 'case')}${claims === null ? '' : `, ${plural(claims, 'claim')}`})`,
 			renderTable(HEADERS, rows(tree, c.a.by_class[cls], c.b.by_class[cls]), ALIGN),
 			''
 		);

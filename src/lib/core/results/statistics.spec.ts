@@ -5,6 +5,7 @@ import { writeRandomRuns } from '../../../../tests/unit/metrics/write-runs';
 import { bootstrapRun } from '../metrics/bootstrap';
 import type { CaseTable } from '../metrics/case-table';
 import { compareRuns } from './compare';
+import { formatComparison } from './format-compare';
 import { computeReport, type RunReport } from './report';
 import { memorySource } from './source';
 
@@ -109,5 +110,26 @@ describe('statistics in computeReport and compareRuns', async () => {
 		expect(c.metrics.ljp.direct).not.toBeNull();
 		expect(c.notes).toContain('B: LJP_gold is missing, so its figures are not compared');
 		expect(c.notes).toContain('the runs differ in models.evaluated');
+	});
+});
+
+describe('formatComparison', () => {
+	it('shows control characters of a model id as escapes, never raw', async () => {
+		const root = await writeRandomRuns(12, [
+			{ runId: 'r1', model: 'evil\u001b[31m', seed: 1 },
+			{ runId: 'r2', model: 'plain', seed: 2 }
+		]);
+		const files = load(root);
+		rmSync(root, { recursive: true });
+		const text = formatComparison(
+			await compareRuns(files, {
+				a: { runId: 'r1' },
+				b: { runId: 'r2' },
+				bootstrap: { resamples: 100 }
+			})
+		);
+		expect(text).not.toContain('\u001b');
+		expect(text).toContain('A  r1 / evil\\u001b[31m');
+		expect(text).toContain('LexPilot comparison: B − A on 12 paired cases');
 	});
 });
