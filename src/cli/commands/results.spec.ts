@@ -464,6 +464,10 @@ describe('results statistics over 60 cases', async () => {
 		);
 		expect(comparison.a).toMatchObject({ run_id: 'base', model: 'model-a' });
 		expect(comparison.b).toMatchObject({ run_id: 'better', model: 'model-b' });
+		// Each side carries its own figures and intervals, as `results --run-id` gives them.
+		const own = (await json('--run-id', 'base')).runs[0];
+		expect(comparison.a.metrics).toEqual(own.metrics);
+		expect(comparison.a.ci95).toEqual(own.ci95);
 		expect(comparison.n_cases).toBe(60);
 		const a = (await json('--run-id', 'base')).runs[0].metrics;
 		const b = (await json('--run-id', 'better')).runs[0].metrics;

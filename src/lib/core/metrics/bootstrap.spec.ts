@@ -246,6 +246,17 @@ describe('bootstrapRun', () => {
 		expect(out.ci95.dcg!.success_rate).not.toBeNull();
 	});
 
+	it('takes plain data: a table cloned as postMessage would (to a Web Worker) gives the same intervals', () => {
+		const cloned = structuredClone(table);
+		expect(cloned.counts).toBeInstanceOf(Int32Array);
+		expect(bootstrapRun(cloned, { resamples: 100 })).toEqual(
+			bootstrapRun(table, { resamples: 100 })
+		);
+		expect(structuredClone(bootstrapRun(table, { resamples: 100 }))).toEqual(
+			bootstrapRun(table, { resamples: 100 })
+		);
+	});
+
 	it('rejects a resample count that is not a positive integer', () => {
 		expect(() => bootstrapRun(table, { resamples: 0 })).toThrow(/positive integer/);
 		expect(() => bootstrapRun(table, { resamples: 2.5 })).toThrow(/positive integer/);

@@ -35,6 +35,8 @@ export interface ComparedRun {
 	model: string;
 	model_dir: string;
 	metrics: MetricsTree;
+	/** The run's own 95% intervals (not those of the difference). */
+	ci95: RunReport['ci95'];
 	by_class: RunReport['by_class'];
 }
 
@@ -64,11 +66,17 @@ interface Found {
 const describe = (ref: RunRef) =>
 	`run ${JSON.stringify(ref.runId)}${ref.model === undefined ? '' : ` of model ${JSON.stringify(ref.model)}`}`;
 
-async function findRun(source: LayoutSource, ref: RunRef, side: 'A' | 'B'): Promise<Found> {
+async function findRun(
+	source: LayoutSource,
+	ref: RunRef,
+	side: 'A' | 'B',
+	bootstrap: BootstrapOptions
+): Promise<Found> {
 	const found: Found[] = [];
 	await computeReport(source, {
 		runId: ref.runId,
 		model: ref.model,
+		bootstrap,
 		onRun: (run, manifest, table) => found.push({ run, manifest, table })
 	});
 	if (found.length === 1) return found[0];
@@ -122,8 +130,8 @@ export async function compareRuns(
 	options: CompareOptions
 ): Promise<ComparisonReport> {
 	const settings = bootstrapSettings(options.bootstrap);
-	const a = await findRun(source, options.a, 'A');
-	const b = await findRun(source, options.b, 'B');
+	const a = await findRun(source, options.a, 'A', settings);
+	const b = await findRun(source, options.b, 'B', settings);
 	const what = `cannot compare ${describe(options.a)} with ${describe(options.b)}`;
 	if (a.manifest.dataset.sha256 !== b.manifest.dataset.sha256) {
 		throw new UsageError(
@@ -161,6 +169,7 @@ export async function compareRuns(
 		model: f.run.model,
 		model_dir: f.run.model_dir,
 		metrics: f.run.metrics,
+		ci95: f.run.ci95,
 		by_class: f.run.by_class
 	});
 	return {
