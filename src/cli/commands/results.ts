@@ -41,7 +41,8 @@ A stage whose file is missing or lacks some selected cases is not scored (n/a, n
 unless --partial is given. Undefined values (zero denominators) print as — and are null in JSON.
 
 Exit codes: 0 report printed; 2 no runs under D (or none matching --run-id/--model), a
-malformed file (named with its line), or records that do not match the run's selected cases.
+malformed file (named with its line), records that do not match the run's selected cases,
+or --compare runs that are not found, ambiguous, or do not select the same cases.
 `;
 
 export const resultsCommand: CommandHandler = {
