@@ -513,7 +513,8 @@ describe('results statistics over 60 cases', async () => {
 		expect(code).toBe(0);
 		const { comparison } = await json('--compare', 'base', 'better');
 		const d = comparison.metrics.lca.macro_f1;
-		const sign = (v: number) => (v > 0 ? '+' : v < 0 ? '-' : ' ') + Math.abs(v).toFixed(4);
+		const sign = (v: number) =>
+			(Number(Math.abs(v).toFixed(4)) === 0 ? ' ' : v > 0 ? '+' : '-') + Math.abs(v).toFixed(4);
 		expect(stdout).toContain('LexPilot comparison: B − A on 60 paired cases');
 		expect(stdout).toContain('A  base / model-a');
 		expect(stdout).toContain(

@@ -154,7 +154,8 @@ function scopeDifferences(
 		for (let s = 0; s < S; s++) samples[b * S + s] = rateB[s] - rateA[s];
 	}
 	return rateTree(scored, (slot) => {
-		const diff = observed[slot];
+		// Within the tie tolerance the runs agree: report exactly 0, not a rounding residue.
+		const diff = Math.abs(observed[slot]) <= TIE_TOLERANCE ? 0 : observed[slot];
 		if (Number.isNaN(diff)) return { diff: null, ci95: null, p: null };
 		if (n < MIN_CASES) return { diff, ci95: null, p: null };
 		const sorted = definedSorted(samples, slot, resamples);

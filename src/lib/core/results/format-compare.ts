@@ -53,7 +53,11 @@ const UNDEFINED = '—';
 const NOT_SCORED = 'n/a';
 const num = (v: number | null | undefined) =>
 	v === null || v === undefined ? UNDEFINED : v.toFixed(4);
-const signed = (v: number) => (v > 0 ? '+' : v < 0 ? '-' : ' ') + Math.abs(v).toFixed(4);
+/** `+0.1234`, `-0.1234`, or ` 0.0000` for whatever rounds to zero (never "-0.0000"). */
+export const signed = (v: number) => {
+	const text = Math.abs(v).toFixed(4);
+	return (Number(text) === 0 ? ' ' : v > 0 ? '+' : '-') + text;
+};
 
 function rows(
 	diffs: ComparisonReport['metrics'],

@@ -71,7 +71,9 @@ const NOT_SCORED = 'n/a';
 function fmt(value: number | null, count = false): string {
 	if (value === null) return UNDEFINED;
 	if (count) return Number.isInteger(value) ? String(value) : value.toFixed(1);
-	return value.toFixed(4);
+	const text = value.toFixed(4);
+	// A tiny negative bound (e.g. −1e-17 from rounding) would print as "-0.0000".
+	return text === '-0.0000' ? '0.0000' : text;
 }
 
 /** A run's value, with its 95% interval beside it when intervals were computed. */
