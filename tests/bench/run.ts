@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
+import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
@@ -33,6 +34,7 @@ const BENCHES: BenchModule[] = [
 	idbBench,
 	bundleBench,
 	resultsBench,
+	bootstrapBench,
 	siteSizeBench
 ];
 

@@ -4,19 +4,24 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../program';
 import type { CliIo } from '../types';
+import { writeRandomRuns } from '../../../tests/unit/metrics/write-runs';
 import { resultsCommand } from './results';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results');
 const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
 
 async function results(...args: string[]) {
+	return resultsIn(FIXTURES, ...args);
+}
+
+async function resultsIn(cwd: string, ...args: string[]) {
 	let stdout = '';
 	let stderr = '';
 	const io: CliIo = {
 		stdout: (t) => (stdout += t),
 		stderr: (t) => (stderr += t),
 		env: {},
-		cwd: FIXTURES,
+		cwd,
 		isTTY: false,
 		signal: new AbortController().signal
 	};
@@ -104,7 +109,14 @@ describe('results --json', () => {
 			expect(Object.keys(run.metrics.ljp)).toEqual(['direct', 'gold', 'interaction']);
 			expect(Object.keys(run.metrics.ljp.gold)).toEqual(['qwk', 'accuracy', 'n_claims']);
 			expect(Object.keys(run.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
-			expect(Object.keys(run.by_class['合同纠纷'])).toEqual(['lca', 'dcg', 'ljp']);
+			expect(Object.keys(run.by_class['合同纠纷'])).toEqual([
+				'lca',
+				'dcg',
+				'ljp',
+				'ci95',
+				'counts',
+				'ljp_confusion'
+			]);
 		}
 		expectClose(report.runs[0].metrics, RUN1);
 		expectClose(report.runs[1].metrics, RUN2);
@@ -180,16 +192,22 @@ describe('results tables', () => {
 		const row = (pattern: RegExp) => lines.filter((l) => pattern.test(l));
 		// Per-run LCA: Macro-F1 13/21, F1_U 4/7, F1_C 2/3, Acc_C 3/4, Acc_U 1/2, n 8.
 		expect(
-			row(/^run1\s+qwen2\.5-7b-instruct\s+0\.6190\s+0\.5714\s+0\.6667\s+0\.7500\s+0\.5000\s+8$/)
+			row(
+				/^run1\s+qwen2\.5-7b-instruct\s+0\.6190 \[—\]\s+0\.5714 \[—\]\s+0\.6667 \[—\]\s+0\.7500 \[—\]\s+0\.5000 \[—\]\s+8$/
+			)
 		).toHaveLength(1);
 		// Per-run DCG for run2: 3/4, 1/2, 1/2 of 4 cases.
-		expect(row(/^run2\s+qwen2\.5-7b-instruct\s+0\.7500\s+0\.5000\s+0\.5000\s+4$/)).toHaveLength(1);
+		expect(
+			row(/^run2\s+qwen2\.5-7b-instruct\s+0\.7500 \[—\]\s+0\.5000 \[—\]\s+0\.5000 \[—\]\s+4$/)
+		).toHaveLength(1);
 		// Per-run LJP for run2: direct 10/11, 6/7; gold 1, 1; interaction 4/9, 5/7.
 		expect(
-			row(/^run2\s+\S+\s+0\.9091\s+0\.8571\s+7\s+1\.0000\s+1\.0000\s+7\s+0\.4444\s+0\.7143\s+7$/)
+			row(
+				/^run2\s+\S+\s+0\.9091 \[—\]\s+0\.8571 \[—\]\s+7\s+1\.0000 \[—\]\s+1\.0000 \[—\]\s+7\s+0\.4444 \[—\]\s+0\.7143 \[—\]\s+7$/
+			)
 		).toHaveLength(1);
 		// Per class: 未分类 direct QWK undefined.
-		expect(row(/^run1\s+\S+\s+未分类\s+—\s+1\.0000\s+1\s/)).toHaveLength(1);
+		expect(row(/^run1\s+\S+\s+未分类\s+—\s+1\.0000 \[—\]\s+1\s/)).toHaveLength(1);
 		// Group of run1 and run2: Macro-F1 0.6845 ± 0.0926.
 		expect(row(/^qwen2\.5-7b-instruct\s+2\s+run1, run2\s+0\.6845 ± 0\.0926/)).toHaveLength(1);
 		// A group of one has no SD.
@@ -225,7 +243,7 @@ describe('results tables', () => {
 		expect(partial.stdout).toContain('LJP_gold: 3 of 4 cases, partial figures over the saved ones');
 		// Gold LJP over cases 1, 2, 4: 2 + 1 + 1 = 4 claims, all correct.
 		expect(partial.stdout).toMatch(
-			/^run1 \*\s+\S+\s+0\.5116\s+0\.5714\s+7\s+1\.0000\s+1\.0000\s+4\s/m
+			/^run1 \*\s+\S+\s+0\.5116 \[—\]\s+0\.5714 \[—\]\s+7\s+1\.0000 \[—\]\s+1\.0000 \[—\]\s+4\s/m
 		);
 	});
 });
@@ -278,5 +296,286 @@ describe('results errors', () => {
 
 	it('defaults the output root to ./lexpilot-output', async () => {
 		expect((await results()).stderr).toContain(join(FIXTURES, 'lexpilot-output'));
+	});
+});
+
+const Z = 1.959963984540054 + 0.8416212335729143;
+type Pair = [number, number] | null;
+
+describe('results statistics on the hand-computed fixture', () => {
+	it('gives ci95 beside metrics with the same nesting, null below 10 cases', async () => {
+		const { code, stdout } = await results('--output-root', 'repeated-runs', '--json');
+		expect(code).toBe(0);
+		const report = JSON.parse(stdout);
+		expect(report.bootstrap).toEqual({
+			unit: 'case',
+			method: 'percentile',
+			level: 0.95,
+			resamples: 2000,
+			seed: 2411
+		});
+		const [run1] = report.runs;
+		expect(run1.ci95).toEqual({
+			lca: { macro_f1: null, f1_u: null, f1_c: null, acc_c: null, acc_u: null },
+			dcg: { success_rate: null, round1_rate: null, round2_rate: null },
+			ljp: {
+				direct: { qwk: null, accuracy: null },
+				gold: { qwk: null, accuracy: null },
+				interaction: { qwk: null, accuracy: null }
+			}
+		});
+		expect(run1.by_class['合同纠纷'].ci95.lca.macro_f1).toBeNull();
+	});
+
+	it('gives LJP confusion matrices and case/claim counts, overall and per class', async () => {
+		const { stdout } = await results('--output-root', 'repeated-runs', '--json');
+		const [run1] = JSON.parse(stdout).runs;
+		// gold 0,2 | 1 | 0,1,2 | 2 against run1 direct 0,0 | 0 | 0,2,2 | 2 (rows gold, columns predicted)
+		expect(run1.ljp_confusion.direct).toEqual([
+			[2, 0, 0],
+			[1, 0, 1],
+			[1, 0, 2]
+		]);
+		expect(run1.ljp_confusion.gold).toEqual([
+			[2, 0, 0],
+			[0, 2, 0],
+			[0, 0, 3]
+		]);
+		expect(run1.counts).toEqual({ cases: 4, claims: 7 });
+		expect(run1.by_class['合同纠纷'].counts).toEqual({ cases: 2, claims: 3 });
+		expect(run1.by_class['未分类'].counts).toEqual({ cases: 1, claims: 1 });
+		// Case 2023-004 alone: gold 驳回, interaction 驳回.
+		expect(run1.by_class['未分类'].ljp_confusion.interaction).toEqual([
+			[0, 0, 0],
+			[0, 0, 0],
+			[0, 0, 1]
+		]);
+		// Worst-case power for 4 cases: (z.975 + z.8) · √0.5 / √4.
+		expect(run1.power.n_cases).toBe(4);
+		expect(run1.power.worst_case.dcg.success_rate).toBeCloseTo((Z * Math.SQRT1_2) / 2, 12);
+	});
+
+	it('explains both kinds of uncertainty in the text legend', async () => {
+		const { stdout } = await results('--output-root', 'repeated-runs');
+		expect(stdout).toContain(
+			'[lo, hi] 95% case-bootstrap CI (percentile, 2000 resamples, seed 2411)'
+		);
+		expect(stdout).toContain('± SD    spread over repeated runs on the same cases');
+		expect(stdout).toMatch(/^- run1 \/ qwen2\.5-7b-instruct \(4 cases\): DCG Success 0\.9905/m);
+	});
+});
+
+describe('results statistics over 60 cases', async () => {
+	const root = await writeRandomRuns(60, [
+		{ runId: 'base', model: 'model-a', seed: 1, skill: 0.5 },
+		{ runId: 'better', model: 'model-b', seed: 2, skill: 0.9 },
+		{ runId: 'both', model: 'model-a', seed: 3 },
+		{ runId: 'both', model: 'model-b', seed: 4 },
+		{
+			runId: 'fewer',
+			model: 'model-a',
+			seed: 5,
+			caseNumbers: Array.from({ length: 59 }, (_, i) => `c${i + 1}`)
+		},
+		{ runId: 'elsewhere', model: 'model-a', seed: 6, datasetSha256: 'e'.repeat(64) }
+	]);
+	const json = async (...args: string[]) => {
+		const r = await resultsIn(root, '--output-root', root, '--json', ...args);
+		expect(r.stderr).toBe('');
+		expect(r.code).toBe(0);
+		return JSON.parse(r.stdout);
+	};
+
+	it('brackets every defined rate by its interval, per run and per class', async () => {
+		const report = await json('--run-id', 'base');
+		const [run] = report.runs;
+		expect(Object.keys(run).slice(0, 6)).toEqual([
+			'run_id',
+			'model',
+			'model_dir',
+			'metrics',
+			'by_class',
+			'ci95'
+		]);
+		const check = (
+			metrics: Record<string, Record<string, unknown>>,
+			ci95: Record<string, unknown>
+		) => {
+			for (const stage of ['lca', 'dcg'] as const) {
+				const intervals = ci95[stage] as Record<string, Pair>;
+				expect(Object.keys(intervals)).toEqual(
+					Object.keys(metrics[stage]).filter((k) => k !== 'n')
+				);
+				for (const [k, ci] of Object.entries(intervals)) {
+					const v = metrics[stage][k] as number;
+					expect(ci, `${stage}.${k}`).toHaveLength(2);
+					expect(ci![0]).toBeLessThanOrEqual(v);
+					expect(ci![1]).toBeGreaterThanOrEqual(v);
+				}
+			}
+			const ljp = ci95.ljp as Record<string, Record<string, Pair>>;
+			expect(Object.keys(ljp)).toEqual(['direct', 'gold', 'interaction']);
+			expect(Object.keys(ljp.direct)).toEqual(['qwk', 'accuracy']);
+		};
+		check(run.metrics, run.ci95);
+		expect(Object.keys(run.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
+		for (const cls of Object.values(run.by_class) as {
+			counts: { cases: number };
+			ci95: Record<string, unknown>;
+		}[]) {
+			expect(cls.counts.cases).toBeGreaterThanOrEqual(10);
+			check(cls as unknown as Record<string, Record<string, unknown>>, cls.ci95);
+		}
+	});
+
+	it('reproduces with the default seed and changes with --seed or --resamples', async () => {
+		const a = (await json('--run-id', 'base')).runs[0].ci95;
+		expect((await json('--run-id', 'base')).runs[0].ci95).toEqual(a);
+		expect((await json('--run-id', 'base', '--seed', '7')).runs[0].ci95).not.toEqual(a);
+		const r100 = await json('--run-id', 'base', '--resamples', '100');
+		expect(r100.bootstrap.resamples).toBe(100);
+		expect(r100.runs[0].ci95).not.toEqual(a);
+		for (const bad of [
+			['--resamples', '5'],
+			['--seed', '4294967296'],
+			['--resamples', 'many']
+		]) {
+			const r = await resultsIn(root, '--output-root', root, ...bad);
+			expect(r.code).toBe(2);
+			expect(r.stderr).toContain(`${bad[0]} "${bad[1]}": expected an integer`);
+		}
+	});
+
+	it('prints each interval next to its value in the tables', async () => {
+		const report = await json('--run-id', 'base');
+		const { lca } = report.runs[0].metrics;
+		const [lo, hi] = report.runs[0].ci95.lca.macro_f1;
+		const { stdout } = await resultsIn(root, '--output-root', root, '--run-id', 'base');
+		const cell = `${lca.macro_f1.toFixed(4)} [${lo.toFixed(4)}, ${hi.toFixed(4)}]`;
+		expect(stdout).toMatch(
+			new RegExp(`^base\\s+model-a\\s+${cell.replace(/[[\]]/g, '\\$&')}\\s`, 'm')
+		);
+	});
+
+	it('--compare --json gives B − A with paired intervals and p-values, per class and power', async () => {
+		const { comparison } = await json('--compare', 'base', 'better');
+		expect(Object.keys(comparison)).toEqual(
+			expect.arrayContaining(['a', 'b', 'n_cases', 'metrics', 'by_class', 'power'])
+		);
+		expect(comparison.a).toMatchObject({ run_id: 'base', model: 'model-a' });
+		expect(comparison.b).toMatchObject({ run_id: 'better', model: 'model-b' });
+		// Each side carries its own figures and intervals, as `results --run-id` gives them.
+		const own = (await json('--run-id', 'base')).runs[0];
+		expect(comparison.a.metrics).toEqual(own.metrics);
+		expect(comparison.a.ci95).toEqual(own.ci95);
+		expect(comparison.n_cases).toBe(60);
+		const a = (await json('--run-id', 'base')).runs[0].metrics;
+		const b = (await json('--run-id', 'better')).runs[0].metrics;
+		const m = comparison.metrics;
+		expect(m.lca.macro_f1.diff).toBeCloseTo(b.lca.macro_f1 - a.lca.macro_f1, 12);
+		expect(m.ljp.direct.qwk.diff).toBeCloseTo(b.ljp.direct.qwk - a.ljp.direct.qwk, 12);
+		expect(Object.keys(m.dcg.success_rate)).toEqual(['diff', 'ci95', 'p']);
+		// Skill 0.9 against 0.5 over 60 cases: a clear gain in LCA accuracy on underspecified histories.
+		expect(m.lca.acc_u.ci95[0]).toBeGreaterThan(0);
+		expect(m.lca.acc_u.p).toBeLessThan(0.01);
+		expect(Object.keys(comparison.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
+		expect(comparison.by_class['合同纠纷'].counts.cases).toBeGreaterThan(0);
+		expect(Object.keys(comparison.by_class['合同纠纷'].lca)).toEqual(Object.keys(m.lca));
+		expect(comparison.power.n_cases).toBe(60);
+		expect(comparison.power.worst_case.dcg.success_rate).toBeCloseTo(
+			(Z * Math.SQRT1_2) / Math.sqrt(60),
+			12
+		);
+		expect(comparison.power.observed.lca.acc_u).toBeGreaterThan(0);
+		expect(comparison.notes).toContain('the runs differ in models.evaluated');
+	});
+
+	it('--compare of a run with itself gives 0 [0, 0] with p = 1', async () => {
+		const { comparison } = await json('--compare', 'base', 'base');
+		for (const stage of [
+			comparison.metrics.lca,
+			comparison.metrics.dcg,
+			comparison.metrics.ljp.direct
+		]) {
+			for (const d of Object.values(stage)) expect(d).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
+		}
+	});
+
+	it('--compare prints the paired table', async () => {
+		const { code, stdout } = await resultsIn(
+			root,
+			'--output-root',
+			root,
+			'--compare',
+			'base',
+			'better'
+		);
+		expect(code).toBe(0);
+		const { comparison } = await json('--compare', 'base', 'better');
+		const d = comparison.metrics.lca.macro_f1;
+		const sign = (v: number) =>
+			(Number(Math.abs(v).toFixed(4)) === 0 ? ' ' : v > 0 ? '+' : '-') + Math.abs(v).toFixed(4);
+		expect(stdout).toContain('LexPilot comparison: B − A on 60 paired cases');
+		expect(stdout).toContain('A  base / model-a');
+		expect(stdout).toContain(
+			`${sign(d.diff)}  [${sign(d.ci95[0])}, ${sign(d.ci95[1])}]  ${d.p.toFixed(4)}`
+		);
+		expect(stdout).toMatch(/^Class 合同纠纷 \(\d+ cases, \d+ claims\)$/m);
+		expect(stdout).toContain(
+			'Power: smallest B − A detectable with 80% power at two-sided α = 0.05'
+		);
+	});
+
+	it('--compare names runs by run id, with --model or --model-a/--model-b when ambiguous', async () => {
+		const ambiguous = await resultsIn(root, '--output-root', root, '--compare', 'both', 'base');
+		expect(ambiguous.code).toBe(2);
+		expect(ambiguous.stderr).toContain(
+			'run A: run "both" is ambiguous: it names 2 runs (models "model-a", "model-b")'
+		);
+		const cross = await json(
+			'--compare',
+			'both',
+			'both',
+			'--model-a',
+			'model-a',
+			'--model-b',
+			'model-b'
+		);
+		expect([cross.comparison.a.model, cross.comparison.b.model]).toEqual(['model-a', 'model-b']);
+		expect(
+			(await json('--compare', 'both', 'base', '--model', 'model-a')).comparison.a.run_id
+		).toBe('both');
+		const missing = await resultsIn(root, '--output-root', root, '--compare', 'base', 'nope');
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toContain('run B: no run "nope"');
+		expect(missing.stderr).toContain('Run ids there: "base", "better", "both"');
+	});
+
+	it('--compare refuses runs whose selected cases or datasets differ, saying why', async () => {
+		const fewer = await resultsIn(root, '--output-root', root, '--compare', 'base', 'fewer');
+		expect(fewer.code).toBe(2);
+		expect(fewer.stdout).toBe('');
+		expect(fewer.stderr).toContain(
+			'cannot compare run "base" with run "fewer": the runs select different cases (A 60, B 59; only in A: 1 ("c60"); only in B: none)'
+		);
+		const elsewhere = await resultsIn(
+			root,
+			'--output-root',
+			root,
+			'--compare',
+			'base',
+			'elsewhere'
+		);
+		expect(elsewhere.code).toBe(2);
+		expect(elsewhere.stderr).toContain('they were made on different datasets');
+	});
+
+	it('rejects --compare without two run ids, and stray arguments', async () => {
+		const one = await resultsIn(root, '--output-root', root, '--compare', 'base');
+		expect(one.code).toBe(2);
+		expect(one.stderr).toContain('--compare needs two run ids');
+		const stray = await resultsIn(root, '--output-root', root, 'base');
+		expect(stray.code).toBe(2);
+		expect(stray.stderr).toContain('unexpected argument "base"');
 	});
 });

@@ -1,6 +1,11 @@
 /** `results`: per-run, per-class and grouped metrics of an output root (SPEC §8). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { UsageError } from '../../lib/core/errors';
+import { DEFAULT_RESAMPLES } from '../../lib/core/metrics/bootstrap';
+import { DEFAULT_SEED } from '../../lib/core/metrics/prng';
+import { compareRuns } from '../../lib/core/results/compare';
+import { formatComparison } from '../../lib/core/results/format-compare';
 import { formatReport } from '../../lib/core/results/format-report';
 import { computeReport } from '../../lib/core/results/report';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
@@ -8,10 +13,17 @@ import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
 
 const usage = `Usage: npm run lexpilot -- results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
+       npm run lexpilot -- results --compare RUN_A RUN_B [--model M | --model-a M --model-b M] [--json]
 
 Prints LCA, DCG and LJP metrics per run, per run and cause class, and as mean ± sample SD
 over each group of comparable runs (same dataset, selected cases, code and prompts, models
-and settings). Computed from the saved eval_results files only; no API calls.
+and settings). Computed from the saved eval_results files only; no API calls. Each rate of a
+run comes with a 95% case-bootstrap interval (cases resampled with their two LCA histories,
+DCG record and claims together; percentile method).
+
+--compare RUN_A RUN_B pairs two runs case by case: B − A of every rate, overall and per cause
+class, with a paired-bootstrap 95% interval, a two-sided p-value and the smallest difference
+detectable at 80% power. Both runs must select the same cases of the same dataset.
 
 Options:
   --output-root D  the folder holding runs/, eval_results/, ... (default ${DEFAULT_OUTPUT_ROOT})
@@ -19,36 +31,84 @@ Options:
   --model M        only runs of this evaluated model id, or of this model folder name
   --json           print one JSON object (SPEC §8 shape, plus completeness and notes)
   --partial        score incomplete stages over the records saved so far (marked partial, n of N)
+  --compare A B    compare run B with run A (run ids); --model picks the model of both runs
+  --model-a M      the model of run A (beats --model); --model-b M the same for run B
+  --resamples N    bootstrap resamples, 100 to 100000 (default ${DEFAULT_RESAMPLES})
+  --seed S         bootstrap seed, an integer 0 to 4294967295 (default ${DEFAULT_SEED}); the same seed
+                   gives the same intervals
 
 A stage whose file is missing or lacks some selected cases is not scored (n/a, null in JSON)
 unless --partial is given. Undefined values (zero denominators) print as — and are null in JSON.
 
 Exit codes: 0 report printed; 2 no runs under D (or none matching --run-id/--model), a
-malformed file (named with its line), or records that do not match the run's selected cases.
+malformed file (named with its line), records that do not match the run's selected cases,
+or --compare runs that are not found, ambiguous, or do not select the same cases.
 `;
 
 export const resultsCommand: CommandHandler = {
 	summary: 'print metrics per run, per cause class and over comparable runs',
 	usage,
 	async run(args, io) {
-		const { values } = parseArgs({
+		const { values, positionals } = parseArgs({
 			args,
 			strict: true,
-			allowPositionals: false,
+			allowPositionals: true,
 			options: {
 				'output-root': { type: 'string' },
 				'run-id': { type: 'string' },
 				model: { type: 'string' },
 				json: { type: 'boolean', default: false },
-				partial: { type: 'boolean', default: false }
+				partial: { type: 'boolean', default: false },
+				compare: { type: 'boolean', default: false },
+				'model-a': { type: 'string' },
+				'model-b': { type: 'string' },
+				resamples: { type: 'string' },
+				seed: { type: 'string' }
 			}
 		});
+		const bootstrap = {
+			resamples: integerFlag('--resamples', values.resamples, 100, 100_000, DEFAULT_RESAMPLES),
+			seed: integerFlag('--seed', values.seed, 0, 2 ** 32 - 1, DEFAULT_SEED)
+		};
 		const root = resolve(io.cwd, values['output-root'] ?? DEFAULT_OUTPUT_ROOT);
+		if (values.compare) {
+			if (positionals.length !== 2) {
+				throw new UsageError(
+					`--compare needs two run ids, RUN_A and RUN_B (got ${positionals.length}).`
+				);
+			}
+			if (values['run-id'] !== undefined || values.partial) {
+				throw new UsageError(
+					'--compare names its runs itself and compares complete stages only: drop --run-id and --partial.'
+				);
+			}
+			const source = await fsLayoutSource(root);
+			const comparison = await compareRuns(source, {
+				a: { runId: positionals[0], model: values['model-a'] ?? values.model },
+				b: { runId: positionals[1], model: values['model-b'] ?? values.model },
+				bootstrap
+			});
+			io.stdout(
+				values.json ? `${JSON.stringify({ comparison }, null, 2)}\n` : formatComparison(comparison)
+			);
+			return 0;
+		}
+		if (positionals.length > 0) {
+			throw new UsageError(
+				`unexpected argument ${JSON.stringify(positionals[0])}: run ids are given with --run-id, or two with --compare.`
+			);
+		}
+		if (values['model-a'] !== undefined || values['model-b'] !== undefined) {
+			throw new UsageError(
+				'--model-a and --model-b go with --compare; use --model to filter runs.'
+			);
+		}
 		const source = await fsLayoutSource(root);
 		const report = await computeReport(source, {
 			runId: values['run-id'],
 			model: values.model,
-			partial: values.partial
+			partial: values.partial,
+			bootstrap
 		});
 		if (report.runs.length === 0) {
 			const filters = [
@@ -69,3 +129,21 @@ export const resultsCommand: CommandHandler = {
 		return 0;
 	}
 };
+
+/** An integer flag in [min, max], or `fallback` when absent. */
+function integerFlag(
+	flag: string,
+	value: string | undefined,
+	min: number,
+	max: number,
+	fallback: number
+): number {
+	if (value === undefined) return fallback;
+	const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+	if (!Number.isSafeInteger(n) || n < min || n > max) {
+		throw new UsageError(
+			`${flag} ${JSON.stringify(value)}: expected an integer from ${min} to ${max}.`
+		);
+	}
+	return n;
+}

@@ -110,6 +110,12 @@ describe('figures from the report', () => {
 	});
 });
 
+const noStatistics = {
+	ci95: null,
+	counts: { cases: 2, claims: 3 },
+	ljp_confusion: { direct: null, gold: null, interaction: null }
+};
+
 /** A run report by hand, for the reasons a value can be missing. */
 function runReport(overrides: Partial<RunReport> = {}): RunReport {
 	const tree: MetricsTree = {
@@ -127,7 +133,9 @@ function runReport(overrides: Partial<RunReport> = {}): RunReport {
 		model: 'm',
 		model_dir: 'm-00000000',
 		metrics: tree,
-		by_class: { 合同纠纷: tree },
+		by_class: { 合同纠纷: { ...tree, ...noStatistics } },
+		...noStatistics,
+		power: { n_cases: 2, alpha: 0.05, power: 0.8, worst_case: { dcg: null, lca: null } },
 		partial: false,
 		completeness: {
 			LCA_results: { status: 'complete', have: 4, expected: 4, unit: 'records' },

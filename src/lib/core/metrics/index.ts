@@ -7,3 +7,32 @@ export { ljpMetrics, quadraticWeightedKappa } from './ljp';
 export { classOf, orderClasses, splitByClass } from './by-class';
 export { aggregateTrees, mean, sampleSd, type Aggregate } from './aggregate';
 export { comparabilityKey, groupComparable } from './groups';
+export {
+	buildCaseTable,
+	ROW_WIDTH,
+	type CaseRecords,
+	type CaseTable,
+	type ScoredStages
+} from './case-table';
+export { DEFAULT_SEED, Prng, scopeSeed } from './prng';
+export {
+	bootstrapRun,
+	CI_LEVEL,
+	DEFAULT_RESAMPLES,
+	MIN_CASES,
+	MIN_DEFINED_SHARE,
+	type BootstrapOptions,
+	type Interval,
+	type RunIntervals
+} from './bootstrap';
+export { RATE_SLOTS, type RateTree } from './kernel';
+export { pairedBootstrap, pairingProblem, type Difference, type PairedComparison } from './paired';
+export {
+	minimalDetectableDifference,
+	pairedPower,
+	runPower,
+	type PairedPower,
+	type PowerFigures,
+	type RunPower
+} from './power';
+export { scopeSummary, type LjpConfusion, type ScopeCounts } from './confusion';

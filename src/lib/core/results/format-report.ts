@@ -4,7 +4,11 @@
  */
 import type { Aggregate } from '../metrics/aggregate';
 import type { LjpSetup, MetricsTree, StatTree } from '../metrics/types';
+import type { Interval } from '../metrics/bootstrap';
+import type { RateTree } from '../metrics/kernel';
+import type { PowerFigures } from '../metrics/power';
 import type { GroupReport, ResultsReport, RunReport } from './report';
+import type { ScopeStatistics } from './run-statistics';
 import { renderTable, type Align } from './text-table';
 
 type Stage = 'lca' | 'dcg' | LjpSetup;
@@ -54,7 +58,7 @@ const TASKS: { title: string; columns: MetricColumn[] }[] = [
 	}
 ];
 
-type Tree = MetricsTree | StatTree | Aggregate['n_defined'];
+type Tree = MetricsTree | StatTree | Aggregate['n_defined'] | RateTree<Interval>;
 
 function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null {
 	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
@@ -67,12 +71,21 @@ const NOT_SCORED = 'n/a';
 function fmt(value: number | null, count = false): string {
 	if (value === null) return UNDEFINED;
 	if (count) return Number.isInteger(value) ? String(value) : value.toFixed(1);
-	return value.toFixed(4);
+	const text = value.toFixed(4);
+	// A tiny negative bound (e.g. −1e-17 from rounding) would print as "-0.0000".
+	return text === '-0.0000' ? '0.0000' : text;
 }
 
-function runCell(tree: MetricsTree, col: MetricColumn): string {
+/** A run's value, with its 95% interval beside it when intervals were computed. */
+function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci95']): string {
 	const stage = stageOf(tree, col.stage);
-	return stage === null ? NOT_SCORED : fmt(stage[col.key], col.count);
+	if (stage === null) return NOT_SCORED;
+	const value = fmt(stage[col.key], col.count);
+	if (!ci || col.count || stage[col.key] === null) return value;
+	const interval = (stageOf(ci, col.stage) as Record<string, Interval> | null)?.[col.key];
+	return interval
+		? `${value} [${fmt(interval[0])}, ${fmt(interval[1])}]`
+		: `${value} [${UNDEFINED}]`;
 }
 
 function groupCell(agg: Aggregate, runs: number, col: MetricColumn): string {
@@ -122,7 +135,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 	out.push(
 		section(
 			'Per run',
-			tables(runs, runIds, (r, c) => runCell(r.metrics, c))
+			tables(runs, runIds, (r, c) => runCell(r.metrics, c, r.ci95))
 		)
 	);
 
@@ -139,7 +152,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 					{ header: 'Model', cell: (r) => r.run.model },
 					{ header: 'Class', cell: (r) => r.cls }
 				],
-				(r, c) => runCell(r.tree, c)
+				(r, c) => runCell(r.tree, c, r.tree.ci95)
 			)
 		)
 	);
@@ -174,6 +187,18 @@ export function formatReport(report: ResultsReport, root?: string): string {
 		)
 	);
 
+	out.push(
+		section('Power', [
+			'Smallest paired difference a comparison of two runs on these cases detects with 80% power',
+			'at two-sided α = 0.05, worst case (both rates 0.5, uncorrelated runs):',
+			...runs.map(
+				(r) =>
+					`- ${runLabel(r)} / ${r.model} (${r.power.n_cases} cases): ${powerFigures(r.power.worst_case)}`
+			),
+			''
+		])
+	);
+
 	const notes = [
 		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${n}`)),
 		...groups.flatMap((g) =>
@@ -189,9 +214,25 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			`${NOT_SCORED} stage file missing or incomplete for that run (see Notes); --partial scores saved records.`,
 			'*   partial: some figures are over the records saved so far, not all selected cases.',
 			"[k] the value is defined in only k of the group's runs; its mean and SD are over those k.",
+			...(report.bootstrap
+				? [
+						`[lo, hi] 95% case-bootstrap CI (percentile, ${report.bootstrap.resamples} resamples, seed ${report.bootstrap.seed}): how far`,
+						'    the figure could move on another sample of cases like these. [—]: none (fewer than 10 cases,',
+						'    or fewer than half the resamples define the value).',
+						'± SD    spread over repeated runs on the same cases: how far the figure moves when the model runs again.'
+					]
+				: []),
 			'Groups hold runs with the same dataset, selected cases, code and prompts, models (evaluated,',
 			'user, judge), settings and simulated flag; SD is the sample SD (ddof = 1), — for one run.'
 		].join('\n') + '\n'
 	);
 	return out.join('\n');
+}
+
+function powerFigures(f: PowerFigures): string {
+	const v = (x: number | null) => fmt(x);
+	return (
+		`DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
+		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`
+	);
 }

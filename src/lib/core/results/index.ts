@@ -11,9 +11,26 @@ export {
 export { computeRunMetrics, type RunMetrics, type RunMetricsOptions } from './run-metrics';
 export {
 	computeReport,
+	type BootstrapDescription,
+	type ClassReport,
 	type GroupReport,
 	type ReportOptions,
 	type ResultsReport,
 	type RunReport
 } from './report';
 export { formatReport } from './format-report';
+export {
+	runStatistics,
+	scoredStages,
+	type RunStatistics,
+	type ScopeStatistics
+} from './run-statistics';
+export {
+	compareRuns,
+	type ClassComparison,
+	type ComparedRun,
+	type CompareOptions,
+	type ComparisonReport,
+	type RunRef
+} from './compare';
+export { formatComparison } from './format-compare';

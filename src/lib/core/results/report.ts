@@ -18,6 +18,10 @@ import {
 	type StageCompleteness
 } from './completeness';
 import { computeRunMetrics } from './run-metrics';
+import { runStatistics, type ScopeStatistics } from './run-statistics';
+import { bootstrapSettings, CI_LEVEL, type BootstrapOptions } from '../metrics/bootstrap';
+import type { CaseTable } from '../metrics/case-table';
+import type { RunPower } from '../metrics/power';
 import { describePath, type LayoutSource } from './source';
 
 export interface ReportOptions {
@@ -30,7 +34,17 @@ export interface ReportOptions {
 	 * @default false
 	 */
 	partial?: boolean;
+	/**
+	 * Compute 95% case-bootstrap intervals (`ci95`) with these settings. Without it every
+	 * `ci95` is null: the bootstrap is the one costly part of a report.
+	 */
+	bootstrap?: BootstrapOptions;
+	/** Called with each run's report, manifest and case table (for paired comparisons). */
+	onRun?: (run: RunReport, manifest: Manifest, table: CaseTable) => void;
 }
+
+/** A class of a run: its metrics, intervals, counts and LJP confusion matrices. */
+export type ClassReport = MetricsTree & ScopeStatistics;
 
 /** One run: SPEC §8 keys first, then what makes a null or partial figure explainable. */
 export interface RunReport {
@@ -39,7 +53,14 @@ export interface RunReport {
 	model: string;
 	model_dir: string;
 	metrics: MetricsTree;
-	by_class: Record<string, MetricsTree>;
+	by_class: Record<string, ClassReport>;
+	/** 95% case-bootstrap intervals of the rates in `metrics` (null unless `bootstrap`). */
+	ci95: ScopeStatistics['ci95'];
+	/** Selected cases and their claims. */
+	counts: ScopeStatistics['counts'];
+	ljp_confusion: ScopeStatistics['ljp_confusion'];
+	/** Smallest paired difference a comparison on these cases detects (worst case). */
+	power: RunPower;
 	/** True when some figure comes from an incomplete stage (only with `partial`). */
 	partial: boolean;
 	completeness: Record<EvalFile, StageCompleteness>;
@@ -68,6 +89,17 @@ export interface ResultsReport {
 	partial: boolean;
 	/** Files of the layout that could not be used, e.g. results without a manifest. */
 	warnings: string[];
+	/** How the `ci95` intervals were made; null when they were not (no `bootstrap` option). */
+	bootstrap: BootstrapDescription | null;
+}
+
+/** The settings of the case bootstrap, so a reader can reproduce the intervals. */
+export interface BootstrapDescription {
+	unit: 'case';
+	method: 'percentile';
+	level: number;
+	resamples: number;
+	seed: number;
 }
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -204,6 +236,7 @@ export async function computeReport(
 		}
 	}
 
+	const bootstrap = options.bootstrap ? bootstrapSettings(options.bootstrap) : null;
 	const members: { run: RunReport; manifest: Manifest }[] = [];
 	for (const run of manifests) {
 		const manifest = await readManifest(source, run);
@@ -216,17 +249,23 @@ export async function computeReport(
 			partial: options.partial,
 			fileLabel: (file) => describePath(source, stageFilePath(run, file))
 		});
+		const stats = runStatistics(manifest, records, result.metrics, bootstrap);
 		const report: RunReport = {
 			run_id: run.runId,
 			model: manifest.models.evaluated,
 			model_dir: run.modelDir,
 			metrics: result.metrics,
-			by_class: result.by_class,
+			by_class: withClassStatistics(result.by_class, stats.by_class),
+			ci95: stats.ci95,
+			counts: stats.counts,
+			ljp_confusion: stats.ljp_confusion,
+			power: stats.power,
 			partial: result.partial,
 			completeness: result.completeness,
 			notes: result.notes
 		};
 		members.push({ run: report, manifest });
+		options.onRun?.(report, manifest, stats.table);
 	}
 	members.sort(
 		(a, b) =>
@@ -238,5 +277,31 @@ export async function computeReport(
 		.sort(
 			(a, b) => collator.compare(a.model, b.model) || collator.compare(a.run_ids[0], b.run_ids[0])
 		);
-	return { runs: members.map((m) => m.run), groups, partial: options.partial ?? false, warnings };
+	return {
+		runs: members.map((m) => m.run),
+		groups,
+		partial: options.partial ?? false,
+		warnings,
+		bootstrap: bootstrap && { unit: 'case', method: 'percentile', level: CI_LEVEL, ...bootstrap }
+	};
+}
+
+/** Each class's metrics with its statistics beside them (a class without records gets none). */
+function withClassStatistics(
+	byClass: Record<string, MetricsTree>,
+	stats: Record<string, ScopeStatistics>
+): Record<string, ClassReport> {
+	return Object.fromEntries(
+		Object.entries(byClass).map(([cls, tree]) => [
+			cls,
+			{
+				...tree,
+				...(stats[cls] ?? {
+					ci95: null,
+					counts: { cases: 0, claims: null },
+					ljp_confusion: { direct: null, gold: null, interaction: null }
+				})
+			}
+		])
+	);
 }

@@ -1,0 +1,240 @@
+/**
+ * Paired comparison of two runs on the same cases (README.md, "Uncertainty"): B − A of every
+ * rate, with a paired bootstrap interval (each resample draws the same cases for both runs)
+ * and a two-sided bootstrap p-value. Plain data in and out, for a Web Worker as for the CLI.
+ */
+import {
+	ROW_WIDTH,
+	sparseRows,
+	sumRows,
+	type CaseTable,
+	type ScoredStages,
+	type SparseRows
+} from './case-table';
+import {
+	bootstrapSettings,
+	definedSorted,
+	MIN_CASES,
+	percentileInterval,
+	type BootstrapOptions,
+	type Interval
+} from './bootstrap';
+import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
+import { Prng, scopeSeed } from './prng';
+import { LJP_SETUPS } from './types';
+
+// Module-local copies: some loaders turn imported bindings into getters, far too slow for the
+// inner loop.
+const W = ROW_WIDTH;
+const S = SLOTS;
+
+/**
+ * Differences at most this far from zero count as zero (ties): rates of equal counts are
+ * bit-identical, but the same rational reached by other counts may differ in the last bits.
+ */
+export const TIE_TOLERANCE = 1e-12;
+
+/** B − A of one rate. */
+export interface Difference {
+	/** B − A on all the scope's cases; null when either rate is undefined. */
+	diff: number | null;
+	/** Percentile interval of B − A over the paired resamples. */
+	ci95: Interval;
+	/**
+	 * Two-sided bootstrap p-value: min(1, 2 (k + t/2 + 1) / (m + 1)), k the resamples whose
+	 * difference has the opposite sign to `diff`, t those at zero, m those where it is defined.
+	 * 1 when `diff` is 0.
+	 */
+	p: number | null;
+}
+
+/** The paired comparison of two case tables. */
+export interface PairedComparison {
+	/** Cases in both runs (the pairing unit). */
+	n_cases: number;
+	metrics: RateTree<Difference>;
+	by_class: Record<string, RateTree<Difference>>;
+	/** Why some part is missing, e.g. per-class figures when the runs' classes differ. */
+	notes: string[];
+}
+
+/** Why two runs cannot be paired (their selected cases differ), or null when they can. */
+export function pairingProblem(a: CaseTable, b: CaseTable): string | null {
+	const inB = new Set(b.case_numbers);
+	const inA = new Set(a.case_numbers);
+	const onlyA = a.case_numbers.filter((c) => !inB.has(c));
+	const onlyB = b.case_numbers.filter((c) => !inA.has(c));
+	if (onlyA.length === 0 && onlyB.length === 0) return null;
+	const list = (cs: string[]) =>
+		cs.length === 0
+			? 'none'
+			: `${cs.length} (${cs
+					.slice(0, 5)
+					.map((c) => JSON.stringify(c))
+					.join(', ')}${cs.length > 5 ? ', …' : ''})`;
+	return (
+		`the runs select different cases (A ${a.case_numbers.length}, B ${b.case_numbers.length}; ` +
+		`only in A: ${list(onlyA)}; only in B: ${list(onlyB)}), so they cannot be paired case by case`
+	);
+}
+
+function bothScored(a: ScoredStages, b: ScoredStages): ScoredStages {
+	return {
+		lca: a.lca && b.lca,
+		dcg: a.dcg && b.dcg,
+		ljp: Object.fromEntries(LJP_SETUPS.map((s) => [s, a.ljp[s] && b.ljp[s]])) as ScoredStages['ljp']
+	};
+}
+
+/** B's counts reordered into A's case order, so one row index means one case in both. */
+export function alignRows(a: CaseTable, b: CaseTable): Int32Array {
+	const rowOfB = new Map(b.case_numbers.map((c, i) => [c, i]));
+	const out = new Int32Array(a.counts.length);
+	a.case_numbers.forEach((c, i) => {
+		const j = rowOfB.get(c)!;
+		out.set(b.counts.subarray(j * ROW_WIDTH, (j + 1) * ROW_WIDTH), i * ROW_WIDTH);
+	});
+	return out;
+}
+
+/** The p-value of Difference.p from the sorted defined resampled differences. */
+export function bootstrapP(diff: number, sorted: Float64Array): number {
+	if (Math.abs(diff) <= TIE_TOLERANCE) return 1;
+	let opposite = 0;
+	let ties = 0;
+	for (const d of sorted) {
+		if (Math.abs(d) <= TIE_TOLERANCE) ties++;
+		else if (d > 0 !== diff > 0) opposite++;
+	}
+	return Math.min(1, (2 * (opposite + ties / 2 + 1)) / (sorted.length + 1));
+}
+
+function scopeDifferences(
+	countsA: Int32Array,
+	countsB: Int32Array,
+	sa: SparseRows,
+	sb: SparseRows,
+	rows: Int32Array,
+	scored: ScoredStages,
+	rng: Prng,
+	resamples: number,
+	samples: Float64Array
+): RateTree<Difference> {
+	const accA = new Float64Array(W);
+	const accB = new Float64Array(W);
+	const rateA = new Float64Array(S);
+	const rateB = new Float64Array(S);
+	sumRows(countsA, rows, accA);
+	sumRows(countsB, rows, accB);
+	evaluateRates(accA, rateA, 0);
+	evaluateRates(accB, rateB, 0);
+	const observed = rateB.map((v, s) => v - rateA[s]);
+
+	const n = rows.length;
+	const times = new Int32Array(n);
+	for (let b = 0; b < resamples; b++) {
+		times.fill(0);
+		for (let j = 0; j < n; j++) times[rng.below(n)]++;
+		accA.fill(0);
+		accB.fill(0);
+		for (let j = 0; j < n; j++) {
+			const t = times[j];
+			if (t === 0) continue;
+			const i = rows[j];
+			for (let p = sa.start[i], end = sa.start[i + 1]; p < end; p++) {
+				accA[sa.column[p]] += t * sa.value[p];
+			}
+			for (let p = sb.start[i], end = sb.start[i + 1]; p < end; p++) {
+				accB[sb.column[p]] += t * sb.value[p];
+			}
+		}
+		evaluateRates(accA, rateA, 0);
+		evaluateRates(accB, rateB, 0);
+		// A NaN on either side makes the difference NaN: left out like an undefined rate.
+		for (let s = 0; s < S; s++) samples[b * S + s] = rateB[s] - rateA[s];
+	}
+	return rateTree(scored, (slot) => {
+		// Within the tie tolerance the runs agree: report exactly 0, not a rounding residue.
+		const diff = Math.abs(observed[slot]) <= TIE_TOLERANCE ? 0 : observed[slot];
+		if (Number.isNaN(diff)) return { diff: null, ci95: null, p: null };
+		if (n < MIN_CASES) return { diff, ci95: null, p: null };
+		const sorted = definedSorted(samples, slot, resamples);
+		if (sorted === null) return { diff, ci95: null, p: null };
+		return { diff, ci95: percentileInterval(sorted), p: bootstrapP(diff, sorted) };
+	});
+}
+
+/**
+ * Per case, its class name in A, else in B; null when a case's class differs between the
+ * runs (their category maps differ), since per-class pairs would then mix classes.
+ */
+function sharedClasses(a: CaseTable, b: CaseTable): (string | null)[] | null {
+	const rowOfB = new Map(b.case_numbers.map((c, i) => [c, i]));
+	const names: (string | null)[] = [];
+	for (let i = 0; i < a.case_numbers.length; i++) {
+		const ca = a.class_of[i];
+		const cb = b.class_of[rowOfB.get(a.case_numbers[i])!];
+		const na = ca < 0 ? null : a.classes[ca];
+		const nb = cb < 0 ? null : b.classes[cb];
+		if (na !== null && nb !== null && na !== nb) return null;
+		names.push(na ?? nb);
+	}
+	return names;
+}
+
+/**
+ * B − A of every rate on the cases both runs select, overall and per class, with paired
+ * bootstrap intervals and p-values. Throws RangeError when the selected cases differ (see
+ * `pairingProblem`). A stage not scored in either run is null.
+ */
+export function pairedBootstrap(
+	a: CaseTable,
+	b: CaseTable,
+	options: BootstrapOptions = {}
+): PairedComparison {
+	const problem = pairingProblem(a, b);
+	if (problem !== null) throw new RangeError(problem);
+	const settings = bootstrapSettings(options);
+	const countsB = alignRows(a, b);
+	const scored = bothScored(a.scored, b.scored);
+	const samples = new Float64Array(settings.resamples * SLOTS);
+	const sa = sparseRows(a.counts);
+	const sb = sparseRows(countsB);
+	const run = (rows: Int32Array, scope: string) =>
+		scopeDifferences(
+			a.counts,
+			countsB,
+			sa,
+			sb,
+			rows,
+			scored,
+			new Prng(scopeSeed(settings.seed, scope)),
+			settings.resamples,
+			samples
+		);
+
+	const notes: string[] = [];
+	const by_class: Record<string, RateTree<Difference>> = {};
+	const names = sharedClasses(a, b);
+	if (names === null) {
+		notes.push(
+			'some cases fall in different classes in the two runs (their category maps differ), ' +
+				'so there is no per-class comparison'
+		);
+	} else {
+		const order = [...a.classes, ...b.classes.filter((c) => !a.classes.includes(c))];
+		for (const cls of order) {
+			const rows = Int32Array.from(names.flatMap((name, i) => (name === cls ? [i] : [])));
+			if (rows.length > 0) by_class[cls] = run(rows, cls);
+		}
+	}
+	return {
+		n_cases: a.case_numbers.length,
+		metrics: run(
+			Int32Array.from(a.case_numbers, (_, i) => i),
+			''
+		),
+		by_class,
+		notes
+	};
+}

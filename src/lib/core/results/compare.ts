@@ -1,0 +1,194 @@
+/**
+ * `results --compare A B`: runs A and B, named by run id (and model when a run id has
+ * several), compared case by case (metrics/README.md, "Uncertainty"). Refuses runs that do
+ * not select the same cases of the same dataset, saying why.
+ */
+import { UsageError } from '../errors';
+import { parseLayoutPath } from '../layout';
+import type { Manifest } from '../records';
+import { bootstrapSettings, CI_LEVEL, type BootstrapOptions } from '../metrics/bootstrap';
+import type { CaseTable } from '../metrics/case-table';
+import { scopeSummary, type ScopeCounts } from '../metrics/confusion';
+import type { RateTree } from '../metrics/kernel';
+import { alignRows, pairedBootstrap, pairingProblem, type Difference } from '../metrics/paired';
+import { pairedPower, type PairedPower } from '../metrics/power';
+import type { MetricsTree } from '../metrics/types';
+import { computeReport, type BootstrapDescription, type RunReport } from './report';
+import type { LayoutSource } from './source';
+
+/** One side of a comparison: a run id, and the model when the run id has several. */
+export interface RunRef {
+	runId: string;
+	/** The evaluated model id or its model folder name. */
+	model?: string;
+}
+
+export interface CompareOptions {
+	a: RunRef;
+	b: RunRef;
+	bootstrap?: BootstrapOptions;
+}
+
+/** Who a side of the comparison is, and its own figures. */
+export interface ComparedRun {
+	run_id: string;
+	model: string;
+	model_dir: string;
+	metrics: MetricsTree;
+	/** The run's own 95% intervals (not those of the difference). */
+	ci95: RunReport['ci95'];
+	by_class: RunReport['by_class'];
+}
+
+/** One class of the comparison: B − A of each rate, and the data it rests on. */
+export type ClassComparison = RateTree<Difference> & { counts: ScopeCounts };
+
+export interface ComparisonReport {
+	a: ComparedRun;
+	b: ComparedRun;
+	/** Cases paired (both runs select exactly these). */
+	n_cases: number;
+	/** B − A of every rate, with its paired-bootstrap interval and p-value. */
+	metrics: RateTree<Difference>;
+	by_class: Record<string, ClassComparison>;
+	power: PairedPower;
+	bootstrap: BootstrapDescription;
+	/** Context: fields in which the runs differ, and what could not be compared. */
+	notes: string[];
+}
+
+interface Found {
+	run: RunReport;
+	manifest: Manifest;
+	table: CaseTable;
+}
+
+const describe = (ref: RunRef) =>
+	`run ${JSON.stringify(ref.runId)}${ref.model === undefined ? '' : ` of model ${JSON.stringify(ref.model)}`}`;
+
+async function findRun(
+	source: LayoutSource,
+	ref: RunRef,
+	side: 'A' | 'B',
+	bootstrap: BootstrapOptions
+): Promise<Found> {
+	const found: Found[] = [];
+	await computeReport(source, {
+		runId: ref.runId,
+		model: ref.model,
+		bootstrap,
+		onRun: (run, manifest, table) => found.push({ run, manifest, table })
+	});
+	if (found.length === 1) return found[0];
+	if (found.length === 0) {
+		const ids = new Set<string>();
+		for (const path of await source.list()) {
+			const parsed = parseLayoutPath(path);
+			if (parsed?.kind === 'manifest') ids.add(parsed.run.runId);
+		}
+		const known = [...ids].sort();
+		throw new UsageError(
+			`run ${side}: no ${describe(ref)} (a runs/<run-id>/<model>/manifest.json). ` +
+				(known.length
+					? `Run ids there: ${known
+							.slice(0, 20)
+							.map((id) => JSON.stringify(id))
+							.join(', ')}${known.length > 20 ? ', …' : ''}.`
+					: 'There are no runs at all.')
+		);
+	}
+	const models = found.map((f) => JSON.stringify(f.run.model)).join(', ');
+	throw new UsageError(
+		`run ${side}: ${describe(ref)} is ambiguous: it names ${found.length} runs (models ${models}). ` +
+			'Pick one with --model (both runs) or --model-a / --model-b.'
+	);
+}
+
+/** Fields that differ between the runs' manifests: what the comparison compares. */
+function differences(a: Manifest, b: Manifest): string[] {
+	const fields: [string, unknown, unknown][] = [
+		['models.evaluated', a.models.evaluated, b.models.evaluated],
+		['models.user', a.models.user, b.models.user],
+		['models.judge', a.models.judge, b.models.judge],
+		['code_sha256', a.code_sha256, b.code_sha256],
+		['prompts_sha256', a.prompts_sha256, b.prompts_sha256],
+		['settings.temperature', a.settings.temperature, b.settings.temperature],
+		['settings.judge_temperature', a.settings.judge_temperature, b.settings.judge_temperature],
+		['settings.max_tokens', a.settings.max_tokens, b.settings.max_tokens],
+		['simulated', a.simulated, b.simulated]
+	];
+	return fields.filter(([, x, y]) => x !== y).map(([name]) => name);
+}
+
+/**
+ * Reads runs A and B from `source` and compares them case by case. Throws UsageError when a
+ * run is not found or ambiguous, or when the runs do not select the same cases of the same
+ * dataset; CheckpointError for a malformed file (as `results` does).
+ */
+export async function compareRuns(
+	source: LayoutSource,
+	options: CompareOptions
+): Promise<ComparisonReport> {
+	const settings = bootstrapSettings(options.bootstrap);
+	const a = await findRun(source, options.a, 'A', settings);
+	const b = await findRun(source, options.b, 'B', settings);
+	const what = `cannot compare ${describe(options.a)} with ${describe(options.b)}`;
+	if (a.manifest.dataset.sha256 !== b.manifest.dataset.sha256) {
+		throw new UsageError(
+			`${what}: they were made on different datasets (sha256 ${a.manifest.dataset.sha256.slice(0, 12)}… ` +
+				`and ${b.manifest.dataset.sha256.slice(0, 12)}…), so a case number need not be the same case.`
+		);
+	}
+	const problem = pairingProblem(a.table, b.table);
+	if (problem !== null) {
+		throw new UsageError(
+			`${what}: ${problem}. Compare runs made with the same --limit (or case selection).`
+		);
+	}
+
+	const paired = pairedBootstrap(a.table, b.table, settings);
+	const notes = [...paired.notes];
+	const differ = differences(a.manifest, b.manifest);
+	notes.push(
+		differ.length
+			? `the runs differ in ${differ.join(', ')}`
+			: 'the runs differ in no model, code or result-affecting setting: a comparison of repetitions'
+	);
+	for (const [side, f] of [
+		['A', a],
+		['B', b]
+	] as const) {
+		for (const [file, c] of Object.entries(f.run.completeness)) {
+			if (c.status !== 'complete') {
+				notes.push(`${side}: ${file} is ${c.status}, so its figures are not compared`);
+			}
+		}
+	}
+	const side = (f: Found): ComparedRun => ({
+		run_id: f.run.run_id,
+		model: f.run.model,
+		model_dir: f.run.model_dir,
+		metrics: f.run.metrics,
+		ci95: f.run.ci95,
+		by_class: f.run.by_class
+	});
+	return {
+		a: side(a),
+		b: side(b),
+		n_cases: paired.n_cases,
+		metrics: paired.metrics,
+		by_class: Object.fromEntries(
+			Object.entries(paired.by_class).map(([cls, tree]) => {
+				const i = a.table.classes.indexOf(cls);
+				const counts = scopeSummary(
+					i >= 0 ? a.table : b.table,
+					i >= 0 ? i : b.table.classes.indexOf(cls)
+				).counts;
+				return [cls, { ...tree, counts }];
+			})
+		),
+		power: pairedPower(a.table, b.table, alignRows(a.table, b.table)),
+		bootstrap: { unit: 'case', method: 'percentile', level: CI_LEVEL, ...settings },
+		notes
+	};
+}

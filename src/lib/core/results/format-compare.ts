@@ -1,0 +1,136 @@
+/** The text form of `results --compare A B`: one paired table overall, one per class, power. */
+import type { Difference } from '../metrics/paired';
+import type { PowerFigures } from '../metrics/power';
+import type { LjpSetup, MetricsTree } from '../metrics/types';
+import type { ComparisonReport } from './compare';
+import { renderTable, type Align } from './text-table';
+
+type Stage = 'lca' | 'dcg' | LjpSetup;
+
+/** The compared rates in table order, with their row names. */
+export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = [
+	{ name: 'LCA Macro-F1', stage: 'lca', key: 'macro_f1' },
+	{ name: 'LCA F1_U', stage: 'lca', key: 'f1_u' },
+	{ name: 'LCA F1_C', stage: 'lca', key: 'f1_c' },
+	{ name: 'LCA Acc_C', stage: 'lca', key: 'acc_c' },
+	{ name: 'LCA Acc_U', stage: 'lca', key: 'acc_u' },
+	{ name: 'DCG Success', stage: 'dcg', key: 'success_rate' },
+	{ name: 'DCG Round 1', stage: 'dcg', key: 'round1_rate' },
+	{ name: 'DCG Round 2', stage: 'dcg', key: 'round2_rate' },
+	...(
+		[
+			['direct', 'Direct'],
+			['gold', 'Gold'],
+			['interaction', 'Interaction']
+		] as const
+	).flatMap(([stage, label]) => [
+		{ name: `LJP ${label} QWK`, stage, key: 'qwk' },
+		{ name: `LJP ${label} Acc`, stage, key: 'accuracy' }
+	])
+];
+
+function stageOf<T>(
+	tree: { lca: unknown; dcg: unknown; ljp: Record<LjpSetup, unknown> } | undefined,
+	stage: Stage
+): Record<string, T> | null | undefined {
+	if (tree === undefined) return undefined;
+	return (stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage]) as Record<
+		string,
+		T
+	> | null;
+}
+
+/** Control characters of a model id or class name shown as escapes, never sent to the terminal. */
+export function printable(text: string): string {
+	return text.replace(
+		// eslint-disable-next-line no-control-regex
+		/[\u0000-\u001f\u007f-\u009f]/g,
+		(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+	);
+}
+
+const UNDEFINED = '—';
+const NOT_SCORED = 'n/a';
+const num = (v: number | null | undefined) =>
+	v === null || v === undefined ? UNDEFINED : v.toFixed(4);
+/** `+0.1234`, `-0.1234`, or ` 0.0000` for whatever rounds to zero (never "-0.0000"). */
+export const signed = (v: number) => {
+	const text = Math.abs(v).toFixed(4);
+	return (Number(text) === 0 ? ' ' : v > 0 ? '+' : '-') + text;
+};
+
+function rows(
+	diffs: ComparisonReport['metrics'],
+	a: MetricsTree | undefined,
+	b: MetricsTree | undefined
+): string[][] {
+	return COMPARED_RATES.map(({ name, stage, key }) => {
+		const d = stageOf<Difference>(diffs, stage)?.[key];
+		const value = (t: MetricsTree | undefined) => {
+			const obj = stageOf<number | null>(t, stage);
+			return obj ? num(obj[key]) : NOT_SCORED;
+		};
+		if (d === undefined) return [name, value(a), value(b), NOT_SCORED, '', ''];
+		return [
+			name,
+			value(a),
+			value(b),
+			d.diff === null ? UNDEFINED : signed(d.diff),
+			d.ci95 === null ? UNDEFINED : `[${signed(d.ci95[0])}, ${signed(d.ci95[1])}]`,
+			d.p === null ? UNDEFINED : d.p.toFixed(4)
+		];
+	});
+}
+
+const HEADERS = ['Metric', 'A', 'B', 'B − A', '95% CI of B − A', 'p'];
+const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right'];
+
+function powerLine(label: string, f: PowerFigures): string {
+	const v = (x: number | null | undefined) =>
+		x === null || x === undefined ? UNDEFINED : x.toFixed(4);
+	return (
+		`${label}: DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
+		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`
+	);
+}
+
+/** The comparison as text: who A and B are, the paired tables, power, notes, a legend. */
+export function formatComparison(c: ComparisonReport): string {
+	const who = (r: ComparisonReport['a']) => `${printable(r.run_id)} / ${printable(r.model)}`;
+	const out = [
+		`LexPilot comparison: B − A on ${c.n_cases} paired case${c.n_cases === 1 ? '' : 's'} ` +
+			`(case bootstrap, ${c.bootstrap.resamples} resamples, seed ${c.bootstrap.seed})`,
+		`A  ${who(c.a)}`,
+		`B  ${who(c.b)}`,
+		'',
+		'All cases',
+		renderTable(HEADERS, rows(c.metrics, c.a.metrics, c.b.metrics), ALIGN),
+		''
+	];
+	for (const [cls, tree] of Object.entries(c.by_class)) {
+		const { cases, claims } = tree.counts;
+		const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+		out.push(
+			`Class ${printable(cls)} (${plural(cases, 'case')}${claims === null ? '' : `, ${plural(claims, 'claim')}`})`,
+			renderTable(HEADERS, rows(tree, c.a.by_class[cls], c.b.by_class[cls]), ALIGN),
+			''
+		);
+	}
+	out.push(
+		`Power: smallest B − A detectable with ${c.power.power * 100}% power at two-sided ` +
+			`α = ${c.power.alpha}, over ${c.power.n_cases} paired cases`,
+		powerLine('  from the observed paired differences', c.power.observed),
+		powerLine('  worst case (rates 0.5, uncorrelated runs)', c.power.worst_case),
+		''
+	);
+	if (c.notes.length) out.push('Notes', ...c.notes.map((n) => `- ${printable(n)}`), '');
+	out.push(
+		[
+			'95% CI: percentile interval of B − A over paired case resamples (both runs draw the same cases).',
+			'p: two-sided, 2 × (share of resamples whose B − A has the other sign, ties counting half),',
+			'   with one added to both counts; 1 when B − A is 0. The smallest possible is 2/(resamples+1).',
+			`${UNDEFINED} undefined (a zero denominator in either run); ${NOT_SCORED} stage not scored in a run (see Notes).`
+		].join('\n') + '\n'
+	);
+	return out.join('\n');
+}
