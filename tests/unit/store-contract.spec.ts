@@ -2,7 +2,8 @@
 import { describe, expect } from 'vitest';
 import { CheckpointError, RunLockedError } from '../../src/lib/core/errors';
 import { sha256Canonical } from '../../src/lib/core/hash';
-import type { AnyRecord, StageFile } from '../../src/lib/core/records';
+import type { RunKey } from '../../src/lib/core/layout';
+import type { AnyRecord, Manifest, StageFile } from '../../src/lib/core/records';
 import { recordIdentity } from '../../src/lib/core/store/identity';
 import {
 	fakeSha,
@@ -15,9 +16,17 @@ import {
 } from '../../src/lib/core/store/record-factories';
 import { testAllStorage } from './store-contract';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
-const otherModel = { runId: 'run1', modelDir: 'qwen-9f8e7d6c' };
-const otherRun = { runId: 'run2', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+const otherModel = { runId: 'run1', modelDir: 'qwen-67f2d225' };
+const otherRun = { runId: 'run2', modelDir: 'gpt-x-4e02b150' };
+
+/** The manifest of one of the runs above: its evaluated model is the one its folder names. */
+function manifestOf(key: RunKey): Manifest {
+	const m = makeManifest(key);
+	return key.modelDir === otherModel.modelDir
+		? { ...m, models: { ...m.models, evaluated: 'qwen' } }
+		: m;
+}
 
 /** One valid record for each stage file, so every schema goes through every store. */
 const ONE_OF_EACH: [StageFile, AnyRecord][] = [
@@ -178,7 +187,7 @@ describe('CheckpointStore contract', () => {
 		const read = h.store.readRecords(run, 'DCG_results');
 		await expect(read).rejects.toThrow(CheckpointError);
 		await expect(h.store.readRecords(run, 'DCG_results')).rejects.toThrow(
-			/eval_results[\\/]run1[\\/]gpt-x-1a2b3c4d[\\/]DCG_results\.jsonl, line 2: not valid JSON/
+			/eval_results[\\/]run1[\\/]gpt-x-4e02b150[\\/]DCG_results\.jsonl, line 2: not valid JSON/
 		);
 	});
 
@@ -226,7 +235,7 @@ describe('CheckpointStore contract', () => {
 
 	testAllStorage('listRuns lists every run with a manifest, sorted', async (h) => {
 		expect(await h.store.listRuns()).toEqual([]);
-		for (const key of [otherRun, otherModel, run]) await h.store.createManifest(makeManifest(key));
+		for (const key of [otherRun, otherModel, run]) await h.store.createManifest(manifestOf(key));
 		// Records without a manifest are not a run.
 		await h.store.appendRecord({ runId: 'orphan', modelDir: 'm-00000000' }, 'a1', makeA1('1'));
 		expect(await h.store.listRuns()).toEqual([run, otherModel, otherRun]);
@@ -234,7 +243,7 @@ describe('CheckpointStore contract', () => {
 
 	testAllStorage('deleteRun removes one run whole and nothing else', async (h) => {
 		for (const key of [run, otherModel]) {
-			await h.store.createManifest(makeManifest(key));
+			await h.store.createManifest(manifestOf(key));
 			await h.store.appendRecord(key, 'a1', makeA1('1'));
 			await h.store.appendRecord(key, 'DCG_results', makeDcg('1'));
 		}

@@ -7,13 +7,8 @@ import { CheckpointError, RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILE_NAMES, type AnyRecord, type Manifest, type StageFile } from '../core/records';
 import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
-import {
-	checkManifest,
-	checkRecord,
-	checkRecordToAppend,
-	compareRunKeys,
-	runLabel
-} from '../core/store/checks';
+import { checkManifest } from '../core/store/manifest-file';
+import { checkRecord, checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
 import {
 	describeIdentity,
 	orderByIdentity,
@@ -202,13 +197,13 @@ export class IdbStore implements CheckpointStore {
 
 	async readManifest(run: RunKey): Promise<Manifest | null> {
 		const row = await this.db.get('manifests', [run.runId, run.modelDir]);
-		return row ? checkManifest(row.manifest, this.#label(manifestPath(run))) : null;
+		return row ? checkManifest(row.manifest, this.#label(manifestPath(run)), { run }) : null;
 	}
 
 	async createManifest(manifest: Manifest): Promise<void> {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		const label = this.#label(manifestPath(run));
-		checkManifest(manifest, label);
+		await checkManifest(manifest, label);
 		await this.#write(['manifests', 'records'], label, async (tx) => {
 			// A file with no record yet starts out headed: every append writes a record and its head.
 			const index = tx.objectStore('records').index('by_file');

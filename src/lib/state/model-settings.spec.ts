@@ -99,7 +99,7 @@ describe('settingsProblems', () => {
 	});
 
 	it("takes retries up to the shared schema's ceiling and refuses one more", () => {
-		const max = Settings.shape.retries.maxValue;
+		const max = Settings.shape.retries.maxValue!;
 		expect(max).toBe(SETTING_LIMITS.retries.max);
 		expect(settingsProblems(settings((s) => (s.generation.retries = max)))).toEqual([]);
 		const over = settingsProblems(settings((s) => (s.generation.retries = max + 1)));

@@ -319,7 +319,8 @@ describe('computeReport', () => {
 					delete m.dataset.selected_case_numbers;
 					f[await manifest()] = JSON.stringify(m);
 				},
-				message: async () => `out/${await manifest()}: field "dataset.selected_case_numbers"`
+				message: async () =>
+					`out/${await manifest()}: not a valid run manifest: field "dataset.selected_case_numbers"`
 			},
 			{
 				name: 'a manifest moved to another run folder',

@@ -9,7 +9,7 @@ import { MemoryStore } from './memory-store';
 import { fakeSha, makeA1, makeDcg, makeManifest } from './record-factories';
 import { assertKeyFree, categoryChanges, compareManifest, loadCheckpoint, openRun } from './resume';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 const saved = makeManifest(run);
 
 function changed(edit: (m: Manifest) => void): Manifest {
@@ -151,7 +151,7 @@ describe('openRun', () => {
 		const error = await openRun(store, wanted).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(CheckpointError);
 		const message = (error as Error).message;
-		expect(message).toContain('runs/run1/gpt-x-1a2b3c4d/manifest.json');
+		expect(message).toContain('runs/run1/gpt-x-4e02b150/manifest.json');
 		expect(message).toContain('settings.temperature: saved 0.7, now 0.5');
 		expect(message).toContain('models.user: saved "DeepSeek-V4.1-Flash", now "other-user-model"');
 		expect(message).toContain('new run id (--run-id)');
