@@ -23,10 +23,16 @@ import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
+	type OperationalEntry,
 	type StageFile
 } from '../core/records';
 import { checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
-import { checkManifest, manifestText, readManifestBytes } from '../core/store/manifest-file';
+import {
+	checkManifest,
+	manifestText,
+	readManifestBytes,
+	withOperationalEntry
+} from '../core/store/manifest-file';
 import { recordHead, type RecordHead } from '../core/store/heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
@@ -225,6 +231,33 @@ export class FsStore implements CheckpointStore {
 			await fs.rename(tmp, path);
 		} finally {
 			await fs.unlink(tmp).catch(() => undefined);
+		}
+		await syncDir(dirname(path));
+	}
+
+	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
+		const path = this.pathOf(manifestPath(run));
+		let bytes: Uint8Array;
+		try {
+			bytes = await fs.readFile(path);
+		} catch (e) {
+			if (errorCode(e) === 'ENOENT') {
+				throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+			}
+			throw e;
+		}
+		const saved = await readManifestBytes(bytes, path, { run, asWritten: true });
+		const next = await checkManifest(withOperationalEntry(saved, entry), path, {
+			run,
+			asWritten: true
+		});
+		// Whole or absent, as on creation: a crash leaves the old manifest or the new one.
+		const tmp = await writeTemp(path, manifestText(next));
+		try {
+			await fs.rename(tmp, path);
+		} catch (e) {
+			await fs.unlink(tmp).catch(() => undefined);
+			throw e;
 		}
 		await syncDir(dirname(path));
 	}

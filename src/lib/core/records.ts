@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
-import { Settings } from './run-config';
+import { OperationalEntry, Settings } from './run-config';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
 const caseNumber = z.string().min(1);
@@ -150,7 +150,7 @@ export const ROLES = ['evaluated', 'user', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
 
 // Settings live with the rest of a run's configuration; re-exported as every record type is here.
-export { DEFAULT_SETTINGS, Settings } from './run-config';
+export { DEFAULT_SETTINGS, OperationalEntry, Settings } from './run-config';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -174,9 +174,16 @@ export const Manifest = z
 		prompts_sha256: sha256Hex,
 		models: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
 		endpoints: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
+		/** As the run was first started; a resume never rewrites it. */
 		settings: Settings,
 		categories: CategoryMap,
-		simulated: z.boolean()
+		simulated: z.boolean(),
+		/**
+		 * The operational values (timeout, retries, concurrency) of the first start and of every
+		 * resume that changed them, oldest first; the last one is in force. Optional: manifests
+		 * written before it existed, or by another tool, have none. See `core/store/README.md`.
+		 */
+		operational_history: z.array(OperationalEntry).optional()
 	})
 	.loose();
 export type Manifest = z.infer<typeof Manifest>;

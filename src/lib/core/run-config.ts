@@ -85,6 +85,21 @@ export const DEFAULT_SETTINGS: Settings = {
 	retries: 3
 };
 
+/**
+ * The operational values one start or resume of a run used (SPEC §5–§6): how patient it was,
+ * never what it produced. A manifest's `operational_history` lists them, oldest first.
+ */
+export const OperationalEntry = z
+	.object({
+		/** ISO time the start or resume opened the run. */
+		at: z.string(),
+		timeout_s: Settings.shape.timeout_s,
+		retries: Settings.shape.retries,
+		concurrency: Concurrency
+	})
+	.loose();
+export type OperationalEntry = z.infer<typeof OperationalEntry>;
+
 /** Settings that change what a model answers: a change needs a new run id (SPEC §5–§6). */
 export const RESULT_SETTINGS = ['temperature', 'judge_temperature', 'max_tokens'] as const;
 /** Settings a resume may change (SPEC §5–§6): recorded, never compared. */

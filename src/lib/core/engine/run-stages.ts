@@ -127,6 +127,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		models: options.models,
 		endpoints: options.endpoints,
 		settings,
+		concurrency,
 		simulated: options.client.simulated,
 		tool: options.tool
 	});

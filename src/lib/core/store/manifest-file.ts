@@ -7,12 +7,21 @@
 import type { z } from 'zod';
 import { CheckpointError } from '../errors';
 import { modelDirName, type RunKey } from '../layout';
-import { Manifest } from '../records';
+import { Manifest, type OperationalEntry } from '../records';
 import { decodeLayoutText, stripBom } from '../text';
 
 /** The manifest file as every writer writes it: two-space JSON and a final line end. */
 export function manifestText(manifest: Manifest): string {
 	return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/**
+ * `manifest` with `entry` appended to its `operational_history`, every other field (unknown ones
+ * included) as it was: what a store writes back when a resume changed timeout, retries or
+ * concurrency.
+ */
+export function withOperationalEntry(manifest: Manifest, entry: OperationalEntry): Manifest {
+	return { ...manifest, operational_history: [...(manifest.operational_history ?? []), entry] };
 }
 
 export interface ManifestCheckOptions {

@@ -12,10 +12,16 @@ import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
+	type OperationalEntry,
 	type StageFile
 } from '../records';
 import { checkRecordToAppend, compareRunKeys, runLabel } from './checks';
-import { checkManifest, manifestText, readManifestText } from './manifest-file';
+import {
+	checkManifest,
+	manifestText,
+	readManifestText,
+	withOperationalEntry
+} from './manifest-file';
 import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
 import type { CheckpointStore } from './types';
@@ -74,6 +80,18 @@ export class MemoryStore implements CheckpointStore {
 			throw new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
 		}
 		this.#files.set(path, [manifestText(manifest)]);
+	}
+
+	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
+		const path = manifestPath(run);
+		const chunks = this.#files.get(path);
+		if (!chunks) throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+		const saved = await readManifestText(chunks.join(''), path, { run, asWritten: true });
+		const next = await checkManifest(withOperationalEntry(saved, entry), path, {
+			run,
+			asWritten: true
+		});
+		this.#files.set(path, [manifestText(next)]);
 	}
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
