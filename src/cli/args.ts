@@ -83,8 +83,8 @@ export const GENERATION_OPTIONS_HELP = `Options:
   --temperature T          evaluated and user model [${DEFAULT_SETTINGS.temperature}]
   --judge-temperature T    judge [${DEFAULT_SETTINGS.judge_temperature}]
   --max-tokens N           [${DEFAULT_SETTINGS.max_tokens}]
-  --timeout SECONDS        per call [${DEFAULT_SETTINGS.timeout_s}]
-  --retries N              per call [${DEFAULT_SETTINGS.retries}]
+  --timeout SECONDS        per call; a resume may change it [${DEFAULT_SETTINGS.timeout_s}]
+  --retries N              per call (0-${SETTING_LIMITS.retries.max}); a resume may change it [${DEFAULT_SETTINGS.retries}]
   --concurrency N          cases in parallel; does not change results [${DEFAULT_CONCURRENCY}]
   --complete-field NAME    dataset field of the complete history (when not detected)
   --underspecified-field NAME  dataset field of the underspecified history
