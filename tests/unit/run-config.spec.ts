@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseGenerationArgs } from '../../src/cli/args';
-import { runStages } from '../../src/lib/core/engine';
+import { runStages, type RunStagesOptions } from '../../src/lib/core/engine';
 import { UsageError } from '../../src/lib/core/errors';
 import {
 	Concurrency,
@@ -87,24 +87,39 @@ describe('one range per setting', () => {
 		expect(Concurrency.parse(DEFAULT_CONCURRENCY)).toBe(DEFAULT_CONCURRENCY);
 	});
 
+	it("the engine refuses retries above the schema's ceiling before writing anything", async () => {
+		const store = new MemoryStore();
+		const retries = Settings.shape.retries.maxValue! + 1;
+		await expect(
+			runStages({
+				...engineOptions(store),
+				settings: { ...DEFAULT_SETTINGS, retries }
+			})
+		).rejects.toThrow(`settings.retries: Too big: expected number to be <=${retries - 1}`);
+		expect(store.toFiles().size).toBe(0);
+	});
+
 	it('the engine refuses a concurrency outside the schema before any call', async () => {
 		const over = Concurrency.maxValue! + 1;
 		await expect(
-			runStages({
-				dataset: {
-					sha256: '0'.repeat(64),
-					cases: [],
-					historyFields: { complete: 'a', underspecified: 'b' },
-					categories: {}
-				},
-				stages: ['gen'],
-				client: createSimulatedClient(),
-				store: new MemoryStore(),
-				runId: 'r1',
-				models: { evaluated: 'm', user: 'u', judge: 'j' },
-				endpoints: { evaluated: 'x', user: 'x', judge: 'x' },
-				concurrency: over
-			})
+			runStages({ ...engineOptions(new MemoryStore()), concurrency: over })
 		).rejects.toThrow(`concurrency must be a whole number from 1 to ${over - 1}, got ${over}`);
 	});
 });
+
+function engineOptions(store: MemoryStore): RunStagesOptions {
+	return {
+		dataset: {
+			sha256: '0'.repeat(64),
+			cases: [],
+			historyFields: { complete: 'a', underspecified: 'b' },
+			categories: {}
+		},
+		stages: ['gen'],
+		client: createSimulatedClient(),
+		store,
+		runId: 'r1',
+		models: { evaluated: 'm', user: 'u', judge: 'j' },
+		endpoints: { evaluated: 'x', user: 'x', judge: 'x' }
+	};
+}

@@ -14,7 +14,7 @@ import {
 	DEFAULT_CONCURRENCY,
 	DEFAULT_SETTINGS,
 	SETTING_LIMITS,
-	type Settings
+	Settings
 } from '../run-config';
 import { openRun } from '../store/resume';
 import type { CheckpointStore } from '../store/types';
@@ -112,7 +112,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const settings = options.settings ?? DEFAULT_SETTINGS;
 	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	checkOptions(options, concurrency);
+	checkOptions(options, settings, concurrency);
 	const selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
 	const run: RunKey = {
 		runId: options.runId,
@@ -219,7 +219,7 @@ async function runStage(
 	}
 }
 
-function checkOptions(options: RunStagesOptions, concurrency: number): void {
+function checkOptions(options: RunStagesOptions, settings: Settings, concurrency: number): void {
 	if (options.stages.length === 0) throw new UsageError('no stage to run');
 	for (const stage of options.stages) {
 		if (!STAGE_NAMES.includes(stage)) {
@@ -230,6 +230,11 @@ function checkOptions(options: RunStagesOptions, concurrency: number): void {
 		throw new UsageError(
 			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
 		);
+	}
+	const checked = Settings.safeParse(settings);
+	if (!checked.success) {
+		const issue = checked.error.issues[0];
+		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
 	}
 	if (!Concurrency.safeParse(concurrency).success) {
 		const { min, max } = SETTING_LIMITS.concurrency;
