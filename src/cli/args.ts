@@ -8,7 +8,16 @@ import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
 import { RUN_ID_PATTERN } from '../lib/core/layout';
 import type { RoleEndpoint } from '../lib/core/model/types';
-import { DEFAULT_SETTINGS, ROLES, type Role, type Settings } from '../lib/core/records';
+import { ROLES, type Role } from '../lib/core/records';
+import {
+	DEFAULT_BASE_URL,
+	DEFAULT_CONCURRENCY,
+	DEFAULT_JUDGE_MODEL,
+	DEFAULT_SETTINGS,
+	DEFAULT_USER_MODEL,
+	SETTING_LIMITS,
+	type Settings
+} from '../lib/core/run-config';
 import type { CliIo } from './types';
 
 /** The flags of every generation command, for `util.parseArgs`. */
@@ -34,14 +43,6 @@ export const GENERATION_OPTIONS = {
 /** Flag values as `util.parseArgs` returns them for `GENERATION_OPTIONS`. */
 export type GenerationFlagValues = { [K in keyof typeof GENERATION_OPTIONS]?: string };
 
-/** Base URL used when neither a role variable nor OPENAI_BASE_URL is set. */
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** The Standard User Model of the paper; use your provider's id via --user-model. */
-export const DEFAULT_USER_MODEL = 'DeepSeek-V4.1-Flash';
-/** The judge of the paper; use your provider's id via --judge-model. */
-export const DEFAULT_JUDGE_MODEL = 'DeepSeek-R1';
-/** Parallel cases; does not change results, so it is not part of comparability. */
-export const DEFAULT_CONCURRENCY = 4;
 /** Where the canonical layout is written, relative to the working directory. */
 export const DEFAULT_OUTPUT_ROOT = './lexpilot-output';
 
@@ -82,8 +83,8 @@ export const GENERATION_OPTIONS_HELP = `Options:
   --temperature T          evaluated and user model [${DEFAULT_SETTINGS.temperature}]
   --judge-temperature T    judge [${DEFAULT_SETTINGS.judge_temperature}]
   --max-tokens N           [${DEFAULT_SETTINGS.max_tokens}]
-  --timeout SECONDS        per call [${DEFAULT_SETTINGS.timeout_s}]
-  --retries N              per call [${DEFAULT_SETTINGS.retries}]
+  --timeout SECONDS        per call; a resume may change it [${DEFAULT_SETTINGS.timeout_s}]
+  --retries N              per call (0-${SETTING_LIMITS.retries.max}); a resume may change it [${DEFAULT_SETTINGS.retries}]
   --concurrency N          cases in parallel; does not change results [${DEFAULT_CONCURRENCY}]
   --complete-field NAME    dataset field of the complete history (when not detected)
   --underspecified-field NAME  dataset field of the underspecified history
@@ -163,30 +164,14 @@ export function generationOptionsFrom(
 		})
 	) as Record<Role, RoleEndpoint>;
 
+	const setting = (name: keyof Settings, flagName: keyof typeof GENERATION_OPTIONS) =>
+		numberFlag(flagName, flag(flagName), DEFAULT_SETTINGS[name], SETTING_LIMITS[name]);
 	const settings: Settings = {
-		temperature: numberFlag('temperature', flag('temperature'), DEFAULT_SETTINGS.temperature, {
-			min: 0,
-			max: 2
-		}),
-		judge_temperature: numberFlag(
-			'judge-temperature',
-			flag('judge-temperature'),
-			DEFAULT_SETTINGS.judge_temperature,
-			{ min: 0, max: 2 }
-		),
-		max_tokens: numberFlag('max-tokens', flag('max-tokens'), DEFAULT_SETTINGS.max_tokens, {
-			integer: true,
-			min: 1
-		}),
-		timeout_s: numberFlag('timeout', flag('timeout'), DEFAULT_SETTINGS.timeout_s, {
-			min: 0,
-			exclusiveMin: true
-		}),
-		retries: numberFlag('retries', flag('retries'), DEFAULT_SETTINGS.retries, {
-			integer: true,
-			min: 0,
-			max: 20
-		})
+		temperature: setting('temperature', 'temperature'),
+		judge_temperature: setting('judge_temperature', 'judge-temperature'),
+		max_tokens: setting('max_tokens', 'max-tokens'),
+		timeout_s: setting('timeout_s', 'timeout'),
+		retries: setting('retries', 'retries')
 	};
 	const limitRaw = flag('limit');
 	const complete = flag('complete-field');
@@ -200,11 +185,12 @@ export function generationOptionsFrom(
 		limit:
 			limitRaw === undefined ? null : numberFlag('limit', limitRaw, 0, { integer: true, min: 1 }),
 		settings,
-		concurrency: numberFlag('concurrency', flag('concurrency'), DEFAULT_CONCURRENCY, {
-			integer: true,
-			min: 1,
-			max: 64
-		}),
+		concurrency: numberFlag(
+			'concurrency',
+			flag('concurrency'),
+			DEFAULT_CONCURRENCY,
+			SETTING_LIMITS.concurrency
+		),
 		roles,
 		historyFields: {
 			...(complete ? { complete } : {}),

@@ -1,9 +1,10 @@
 /** The results reader's view of an output root on disk (Node only; core never touches files). */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CheckpointError, UsageError } from '../lib/core/errors';
+import { UsageError } from '../lib/core/errors';
 import { STAGE_FILES } from '../lib/core/records';
 import type { LayoutSource } from '../lib/core/results/source';
+import { decodeLayoutText } from '../lib/core/text';
 
 /** The layout's top folders; anything else in the root (a dataset, notes) is never walked. */
 const TOP_DIRS = [...new Set(['runs', ...Object.values(STAGE_FILES).map((s) => s.dir)])];
@@ -32,14 +33,7 @@ export async function fsLayoutSource(root: string): Promise<LayoutSource> {
 		return out;
 	};
 	// Strict UTF-8, as the bundle importer reads: a damaged file is named, never read around.
-	const decoder = new TextDecoder('utf-8', { fatal: true });
-	const read = async (path: string) => {
-		const bytes = await readFile(join(root, ...path.split('/')));
-		try {
-			return decoder.decode(bytes);
-		} catch {
-			throw new CheckpointError(`${join(root, path)}: not UTF-8 text`);
-		}
-	};
+	const read = async (path: string) =>
+		decodeLayoutText(await readFile(join(root, ...path.split('/'))), join(root, path));
 	return { root, list, read };
 }

@@ -127,6 +127,8 @@ async function comparableManifest(page: Page, runId: string) {
 	delete m.run_id;
 	delete m.created_at;
 	delete m.settings.retries;
+	// Operational (timeout, retries, concurrency) and dated: recorded, never compared.
+	delete m.operational_history;
 	return m;
 }
 

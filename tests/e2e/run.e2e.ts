@@ -129,8 +129,18 @@ describe('Run page', () => {
 			'Keys are not remembered'
 		);
 		await e.screenshot('run-unfinished');
+		// A rate-limited run resumes with more patience (SPEC §6): retries from the Models page.
+		await page.getByRole('link', { name: 'Models', exact: true }).click();
+		await page.getByTestId('setting-retries').fill('7');
+		await page.getByRole('link', { name: 'Run', exact: true }).click();
 		await page.getByTestId('resume-e2e-reload').click();
 		await waitForRunStatus(page, 'done');
+		const manifest = (await savedManifest(page, 'e2e-reload')) as {
+			settings: { retries: number };
+			operational_history: { retries: number }[];
+		};
+		expect(manifest.settings.retries).toBe(3);
+		expect(manifest.operational_history.map((h) => h.retries)).toEqual([3, 7]);
 
 		const after = fake.casesOf(fake.server.requests.slice(before));
 		for (const caseNumber of finished) {

@@ -2,8 +2,10 @@
 import { describe, expect } from 'vitest';
 import { CheckpointError, RunLockedError } from '../../src/lib/core/errors';
 import { sha256Canonical } from '../../src/lib/core/hash';
-import type { AnyRecord, StageFile } from '../../src/lib/core/records';
+import type { RunKey } from '../../src/lib/core/layout';
+import type { AnyRecord, Manifest, StageFile } from '../../src/lib/core/records';
 import { recordIdentity } from '../../src/lib/core/store/identity';
+import { openRun } from '../../src/lib/core/store/resume';
 import {
 	fakeSha,
 	makeA1,
@@ -15,9 +17,17 @@ import {
 } from '../../src/lib/core/store/record-factories';
 import { testAllStorage } from './store-contract';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
-const otherModel = { runId: 'run1', modelDir: 'qwen-9f8e7d6c' };
-const otherRun = { runId: 'run2', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+const otherModel = { runId: 'run1', modelDir: 'qwen-67f2d225' };
+const otherRun = { runId: 'run2', modelDir: 'gpt-x-4e02b150' };
+
+/** The manifest of one of the runs above: its evaluated model is the one its folder names. */
+function manifestOf(key: RunKey): Manifest {
+	const m = makeManifest(key);
+	return key.modelDir === otherModel.modelDir
+		? { ...m, models: { ...m.models, evaluated: 'qwen' } }
+		: m;
+}
 
 /** One valid record for each stage file, so every schema goes through every store. */
 const ONE_OF_EACH: [StageFile, AnyRecord][] = [
@@ -88,6 +98,74 @@ describe('CheckpointStore contract', () => {
 		await expect(h.store.createManifest(second)).rejects.toThrow(/manifest\.json exists already/);
 		expect(await (await h.reopen()).readManifest(run)).toEqual(manifest);
 	});
+
+	testAllStorage(
+		'recordOperational appends to the history and changes nothing else of the manifest',
+		async (h) => {
+			const first = { at: '2025-01-01T00:00:00.000Z', timeout_s: 120, retries: 3, concurrency: 4 };
+			const manifest = {
+				...makeManifest(run),
+				operational_history: [first],
+				written_by: { tool: 'another harness' }
+			} as Manifest;
+			await h.store.createManifest(manifest);
+			await h.store.appendRecord(run, 'a1', makeA1('1'));
+			const later = { at: '2025-02-01T00:00:00.000Z', timeout_s: 600, retries: 12, concurrency: 1 };
+			await h.store.recordOperational(run, later);
+			const expected = { ...manifest, operational_history: [first, later] };
+			expect(await h.store.readManifest(run)).toEqual(expected);
+			expect(await (await h.reopen()).readManifest(run)).toEqual(expected);
+			expect(await h.store.readRecords(run, 'a1')).toEqual([makeA1('1')]);
+		}
+	);
+
+	testAllStorage(
+		'recordOperational refuses a run without a manifest, and a bad entry',
+		async (h) => {
+			const entry = { at: '2025-02-01T00:00:00.000Z', timeout_s: 600, retries: 12, concurrency: 1 };
+			await expect(h.store.recordOperational(run, entry)).rejects.toThrow(
+				/manifest\.json: no manifest to record the resume in/
+			);
+			expect(await h.store.readManifest(run)).toBeNull();
+			await h.store.createManifest(makeManifest(run));
+			await expect(h.store.recordOperational(run, { ...entry, retries: 1000 })).rejects.toThrow(
+				/not a valid run manifest: field "operational_history\.0\.retries"/
+			);
+			expect(await h.store.readManifest(run)).toEqual(makeManifest(run));
+		}
+	);
+
+	testAllStorage(
+		'a resume may change timeout, retries and concurrency (recorded); temperature still refuses',
+		async (h) => {
+			const at = (day: number) => `2025-01-0${day}T00:00:00.000Z`;
+			const opened = (day: number, edit: (m: Manifest) => void = () => {}) => {
+				const m = makeManifest(run, { created_at: at(day) });
+				m.operational_history = [{ at: at(day), timeout_s: 120, retries: 3, concurrency: 4 }];
+				edit(m);
+				return m;
+			};
+			const first = opened(1);
+			await openRun(h.store, first);
+			const patient = opened(2, (m) => {
+				Object.assign(m.settings, { timeout_s: 900, retries: 20 });
+				m.operational_history = [{ at: at(2), timeout_s: 900, retries: 20, concurrency: 1 }];
+			});
+			const resumed = await openRun(h.store, patient);
+			expect(resumed.created).toBe(false);
+			const saved = await (await h.reopen()).readManifest(run);
+			expect(saved?.settings).toEqual(first.settings);
+			expect(saved?.operational_history).toEqual([
+				...first.operational_history!,
+				...patient.operational_history!
+			]);
+			const hotter = opened(3, (m) => (m.settings.temperature = 0.9));
+			await expect(openRun(h.store, hotter)).rejects.toThrow(
+				/settings\.temperature: saved 0\.7, now 0\.9/
+			);
+			expect(await h.store.readManifest(run)).toEqual(saved);
+		}
+	);
 
 	testAllStorage('an invalid manifest is refused before anything is written', async (h) => {
 		const bad = { ...makeManifest(run), code_sha256: 'not-a-hash' };
@@ -178,7 +256,7 @@ describe('CheckpointStore contract', () => {
 		const read = h.store.readRecords(run, 'DCG_results');
 		await expect(read).rejects.toThrow(CheckpointError);
 		await expect(h.store.readRecords(run, 'DCG_results')).rejects.toThrow(
-			/eval_results[\\/]run1[\\/]gpt-x-1a2b3c4d[\\/]DCG_results\.jsonl, line 2: not valid JSON/
+			/eval_results[\\/]run1[\\/]gpt-x-4e02b150[\\/]DCG_results\.jsonl, line 2: not valid JSON/
 		);
 	});
 
@@ -226,7 +304,7 @@ describe('CheckpointStore contract', () => {
 
 	testAllStorage('listRuns lists every run with a manifest, sorted', async (h) => {
 		expect(await h.store.listRuns()).toEqual([]);
-		for (const key of [otherRun, otherModel, run]) await h.store.createManifest(makeManifest(key));
+		for (const key of [otherRun, otherModel, run]) await h.store.createManifest(manifestOf(key));
 		// Records without a manifest are not a run.
 		await h.store.appendRecord({ runId: 'orphan', modelDir: 'm-00000000' }, 'a1', makeA1('1'));
 		expect(await h.store.listRuns()).toEqual([run, otherModel, otherRun]);
@@ -234,7 +312,7 @@ describe('CheckpointStore contract', () => {
 
 	testAllStorage('deleteRun removes one run whole and nothing else', async (h) => {
 		for (const key of [run, otherModel]) {
-			await h.store.createManifest(makeManifest(key));
+			await h.store.createManifest(manifestOf(key));
 			await h.store.appendRecord(key, 'a1', makeA1('1'));
 			await h.store.appendRecord(key, 'DCG_results', makeDcg('1'));
 		}

@@ -16,6 +16,7 @@ import type { StageName } from '../../lib/core/engine/types';
 import { createOpenAIClient } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
+import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
@@ -35,11 +36,6 @@ const OPTIONS = {
 	simulated: { type: 'boolean' },
 	prompts: { type: 'string' }
 } as const;
-
-/** The evaluated model id of a simulated run when none is given. */
-export const SIMULATED_MODEL = 'simulated';
-/** What a simulated run records as every role's endpoint. */
-export const SIMULATED_ENDPOINT = 'simulated://offline';
 
 const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
 cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, or

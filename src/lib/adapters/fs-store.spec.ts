@@ -10,7 +10,7 @@ import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../core/store/record-factories';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 let root: string;
 let store: FsStore;
 

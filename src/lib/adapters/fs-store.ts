@@ -23,9 +23,16 @@ import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
+	type OperationalEntry,
 	type StageFile
 } from '../core/records';
-import { checkManifest, checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
+import { checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
+import {
+	checkManifest,
+	manifestText,
+	readManifestBytes,
+	withOperationalEntry
+} from '../core/store/manifest-file';
 import { recordHead, type RecordHead } from '../core/store/heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
@@ -189,30 +196,24 @@ export class FsStore implements CheckpointStore {
 
 	async readManifest(run: RunKey): Promise<Manifest | null> {
 		const path = this.pathOf(manifestPath(run));
-		let text: string;
+		let bytes: Uint8Array;
 		try {
-			text = await fs.readFile(path, 'utf8');
+			bytes = await fs.readFile(path);
 		} catch (e) {
 			if (errorCode(e) === 'ENOENT') return null;
 			throw e;
 		}
-		let value: unknown;
-		try {
-			value = JSON.parse(text.replace(/^\uFEFF/, ''));
-		} catch (e) {
-			throw new CheckpointError(`${path}: not valid JSON (${(e as Error).message})`);
-		}
-		return checkManifest(value, path);
+		return readManifestBytes(bytes, path, { run });
 	}
 
 	async createManifest(manifest: Manifest): Promise<void> {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		const path = this.pathOf(manifestPath(run));
-		checkManifest(manifest, path);
+		await checkManifest(manifest, path);
 		const exists = () =>
 			new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
 		await fs.mkdir(dirname(path), { recursive: true });
-		const tmp = await writeTemp(path, `${JSON.stringify(manifest, null, 2)}\n`);
+		const tmp = await writeTemp(path, manifestText(manifest));
 		try {
 			// link, unlike rename, fails when the target exists: no window between check and write.
 			await fs.link(tmp, path);
@@ -230,6 +231,33 @@ export class FsStore implements CheckpointStore {
 			await fs.rename(tmp, path);
 		} finally {
 			await fs.unlink(tmp).catch(() => undefined);
+		}
+		await syncDir(dirname(path));
+	}
+
+	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
+		const path = this.pathOf(manifestPath(run));
+		let bytes: Uint8Array;
+		try {
+			bytes = await fs.readFile(path);
+		} catch (e) {
+			if (errorCode(e) === 'ENOENT') {
+				throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+			}
+			throw e;
+		}
+		const saved = await readManifestBytes(bytes, path, { run, asWritten: true });
+		const next = await checkManifest(withOperationalEntry(saved, entry), path, {
+			run,
+			asWritten: true
+		});
+		// Whole or absent, as on creation: a crash leaves the old manifest or the new one.
+		const tmp = await writeTemp(path, manifestText(next));
+		try {
+			await fs.rename(tmp, path);
+		} catch (e) {
+			await fs.unlink(tmp).catch(() => undefined);
+			throw e;
 		}
 		await syncDir(dirname(path));
 	}

@@ -15,13 +15,9 @@ import {
 import type { LayoutSource } from '../core/results/source';
 import { checkRecord, compareRunKeys, runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
+import { manifestText } from '../core/store/manifest-file';
 import { openIdbStore, type IdbStore, type RecordRow } from './idb-store';
 import type { BundleRun } from './zip-bundle';
-
-/** The manifest file as the stores write it: two-space JSON and a final line end. */
-export function manifestText(manifest: Manifest): string {
-	return `${JSON.stringify(manifest, null, 2)}\n`;
-}
 
 const sameRun = (a: RunKey, b: RunKey) => a.runId === b.runId && a.modelDir === b.modelDir;
 

@@ -12,7 +12,7 @@ import { importRuns } from './idb-source';
 import { openIdbStore, type IdbStore } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 const opened: IdbStore[] = [];
 
 async function open(options: Parameters<typeof openIdbStore>[0] = {}): Promise<IdbStore> {
@@ -92,7 +92,7 @@ describe('IdbStore storage', () => {
 		const error = await store.appendRecord(run, 'a1', makeA1('3')).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(CheckpointError);
 		expect((error as Error).message).toMatch(
-			/browser storage: AwN_gen\/run1\/gpt-x-1a2b3c4d\/a1\.jsonl: browser storage is full.*Nothing was lost/
+			/browser storage: AwN_gen\/run1\/gpt-x-4e02b150\/a1\.jsonl: browser storage is full.*Nothing was lost/
 		);
 		expect(await store.readRecords(run, 'a1')).toEqual([makeA1('1'), makeA1('2')]);
 		// Once space is free, the run resumes where it stopped.
@@ -242,7 +242,7 @@ describe('IdbStore heads (schema version 2)', () => {
 		const [, second] = await store.db.getAll('heads');
 		await store.db.put('heads', { ...second, head: { ...second.head, record_sha256: 'x' } });
 		await expect(store.readHeads(run, 'a1')).rejects.toThrow(
-			/browser storage: AwN_gen\/run1\/gpt-x-1a2b3c4d\/a1\.jsonl, line 2: .*record_sha256/
+			/browser storage: AwN_gen\/run1\/gpt-x-4e02b150\/a1\.jsonl, line 2: .*record_sha256/
 		);
 	});
 });

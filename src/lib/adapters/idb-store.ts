@@ -5,15 +5,16 @@
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
-import { STAGE_FILE_NAMES, type AnyRecord, type Manifest, type StageFile } from '../core/records';
-import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
 import {
-	checkManifest,
-	checkRecord,
-	checkRecordToAppend,
-	compareRunKeys,
-	runLabel
-} from '../core/store/checks';
+	STAGE_FILE_NAMES,
+	type AnyRecord,
+	type Manifest,
+	type OperationalEntry,
+	type StageFile
+} from '../core/records';
+import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
+import { checkManifest, withOperationalEntry } from '../core/store/manifest-file';
+import { checkRecord, checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
 import {
 	describeIdentity,
 	orderByIdentity,
@@ -202,13 +203,13 @@ export class IdbStore implements CheckpointStore {
 
 	async readManifest(run: RunKey): Promise<Manifest | null> {
 		const row = await this.db.get('manifests', [run.runId, run.modelDir]);
-		return row ? checkManifest(row.manifest, this.#label(manifestPath(run))) : null;
+		return row ? checkManifest(row.manifest, this.#label(manifestPath(run)), { run }) : null;
 	}
 
 	async createManifest(manifest: Manifest): Promise<void> {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		const label = this.#label(manifestPath(run));
-		checkManifest(manifest, label);
+		await checkManifest(manifest, label);
 		await this.#write(['manifests', 'records'], label, async (tx) => {
 			// A file with no record yet starts out headed: every append writes a record and its head.
 			const index = tx.objectStore('records').index('by_file');
@@ -222,6 +223,31 @@ export class IdbStore implements CheckpointStore {
 				throw new CheckpointError(`${label} exists already; a saved manifest is never replaced.`);
 			}
 			throw e;
+		});
+	}
+
+	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
+		const label = this.#label(manifestPath(run));
+		const key: [string, string] = [run.runId, run.modelDir];
+		const row = await this.db.get('manifests', key);
+		if (!row) throw new CheckpointError(`${label}: no manifest to record the resume in.`);
+		// Checked before the transaction: hashing awaits WebCrypto, which would end it.
+		const saved = await checkManifest(row.manifest, label, { run, asWritten: true });
+		const next = await checkManifest(withOperationalEntry(saved, entry), label, {
+			run,
+			asWritten: true
+		});
+		const before = JSON.stringify(row.manifest);
+		await this.#write('manifests', label, async (tx) => {
+			const manifests = tx.objectStore('manifests');
+			const current = await manifests.get(key);
+			// The lock is held, so nothing else writes it; refuse rather than lose a change if it did.
+			if (!current || JSON.stringify(current.manifest) !== before) {
+				throw new CheckpointError(
+					`${label}: changed while the resume was being recorded; run again.`
+				);
+			}
+			await manifests.put({ ...current, manifest: next });
 		});
 	}
 

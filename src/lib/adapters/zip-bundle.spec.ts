@@ -222,7 +222,9 @@ describe('refused bundles, each problem naming its file', () => {
 		const entries = edited(manifestPath(run), null);
 		entries.push({ path: manifestPath({ ...run, runId: 'run9' }), bytes: enc(text) });
 		const problems = await problemsOf(readBundle(entries, 'b.zip'));
-		expect(problems.join('\n')).toMatch(/runs\/run9\/.*manifest\.json: names run "run1"/);
+		expect(problems.join('\n')).toMatch(
+			/runs\/run9\/.*manifest\.json: the manifest names run "run1"/
+		);
 	});
 
 	it('lists every problem at once', async () => {
@@ -262,7 +264,7 @@ describe('size limits', () => {
 		const problems = await problemsOf(unzipBundle(zip, 'bomb.zip', limits));
 		expect(problems).toEqual([
 			expect.stringMatching(
-				/^eval_results\/r\/m\/f0: unpacks to 0\.02 MB, more than the 0\.02 MB allowed per file.*zip bomb/
+				/^eval_results\/r\/m\/f0: unpacks to 20 KB, more than the 16 KB allowed per file.*zip bomb/
 			)
 		]);
 	});

@@ -7,15 +7,17 @@
 import { UsageError } from '../core/errors';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
-import { manifestPath, modelDirName, parseLayoutPath, type RunKey } from '../core/layout';
+import { manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
 import {
-	Manifest,
 	STAGE_FILE_NAMES,
 	STAGE_FILES,
 	type AnyRecord,
+	type Manifest,
 	type StageFile
 } from '../core/records';
 import { describeIdentity, recordIdentity } from '../core/store/identity';
+import { readManifestBytes } from '../core/store/manifest-file';
+import { decodeLayoutText, formatBytes, stripBom } from '../core/text';
 
 /** How much a bundle may unpack to; a zip bomb is refused before anything is inflated. */
 export interface BundleLimits {
@@ -79,10 +81,6 @@ const CLUTTER = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/;
 /** Problems listed before the rest are summarised; a broken bundle should not flood the page. */
 const MAX_LISTED = 40;
 
-function mib(bytes: number): string {
-	return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
-}
-
 /** Sort key of a layout path: run, then its manifest, then its stage files in SPEC §5 order. */
 function layoutRank(path: string): string {
 	const named = parseLayoutPath(path);
@@ -136,7 +134,7 @@ export async function unzipBundle(
 	for (const entry of declared) {
 		if (entry.size > limits.maxEntryBytes) {
 			problems.push(
-				`${entry.name}: unpacks to ${mib(entry.size)}, more than the ${mib(limits.maxEntryBytes)} ` +
+				`${entry.name}: unpacks to ${formatBytes(entry.size)}, more than the ${formatBytes(limits.maxEntryBytes)} ` +
 					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).'
 			);
 		}
@@ -144,7 +142,7 @@ export async function unzipBundle(
 	const total = declared.reduce((sum, e) => sum + e.size, 0);
 	if (total > limits.maxTotalBytes) {
 		problems.push(
-			`the archive unpacks to ${mib(total)}, more than the ${mib(limits.maxTotalBytes)} allowed. ` +
+			`the archive unpacks to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. ` +
 				'Import fewer runs at a time, or use the command-line tool for very large results.'
 		);
 	}
@@ -238,13 +236,11 @@ function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorte
 	return sorted;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 function decode(bytes: Uint8Array, label: string, problems: string[]): string | null {
 	try {
-		return utf8.decode(bytes);
-	} catch {
-		problems.push(`${label}: not UTF-8 text.`);
+		return decodeLayoutText(bytes, label);
+	} catch (e) {
+		problems.push(`${(e as Error).message}.`);
 		return null;
 	}
 }
@@ -254,47 +250,13 @@ async function readManifest(
 	label: string,
 	problems: string[]
 ): Promise<Manifest | null> {
-	const text = decode(entry.bytes, label, problems);
-	if (text === null) return null;
-	let value: unknown;
 	try {
-		value = JSON.parse(text.replace(/^\uFEFF/, ''));
+		// Kept as written (field order, unknown fields): export gives it back unchanged.
+		return await readManifestBytes(entry.bytes, label, { run: entry.run, asWritten: true });
 	} catch (e) {
-		problems.push(`${label}: not valid JSON (${(e as Error).message}).`);
+		problems.push(`${(e as Error).message}${(e as Error).message.endsWith('.') ? '' : '.'}`);
 		return null;
 	}
-	const parsed = Manifest.safeParse(value);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'manifest';
-		problems.push(`${label}: not a valid run manifest: ${field}: ${issue.message}.`);
-		return null;
-	}
-	const m = parsed.data;
-	const { runId, modelDir } = entry.run;
-	if (m.run_id !== runId || m.model_dir !== modelDir) {
-		problems.push(
-			`${label}: names run "${m.run_id}" / "${m.model_dir}" but sits in the folder of "${runId}" / ` +
-				`"${modelDir}". Put it back in its own run folder.`
-		);
-		return null;
-	}
-	const expectedDir = await modelDirName(m.models.evaluated);
-	if (expectedDir !== modelDir) {
-		problems.push(
-			`${label}: the folder of evaluated model "${m.models.evaluated}" is "${expectedDir}", not ` +
-				`"${modelDir}"; the run's folders were renamed or its manifest edited.`
-		);
-		return null;
-	}
-	const selected = m.dataset.selected_case_numbers;
-	const dup = selected.find((c, i) => selected.indexOf(c) !== i);
-	if (dup !== undefined) {
-		problems.push(`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`);
-		return null;
-	}
-	// Keep the manifest as written (field order, unknown fields): export gives it back unchanged.
-	return value as Manifest;
 }
 
 /** Parses one stage file and checks that its cases are the run's selected cases, each once. */
@@ -314,7 +276,7 @@ function readStageFile(
 		problems.push((e as Error).message);
 		return null;
 	}
-	const body = text.replace(/^\uFEFF/, '');
+	const body = stripBom(text);
 	const lines = body
 		.split('\n')
 		.slice(0, records.length)
@@ -361,13 +323,13 @@ export async function readBundle(
 		total += entry.bytes.length;
 		if (entry.bytes.length > limits.maxEntryBytes) {
 			problems.push(
-				`${entry.path}: ${mib(entry.bytes.length)}, more than the ${mib(limits.maxEntryBytes)} allowed per file.`
+				`${entry.path}: ${formatBytes(entry.bytes.length)}, more than the ${formatBytes(limits.maxEntryBytes)} allowed per file.`
 			);
 		}
 	}
 	if (total > limits.maxTotalBytes) {
 		problems.push(
-			`the files add up to ${mib(total)}, more than the ${mib(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
+			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
 		);
 	}
 	if (problems.length) throw new BundleError(problems, name);
@@ -438,7 +400,9 @@ export async function readZipBundle(
 ): Promise<Bundle> {
 	if (zip.length > limits.maxTotalBytes) {
 		throw new BundleError(
-			[`the archive is ${mib(zip.length)}, more than the ${mib(limits.maxTotalBytes)} allowed.`],
+			[
+				`the archive is ${formatBytes(zip.length)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed.`
+			],
 			name
 		);
 	}

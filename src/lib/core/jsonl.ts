@@ -1,6 +1,7 @@
 /** JSONL reading and writing with errors that name the file and line. */
 import type { z } from 'zod';
 import { CheckpointError } from './errors';
+import { stripBom } from './text';
 
 /** One record a line, `\n`-terminated, UTF-8 as written by the caller. */
 export function toJsonLine(record: unknown): string {
@@ -17,7 +18,7 @@ export function parseJsonl<S extends z.ZodType>(
 	schema: S,
 	fileLabel: string
 ): z.infer<S>[] {
-	const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+	const body = stripBom(text);
 	if (body.length > 0 && !body.endsWith('\n')) {
 		const line = body.split('\n').length;
 		throw new CheckpointError(

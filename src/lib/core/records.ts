@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
+import { OperationalEntry, Settings } from './run-config';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
 const caseNumber = z.string().min(1);
@@ -148,28 +149,8 @@ export type AnyRecord = { case_number: string; input_sha256: string } & Record<s
 export const ROLES = ['evaluated', 'user', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Generation settings that make runs comparable (concurrency is deliberately not here). */
-export const Settings = z.object({
-	/** @default 0.7 */
-	temperature: z.number(),
-	/** @default 0.1 */
-	judge_temperature: z.number(),
-	/** @default 8192 */
-	max_tokens: z.number().int().positive(),
-	/** @default 120 */
-	timeout_s: z.number().positive(),
-	/** @default 3 */
-	retries: z.number().int().nonnegative()
-});
-export type Settings = z.infer<typeof Settings>;
-
-export const DEFAULT_SETTINGS: Settings = {
-	temperature: 0.7,
-	judge_temperature: 0.1,
-	max_tokens: 8192,
-	timeout_s: 120,
-	retries: 3
-};
+// Settings live with the rest of a run's configuration; re-exported as every record type is here.
+export { DEFAULT_SETTINGS, OperationalEntry, Settings } from './run-config';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -193,9 +174,16 @@ export const Manifest = z
 		prompts_sha256: sha256Hex,
 		models: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
 		endpoints: z.object({ evaluated: z.string(), user: z.string(), judge: z.string() }),
+		/** As the run was first started; a resume never rewrites it. */
 		settings: Settings,
 		categories: CategoryMap,
-		simulated: z.boolean()
+		simulated: z.boolean(),
+		/**
+		 * The operational values (timeout, retries, concurrency) of the first start and of every
+		 * resume that changed them, oldest first; the last one is in force. Optional: manifests
+		 * written before it existed, or by another tool, have none. See `core/store/README.md`.
+		 */
+		operational_history: z.array(OperationalEntry).optional()
 	})
 	.loose();
 export type Manifest = z.infer<typeof Manifest>;

@@ -17,6 +17,7 @@ import type { IdbStore } from '$lib/adapters/idb-store';
 import { estimateStorage, type StorageInfo } from '$lib/adapters/storage-info';
 import { runLabel } from '$lib/core/store/checks';
 import type { RunKey } from '$lib/core/layout';
+import { formatBytes } from '$lib/core/text';
 import {
 	BundleError,
 	DEFAULT_BUNDLE_LIMITS,
@@ -110,7 +111,7 @@ export class BundlesState {
 			this.outcome = {
 				kind: 'ok',
 				title: `Exported ${chosen.length} run${chosen.length === 1 ? '' : 's'} as ${name}`,
-				lines: [`${files.size} files, ${(zip.length / 1024).toFixed(0)} KB compressed.`]
+				lines: [`${files.size} files, ${formatBytes(zip.length)} compressed.`]
 			};
 		} catch (e) {
 			this.outcome = { kind: 'error', title: 'Export failed', lines: [(e as Error).message] };
@@ -139,8 +140,8 @@ export class BundlesState {
 			if (file.size > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
 					[
-						`the file is ${(file.size / 1024 / 1024).toFixed(0)} MB, more than the ` +
-							`${DEFAULT_BUNDLE_LIMITS.maxTotalBytes / 1024 / 1024} MB allowed.`
+						`the file is ${formatBytes(file.size)}, more than the ` +
+							`${formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)} allowed.`
 					],
 					file.name
 				);
@@ -163,8 +164,8 @@ export class BundlesState {
 			if (total > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
 					[
-						`the folder holds ${(total / 1024 / 1024).toFixed(0)} MB, more than the ` +
-							`${DEFAULT_BUNDLE_LIMITS.maxTotalBytes / 1024 / 1024} MB allowed. Import fewer runs at a time.`
+						`the folder holds ${formatBytes(total)}, more than the ` +
+							`${formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)} allowed. Import fewer runs at a time.`
 					],
 					name
 				);

@@ -3,15 +3,17 @@
  * provider that refuses web pages, CORS). Base URLs and model ids are written out; keys never
  * are: each key appears only as the name of the environment variable to set (SPEC §8).
  */
-import { DEFAULT_SETTINGS, ROLES, type Role, type Settings } from '$lib/core/records';
+import { ROLES, type Role } from '$lib/core/records';
 import type { StageName } from '$lib/core/engine/types';
 import {
 	DEFAULT_BASE_URL,
 	DEFAULT_CONCURRENCY,
 	DEFAULT_JUDGE_MODEL,
+	DEFAULT_SETTINGS,
 	DEFAULT_USER_MODEL,
-	type ModelSettings
-} from './model-settings';
+	type Settings
+} from '$lib/core/run-config';
+import type { ModelSettings } from './model-settings';
 import { PRESETS, type PresetId } from './provider-presets';
 
 const ENV_PREFIX: Record<Role, string> = { evaluated: 'EVAL', user: 'USER', judge: 'JUDGE' };

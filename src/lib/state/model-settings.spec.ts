@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
 	DEFAULT_BASE_URL,
+	SETTING_LIMITS,
+	Settings,
+	SIMULATED_ENDPOINT
+} from '$lib/core/run-config';
+import {
 	defaultModelSettings,
 	fromStored,
 	resolveEndpoints,
 	runIdentity,
 	settingsProblems,
-	SIMULATED_ENDPOINT,
 	toStored,
 	type ModelSettings
 } from './model-settings';
@@ -92,6 +96,16 @@ describe('settingsProblems', () => {
 	it.each(cases)('%s', (_name, edit, field) => {
 		const problems = settingsProblems(settings(edit));
 		expect(problems.map((p) => p.field)).toEqual(field ? [field] : []);
+	});
+
+	it("takes retries up to the shared schema's ceiling and refuses one more", () => {
+		const max = Settings.shape.retries.maxValue!;
+		expect(max).toBe(SETTING_LIMITS.retries.max);
+		expect(settingsProblems(settings((s) => (s.generation.retries = max)))).toEqual([]);
+		const over = settingsProblems(settings((s) => (s.generation.retries = max + 1)));
+		expect(over).toEqual([
+			{ field: 'generation.retries', message: `Retries must be at most ${max}.` }
+		]);
 	});
 
 	it('needs no evaluated model or URL in simulated mode', () => {

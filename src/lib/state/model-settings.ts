@@ -8,21 +8,20 @@
  */
 import { z } from 'zod';
 import type { RoleEndpoint } from '$lib/core/model/types';
-import { DEFAULT_SETTINGS, ROLES, type Role, type Settings } from '$lib/core/records';
+import { ROLES, type Role } from '$lib/core/records';
+import {
+	DEFAULT_BASE_URL,
+	DEFAULT_CONCURRENCY,
+	DEFAULT_JUDGE_MODEL,
+	DEFAULT_SETTINGS,
+	DEFAULT_USER_MODEL,
+	SETTING_LIMITS,
+	SIMULATED_ENDPOINT,
+	SIMULATED_MODEL,
+	type NumberLimit,
+	type Settings
+} from '$lib/core/run-config';
 import { PRESET_IDS, type PresetId } from './provider-presets';
-
-/** SPEC §2: no base URL at all means OpenAI's. */
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** The Standard User Model of the paper (SPEC §2). */
-export const DEFAULT_USER_MODEL = 'DeepSeek-V4.1-Flash';
-/** The judge of the paper (SPEC §2). */
-export const DEFAULT_JUDGE_MODEL = 'DeepSeek-R1';
-/** @default 4; does not change results (SPEC §3). */
-export const DEFAULT_CONCURRENCY = 4;
-/** Evaluated model id of a simulated run; the same as the CLI's `--simulated`. */
-export const SIMULATED_MODEL = 'simulated';
-/** What a simulated run records as every role's endpoint; the same as the CLI's. */
-export const SIMULATED_ENDPOINT = 'simulated://offline';
 
 /** `api`: OpenAI-compatible endpoints; `simulated`: the offline demo provider for every role. */
 export type ProviderMode = 'api' | 'simulated';
@@ -52,7 +51,7 @@ export interface ModelSettings {
 	mode: ProviderMode;
 	defaults: EndpointConfig;
 	roles: Record<Role, RoleConfig>;
-	/** Part of a run's identity: a change needs a new run id. */
+	/** Recorded in the manifest; temperatures and max tokens need a new run id to change, timeout and retries do not. */
 	generation: Settings;
 	/** Cases worked on at once; not part of comparability. @default 4 */
 	concurrency: number;
@@ -153,23 +152,15 @@ function isHttpUrl(text: string): boolean {
 	}
 }
 
-interface NumberRule {
-	min: number;
-	max?: number;
-	integer?: boolean;
-	/** `min` itself is not allowed. */
-	exclusiveMin?: boolean;
-}
-
-const GENERATION_RULES: Record<keyof Settings, NumberRule & { label: string }> = {
-	temperature: { label: 'Temperature', min: 0, max: 2 },
-	judge_temperature: { label: 'Judge temperature', min: 0, max: 2 },
-	max_tokens: { label: 'Max tokens', min: 1, integer: true },
-	timeout_s: { label: 'Timeout', min: 0, exclusiveMin: true },
-	retries: { label: 'Retries', min: 0, max: 20, integer: true }
+const GENERATION_LABELS: Record<keyof Settings, string> = {
+	temperature: 'Temperature',
+	judge_temperature: 'Judge temperature',
+	max_tokens: 'Max tokens',
+	timeout_s: 'Timeout',
+	retries: 'Retries'
 };
 
-function numberProblem(label: string, value: unknown, rule: NumberRule): string | null {
+function numberProblem(label: string, value: unknown, rule: NumberLimit): string | null {
 	if (typeof value !== 'number' || !Number.isFinite(value)) return `${label} must be a number.`;
 	if (rule.integer && !Number.isInteger(value)) return `${label} must be a whole number.`;
 	if (rule.exclusiveMin ? value <= rule.min : value < rule.min) {
@@ -186,18 +177,11 @@ function numberProblem(label: string, value: unknown, rule: NumberRule): string 
  */
 export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 	const problems: SettingsProblem[] = [];
-	for (const [key, rule] of Object.entries(GENERATION_RULES) as [
-		keyof Settings,
-		(typeof GENERATION_RULES)[keyof Settings]
-	][]) {
-		const message = numberProblem(rule.label, s.generation[key], rule);
+	for (const [key, label] of Object.entries(GENERATION_LABELS) as [keyof Settings, string][]) {
+		const message = numberProblem(label, s.generation[key], SETTING_LIMITS[key]);
 		if (message) problems.push({ field: `generation.${key}`, message });
 	}
-	const concurrency = numberProblem('Concurrency', s.concurrency, {
-		min: 1,
-		max: 64,
-		integer: true
-	});
+	const concurrency = numberProblem('Concurrency', s.concurrency, SETTING_LIMITS.concurrency);
 	if (concurrency) problems.push({ field: 'concurrency', message: concurrency });
 	if (s.mode === 'simulated') return problems;
 

@@ -1,4 +1,7 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { openIdbStore } from '$lib/adapters/idb-store';
 import { STAGE_OUTPUTS, type StageName } from '$lib/core/engine/types';
 import type { ChatRequest, ModelClient } from '$lib/core/model/types';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
@@ -166,6 +169,36 @@ describe('RunController', () => {
 		expect(resumed.progress.gen?.resumed).toBe(kept.length);
 		const repeated = second.calls.filter((c) => kept.includes(c.caseNumber));
 		expect(repeated).toEqual([]);
+	});
+
+	it('resumes in browser storage with other timeout, retries and concurrency, recording them', async () => {
+		const store = await openIdbStore({
+			dbName: 'run-controller-operational',
+			idbFactory: new IDBFactory(),
+			locks: null
+		});
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const first = await controller.start(request(countingClient(0).client, { limit: 2 }));
+		expect(first.status, first.error?.message).toBe('done');
+		const patient = { ...DEFAULT_SETTINGS, timeout_s: 600, retries: 12 };
+		const resumed = await controller.start(
+			request(countingClient(0).client, {
+				limit: 2,
+				stages: ['dcg'],
+				settings: patient,
+				concurrency: 1
+			})
+		);
+		expect(resumed.status, resumed.error?.message).toBe('done');
+		expect(resumed.created).toBe(false);
+		const manifest = await store.readManifest(resumed.run!);
+		expect(manifest?.settings).toEqual(DEFAULT_SETTINGS);
+		expect(
+			manifest?.operational_history?.map((e) => [e.timeout_s, e.retries, e.concurrency])
+		).toEqual([
+			[DEFAULT_SETTINGS.timeout_s, DEFAULT_SETTINGS.retries, 2],
+			[600, 12, 1]
+		]);
 	});
 
 	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {

@@ -304,6 +304,7 @@ function alreadyLocked(store: CheckpointStore): CheckpointStore {
 		lock: async () => async () => {},
 		readManifest: (run) => store.readManifest(run),
 		createManifest: (manifest) => store.createManifest(manifest),
+		recordOperational: (run, entry) => store.recordOperational(run, entry),
 		readRecords: (run, file) => store.readRecords(run, file),
 		appendRecord: (run, file, record) => store.appendRecord(run, file, record),
 		listRuns: () => store.listRuns(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildManifest } from '$lib/core/engine';
 import { DEFAULT_PROMPT_PACK, promptsSha256 } from '$lib/core/prompts';
 import type { Manifest } from '$lib/core/records';
+import { SETTING_LIMITS } from '$lib/core/run-config';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { defaultModelSettings, type ModelSettings } from './model-settings';
 import type { RunPlan } from './run-plans';
@@ -66,6 +67,7 @@ async function manifest(edit: Partial<Manifest> = {}): Promise<Manifest> {
 		modelDir: 'deepseek-chat-12345678',
 		dataset,
 		selected: dataset.cases.slice(0, 3),
+		concurrency: 4,
 		pack: DEFAULT_PROMPT_PACK,
 		models: { evaluated: 'deepseek-chat', user: 'DeepSeek-V4.1-Flash', judge: 'DeepSeek-R1' },
 		endpoints: {
@@ -154,21 +156,23 @@ describe('resume', () => {
 	it('continues with the manifest’s models, endpoints, settings and selected cases', async () => {
 		const m = await manifest();
 		const { specs, factory } = spyFactory();
-		const src = sources((s) =>
+		const src = sources((s) => {
 			Object.assign(s.roles.judge, {
 				useDefaultBaseURL: false,
 				baseURL: 'https://openrouter.ai/api/v1',
 				useDefaultKey: false,
 				apiKey: 'sk-or-judge',
 				model: 'something/else'
-			})
-		);
+			});
+			// The page's result-affecting settings are not the run's: the manifest's win.
+			Object.assign(s.generation, { temperature: 1.2, judge_temperature: 0.9, max_tokens: 64 });
+		});
 		const req = resumeRequest(src, m, plan, factory);
 		expect(req.models).toEqual(m.models);
 		expect(req.endpoints).toEqual(m.endpoints);
-		expect(req.settings).toEqual(m.settings);
+		const { temperature, judge_temperature, max_tokens } = m.settings;
+		expect(req.settings).toMatchObject({ temperature, judge_temperature, max_tokens });
 		expect(req.limit).toBe(3);
-		expect(req.concurrency).toBe(2);
 		expect(req.stages).toEqual(['gen', 'ljp-gold']);
 		// Keys come from the page, matched by base URL (a trailing slash does not matter).
 		expect(specs[0].endpoints.user.apiKey).toBe('sk-default');
@@ -178,6 +182,35 @@ describe('resume', () => {
 			model: 'DeepSeek-R1'
 		});
 		expect([...req.keys].sort()).toEqual(['sk-default', 'sk-or-judge']);
+	});
+
+	it('takes timeout, retries and concurrency from the Models page (SPEC §6: more patience)', async () => {
+		const m = await manifest();
+		const { specs, factory } = spyFactory();
+		const src = sources((s) => {
+			Object.assign(s.generation, { timeout_s: 600, retries: 12 });
+			s.concurrency = 1;
+		});
+		expect(checkResume(src, m, plan, await promptsSha256(DEFAULT_PROMPT_PACK)).problems).toEqual(
+			[]
+		);
+		const req = resumeRequest(src, m, plan, factory);
+		expect(req.settings).toEqual({ ...m.settings, timeout_s: 600, retries: 12 });
+		expect(req.concurrency).toBe(1);
+		expect(specs[0].settings).toEqual(req.settings);
+		expect(specs[0].concurrency).toBe(1);
+	});
+
+	it('refuses to resume with an operational setting out of its range, and only those', async () => {
+		const m = await manifest();
+		const src = sources((s) => {
+			s.generation.retries = SETTING_LIMITS.retries.max! + 1;
+			s.generation.temperature = 99; // not used on resume: the manifest's is
+		});
+		const check = checkResume(src, m, plan, await promptsSha256(DEFAULT_PROMPT_PACK));
+		expect(check.problems).toEqual([
+			`Models page: Retries must be at most ${SETTING_LIMITS.retries.max}.`
+		]);
 	});
 
 	it('finds no key for an endpoint the Models page no longer points at, and says which role', async () => {

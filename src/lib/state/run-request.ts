@@ -1,14 +1,17 @@
 /**
  * Turns what the pages hold (dataset, model settings, prompt pack, the Run form) into a
- * `RunRequest`, or into the reasons it cannot start. A resumed run takes everything from its
- * manifest instead (models, endpoints, settings, selected cases), so it continues exactly as it
- * began; only keys come from the Models page, since they are never saved with a run.
+ * `RunRequest`, or into the reasons it cannot start. A resumed run takes what decides its
+ * results from its manifest instead (models, endpoints, temperatures, max tokens, selected
+ * cases), so it continues exactly as it began; keys (never saved with a run) and the operational
+ * settings (timeout, retries, concurrency: a rate-limited run resumes with more patience, SPEC
+ * §6) come from the Models page.
  */
 import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';
 import { RUN_ID_PATTERN } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import { ROLES, type Manifest, type Role, type Settings } from '$lib/core/records';
+import { OPERATIONAL_SETTINGS } from '$lib/core/run-config';
 import type { ClientHooks, RunRequest } from './run-controller';
 import {
 	resolveEndpoints,
@@ -158,12 +161,23 @@ export function checkResume(
 				`the pack in use is ${promptsSha256.slice(0, 12)}…): import or restore that pack on the Prompts page.`
 		);
 	}
+	// Only the operational settings come from the Models page on resume; the rest is the manifest's.
+	const operational = new Set<string>([
+		...OPERATIONAL_SETTINGS.map((k) => `generation.${k}`),
+		'concurrency'
+	]);
+	for (const p of settingsProblems(sources.settings)) {
+		if (operational.has(p.field)) problems.push(`Models page: ${p.message}`);
+	}
 	const keys = keysForManifest(sources.settings, manifest);
 	const missingKeys = manifest.simulated ? [] : ROLES.filter((r) => !keys[r]);
 	return { problems, missingKeys };
 }
 
-/** The request that continues a saved run exactly as it began. */
+/**
+ * The request that continues a saved run as it began, with the Models page's timeout, retries
+ * and concurrency (recorded in the manifest's `operational_history` when they changed).
+ */
 export function resumeRequest(
 	sources: RunSources,
 	manifest: Manifest,
@@ -179,6 +193,12 @@ export function resumeRequest(
 		])
 	) as Record<Role, RoleEndpoint>;
 	const selected = manifest.dataset.selected_case_numbers.length;
+	const page = sources.settings;
+	const settings: Settings = {
+		...manifest.settings,
+		timeout_s: page.generation.timeout_s,
+		retries: page.generation.retries
+	};
 	return {
 		dataset: sources.dataset,
 		datasetName: plan.datasetName,
@@ -187,15 +207,15 @@ export function resumeRequest(
 		stages: orderStages(plan.stages),
 		models: { ...manifest.models },
 		endpoints: { ...manifest.endpoints },
-		settings: { ...manifest.settings },
-		concurrency: plan.concurrency,
+		settings,
+		concurrency: page.concurrency,
 		pack: sources.pack,
 		keys: keysOf(endpoints),
 		makeClient: makeClient({
 			simulated: manifest.simulated,
 			endpoints,
-			settings: { ...manifest.settings },
-			concurrency: plan.concurrency,
+			settings: { ...settings },
+			concurrency: page.concurrency,
 			pack: sources.pack
 		})
 	};

@@ -261,7 +261,7 @@ const ROWS: BundleRow[] = [
 			return new Map(f).set(p.manifest, JSON.stringify(manifest, null, 2));
 		},
 		importer: (at, p) => [`${at(p.manifest)}: not a valid run manifest: field "models.evaluated"`],
-		results: (at, p) => [`${at(p.manifest)}: field "models.evaluated"`]
+		results: (at, p) => [`${at(p.manifest)}: not a valid run manifest: field "models.evaluated"`]
 	},
 	{
 		bundle: "a manifest moved into another run's folder",
@@ -271,7 +271,7 @@ const ROWS: BundleRow[] = [
 			return copy.set(p.manifest.replace('runs/run1/', 'runs/run9/'), f.get(p.manifest)!);
 		},
 		importer: (at, p) => [
-			`${at(`runs/run9/${p.dir}/manifest.json`)}: names run "run1" / "${p.dir}" but sits in the folder of "run9"`,
+			`${at(`runs/run9/${p.dir}/manifest.json`)}: the manifest names run "run1" / "${p.dir}" but sits in the folder of "run9"`,
 			`${at(p.manifest)} is missing`
 		],
 		results: (at, p) => [
@@ -334,7 +334,7 @@ const ROWS: BundleRow[] = [
 			const big = new Map<string, string | Uint8Array>(f);
 			return zipOf(big.set(`eval_results/run1/${p.dir}/attachment.bin`, noise));
 		},
-		importer: () => ['the archive is 2 MB, more than the 1 MB allowed.'],
+		importer: () => ['the archive is 1.5 MB, more than the 1 MB allowed.'],
 		results: null
 	},
 	{

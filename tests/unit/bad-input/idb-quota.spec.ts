@@ -52,6 +52,7 @@ async function exported(store: IdbStore, key: RunKey): Promise<Map<string, strin
 		if (!path.endsWith('manifest.json')) continue;
 		const manifest = JSON.parse(text);
 		delete manifest.created_at;
+		for (const entry of manifest.operational_history ?? []) delete entry.at;
 		files.set(path, JSON.stringify(manifest));
 	}
 	return files;

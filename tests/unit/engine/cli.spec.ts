@@ -198,9 +198,26 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		expect(saved.map((r) => r.case_number)).toEqual(['E-001', '2']);
 
 		const before = server.chatRequests.length;
-		// The same settings as the failed call (retries are part of them); concurrency is not.
-		const resumed = await cli('gen', broken, ['--retries', '0']);
+		// More patience than the failed call: retries, timeout and concurrency are operational
+		// (SPEC §6), recorded in the manifest's history, never a reason to refuse.
+		const patient = ['--retries', '5', '--timeout', '60', '--concurrency', '2'];
+		const resumed = await cli('gen', broken, patient);
 		expect(resumed.code, resumed.stderr).toBe(0);
+		expect(resumed.stdout).toContain('Resumed run r1');
+		const manifest = JSON.parse(
+			await readFile(join(broken, `runs/r1/${dir}/manifest.json`), 'utf8')
+		);
+		expect(manifest.settings).toMatchObject({ retries: 0, timeout_s: 120 });
+		expect(
+			manifest.operational_history.map((e: Record<string, unknown>) => [
+				e.retries,
+				e.timeout_s,
+				e.concurrency
+			])
+		).toEqual([
+			[0, 120, 1],
+			[5, 60, 2]
+		]);
 		const calls = server.chatRequests.slice(before);
 		// Only case 3 is generated again: every new call carries its text or its own responses.
 		expect(calls.some((r) => r.prompt!.includes('表哥') || r.prompt!.includes('押金'))).toBe(false);

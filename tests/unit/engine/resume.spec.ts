@@ -5,7 +5,8 @@ import { DEFAULT_PROMPT_PACK } from '../../../src/lib/core/prompts/default-pack'
 import { DEFAULT_SETTINGS } from '../../../src/lib/core/records';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
-import { ALL_STAGES, records, run } from './harness';
+import { testAllStorage } from '../store-contract';
+import { ALL_STAGES, records, run, runKey } from './harness';
 import { outage, ScriptedClient } from './scripted-client';
 
 const dataset = makeDataset(4);
@@ -184,6 +185,37 @@ describe('resume', () => {
 			expect(error.message).toMatch(message);
 			expect(error.message).toContain('--run-id');
 			expect(client.requests).toHaveLength(0);
+		}
+	);
+
+	// SPEC §5–§6: a rate-limited run must be resumable with more patience, in every store.
+	testAllStorage(
+		'resumes with other --retries, --timeout and --concurrency, recording each change',
+		async (h) => {
+			const first = await run(new ScriptedClient(), h.store, { dataset, stages: ['gen'] });
+			expect(first.created).toBe(true);
+			const patient = { ...DEFAULT_SETTINGS, retries: 10, timeout_s: 600 };
+			const client = new ScriptedClient();
+			const resumed = await run(client, h.store, { dataset, settings: patient, concurrency: 1 });
+			expect(resumed.created).toBe(false);
+			expect(resumed.stages.map((s) => [s.stage, s.resumed, s.generated])).toEqual(
+				ALL_STAGES.map((stage) => [stage, stage === 'gen' ? 4 : 0, stage === 'gen' ? 0 : 4])
+			);
+			const manifest = await (await h.reopen()).readManifest(await runKey());
+			expect(manifest?.settings).toEqual(DEFAULT_SETTINGS);
+			expect(manifest?.operational_history?.map(({ at: _, ...v }) => v)).toEqual([
+				{ timeout_s: 120, retries: 3, concurrency: 4 },
+				{ timeout_s: 600, retries: 10, concurrency: 1 }
+			]);
+			expect(manifest?.operational_history?.[0].at).toBe(manifest?.created_at);
+			// The same records as a run that never changed its patience.
+			const clean = await cleanRun();
+			for (const file of ['a1', 'interaction', 'LCA_results', 'LJP_gold'] as const) {
+				expect(await records(h.store, file)).toEqual(await records(clean, file));
+			}
+			// Resuming with the values in force adds no entry.
+			await run(new ScriptedClient(), h.store, { dataset, settings: patient, concurrency: 1 });
+			expect((await h.store.readManifest(await runKey()))?.operational_history).toHaveLength(2);
 		}
 	);
 

@@ -203,10 +203,12 @@ export async function stageFiles(root: string): Promise<Map<string, string>> {
 export async function comparableManifest(root: string): Promise<Record<string, unknown>> {
 	const dir = await modelDirName(MODELS.evaluated);
 	const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
-	// Creation time, and the transport settings a faulty row changes to stay fast.
+	// Creation time, and the transport settings a faulty row changes to stay fast (operational:
+	// recorded in the manifest, and a rerun may change them).
 	delete manifest.created_at;
 	delete manifest.settings.timeout_s;
 	delete manifest.settings.retries;
+	delete manifest.operational_history;
 	return manifest;
 }
 

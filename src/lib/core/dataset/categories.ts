@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors';
 import { CategoryMap, UNCLASSIFIED } from './types';
-import { decodeUtf8 } from './decode-text';
+import { decodeUtf8, stripBom } from '../text';
 
 /** The six default classes, in the order reports list them. */
 export const DEFAULT_CLASSES = [
@@ -202,7 +202,7 @@ export function classOf(cause: string, map: CategoryMap): string {
 export function parseCategoryMap(input: Uint8Array | string): CategoryMap {
 	let text: string;
 	try {
-		text = typeof input === 'string' ? input.replace(/^\uFEFF/, '') : decodeUtf8(input);
+		text = typeof input === 'string' ? stripBom(input) : decodeUtf8(input);
 	} catch (e) {
 		throw new UsageError(`category map: ${(e as Error).message}`);
 	}

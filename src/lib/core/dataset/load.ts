@@ -5,7 +5,7 @@
 import { sha256Hex } from '../hash';
 import { classOf, DEFAULT_CATEGORIES } from './categories';
 import { checkCase } from './check-case';
-import { decodeUtf8, TextDecodeError } from './decode-text';
+import { decodeUtf8, TextDecodeError } from '../text';
 import { detectHistoryFields } from './history-fields';
 import {
 	JsonObject,

@@ -24,6 +24,8 @@ export interface ManifestInputs {
 	/** Base URLs only; keys never reach a manifest. */
 	endpoints: Record<Role, string>;
 	settings: Settings;
+	/** Cases worked on at once: recorded in `operational_history`, never compared. */
+	concurrency: number;
 	simulated: boolean;
 	tool?: ToolInfo;
 	/** @default new Date() */
@@ -31,12 +33,13 @@ export interface ManifestInputs {
 }
 
 export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
+	const createdAt = (inputs.createdAt ?? new Date()).toISOString();
 	return {
 		schema_version: MANIFEST_SCHEMA_VERSION,
 		tool: inputs.tool ?? DEFAULT_TOOL,
 		run_id: inputs.runId,
 		model_dir: inputs.modelDir,
-		created_at: (inputs.createdAt ?? new Date()).toISOString(),
+		created_at: createdAt,
 		dataset: {
 			sha256: inputs.dataset.sha256,
 			n_cases: inputs.dataset.cases.length,
@@ -49,6 +52,14 @@ export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
 		endpoints: { ...inputs.endpoints },
 		settings: { ...inputs.settings },
 		categories: inputs.dataset.categories,
-		simulated: inputs.simulated
+		simulated: inputs.simulated,
+		operational_history: [
+			{
+				at: createdAt,
+				timeout_s: inputs.settings.timeout_s,
+				retries: inputs.settings.retries,
+				concurrency: inputs.concurrency
+			}
+		]
 	};
 }

@@ -8,13 +8,14 @@ import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../lay
 import type { ModelClient } from '../model/types';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
+import type { Manifest, Role, StageFile } from '../records';
 import {
+	Concurrency,
+	DEFAULT_CONCURRENCY,
 	DEFAULT_SETTINGS,
-	type Manifest,
-	type Role,
-	type Settings,
-	type StageFile
-} from '../records';
+	SETTING_LIMITS,
+	Settings
+} from '../run-config';
 import { openRun } from '../store/resume';
 import type { CheckpointStore } from '../store/types';
 import { createContext, type StageContext } from './context';
@@ -48,9 +49,6 @@ const PREPARE: Record<
 /** The stage whose files a stage reads; dcg, ljp-direct and ljp-gold read none. */
 const UPSTREAM: Partial<Record<StageName, StageName>> = { lca: 'gen', 'ljp-interaction': 'gen' };
 
-/** @default 4 */
-export const DEFAULT_CONCURRENCY = 4;
-
 export interface RunStagesOptions {
 	dataset: RunDataset;
 	/** Run the first `limit` cases in file order. @default every case */
@@ -69,7 +67,7 @@ export interface RunStagesOptions {
 	settings?: Settings;
 	/** @default DEFAULT_PROMPT_PACK */
 	pack?: PromptPack;
-	/** Cases worked on at once; does not change results. @default 4 */
+	/** Cases worked on at once; does not change results. @default DEFAULT_CONCURRENCY */
 	concurrency?: number;
 	/** Stops the run: no new case starts, calls in flight are aborted, finished cases stay saved. */
 	signal?: AbortSignal;
@@ -114,7 +112,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const settings = options.settings ?? DEFAULT_SETTINGS;
 	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	checkOptions(options, concurrency);
+	checkOptions(options, settings, concurrency);
 	const selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
 	const run: RunKey = {
 		runId: options.runId,
@@ -129,6 +127,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		models: options.models,
 		endpoints: options.endpoints,
 		settings,
+		concurrency,
 		simulated: options.client.simulated,
 		tool: options.tool
 	});
@@ -220,7 +219,7 @@ async function runStage(
 	}
 }
 
-function checkOptions(options: RunStagesOptions, concurrency: number): void {
+function checkOptions(options: RunStagesOptions, settings: Settings, concurrency: number): void {
 	if (options.stages.length === 0) throw new UsageError('no stage to run');
 	for (const stage of options.stages) {
 		if (!STAGE_NAMES.includes(stage)) {
@@ -232,8 +231,16 @@ function checkOptions(options: RunStagesOptions, concurrency: number): void {
 			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
 		);
 	}
-	if (!Number.isInteger(concurrency) || concurrency < 1) {
-		throw new UsageError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
+	const checked = Settings.safeParse(settings);
+	if (!checked.success) {
+		const issue = checked.error.issues[0];
+		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
+	}
+	if (!Concurrency.safeParse(concurrency).success) {
+		const { min, max } = SETTING_LIMITS.concurrency;
+		throw new UsageError(
+			`concurrency must be a whole number from ${min} to ${max}, got ${concurrency}`
+		);
 	}
 	if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
 		throw new UsageError(`limit must be a whole number of at least 1, got ${options.limit}`);

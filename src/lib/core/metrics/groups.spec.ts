@@ -52,8 +52,6 @@ describe('groupComparable', () => {
 		['temperature', (m) => (m.settings.temperature = 0.2)],
 		['judge temperature', (m) => (m.settings.judge_temperature = 0)],
 		['max_tokens', (m) => (m.settings.max_tokens = 4096)],
-		['timeout', (m) => (m.settings.timeout_s = 60)],
-		['retries', (m) => (m.settings.retries = 5)],
 		['simulated provider', (m) => (m.simulated = true)]
 	])('never mixes runs that differ in %s', (_, edit) => {
 		const runs = [manifest('run1'), manifest('run2', edit), manifest('run3')].map((m) => ({
@@ -66,7 +64,18 @@ describe('groupComparable', () => {
 		['endpoints', (m) => (m.endpoints.evaluated = 'http://127.0.0.1:8000/v1')],
 		['created_at', (m) => (m.created_at = '2025-04-01T00:00:00.000Z')],
 		['tool version', (m) => (m.tool.version = '0.2.0')],
-		['extra manifest fields such as concurrency', (m) => Object.assign(m, { concurrency: 16 })]
+		['extra manifest fields', (m) => Object.assign(m, { harness: { version: '1.2' } })],
+		// SPEC §5: operational, recorded, never a reason to split a group.
+		['timeout', (m) => (m.settings.timeout_s = 60)],
+		['retries', (m) => (m.settings.retries = 5)],
+		[
+			'a resume that raised retries, timeout and concurrency',
+			(m) =>
+				(m.operational_history = [
+					{ at: m.created_at, timeout_s: 120, retries: 3, concurrency: 4 },
+					{ at: '2025-04-02T00:00:00.000Z', timeout_s: 300, retries: 10, concurrency: 1 }
+				])
+		]
 	])('groups runs that differ only in %s', (_, edit) => {
 		const runs = [manifest('run1'), manifest('run2', edit)].map((m) => ({ manifest: m }));
 		expect(ids(groupComparable(runs))).toEqual([['run1', 'run2']]);

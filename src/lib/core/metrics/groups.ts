@@ -1,26 +1,27 @@
 /**
- * Comparable runs (SPEC §5): only these are averaged together. Endpoints, concurrency, the
- * tool version and timestamps are deliberately left out: they do not change results.
+ * Comparable runs (SPEC §5): only these are averaged together. Endpoints, the operational
+ * settings (timeout, retries, concurrency), the tool version and timestamps are deliberately
+ * left out: they do not change results.
  */
 import { canonicalJson } from '../hash';
 import type { Manifest } from '../records';
 
 /**
  * What must match for two runs to be averaged: dataset sha256, selected cases (in order),
- * code_sha256, prompts_sha256, all three model ids, the generation settings, and whether the
- * offline simulated provider produced the run. `code_sha256` already covers the prompt pack;
+ * code_sha256, prompts_sha256, all three model ids, the result-affecting settings (temperature,
+ * judge temperature, max tokens), and whether the offline simulated provider produced the run. `code_sha256` already covers the prompt pack;
  * `prompts_sha256` is compared too so a hand-edited manifest cannot slip through, and a
  * simulated run is never averaged with a real one.
  */
 export function comparabilityKey(m: Manifest): string {
-	const { temperature, judge_temperature, max_tokens, timeout_s, retries } = m.settings;
+	const { temperature, judge_temperature, max_tokens } = m.settings;
 	return canonicalJson({
 		dataset_sha256: m.dataset.sha256,
 		selected_case_numbers: m.dataset.selected_case_numbers,
 		code_sha256: m.code_sha256,
 		prompts_sha256: m.prompts_sha256,
 		models: { evaluated: m.models.evaluated, user: m.models.user, judge: m.models.judge },
-		settings: { temperature, judge_temperature, max_tokens, timeout_s, retries },
+		settings: { temperature, judge_temperature, max_tokens },
 		simulated: m.simulated
 	});
 }

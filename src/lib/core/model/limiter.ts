@@ -4,11 +4,12 @@
  * a run of successes, up to the configured maximum — the AIMD scheme Inspect and promptfoo use so
  * that a rate-limited provider is not hammered by every waiting case at once.
  */
+import { DEFAULT_CONCURRENCY } from '../run-config';
 import { onAbort } from './abort-fan-out';
 
 /** Options of {@link AdaptiveLimiter}. */
 export interface AdaptiveLimiterOptions {
-	/** Most calls in flight at once; also the ceiling the limit grows back to. @default 4 */
+	/** Most calls in flight at once; also the ceiling the limit grows back to. @default DEFAULT_CONCURRENCY */
 	max?: number;
 	/** Successes in a row after which the limit grows by one. @default 10 */
 	growAfter?: number;
@@ -47,7 +48,7 @@ export class AdaptiveLimiter {
 	#onLimitChange?: AdaptiveLimiterOptions['onLimitChange'];
 
 	constructor(options: AdaptiveLimiterOptions = {}) {
-		const max = options.max ?? 4;
+		const max = options.max ?? DEFAULT_CONCURRENCY;
 		const growAfter = options.growAfter ?? 10;
 		if (!Number.isInteger(max) || max < 1)
 			throw new RangeError(`concurrency must be an integer ≥ 1, got ${max}`);

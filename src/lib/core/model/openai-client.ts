@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { ModelCallError } from '../errors';
 import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
+import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
 import { describeFailure, describeRejectedOutput } from './failure-message';
 import { keyProblem } from './key-check';
@@ -18,11 +19,11 @@ import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types
 
 /** Options of {@link createOpenAIClient}. */
 export interface OpenAIClientOptions {
-	/** Further attempts after a retryable failure (SPEC §3). @default 3 */
+	/** Further attempts after a retryable failure (SPEC §3). @default DEFAULT_SETTINGS.retries */
 	retries?: number;
-	/** Per-attempt timeout in ms. @default 120000 */
+	/** Per-attempt timeout in ms. @default DEFAULT_SETTINGS.timeout_s × 1000 */
 	timeoutMs?: number;
-	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default 4 */
+	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default DEFAULT_CONCURRENCY */
 	concurrency?: number;
 	/** Successes in a row before a rate-limited endpoint's limit grows by one. @default 10 */
 	growAfter?: number;
@@ -62,9 +63,9 @@ export function createOpenAIClient(
 	endpoints: Record<Role, RoleEndpoint>,
 	options: OpenAIClientOptions = {}
 ): ModelClient {
-	const retries = options.retries ?? 3;
+	const retries = options.retries ?? DEFAULT_SETTINGS.retries;
 	// The SDK insists on a positive integer.
-	const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 120_000));
+	const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_SETTINGS.timeout_s * 1000));
 	const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
 	const sleep = options.sleep ?? abortableSleep;
 	const random = options.random ?? Math.random;
@@ -100,7 +101,7 @@ export function createOpenAIClient(
 		let limiter = limiters.get(key);
 		if (!limiter) {
 			limiter = new AdaptiveLimiter({
-				max: options.concurrency ?? 4,
+				max: options.concurrency ?? DEFAULT_CONCURRENCY,
 				growAfter: options.growAfter,
 				onLimitChange: (limit, reason) => emit({ type: 'limit', baseURL: key, limit, reason })
 			});

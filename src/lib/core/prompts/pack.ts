@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors';
+import { stripBom } from '../text';
 
 export const TEMPLATE_NAMES = [
 	'lexawn',
@@ -117,7 +118,7 @@ export function promptPackProblems(value: unknown): string[] {
 export function parsePromptPack(text: string): PromptPack {
 	let value: unknown;
 	try {
-		value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+		value = JSON.parse(stripBom(text));
 	} catch (e) {
 		throw new UsageError(`prompt pack: not valid JSON (${(e as Error).message})`);
 	}

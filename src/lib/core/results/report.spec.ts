@@ -191,6 +191,20 @@ describe('computeReport', () => {
 		expect(report.groups[0].partial).toBe(true);
 	});
 
+	it('never splits a group on timeout, retries or concurrency (SPEC §5: operational)', async () => {
+		const files = await root({ runId: 'run1' }, { runId: 'run2' });
+		const path = manifestPath({ runId: 'run2', modelDir: await modelDirName('gpt-x') });
+		const resumed = JSON.parse(files[path]) as Manifest;
+		resumed.settings = { ...resumed.settings, timeout_s: 30, retries: 0 };
+		resumed.operational_history = [
+			{ at: resumed.created_at, timeout_s: 30, retries: 0, concurrency: 16 },
+			{ at: '2025-03-02T08:00:00.000Z', timeout_s: 600, retries: 20, concurrency: 1 }
+		];
+		files[path] = JSON.stringify(resumed);
+		const { groups } = await computeReport(memorySource(files));
+		expect(groups.map((g) => [g.model, g.run_ids, g.n])).toEqual([['gpt-x', ['run1', 'run2'], 2]]);
+	});
+
 	it('groups comparable runs only, with mean and sample SD', async () => {
 		const wrongOnA1: Verdict[][] = [['驳回', '驳回'], ['部分支持'], ['驳回']];
 		const files = await root(
@@ -319,7 +333,8 @@ describe('computeReport', () => {
 					delete m.dataset.selected_case_numbers;
 					f[await manifest()] = JSON.stringify(m);
 				},
-				message: async () => `out/${await manifest()}: field "dataset.selected_case_numbers"`
+				message: async () =>
+					`out/${await manifest()}: not a valid run manifest: field "dataset.selected_case_numbers"`
 			},
 			{
 				name: 'a manifest moved to another run folder',

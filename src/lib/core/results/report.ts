@@ -2,11 +2,11 @@
  * The whole results report of SPEC §8 (`results --json`) from an output root in the canonical
  * layout: per run, per run × class, and per group of comparable runs.
  */
-import { CheckpointError } from '../errors';
 import { parseJsonl } from '../jsonl';
 import { canonicalJson } from '../hash';
 import { manifestPath, modelDirName, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
-import { Manifest, STAGE_FILES } from '../records';
+import { STAGE_FILES, type Manifest } from '../records';
+import { readManifestText } from '../store/manifest-file';
 import { aggregateTrees, type Aggregate } from '../metrics/aggregate';
 import { orderClasses } from '../metrics/by-class';
 import { groupComparable } from '../metrics/groups';
@@ -106,37 +106,7 @@ const collator = new Intl.Collator('en', { numeric: true });
 
 async function readManifest(source: LayoutSource, run: RunKey): Promise<Manifest> {
 	const path = manifestPath(run);
-	const label = describePath(source, path);
-	const text = (await source.read(path)).replace(/^\uFEFF/, '');
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch (e) {
-		throw new CheckpointError(
-			`${label}: not valid JSON (${(e as Error).message}). Restore the manifest of this run.`
-		);
-	}
-	const parsed = Manifest.safeParse(value);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'manifest';
-		throw new CheckpointError(`${label}: ${field}: ${issue.message}`);
-	}
-	const m = parsed.data;
-	if (m.run_id !== run.runId || m.model_dir !== run.modelDir) {
-		throw new CheckpointError(
-			`${label}: the manifest names run "${m.run_id}" / "${m.model_dir}" but sits in the folder of ` +
-				`"${run.runId}" / "${run.modelDir}". Move it back to its own run folder.`
-		);
-	}
-	const selected = m.dataset.selected_case_numbers;
-	const dup = selected.find((c, i) => selected.indexOf(c) !== i);
-	if (dup !== undefined) {
-		throw new CheckpointError(
-			`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`
-		);
-	}
-	return m;
+	return readManifestText(await source.read(path), describePath(source, path), { run });
 }
 
 async function readEvalRecords(

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { CheckpointError } from '../errors';
 import type { RunKey } from '../layout';
-import { Manifest, STAGE_FILES, type AnyRecord, type StageFile } from '../records';
+import { STAGE_FILES, type AnyRecord, type StageFile } from '../records';
 
 function describeIssue(error: z.ZodError): string {
 	const issue = error.issues[0];
@@ -26,14 +26,7 @@ export function checkRecordToAppend(file: StageFile, record: AnyRecord, fileLabe
 	checkRecord(file, record, `${fileLabel}: refusing to save the record of case_number ${name}`);
 }
 
-/** Validates a stored or new manifest; `where` names its file. */
-export function checkManifest(value: unknown, where: string): Manifest {
-	const parsed = Manifest.safeParse(value);
-	if (!parsed.success) {
-		throw new CheckpointError(`${where}: not a valid run manifest: ${describeIssue(parsed.error)}`);
-	}
-	return parsed.data;
-}
+// Manifests are checked by `manifest-file.ts`, the one reader every consumer shares.
 
 /** Orders runs by run id, then model folder, so every store lists them alike. */
 export function compareRunKeys(a: RunKey, b: RunKey): number {

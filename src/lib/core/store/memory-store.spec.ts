@@ -6,7 +6,7 @@ import { A1Record } from '../records';
 import { MemoryStore } from './memory-store';
 import { makeA1, makeManifest } from './record-factories';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 
 describe('MemoryStore files view', () => {
 	it('holds the canonical layout: paths of SPEC §5, one JSON line per record', async () => {
@@ -16,8 +16,8 @@ describe('MemoryStore files view', () => {
 		for (const r of records) await store.appendRecord(run, 'a1', r);
 		const files = store.toFiles();
 		expect([...files.keys()].sort()).toEqual([
-			'AwN_gen/run1/gpt-x-1a2b3c4d/a1.jsonl',
-			'runs/run1/gpt-x-1a2b3c4d/manifest.json'
+			'AwN_gen/run1/gpt-x-4e02b150/a1.jsonl',
+			'runs/run1/gpt-x-4e02b150/manifest.json'
 		]);
 		expect(files.get(stageFilePath(run, 'a1'))).toBe(records.map(toJsonLine).join(''));
 		expect(JSON.parse(files.get(manifestPath(run))!)).toEqual(makeManifest(run));

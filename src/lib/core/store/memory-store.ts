@@ -5,15 +5,23 @@
  */
 import { CheckpointError, RunLockedError } from '../errors';
 import { parseJsonl, toJsonLine } from '../jsonl';
+import { stripBom } from '../text';
 import { manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
 import {
 	STAGE_FILES,
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
+	type OperationalEntry,
 	type StageFile
 } from '../records';
-import { checkManifest, checkRecordToAppend, compareRunKeys, runLabel } from './checks';
+import { checkRecordToAppend, compareRunKeys, runLabel } from './checks';
+import {
+	checkManifest,
+	manifestText,
+	readManifestText,
+	withOperationalEntry
+} from './manifest-file';
 import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
 import type { CheckpointStore } from './types';
@@ -61,23 +69,29 @@ export class MemoryStore implements CheckpointStore {
 		const path = manifestPath(run);
 		const chunks = this.#files.get(path);
 		if (!chunks) return null;
-		let value: unknown;
-		try {
-			value = JSON.parse(chunks.join(''));
-		} catch (e) {
-			throw new CheckpointError(`${path}: not valid JSON (${(e as Error).message})`);
-		}
-		return checkManifest(value, path);
+		return readManifestText(chunks.join(''), path, { run });
 	}
 
 	async createManifest(manifest: Manifest): Promise<void> {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		const path = manifestPath(run);
-		checkManifest(manifest, path);
+		await checkManifest(manifest, path);
 		if (this.#files.has(path)) {
 			throw new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
 		}
-		this.#files.set(path, [`${JSON.stringify(manifest, null, 2)}\n`]);
+		this.#files.set(path, [manifestText(manifest)]);
+	}
+
+	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
+		const path = manifestPath(run);
+		const chunks = this.#files.get(path);
+		if (!chunks) throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+		const saved = await readManifestText(chunks.join(''), path, { run, asWritten: true });
+		const next = await checkManifest(withOperationalEntry(saved, entry), path, {
+			run,
+			asWritten: true
+		});
+		this.#files.set(path, [manifestText(next)]);
 	}
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
@@ -144,7 +158,7 @@ export class MemoryStore implements CheckpointStore {
 		if (!chunks) return;
 		const text = chunks.join('');
 		const records = parseJsonl(text, STAGE_FILES[file].schema, path) as AnyRecord[];
-		const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+		const body = stripBom(text);
 		const lines = body.split('\n').slice(0, records.length);
 		const rows = lines.map((line, i) => ({ line, identity: recordIdentity(file, records[i]) }));
 		const sorted = orderByIdentity(rows, (row) => row.identity, order, path);

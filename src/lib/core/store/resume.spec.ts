@@ -7,9 +7,16 @@ import type { Manifest } from '../records';
 import { recordIdentity } from './identity';
 import { MemoryStore } from './memory-store';
 import { fakeSha, makeA1, makeDcg, makeManifest } from './record-factories';
-import { assertKeyFree, categoryChanges, compareManifest, loadCheckpoint, openRun } from './resume';
+import {
+	assertKeyFree,
+	categoryChanges,
+	compareManifest,
+	loadCheckpoint,
+	openRun,
+	operationalChange
+} from './resume';
 
-const run = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 const saved = makeManifest(run);
 
 function changed(edit: (m: Manifest) => void): Manifest {
@@ -39,8 +46,6 @@ describe('compareManifest', () => {
 			(m) => (m.settings.max_tokens = 4096),
 			'settings.max_tokens: saved 8192, now 4096'
 		],
-		['timeout', (m) => (m.settings.timeout_s = 60), 'settings.timeout_s: saved 120, now 60'],
-		['retries', (m) => (m.settings.retries = 0), 'settings.retries: saved 3, now 0'],
 		[
 			'dataset file',
 			(m) => (m.dataset.sha256 = fakeSha('other dataset')),
@@ -91,7 +96,15 @@ describe('compareManifest', () => {
 		['creation time', (m) => (m.created_at = '2031-05-05T00:00:00.000Z')],
 		['tool version', (m) => (m.tool.version = '0.2.0')],
 		['category map', (m) => (m.categories = { 民间借贷纠纷: '借贷' })],
-		['trailing slash of a base URL', (m) => (m.endpoints.evaluated += '/')]
+		['trailing slash of a base URL', (m) => (m.endpoints.evaluated += '/')],
+		// SPEC §5–§6: operational, recorded, never a reason to refuse.
+		['timeout', (m) => (m.settings.timeout_s = 600)],
+		['retries', (m) => (m.settings.retries = 10)],
+		[
+			'operational history',
+			(m) =>
+				(m.operational_history = [{ at: m.created_at, timeout_s: 5, retries: 0, concurrency: 64 }])
+		]
 	])('accepts a changed %s', (_, edit) => {
 		expect(compareManifest(saved, changed(edit))).toEqual([]);
 	});
@@ -151,11 +164,38 @@ describe('openRun', () => {
 		const error = await openRun(store, wanted).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(CheckpointError);
 		const message = (error as Error).message;
-		expect(message).toContain('runs/run1/gpt-x-1a2b3c4d/manifest.json');
+		expect(message).toContain('runs/run1/gpt-x-4e02b150/manifest.json');
 		expect(message).toContain('settings.temperature: saved 0.7, now 0.5');
 		expect(message).toContain('models.user: saved "DeepSeek-V4.1-Flash", now "other-user-model"');
 		expect(message).toContain('new run id (--run-id)');
 		expect(await store.readManifest(run)).toEqual(saved);
+	});
+
+	it('records a resume that changed timeout, retries or concurrency, keeping the first settings', async () => {
+		const store = new MemoryStore();
+		const first = { at: saved.created_at, timeout_s: 120, retries: 3, concurrency: 4 };
+		const started = changed((m) => (m.operational_history = [first]));
+		await openRun(store, started);
+		const later = { at: '2031-01-01T00:00:00.000Z', timeout_s: 300, retries: 10, concurrency: 1 };
+		const wanted = changed((m) => {
+			m.created_at = later.at;
+			m.settings.timeout_s = 300;
+			m.settings.retries = 10;
+			m.operational_history = [later];
+		});
+		const result = await openRun(store, wanted);
+		expect(result.created).toBe(false);
+		const kept = await store.readManifest(run);
+		expect(kept?.operational_history).toEqual([first, later]);
+		expect(kept?.settings).toEqual(saved.settings);
+		expect(kept?.created_at).toBe(saved.created_at);
+		expect(result.manifest).toEqual(kept);
+		// The same values again add nothing.
+		await openRun(
+			store,
+			changed((m) => (m.operational_history = [{ ...later, at: '2032-01-01T00:00:00.000Z' }]))
+		);
+		expect((await store.readManifest(run))?.operational_history).toEqual([first, later]);
 	});
 
 	it('refuses a manifest that holds a key, before writing it', async () => {
@@ -304,5 +344,31 @@ describe('assertKeyFree', () => {
 		['no keys at all', { api_key: key }, []]
 	])('passes %s', (_, value, keys) => {
 		expect(() => assertKeyFree(value, keys)).not.toThrow();
+	});
+});
+
+describe('operationalChange', () => {
+	const entry = (at: string, timeout_s: number, retries: number, concurrency: number) => ({
+		at,
+		timeout_s,
+		retries,
+		concurrency
+	});
+	const withHistory = (...history: ReturnType<typeof entry>[]) =>
+		changed((m) => (m.operational_history = history));
+
+	it('compares with the last entry in force', () => {
+		const saved = withHistory(entry('t0', 120, 3, 4), entry('t1', 300, 10, 1));
+		expect(operationalChange(saved, withHistory(entry('t2', 300, 10, 1)))).toBeNull();
+		expect(operationalChange(saved, withHistory(entry('t2', 120, 3, 4)))).toEqual(
+			entry('t2', 120, 3, 4)
+		);
+	});
+
+	it('reads a manifest without history by its settings; its unknown concurrency is no change', () => {
+		expect(operationalChange(saved, withHistory(entry('t2', 120, 3, 16)))).toBeNull();
+		expect(operationalChange(saved, withHistory(entry('t2', 120, 5, 16)))).toEqual(
+			entry('t2', 120, 5, 16)
+		);
 	});
 });

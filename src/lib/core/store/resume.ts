@@ -6,9 +6,11 @@
 import { CheckpointError } from '../errors';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
 import type { Manifest, StageFile } from '../records';
+import { OPERATIONAL_SETTINGS, type OperationalEntry } from '../run-config';
 import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, recordIdentity } from './identity';
 import { assertKeyFree } from './key-free';
+import { withOperationalEntry } from './manifest-file';
 import type { CheckpointStore } from './types';
 
 export { assertKeyFree } from './key-free';
@@ -40,8 +42,9 @@ function describeSelection(saved: readonly string[], wanted: readonly string[]):
  * Every difference between a saved manifest and the one this run would write, one readable
  * line each (`settings.temperature: saved 0.7, now 0.5`). Each one refuses a resume under the
  * same run id. Not compared: `created_at`, `tool` (the protocol version is inside
- * `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`) and any
- * extra field.
+ * `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`), the
+ * operational settings (`settings.timeout_s`, `settings.retries`, `operational_history`: a
+ * resume may change them, SPEC §6; see `operationalChange`) and any extra field.
  */
 export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
 	const diffs: string[] = [];
@@ -74,8 +77,9 @@ export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
 		const [a, b] = [saved.endpoints[role], wanted.endpoints[role]];
 		check(`endpoints.${role}`, a, b, sameEndpoint(a, b));
 	}
+	const operational = new Set<string>(OPERATIONAL_SETTINGS);
 	const settingKeys = new Set([...Object.keys(saved.settings), ...Object.keys(wanted.settings)]);
-	for (const key of settingKeys) {
+	for (const key of [...settingKeys].filter((k) => !operational.has(k))) {
 		const [a, b] = [
 			saved.settings as Record<string, unknown>,
 			wanted.settings as Record<string, unknown>
@@ -104,10 +108,42 @@ export function categoryChanges(saved: Manifest, wanted: Manifest): string | nul
 	);
 }
 
+/** Timeout, retries and concurrency of a run; concurrency is null when never recorded. */
+export interface OperationalValues {
+	timeout_s: number;
+	retries: number;
+	concurrency: number | null;
+}
+
+/** The operational values in force for a saved run: its history's last entry, else its settings. */
+export function operationalInForce(m: Manifest): OperationalValues {
+	const last = m.operational_history?.at(-1);
+	if (last)
+		return { timeout_s: last.timeout_s, retries: last.retries, concurrency: last.concurrency };
+	return { timeout_s: m.settings.timeout_s, retries: m.settings.retries, concurrency: null };
+}
+
+/**
+ * The entry a resume adds to the saved manifest's `operational_history`, or null when the
+ * values `wanted` brings (its own history's last entry, else its settings) are the ones in
+ * force. A concurrency the saved manifest never recorded is not a change by itself.
+ */
+export function operationalChange(saved: Manifest, wanted: Manifest): OperationalEntry | null {
+	const now = operationalInForce(wanted);
+	const before = operationalInForce(saved);
+	const changed =
+		now.timeout_s !== before.timeout_s ||
+		now.retries !== before.retries ||
+		(before.concurrency !== null && now.concurrency !== before.concurrency);
+	if (!changed || now.concurrency === null) return null;
+	const at = wanted.operational_history?.at(-1)?.at ?? new Date().toISOString();
+	return { at, timeout_s: now.timeout_s, retries: now.retries, concurrency: now.concurrency };
+}
+
 export interface OpenRunResult {
 	/** True when this call wrote the manifest (a new run); false when it resumes. */
 	created: boolean;
-	/** The manifest in force: the saved one on resume. */
+	/** The manifest in force: the saved one on resume (with this resume's operational entry). */
 	manifest: Manifest;
 	/** Things worth telling the user that do not stop the run (a changed category map). */
 	warnings: string[];
@@ -120,8 +156,9 @@ export interface OpenRunOptions {
 
 /**
  * Starts or resumes a run: writes `manifest` when the run has none, else checks it against the
- * saved one and throws `CheckpointError` listing every difference. Call it with the run's lock
- * held.
+ * saved one and throws `CheckpointError` listing every difference. Changed operational values
+ * (timeout, retries, concurrency) never refuse: they are appended to the saved manifest's
+ * `operational_history`. Call it with the run's lock held.
  */
 export async function openRun(
 	store: CheckpointStore,
@@ -145,7 +182,13 @@ export async function openRun(
 		);
 	}
 	const warning = categoryChanges(saved, manifest);
-	return { created: false, manifest: saved, warnings: warning ? [warning] : [] };
+	const change = operationalChange(saved, manifest);
+	if (change) await store.recordOperational(run, change);
+	return {
+		created: false,
+		manifest: change ? withOperationalEntry(saved, change) : saved,
+		warnings: warning ? [warning] : []
+	};
 }
 
 /** What a resume keeps of one stage file. */

@@ -1,6 +1,6 @@
 /** Where finished records live: memory (tests), IndexedDB (browser), files (CLI). */
 import type { RunKey } from '../layout';
-import type { AnyRecord, Manifest, StageFile } from '../records';
+import type { AnyRecord, Manifest, OperationalEntry, StageFile } from '../records';
 import type { RecordHead } from './heads';
 
 export interface CheckpointStore {
@@ -12,6 +12,13 @@ export interface CheckpointStore {
 	readManifest(run: RunKey): Promise<Manifest | null>;
 	/** Writes the manifest of a new run; refuses (`CheckpointError`) when one exists already. */
 	createManifest(manifest: Manifest): Promise<void>;
+	/**
+	 * Appends one entry to the saved manifest's `operational_history` (SPEC §6: a resume may
+	 * change timeout, retries or concurrency, and the manifest keeps their history). The only
+	 * change a saved manifest ever gets: every other field, unknown ones included, stays as
+	 * written. Refuses (`CheckpointError`) when the run has no manifest. Call with the lock held.
+	 */
+	recordOperational(run: RunKey, entry: OperationalEntry): Promise<void>;
 	/**
 	 * Every saved record of a stage file, in stored order, each validated against the file's
 	 * schema. A malformed line rejects with `CheckpointError` naming file and line.

@@ -1,7 +1,10 @@
 /**
- * Bytes → text for dataset and map files: UTF-8 only, a leading BOM dropped, and an encoding
- * problem reported at its line and column instead of turning into U+FFFD characters.
+ * Text helpers every reader shares, so a file is read alike wherever it comes from:
+ * bytes → text (UTF-8 only, a leading BOM dropped, an encoding problem reported at its line and
+ * column instead of turning into U+FFFD characters) for datasets, category maps, bundles and
+ * results; BOM stripping for text that is already decoded; byte counts for people.
  */
+import { CheckpointError } from './errors';
 
 /** A file that is not UTF-8 text; `line`/`column` are 1-based, null when not about one place. */
 export class TextDecodeError extends Error {
@@ -48,6 +51,42 @@ export function decodeUtf8(bytes: Uint8Array): string {
 			column
 		);
 	}
+}
+
+/**
+ * Strict UTF-8 for a file of the canonical layout (manifest, stage file) read by a store, the
+ * results reader or the bundle importer: a damaged file is named, never read around. Throws
+ * `CheckpointError` `<label>: not UTF-8 text (line …, column …: …)`.
+ */
+export function decodeLayoutText(bytes: Uint8Array, label: string): string {
+	try {
+		return decodeUtf8(bytes);
+	} catch (e) {
+		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`);
+	}
+}
+
+/** `text` without a leading byte-order mark (editors on Windows add one to UTF-8 files). */
+export function stripBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * A byte count for people, in binary units: `812 B`, `1.5 KB`, `20 KB`, `2 MB`, `600 MB`,
+ * `1.2 GB`. One decimal below 10 of a unit (dropped when it is 0), none above.
+ */
+export function formatBytes(bytes: number): string {
+	let value = Math.max(0, bytes);
+	let unit = 0;
+	while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+	const shown =
+		unit === 0 ? Math.round(value) : value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+	return `${shown} ${BYTE_UNITS[unit]}`;
 }
 
 /** Offset of the first byte that starts an invalid UTF-8 sequence (RFC 3629), or the length. */
