@@ -65,7 +65,7 @@ export function formatTokens(p: StageProgress): string {
  * a TTY line in progress so an error message starts on a line of its own.
  */
 export function createProgressPrinter(
-	io: Pick<CliIo, 'stderr' | 'isTTY'>,
+	io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>,
 	now: () => number = Date.now
 ): { onProgress: (p: StageProgress) => void; end: () => void } {
 	let lineOpen = false;
@@ -83,7 +83,9 @@ export function createProgressPrinter(
 			const t = now();
 			if (!finished && t - lastDraw < REDRAW_MS && p.done < p.total) return;
 			lastDraw = t;
-			io.stderr(`\r\x1b[2K${formatProgress(p, true)}`);
+			const line = formatProgress(p, true);
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
 			lineOpen = true;
 			if (finished) {
 				end();

@@ -1,4 +1,5 @@
 /** One dataset problem or warning, with the place it is about. */
+import { escapeControl } from '../text/escape-control';
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
@@ -15,10 +16,10 @@ export interface DatasetProblem {
 	field: string | null;
 	/** Zero-based message position in a history, shown as "message n". */
 	messageIndex: number | null;
-	/** The problem alone, without the place. */
+	/** The problem alone, without the place; control characters escaped like `text`. */
 	message: string;
 	/**
-	 * One full readable line, e.g.
+	 * One full readable line, control, bidi and invalid characters escaped (`\u001b`), e.g.
 	 * `case #17 (case_number 2023-041) underspecified history, message 3: expected role "assistant", got "user"`.
 	 */
 	text: string;
@@ -46,6 +47,9 @@ export function problem(place: ProblemPlace, message: string): DatasetProblem {
 	if (field !== null) {
 		parts.push(messageIndex === null ? field : `${field}, message ${messageIndex}`);
 	}
-	const text = parts.length ? `${parts.join(' ')}: ${message}` : message;
-	return { caseIndex, caseNumber, field, messageIndex, message, text };
+	// Case numbers, field names and quoted values come from the file: a control or bidi
+	// character in one must show as an escape, never act on a terminal or reorder the line.
+	const shown = escapeControl(message);
+	const text = escapeControl(parts.length ? `${parts.join(' ')}: ${message}` : message);
+	return { caseIndex, caseNumber, field, messageIndex, message: shown, text };
 }
