@@ -161,7 +161,7 @@ async function runCommand(
 			limit: options.limit ?? undefined,
 			stages,
 			client,
-			store: new FsStore(options.outputRoot),
+			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
 			runId: options.runId,
 			models,
 			endpoints,
