@@ -4,6 +4,7 @@
  * checkpoint/manifest mismatch. A user never sees a stack trace.
  */
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
+import { clipText, RAW_OUTPUT_CHARS } from '../lib/core/text/clip';
 import { escapeForTerminal } from '../lib/core/text/escape-control';
 import type { CliIo, CommandHandler } from './types';
 
@@ -65,7 +66,9 @@ export function reportError(e: unknown, io: CliIo): number {
 	}
 	if (e instanceof ModelCallError) {
 		io.stderr(`error: ${e.message}\n`);
-		if (e.details.rawOutput !== undefined) io.stderr(`raw output:\n${e.details.rawOutput}\n`);
+		if (e.details.rawOutput !== undefined) {
+			io.stderr(`raw output:\n${clipText(e.details.rawOutput, RAW_OUTPUT_CHARS)}\n`);
+		}
 		return 1;
 	}
 	// Node's util.parseArgs reports unknown or malformed flags with these codes.

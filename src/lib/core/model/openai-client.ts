@@ -13,6 +13,8 @@ import { describeFailure, describeRejectedOutput } from './failure-message';
 import { keyProblem } from './key-check';
 import { AdaptiveLimiter } from './limiter';
 import { splitReasoning } from './output';
+import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 import { backoffDelay, classifyError, type Failure } from './retry';
 import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
@@ -251,7 +253,12 @@ export function createOpenAIClient(
 				kind: failure.kind,
 				status: failure.status,
 				reason: redact(
-					failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+					escapeControl(
+						clipText(
+							failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+							QUOTED_CHARS
+						)
+					),
 					ep.apiKey
 				)
 			});
@@ -264,6 +271,28 @@ export function createOpenAIClient(
 	}
 
 	return { complete, simulated: false };
+}
+
+/** UTF-8 bytes a token may take at most, for {@link maxAnswerBytes}. */
+export const BYTES_PER_TOKEN = 32;
+/** Slack on top, for a provider's rounding and short outputs. */
+export const ANSWER_MARGIN_BYTES = 64 * 1024;
+
+/**
+ * The largest answer (content plus reasoning, in UTF-8 bytes) accepted for `maxTokens`:
+ * `maxTokens × 32 + 64 KiB` (8192 tokens: 320 KiB). A token of the usual byte-level vocabularies
+ * is at most a few dozen bytes (a CJK character is 3), so a longer answer means the provider
+ * ignored max_tokens; it is refused like an empty or cut-off output, never saved, and retried
+ * (a run-away sampling may not repeat), within the same retry budget.
+ */
+export function maxAnswerBytes(maxTokens: number): number {
+	return maxTokens * BYTES_PER_TOKEN + ANSWER_MARGIN_BYTES;
+}
+
+function sizeText(bytes: number): string {
+	return bytes >= 1024 * 1024
+		? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+		: `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
@@ -282,13 +311,30 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 			retryable: true,
 			status: 200,
 			detail: 'the response is not a chat completion (no choices[0].message)',
-			rawOutput: raw.slice(0, 2000)
+			rawOutput: clipText(raw, RAW_OUTPUT_CHARS)
 		});
 	}
 	const message = choice.message as OpenAI.ChatCompletionMessage & {
 		reasoning_content?: string | null;
 		reasoning?: string | null;
 	};
+	const texts = [message.content, message.reasoning_content ?? message.reasoning];
+	const bytes = texts.reduce((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
+	const limit = maxAnswerBytes(maxTokens);
+	if (bytes > limit) {
+		throw new RejectedOutput({
+			kind: 'invalid_output',
+			retryable: true,
+			detail:
+				`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
+				`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
+				`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`,
+			rawOutput: clipText(
+				typeof message.content === 'string' ? message.content : '',
+				RAW_OUTPUT_CHARS
+			)
+		});
+	}
 	const { response, reasoning } = splitReasoning(
 		message.content,
 		message.reasoning_content ?? message.reasoning
@@ -300,7 +346,7 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 			kind: 'invalid_output',
 			retryable: true,
 			detail: describeRejectedOutput(reason, maxTokens),
-			rawOutput: message.content ?? ''
+			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
 		});
 	}
 	const usage = (completion as OpenAI.ChatCompletion).usage;
