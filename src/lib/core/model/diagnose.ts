@@ -16,6 +16,9 @@ import OpenAI, {
 	RateLimitError
 } from 'openai';
 import { providerMessage } from './retry';
+import { redactKeys } from '../text/redact';
+import { clipText, QUOTED_CHARS } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 import type { RoleEndpoint } from './types';
 
 export type Provider =
@@ -219,11 +222,14 @@ async function classifyTestFailure(
 				};
 	}
 	if (!(e instanceof APIError)) {
-		const detail = e instanceof Error ? e.message : String(e);
+		const detail = escapeControl(
+			clipText(e instanceof Error ? e.message : String(e), QUOTED_CHARS)
+		);
 		return { status: 'other', provider, message: `${at}: unexpected answer (${detail}).` };
 	}
 	const httpStatus = e.status;
-	const said = providerMessage(e);
+	// The provider's words, short and with control characters escaped (a body can be megabytes).
+	const said = escapeControl(clipText(providerMessage(e), QUOTED_CHARS));
 	if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) {
 		return {
 			status: 'auth',
@@ -292,8 +298,8 @@ function isHttpUrl(text: string): boolean {
 	}
 }
 
+/** The key, in part or encoded, never shows in what the page displays (see `redactKeys`). */
 function redactResult(result: ConnectionTestResult, apiKey: string): ConnectionTestResult {
-	if (apiKey.length < 4) return result;
-	const clean = (s?: string) => s?.split(apiKey).join('[key]');
+	const clean = (s?: string) => (s === undefined ? s : redactKeys(s, [apiKey]));
 	return { ...result, message: clean(result.message)!, hint: clean(result.hint) };
 }

@@ -15,6 +15,7 @@ import { AdaptiveLimiter } from './limiter';
 import { splitReasoning } from './output';
 import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
+import { redactKeys } from '../text/redact';
 import { backoffDelay, classifyError, type Failure } from './retry';
 import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
@@ -194,7 +195,7 @@ export function createOpenAIClient(
 				caseNumber: request.caseNumber,
 				role: request.role,
 				task: request.task,
-				rawOutput: f.rawOutput
+				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey)
 			});
 		};
 		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -388,10 +389,13 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	});
 }
 
-/** Providers sometimes echo the key in an error; it must not reach a log or a saved message. */
 /** Sent as the bearer token when a role has no key (keyless local servers). */
 export const NO_KEY = 'no-key';
 
+/**
+ * Providers sometimes echo the key in an error, whole, in part or encoded; it must not reach a
+ * log or a saved message (see `redactKeys`).
+ */
 function redact(text: string, apiKey: string): string {
-	return apiKey.length >= 4 ? text.split(apiKey).join('[key]') : text;
+	return redactKeys(text, [apiKey]);
 }
