@@ -13,6 +13,7 @@ import { runStages, type RunStagesResult } from '../../lib/core/engine';
 import { DEFAULT_TOOL, type ToolInfo } from '../../lib/core/engine/manifest';
 import { RunProgress } from '../../lib/core/engine/progress';
 import type { StageName } from '../../lib/core/engine/types';
+import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { createOpenAIClient } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
@@ -83,7 +84,10 @@ export interface StageArgs {
 	promptsPath: string | undefined;
 	/** Model ids per role, as the manifest records them. */
 	models: Record<Role, string>;
-	/** Base URLs per role as the manifest records them (`simulated://offline` when simulated). */
+	/**
+	 * Base URLs per role as the manifest records them: query values and keys hidden
+	 * (`publicBaseUrl`), `simulated://offline` when simulated.
+	 */
 	endpoints: Record<Role, string>;
 }
 
@@ -101,8 +105,13 @@ export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 		Role,
 		string
 	>;
+	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+	// The manifest (which bundles ship) records each base URL without query values or keys.
 	const endpoints = Object.fromEntries(
-		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : options.roles[r].baseURL])
+		ROLES.map((r) => [
+			r,
+			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
+		])
 	) as Record<Role, string>;
 	return {
 		options,

@@ -79,7 +79,7 @@ describe('provider text shown by the client and by Test connection', () => {
 		const error = await client
 			.complete({
 				role: 'evaluated',
-				task: 'a1',
+				task: 'lexawn',
 				caseNumber: 'C-1',
 				prompt: 'hi',
 				temperature: 0,

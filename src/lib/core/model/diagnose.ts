@@ -17,6 +17,7 @@ import OpenAI, {
 } from 'openai';
 import { providerMessage } from './retry';
 import { redactKeys } from '../text/redact';
+import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import type { RoleEndpoint } from './types';
@@ -152,21 +153,29 @@ export async function testConnection(
 	options: DiagnoseOptions = {}
 ): Promise<ConnectionTestResult> {
 	const provider = guessProvider(endpoint.baseURL);
-	const at = `${endpoint.model} at ${endpoint.baseURL}`;
-	if (!isHttpUrl(endpoint.baseURL)) {
+	const checked = checkBaseUrl(endpoint.baseURL);
+	if (!checked.ok) {
 		return {
 			status: 'other',
 			provider,
-			message: `"${endpoint.baseURL}" is not an http(s) URL.`,
+			message: `The base URL ${checked.problem}.`,
 			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.'
 		};
 	}
+	// Messages name the endpoint without query values or key; the SDK gets the query apart.
+	const shown: RoleEndpoint = {
+		...endpoint,
+		baseURL: publicBaseUrl(endpoint.baseURL, [endpoint.apiKey])
+	};
+	const target = sdkTarget(endpoint.baseURL);
+	const at = `${shown.model} at ${shown.baseURL}`;
 	const badKey = keyProblem(endpoint.apiKey);
 	if (badKey) {
 		return { status: 'auth', provider, message: `${at}: ${badKey}`, hint: 'Paste the key again.' };
 	}
 	const sdk = new OpenAI({
-		baseURL: endpoint.baseURL,
+		baseURL: target.baseURL,
+		...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
 		apiKey: endpoint.apiKey || NO_KEY,
 		dangerouslyAllowBrowser: true,
 		maxRetries: 0,
@@ -183,7 +192,7 @@ export async function testConnection(
 		return { status: 'ok', provider, latencyMs, message: `${at} answered in ${latencyMs} ms.` };
 	} catch (e) {
 		return redactResult(
-			await classifyTestFailure(e, sdk, endpoint, provider, options),
+			await classifyTestFailure(e, sdk, shown, target.baseURL, provider, options),
 			endpoint.apiKey
 		);
 	}
@@ -193,6 +202,7 @@ async function classifyTestFailure(
 	e: unknown,
 	sdk: OpenAI,
 	endpoint: RoleEndpoint,
+	probeURL: string,
 	provider: Provider,
 	options: DiagnoseOptions
 ): Promise<ConnectionTestResult> {
@@ -206,7 +216,7 @@ async function classifyTestFailure(
 		};
 	}
 	if (e instanceof APIConnectionError) {
-		const probe = await probeCors(endpoint.baseURL, options);
+		const probe = await probeCors(probeURL, options);
 		return probe.kind === 'cors'
 			? {
 					status: 'cors',
@@ -288,14 +298,6 @@ async function explainNotFound(
 		message: `${endpoint.baseURL} answered 404 for the model "${endpoint.model}": the model is unknown or the base URL path is wrong.`,
 		hint: pathHint
 	};
-}
-
-function isHttpUrl(text: string): boolean {
-	try {
-		return ['http:', 'https:'].includes(new URL(text).protocol);
-	} catch {
-		return false;
-	}
 }
 
 /** The key, in part or encoded, never shows in what the page displays (see `redactKeys`). */

@@ -16,6 +16,7 @@ import { splitReasoning } from './output';
 import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
+import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError, type Failure } from './retry';
 import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
@@ -82,8 +83,10 @@ export function createOpenAIClient(
 		let sdk = sdks.get(role);
 		if (!sdk) {
 			const ep = endpoints[role];
+			const target = sdkTarget(ep.baseURL);
 			sdk = new OpenAI({
-				baseURL: ep.baseURL,
+				baseURL: target.baseURL,
+				...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
 				// Local servers (Ollama, llama.cpp, vLLM) need no key, but the SDK refuses to build a
 				// client without one; a placeholder lets the call go out and a real server that
 				// wants a key answers 401, which is reported as a refused key.
@@ -105,7 +108,8 @@ export function createOpenAIClient(
 			limiter = new AdaptiveLimiter({
 				max: options.concurrency ?? 4,
 				growAfter: options.growAfter,
-				onLimitChange: (limit, reason) => emit({ type: 'limit', baseURL: key, limit, reason })
+				onLimitChange: (limit, reason) =>
+					emit({ type: 'limit', baseURL: publicBaseUrl(key), limit, reason })
 			});
 			limiters.set(key, limiter);
 		}
@@ -157,10 +161,20 @@ export function createOpenAIClient(
 			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
 				role: request.role
 			});
+		// What messages and events show of the base URL: no query value, no key.
+		const shownURL = publicBaseUrl(ep.baseURL, [ep.apiKey]);
+		const checked = checkBaseUrl(ep.baseURL);
+		if (!checked.ok)
+			throw new ModelCallError(`the ${request.role} model's base URL ${checked.problem}.`, {
+				kind: 'bad_request',
+				caseNumber: request.caseNumber,
+				role: request.role,
+				task: request.task
+			});
 		const badKey = keyProblem(ep.apiKey);
 		if (badKey)
 			throw new ModelCallError(
-				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${ep.baseURL}: ${badKey}`,
+				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${shownURL}: ${badKey}`,
 				{ kind: 'auth', caseNumber: request.caseNumber, role: request.role, task: request.task }
 			);
 		const limiter = limiterFor(ep.baseURL);
@@ -171,7 +185,7 @@ export function createOpenAIClient(
 			role: request.role,
 			task: request.task,
 			model: ep.model,
-			baseURL: ep.baseURL,
+			baseURL: shownURL,
 			attempt,
 			maxAttempts
 		});
@@ -181,7 +195,7 @@ export function createOpenAIClient(
 					caseNumber: request.caseNumber,
 					role: request.role,
 					model: ep.model,
-					baseURL: ep.baseURL,
+					baseURL: shownURL,
 					attempts: attempt,
 					maxTokens: request.maxTokens,
 					timeoutMs
@@ -233,7 +247,9 @@ export function createOpenAIClient(
 				if (failure.status !== undefined) answered.add(endpointKey);
 			}
 			if (failure.kind === 'unreachable' && options.probeConnection && !answered.has(endpointKey)) {
-				const probe = await options.probeConnection(ep.baseURL, request.signal).catch(() => null);
+				const probe = await options
+					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
+					.catch(() => null);
 				if (probe?.kind === 'cors')
 					return fail({ kind: 'cors', retryable: false, detail: probe.hint }, attempt);
 			}
