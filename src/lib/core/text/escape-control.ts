@@ -56,3 +56,14 @@ export function hasControl(text: string): boolean {
 	UNSAFE.lastIndex = 0;
 	return found;
 }
+
+const LONE = new RegExp(LONE_SURROGATE);
+
+/**
+ * Index (UTF-16 code units) of the first lone surrogate of `text`, or -1. JSON can write one
+ * (`"\ud800"`) although it is no character: such text cannot be sent as UTF-8, so providers
+ * refuse it.
+ */
+export function firstLoneSurrogate(text: string): number {
+	return text.search(LONE);
+}
