@@ -51,7 +51,12 @@ export function formatProgress(p: StageProgress, bar = false): string {
 export function formatTokens(p: StageProgress): string {
 	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 	const used = ROLES.filter((r) => p.calls[r] > 0);
-	if (used.length === 0) return 'no model calls';
+	if (used.length === 0) {
+		// Calls that timed out or failed were still made: "no model calls" would hide them.
+		if (p.retries === 0 && p.failures === 0) return 'no model calls';
+		const failed = `${p.failures} case${p.failures === 1 ? '' : 's'} failed`;
+		return `no model call answered (${p.retries} retried, ${failed})`;
+	}
 	return used
 		.map(
 			(r) =>

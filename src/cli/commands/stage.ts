@@ -43,8 +43,8 @@ export const SIMULATED_MODEL = 'simulated';
 export const SIMULATED_ENDPOINT = 'simulated://offline';
 
 const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
-cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, or
-saved records / a manifest that do not fit these options.`;
+cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
+output root that cannot be written, or saved records / a manifest that do not fit these options.`;
 
 const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
                            provider (no network or key; model defaults to "${SIMULATED_MODEL}";

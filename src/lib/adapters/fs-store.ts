@@ -142,7 +142,11 @@ export class FsStore implements CheckpointStore {
 
 	async lock(run: RunKey): Promise<() => Promise<void>> {
 		const path = this.pathOf(lockFilePath(run));
-		await fs.mkdir(dirname(path), { recursive: true });
+		try {
+			await fs.mkdir(dirname(path), { recursive: true });
+		} catch (e) {
+			throw this.#unwritable(e, dirname(path));
+		}
 		const info: LockInfo = {
 			pid: process.pid,
 			hostname: hostname(),
@@ -153,7 +157,7 @@ export class FsStore implements CheckpointStore {
 		try {
 			handle = await fs.open(path, 'wx');
 		} catch (e) {
-			if (errorCode(e) !== 'EEXIST') throw e;
+			if (errorCode(e) !== 'EEXIST') throw this.#unwritable(e, path);
 			const stale = await this.#takeOverStale(run, path);
 			if (!stale) throw await this.#lockedError(run, path);
 			try {
@@ -185,10 +189,38 @@ export class FsStore implements CheckpointStore {
 			this.#held.delete(key);
 			if ((await readLockInfo(path))?.token === info.token) {
 				await fs.unlink(path).catch((e) => {
-					if (errorCode(e) !== 'ENOENT') throw e;
+					if (errorCode(e) === 'ENOENT') return;
+					throw new CheckpointError(
+						`could not remove the lock file ${path} (${errorCode(e) ?? (e as Error).message}); ` +
+							'the next run on this host takes it over once this process has ended, or delete it.'
+					);
 				});
 			}
 		};
+	}
+
+	/**
+	 * A file-system error from the first write under the output root, as a `CheckpointError`
+	 * (exit 2) naming the folder and what to do; other errors pass unchanged.
+	 */
+	#unwritable(e: unknown, path: string): unknown {
+		const code = errorCode(e);
+		if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST'].includes(code)) {
+			return e;
+		}
+		const why =
+			code === 'EROFS'
+				? 'the file system is read-only'
+				: code === 'ENOTDIR' || code === 'EEXIST'
+					? 'a file stands where a folder is needed'
+					: code === 'ENOENT'
+						? 'the folder cannot be created'
+						: 'permission denied';
+		return new CheckpointError(
+			`cannot write under the output root ${this.root}: ${why} (${code} at ${path}). Choose a ` +
+				'folder you can write with --output-root, or make this one writable; nothing was ' +
+				'written and no model was called.'
+		);
 	}
 
 	/**
@@ -343,9 +375,13 @@ export class FsStore implements CheckpointStore {
 			} catch (e) {
 				// A failed write (disk full) must not leave half a line for the next append to extend.
 				await handle.truncate(sizeBefore).catch(() => undefined);
+				const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
 				throw new CheckpointError(
 					`${path}: could not save the record of ${describeIdentity(identity)} ` +
-						`(${(e as Error).message}); earlier records are kept. Free space, then resume.`
+						`(${(e as Error).message}); earlier records are kept. ` +
+						(readOnly
+							? 'The file or its disk is no longer writable: fix that, then resume.'
+							: 'Free space, then resume.')
 				);
 			} finally {
 				await handle.close();

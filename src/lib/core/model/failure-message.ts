@@ -56,6 +56,8 @@ export interface FailureContext {
 	attempts: number;
 	maxTokens: number;
 	timeoutMs: number;
+	/** This endpoint answered an earlier call of this client: it is up. @default false */
+	answeredBefore?: boolean;
 }
 
 /** The message of the `ModelCallError` thrown for `failure`. */
@@ -87,6 +89,16 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 		case 'timeout':
 			return `${where}: no answer within ${c.timeoutMs / 1000} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
 		case 'unreachable':
+			if (f.midAnswer || c.answeredBefore) {
+				const when = f.midAnswer
+					? 'the connection dropped while the answer was being received'
+					: 'the connection closed before an answer, although this endpoint answered earlier calls';
+				return (
+					`${where}: ${when}${after} (${detail}) — the server is up, but it or a proxy in between ` +
+					'closed the connection (overload, a restart, a proxy time limit on long answers); ' +
+					"resume the run, and raise the proxy's time limit if it keeps happening."
+				);
+			}
 			return (
 				`${where}: could not connect${after} (${detail}) — check that the server is running and ` +
 				`that ${s.baseURL} is right. In the browser a page served over https cannot call an http:// ` +

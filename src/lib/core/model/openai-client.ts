@@ -198,7 +198,8 @@ export function createOpenAIClient(
 					baseURL: shownURL,
 					attempts: attempt,
 					maxTokens: request.maxTokens,
-					timeoutMs
+					timeoutMs,
+					answeredBefore: answered.has(endpointKey)
 				}),
 				ep.apiKey
 			);
