@@ -90,6 +90,36 @@ describe('the CLI prints text from files and providers escaped', () => {
 		expect(r.stderr).toContain('"\\u001b[2Jclaim"');
 	});
 
+	it('gen --simulated and results: a model id and case numbers from the records', async () => {
+		const path = await datasetWith((cases) => {
+			cases[0].case_number = OSC52;
+		});
+		const root = await mkdtemp(join(tmpdir(), 'lexpilot-esc-out-'));
+		const model = 'sim\u001b]52;c;eA==\u0007-model';
+		const gen = await runCliInProcess([
+			'gen',
+			'--simulated',
+			'--model',
+			model,
+			'--dataset',
+			path,
+			'--output-root',
+			root,
+			'--run-id',
+			'esc'
+		]);
+		expect(gen.code, gen.stderr).toBe(0);
+		expect(gen.stdout + gen.stderr).not.toMatch(ACTIVE);
+		expect(gen.stdout).toContain('sim\\u001b]52;c;eA==\\u0007-model');
+		for (const args of [[], ['--json'], ['--partial']]) {
+			const r = await runCliInProcess(['results', '--output-root', root, ...args]);
+			expect(r.stdout + r.stderr).not.toMatch(ACTIVE);
+			expect(r.stdout).toContain('\\u001b]52;c;eA==\\u0007');
+		}
+		const json = await runCliInProcess(['results', '--output-root', root, '--json']);
+		expect(JSON.stringify(JSON.parse(json.stdout))).toContain(JSON.stringify(model).slice(1, -1));
+	});
+
 	it('gen: a provider error body with ESC, C1 and bidi controls, for an OSC 52 case', async () => {
 		const path = await datasetWith((cases) => {
 			cases[0].case_number = OSC52;
