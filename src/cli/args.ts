@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
 import { RUN_ID_PATTERN } from '../lib/core/layout';
+import { checkBaseUrl as checkUrl } from '../lib/core/model/base-url';
 import type { RoleEndpoint } from '../lib/core/model/types';
 import { ROLES, type Role } from '../lib/core/records';
 import {
@@ -241,15 +242,8 @@ function describeRange({ min, max, exclusiveMin }: NumberRule): string {
 }
 
 function checkBaseUrl(value: string, variable: string): string {
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		throw new UsageError(`${variable} is not a URL: "${value}" (expected e.g. https://host/v1)`);
-	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new UsageError(`${variable} must be an http(s) URL, got "${value}"`);
-	}
-	// A trailing slash would make otherwise equal endpoints differ in the manifest.
-	return value.replace(/\/+$/, '');
+	// One rule for the CLI and the browser: an http(s) URL without user-info (core/model/base-url).
+	const checked = checkUrl(value);
+	if (!checked.ok) throw new UsageError(`${variable} ${checked.problem}.`);
+	return checked.url;
 }

@@ -54,7 +54,8 @@ export function formatInvalidDataset(
 	label: string,
 	result: Extract<LoadResult, { ok: false }>
 ): string {
-	const n = result.problems.length;
+	// The total, not the lines listed: past a few hundred problems the rest are only counted.
+	const n = result.problemCount;
 	const lines = [
 		`${label} is not a valid LexPilot dataset (${n} problem${n === 1 ? '' : 's'}):`,
 		...result.problems.map((p) => `  ${p.text}`)

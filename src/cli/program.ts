@@ -4,7 +4,24 @@
  * checkpoint/manifest mismatch. A user never sees a stack trace.
  */
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
+import { clipText, RAW_OUTPUT_CHARS } from '../lib/core/text/clip';
+import { escapeForTerminal } from '../lib/core/text/escape-control';
 import type { CliIo, CommandHandler } from './types';
+
+/**
+ * The terminal every command writes to: control characters (ESC, C1, DEL, bidi overrides, a
+ * carriage return…) are escaped visibly in everything written, whatever the command or the
+ * text's origin, so a dataset, a record or a provider can never drive the terminal. Line feeds
+ * and tabs are kept (the layout is ours); `redraw` is the one sanctioned cursor movement.
+ */
+export function terminalSafe(io: CliIo): CliIo {
+	return {
+		...io,
+		stdout: (text) => io.stdout(escapeForTerminal(text)),
+		stderr: (text) => io.stderr(escapeForTerminal(text)),
+		redraw: (line) => io.stderr(`\r\x1b[2K${escapeForTerminal(line)}`)
+	};
+}
 
 export function createProgram(handlers: Record<string, CommandHandler>) {
 	const help = () =>
@@ -17,7 +34,8 @@ export function createProgram(handlers: Record<string, CommandHandler>) {
 			'Run "npm run lexpilot -- <command> --help" for the options of a command.'
 		].join('\n') + '\n';
 
-	return async function run(argv: string[], io: CliIo): Promise<number> {
+	return async function run(argv: string[], rawIo: CliIo): Promise<number> {
+		const io = terminalSafe(rawIo);
 		const [name, ...args] = argv;
 		if (!name || name === '--help' || name === '-h' || name === 'help') {
 			io.stdout(help());
@@ -48,7 +66,9 @@ export function reportError(e: unknown, io: CliIo): number {
 	}
 	if (e instanceof ModelCallError) {
 		io.stderr(`error: ${e.message}\n`);
-		if (e.details.rawOutput !== undefined) io.stderr(`raw output:\n${e.details.rawOutput}\n`);
+		if (e.details.rawOutput !== undefined) {
+			io.stderr(`raw output:\n${clipText(e.details.rawOutput, RAW_OUTPUT_CHARS)}\n`);
+		}
 		return 1;
 	}
 	// Node's util.parseArgs reports unknown or malformed flags with these codes.

@@ -51,7 +51,12 @@ export function formatProgress(p: StageProgress, bar = false): string {
 export function formatTokens(p: StageProgress): string {
 	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 	const used = ROLES.filter((r) => p.calls[r] > 0);
-	if (used.length === 0) return 'no model calls';
+	if (used.length === 0) {
+		// Calls that timed out or failed were still made: "no model calls" would hide them.
+		if (p.retries === 0 && p.failures === 0) return 'no model calls';
+		const failed = `${p.failures} case${p.failures === 1 ? '' : 's'} failed`;
+		return `no model call answered (${p.retries} retried, ${failed})`;
+	}
 	return used
 		.map(
 			(r) =>
@@ -65,7 +70,7 @@ export function formatTokens(p: StageProgress): string {
  * a TTY line in progress so an error message starts on a line of its own.
  */
 export function createProgressPrinter(
-	io: Pick<CliIo, 'stderr' | 'isTTY'>,
+	io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>,
 	now: () => number = Date.now
 ): { onProgress: (p: StageProgress) => void; end: () => void } {
 	let lineOpen = false;
@@ -83,7 +88,9 @@ export function createProgressPrinter(
 			const t = now();
 			if (!finished && t - lastDraw < REDRAW_MS && p.done < p.total) return;
 			lastDraw = t;
-			io.stderr(`\r\x1b[2K${formatProgress(p, true)}`);
+			const line = formatProgress(p, true);
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
 			lineOpen = true;
 			if (finished) {
 				end();

@@ -40,7 +40,8 @@ export interface StatusReply {
 /**
  * One scripted answer. `delayMs` may be added to any reply (alone it delays the default reply);
  * `hangup` closes the socket without answering, `hang` never answers (the client times out),
- * `malformed` sends a 200 whose JSON body is cut off.
+ * `malformed` sends a 200 whose JSON body is cut off, `dropMidBody` sends the headers of a 200
+ * and part of its body, then closes the socket (a connection dropped mid-answer).
  */
 export type Reply = (
 	| ContentReply
@@ -48,6 +49,7 @@ export type Reply = (
 	| { hangup: true }
 	| { hang: true }
 	| { malformed: true }
+	| { dropMidBody: true }
 	| { delayMs: number }
 ) & { delayMs?: number };
 
@@ -196,6 +198,11 @@ async function answer(res: ServerResponse, model: string, script: () => Reply | 
 	if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
 	if ('hang' in reply) return;
 	if ('hangup' in reply) return void res.socket?.destroy();
+	if ('dropMidBody' in reply) {
+		res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+		res.write('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "par');
+		return void setTimeout(() => res.socket?.destroy(), 20);
+	}
 	if ('malformed' in reply) {
 		res.writeHead(200, { 'content-type': 'application/json' });
 		return void res.end('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "trunc');

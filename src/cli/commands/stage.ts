@@ -13,6 +13,7 @@ import { runStages, type RunStagesResult } from '../../lib/core/engine';
 import { DEFAULT_TOOL, type ToolInfo } from '../../lib/core/engine/manifest';
 import { RunProgress } from '../../lib/core/engine/progress';
 import type { StageName } from '../../lib/core/engine/types';
+import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { createOpenAIClient } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
@@ -38,8 +39,8 @@ const OPTIONS = {
 } as const;
 
 const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
-cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, or
-saved records / a manifest that do not fit these options.`;
+cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
+output root that cannot be written, or saved records / a manifest that do not fit these options.`;
 
 const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
                            provider (no network or key; model defaults to "${SIMULATED_MODEL}";
@@ -79,7 +80,10 @@ export interface StageArgs {
 	promptsPath: string | undefined;
 	/** Model ids per role, as the manifest records them. */
 	models: Record<Role, string>;
-	/** Base URLs per role as the manifest records them (`simulated://offline` when simulated). */
+	/**
+	 * Base URLs per role as the manifest records them: query values and keys hidden
+	 * (`publicBaseUrl`), `simulated://offline` when simulated.
+	 */
 	endpoints: Record<Role, string>;
 }
 
@@ -97,8 +101,13 @@ export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 		Role,
 		string
 	>;
+	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+	// The manifest (which bundles ship) records each base URL without query values or keys.
 	const endpoints = Object.fromEntries(
-		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : options.roles[r].baseURL])
+		ROLES.map((r) => [
+			r,
+			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
+		])
 	) as Record<Role, string>;
 	return {
 		options,
@@ -157,7 +166,7 @@ async function runCommand(
 			limit: options.limit ?? undefined,
 			stages,
 			client,
-			store: new FsStore(options.outputRoot),
+			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
 			runId: options.runId,
 			models,
 			endpoints,

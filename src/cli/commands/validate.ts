@@ -19,7 +19,8 @@ export const validate: CommandHandler = {
 	summary: 'check a dataset file and print its summary (or every problem)',
 	usage: `Usage: npm run lexpilot -- validate --dataset FILE [options]
 
-Checks every SPEC §1 rule and prints a summary (exit 0), or every problem, one a line (exit 2).
+Checks every SPEC §1 rule and prints a summary (exit 0), or the problems, one a line (exit 2):
+the first 500, then how many more of each kind (a broken file can hold millions).
 
 Options:
   --dataset FILE               LexPilot dataset JSON (required)
@@ -43,7 +44,15 @@ Options:
 			io.stderr(`${formatInvalidDataset(values.dataset, result)}\n`);
 			return 2;
 		}
-		io.stdout(summaryText(values.dataset, result.dataset, result.warnings, values.categories));
+		io.stdout(
+			summaryText(
+				values.dataset,
+				result.dataset,
+				result.warnings,
+				result.warningCount,
+				values.categories
+			)
+		);
 		return 0;
 	}
 };
@@ -52,6 +61,7 @@ function summaryText(
 	label: string,
 	dataset: Dataset,
 	warnings: DatasetProblem[],
+	warningCount: number,
 	categoriesFile: string | undefined
 ): string {
 	const s = dataset.summary;
@@ -81,7 +91,7 @@ function summaryText(
 		)
 	];
 	if (warnings.length) {
-		lines.push('', `Warnings (${warnings.length}):`, ...warnings.map((w) => `  ${w.text}`));
+		lines.push('', `Warnings (${warningCount}):`, ...warnings.map((w) => `  ${w.text}`));
 	}
 	return `${lines.join('\n')}\n`;
 }

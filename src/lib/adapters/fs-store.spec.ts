@@ -120,11 +120,6 @@ describe('FsStore lock file', () => {
 			/being written by another lexpilot process \d+ on .*Wait for it to finish or stop it/
 		],
 		[
-			'a process on this host that is gone (interrupted run)',
-			() => ({ pid: deadPid(), hostname: hostname(), started_at: '2025-01-01T00:00:00Z' }),
-			/lock file .*\.lock was left by process \d+ .*no longer running.*delete the lock file, and run again/
-		],
-		[
 			'a process on another host',
 			() => ({ pid: 4242, hostname: 'lab-server-7', started_at: '2025-01-01T00:00:00Z' }),
 			/locked by process 4242 on lab-server-7.*If that process is no longer running, delete the lock file/
@@ -144,11 +139,77 @@ describe('FsStore lock file', () => {
 		await expect(readFile(lockPath(), 'utf8')).resolves.toBeTypeOf('string');
 	});
 
-	it('lets the run resume once the user has removed a stale lock', async () => {
-		await plantLock({ pid: deadPid(), hostname: hostname(), started_at: '2025-01-01T00:00:00Z' });
-		await expect(store.lock(run)).rejects.toThrow(RunLockedError);
-		await rm(lockPath());
-		const release = await store.lock(run);
+	it('takes over a lock left by a process of this host that is gone, saying so', async () => {
+		const notes: string[] = [];
+		const writer = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		const pid = deadPid();
+		await plantLock({ pid, hostname: hostname(), started_at: '2025-01-01T00:00:00Z', token: 't' });
+		const release = await writer.lock(run);
+		const info = JSON.parse(await readFile(lockPath(), 'utf8')) as LockInfo;
+		expect(info).toMatchObject({ pid: process.pid, hostname: hostname() });
+		expect(notes).toEqual([
+			`run run1 / gpt-x-1a2b3c4d: took over the lock ${lockPath()} left by process ${pid} on this host (started 2025-01-01T00:00:00Z), which is no longer running.`
+		]);
+		// Nothing but the new lock is left beside the manifest.
+		expect(await readdir(dirname(lockPath()))).toEqual(['.lock']);
 		await release();
+		await expect(readFile(lockPath())).rejects.toMatchObject({ code: 'ENOENT' });
+	});
+
+	it('of two writers taking over one stale lock at once, exactly one wins', async () => {
+		await plantLock({ pid: deadPid(), hostname: hostname(), started_at: '2025-01-01T00:00:00Z' });
+		const results = await Promise.allSettled([
+			new FsStore(root).lock(run),
+			new FsStore(root).lock(run)
+		]);
+		expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+		const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+		expect(lost.reason).toBeInstanceOf(RunLockedError);
+	});
+});
+
+describe('FsStore torn last line', () => {
+	const a1Path = () => store.pathOf(stageFilePath(run, 'a1'));
+	const whole = `${JSON.stringify(makeA1('1'))}\n`;
+	const cut = JSON.stringify(makeA1('2')).slice(0, 50);
+
+	async function plantTorn(): Promise<void> {
+		await mkdir(dirname(a1Path()), { recursive: true });
+		await writeFile(a1Path(), whole + cut);
+	}
+
+	it('a writer moves it to <file>.torn, says so, and reads the whole records', async () => {
+		const notes: string[] = [];
+		const writer = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		await plantTorn();
+		const release = await writer.lock(run);
+		const records = await writer.readRecords(run, 'a1');
+		expect(records.map((r) => r.case_number)).toEqual(['1']);
+		expect(await readFile(a1Path(), 'utf8')).toBe(whole);
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+		expect(notes).toEqual([
+			`${a1Path()}, line 2: the last line (50 bytes) has no line end, so it was cut off while being written (the run was interrupted). It was moved to ${a1Path()}.torn; its case is generated again.`
+		]);
+		// The case can be saved again, after the whole line.
+		await writer.appendRecord(run, 'a1', makeA1('2'));
+		expect(await readFile(a1Path(), 'utf8')).toBe(whole + JSON.stringify(makeA1('2')) + '\n');
+		// A second crash keeps the first torn file.
+		await writeFile(a1Path(), whole + 'x');
+		const again = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		await release();
+		const release2 = await again.lock(run);
+		await again.readRecords(run, 'a1');
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+		expect(await readFile(`${a1Path()}.torn-2`, 'utf8')).toBe('x');
+		await release2();
+	});
+
+	it('a reader without the lock reports it and changes nothing', async () => {
+		await plantTorn();
+		await expect(store.readRecords(run, 'a1')).rejects.toThrow(
+			/a1\.jsonl, line 2: the last line has no line end/
+		);
+		expect(await readFile(a1Path(), 'utf8')).toBe(whole + cut);
+		await expect(readFile(`${a1Path()}.torn`)).rejects.toMatchObject({ code: 'ENOENT' });
 	});
 });

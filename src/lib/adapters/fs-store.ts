@@ -4,12 +4,18 @@
  * Crash safety: the manifest and reordered stage files are written to a temporary file, synced,
  * then moved into place, so they are either whole or absent. Records are appended one complete
  * line per case and synced before `appendRecord` resolves; a crash can at worst leave a cut-off
- * last line, which reading reports (file and line) instead of skipping.
+ * last line. A final line without its line end can only be such an interrupted write, so a
+ * writer holding the run's lock moves it aside, byte for byte, to `<file>.torn` beside the stage
+ * file (a later one to `<file>.torn-2`, …), says so, and its case is generated again. A reader
+ * without the lock (`results`) reports it (file and line) instead.
  *
- * Locking: `runs/<run-id>/<model>/.lock`, created exclusively, holds the writer's pid, host and
- * start time. A lock whose process is gone is never taken over automatically: two processes
- * could both judge it stale and both take it. The error names the file and says when it is
- * safe to delete it.
+ * Locking: `runs/<run-id>/<model>/.lock`, created exclusively, holds the writer's pid, host,
+ * start time and a token. A lock left by a process of this host that is gone (pid not alive) is
+ * taken over, with a note: it is renamed away under a unique name, the renamed file is checked
+ * to be the very lock judged stale (a rival taking over at the same moment would have replaced
+ * it; then it is put back and this writer refuses), and a new lock is created exclusively. A
+ * lock of a live process, of another host (whose pids mean nothing here) or one that names no
+ * process is refused; the error names the file and says when it is safe to delete it.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -109,14 +115,32 @@ async function removeIfEmpty(dir: string): Promise<void> {
 	await fs.rmdir(dir).catch(() => undefined);
 }
 
+/** Options of {@link FsStore}. */
+export interface FsStoreOptions {
+	/**
+	 * Told about repairs made on its own: a stale lock taken over, a torn last line moved aside.
+	 * The CLI prints these as notes. @default ignored
+	 */
+	onNotice?: (message: string) => void;
+}
+
 export class FsStore implements CheckpointStore {
 	/** Identities per stage file, read on the first append of a writer session. */
 	readonly #identities = new Map<string, Set<string>>();
 	/** Per-file chains so appends, reads and reorders of one file in this process never interleave. */
 	readonly #queues = new Map<string, Promise<unknown>>();
 
+	/** Runs whose lock this store holds (by manifest path): only a writer repairs torn lines. */
+	readonly #held = new Set<string>();
+	readonly #notice: (message: string) => void;
+
 	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
-	constructor(readonly root: string) {}
+	constructor(
+		readonly root: string,
+		options: FsStoreOptions = {}
+	) {
+		this.#notice = options.onNotice ?? (() => {});
+	}
 
 	/** The absolute path of a layout path. */
 	pathOf(layoutPath: string): string {
@@ -125,7 +149,11 @@ export class FsStore implements CheckpointStore {
 
 	async lock(run: RunKey): Promise<() => Promise<void>> {
 		const path = this.pathOf(lockFilePath(run));
-		await fs.mkdir(dirname(path), { recursive: true });
+		try {
+			await fs.mkdir(dirname(path), { recursive: true });
+		} catch (e) {
+			throw this.#unwritable(e, dirname(path));
+		}
 		const info: LockInfo = {
 			pid: process.pid,
 			hostname: hostname(),
@@ -136,8 +164,20 @@ export class FsStore implements CheckpointStore {
 		try {
 			handle = await fs.open(path, 'wx');
 		} catch (e) {
-			if (errorCode(e) === 'EEXIST') throw await this.#lockedError(run, path);
-			throw e;
+			if (errorCode(e) !== 'EEXIST') throw this.#unwritable(e, path);
+			const stale = await this.#takeOverStale(run, path);
+			if (!stale) throw await this.#lockedError(run, path);
+			try {
+				handle = await fs.open(path, 'wx');
+			} catch (again) {
+				// Another writer created its lock between the takeover and this open.
+				if (errorCode(again) === 'EEXIST') throw await this.#lockedError(run, path);
+				throw again;
+			}
+			this.#notice(
+				`${runLabel(run)}: took over the lock ${path} left by process ${stale.pid} on this ` +
+					`host (started ${stale.started_at}), which is no longer running.`
+			);
 		}
 		try {
 			await handle.writeFile(`${JSON.stringify(info)}\n`);
@@ -147,16 +187,79 @@ export class FsStore implements CheckpointStore {
 		}
 		// Another process may have written while this one did not hold the lock.
 		this.#identities.clear();
+		const key = manifestPath(run);
+		this.#held.add(key);
 		let held = true;
 		return async () => {
 			if (!held) return;
 			held = false;
+			this.#held.delete(key);
 			if ((await readLockInfo(path))?.token === info.token) {
 				await fs.unlink(path).catch((e) => {
-					if (errorCode(e) !== 'ENOENT') throw e;
+					if (errorCode(e) === 'ENOENT') return;
+					throw new CheckpointError(
+						`could not remove the lock file ${path} (${errorCode(e) ?? (e as Error).message}); ` +
+							'the next run on this host takes it over once this process has ended, or delete it.'
+					);
 				});
 			}
 		};
+	}
+
+	/**
+	 * A file-system error from the first write under the output root, as a `CheckpointError`
+	 * (exit 2) naming the folder and what to do; other errors pass unchanged.
+	 */
+	#unwritable(e: unknown, path: string): unknown {
+		const code = errorCode(e);
+		if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST'].includes(code)) {
+			return e;
+		}
+		const why =
+			code === 'EROFS'
+				? 'the file system is read-only'
+				: code === 'ENOTDIR' || code === 'EEXIST'
+					? 'a file stands where a folder is needed'
+					: code === 'ENOENT'
+						? 'the folder cannot be created'
+						: 'permission denied';
+		return new CheckpointError(
+			`cannot write under the output root ${this.root}: ${why} (${code} at ${path}). Choose a ` +
+				'folder you can write with --output-root, or make this one writable; nothing was ' +
+				'written and no model was called.'
+		);
+	}
+
+	/**
+	 * Moves a lock of a dead process of this host out of the way. Returns what it held, or null
+	 * when the lock is not provably stale (live, other host, unreadable) or a rival got there first.
+	 */
+	async #takeOverStale(run: RunKey, path: string): Promise<LockInfo | null> {
+		const info = await readLockInfo(path);
+		if (!info || info.hostname !== hostname() || info.pid === process.pid || isAlive(info.pid)) {
+			return null;
+		}
+		const aside = `${path}.stale-${process.pid}-${randomUUID().slice(0, 8)}`;
+		try {
+			await fs.rename(path, aside);
+		} catch (e) {
+			if (errorCode(e) === 'ENOENT') return info; // removed meanwhile: try to create it
+			throw e;
+		}
+		const moved = await readLockInfo(aside);
+		const same =
+			moved !== null &&
+			moved.pid === info.pid &&
+			moved.started_at === info.started_at &&
+			moved.token === info.token;
+		if (!same) {
+			// A rival replaced the stale lock with its own before the rename: give it back.
+			await fs.link(aside, path).catch(() => undefined);
+			await fs.unlink(aside).catch(() => undefined);
+			return null;
+		}
+		await fs.unlink(aside).catch(() => undefined);
+		return info;
 	}
 
 	async #lockedError(run: RunKey, path: string): Promise<RunLockedError> {
@@ -264,7 +367,7 @@ export class FsStore implements CheckpointStore {
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
 		const path = this.pathOf(stageFilePath(run, file));
-		return this.#serial(path, () => this.#read(path, file));
+		return this.#serial(path, () => this.#read(path, file, run));
 	}
 
 	/** From the records: a file holds whole lines, so there is nothing cheaper to read. */
@@ -281,7 +384,7 @@ export class FsStore implements CheckpointStore {
 			let identities = this.#identities.get(path);
 			if (!identities) {
 				// Reading first also refuses to append after a malformed or cut-off line.
-				const saved = await this.#read(path, file);
+				const saved = await this.#read(path, file, run);
 				identities = new Set(saved.map((r) => recordIdentity(file, r)));
 				this.#identities.set(path, identities);
 			}
@@ -300,9 +403,13 @@ export class FsStore implements CheckpointStore {
 			} catch (e) {
 				// A failed write (disk full) must not leave half a line for the next append to extend.
 				await handle.truncate(sizeBefore).catch(() => undefined);
+				const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
 				throw new CheckpointError(
 					`${path}: could not save the record of ${describeIdentity(identity)} ` +
-						`(${(e as Error).message}); earlier records are kept. Free space, then resume.`
+						`(${(e as Error).message}); earlier records are kept. ` +
+						(readOnly
+							? 'The file or its disk is no longer writable: fix that, then resume.'
+							: 'Free space, then resume.')
 				);
 			} finally {
 				await handle.close();
@@ -381,15 +488,59 @@ export class FsStore implements CheckpointStore {
 		});
 	}
 
-	async #read(path: string, file: StageFile): Promise<AnyRecord[]> {
-		let text: string;
+	async #read(path: string, file: StageFile, run: RunKey): Promise<AnyRecord[]> {
+		let bytes: Buffer;
 		try {
-			text = await fs.readFile(path, 'utf8');
+			bytes = await fs.readFile(path);
 		} catch (e) {
 			if (errorCode(e) === 'ENOENT') return [];
 			throw e;
 		}
-		return parseJsonl(text, STAGE_FILES[file].schema, path) as AnyRecord[];
+		if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a && this.#held.has(manifestPath(run))) {
+			bytes = await this.#moveTornLine(path, bytes);
+		}
+		return parseJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path) as AnyRecord[];
+	}
+
+	/**
+	 * Moves the final line of `path`, which has no line end (a write cut off by a crash), to a
+	 * `.torn` file beside it and cuts it off the stage file. Returns the bytes that remain.
+	 */
+	async #moveTornLine(path: string, bytes: Buffer): Promise<Buffer> {
+		const keep = bytes.lastIndexOf(0x0a) + 1;
+		const torn = bytes.subarray(keep);
+		let line = 1;
+		for (let i = bytes.indexOf(0x0a); i !== -1 && i < keep; i = bytes.indexOf(0x0a, i + 1)) line++;
+		let target = `${path}.torn`;
+		for (let n = 2; ; n++) {
+			try {
+				const handle = await fs.open(target, 'wx');
+				try {
+					await handle.writeFile(torn);
+					await handle.sync();
+				} finally {
+					await handle.close();
+				}
+				break;
+			} catch (e) {
+				if (errorCode(e) !== 'EEXIST') throw e;
+				target = `${path}.torn-${n}`;
+			}
+		}
+		await fs.truncate(path, keep);
+		const handle = await fs.open(path, 'r+');
+		try {
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		await syncDir(dirname(path));
+		this.#notice(
+			`${path}, line ${line}: the last line (${torn.length} bytes) has no line end, so it was cut ` +
+				`off while being written (the run was interrupted). It was moved to ${target}; its case ` +
+				'is generated again.'
+		);
+		return bytes.subarray(0, keep);
 	}
 
 	#serial<T>(path: string, task: () => Promise<T>): Promise<T> {

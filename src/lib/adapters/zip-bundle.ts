@@ -41,12 +41,17 @@ export interface BundleEntry {
 /** A bundle that cannot be imported; `problems` holds every reason, each naming its file. */
 export class BundleError extends UsageError {
 	override name = 'BundleError';
+	/**
+	 * @param problems the problems listed (at most a few dozen, the rest summarised in the last)
+	 * @param total how many problems were found in all, when more than listed
+	 */
 	constructor(
 		readonly problems: string[],
-		bundleName: string
+		bundleName: string,
+		readonly total: number = problems.length
 	) {
 		super(
-			`${bundleName} cannot be imported (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+			`${bundleName} cannot be imported (${total} problem${total === 1 ? '' : 's'}):\n` +
 				problems.map((p) => `- ${p}`).join('\n')
 		);
 	}
@@ -106,9 +111,24 @@ export async function zipBundle(files: Iterable<readonly [string, string]>): Pro
 }
 
 /**
+ * Names that must never become keys of an object holding entries: `__proto__` would set the
+ * object's prototype (the entry vanishes), the others shadow what every object inherits.
+ */
+const RESERVED_NAMES = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
+
+/** The reserved segment of a path, or null. */
+function reservedSegment(path: string): string | null {
+	return path.split('/').find((part) => RESERVED_NAMES.has(part)) ?? null;
+}
+
+/**
  * Lists a zip's entries and unpacks them, refusing (BundleError) an archive whose declared sizes
  * exceed `limits` before inflating anything. fflate inflates each entry into a buffer of its
  * declared size, so an entry that lies about its size cannot grow past it either.
+ *
+ * The central directory is read entry by entry (fflate's `filter` sees every record, in order),
+ * so two entries with one name, which an object keyed by name would collapse into one, are
+ * refused by name, as are reserved names such as `__proto__`, which such an object would lose.
  */
 export async function unzipBundle(
 	zip: Uint8Array,
@@ -131,14 +151,36 @@ export async function unzipBundle(
 		);
 	}
 	const problems: string[] = [];
-	for (const entry of declared) {
+	const count = new Map<string, number>();
+	for (const entry of declared) count.set(entry.name, (count.get(entry.name) ?? 0) + 1);
+	const firstAt = new Map<string, number>();
+	const reported = new Set<string>();
+	declared.forEach((entry, i) => {
+		const first = firstAt.get(entry.name);
+		if (first === undefined) firstAt.set(entry.name, i);
+		else if (!reported.has(entry.name)) {
+			reported.add(entry.name);
+			const n = count.get(entry.name)!;
+			problems.push(
+				`${entry.name}: appears ${n === 2 ? 'twice' : `${n} times`} in the archive ` +
+					`(entries ${first + 1} and ${i + 1}${n > 2 ? ', …' : ''}); which copy is meant ` +
+					'cannot be told, so the archive is refused as a whole. Export the bundle again.'
+			);
+		}
+		const reserved = reservedSegment(entry.name);
+		if (reserved !== null) {
+			problems.push(
+				`${entry.name}: "${reserved}" is a reserved name, never part of a bundle the workbench or ` +
+					'the command-line tool writes; such an archive is refused as a whole.'
+			);
+		}
 		if (entry.size > limits.maxEntryBytes) {
 			problems.push(
 				`${entry.name}: unpacks to ${formatBytes(entry.size)}, more than the ${formatBytes(limits.maxEntryBytes)} ` +
 					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).'
 			);
 		}
-	}
+	});
 	const total = declared.reduce((sum, e) => sum + e.size, 0);
 	if (total > limits.maxTotalBytes) {
 		problems.push(
@@ -146,7 +188,9 @@ export async function unzipBundle(
 				'Import fewer runs at a time, or use the command-line tool for very large results.'
 		);
 	}
-	if (problems.length) throw new BundleError(problems, name);
+	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
+	// Every name is now unique and none is reserved, so unpacking into an object keyed by name
+	// keeps every entry; the count is checked all the same.
 	let files: Record<string, Uint8Array>;
 	try {
 		files = unzipSync(zip);
@@ -156,11 +200,17 @@ export async function unzipBundle(
 			name
 		);
 	}
-	return Object.entries(files).map(([path, bytes]) => ({ path, bytes }));
+	const entries = declared.map((d) => ({ path: d.name, bytes: files[d.name] }));
+	if (entries.some((e) => !(e.bytes instanceof Uint8Array))) {
+		throw new BundleError([`the archive is damaged (its entries changed while read).`], name);
+	}
+	return entries;
 }
 
 /** Problems of a path as stored, or null when it is safe to look at. */
 function unsafePath(path: string): string | null {
+	const reserved = reservedSegment(path);
+	if (reserved !== null) return `"${reserved}" is a reserved name`;
 	if (path.includes('\\')) return 'uses backslashes; bundle paths use forward slashes';
 	if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'is an absolute path';
 	if (path.split('/').some((part) => part === '..')) return 'points outside the bundle (..)';
@@ -332,7 +382,7 @@ export async function readBundle(
 			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
 		);
 	}
-	if (problems.length) throw new BundleError(problems, name);
+	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
 
 	const sorted = sortEntries(entries, problems);
 	const label = (path: string) => `${name}: ${path}`;
@@ -376,7 +426,7 @@ export async function readBundle(
 				'(AwN_gen/, Force_ask_gen/, Force_judge_gen/, eval_results/).'
 		);
 	}
-	if (problems.length) throw new BundleError(listProblems(problems), name);
+	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
 	return { name, runs, ignored: sorted.ignored };
 }
 

@@ -11,7 +11,8 @@ export function toJsonLine(record: unknown): string {
 /**
  * Parses JSONL text, validating every line with `schema`. Blank lines are allowed only at
  * the end; any other problem throws `CheckpointError` naming `fileLabel` and the 1-based line.
- * A final line without its newline is a truncated write and is reported as such.
+ * A final line without its newline is a truncated write and is reported as such; zero bytes
+ * anywhere are damage, reported as that (no resume repairs them).
  */
 export function parseJsonl<S extends z.ZodType>(
 	text: string,
@@ -19,6 +20,17 @@ export function parseJsonl<S extends z.ZodType>(
 	fileLabel: string
 ): z.infer<S>[] {
 	const body = stripBom(text);
+	const nul = body.indexOf('\u0000');
+	if (nul !== -1) {
+		// Zeros are no JSON at all: a file system that lost data after a crash, or a damaged copy,
+		// fills with them. Not a cut-off write that resuming would repair.
+		const line = body.slice(0, nul).split('\n').length;
+		throw new CheckpointError(
+			`${fileLabel}, line ${line}: holds zero bytes (NUL), not JSON text: the file is damaged ` +
+				'(a disk or copy that lost data fills with zeros). Restore it from a good copy, or ' +
+				'export or generate it again.'
+		);
+	}
 	if (body.length > 0 && !body.endsWith('\n')) {
 		const line = body.split('\n').length;
 		throw new CheckpointError(

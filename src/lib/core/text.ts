@@ -5,6 +5,7 @@
  * results; BOM stripping for text that is already decoded; byte counts for people.
  */
 import { CheckpointError } from './errors';
+import { wideEncoding } from './wide-encoding';
 
 /** A file that is not UTF-8 text; `line`/`column` are 1-based, null when not about one place. */
 export class TextDecodeError extends Error {
@@ -23,9 +24,10 @@ const lenient = new TextDecoder('utf-8');
 
 /** Decodes UTF-8 (BOM removed). Throws `TextDecodeError` naming the first bad byte. */
 export function decodeUtf8(bytes: Uint8Array): string {
-	if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+	const wide = wideEncoding(bytes);
+	if (wide) {
 		throw new TextDecodeError(
-			'the file is UTF-16 text; save it as UTF-8 and load it again',
+			`the file is ${wide} text; save it as UTF-8 and load it again`,
 			null,
 			null
 		);

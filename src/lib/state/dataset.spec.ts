@@ -77,6 +77,18 @@ describe('DatasetState', () => {
 			])
 		);
 		expect(state.persistence).toBe('unavailable');
+		expect(state.problemCount).toBe(state.problems.length);
+	});
+
+	it('counts every problem of a file with thousands, listing the first and a line for the rest', async () => {
+		const state = new DatasetState({ store: null });
+		await state.open(encoder.encode(`[${Array(1000).fill('{}').join(',')}]`), {
+			fileName: 'empties.json'
+		});
+		expect(state.status).toBe('invalid');
+		expect(state.problemCount).toBeGreaterThan(6000);
+		expect(state.problems).toHaveLength(501);
+		expect(state.problems.at(-1)!.text).toMatch(/^… and [\d,]+ more problems, not listed/);
 	});
 
 	it('asks for a mapping when history fields are ambiguous, then validates with the choice', async () => {

@@ -50,6 +50,8 @@ export class DatasetState {
 	warnings = $state.raw<DatasetProblem[]>([]);
 	/** Every problem of an invalid file. */
 	problems = $state.raw<DatasetProblem[]>([]);
+	/** How many problems the file has in all; past a few hundred, `problems` lists only the first. */
+	problemCount = $state(0);
 	/** Set when the two history fields need the user's mapping. */
 	mapping = $state.raw<{ candidates: string[]; detected: Partial<HistoryFields> } | null>(null);
 	/** SHA-256 of the current file's bytes, valid or not (null when unreadable). */
@@ -185,6 +187,7 @@ export class DatasetState {
 		this.dataset = null;
 		this.warnings = [];
 		this.problems = [];
+		this.problemCount = 0;
 		this.mapping = null;
 		this.sha256 = null;
 		this.fileName = null;
@@ -226,6 +229,7 @@ export class DatasetState {
 			this.dataset = result.dataset;
 			this.warnings = result.warnings;
 			this.problems = [];
+			this.problemCount = 0;
 			this.mapping = null;
 			this.sha256 = result.dataset.sha256;
 			this.status = 'ready';
@@ -233,6 +237,7 @@ export class DatasetState {
 			this.dataset = null;
 			this.warnings = [];
 			this.problems = result.problems;
+			this.problemCount = result.problemCount;
 			this.mapping = result.mapping ?? null;
 			this.sha256 = result.sha256;
 			this.status = 'invalid';
@@ -245,6 +250,7 @@ export class DatasetState {
 		this.error = text;
 		this.dataset = null;
 		this.problems = [];
+		this.problemCount = 0;
 		this.warnings = [];
 		this.mapping = null;
 	}

@@ -7,6 +7,7 @@
  * "forget keys" removes exactly them and nothing else ever holds one.
  */
 import { z } from 'zod';
+import { checkBaseUrl, publicBaseUrl } from '$lib/core/model/base-url';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import { ROLES, type Role } from '$lib/core/records';
 import {
@@ -119,8 +120,10 @@ export function runIdentity(s: ModelSettings): RunIdentity {
 		string
 	>;
 	if (simulated) models.evaluated = SIMULATED_MODEL;
+	// Written into the manifest (which bundles ship): no query value, no key.
+	const keys = ROLES.map((r) => resolved[r].apiKey);
 	const endpoints = Object.fromEntries(
-		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : resolved[r].baseURL])
+		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : publicBaseUrl(resolved[r].baseURL, keys)])
 	) as Record<Role, string>;
 	return { simulated, models, endpoints };
 }
@@ -143,14 +146,6 @@ const ROLE_NAMES: Record<Role, string> = {
 	user: 'User model',
 	judge: 'Judge'
 };
-
-function isHttpUrl(text: string): boolean {
-	try {
-		return ['http:', 'https:'].includes(new URL(text).protocol);
-	} catch {
-		return false;
-	}
-}
 
 const GENERATION_LABELS: Record<keyof Settings, string> = {
 	temperature: 'Temperature',
@@ -186,10 +181,11 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 	if (s.mode === 'simulated') return problems;
 
 	const defaultURL = s.defaults.baseURL.trim();
-	if (defaultURL && !isHttpUrl(defaultURL)) {
+	const defaultCheck = defaultURL ? checkBaseUrl(defaultURL) : null;
+	if (defaultCheck && !defaultCheck.ok) {
 		problems.push({
 			field: 'defaults.baseURL',
-			message: `Default base URL "${defaultURL}" is not an http(s) URL, e.g. https://api.openai.com/v1.`
+			message: `Default base URL ${defaultCheck.problem}.`
 		});
 	}
 	for (const r of ROLES) {
@@ -204,10 +200,11 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 			});
 		}
 		const own = c.baseURL.trim();
-		if (!c.useDefaultBaseURL && own && !isHttpUrl(own)) {
+		const ownCheck = !c.useDefaultBaseURL && own ? checkBaseUrl(own) : null;
+		if (ownCheck && !ownCheck.ok) {
 			problems.push({
 				field: `${r}.baseURL`,
-				message: `${ROLE_NAMES[r]}: base URL "${own}" is not an http(s) URL.`
+				message: `${ROLE_NAMES[r]}: base URL ${ownCheck.problem}.`
 			});
 		}
 	}

@@ -349,7 +349,10 @@ const ROWS: BundleRow[] = [
 	{
 		bundle: 'a zip bomb that understates its size (inflated only up to what it declares)',
 		zip: (f, p) => understate(bombZip(f, p.stage('LCA_results'), 8), p.stage('LCA_results'), 1024),
-		importer: (at, p) => [`${at(p.stage('LCA_results'))}, line 1: the last line has no line end`],
+		// What it inflates to is zeros: damage, not a cut-off write to resume (issue 14, item 10).
+		importer: (at, p) => [
+			`${at(p.stage('LCA_results'))}, line 1: holds zero bytes (NUL), not JSON text: the file is damaged`
+		],
 		results: null
 	},
 	{

@@ -10,6 +10,7 @@ import {
 } from './types';
 import { JsonObject, jsonTypeOf, toPlain, type JsonValue } from './ordered-json';
 import { problem, type DatasetProblem } from './problems';
+import { escapeControl, firstLoneSurrogate } from '../text/escape-control';
 
 /** What checking one case needs to know about the rest of the file. */
 export interface CaseContext {
@@ -46,7 +47,11 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 	const bad = (field: string, message: string, messageIndex?: number) =>
 		report(problems, field, message, messageIndex);
 
-	caseNumber = readCaseNumber(value.get('case_number'), (m) => bad('case_number', m));
+	caseNumber = readCaseNumber(
+		value.get('case_number'),
+		(m) => bad('case_number', m),
+		value.rawNumber('case_number')
+	);
 	if (caseNumber !== null) {
 		const first = ctx.seenCaseNumbers.get(caseNumber);
 		if (first === undefined) ctx.seenCaseNumbers.set(caseNumber, index);
@@ -60,6 +65,14 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 	for (const key of value.duplicateKeys()) {
 		bad(key, 'this field appears more than once in the case; keep one');
 	}
+	// Histories are checked message by message below; every other string of the case here.
+	const historyNames = new Set(ctx.fields ? [ctx.fields.complete, ctx.fields.underspecified] : []);
+	value.keys.forEach((key, i) => {
+		if (firstLoneSurrogate(key) >= 0) bad(key, loneSurrogate(key, 'the field name'));
+		if (!historyNames.has(key)) {
+			for (const found of loneSurrogates(value.values[i], '')) bad(key, found);
+		}
+	});
 
 	const cause = readText(value.get('cause_of_action'), (m) => bad('cause_of_action', m));
 
@@ -141,7 +154,8 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 
 type Report = (message: string) => void;
 
-function readCaseNumber(v: JsonValue | undefined, bad: Report): string | null {
+/** @param raw the digits as written, for an integer beyond 2^53 (its Number is rounded) */
+function readCaseNumber(v: JsonValue | undefined, bad: Report, raw?: string): string | null {
 	if (v === undefined) {
 		bad('missing; every case needs a case_number (string or integer), unique in the file');
 		return null;
@@ -153,7 +167,7 @@ function readCaseNumber(v: JsonValue | undefined, bad: Report): string | null {
 	}
 	if (typeof v === 'number' && Number.isInteger(v)) {
 		if (Number.isSafeInteger(v)) return String(v);
-		bad(`${v} is too large to keep exactly; write it as a string in quotes`);
+		bad(`${raw ?? v} is too large to keep exactly; write it as a string in quotes`);
 		return null;
 	}
 	bad(
@@ -332,6 +346,7 @@ function readHistory(
 		else if (typeof content !== 'string') {
 			fail(`content must be a string, got ${jsonTypeOf(content)}`, i);
 		} else if (content.trim() === '') fail('content is empty', i);
+		else if (firstLoneSurrogate(content) >= 0) fail(loneSurrogate(content, 'content'), i);
 		if (ok && (role === 'user' || role === 'assistant') && typeof content === 'string') {
 			history.push({ role, content });
 		}
@@ -341,6 +356,35 @@ function readHistory(
 		fail('the history ends with an assistant message; it must end with a user message', last);
 	}
 	return ok ? history : null;
+}
+
+/**
+ * Says where the first lone surrogate of `text` is: `content holds a lone surrogate \ud800 at
+ * offset 12 (after "…"): …`. Offsets count UTF-16 code units, as JavaScript and JSON do.
+ */
+function loneSurrogate(text: string, what: string): string {
+	const at = firstLoneSurrogate(text);
+	const before = text.slice(Math.max(0, at - 20), at);
+	return (
+		`${what} holds a lone surrogate ${escapeControl(text[at])} at offset ${at}` +
+		`${before ? ` (after "${before}")` : ''}: an unpaired \\u escape, not a character, which ` +
+		'cannot be sent to a provider; fix or remove that escape'
+	);
+}
+
+/** A message for each string (object keys included) of `v` holding a lone surrogate. */
+function loneSurrogates(v: JsonValue, path: string): string[] {
+	if (typeof v === 'string') {
+		return firstLoneSurrogate(v) >= 0 ? [loneSurrogate(v, path || 'the value')] : [];
+	}
+	if (Array.isArray(v)) return v.flatMap((item, i) => loneSurrogates(item, `${path}[${i}]`));
+	if (v instanceof JsonObject) {
+		return v.keys.flatMap((k, i) => [
+			...(firstLoneSurrogate(k) >= 0 ? [loneSurrogate(k, `${path ? `${path} ` : ''}key`)] : []),
+			...loneSurrogates(v.values[i], `${path}[${JSON.stringify(escapeControl(k))}]`)
+		]);
+	}
+	return [];
 }
 
 function flip(role: 'user' | 'assistant'): 'user' | 'assistant' {

@@ -421,7 +421,8 @@ describe('loadDataset: whole-file problems', () => {
 		{
 			name: 'UTF-16',
 			text: new Uint8Array([0xff, 0xfe, 0x5b, 0x00, 0x5d, 0x00]),
-			problem: 'data.json, the file is UTF-16 text; save it as UTF-8 and load it again'
+			problem:
+				'data.json, the file is UTF-16 (little-endian) text; save it as UTF-8 and load it again'
 		}
 	];
 	it.each(cases)('$name', async ({ text, problem }) => {

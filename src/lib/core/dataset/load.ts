@@ -14,7 +14,7 @@ import {
 	parseOrderedJson,
 	type JsonValue
 } from './ordered-json';
-import { problem, type DatasetProblem } from './problems';
+import { problem, ProblemCollector, type DatasetProblem } from './problems';
 import { summarise, type DatasetSummary } from './summary';
 import { UNCLASSIFIED, type Case, type CategoryMap, type HistoryFields } from './types';
 
@@ -59,11 +59,25 @@ export interface LoadOptions {
 }
 
 export type LoadResult =
-	| { ok: true; dataset: Dataset; warnings: DatasetProblem[] }
+	| {
+			ok: true;
+			dataset: Dataset;
+			/** The warnings, in file order, at most `MAX_LISTED_PROBLEMS` and a line for the rest. */
+			warnings: DatasetProblem[];
+			/** How many warnings there are in all. */
+			warningCount: number;
+	  }
 	| {
 			ok: false;
-			/** Every problem found, in file order. */
+			/**
+			 * The problems in file order: the first `MAX_LISTED_PROBLEMS`, then (when there are more)
+			 * one line saying how many more of each kind; the rest are counted, never kept.
+			 */
 			problems: DatasetProblem[];
+			/** How many problems there are in all (listed or not). */
+			problemCount: number;
+			/** The problems not listed, by kind (field, `case`, `file`), most frequent first. */
+			moreProblems: Record<string, number>;
 			/** SHA-256 of the bytes, or null when the file could not be hashed. */
 			sha256: string | null;
 			/** set when the two history fields could not be detected unambiguously: the fields whose values are message arrays */
@@ -78,14 +92,20 @@ export async function loadDataset(
 	// Started first: WebCrypto hashes off the main thread while the text is parsed.
 	const hashing = sha256Hex(bytes);
 	const fail = async (
-		problems: DatasetProblem[],
+		found: ProblemCollector | DatasetProblem[],
 		mapping?: Extract<LoadResult, { ok: false }>['mapping']
-	): Promise<LoadResult> => ({
-		ok: false,
-		problems,
-		sha256: await hashing,
-		...(mapping ? { mapping } : {})
-	});
+	): Promise<LoadResult> => {
+		const collector = Array.isArray(found) ? new ProblemCollector() : found;
+		if (Array.isArray(found)) collector.addAll(found);
+		return {
+			ok: false,
+			problems: collector.list(),
+			problemCount: collector.total,
+			moreProblems: collector.moreByKind(),
+			sha256: await hashing,
+			...(mapping ? { mapping } : {})
+		};
+	};
 	const prefix = options.fileName ? `${options.fileName}, ` : '';
 
 	let root: JsonValue;
@@ -114,8 +134,9 @@ export async function loadDataset(
 	}
 	if (root.length === 0) return fail([problem({}, 'the file holds no cases')]);
 
-	const problems: DatasetProblem[] = [];
-	const warnings: DatasetProblem[] = [];
+	// Bounded: past MAX_LISTED_PROBLEMS each problem is only counted.
+	const problems = new ProblemCollector('problem');
+	const warnings = new ProblemCollector('warning');
 	const caseObjects = root.filter((c): c is JsonObject => c instanceof JsonObject);
 
 	const detection = detectHistoryFields(caseObjects, options.historyFields);
@@ -128,7 +149,7 @@ export async function loadDataset(
 			const name = fields[role];
 			if (!caseObjects.some((c) => c.has(name))) {
 				absentFields.add(name);
-				problems.push(
+				problems.add(
 					problem(
 						{ field: `${role} history` },
 						`no case has the field "${name}"; fields holding message lists: ${listOrNone(detection.candidates)}`
@@ -138,7 +159,7 @@ export async function loadDataset(
 		}
 	} else {
 		mapping = { candidates: detection.candidates, detected: detection.detected };
-		problems.push(
+		problems.add(
 			problem(
 				{ field: 'history fields' },
 				`cannot tell which fields hold the complete and the underspecified history (${detection.reason}; ` +
@@ -152,15 +173,15 @@ export async function loadDataset(
 	const cases: Case[] = [];
 	root.forEach((value, index) => {
 		const check = checkCase(value, index, ctx);
-		problems.push(...check.problems);
-		warnings.push(...check.warnings);
+		problems.addAll(check.problems);
+		warnings.addAll(check.warnings);
 		if (check.kase) cases.push(check.kase);
 	});
 
-	if (problems.length > 0 || !fields) return fail(problems, mapping);
+	if (problems.total > 0 || !fields) return fail(problems, mapping);
 
 	const categories = options.categories ?? DEFAULT_CATEGORIES;
-	warnings.push(...unclassifiedWarnings(cases, categories));
+	warnings.addAll(unclassifiedWarnings(cases, categories));
 	return {
 		ok: true,
 		dataset: {
@@ -171,7 +192,8 @@ export async function loadDataset(
 			summary: summarise(cases, categories),
 			...(options.fileName ? { fileName: options.fileName } : {})
 		},
-		warnings
+		warnings: warnings.list(),
+		warningCount: warnings.total
 	};
 }
 

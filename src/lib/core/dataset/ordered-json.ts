@@ -10,10 +10,21 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObj
 
 /** A JSON object in file order. Duplicate keys are kept, in order, for the caller to report. */
 export class JsonObject {
+	/**
+	 * @param rawNumbers for each value that is an integer too large to keep exactly (beyond
+	 *   2^53), its index in `values` → the digits as written, so messages can quote them
+	 */
 	constructor(
 		readonly keys: string[],
-		readonly values: JsonValue[]
+		readonly values: JsonValue[],
+		readonly rawNumbers: ReadonlyMap<number, string> | null = null
 	) {}
+
+	/** The digits as written of the first value under `key`, when it is an integer beyond 2^53. */
+	rawNumber(key: string): string | undefined {
+		const i = this.keys.indexOf(key);
+		return i < 0 ? undefined : this.rawNumbers?.get(i);
+	}
 
 	/** The first value stored under `key`, or undefined. */
 	get(key: string): JsonValue | undefined {
@@ -70,6 +81,8 @@ const ESCAPES: Record<string, string> = {
 /** Parses JSON text (no BOM) into ordered values. Throws `JsonSyntaxError`. */
 export function parseOrderedJson(text: string): JsonValue {
 	let pos = 0;
+	/** The text of the number parseValue read last, when it was an integer beyond 2^53. */
+	let unsafeNumber: string | null = null;
 
 	const fail = (detail: string, at = pos): never => {
 		const { line, column } = lineColumn(text, at);
@@ -154,7 +167,11 @@ export function parseOrderedJson(text: string): JsonValue {
 		const m = NUMBER.exec(text);
 		if (m) {
 			pos += m[0].length;
-			return Number(m[0]);
+			const n = Number(m[0]);
+			if (Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(m[0])) {
+				unsafeNumber = m[0];
+			}
+			return n;
 		}
 		return fail(`expected a value, found ${describe(pos)}`);
 	};
@@ -183,6 +200,7 @@ export function parseOrderedJson(text: string): JsonValue {
 		pos++;
 		const keys: string[] = [];
 		const values: JsonValue[] = [];
+		let rawNumbers: Map<number, string> | null = null;
 		skipSpace();
 		if (text[pos] === '}') return (pos++, new JsonObject(keys, values));
 		for (;;) {
@@ -192,7 +210,13 @@ export function parseOrderedJson(text: string): JsonValue {
 			skipSpace();
 			if (text[pos] !== ':') fail(`expected ":" after a key, found ${describe(pos)}`);
 			pos++;
-			values.push(parseValue(depth));
+			unsafeNumber = null;
+			const value = parseValue(depth);
+			values.push(value);
+			if (typeof value === 'number' && unsafeNumber !== null) {
+				(rawNumbers ??= new Map()).set(values.length - 1, unsafeNumber);
+			}
+			unsafeNumber = null;
 			skipSpace();
 			const c = text[pos];
 			if (c === ',') {
@@ -201,7 +225,7 @@ export function parseOrderedJson(text: string): JsonValue {
 				if (text[pos] === '}') fail('trailing comma before "}"');
 			} else if (c === '}') {
 				pos++;
-				return new JsonObject(keys, values);
+				return new JsonObject(keys, values, rawNumbers);
 			} else fail(`expected "," or "}" after an object entry, found ${describe(pos)}`);
 		}
 	};

@@ -1,4 +1,5 @@
 /** One dataset problem or warning, with the place it is about. */
+import { escapeControl } from '../text/escape-control';
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
@@ -15,10 +16,10 @@ export interface DatasetProblem {
 	field: string | null;
 	/** Zero-based message position in a history, shown as "message n". */
 	messageIndex: number | null;
-	/** The problem alone, without the place. */
+	/** The problem alone, without the place; control characters escaped like `text`. */
 	message: string;
 	/**
-	 * One full readable line, e.g.
+	 * One full readable line, control, bidi and invalid characters escaped (`\u001b`), e.g.
 	 * `case #17 (case_number 2023-041) underspecified history, message 3: expected role "assistant", got "user"`.
 	 */
 	text: string;
@@ -46,6 +47,86 @@ export function problem(place: ProblemPlace, message: string): DatasetProblem {
 	if (field !== null) {
 		parts.push(messageIndex === null ? field : `${field}, message ${messageIndex}`);
 	}
-	const text = parts.length ? `${parts.join(' ')}: ${message}` : message;
-	return { caseIndex, caseNumber, field, messageIndex, message, text };
+	// Case numbers, field names and quoted values come from the file: a control or bidi
+	// character in one must show as an escape, never act on a terminal or reorder the line.
+	const shown = escapeControl(message);
+	const text = escapeControl(parts.length ? `${parts.join(' ')}: ${message}` : message);
+	return { caseIndex, caseNumber, field, messageIndex, message: shown, text };
+}
+
+/**
+ * Problems (and warnings) a load keeps in full. A hostile file can hold millions (1,000,000
+ * `{}` give 6,000,003), which nobody reads and which would take gigabytes; past this many each
+ * is only counted, by kind, and one last line says how many more there are of which kind.
+ */
+export const MAX_LISTED_PROBLEMS = 500;
+/** Kinds counted apart in that last line; the others are summed (kinds can be field names). */
+const MAX_KINDS = 20;
+const OTHER = 'other';
+
+/** What a problem is about, for counting the unlisted ones: its field, else case or file. */
+function kindOf(p: DatasetProblem): string {
+	return p.field ?? (p.caseIndex !== null ? 'case' : 'file');
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Collects problems, keeping the first {@link MAX_LISTED_PROBLEMS} and counting the rest. */
+export class ProblemCollector {
+	readonly #listed: DatasetProblem[] = [];
+	readonly #more = new Map<string, number>();
+	#total = 0;
+
+	/** @param noun what one item is called in the summary line ("problem", "warning") */
+	constructor(
+		readonly noun: 'problem' | 'warning' = 'problem',
+		readonly limit = MAX_LISTED_PROBLEMS
+	) {}
+
+	/** How many were added, listed or not. */
+	get total(): number {
+		return this.#total;
+	}
+
+	add(p: DatasetProblem): void {
+		this.#total++;
+		if (this.#listed.length < this.limit) {
+			this.#listed.push(p);
+			return;
+		}
+		let kind = kindOf(p);
+		if (!this.#more.has(kind) && this.#more.size >= MAX_KINDS) kind = OTHER;
+		this.#more.set(kind, (this.#more.get(kind) ?? 0) + 1);
+	}
+
+	addAll(ps: readonly DatasetProblem[]): void {
+		for (const p of ps) this.add(p);
+	}
+
+	/** Unlisted ones by kind (field, `case`, `file`, `other`), most frequent first. */
+	moreByKind(): Record<string, number> {
+		return Object.fromEntries([...this.#more].sort((a, b) => b[1] - a[1]));
+	}
+
+	/**
+	 * The listed ones, then, when some were not listed, one file-level line saying how many more
+	 * there are, by kind: `… and 5,999,503 more problems, not listed (by field: 999,917
+	 * case_number, …)`.
+	 */
+	list(): DatasetProblem[] {
+		const rest = this.#total - this.#listed.length;
+		if (rest === 0) return [...this.#listed];
+		const kinds = Object.entries(this.moreByKind())
+			.map(([kind, n]) => `${count(n)} ${kind}`)
+			.join(', ');
+		const noun = `${this.noun}${rest === 1 ? '' : 's'}`;
+		return [
+			...this.#listed,
+			problem(
+				{},
+				`… and ${count(rest)} more ${noun}, not listed (by field: ${kinds}); ` +
+					`fix the ${this.noun}s above and check again`
+			)
+		];
+	}
 }

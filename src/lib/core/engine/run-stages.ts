@@ -134,6 +134,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const progress = options.progress ?? new RunProgress(options.onProgress);
 	const keys = options.keys ?? [];
 	const release = await options.store.lock(run);
+	let failure: unknown = null;
 	try {
 		const opened = await openRun(options.store, manifest, { keys });
 		const ctx = createContext({
@@ -175,8 +176,30 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			warnings: opened.warnings,
 			stages: reports
 		};
+	} catch (e) {
+		failure = e;
+		throw e;
 	} finally {
+		await releaseKeepingFailure(release, failure);
+	}
+}
+
+/**
+ * Releases the run's lock. When the run failed already, a failing release (a disk turned
+ * read-only cannot unlink the lock file) must not replace that failure, which says where the
+ * stage stopped and how many cases are saved: its message gets a line about the lock instead.
+ */
+async function releaseKeepingFailure(
+	release: () => Promise<void>,
+	failure: unknown
+): Promise<void> {
+	try {
 		await release();
+	} catch (cleanup) {
+		if (failure === null) throw cleanup;
+		if (failure instanceof Error) {
+			failure.message += `\nAlso, the run's lock could not be released: ${(cleanup as Error).message}`;
+		}
 	}
 }
 

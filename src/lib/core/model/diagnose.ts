@@ -16,6 +16,10 @@ import OpenAI, {
 	RateLimitError
 } from 'openai';
 import { providerMessage } from './retry';
+import { redactKeys } from '../text/redact';
+import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
+import { clipText, QUOTED_CHARS } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 import type { RoleEndpoint } from './types';
 
 export type Provider =
@@ -149,21 +153,29 @@ export async function testConnection(
 	options: DiagnoseOptions = {}
 ): Promise<ConnectionTestResult> {
 	const provider = guessProvider(endpoint.baseURL);
-	const at = `${endpoint.model} at ${endpoint.baseURL}`;
-	if (!isHttpUrl(endpoint.baseURL)) {
+	const checked = checkBaseUrl(endpoint.baseURL);
+	if (!checked.ok) {
 		return {
 			status: 'other',
 			provider,
-			message: `"${endpoint.baseURL}" is not an http(s) URL.`,
+			message: `The base URL ${checked.problem}.`,
 			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.'
 		};
 	}
+	// Messages name the endpoint without query values or key; the SDK gets the query apart.
+	const shown: RoleEndpoint = {
+		...endpoint,
+		baseURL: publicBaseUrl(endpoint.baseURL, [endpoint.apiKey])
+	};
+	const target = sdkTarget(endpoint.baseURL);
+	const at = `${shown.model} at ${shown.baseURL}`;
 	const badKey = keyProblem(endpoint.apiKey);
 	if (badKey) {
 		return { status: 'auth', provider, message: `${at}: ${badKey}`, hint: 'Paste the key again.' };
 	}
 	const sdk = new OpenAI({
-		baseURL: endpoint.baseURL,
+		baseURL: target.baseURL,
+		...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
 		apiKey: endpoint.apiKey || NO_KEY,
 		dangerouslyAllowBrowser: true,
 		maxRetries: 0,
@@ -180,7 +192,7 @@ export async function testConnection(
 		return { status: 'ok', provider, latencyMs, message: `${at} answered in ${latencyMs} ms.` };
 	} catch (e) {
 		return redactResult(
-			await classifyTestFailure(e, sdk, endpoint, provider, options),
+			await classifyTestFailure(e, sdk, shown, target.baseURL, provider, options),
 			endpoint.apiKey
 		);
 	}
@@ -190,6 +202,7 @@ async function classifyTestFailure(
 	e: unknown,
 	sdk: OpenAI,
 	endpoint: RoleEndpoint,
+	probeURL: string,
 	provider: Provider,
 	options: DiagnoseOptions
 ): Promise<ConnectionTestResult> {
@@ -203,7 +216,7 @@ async function classifyTestFailure(
 		};
 	}
 	if (e instanceof APIConnectionError) {
-		const probe = await probeCors(endpoint.baseURL, options);
+		const probe = await probeCors(probeURL, options);
 		return probe.kind === 'cors'
 			? {
 					status: 'cors',
@@ -219,11 +232,14 @@ async function classifyTestFailure(
 				};
 	}
 	if (!(e instanceof APIError)) {
-		const detail = e instanceof Error ? e.message : String(e);
+		const detail = escapeControl(
+			clipText(e instanceof Error ? e.message : String(e), QUOTED_CHARS)
+		);
 		return { status: 'other', provider, message: `${at}: unexpected answer (${detail}).` };
 	}
 	const httpStatus = e.status;
-	const said = providerMessage(e);
+	// The provider's words, short and with control characters escaped (a body can be megabytes).
+	const said = escapeControl(clipText(providerMessage(e), QUOTED_CHARS));
 	if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) {
 		return {
 			status: 'auth',
@@ -284,16 +300,8 @@ async function explainNotFound(
 	};
 }
 
-function isHttpUrl(text: string): boolean {
-	try {
-		return ['http:', 'https:'].includes(new URL(text).protocol);
-	} catch {
-		return false;
-	}
-}
-
+/** The key, in part or encoded, never shows in what the page displays (see `redactKeys`). */
 function redactResult(result: ConnectionTestResult, apiKey: string): ConnectionTestResult {
-	if (apiKey.length < 4) return result;
-	const clean = (s?: string) => s?.split(apiKey).join('[key]');
+	const clean = (s?: string) => (s === undefined ? s : redactKeys(s, [apiKey]));
 	return { ...result, message: clean(result.message)!, hint: clean(result.hint) };
 }

@@ -5,6 +5,8 @@
  */
 import type { Role } from '../records';
 import type { Failure } from './retry';
+import { clipText, QUOTED_CHARS } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 
 interface RoleSettings {
 	key: string;
@@ -54,14 +56,21 @@ export interface FailureContext {
 	attempts: number;
 	maxTokens: number;
 	timeoutMs: number;
+	/** This endpoint answered an earlier call of this client: it is up. @default false */
+	answeredBefore?: boolean;
 }
 
 /** The message of the `ModelCallError` thrown for `failure`. */
 export function describeFailure(f: Failure, c: FailureContext): string {
-	const where = `case ${c.caseNumber}, ${c.role} model ${c.model} at ${c.baseURL}`;
+	const where = `case ${escapeControl(c.caseNumber)}, ${c.role} model ${escapeControl(c.model)} at ${c.baseURL}`;
 	const s = ROLE_SETTINGS[c.role];
 	const status = f.status ? `${f.status} ${STATUS_TEXT[f.status] ?? ''}`.trim() : '';
-	const said = f.detail ? ` (provider: "${f.detail}")` : '';
+	// The provider's words are quoted short and escaped: a body can be megabytes, or hold
+	// line breaks and terminal codes.
+	// (A CORS hint and an output rule are our own sentences, kept whole.)
+	const ours = f.kind === 'cors' || f.kind === 'invalid_output';
+	const detail = escapeControl(ours ? f.detail : clipText(f.detail, QUOTED_CHARS));
+	const said = detail ? ` (provider: "${detail}")` : '';
 	const after = c.attempts > 1 ? ` after ${c.attempts} attempts` : '';
 	switch (f.kind) {
 		case 'auth':
@@ -76,22 +85,32 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 		case 'rate_limit':
 			return `${where}: ${status}${after}${said} — the provider kept rate-limiting; wait, lower --concurrency / Concurrency in Settings, or check the account's quota, then resume the run.`;
 		case 'server':
-			return `${where}: ${status || 'server error'}${after} (${f.detail}) — the provider failed; resume the run later.`;
+			return `${where}: ${status || 'server error'}${after} (${detail}) — the provider failed; resume the run later.`;
 		case 'timeout':
 			return `${where}: no answer within ${c.timeoutMs / 1000} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
 		case 'unreachable':
+			if (f.midAnswer || c.answeredBefore) {
+				const when = f.midAnswer
+					? 'the connection dropped while the answer was being received'
+					: 'the connection closed before an answer, although this endpoint answered earlier calls';
+				return (
+					`${where}: ${when}${after} (${detail}) — the server is up, but it or a proxy in between ` +
+					'closed the connection (overload, a restart, a proxy time limit on long answers); ' +
+					"resume the run, and raise the proxy's time limit if it keeps happening."
+				);
+			}
 			return (
-				`${where}: could not connect${after} (${f.detail}) — check that the server is running and ` +
+				`${where}: could not connect${after} (${detail}) — check that the server is running and ` +
 				`that ${s.baseURL} is right. In the browser a page served over https cannot call an http:// ` +
 				`endpoint other than localhost.`
 			);
 		case 'cors':
 			return (
-				`${where}: the server is up but refused this page's origin (CORS) — ${f.detail} ` +
+				`${where}: the server is up but refused this page's origin (CORS) — ${detail} ` +
 				`Or run this stage with the CLI (npm run lexpilot), which is not subject to CORS.`
 			);
 		case 'invalid_output':
-			return `${where}: ${f.detail}${after}; nothing was saved for this case.`;
+			return `${where}: ${detail}${after}; nothing was saved for this case.`;
 		case 'aborted':
 			return `${where}: cancelled.`;
 	}

@@ -14,6 +14,10 @@ import { describeFailure, describeRejectedOutput } from './failure-message';
 import { keyProblem } from './key-check';
 import { AdaptiveLimiter } from './limiter';
 import { splitReasoning } from './output';
+import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
+import { redactKeys } from '../text/redact';
+import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError, type Failure } from './retry';
 import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
@@ -80,8 +84,10 @@ export function createOpenAIClient(
 		let sdk = sdks.get(role);
 		if (!sdk) {
 			const ep = endpoints[role];
+			const target = sdkTarget(ep.baseURL);
 			sdk = new OpenAI({
-				baseURL: ep.baseURL,
+				baseURL: target.baseURL,
+				...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
 				// Local servers (Ollama, llama.cpp, vLLM) need no key, but the SDK refuses to build a
 				// client without one; a placeholder lets the call go out and a real server that
 				// wants a key answers 401, which is reported as a refused key.
@@ -103,7 +109,8 @@ export function createOpenAIClient(
 			limiter = new AdaptiveLimiter({
 				max: options.concurrency ?? DEFAULT_CONCURRENCY,
 				growAfter: options.growAfter,
-				onLimitChange: (limit, reason) => emit({ type: 'limit', baseURL: key, limit, reason })
+				onLimitChange: (limit, reason) =>
+					emit({ type: 'limit', baseURL: publicBaseUrl(key), limit, reason })
 			});
 			limiters.set(key, limiter);
 		}
@@ -155,10 +162,20 @@ export function createOpenAIClient(
 			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
 				role: request.role
 			});
+		// What messages and events show of the base URL: no query value, no key.
+		const shownURL = publicBaseUrl(ep.baseURL, [ep.apiKey]);
+		const checked = checkBaseUrl(ep.baseURL);
+		if (!checked.ok)
+			throw new ModelCallError(`the ${request.role} model's base URL ${checked.problem}.`, {
+				kind: 'bad_request',
+				caseNumber: request.caseNumber,
+				role: request.role,
+				task: request.task
+			});
 		const badKey = keyProblem(ep.apiKey);
 		if (badKey)
 			throw new ModelCallError(
-				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${ep.baseURL}: ${badKey}`,
+				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${shownURL}: ${badKey}`,
 				{ kind: 'auth', caseNumber: request.caseNumber, role: request.role, task: request.task }
 			);
 		const limiter = limiterFor(ep.baseURL);
@@ -169,7 +186,7 @@ export function createOpenAIClient(
 			role: request.role,
 			task: request.task,
 			model: ep.model,
-			baseURL: ep.baseURL,
+			baseURL: shownURL,
 			attempt,
 			maxAttempts
 		});
@@ -179,10 +196,11 @@ export function createOpenAIClient(
 					caseNumber: request.caseNumber,
 					role: request.role,
 					model: ep.model,
-					baseURL: ep.baseURL,
+					baseURL: shownURL,
 					attempts: attempt,
 					maxTokens: request.maxTokens,
-					timeoutMs
+					timeoutMs,
+					answeredBefore: answered.has(endpointKey)
 				}),
 				ep.apiKey
 			);
@@ -193,7 +211,7 @@ export function createOpenAIClient(
 				caseNumber: request.caseNumber,
 				role: request.role,
 				task: request.task,
-				rawOutput: f.rawOutput
+				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey)
 			});
 		};
 		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -231,7 +249,9 @@ export function createOpenAIClient(
 				if (failure.status !== undefined) answered.add(endpointKey);
 			}
 			if (failure.kind === 'unreachable' && options.probeConnection && !answered.has(endpointKey)) {
-				const probe = await options.probeConnection(ep.baseURL, request.signal).catch(() => null);
+				const probe = await options
+					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
+					.catch(() => null);
 				if (probe?.kind === 'cors')
 					return fail({ kind: 'cors', retryable: false, detail: probe.hint }, attempt);
 			}
@@ -252,7 +272,12 @@ export function createOpenAIClient(
 				kind: failure.kind,
 				status: failure.status,
 				reason: redact(
-					failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+					escapeControl(
+						clipText(
+							failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+							QUOTED_CHARS
+						)
+					),
 					ep.apiKey
 				)
 			});
@@ -265,6 +290,28 @@ export function createOpenAIClient(
 	}
 
 	return { complete, simulated: false };
+}
+
+/** UTF-8 bytes a token may take at most, for {@link maxAnswerBytes}. */
+export const BYTES_PER_TOKEN = 32;
+/** Slack on top, for a provider's rounding and short outputs. */
+export const ANSWER_MARGIN_BYTES = 64 * 1024;
+
+/**
+ * The largest answer (content plus reasoning, in UTF-8 bytes) accepted for `maxTokens`:
+ * `maxTokens × 32 + 64 KiB` (8192 tokens: 320 KiB). A token of the usual byte-level vocabularies
+ * is at most a few dozen bytes (a CJK character is 3), so a longer answer means the provider
+ * ignored max_tokens; it is refused like an empty or cut-off output, never saved, and retried
+ * (a run-away sampling may not repeat), within the same retry budget.
+ */
+export function maxAnswerBytes(maxTokens: number): number {
+	return maxTokens * BYTES_PER_TOKEN + ANSWER_MARGIN_BYTES;
+}
+
+function sizeText(bytes: number): string {
+	return bytes >= 1024 * 1024
+		? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+		: `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
@@ -283,13 +330,30 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 			retryable: true,
 			status: 200,
 			detail: 'the response is not a chat completion (no choices[0].message)',
-			rawOutput: raw.slice(0, 2000)
+			rawOutput: clipText(raw, RAW_OUTPUT_CHARS)
 		});
 	}
 	const message = choice.message as OpenAI.ChatCompletionMessage & {
 		reasoning_content?: string | null;
 		reasoning?: string | null;
 	};
+	const texts = [message.content, message.reasoning_content ?? message.reasoning];
+	const bytes = texts.reduce((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
+	const limit = maxAnswerBytes(maxTokens);
+	if (bytes > limit) {
+		throw new RejectedOutput({
+			kind: 'invalid_output',
+			retryable: true,
+			detail:
+				`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
+				`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
+				`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`,
+			rawOutput: clipText(
+				typeof message.content === 'string' ? message.content : '',
+				RAW_OUTPUT_CHARS
+			)
+		});
+	}
 	const { response, reasoning } = splitReasoning(
 		message.content,
 		message.reasoning_content ?? message.reasoning
@@ -301,7 +365,7 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 			kind: 'invalid_output',
 			retryable: true,
 			detail: describeRejectedOutput(reason, maxTokens),
-			rawOutput: message.content ?? ''
+			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
 		});
 	}
 	const usage = (completion as OpenAI.ChatCompletion).usage;
@@ -343,10 +407,13 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	});
 }
 
-/** Providers sometimes echo the key in an error; it must not reach a log or a saved message. */
 /** Sent as the bearer token when a role has no key (keyless local servers). */
 export const NO_KEY = 'no-key';
 
+/**
+ * Providers sometimes echo the key in an error, whole, in part or encoded; it must not reach a
+ * log or a saved message (see `redactKeys`).
+ */
 function redact(text: string, apiKey: string): string {
-	return apiKey.length >= 4 ? text.split(apiKey).join('[key]') : text;
+	return redactKeys(text, [apiKey]);
 }

@@ -8,6 +8,8 @@ import { Verdict } from '../dataset/types';
 import { ModelCallError } from '../errors';
 import { DcgLabel, LcaLabel } from '../records';
 import type { ChatRequest, ChatResult, ModelClient } from './types';
+import { clipText, RAW_OUTPUT_CHARS } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 
 const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
@@ -88,7 +90,7 @@ export function parseJudgeJson<S extends z.ZodType>(
 		}
 		const parsed = schema.safeParse(json);
 		if (parsed.success) return { ok: true, value: parsed.data };
-		firstError ??= `${candidate.slice(0, 200)} does not fit: ${describeIssues(parsed.error)}`;
+		firstError ??= `${escapeControl(clipText(candidate, 200))} does not fit: ${describeIssues(parsed.error)}`;
 	}
 	return { ok: false, error: firstError ?? 'no JSON object found in the output' };
 }
@@ -170,7 +172,7 @@ export async function completeJudge<S extends z.ZodType>(
 			caseNumber: request.caseNumber,
 			role: request.role,
 			task: request.task,
-			rawOutput: lastRaw
+			rawOutput: clipText(lastRaw, RAW_OUTPUT_CHARS)
 		}
 	);
 }

@@ -31,6 +31,11 @@ export interface Failure {
 	retryAfterMs?: number;
 	/** The unusable output, for empty, cut-off or malformed completions. */
 	rawOutput?: string;
+	/**
+	 * For `unreachable`: the server had started answering (headers received) when the connection
+	 * dropped, so it is running; the message must not send the user to check that it is.
+	 */
+	midAnswer?: boolean;
 }
 
 /** Statuses retried although they are 4xx: request timeout, conflict/lock, rate limit. */
@@ -83,8 +88,15 @@ export function classifyError(e: unknown, now: () => number = Date.now): Failure
 			detail: `malformed response body (${e.message})`
 		};
 	}
+	// The SDK turns every failure of fetch itself into APIConnectionError; what is left failed
+	// reading the body, after the server had answered with its headers.
 	const message = e instanceof Error ? e.message : String(e);
-	return { kind: 'unreachable', retryable: true, detail: `the connection failed (${message})` };
+	return {
+		kind: 'unreachable',
+		retryable: true,
+		detail: `the connection dropped while the answer was being received (${message})`,
+		midAnswer: true
+	};
 }
 
 /** The provider's own words, without the status the SDK puts in front. */

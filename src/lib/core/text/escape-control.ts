@@ -1,0 +1,69 @@
+/**
+ * Terminal- and log-safe text. Everything a dataset, a record, a bundle or a provider says is
+ * hostile: an ESC in a `case_number` can clear a terminal, write its clipboard (OSC 52) or hide
+ * the lines after it, and a bidi override can make `case A` read as `case B`. This is the one
+ * place that makes such text visible instead of active; the CLI passes every line it writes
+ * through {@link escapeForTerminal}, and messages escape the untrusted parts they quote with
+ * {@link escapeControl}.
+ *
+ * Escapes use the `\uXXXX` form of JSON and JavaScript, so text that is JSON stays JSON with
+ * the same value, and two ids that differ only in an invisible or invalid character print
+ * differently (`LONE-\ud800-X`).
+ */
+
+/**
+ * C0 controls, DEL, C1 controls, the bidi embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C), the line and paragraph separators,
+ * and lone surrogates (a high one not followed by a low one, or a low one without a high one).
+ */
+const BIDI_AND_SEPARATORS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const LONE_SURROGATE =
+	'[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+const UNSAFE = new RegExp(
+	`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]|${LONE_SURROGATE}`,
+	'g'
+);
+
+/** The same set minus line feed and tab, for whole lines of output. */
+const UNSAFE_IN_LINES = new RegExp(
+	`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]|${LONE_SURROGATE}`,
+	'g'
+);
+
+const hex = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Escapes every control, bidi and invalid character of `text` as `\uXXXX`, line breaks and
+ * tabs included: for a piece of untrusted text quoted inside one line of a message.
+ */
+export function escapeControl(text: string): string {
+	return text.replace(UNSAFE, hex);
+}
+
+/**
+ * Escapes like {@link escapeControl} but keeps line feeds and tabs: for whole blocks of output
+ * (a report, a list of problems) whose layout is ours. A carriage return is escaped, since it
+ * lets a later part of a line overwrite an earlier one on a terminal.
+ */
+export function escapeForTerminal(text: string): string {
+	return text.replace(UNSAFE_IN_LINES, hex);
+}
+
+/** True when `text` holds a character {@link escapeControl} would escape. */
+export function hasControl(text: string): boolean {
+	UNSAFE.lastIndex = 0;
+	const found = UNSAFE.test(text);
+	UNSAFE.lastIndex = 0;
+	return found;
+}
+
+const LONE = new RegExp(LONE_SURROGATE);
+
+/**
+ * Index (UTF-16 code units) of the first lone surrogate of `text`, or -1. JSON can write one
+ * (`"\ud800"`) although it is no character: such text cannot be sent as UTF-8, so providers
+ * refuse it.
+ */
+export function firstLoneSurrogate(text: string): number {
+	return text.search(LONE);
+}
