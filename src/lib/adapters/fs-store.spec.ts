@@ -148,7 +148,7 @@ describe('FsStore lock file', () => {
 		const info = JSON.parse(await readFile(lockPath(), 'utf8')) as LockInfo;
 		expect(info).toMatchObject({ pid: process.pid, hostname: hostname() });
 		expect(notes).toEqual([
-			`run run1 / gpt-x-1a2b3c4d: took over the lock ${lockPath()} left by process ${pid} on this host (started 2025-01-01T00:00:00Z), which is no longer running.`
+			`run run1 / ${run.modelDir}: took over the lock ${lockPath()} left by process ${pid} on this host (started 2025-01-01T00:00:00Z), which is no longer running.`
 		]);
 		// Nothing but the new lock is left beside the manifest.
 		expect(await readdir(dirname(lockPath()))).toEqual(['.lock']);
