@@ -54,7 +54,17 @@ describe('the call log holds no key', () => {
 		};
 		for (const command of ['gen', 'dcg', 'ljp']) {
 			const out = await runCliInProcess(
-				[command, '--dataset', DATASET, '--output-root', root, '--run-id', 'canary', '--limit', '2'],
+				[
+					command,
+					'--dataset',
+					DATASET,
+					'--output-root',
+					root,
+					'--run-id',
+					'canary',
+					'--limit',
+					'2'
+				],
 				{ env }
 			);
 			expect(out.code, out.stderr).toBe(0);
