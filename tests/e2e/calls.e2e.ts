@@ -62,7 +62,13 @@ describe('the call log in the browser', () => {
 	it('imports bundles with and without a call log', async () => {
 		await e2e.page.goto(`${e2e.url}/`);
 		await importZip(e2e.page, withLog);
+		await expect(e2e.page.getByTestId('bundle-outcome').innerText()).resolves.toContain(
+			`a call log of ${calls.length} calls`
+		);
 		await importZip(e2e.page, withoutLog);
+		await expect(e2e.page.getByTestId('bundle-outcome').innerText()).resolves.toContain(
+			'no call log'
+		);
 		e2e.assertClean();
 	});
 
