@@ -5,7 +5,12 @@
  */
 import { loadDataset, type Dataset } from '../../src/lib/core/dataset/load';
 import { runStages, type StageName } from '../../src/lib/core/engine';
-import { manifestPath, parseLayoutPath, stageFilePath } from '../../src/lib/core/layout';
+import {
+	callLogPath,
+	manifestPath,
+	parseLayoutPath,
+	stageFilePath
+} from '../../src/lib/core/layout';
 import type { Role } from '../../src/lib/core/records';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
@@ -89,6 +94,8 @@ export function renameRun(files: Map<string, string>, runId: string): Map<string
 		if (named.kind === 'manifest') {
 			const manifest = { ...JSON.parse(text), run_id: runId };
 			renamed.set(manifestPath(run), `${JSON.stringify(manifest, null, 2)}\n`);
+		} else if (named.kind === 'calls') {
+			renamed.set(callLogPath(run), text);
 		} else {
 			renamed.set(stageFilePath(run, named.file), text);
 		}

@@ -27,7 +27,12 @@ export interface ContentReply {
 	reasoning?: string;
 	/** @default 'stop' */
 	finish_reason?: string;
-	usage?: { prompt_tokens: number; completion_tokens: number };
+	usage?: {
+		prompt_tokens: number;
+		completion_tokens: number;
+		/** As OpenAI's reasoning models report it. */
+		completion_tokens_details?: { reasoning_tokens?: number };
+	};
 }
 
 /** An HTTP error. `body` defaults to an OpenAI-style `{ error: { message } }`. */

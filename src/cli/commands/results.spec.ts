@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { callLogLine } from '../../lib/core/calls/log';
+import type { CallLogEntry } from '../../lib/core/calls/schema';
 import { createProgram } from '../program';
 import type { CliIo } from '../types';
 import { writeRandomRuns } from '../../../tests/unit/metrics/write-runs';
@@ -9,6 +11,38 @@ import { resultsCommand } from './results';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results');
 const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
+
+/** A call-log line by hand. */
+function call(overrides: Partial<CallLogEntry>): string {
+	return callLogLine({
+		session: 's1',
+		seq: 0,
+		started_at: '2026-01-01T00:00:00.000Z',
+		role: 'evaluated',
+		stage: 'gen',
+		task: 'lexawn',
+		case_number: 'c1',
+		model: 'm',
+		prompt: 'p',
+		response: 'r',
+		reasoning: null,
+		finish_reason: 'stop',
+		usage: { prompt: 100, completion: 10 },
+		latency_ms: 1000,
+		retries: 0,
+		attempts: [{ attempt: 1, outcome: 'ok', latency_ms: 1000 }],
+		error: null,
+		...overrides
+	});
+}
+
+/** repeated-runs in a temporary folder, with `calls` as run1's calls.jsonl. */
+function withCallLog(calls: string): string {
+	const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-calls-'));
+	cpSync(join(FIXTURES, 'repeated-runs'), root, { recursive: true });
+	writeFileSync(join(root, 'runs', 'run1', MODEL_DIR, 'calls.jsonl'), calls);
+	return root;
+}
 
 async function results(...args: string[]) {
 	return resultsIn(FIXTURES, ...args);
@@ -271,6 +305,60 @@ describe('results errors', () => {
 		const { code, stderr } = await results('--output-root', root);
 		expect(code).toBe(2);
 		expect(stderr).toContain(`${file}: not UTF-8 text`);
+	});
+
+	it('adds call-log totals as `calls` beside `metrics`, null for a run without a log', async () => {
+		const root = withCallLog(
+			call({ seq: 0 }) +
+				call({
+					seq: 1,
+					role: 'judge',
+					task: 'judge_lca',
+					started_at: '2026-01-01T00:00:00.500Z',
+					usage: { prompt: 40, completion: 4, reasoning: 2 },
+					latency_ms: 2000,
+					retries: 1
+				}) +
+				call({ seq: 2, stage: 'dcg', task: 'force_ask', usage: null, latency_ms: 500 })
+		);
+		const { code, stdout } = await results('--output-root', root, '--json');
+		expect(code).toBe(0);
+		const report = JSON.parse(stdout);
+		const [run1, ...others] = report.runs;
+		expect(run1.run_id).toBe('run1');
+		expect(run1.calls).toMatchObject({
+			calls: 3,
+			retries: 1,
+			failed: 0,
+			no_usage: 1,
+			wall_ms: 2500,
+			sessions: 1,
+			tokens: { prompt: 140, completion: 14, reasoning: 2 },
+			by_role: { judge: { calls: 1, tokens: { prompt: 40, completion: 4, reasoning: 2 } } },
+			by_stage: {
+				gen: { evaluated: { calls: 1 }, judge: { calls: 1, retries: 1 } },
+				dcg: { evaluated: { calls: 1, no_usage: 1 } }
+			}
+		});
+		for (const r of others) expect(r.calls).toBeNull();
+
+		const text = await results('--output-root', root);
+		expect(text.stdout).toContain('Model calls (calls.jsonl)');
+		expect(text.stdout).toMatch(/run1 .* gen +judge +1 +0 +1 +40 +4 +2 +2\.0/);
+		expect(text.stdout).toContain('wall time 2.5 s over 1 session');
+		expect(text.stdout).toMatch(/No call log: run2/);
+	});
+
+	it('names the file and line of a malformed call-log line, and still prints the metrics', async () => {
+		const root = withCallLog(`${call({})}{"session": "s1"}\n`);
+		const { code, stdout } = await results('--output-root', root, '--json');
+		expect(code).toBe(0);
+		const [run1] = JSON.parse(stdout).runs;
+		expect(run1.calls).toBeNull();
+		expect(run1.metrics.lca.n).toBe(8);
+		expect(run1.notes.join('\n')).toMatch(
+			/call log could not be read.*run1\/qwen2\.5-7b-instruct-2a1aaaf3\/calls\.jsonl, line 2: not a call-log entry/
+		);
 	});
 
 	it('exits 2 when there are no runs under the output root', async () => {

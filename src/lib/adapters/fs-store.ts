@@ -21,9 +21,18 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { dropTornTail, parseCallLog } from '../core/calls/log';
+import type { CallLogEntry } from '../core/calls/schema';
+import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { parseJsonl, toJsonLine } from '../core/jsonl';
-import { manifestPath, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../core/layout';
+import {
+	callLogPath,
+	manifestPath,
+	RUN_ID_PATTERN,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
 import {
 	STAGE_FILES,
 	STAGE_FILE_NAMES,
@@ -124,11 +133,13 @@ export interface FsStoreOptions {
 	onNotice?: (message: string) => void;
 }
 
-export class FsStore implements CheckpointStore {
+export class FsStore implements CheckpointStore, CallLog {
 	/** Identities per stage file, read on the first append of a writer session. */
 	readonly #identities = new Map<string, Set<string>>();
 	/** Per-file chains so appends, reads and reorders of one file in this process never interleave. */
 	readonly #queues = new Map<string, Promise<unknown>>();
+	/** Call logs whose last line was checked by this process (a torn tail is dropped once). */
+	readonly #callLogsChecked = new Set<string>();
 
 	/** Runs whose lock this store holds (by manifest path): only a writer repairs torn lines. */
 	readonly #held = new Set<string>();
@@ -418,6 +429,39 @@ export class FsStore implements CheckpointStore {
 		});
 	}
 
+	/**
+	 * Appends one line to `calls.jsonl`. Not synced per line (a log, not a checkpoint: losing the
+	 * last lines in a crash loses no result). The first append of a process drops a cut-off last
+	 * line a crash may have left, so the file stays readable.
+	 */
+	async appendCall(run: RunKey, line: string): Promise<void> {
+		const path = this.pathOf(callLogPath(run));
+		await this.#serial(path, async () => {
+			await fs.mkdir(dirname(path), { recursive: true });
+			if (!this.#callLogsChecked.has(path)) {
+				const text = await fs.readFile(path, 'utf8').catch((e) => {
+					if (errorCode(e) === 'ENOENT') return '';
+					throw e;
+				});
+				const kept = dropTornTail(text);
+				if (kept.length !== text.length) await fs.truncate(path, Buffer.byteLength(kept, 'utf8'));
+				this.#callLogsChecked.add(path);
+			}
+			await fs.appendFile(path, line, 'utf8');
+		});
+	}
+
+	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
+		const path = this.pathOf(callLogPath(run));
+		return this.#serial(path, async () => {
+			const text = await fs.readFile(path, 'utf8').catch((e) => {
+				if (errorCode(e) === 'ENOENT') return '';
+				throw e;
+			});
+			return parseCallLog(text, path);
+		});
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const runs: RunKey[] = [];
 		const runsDir = this.pathOf('runs');
@@ -452,6 +496,8 @@ export class FsStore implements CheckpointStore {
 				await removeIfEmpty(dirname(path));
 				await removeIfEmpty(dirname(dirname(path)));
 			}
+			await fs.rm(this.pathOf(callLogPath(run)), { force: true });
+			this.#callLogsChecked.delete(this.pathOf(callLogPath(run)));
 			await fs.rm(this.pathOf(manifestPath(run)), { force: true });
 		} finally {
 			await release();

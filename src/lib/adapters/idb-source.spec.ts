@@ -4,7 +4,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns, type RunSpec } from '../../../tests/fixtures/bundles/runs';
 import { CheckpointError, RunLockedError } from '../core/errors';
-import { manifestPath, modelDirName, stageFilePath, type RunKey } from '../core/layout';
+import {
+	callLogPath,
+	manifestPath,
+	modelDirName,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
 import { computeReport, memorySource } from '../core/results';
 import { MemoryStore } from '../core/store/memory-store';
 import {
@@ -12,6 +18,7 @@ import {
 	idbLayoutSource,
 	ImportConflictError,
 	importRuns,
+	readCaseCalls,
 	listStoredRuns,
 	readCaseRecords,
 	readRunFiles
@@ -63,7 +70,16 @@ describe('idbLayoutSource', () => {
 		await writeRuns(store, dataset, SPECS);
 		const fromIdb = await computeReport(idbLayoutSource(store));
 		const fromFiles = await computeReport(memorySource(Object.fromEntries(files)));
-		expect(fromIdb).toEqual(fromFiles);
+		// Two runs of the engine make the same calls; only their times differ.
+		const untimed = (report: typeof fromIdb) => ({
+			...report,
+			runs: report.runs.map((r) => ({
+				...r,
+				calls: r.calls && { calls: r.calls.calls, retries: r.calls.retries, tokens: r.calls.tokens }
+			}))
+		});
+		expect(fromIdb.runs.every((r) => r.calls !== null && r.calls.calls > 0)).toBe(true);
+		expect(untimed(fromIdb)).toEqual(untimed(fromFiles));
 		expect(fromIdb.groups.map((g) => [g.model, g.n])).toEqual([
 			['sim-model-a', 2],
 			['sim-model-b', 1]
@@ -73,11 +89,32 @@ describe('idbLayoutSource', () => {
 	it('shows the same files as the engine writes to disk, byte for byte', async () => {
 		const store = await open();
 		await writeRuns(store, dataset, SPECS);
-		// Two separate runs of the engine differ only in the manifests' times (created_at, and the
-		// same time on the first operational_history entry).
-		const undated = (m: Map<string, string>) =>
-			new Map([...m].map(([p, t]) => [p, t.replace(/"(created_at|at)": "[^"]*"/g, '')]));
+		// Two separate runs of the engine differ only in the manifests' created_at, and in the
+		// call logs' sessions, times and latencies (what was asked and answered is the same).
+		const untimed = (path: string, text: string) =>
+			path.endsWith('/calls.jsonl')
+				? text
+						.split('\n')
+						.filter(Boolean)
+						.map((line) => {
+							const { prompt, response, stage, task, case_number, round, history_type } =
+								JSON.parse(line);
+							return JSON.stringify({
+								prompt,
+								response,
+								stage,
+								task,
+								case_number,
+								round,
+								history_type
+							});
+						})
+						.sort()
+						.join('\n')
+				: text.replace(/"(created_at|at)": "[^"]*"/g, '');
+		const undated = (m: Map<string, string>) => new Map([...m].map(([p, t]) => [p, untimed(p, t)]));
 		const stored = await allFiles(store);
+		expect([...stored.keys()].filter((p) => p.endsWith('/calls.jsonl'))).toHaveLength(SPECS.length);
 		expect(undated(stored)).toEqual(undated(files));
 	});
 
@@ -92,7 +129,8 @@ describe('idbLayoutSource', () => {
 			stageFilePath(b, 'interaction'),
 			stageFilePath(b, 'force_ask'),
 			stageFilePath(b, 'LCA_results'),
-			stageFilePath(b, 'DCG_results')
+			stageFilePath(b, 'DCG_results'),
+			callLogPath(b)
 		]);
 		await expect(idbLayoutSource(store, { runs: [b] }).read(manifestPath(run1))).rejects.toThrow(
 			/no such file/
@@ -124,7 +162,17 @@ describe('importRuns', () => {
 	it('imports a bundle so that export gives back the very same files', async () => {
 		const store = await open();
 		await importRuns(store, bundle.runs);
+		// Call logs included: the engine wrote one per run.
+		expect([...files.keys()].filter((p) => p.endsWith('/calls.jsonl'))).toHaveLength(3);
 		expect(await allFiles(store)).toEqual(files);
+		// Inspect reads one case's lines through the by_case index.
+		const [first] = bundle.runs;
+		const caseNumber = first.manifest.dataset.selected_case_numbers[0];
+		const caseCalls = await readCaseCalls(store, first.run, String(caseNumber));
+		expect(caseCalls).toEqual(
+			first.calls!.entries.filter((e) => String(e.case_number) === String(caseNumber))
+		);
+		expect(caseCalls.length).toBeGreaterThan(5);
 		const stored = await listStoredRuns(store);
 		expect(stored.map((s) => [s.run.runId, s.counts.a1, s.counts.LJP_gold])).toEqual([
 			['run1', 8, 4],

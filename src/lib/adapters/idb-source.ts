@@ -4,7 +4,13 @@
  * byte for byte, and imports bundles into them all at once.
  */
 import { CheckpointError } from '../core/errors';
-import { manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../core/layout';
+import {
+	callLogPath,
+	manifestPath,
+	parseLayoutPath,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
 import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
@@ -16,7 +22,9 @@ import type { LayoutSource } from '../core/results/source';
 import { checkRecord, compareRunKeys, runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
 import { manifestText } from '../core/store/manifest-file';
-import { openIdbStore, type IdbStore, type RecordRow } from './idb-store';
+import { parseCallLog } from '../core/calls/log';
+import type { CallLogEntry } from '../core/calls/schema';
+import { callCaseKey, callRange, openIdbStore, type IdbStore, type RecordRow } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
 const sameRun = (a: RunKey, b: RunKey) => a.runId === b.runId && a.modelDir === b.modelDir;
@@ -62,6 +70,12 @@ async function stageText(store: IdbStore, run: RunKey, file: StageFile): Promise
 	return rows.map((row) => `${row.json}\n`).join('');
 }
 
+/** The text of a run's call log, each line ending in `\n`; '' when it has none. */
+async function callsText(store: IdbStore, run: RunKey): Promise<string> {
+	const rows = await store.db.getAll('calls', callRange(run));
+	return rows.map((row) => `${row.json}\n`).join('');
+}
+
 export interface IdbSourceOptions {
 	/** Only these runs; every stored run when left out. */
 	runs?: readonly RunKey[];
@@ -84,6 +98,8 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 				for (const file of STAGE_FILE_NAMES) {
 					if (stored.counts[file] > 0) paths.push(stageFilePath(stored.run, file));
 				}
+				const calls = await store.db.count('calls', callRange(stored.run));
+				if (calls > 0) paths.push(callLogPath(stored.run));
 			}
 			return paths;
 		},
@@ -91,6 +107,7 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 			const named = parseLayoutPath(path);
 			if (!named || !wanted(named.run)) throw new Error(`browser storage: ${path}: no such file`);
 			if (named.kind === 'stage') return stageText(store, named.run, named.file);
+			if (named.kind === 'calls') return callsText(store, named.run);
 			const row = await store.db.get('manifests', [named.run.runId, named.run.modelDir]);
 			if (!row) throw new Error(`browser storage: ${path}: no such file`);
 			return manifestText(row.manifest);
@@ -108,6 +125,8 @@ export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<st
 		const text = await stageText(store, run, file);
 		if (text) files.set(stageFilePath(run, file), text);
 	}
+	const calls = await callsText(store, run);
+	if (calls) files.set(callLogPath(run), calls);
 	return files;
 }
 
@@ -146,6 +165,27 @@ export async function readCaseRecords(
 			});
 	}
 	return out as unknown as CaseRecords;
+}
+
+/**
+ * The call-log lines of one case of a run (its `by_case` index), validated, in written order:
+ * what Inspect shows under each response. [] when the run has no call log.
+ */
+export async function readCaseCalls(
+	store: IdbStore,
+	run: RunKey,
+	caseNumber: string
+): Promise<CallLogEntry[]> {
+	const rows = await store.db.getAllFromIndex('calls', 'by_case', [
+		run.runId,
+		run.modelDir,
+		caseNumber
+	]);
+	rows.sort((a, b) => a.seq - b.seq);
+	return parseCallLog(
+		rows.map((row) => `${row.json}\n`).join(''),
+		`browser storage: ${callLogPath(run)} (case_number ${caseNumber})`
+	);
 }
 
 /** Options of {@link importRuns}. */
@@ -221,12 +261,15 @@ export async function importRuns(
 	try {
 		for (const { run } of runs) releases.push(await store.lock(run));
 		// No await on anything but this transaction's requests from here, or it would commit early.
-		const tx = store.db.transaction(['manifests', 'records'], 'readwrite');
+		const tx = store.db.transaction(['manifests', 'records', 'calls'], 'readwrite');
 		const manifests = tx.objectStore('manifests');
 		const records = tx.objectStore('records');
+		const calls = tx.objectStore('calls');
 		try {
 			for (const entry of runs) {
 				const { runId, modelDir } = entry.run;
+				// Call-log rows live only with their run; none can be left without one, but be sure.
+				await calls.delete(callRange(entry.run));
 				if (options.replace) {
 					await manifests.delete([runId, modelDir]);
 					const index = records.index('by_file');
@@ -240,6 +283,9 @@ export async function importRuns(
 				}
 				await manifests.add({ runId, modelDir, manifest: entry.manifest });
 				for (const row of rowsOf(entry)) await records.add(row);
+				for (const [seq, json] of (entry.calls?.lines ?? []).entries()) {
+					await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });
+				}
 			}
 			await tx.done;
 		} catch (e) {

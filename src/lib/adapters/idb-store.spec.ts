@@ -219,7 +219,10 @@ describe('IdbStore heads (schema version 2)', () => {
 		});
 
 		const store = await open({ idbFactory, dbName });
-		expect(store.db.version).toBe(2);
+		expect(store.db.version).toBe(3);
+		// Version 3 adds the call log's store; the run simply has no log.
+		expect(store.db.objectStoreNames.contains('calls')).toBe(true);
+		expect(await store.readCalls(run)).toEqual([]);
 		expect(await store.readManifest(run)).toEqual(makeManifest(run));
 		const reads = countRecordReads();
 		expect(await store.readHeads(run, 'a1')).toEqual([await recordHead('a1', records[0])]);

@@ -3,8 +3,11 @@
  * every run; one writer per run is enforced with the Web Locks API, which spans tabs.
  */
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { parseCallLog } from '../core/calls/log';
+import type { CallLogEntry } from '../core/calls/schema';
+import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
-import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
+import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
@@ -27,7 +30,7 @@ import type { CheckpointStore } from '../core/store/types';
 export const DEFAULT_DB_NAME = 'lexpilot-workbench';
 
 /** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A run's manifest. Key: [runId, modelDir]. */
 export interface ManifestRow {
@@ -72,8 +75,27 @@ export interface HeadRow {
 	head: RecordHead;
 }
 
+/**
+ * One line of a run's call log (`calls.jsonl`). Key: [runId, modelDir, seq], so the log reads
+ * back in written order. Kept as its JSON line, like records, so export gives back its bytes.
+ */
+export interface CallRow {
+	runId: string;
+	modelDir: string;
+	seq: number;
+	/** The line's case_number as a string, for the `by_case` index (Inspect reads one case). */
+	case_key: string;
+	json: string;
+}
+
 interface WorkbenchDb extends DBSchema {
 	manifests: { key: [string, string]; value: ManifestRow };
+	calls: {
+		key: [string, string, number];
+		value: CallRow;
+		/** [runId, modelDir, case_key]: one case's calls, in seq order. */
+		indexes: { by_case: [string, string, string] };
+	};
 	heads: { key: [string, string, string, number]; value: HeadRow };
 	records: {
 		key: [string, string, string, number];
@@ -110,6 +132,28 @@ function upgrade(db: Db, oldVersion: number): void {
 		// first await that is not one of its own requests.
 		db.createObjectStore('heads', { keyPath: ['runId', 'modelDir', 'file', 'seq'] });
 	}
+	if (oldVersion < 3) {
+		const calls = db.createObjectStore('calls', { keyPath: ['runId', 'modelDir', 'seq'] });
+		calls.createIndex('by_case', ['runId', 'modelDir', 'case_key']);
+	}
+}
+
+/** The case_number of a call-log line as a string ('' when it has none), for `by_case`. */
+export function callCaseKey(json: string): string {
+	try {
+		const value = (JSON.parse(json) as { case_number?: unknown }).case_number;
+		return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+	} catch {
+		return '';
+	}
+}
+
+/** A run's call-log rows in seq order. */
+export function callRange(run: RunKey): IDBKeyRange {
+	return IDBKeyRange.bound(
+		[run.runId, run.modelDir, -Infinity],
+		[run.runId, run.modelDir, Infinity]
+	);
 }
 
 /**
@@ -164,7 +208,7 @@ function isQuotaError(e: unknown): boolean {
 	return (e as { name?: string } | null)?.name === 'QuotaExceededError';
 }
 
-export class IdbStore implements CheckpointStore {
+export class IdbStore implements CheckpointStore, CallLog {
 	constructor(
 		readonly db: Db,
 		readonly dbName: string,
@@ -338,6 +382,22 @@ export class IdbStore implements CheckpointStore {
 		});
 	}
 
+	async appendCall(run: RunKey, line: string): Promise<void> {
+		const json = line.endsWith('\n') ? line.slice(0, -1) : line;
+		const case_key = callCaseKey(json);
+		await this.#write('calls', this.#label(callLogPath(run)), async (tx) => {
+			const store = tx.objectStore('calls');
+			const last = await store.openKeyCursor(callRange(run), 'prev');
+			const seq = last ? (last.primaryKey[2] as number) + 1 : 0;
+			await store.add({ runId: run.runId, modelDir: run.modelDir, seq, case_key, json });
+		});
+	}
+
+	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
+		const rows = await this.db.getAll('calls', callRange(run));
+		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), this.#label(callLogPath(run)));
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const keys = await this.db.getAllKeys('manifests');
 		return keys.map(([runId, modelDir]) => ({ runId, modelDir })).sort(compareRunKeys);
@@ -346,8 +406,9 @@ export class IdbStore implements CheckpointStore {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			await this.#write(['manifests', 'records', 'heads'], runLabel(run), async (tx) => {
+			await this.#write(['manifests', 'records', 'heads', 'calls'], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
+				await tx.objectStore('calls').delete(callRange(run));
 				const index = tx.objectStore('records').index('by_file');
 				for (const file of STAGE_FILE_NAMES) {
 					await tx.objectStore('heads').delete(fileRange(run, file));

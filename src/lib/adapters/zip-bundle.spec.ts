@@ -2,7 +2,13 @@ import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { manifestPath, modelDirName, stageFilePath, type RunKey } from '../core/layout';
+import {
+	callLogPath,
+	manifestPath,
+	modelDirName,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
 import { MemoryStore } from '../core/store/memory-store';
 import {
 	BundleError,
@@ -36,6 +42,7 @@ function filesOf(bundle: Bundle): Map<string, string> {
 		for (const [file, content] of Object.entries(r.files)) {
 			out.set(stageFilePath(r.run, file as never), content!.lines.map((l) => `${l}\n`).join(''));
 		}
+		if (r.calls) out.set(callLogPath(r.run), r.calls.lines.map((l) => `${l}\n`).join(''));
 	}
 	return out;
 }
@@ -65,6 +72,25 @@ describe('zip bundles', () => {
 		expect(filesOf(bundle)).toEqual(files);
 		// And a second export of the import is the same archive.
 		expect(await zipBundle(filesOf(bundle))).toEqual(zip);
+	});
+
+	it('carries each run’s call log, line for line, validated', async () => {
+		const bundle = await readZipBundle(await zipBundle(files), 'runs.zip');
+		const [one, two] = bundle.runs;
+		const text = files.get(callLogPath(run))!;
+		expect(one.calls!.lines.map((l) => `${l}\n`).join('')).toBe(text);
+		expect(one.calls!.entries).toHaveLength(text.split('\n').length - 1);
+		expect(one.calls!.entries.every((e) => e.prompt.length > 0)).toBe(true);
+		// run2 ran gen only: its log holds gen's calls alone.
+		expect(new Set(two.calls!.entries.map((e) => e.stage))).toEqual(new Set(['gen']));
+	});
+
+	it('imports a bundle without call logs (older versions, other tools)', async () => {
+		const without = new Map([...files].filter(([p]) => !p.endsWith('/calls.jsonl')));
+		expect(without.size).toBe(files.size - 2);
+		const bundle = await readZipBundle(await zipBundle(without), 'old.zip');
+		expect(bundle.runs.map((r) => r.calls)).toEqual([undefined, undefined]);
+		expect(filesOf(bundle)).toEqual(without);
 	});
 
 	it('keeps each run with its own files and counts every record', async () => {
@@ -162,6 +188,34 @@ describe('refused bundles, each problem naming its file', () => {
 		const problems = await problemsOf(readBundle(edited(path, lines.join('\n')), 'b.zip'));
 		expect(problems).toEqual([
 			expect.stringMatching(/^b\.zip: eval_results\/.*DCG_results\.jsonl, line 2: not valid JSON/)
+		]);
+	});
+
+	it('a malformed call-log line, with file and line', async () => {
+		const path = callLogPath(run);
+		const lines = files.get(path)!.split('\n');
+		lines[2] = JSON.stringify({ ...JSON.parse(lines[2]), latency_ms: 'slow' });
+		const problems = await problemsOf(readBundle(edited(path, lines.join('\n')), 'b.zip'));
+		expect(problems).toEqual([
+			expect.stringMatching(
+				/^b\.zip: runs\/run1\/.*\/calls\.jsonl, line 3: not a call-log entry: field "latency_ms"/
+			)
+		]);
+		const long = `${'x'.repeat(1_000_001)}\n`;
+		expect(await problemsOf(readBundle(edited(path, long), 'b.zip'))).toEqual([
+			expect.stringMatching(/calls\.jsonl, line 1: 1,000,001 characters, more than the 1,000,000/)
+		]);
+	});
+
+	it('a call log without its run', async () => {
+		const entries = [
+			...entriesOf(files),
+			{ path: 'runs/other/m-00000000/calls.jsonl', bytes: enc(files.get(callLogPath(run))!) }
+		];
+		expect(await problemsOf(readBundle(entries, 'b.zip'))).toEqual([
+			expect.stringMatching(
+				/runs\/other\/m-00000000\/calls\.jsonl: a call log without its run's manifest/
+			)
 		]);
 	});
 

@@ -4,6 +4,8 @@
  * is checked in memory and every problem reported at once, so a caller writes all or nothing.
  * Framework-free; fflate is loaded on first use so it never weighs on the first page.
  */
+import { parseCallLog } from '../core/calls/log';
+import type { CallLogEntry } from '../core/calls/schema';
 import { UsageError } from '../core/errors';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
@@ -65,12 +67,22 @@ export interface BundleFile {
 	records: AnyRecord[];
 }
 
+/** A run's call log (`calls.jsonl`), when the bundle has one. */
+export interface BundleCalls {
+	/** The lines exactly as in the bundle, without their line ends. */
+	lines: string[];
+	/** The same lines, validated. */
+	entries: CallLogEntry[];
+}
+
 /** One run of a bundle, fully validated. */
 export interface BundleRun {
 	run: RunKey;
 	/** The manifest as written in the bundle (validated; unknown fields kept). */
 	manifest: Manifest;
 	files: Partial<Record<StageFile, BundleFile>>;
+	/** Optional: bundles of older versions and of other tools have none. */
+	calls?: BundleCalls;
 }
 
 export interface Bundle {
@@ -90,7 +102,12 @@ const MAX_LISTED = 40;
 function layoutRank(path: string): string {
 	const named = parseLayoutPath(path);
 	if (!named) return `~${path}`;
-	const rank = named.kind === 'manifest' ? 0 : STAGE_FILE_NAMES.indexOf(named.file) + 1;
+	const rank =
+		named.kind === 'manifest'
+			? 0
+			: named.kind === 'calls'
+				? STAGE_FILE_NAMES.length + 1
+				: STAGE_FILE_NAMES.indexOf(named.file) + 1;
 	return `${named.run.runId}\u0000${named.run.modelDir}\u0000${String(rank).padStart(2, '0')}`;
 }
 
@@ -239,13 +256,15 @@ function listProblems(problems: string[]): string[] {
 
 interface Sorted {
 	manifests: Map<string, { run: RunKey; path: string; bytes: Uint8Array }>;
+	/** Call logs, keyed like `manifests`. */
+	calls: Map<string, { run: RunKey; path: string; bytes: Uint8Array }>;
 	stages: Map<string, { run: RunKey; file: StageFile; path: string; bytes: Uint8Array }[]>;
 	ignored: string[];
 }
 
 /** Sorts entries into manifests and stage files by run, collecting every path problem. */
 function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorted {
-	const sorted: Sorted = { manifests: new Map(), stages: new Map(), ignored: [] };
+	const sorted: Sorted = { manifests: new Map(), calls: new Map(), stages: new Map(), ignored: [] };
 	const files: BundleEntry[] = [];
 	for (const entry of entries) {
 		const bad = unsafePath(entry.path);
@@ -277,6 +296,8 @@ function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorte
 		const key = manifestPath(named.run);
 		if (named.kind === 'manifest') {
 			sorted.manifests.set(key, { run: named.run, path: shown, bytes: entry.bytes });
+		} else if (named.kind === 'calls') {
+			sorted.calls.set(key, { run: named.run, path: shown, bytes: entry.bytes });
 		} else {
 			const list = sorted.stages.get(key) ?? [];
 			list.push({ run: named.run, file: named.file, path: shown, bytes: entry.bytes });
@@ -355,6 +376,25 @@ function readStageFile(
 	return ok ? { lines, records } : null;
 }
 
+/** Parses a run's calls.jsonl: every line a valid, bounded call-log entry (file and line named). */
+function readCallsFile(bytes: Uint8Array, label: string, problems: string[]): BundleCalls | null {
+	const text = decode(bytes, label, problems);
+	if (text === null) return null;
+	let entries: CallLogEntry[];
+	try {
+		entries = parseCallLog(text, label);
+	} catch (e) {
+		problems.push((e as Error).message);
+		return null;
+	}
+	const lines = text
+		.replace(/^\uFEFF/, '')
+		.split('\n')
+		.slice(0, entries.length)
+		.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+	return { lines, entries };
+}
+
 /**
  * Validates the files of a bundle (from `unzipBundle`, or a folder's files with their paths
  * relative to the chosen folder) and returns its runs. Throws BundleError listing every
@@ -386,6 +426,14 @@ export async function readBundle(
 
 	const sorted = sortEntries(entries, problems);
 	const label = (path: string) => `${name}: ${path}`;
+	for (const [key, calls] of sorted.calls) {
+		if (!sorted.manifests.has(key) && !sorted.stages.has(key)) {
+			problems.push(
+				`${label(calls.path)}: a call log without its run's manifest (${key}); a run is imported ` +
+					'only with its manifest. Add the run folder under runs/ to the bundle.'
+			);
+		}
+	}
 	for (const [key, stageFiles] of sorted.stages) {
 		if (!sorted.manifests.has(key)) {
 			const n = stageFiles.length;
@@ -408,6 +456,11 @@ export async function readBundle(
 			if (read) files[stage.file] = read;
 			else ok = false;
 		}
+		const callsEntry = sorted.calls.get(key);
+		const calls = callsEntry
+			? readCallsFile(callsEntry.bytes, label(callsEntry.path), problems)
+			: null;
+		if (callsEntry && !calls) ok = false;
 		if (!ok) continue;
 		try {
 			const evalRecords = Object.fromEntries(
@@ -418,7 +471,12 @@ export async function readBundle(
 			problems.push((e as Error).message);
 			continue;
 		}
-		runs.push({ run: entry.run, manifest, files: orderedFiles(files) });
+		runs.push({
+			run: entry.run,
+			manifest,
+			files: orderedFiles(files),
+			...(calls ? { calls } : {})
+		});
 	}
 	if (problems.length === 0 && runs.length === 0) {
 		problems.push(

@@ -27,6 +27,16 @@ export class ModelCallError extends Error {
 			status?: number;
 			/** The raw output that could not be used (judge JSON, empty or truncated text). */
 			rawOutput?: string;
+			/** Every attempt the call took (the client's retry loop), for the call log. */
+			attempts?: {
+				attempt: number;
+				outcome: string;
+				status?: number;
+				reason?: string;
+				latencyMs: number;
+				delayMs?: number;
+				rawOutput?: string;
+			}[];
 			/** Kind of failure, for the UI to pick an explanation. */
 			kind?:
 				| 'cors'

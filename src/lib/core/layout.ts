@@ -30,13 +30,28 @@ export function stageFilePath(run: RunKey, file: StageFile): string {
 	return `${dir}/${run.runId}/${run.modelDir}/${name}`;
 }
 
+/** The file name of a run's call log, beside its manifest. */
+export const CALL_LOG_FILE = 'calls.jsonl';
+
+/**
+ * `runs/<runId>/<modelDir>/calls.jsonl`: one line per model call (`core/calls`). Not a canonical
+ * stage file of SPEC §5: optional, never read to resume or score, not an input of any hash.
+ */
+export function callLogPath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/${CALL_LOG_FILE}`;
+}
+
 /**
  * Parses a path of the canonical layout (forward slashes, relative) into what it names,
  * or returns null for any other path.
  */
 export function parseLayoutPath(
 	path: string
-): { kind: 'manifest'; run: RunKey } | { kind: 'stage'; run: RunKey; file: StageFile } | null {
+):
+	| { kind: 'manifest'; run: RunKey }
+	| { kind: 'calls'; run: RunKey }
+	| { kind: 'stage'; run: RunKey; file: StageFile }
+	| null {
 	const parts = path.split('/');
 	if (parts.length !== 4) return null;
 	const [top, runId, modelDir, name] = parts;
@@ -44,6 +59,7 @@ export function parseLayoutPath(
 	if (modelDir === '.' || modelDir === '..') return null;
 	const run = { runId, modelDir };
 	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
+	if (top === 'runs' && name === CALL_LOG_FILE) return { kind: 'calls', run };
 	for (const [file, spec] of Object.entries(STAGE_FILES)) {
 		if (spec.dir === top && spec.file === name)
 			return { kind: 'stage', run, file: file as StageFile };

@@ -50,7 +50,9 @@ function describeRuns(bundle: Bundle): string[] {
 		const files = Object.keys(r.files).length;
 		return (
 			`${r.run.runId} · ${r.manifest.models.evaluated}: ${r.manifest.dataset.selected_case_numbers.length} cases, ` +
-			`${files} stage file${files === 1 ? '' : 's'}, ${records} records${r.manifest.simulated ? ' (simulated)' : ''}`
+			`${files} stage file${files === 1 ? '' : 's'}, ${records} records` +
+			(r.calls ? `, a call log of ${r.calls.entries.length} calls` : ', no call log') +
+			(r.manifest.simulated ? ' (simulated)' : '')
 		);
 	});
 }

@@ -48,6 +48,9 @@ function run(store: IdbStore) {
 /** The run's files as export writes them; the manifest without its creation time. */
 async function exported(store: IdbStore, key: RunKey): Promise<Map<string, string>> {
 	const files = await readRunFiles(store, key);
+	// The call log is no record: its times differ between runs, and a run that stopped keeps
+	// the lines of the calls it made before it stopped.
+	for (const path of [...files.keys()]) if (path.endsWith('/calls.jsonl')) files.delete(path);
 	for (const [path, text] of files) {
 		if (!path.endsWith('manifest.json')) continue;
 		const manifest = JSON.parse(text);

@@ -110,6 +110,8 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		expect(files).toEqual(
 			[
 				`runs/r1/${dir}/manifest.json`,
+				// Beside the manifest, not a canonical stage file: one line per model call.
+				`runs/r1/${dir}/calls.jsonl`,
 				`AwN_gen/r1/${dir}/a1.jsonl`,
 				`AwN_gen/r1/${dir}/interaction.jsonl`,
 				`Force_ask_gen/r1/${dir}/force_ask.jsonl`,

@@ -4,11 +4,13 @@
  */
 import {
 	listStoredRuns,
+	readCaseCalls,
 	readCaseRecords,
 	sharedIdbStore,
 	type StoredRun
 } from '$lib/adapters/idb-source';
 import type { IdbStore } from '$lib/adapters/idb-store';
+import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { keyOf } from '$lib/state/results.svelte';
 import { caseView, type CaseView } from './case-view';
@@ -25,6 +27,10 @@ export class InspectorState {
 	causes = $state.raw<Readonly<Record<string, string>>>({});
 	/** The run asked for in the URL is not stored here. */
 	notFound = $state<string | null>(null);
+	/** The call-log lines of the case shown ([] when the run has no call log). */
+	calls = $state.raw<CallLogEntry[]>([]);
+	/** Why the case's call log could not be read; the records are shown all the same. */
+	callsError = $state<string | null>(null);
 
 	readonly run = $derived(this.runs.find((r) => keyOf(r.run) === this.runKey) ?? null);
 	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers ?? []);
@@ -67,6 +73,13 @@ export class InspectorState {
 				this.notFound = `case_number ${caseNumber} in ${key}`;
 			}
 			const records = await readCaseRecords(store, run.run, chosen);
+			let calls: CallLogEntry[] = [];
+			let callsError: string | null = null;
+			try {
+				calls = await readCaseCalls(store, run.run, chosen);
+			} catch (e) {
+				callsError = (e as Error).message;
+			}
 			if (this.#causesOf !== key) {
 				const lca = await store.readRecords(run.run, 'LCA_results');
 				const dcg = lca.length ? [] : await store.readRecords(run.run, 'DCG_results');
@@ -83,6 +96,8 @@ export class InspectorState {
 			this.runKey = key;
 			this.caseNumber = chosen;
 			this.view = caseView(chosen, records, datasetCase, run.manifest.categories);
+			this.calls = calls;
+			this.callsError = callsError;
 			this.error = null;
 			this.status = 'ready';
 		} catch (e) {

@@ -145,6 +145,7 @@ function runReport(overrides: Partial<RunReport> = {}): RunReport {
 			LJP_interaction: { status: 'incomplete', have: 3, expected: 5, unit: 'cases' }
 		},
 		notes: [],
+		calls: null,
 		...overrides
 	};
 }

@@ -2,6 +2,7 @@
  * The engine's entry point: runs stages of one run (run id × evaluated model) over the
  * selected cases, writing through a `CheckpointStore`, resuming what is saved.
  */
+import { isCallLog, type CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
 import { CheckpointError, ModelCallError, UsageError } from '../errors';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
@@ -77,6 +78,11 @@ export interface RunStagesOptions {
 	progress?: RunProgress;
 	/** API keys in use: every manifest and record is checked not to contain one. */
 	keys?: readonly string[];
+	/**
+	 * Where every model call is logged (`runs/<run-id>/<model>/calls.jsonl`), keys redacted.
+	 * @default the store, when it keeps a call log too (`isCallLog`); null logs nothing
+	 */
+	callLog?: CallLog | null;
 	tool?: ToolInfo;
 }
 
@@ -137,7 +143,15 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	let failure: unknown = null;
 	try {
 		const opened = await openRun(options.store, manifest, { keys });
+		const warnings = [...opened.warnings];
 		const ctx = createContext({
+			callLog:
+				options.callLog === undefined
+					? isCallLog(options.store)
+						? options.store
+						: null
+					: options.callLog,
+			onCallLogError: (message) => warnings.push(message),
 			run,
 			store: options.store,
 			client: options.client,
@@ -154,12 +168,12 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		for (const [i, stage] of options.stages.entries()) {
 			const upstream = UPSTREAM[stage];
 			if (!upstream || !options.stages.slice(0, i).includes(upstream)) {
-				prepared.set(stage, await PREPARE[stage](ctx, selected));
+				prepared.set(stage, await PREPARE[stage](ctx.forStage(stage), selected));
 			}
 		}
 		const reports: StageReport[] = [];
 		for (const stage of options.stages) {
-			const plan = prepared.get(stage) ?? (await PREPARE[stage](ctx, selected));
+			const plan = prepared.get(stage) ?? (await PREPARE[stage](ctx.forStage(stage), selected));
 			await runStage(ctx, stage, plan, selected.length, concurrency, options.signal);
 			reports.push({
 				stage,
@@ -173,7 +187,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			run,
 			manifest: opened.manifest,
 			created: opened.created,
-			warnings: opened.warnings,
+			warnings,
 			stages: reports
 		};
 	} catch (e) {

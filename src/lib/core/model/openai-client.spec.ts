@@ -85,7 +85,10 @@ describe('createOpenAIClient: the request', () => {
 			response: '答复',
 			reasoning: null,
 			finishReason: 'stop',
-			usage: { promptTokens: 7, completionTokens: 3 }
+			usage: { promptTokens: 7, completionTokens: 3 },
+			// The content as received differs (spaces), so the call log keeps it too.
+			rawContent: '  答复  ',
+			attempts: [{ attempt: 1, outcome: 'ok', latencyMs: expect.any(Number) }]
 		});
 		expect(server.chatRequests).toHaveLength(1);
 		expect(server.chatRequests[0].body).toMatchObject({
@@ -154,6 +157,40 @@ describe('createOpenAIClient: retries', () => {
 		expect((await client.complete(request())).response).toBe('ok');
 		expect(sleeps).toEqual([7000, 250]);
 		expect(server.chatRequests).toHaveLength(3);
+	});
+
+	it('returns every attempt with its cause and wait, for the call log', async () => {
+		const server = await scripted([
+			{ status: 429, headers: { 'retry-after-ms': '250' } },
+			{ status: 503, body: { error: { message: 'overloaded' } } },
+			{
+				content: 'ok',
+				usage: {
+					prompt_tokens: 5,
+					completion_tokens: 9,
+					completion_tokens_details: { reasoning_tokens: 4 }
+				}
+			}
+		]);
+		const { client } = setup(server, { backoffBaseMs: 1000 });
+		const result = await client.complete(request());
+		expect(result.usage).toEqual({ promptTokens: 5, completionTokens: 9, reasoningTokens: 4 });
+		expect(result.attempts).toMatchObject([
+			{ attempt: 1, outcome: 'rate_limit', status: 429, delayMs: 250 },
+			{ attempt: 2, outcome: 'server', status: 503, delayMs: 1500 },
+			{ attempt: 3, outcome: 'ok' }
+		]);
+		expect(result.attempts![1].reason).toMatch(/overloaded/);
+	});
+
+	it('gives the attempts of a call that failed for good with its error', async () => {
+		const server = await scripted([{ status: 503 }, { status: 503 }]);
+		const { client } = setup(server, { retries: 1 });
+		const e = await failure(client.complete(request()));
+		expect(e.details.attempts).toMatchObject([
+			{ attempt: 1, outcome: 'server', status: 503 },
+			{ attempt: 2, outcome: 'server', status: 503 }
+		]);
 	});
 
 	it('caps a long Retry-After at maxRetryAfterMs', async () => {

@@ -19,7 +19,7 @@ import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError, type Failure } from './retry';
-import type { ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
+import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
 /** Options of {@link createOpenAIClient}. */
 export interface OpenAIClientOptions {
@@ -190,6 +190,8 @@ export function createOpenAIClient(
 			attempt,
 			maxAttempts
 		});
+		// Each attempt's outcome, for the call log (returned with the result or the error).
+		const trace: AttemptTrace[] = [];
 		const fail = (f: Failure, attempt: number): never => {
 			const message = redact(
 				describeFailure(f, {
@@ -211,7 +213,8 @@ export function createOpenAIClient(
 				caseNumber: request.caseNumber,
 				role: request.role,
 				task: request.task,
-				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey)
+				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
+				attempts: trace
 			});
 		};
 		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -231,14 +234,16 @@ export function createOpenAIClient(
 				const result = await attemptOnce(request, ep);
 				slot.release('success');
 				answered.add(endpointKey);
+				const latencyMs = Date.now() - started;
 				emit({
 					type: 'success',
 					...info(attempt),
-					latencyMs: Date.now() - started,
+					latencyMs,
 					usage: result.usage,
 					finishReason: result.finishReason
 				});
-				return result;
+				trace.push({ attempt, outcome: 'ok', latencyMs });
+				return { ...result, attempts: trace };
 			} catch (e) {
 				if (request.signal?.aborted) failure = aborted;
 				else if (e === TIMEOUT)
@@ -247,6 +252,15 @@ export function createOpenAIClient(
 				else failure = classifyError(e);
 				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
 				if (failure.status !== undefined) answered.add(endpointKey);
+				trace.push({
+					attempt,
+					outcome: failure.kind,
+					status: failure.status,
+					reason: redact(failure.detail, ep.apiKey),
+					latencyMs: Date.now() - started,
+					rawOutput:
+						failure.rawOutput === undefined ? undefined : redact(failure.rawOutput, ep.apiKey)
+				});
 			}
 			if (failure.kind === 'unreachable' && options.probeConnection && !answered.has(endpointKey)) {
 				const probe = await options
@@ -264,6 +278,7 @@ export function createOpenAIClient(
 						baseMs: options.backoffBaseMs,
 						maxMs: options.backoffMaxMs
 					});
+			trace[trace.length - 1].delayMs = delayMs;
 			emit({
 				type: 'retry',
 				...info(attempt),
@@ -369,13 +384,21 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 		});
 	}
 	const usage = (completion as OpenAI.ChatCompletion).usage;
+	const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
 	return {
 		response,
 		reasoning,
 		finishReason,
 		usage: usage
-			? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-			: null
+			? {
+					promptTokens: usage.prompt_tokens,
+					completionTokens: usage.completion_tokens,
+					...(typeof reasoningTokens === 'number' ? { reasoningTokens } : {})
+				}
+			: null,
+		...(message.content !== response && typeof message.content === 'string'
+			? { rawContent: message.content }
+			: {})
 	};
 }
 

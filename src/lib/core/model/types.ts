@@ -1,5 +1,6 @@
 /** The one interface every model provider implements: a filled prompt in, a response out. */
 import type { Role } from '../records';
+import type { FailureKind } from './retry';
 
 /** Which prompt of the pack a call serves; used for logs, progress and the simulated provider. */
 export type Task =
@@ -29,7 +30,27 @@ export interface ChatResult {
 	/** `<think>` content or a `reasoning_content`/`reasoning` field, when present. */
 	reasoning: string | null;
 	finishReason: string | null;
-	usage: { promptTokens: number; completionTokens: number } | null;
+	/** `reasoningTokens` only where the provider reports it (`completion_tokens_details`). */
+	usage: { promptTokens: number; completionTokens: number; reasoningTokens?: number } | null;
+	/** The message content as received, when it differs from `response` (a `<think>` block). */
+	rawContent?: string;
+	/** Every attempt the call took, for the call log; a client that does not retry may leave it out. */
+	attempts?: AttemptTrace[];
+}
+
+/** One attempt of a call: how it ended, how long it took, and the wait before the next. */
+export interface AttemptTrace {
+	/** 1-based. */
+	attempt: number;
+	outcome: 'ok' | FailureKind;
+	status?: number;
+	/** Why it failed, key redacted. */
+	reason?: string;
+	latencyMs: number;
+	/** The wait before the next attempt. */
+	delayMs?: number;
+	/** The unusable output of an empty, cut-off or malformed completion. */
+	rawOutput?: string;
 }
 
 /** Endpoint settings of one role. The key stays in memory; it is never written to a record. */

@@ -9,6 +9,7 @@ import type { RateTree } from '../metrics/kernel';
 import type { PowerFigures } from '../metrics/power';
 import type { GroupReport, ResultsReport, RunReport } from './report';
 import type { ScopeStatistics } from './run-statistics';
+import { formatCalls } from './format-calls';
 import { renderTable, type Align } from './text-table';
 
 type Stage = 'lca' | 'dcg' | LjpSetup;
@@ -198,6 +199,8 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			''
 		])
 	);
+	const calls = formatCalls(runs);
+	if (calls) out.push(section('Model calls (calls.jsonl)', calls));
 
 	const notes = [
 		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${n}`)),

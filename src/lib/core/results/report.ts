@@ -17,6 +17,8 @@ import {
 	type EvalRecords,
 	type StageCompleteness
 } from './completeness';
+import type { CallTotals } from '../calls/totals';
+import { readRunCalls } from './run-calls';
 import { computeRunMetrics } from './run-metrics';
 import { runStatistics, type ScopeStatistics } from './run-statistics';
 import { bootstrapSettings, CI_LEVEL, type BootstrapOptions } from '../metrics/bootstrap';
@@ -65,6 +67,11 @@ export interface RunReport {
 	partial: boolean;
 	completeness: Record<EvalFile, StageCompleteness>;
 	notes: string[];
+	/**
+	 * Totals of the run's call log (`runs/<run-id>/<model>/calls.jsonl`): calls, retries, tokens per
+	 * role and stage, wall time. Null when the run has no call log (or it cannot be read: see notes).
+	 */
+	calls: CallTotals | null;
 }
 
 /** Comparable runs summarised: mean and sample SD per value, over the runs where it is defined. */
@@ -179,6 +186,7 @@ export async function computeReport(
 		(options.runId === undefined || run.runId === options.runId) &&
 		(modelDirs === null || modelDirs.has(run.modelDir));
 	const manifests: RunKey[] = [];
+	const callLogs = new Set<string>();
 	/** Stage files present, keyed by the manifest path of their run. */
 	const stageFiles = new Map<string, Set<string>>();
 	for (const path of await source.list()) {
@@ -186,6 +194,10 @@ export async function computeReport(
 		if (!parsed || !wanted(parsed.run)) continue;
 		if (parsed.kind === 'manifest') {
 			manifests.push(parsed.run);
+			continue;
+		}
+		if (parsed.kind === 'calls') {
+			callLogs.add(path);
 			continue;
 		}
 		const key = manifestPath(parsed.run);
@@ -220,6 +232,7 @@ export async function computeReport(
 			fileLabel: (file) => describePath(source, stageFilePath(run, file))
 		});
 		const stats = runStatistics(manifest, records, result.metrics, bootstrap);
+		const calls = await readRunCalls(source, run, callLogs);
 		const report: RunReport = {
 			run_id: run.runId,
 			model: manifest.models.evaluated,
@@ -232,7 +245,8 @@ export async function computeReport(
 			power: stats.power,
 			partial: result.partial,
 			completeness: result.completeness,
-			notes: result.notes
+			notes: calls.note ? [...result.notes, calls.note] : result.notes,
+			calls: calls.calls
 		};
 		members.push({ run: report, manifest });
 		options.onRun?.(report, manifest, stats.table);

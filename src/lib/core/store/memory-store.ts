@@ -3,10 +3,13 @@
  * and fails exactly like the files the CLI writes. Used by tests, the simulated demo, and as the
  * staging area of export and import (`toFiles` / `fromFiles`).
  */
+import { parseCallLog } from '../calls/log';
+import type { CallLogEntry } from '../calls/schema';
+import type { CallLog } from '../calls/types';
 import { CheckpointError, RunLockedError } from '../errors';
 import { parseJsonl, toJsonLine } from '../jsonl';
 import { stripBom } from '../text';
-import { manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
+import { callLogPath, manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
 import {
 	STAGE_FILES,
 	STAGE_FILE_NAMES,
@@ -26,7 +29,7 @@ import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
 import type { CheckpointStore } from './types';
 
-export class MemoryStore implements CheckpointStore {
+export class MemoryStore implements CheckpointStore, CallLog {
 	/** Path → content, kept as appended chunks so a long run does not copy its text per record. */
 	readonly #files = new Map<string, string[]>();
 	/** Identities per stage-file path, built on the first append and kept while appending. */
@@ -129,6 +132,18 @@ export class MemoryStore implements CheckpointStore {
 		this.#heads.get(path)?.push(once(() => recordHead(file, saved)));
 	}
 
+	async appendCall(run: RunKey, line: string): Promise<void> {
+		const path = callLogPath(run);
+		const chunks = this.#files.get(path);
+		if (chunks) chunks.push(line);
+		else this.#files.set(path, [line]);
+	}
+
+	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
+		const chunks = this.#files.get(callLogPath(run));
+		return chunks ? parseCallLog(chunks.join(''), callLogPath(run)) : [];
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const runs: RunKey[] = [];
 		for (const path of this.#files.keys()) {
@@ -145,6 +160,7 @@ export class MemoryStore implements CheckpointStore {
 			);
 		}
 		this.#files.delete(manifestPath(run));
+		this.#files.delete(callLogPath(run));
 		for (const file of STAGE_FILE_NAMES) {
 			this.#files.delete(stageFilePath(run, file));
 			this.#identities.delete(stageFilePath(run, file));

@@ -52,8 +52,8 @@ function dcgHash(ctx: StageContext, kase: Case, asked: Asked | undefined) {
 }
 
 async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> {
-	const first = await ctx.call('force_ask', askPrompt(ctx, kase), kase);
-	const reply = await askUser(ctx, kase, kase.underspecified, first.response);
+	const first = await ctx.call('force_ask', askPrompt(ctx, kase), kase, { round: 1 });
+	const reply = await askUser(ctx, kase, kase.underspecified, first.response, { round: 1 });
 	const continued = [
 		...kase.underspecified,
 		{ role: 'assistant' as const, content: first.response },
@@ -62,7 +62,8 @@ async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> 
 	const second = await ctx.call(
 		'force_ask',
 		ctx.fill('force_ask', { history: renderHistory(continued) }),
-		kase
+		kase,
+		{ round: 2 }
 	);
 	return {
 		case_number: kase.case_number,
@@ -81,8 +82,8 @@ async function judgeQuestions(
 	asked: Asked
 ): Promise<DcgResultRecord> {
 	const [first, second] = await settleAll(
-		judgePrompts(ctx, kase, asked).map((prompt) =>
-			ctx.judge('judge_dcg', prompt, kase, JudgeDcgOutput)
+		judgePrompts(ctx, kase, asked).map((prompt, i) =>
+			ctx.judge('judge_dcg', prompt, kase, JudgeDcgOutput, { round: i + 1 })
 		)
 	);
 	const round_labels: DcgResultRecord['round_labels'] = [first.label, second.label];

@@ -151,7 +151,7 @@ function pairedOrder(file: StageFile, cases: readonly Case[]): string[] {
 }
 
 async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Promise<A1Record> {
-	const result = await ctx.call('lexawn', a1Prompt(ctx, kase, type), kase);
+	const result = await ctx.call('lexawn', a1Prompt(ctx, kase, type), kase, { historyType: type });
 	return {
 		case_number: kase.case_number,
 		history_type: type,
@@ -165,7 +165,9 @@ async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Pro
 async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaResultRecord> {
 	const type = a1.record.history_type;
 	const { response } = a1.record;
-	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, response), kase, JudgeLcaOutput);
+	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, response), kase, JudgeLcaOutput, {
+		historyType: type
+	});
 	return {
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
@@ -211,20 +213,23 @@ async function interact(
 			rounds.push({ round, ...turn, user_reply: null });
 			return finish('judgment');
 		}
-		const reply = await askUser(ctx, kase, before, turn.assistant);
+		const reply = await askUser(ctx, kase, before, turn.assistant, { round });
 		rounds.push({ round, ...turn, user_reply: reply });
 		history.push({ role: 'user', content: reply });
 		if (round < QUESTION_BUDGET) {
+			// The new response is the next round's assistant turn.
 			const next = await ctx.call(
 				'lexawn',
 				ctx.fill('lexawn', { history: renderHistory(history) }),
-				kase
+				kase,
+				{ round: round + 1 }
 			);
 			const { label } = await ctx.judge(
 				'judge_lca',
 				lcaPrompt(ctx, next.response),
 				kase,
-				JudgeLcaOutput
+				JudgeLcaOutput,
+				{ round: round + 1 }
 			);
 			turn = { assistant: next.response, reasoning: next.reasoning, label };
 		}
@@ -232,7 +237,8 @@ async function interact(
 	const forced = await ctx.call(
 		'force_judge',
 		ctx.fill('force_judge', { history: renderHistory(history) }),
-		kase
+		kase,
+		{ round: QUESTION_BUDGET + 1 }
 	);
 	history.push({ role: 'assistant', content: forced.response });
 	rounds.push({

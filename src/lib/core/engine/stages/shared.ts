@@ -6,7 +6,7 @@ import { stageFilePath } from '../../layout';
 import type { HistoryType, StageFile } from '../../records';
 import { recordIdentity } from '../../store/identity';
 import { loadCheckpoint, type Checkpoint } from '../../store/resume';
-import type { StageContext } from '../context';
+import type { CallMeta, StageContext } from '../context';
 import type { StageName } from '../types';
 
 export const HISTORY_TYPES: readonly HistoryType[] = ['complete', 'underspecified'];
@@ -82,14 +82,15 @@ export async function askUser(
 	ctx: StageContext,
 	kase: Case,
 	before: History,
-	question: string
+	question: string,
+	meta?: CallMeta
 ): Promise<string> {
 	const prompt = ctx.fill('user_standard', {
 		key_details: keyDetailsText(kase.key_details),
 		history: renderHistory(before),
 		question
 	});
-	return (await ctx.call('user_standard', prompt, kase)).response;
+	return (await ctx.call('user_standard', prompt, kase, meta)).response;
 }
 
 /**

@@ -1,0 +1,5 @@
+export * from './schema';
+export * from './log';
+export * from './types';
+export * from './totals';
+export * from './select';

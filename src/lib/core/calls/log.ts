@@ -1,0 +1,120 @@
+/** Writing and reading call-log lines: keys redacted, fields bounded, every line validated. */
+import { CheckpointError } from '../errors';
+import { MIN_KEY_LENGTH } from '../store/key-free';
+import { CallLogEntry, MAX_CALL_FIELD_CHARS, MAX_CALL_LINE_CHARS } from './schema';
+
+/** What a key becomes in a call-log line. */
+export const REDACTED = '[key]';
+
+/** The text fields a line may cut to stay bounded, longest-lived first. */
+const CUTTABLE = ['prompt', 'response', 'reasoning', 'raw_content'] as const;
+
+/** Replaces every key (of at least `MIN_KEY_LENGTH` characters) in every string of `value`. */
+function redactDeep(value: unknown, keys: readonly string[]): unknown {
+	if (typeof value === 'string') {
+		return keys.reduce(
+			(text, key) => (text.includes(key) ? text.split(key).join(REDACTED) : text),
+			value
+		);
+	}
+	if (Array.isArray(value)) return value.map((v) => redactDeep(v, keys));
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.entries(value).map(([k, v]) => [redactDeep(k, keys) as string, redactDeep(v, keys)])
+		);
+	}
+	return value;
+}
+
+function cut(entry: CallLogEntry, limit: number): CallLogEntry {
+	const out: Record<string, unknown> = { ...entry };
+	const truncated = new Set(entry.truncated ?? []);
+	for (const field of CUTTABLE) {
+		const text = out[field];
+		if (typeof text === 'string' && text.length > limit) {
+			out[field] =
+				`${text.slice(0, limit)}\n[… ${(text.length - limit).toLocaleString('en')} more characters not kept]`;
+			truncated.add(field);
+		}
+	}
+	out.attempts = entry.attempts.map((a) =>
+		a.raw_output && a.raw_output.length > 2000
+			? { ...a, raw_output: a.raw_output.slice(0, 2000) }
+			: a
+	);
+	if (truncated.size) out.truncated = [...truncated];
+	return out as CallLogEntry;
+}
+
+/**
+ * The JSONL line of one call (`\n`-terminated): every key in `keys` replaced by `[key]` (a
+ * provider may echo it in an error), text fields over `MAX_CALL_FIELD_CHARS` cut and named in
+ * `truncated`, and the whole line below `MAX_CALL_LINE_CHARS`. Validates against the schema, so a
+ * writer cannot save a line a reader would refuse.
+ */
+export function callLogLine(entry: CallLogEntry, keys: Iterable<string> = []): string {
+	const secrets = [...keys].filter((k) => typeof k === 'string' && k.length >= MIN_KEY_LENGTH);
+	let value = CallLogEntry.parse(redactDeep(entry, secrets));
+	let line = JSON.stringify(cut(value, MAX_CALL_FIELD_CHARS));
+	// Escapes can make a bounded field longer in JSON than in memory; cut harder then.
+	if (line.length >= MAX_CALL_LINE_CHARS) {
+		value = cut(value, MAX_CALL_FIELD_CHARS / 20);
+		line = JSON.stringify(value);
+	}
+	return `${line}\n`;
+}
+
+/**
+ * Parses the text of a calls.jsonl, validating every line. A line over `MAX_CALL_LINE_CHARS`, not
+ * JSON, or not a call-log entry throws `CheckpointError` naming `fileLabel` and the line. A final
+ * line without its line end is a write cut off by a crash: reported too (a store that appends
+ * drops such a tail first, `dropTornTail`).
+ */
+export function parseCallLog(text: string, fileLabel: string): CallLogEntry[] {
+	const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+	const entries: CallLogEntry[] = [];
+	let start = 0;
+	let lineNo = 0;
+	while (start < body.length) {
+		lineNo++;
+		const end = body.indexOf('\n', start);
+		const where = `${fileLabel}, line ${lineNo}`;
+		if (end === -1) {
+			throw new CheckpointError(
+				`${where}: the last line has no line end, so it was cut off while being written. ` +
+					'Remove that line; the call log is not needed to score the run.'
+			);
+		}
+		if (end - start > MAX_CALL_LINE_CHARS) {
+			throw new CheckpointError(
+				`${where}: ${(end - start).toLocaleString('en')} characters, more than the ` +
+					`${MAX_CALL_LINE_CHARS.toLocaleString('en')} a call-log line may hold.`
+			);
+		}
+		let raw = body.slice(start, end);
+		if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+		start = end + 1;
+		if (raw.trim() === '') throw new CheckpointError(`${where}: empty line`);
+		let value: unknown;
+		try {
+			value = JSON.parse(raw);
+		} catch (e) {
+			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+		}
+		const parsed = CallLogEntry.safeParse(value);
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
+			throw new CheckpointError(`${where}: not a call-log entry: ${field}: ${issue.message}`);
+		}
+		entries.push(parsed.data);
+	}
+	return entries;
+}
+
+/** Text of a calls file with a cut-off last line (a crash mid-write) dropped. */
+export function dropTornTail(text: string): string {
+	if (text === '' || text.endsWith('\n')) return text;
+	const end = text.lastIndexOf('\n');
+	return end === -1 ? '' : text.slice(0, end + 1);
+}
