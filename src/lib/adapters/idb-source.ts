@@ -6,6 +6,7 @@
 import { CheckpointError } from '../core/errors';
 import { manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../core/layout';
 import {
+	caseKey,
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
@@ -195,7 +196,7 @@ function rowsOf(entry: BundleRun): RecordRow[] {
 				modelDir: entry.run.modelDir,
 				file,
 				seq,
-				case_number: record.case_number,
+				case_number: caseKey(record.case_number),
 				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
 				json: content.lines[seq]
 			});

@@ -6,6 +6,7 @@ import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type Stor
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import {
+	caseKey,
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
@@ -324,7 +325,8 @@ export class IdbStore implements CheckpointStore {
 				modelDir: run.modelDir,
 				file,
 				seq,
-				case_number: record.case_number,
+				// The index compares strings (SPEC §5); `json` keeps the record's own type.
+				case_number: caseKey(record.case_number),
 				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
 				json
 			});

@@ -127,7 +127,8 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 			user: server.baseURL,
 			judge: server.baseURL
 		});
-		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', '2', 'E-003']);
+		// case #1's case_number is the integer 2 in the file and stays one (SPEC §5).
+		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', 2, 'E-003']);
 	});
 
 	it('sends one user message per call, with the role model, temperature and n = 1', () => {
@@ -157,7 +158,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 			const records = jsonl(
 				await readFile(join(root, `eval_results/r1/${dir}/${file}.jsonl`), 'utf8')
 			);
-			const second = records.find((r) => r.case_number === '2');
+			const second = records.find((r) => r.case_number === 2);
 			expect(second.claims).toEqual(['2', '1', '10']);
 			expect(second.gold).toEqual(['部分支持', '驳回', '支持']);
 		}
@@ -195,7 +196,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		const saved = jsonl(
 			await readFile(join(broken, `AwN_gen/r1/${dir}/interaction.jsonl`), 'utf8')
 		);
-		expect(saved.map((r) => r.case_number)).toEqual(['E-001', '2']);
+		expect(saved.map((r) => r.case_number)).toEqual(['E-001', 2]);
 
 		const before = server.chatRequests.length;
 		// More patience than the failed call: retries, timeout and concurrency are operational

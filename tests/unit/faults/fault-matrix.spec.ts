@@ -470,8 +470,8 @@ async function expectCleanStop(
 	expect(savedIn(first)).toHaveLength(savedCount);
 	if (how === 'names the case') {
 		const [, , index, caseNumber] = match;
-		expect(CASES[Number(index)]).toBe(caseNumber);
-		expect(savedIn(first)).not.toContain(caseNumber);
+		expect(String(CASES[Number(index)])).toBe(caseNumber);
+		expect(savedIn(first).map(String)).not.toContain(caseNumber);
 	}
 	return { stage, cases: savedCount };
 }

@@ -10,6 +10,7 @@ import {
 } from '$lib/adapters/idb-source';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { Dataset } from '$lib/core/dataset/load';
+import { caseKey } from '$lib/core/records';
 import { keyOf } from '$lib/state/results.svelte';
 import { caseView, type CaseView } from './case-view';
 
@@ -60,7 +61,7 @@ export class InspectorState {
 				return;
 			}
 			const key = keyOf(run.run);
-			const selected = run.manifest.dataset.selected_case_numbers;
+			const selected = run.manifest.dataset.selected_case_numbers.map(caseKey);
 			const chosen =
 				caseNumber !== null && selected.includes(caseNumber) ? caseNumber : selected[0];
 			if (caseNumber !== null && chosen !== caseNumber) {
@@ -71,7 +72,7 @@ export class InspectorState {
 				const lca = await store.readRecords(run.run, 'LCA_results');
 				const dcg = lca.length ? [] : await store.readRecords(run.run, 'DCG_results');
 				this.causes = Object.fromEntries(
-					[...lca, ...dcg].map((r) => [r.case_number, String(r.cause_of_action)])
+					[...lca, ...dcg].map((r) => [caseKey(r.case_number), String(r.cause_of_action)])
 				);
 				this.#causesOf = key;
 			}
