@@ -151,17 +151,17 @@ describe('validate', () => {
 
 describe('validate through the real entry point', () => {
 	const exec = promisify(execFile);
-	it('runs `tsx src/cli/bin.ts validate` on the sample and on a broken file', async () => {
+	it('runs `npx lexpilot validate` (the bundled CLI) on the sample and on a broken file', async () => {
 		const ok = await exec(
-			'npx',
-			['tsx', 'src/cli/bin.ts', 'validate', '--dataset', 'static/sample/lexpilot-sample.json'],
+			process.execPath,
+			['bin/lexpilot.js', 'validate', '--dataset', 'static/sample/lexpilot-sample.json'],
 			{ cwd: root }
 		);
 		expect(ok.stdout).toContain('valid LexPilot dataset');
 
 		const broken = await exec(
-			'npx',
-			['tsx', 'src/cli/bin.ts', 'validate', '--dataset', 'tests/fixtures/datasets/broken.json'],
+			process.execPath,
+			['bin/lexpilot.js', 'validate', '--dataset', 'tests/fixtures/datasets/broken.json'],
 			{ cwd: root }
 		).then(
 			() => {

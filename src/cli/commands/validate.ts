@@ -17,7 +17,7 @@ const OPTIONS = {
 
 export const validate: CommandHandler = {
 	summary: 'check a dataset file and print its summary (or every problem)',
-	usage: `Usage: npm run lexpilot -- validate --dataset FILE [options]
+	usage: `Usage: npx lexpilot validate --dataset FILE [options]
 
 Checks every SPEC §1 rule and prints a summary (exit 0), or the problems, one a line (exit 2):
 the first 500, then how many more of each kind (a broken file can hold millions).

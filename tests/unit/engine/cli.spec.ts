@@ -293,7 +293,8 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		};
 		const packFile = join(tmp, 'pack.json');
 		await writeFile(packFile, exportPromptPack(edited));
-		const result = await cli('ljp-direct', root, ['--simulated', '--prompts', packFile], {});
+		// Relative to the user's directory (the CLI's cwd, here tmp), not the package root.
+		const result = await cli('ljp-direct', root, ['--simulated', '--prompts', 'pack.json'], {});
 		expect(result.code, result.stderr).toBe(0);
 		const dir = await modelDirName('eval-model');
 		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
@@ -311,11 +312,11 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const broken = await cli(
 			'ljp-direct',
 			join(tmp, 'prompts-broken'),
-			['--simulated', '--prompts', packFile],
+			['--simulated', '--prompts', 'pack.json'],
 			{}
 		);
 		expect(broken.code).toBe(2);
-		expect(broken.stderr).toContain(`--prompts ${packFile}: prompt pack: not valid JSON`);
+		expect(broken.stderr).toContain(`--prompts pack.json: prompt pack: not valid JSON`);
 	});
 
 	const usage = [

@@ -1,6 +1,6 @@
 /**
  * The fault matrix's test bench: the real CLI (in process through `createProgram`, or as a
- * `tsx src/cli/bin.ts` child process) against the fake OpenAI server answering with the
+ * `bin/lexpilot.js` child process, the bundled CLI) against the fake OpenAI server answering with the
  * simulated provider, writing with FsStore into temp folders. A fault is a function of each
  * request that returns a reply to send instead of the simulated answer, or undefined.
  */
@@ -168,7 +168,7 @@ export function runCli(run: CliRun): Promise<CliResult> {
 }
 
 /**
- * Runs one command as `npm run lexpilot` does (`tsx src/cli/bin.ts`), in a child process;
+ * Runs one command as `npx lexpilot` does (`bin/lexpilot.js`), in a child process;
  * `onSpawn` gets the child, so a test can send it SIGINT.
  */
 export function runCliProcess(
