@@ -76,8 +76,8 @@ ${EXIT_CODES}
 export interface StageArgs {
 	options: GenerationOptions;
 	simulated: boolean;
-	/** The dataset path as typed, for messages. */
-	datasetLabel: string | undefined;
+	/** The dataset path as typed (or the default file's name), for messages. */
+	datasetLabel: string;
 	/** `--prompts FILE` as typed, if given. */
 	promptsPath: string | undefined;
 	/** Model ids per role, as the manifest records them. */
@@ -114,7 +114,7 @@ export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 	return {
 		options,
 		simulated,
-		datasetLabel: values.dataset,
+		datasetLabel: options.datasetChoice.label,
 		promptsPath: values.prompts,
 		models,
 		endpoints
@@ -132,6 +132,7 @@ async function runCommand(
 	);
 	const { dataset, warnings } = await readValidDataset(options.dataset, {
 		label: datasetLabel,
+		notFound: options.datasetChoice.notFound,
 		historyFields: options.historyFields,
 		categoriesPath: options.categoriesPath
 	});
