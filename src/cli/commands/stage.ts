@@ -286,6 +286,7 @@ export const ljp = stageCommand(
 	'ljp',
 	['ljp-direct', 'ljp-gold', 'ljp-interaction'],
 	'the three LJP stages: direct, gold, interaction',
-	`Runs ljp-direct, ljp-gold and ljp-interaction in this order (interaction needs gen complete;
-this is checked before any call).`
+	`Runs ljp-direct, ljp-gold and ljp-interaction in this order. ljp-interaction needs gen
+complete; without it, ljp-direct and ljp-gold (which do not read gen) still run and are saved,
+then the command stops with exit 2. Saved records are checked before any call.`
 );

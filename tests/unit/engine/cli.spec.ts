@@ -355,4 +355,21 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		expect(result.code).toBe(2);
 		expect(result.stderr).toMatch(/needs AwN_gen\/r1\/.*interaction\.jsonl complete.*Run "gen"/s);
 	});
+
+	it('ljp without gen saves Direct and Gold, then exits 2 with the interaction error', async () => {
+		const root = join(tmp, 'ljp-no-gen');
+		const result = await cli('ljp', root);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(
+			/error: ljp-interaction needs AwN_gen\/r1\/.*interaction\.jsonl complete.*Run "gen"/s
+		);
+		expect(result.stderr).toContain(
+			'ljp-direct and ljp-gold completed: 3 of 3 cases are saved in each.'
+		);
+		const dir = await modelDirName('eval-model');
+		for (const file of ['LJP_direct', 'LJP_gold']) {
+			const text = await readFile(join(root, `eval_results/r1/${dir}/${file}.jsonl`), 'utf8');
+			expect(text.trimEnd().split('\n'), file).toHaveLength(3);
+		}
+	});
 });
