@@ -28,7 +28,8 @@ export class InspectorState {
 	notFound = $state<string | null>(null);
 
 	readonly run = $derived(this.runs.find((r) => keyOf(r.run) === this.runKey) ?? null);
-	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers ?? []);
+	/** The run's case numbers as strings: how the URL and the records are matched (SPEC §5). */
+	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers.map(caseKey) ?? []);
 	readonly position = $derived(this.caseNumber ? this.cases.indexOf(this.caseNumber) : -1);
 
 	#openStore: () => Promise<IdbStore>;
