@@ -226,7 +226,10 @@ function summaryText(result: RunStagesResult, outputRoot: string, simulated: boo
 
 /** Name and version of this package, for the manifest (inlined when the CLI is bundled). */
 function toolInfo(): ToolInfo {
-	return { name: packageName || DEFAULT_TOOL.name, version: packageVersion || DEFAULT_TOOL.version };
+	return {
+		name: packageName || DEFAULT_TOOL.name,
+		version: packageVersion || DEFAULT_TOOL.version
+	};
 }
 
 export const gen = stageCommand(
