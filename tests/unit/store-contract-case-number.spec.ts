@@ -15,7 +15,7 @@ import { run, runKey } from './engine/harness';
 import { ScriptedClient } from './engine/scripted-client';
 import { testAllStorage } from './store-contract';
 
-const key = { runId: 'run1', modelDir: 'gpt-x-1a2b3c4d' };
+const key = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 
 /** Three cases whose case numbers are the integers 1001..1003, or (old form) their strings. */
 function dataset(form: 'integer' | 'string') {
