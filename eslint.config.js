@@ -32,6 +32,7 @@ export default ts.config(
 		ignores: [
 			'build/',
 			'src/lib/paraglide/',
+			'dist/',
 			'.svelte-kit/',
 			'node_modules/',
 			'static/',

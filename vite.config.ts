@@ -18,6 +18,8 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					environment: 'node',
+					// Tests that spawn the CLI run the bundle; build it once, first.
+					globalSetup: ['./tests/support/build-cli.ts'],
 					include: ['src/**/*.spec.ts', 'tests/unit/**/*.spec.ts', 'tests/bench/**/*.spec.ts']
 				}
 			},

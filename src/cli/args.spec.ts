@@ -14,6 +14,7 @@ describe('parseGenerationArgs: defaults', () => {
 	it('fills every default and resolves paths against the working directory', () => {
 		expect(parse([...base, '--model', 'gpt-x'])).toEqual({
 			dataset: '/work/project/data/lexpilot.json',
+			datasetChoice: expect.objectContaining({ from: 'flag', label: 'data/lexpilot.json' }),
 			outputRoot: '/work/project/lexpilot-output',
 			runId: 'run1',
 			limit: null,
@@ -135,9 +136,25 @@ describe('parseGenerationArgs: flags, environment and fallbacks', () => {
 	});
 });
 
+describe('parseGenerationArgs: the dataset file', () => {
+	const rest = ['--run-id', 'run1', '--model', 'm'];
+	it('defaults to LexPilot_release_multiturn.json in the working directory', () => {
+		const o = parse(rest);
+		expect(o.dataset).toBe('/work/project/LexPilot_release_multiturn.json');
+		expect(o.datasetChoice.from).toBe('default');
+	});
+
+	it('takes LEXPILOT_DATASET, relative to the working directory; --dataset beats it', () => {
+		expect(parse(rest, { LEXPILOT_DATASET: '../data/x.json' }).dataset).toBe('/work/data/x.json');
+		expect(parse(rest, { LEXPILOT_DATASET: '  ' }).datasetChoice.from).toBe('default');
+		expect(parse([...rest, '--dataset', 'y.json'], { LEXPILOT_DATASET: 'x.json' }).dataset).toBe(
+			'/work/project/y.json'
+		);
+	});
+});
+
 describe('parseGenerationArgs: usage errors', () => {
 	it.each([
-		{ args: ['--run-id', 'run1', '--model', 'm'], message: 'no dataset: pass --dataset FILE' },
 		{
 			args: ['--dataset', 'd.json', '--model', 'm'],
 			message: 'no run id: pass --run-id NAME, e.g. --run-id run1'

@@ -20,6 +20,7 @@ import {
 	type Settings
 } from '../lib/core/run-config';
 import type { CliIo } from './types';
+import { chooseDataset, DEFAULT_DATASET, type DatasetChoice } from './dataset-path';
 
 /** The flags of every generation command, for `util.parseArgs`. */
 export const GENERATION_OPTIONS = {
@@ -51,6 +52,8 @@ export const DEFAULT_OUTPUT_ROOT = './lexpilot-output';
 export interface GenerationOptions {
 	/** Absolute path of the dataset file. */
 	dataset: string;
+	/** How the dataset was chosen (flag, LEXPILOT_DATASET or the default), for messages. */
+	datasetChoice: DatasetChoice;
 	/**
 	 * Absolute path of the output root (the canonical layout lives under it).
 	 * @default './lexpilot-output'
@@ -77,7 +80,7 @@ export const GENERATION_OPTIONS_HELP = `Options:
   --model ID               evaluated model (or LEXPILOT_MODEL); required, never chosen for you
   --user-model ID          simulated client (or LEXPILOT_USER_MODEL) [${DEFAULT_USER_MODEL}]
   --judge-model ID         judge (or LEXPILOT_JUDGE_MODEL) [${DEFAULT_JUDGE_MODEL}]
-  --dataset FILE           LexPilot dataset JSON (required)
+  --dataset FILE           LexPilot dataset JSON [$LEXPILOT_DATASET, else ./${DEFAULT_DATASET}]
   --output-root DIR        where results are written [${DEFAULT_OUTPUT_ROOT}]
   --run-id NAME            run id, e.g. run1 (required; the same id resumes)
   --limit N                only the first N cases
@@ -124,12 +127,7 @@ export function generationOptionsFrom(
 		return v === undefined || v.trim() === '' ? undefined : v.trim();
 	};
 
-	const dataset = flag('dataset');
-	if (!dataset) {
-		throw new UsageError(
-			'no dataset: pass --dataset FILE (a LexPilot JSON file, e.g. static/sample/lexpilot-sample.json)'
-		);
-	}
+	const datasetChoice = chooseDataset(flag('dataset'), env('LEXPILOT_DATASET'), io.cwd);
 	const runId = flag('run-id');
 	if (!runId) {
 		throw new UsageError(
@@ -180,7 +178,8 @@ export function generationOptionsFrom(
 	const categories = flag('categories');
 
 	return {
-		dataset: resolve(io.cwd, dataset),
+		dataset: datasetChoice.path,
+		datasetChoice,
 		outputRoot: resolve(io.cwd, flag('output-root') ?? DEFAULT_OUTPUT_ROOT),
 		runId,
 		limit:

@@ -1,6 +1,10 @@
-/** `npm run lexpilot -- <command>`: wires the commands to the real terminal. */
+/**
+ * `lexpilot <command>` (`npx lexpilot`, `npm run lexpilot --`): wires the commands to the real
+ * terminal. Run bundled, as `bin/lexpilot.js` builds it (`scripts/build-cli.js`).
+ */
 import { createProgram } from './program';
 import { commands } from './commands';
+import { userCwd } from './user-cwd';
 
 const controller = new AbortController();
 process.once('SIGINT', () => {
@@ -15,7 +19,7 @@ const code = await run(process.argv.slice(2), {
 	stdout: (t) => process.stdout.write(t),
 	stderr: (t) => process.stderr.write(t),
 	env: process.env,
-	cwd: process.cwd(),
+	cwd: userCwd(process.env, process.cwd()),
 	isTTY: Boolean(process.stderr.isTTY),
 	signal: controller.signal
 });

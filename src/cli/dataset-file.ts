@@ -17,6 +17,8 @@ export interface DatasetFileOptions {
 	categoriesPath?: string | null;
 	/** How to name the file in messages (what the user typed). @default the path */
 	label?: string;
+	/** The message when the file does not exist (see `chooseDataset`). @default names the label */
+	notFound?: string;
 }
 
 /** Reads and validates a dataset file; the result says what is wrong, file errors throw UsageError. */
@@ -25,7 +27,7 @@ export async function readDatasetFile(
 	options: DatasetFileOptions = {}
 ): Promise<LoadResult> {
 	const label = options.label ?? path;
-	const bytes = await readBytes(path, `dataset file ${label}`, '--dataset');
+	const bytes = await readBytes(path, `dataset file ${label}`, '--dataset', options.notFound);
 	const categories = options.categoriesPath
 		? await readCategoryFile(options.categoriesPath)
 		: undefined;
@@ -82,12 +84,17 @@ export async function readCategoryFile(path: string): Promise<CategoryMap> {
 	}
 }
 
-async function readBytes(path: string, what: string, flag: string): Promise<Uint8Array> {
+async function readBytes(
+	path: string,
+	what: string,
+	flag: string,
+	notFound?: string
+): Promise<Uint8Array> {
 	try {
 		return new Uint8Array(await readFile(path));
 	} catch (e) {
 		const code = (e as NodeJS.ErrnoException).code;
-		if (code === 'ENOENT') throw new UsageError(`${what} not found (check ${flag})`);
+		if (code === 'ENOENT') throw new UsageError(notFound ?? `${what} not found (check ${flag})`);
 		if (code === 'EISDIR') throw new UsageError(`${what} is a folder; ${flag} needs a file`);
 		if (code === 'EACCES') throw new UsageError(`${what} cannot be read: permission denied`);
 		throw new UsageError(`${what} cannot be read: ${(e as Error).message}`);

@@ -26,12 +26,12 @@ export function terminalSafe(io: CliIo): CliIo {
 export function createProgram(handlers: Record<string, CommandHandler>) {
 	const help = () =>
 		[
-			'Usage: npm run lexpilot -- <command> [options]',
+			'Usage: npx lexpilot <command> [options]   (or: npm run lexpilot -- <command> [options])',
 			'',
 			'Commands:',
 			...Object.entries(handlers).map(([name, h]) => `  ${name.padEnd(16)} ${h.summary}`),
 			'',
-			'Run "npm run lexpilot -- <command> --help" for the options of a command.'
+			'Run "npx lexpilot <command> --help" for the options of a command.'
 		].join('\n') + '\n';
 
 	return async function run(argv: string[], rawIo: CliIo): Promise<number> {

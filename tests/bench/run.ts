@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
+import { cliStartupBench } from './cli-startup.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { resultsBench } from './results.bench';
@@ -35,7 +36,8 @@ const BENCHES: BenchModule[] = [
 	bundleBench,
 	resultsBench,
 	bootstrapBench,
-	siteSizeBench
+	siteSizeBench,
+	cliStartupBench
 ];
 
 const ROOT = resolve(import.meta.dirname, '../..');

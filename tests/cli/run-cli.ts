@@ -1,7 +1,7 @@
 /**
  * The real CLI, run by tests the two ways a researcher runs it: in this process through
- * `createProgram` with every command, or as `npm run lexpilot` does, a `tsx src/cli/bin.ts`
- * child process. Either way stdout and stderr are captured whole, and stderr is not a terminal,
+ * `createProgram` with every command, or as `npx lexpilot` does, a `bin/lexpilot.js` child
+ * process running the bundled CLI (built by the unit project's global set-up). Either way stdout and stderr are captured whole, and stderr is not a terminal,
  * so progress comes as plain lines.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,7 +46,7 @@ export async function runCliInProcess(
 }
 
 /**
- * Runs `args` as `npm run lexpilot` does, in a child process in this working directory with
+ * Runs `args` as `npx lexpilot` does (`node bin/lexpilot.js`), in a child process in this working directory with
  * `env` on top of PATH and HOME; `onSpawn` gets the child, so a test can send it SIGINT. A
  * child killed by a signal exits with 128 + its number, as a shell reports it.
  */
@@ -56,7 +56,7 @@ export function runCliAsProcess(
 	onSpawn: (child: ChildProcess) => void = () => {}
 ): Promise<CliResult> {
 	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+		const child = spawn(process.execPath, ['bin/lexpilot.js', ...args], {
 			cwd: process.cwd(),
 			env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
 			stdio: ['ignore', 'pipe', 'pipe']

@@ -287,7 +287,7 @@ describe('browser fault matrix: same records, or a clear stop that a resume comp
 			for (const line of lines) expect(clean[file], file).toContain(line);
 		}
 		for (const file of STAGE_OUTPUTS[stage]) {
-			const savedCases = (kept[file] ?? []).map((l) => JSON.parse(l).case_number);
+			const savedCases = (kept[file] ?? []).map((l) => String(JSON.parse(l).case_number));
 			expect(savedCases, `${file} holds the stopped case`).not.toContain(named);
 		}
 		// A clean run makes 34 calls, so 25 in, gen and dcg are done and saved.

@@ -76,7 +76,11 @@ describe('Run page', () => {
 				user: fake.server.baseURL,
 				judge: fake.server.baseURL
 			},
-			dataset: { sha256: sample.sha256, selected_case_numbers: first3 }
+			// The sample's third case_number is an integer and stays one (SPEC §5).
+			dataset: {
+				sha256: sample.sha256,
+				selected_case_numbers: sample.cases.slice(0, 3).map((c) => c.case_number_value)
+			}
 		});
 		// Every model call went to the fake server and served one of the 3 selected cases.
 		const served = fake.casesOf();

@@ -218,6 +218,52 @@ describe('results --json', () => {
 	});
 });
 
+describe('results on integer case numbers (SPEC §5)', () => {
+	/** The fixture runs with case numbers 1001…1004, integers (as a Python writer leaves them) in `only`'s files. */
+	function pythonStyle(only?: (path: string) => boolean): string {
+		const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-int-'));
+		cpSync(join(FIXTURES, 'repeated-runs'), root, { recursive: true });
+		for (const path of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+			if (!/\.(jsonl?|json)$/.test(path)) continue;
+			const full = join(root, path);
+			// "2023-001" becomes "1001" everywhere, then the integer 1001 where asked.
+			const text = readFileSync(full, 'utf8').replace(/"2023-00(\d)"/g, '"100$1"');
+			writeFileSync(full, only && !only(path) ? text : text.replace(/"(100\d)"/g, '$1'));
+		}
+		return root;
+	}
+
+	it('reads records and manifests whose case numbers are integers, with the same figures', async () => {
+		const root = pythonStyle();
+		const manifest = readFileSync(join(root, `runs/run1/${MODEL_DIR}/manifest.json`), 'utf8');
+		expect(JSON.parse(manifest).dataset.selected_case_numbers).toEqual([1001, 1002, 1003, 1004]);
+		const { code, stdout, stderr } = await results('--output-root', root, '--json');
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+		const report = JSON.parse(stdout);
+		expectClose(report.runs[0].metrics, RUN1);
+		expectClose(report.runs[1].metrics, RUN2);
+		expect(report.groups.map((g: { run_ids: string[] }) => g.run_ids)).toEqual([
+			['run1', 'run2'],
+			['run3']
+		]);
+	});
+
+	it('compares as strings: integer records under a string manifest, and runs of either form group together', async () => {
+		// run1's records are integers under its string manifest; run2 is wholly integer.
+		const root = pythonStyle(
+			(path) => (path.includes('run1') && path.endsWith('.jsonl')) || path.includes('run2')
+		);
+		const { code, stdout, stderr } = await results('--output-root', root, '--json');
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+		const report = JSON.parse(stdout);
+		expectClose(report.runs[0].metrics, RUN1);
+		expectClose(report.runs[1].metrics, RUN2);
+		expect(report.groups[0].run_ids).toEqual(['run1', 'run2']);
+	});
+});
+
 describe('results tables', () => {
 	it('prints aligned per-run, per-class and group tables with the key numbers', async () => {
 		const { code, stdout } = await results('--output-root', 'repeated-runs');

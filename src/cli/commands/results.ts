@@ -12,8 +12,8 @@ import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
 
-const usage = `Usage: npm run lexpilot -- results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
-       npm run lexpilot -- results --compare RUN_A RUN_B [--model M | --model-a M --model-b M] [--json]
+const usage = `Usage: npx lexpilot results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
+       npx lexpilot results --compare RUN_A RUN_B [--model M | --model-a M --model-b M] [--json]
 
 Prints LCA, DCG and LJP metrics per run, per run and cause class, and as mean ± sample SD
 over each group of comparable runs (same dataset, selected cases, code and prompts, models

@@ -8,6 +8,7 @@
  * `simulated: true`, so such a run is never compared with a real one.
  */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runStages, type RunStagesResult } from '../../lib/core/engine';
 import { DEFAULT_TOOL, type ToolInfo } from '../../lib/core/engine/manifest';
@@ -31,6 +32,7 @@ import {
 import { readValidDataset } from '../dataset-file';
 import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
+import { name as packageName, version as packageVersion } from '../../../package.json';
 
 const OPTIONS = {
 	...GENERATION_OPTIONS,
@@ -57,7 +59,7 @@ function stageCommand(
 ): CommandHandler {
 	return {
 		summary,
-		usage: `Usage: npm run lexpilot -- ${name} --run-id NAME --dataset FILE --model ID [options]
+		usage: `Usage: npx lexpilot ${name} --run-id NAME --dataset FILE --model ID [options]
 
 ${description}
 
@@ -74,8 +76,8 @@ ${EXIT_CODES}
 export interface StageArgs {
 	options: GenerationOptions;
 	simulated: boolean;
-	/** The dataset path as typed, for messages. */
-	datasetLabel: string | undefined;
+	/** The dataset path as typed (or the default file's name), for messages. */
+	datasetLabel: string;
 	/** `--prompts FILE` as typed, if given. */
 	promptsPath: string | undefined;
 	/** Model ids per role, as the manifest records them. */
@@ -112,7 +114,7 @@ export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 	return {
 		options,
 		simulated,
-		datasetLabel: values.dataset,
+		datasetLabel: options.datasetChoice.label,
 		promptsPath: values.prompts,
 		models,
 		endpoints
@@ -130,11 +132,15 @@ async function runCommand(
 	);
 	const { dataset, warnings } = await readValidDataset(options.dataset, {
 		label: datasetLabel,
+		notFound: options.datasetChoice.notFound,
 		historyFields: options.historyFields,
 		categoriesPath: options.categoriesPath
 	});
 	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
-	const pack = promptsPath === undefined ? DEFAULT_PROMPT_PACK : await readPack(promptsPath);
+	const pack =
+		promptsPath === undefined
+			? DEFAULT_PROMPT_PACK
+			: await readPack(resolve(io.cwd, promptsPath), promptsPath);
 
 	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
 
@@ -176,7 +182,7 @@ async function runCommand(
 			signal: io.signal,
 			progress,
 			keys,
-			tool: await toolInfo()
+			tool: toolInfo()
 		});
 	} finally {
 		printer.end();
@@ -186,18 +192,18 @@ async function runCommand(
 	return 0;
 }
 
-/** Reads a prompt pack file; every problem names the file. */
-async function readPack(path: string): Promise<PromptPack> {
+/** Reads a prompt pack file (`path`, resolved; `label` as the user typed it); every problem names it. */
+async function readPack(path: string, label: string): Promise<PromptPack> {
 	let text: string;
 	try {
 		text = await readFile(path, 'utf8');
 	} catch (e) {
-		throw new UsageError(`--prompts ${path}: cannot read the file (${(e as Error).message})`);
+		throw new UsageError(`--prompts ${label}: cannot read the file (${(e as Error).message})`);
 	}
 	try {
 		return parsePromptPack(text);
 	} catch (e) {
-		throw new UsageError(`--prompts ${path}: ${(e as Error).message}`);
+		throw new UsageError(`--prompts ${label}: ${(e as Error).message}`);
 	}
 }
 
@@ -218,15 +224,12 @@ function summaryText(result: RunStagesResult, outputRoot: string, simulated: boo
 	return `${lines.join('\n')}\n`;
 }
 
-/** Name and version of this package, for the manifest. */
-async function toolInfo(): Promise<ToolInfo> {
-	try {
-		const text = await readFile(new URL('../../../package.json', import.meta.url), 'utf8');
-		const pkg = JSON.parse(text) as { name?: string; version?: string };
-		return { name: pkg.name ?? DEFAULT_TOOL.name, version: pkg.version ?? DEFAULT_TOOL.version };
-	} catch {
-		return DEFAULT_TOOL;
-	}
+/** Name and version of this package, for the manifest (inlined when the CLI is bundled). */
+function toolInfo(): ToolInfo {
+	return {
+		name: packageName || DEFAULT_TOOL.name,
+		version: packageVersion || DEFAULT_TOOL.version
+	};
 }
 
 export const gen = stageCommand(
@@ -286,6 +289,7 @@ export const ljp = stageCommand(
 	'ljp',
 	['ljp-direct', 'ljp-gold', 'ljp-interaction'],
 	'the three LJP stages: direct, gold, interaction',
-	`Runs ljp-direct, ljp-gold and ljp-interaction in this order (interaction needs gen complete;
-this is checked before any call).`
+	`Runs ljp-direct, ljp-gold and ljp-interaction in this order. ljp-interaction needs gen
+complete; without it, ljp-direct and ljp-gold (which do not read gen) still run and are saved,
+then the command stops with exit 2. Saved records are checked before any call.`
 );

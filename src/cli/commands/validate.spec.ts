@@ -134,13 +134,17 @@ describe('validate', () => {
 	it.each([
 		[
 			['--dataset', 'no/such/file.json'],
-			'error: dataset file no/such/file.json not found (check --dataset)'
+			`error: dataset file no/such/file.json not found (check --dataset; looked for ${root}/no/such/file.json)`
 		],
 		[
 			['--dataset', 'static/sample'],
 			'error: dataset file static/sample is a folder; --dataset needs a file'
 		],
-		[[], 'error: no dataset: pass --dataset FILE'],
+		[
+			[],
+			'error: no dataset: looked for LexPilot_release_multiturn.json (the default) in ' +
+				`${root} and it is not there. Pass --dataset FILE`
+		],
 		[['--dataset', 'x.json', '--limit', '2'], "error: Unknown option '--limit'"]
 	])('refuses %j with exit 2 and a clear message', async (args, message) => {
 		const { code, stderr } = await run(...args);
@@ -151,17 +155,17 @@ describe('validate', () => {
 
 describe('validate through the real entry point', () => {
 	const exec = promisify(execFile);
-	it('runs `tsx src/cli/bin.ts validate` on the sample and on a broken file', async () => {
+	it('runs `npx lexpilot validate` (the bundled CLI) on the sample and on a broken file', async () => {
 		const ok = await exec(
-			'npx',
-			['tsx', 'src/cli/bin.ts', 'validate', '--dataset', 'static/sample/lexpilot-sample.json'],
+			process.execPath,
+			['bin/lexpilot.js', 'validate', '--dataset', 'static/sample/lexpilot-sample.json'],
 			{ cwd: root }
 		);
 		expect(ok.stdout).toContain('valid LexPilot dataset');
 
 		const broken = await exec(
-			'npx',
-			['tsx', 'src/cli/bin.ts', 'validate', '--dataset', 'tests/fixtures/datasets/broken.json'],
+			process.execPath,
+			['bin/lexpilot.js', 'validate', '--dataset', 'tests/fixtures/datasets/broken.json'],
 			{ cwd: root }
 		).then(
 			() => {

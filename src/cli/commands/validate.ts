@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
 import { classOf } from '../../lib/core/dataset/categories';
-import { UsageError } from '../../lib/core/errors';
 import { GENERATION_OPTIONS } from '../args';
 import { formatInvalidDataset, readDatasetFile } from '../dataset-file';
+import { chooseDataset, DEFAULT_DATASET } from '../dataset-path';
 import type { CliIo, CommandHandler } from '../types';
 
 const OPTIONS = {
@@ -17,36 +17,37 @@ const OPTIONS = {
 
 export const validate: CommandHandler = {
 	summary: 'check a dataset file and print its summary (or every problem)',
-	usage: `Usage: npm run lexpilot -- validate --dataset FILE [options]
+	usage: `Usage: npx lexpilot validate --dataset FILE [options]
 
 Checks every SPEC §1 rule and prints a summary (exit 0), or the problems, one a line (exit 2):
 the first 500, then how many more of each kind (a broken file can hold millions).
 
 Options:
-  --dataset FILE               LexPilot dataset JSON (required)
+  --dataset FILE               LexPilot dataset JSON [$LEXPILOT_DATASET, else ./${DEFAULT_DATASET}]
   --complete-field NAME        field of the complete history, when it is not detected
   --underspecified-field NAME  field of the underspecified history, when it is not detected
   --categories FILE            cause → class map JSON [built-in six classes]
 `,
 	async run(args: string[], io: CliIo): Promise<number> {
 		const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-		if (!values.dataset) throw new UsageError('no dataset: pass --dataset FILE');
+		const choice = chooseDataset(values.dataset, io.env.LEXPILOT_DATASET, io.cwd);
 		const historyFields = {
 			...(values['complete-field'] ? { complete: values['complete-field'] } : {}),
 			...(values['underspecified-field'] ? { underspecified: values['underspecified-field'] } : {})
 		};
-		const result = await readDatasetFile(resolve(io.cwd, values.dataset), {
-			label: values.dataset,
+		const result = await readDatasetFile(choice.path, {
+			label: choice.label,
+			notFound: choice.notFound,
 			historyFields,
 			categoriesPath: values.categories ? resolve(io.cwd, values.categories) : null
 		});
 		if (!result.ok) {
-			io.stderr(`${formatInvalidDataset(values.dataset, result)}\n`);
+			io.stderr(`${formatInvalidDataset(choice.label, result)}\n`);
 			return 2;
 		}
 		io.stdout(
 			summaryText(
-				values.dataset,
+				choice.label,
 				result.dataset,
 				result.warnings,
 				result.warningCount,

@@ -181,6 +181,30 @@ describe('importRuns', () => {
 		]);
 	});
 
+	it('imports integer case numbers as they are: same bytes out, same report, found by string', async () => {
+		const ints = makeDataset(3, (kase) => ({
+			...kase,
+			case_number: String(1001 + kase.index),
+			case_number_value: 1001 + kase.index
+		}));
+		const written = new MemoryStore();
+		await writeRuns(written, ints, [{ runId: 'run1' }]);
+		const intFiles = written.toFiles();
+		const a1 = [...intFiles].find(([path]) => path.endsWith('a1.jsonl'))![1];
+		expect(JSON.parse(a1.split('\n')[0]).case_number).toBe(1001);
+		const store = await open();
+		await importRuns(store, (await readZipBundle(await zipBundle(intFiles), 'py.zip')).runs);
+		expect(await allFiles(store)).toEqual(intFiles);
+		const [stored] = await listStoredRuns(store);
+		const records = await readCaseRecords(store, stored.run, '1002');
+		expect(records.DCG_results.map((r) => r.case_number)).toEqual([1002]);
+		expect(records.a1).toHaveLength(2);
+		const fromIdb = await computeReport(idbLayoutSource(store));
+		const fromFiles = await computeReport(memorySource(Object.fromEntries(intFiles)));
+		expect(fromIdb).toEqual(fromFiles);
+		expect(fromIdb.runs[0].metrics.dcg?.n).toBe(3);
+	});
+
 	it('refuses runs stored already, naming them, and changes nothing', async () => {
 		const store = await open();
 		await importRuns(store, bundle.runs.slice(0, 1));

@@ -12,6 +12,7 @@ import {
 	type RunKey
 } from '../core/layout';
 import {
+	caseKey,
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
@@ -235,7 +236,7 @@ function rowsOf(entry: BundleRun): RecordRow[] {
 				modelDir: entry.run.modelDir,
 				file,
 				seq,
-				case_number: record.case_number,
+				case_number: caseKey(record.case_number),
 				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
 				json: content.lines[seq]
 			});

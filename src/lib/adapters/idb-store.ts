@@ -9,6 +9,7 @@ import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import {
+	caseKey,
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
@@ -368,7 +369,8 @@ export class IdbStore implements CheckpointStore, CallLog {
 				modelDir: run.modelDir,
 				file,
 				seq,
-				case_number: record.case_number,
+				// The index compares strings (SPEC §5); `json` keeps the record's own type.
+				case_number: caseKey(record.case_number),
 				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
 				json
 			});

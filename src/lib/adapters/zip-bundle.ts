@@ -11,6 +11,7 @@ import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/c
 import { parseJsonl } from '../core/jsonl';
 import { manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
 import {
+	caseKey,
 	STAGE_FILE_NAMES,
 	STAGE_FILES,
 	type AnyRecord,
@@ -356,7 +357,7 @@ function readStageFile(
 	let ok = true;
 	records.forEach((record, i) => {
 		const where = `${label}, line ${i + 1}`;
-		if (!selected.has(record.case_number)) {
+		if (!selected.has(caseKey(record.case_number))) {
 			problems.push(
 				`${where}: case_number ${record.case_number} is not one of the run's ${selected.size} selected ` +
 					'cases (manifest dataset.selected_case_numbers); the file belongs to another run or dataset.'
@@ -448,7 +449,8 @@ export async function readBundle(
 	for (const [key, entry] of [...sorted.manifests].sort(([a], [b]) => (a < b ? -1 : 1))) {
 		const manifest = await readManifest(entry, label(entry.path), problems);
 		if (!manifest) continue;
-		const selected = new Set(manifest.dataset.selected_case_numbers);
+		// Compared as strings (SPEC §5): a Python writer's integer case numbers import as they are.
+		const selected = new Set(manifest.dataset.selected_case_numbers.map(caseKey));
 		const files: Partial<Record<StageFile, BundleFile>> = {};
 		let ok = true;
 		for (const stage of sorted.stages.get(key) ?? []) {

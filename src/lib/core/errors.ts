@@ -10,6 +10,14 @@ export class CheckpointError extends Error {
 	override name = 'CheckpointError';
 }
 
+/**
+ * A stage's upstream stage file (gen's, for lca and ljp-interaction) lacks selected cases. Stages
+ * that do not read it (ljp-direct, ljp-gold) still run first. CLI exit 2.
+ */
+export class UpstreamIncompleteError extends CheckpointError {
+	override name = 'UpstreamIncompleteError';
+}
+
 /** Another writer holds the run (second tab, second CLI process). CLI exit 2. */
 export class RunLockedError extends CheckpointError {
 	override name = 'RunLockedError';

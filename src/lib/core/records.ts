@@ -8,7 +8,18 @@ import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
 import { OperationalEntry, Settings } from './run-config';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
-const caseNumber = z.string().min(1);
+/**
+ * `case_number` keeps its JSON type (SPEC §5): a string or an integer, as the dataset holds it.
+ * Readers accept both and compare them as strings (`caseKey`), so `1001` and `"1001"` are one case.
+ */
+export const CaseNumber = z.union([z.string().min(1), z.number().int()]);
+export type CaseNumber = z.infer<typeof CaseNumber>;
+const caseNumber = CaseNumber;
+
+/** The string form a case number is compared by: `1001` and `"1001"` name the same case. */
+export function caseKey(caseNumber: CaseNumber): string {
+	return String(caseNumber);
+}
 
 export const HistoryType = z.enum(['complete', 'underspecified']);
 export type HistoryType = z.infer<typeof HistoryType>;
@@ -144,7 +155,7 @@ export const STAGE_FILE_NAMES = Object.keys(STAGE_FILES) as StageFile[];
 export type RecordOf<F extends StageFile> = z.infer<(typeof STAGE_FILES)[F]['schema']>;
 
 /** A record of any stage file; every one carries these two fields. */
-export type AnyRecord = { case_number: string; input_sha256: string } & Record<string, unknown>;
+export type AnyRecord = { case_number: CaseNumber; input_sha256: string } & Record<string, unknown>;
 
 export const ROLES = ['evaluated', 'user', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
@@ -166,7 +177,7 @@ export const Manifest = z
 			.object({
 				sha256: sha256Hex,
 				n_cases: z.number().int().nonnegative(),
-				selected_case_numbers: z.array(z.string()),
+				selected_case_numbers: z.array(CaseNumber),
 				history_fields: HistoryFields
 			})
 			.loose(),

@@ -7,6 +7,7 @@ function makeCase(index: number, case_number: string, cause_of_action: string): 
 	return {
 		index,
 		case_number,
+		case_number_value: case_number,
 		cause_of_action,
 		plaintiff_type: '自然人',
 		focal_points: ['争议焦点'],

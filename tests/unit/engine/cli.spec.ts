@@ -129,7 +129,8 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 			user: server.baseURL,
 			judge: server.baseURL
 		});
-		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', '2', 'E-003']);
+		// case #1's case_number is the integer 2 in the file and stays one (SPEC §5).
+		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', 2, 'E-003']);
 	});
 
 	it('sends one user message per call, with the role model, temperature and n = 1', () => {
@@ -159,7 +160,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 			const records = jsonl(
 				await readFile(join(root, `eval_results/r1/${dir}/${file}.jsonl`), 'utf8')
 			);
-			const second = records.find((r) => r.case_number === '2');
+			const second = records.find((r) => r.case_number === 2);
 			expect(second.claims).toEqual(['2', '1', '10']);
 			expect(second.gold).toEqual(['部分支持', '驳回', '支持']);
 		}
@@ -197,7 +198,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 		const saved = jsonl(
 			await readFile(join(broken, `AwN_gen/r1/${dir}/interaction.jsonl`), 'utf8')
 		);
-		expect(saved.map((r) => r.case_number)).toEqual(['E-001', '2']);
+		expect(saved.map((r) => r.case_number)).toEqual(['E-001', 2]);
 
 		const before = server.chatRequests.length;
 		// More patience than the failed call: retries, timeout and concurrency are operational
@@ -294,7 +295,8 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		};
 		const packFile = join(tmp, 'pack.json');
 		await writeFile(packFile, exportPromptPack(edited));
-		const result = await cli('ljp-direct', root, ['--simulated', '--prompts', packFile], {});
+		// Relative to the user's directory (the CLI's cwd, here tmp), not the package root.
+		const result = await cli('ljp-direct', root, ['--simulated', '--prompts', 'pack.json'], {});
 		expect(result.code, result.stderr).toBe(0);
 		const dir = await modelDirName('eval-model');
 		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
@@ -312,11 +314,11 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const broken = await cli(
 			'ljp-direct',
 			join(tmp, 'prompts-broken'),
-			['--simulated', '--prompts', packFile],
+			['--simulated', '--prompts', 'pack.json'],
 			{}
 		);
 		expect(broken.code).toBe(2);
-		expect(broken.stderr).toContain(`--prompts ${packFile}: prompt pack: not valid JSON`);
+		expect(broken.stderr).toContain(`--prompts pack.json: prompt pack: not valid JSON`);
 	});
 
 	const usage = [
@@ -354,5 +356,22 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const result = await cli('ljp-interaction', join(tmp, 'no-gen'));
 		expect(result.code).toBe(2);
 		expect(result.stderr).toMatch(/needs AwN_gen\/r1\/.*interaction\.jsonl complete.*Run "gen"/s);
+	});
+
+	it('ljp without gen saves Direct and Gold, then exits 2 with the interaction error', async () => {
+		const root = join(tmp, 'ljp-no-gen');
+		const result = await cli('ljp', root);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(
+			/error: ljp-interaction needs AwN_gen\/r1\/.*interaction\.jsonl complete.*Run "gen"/s
+		);
+		expect(result.stderr).toContain(
+			'ljp-direct and ljp-gold completed: 3 of 3 cases are saved in each.'
+		);
+		const dir = await modelDirName('eval-model');
+		for (const file of ['LJP_direct', 'LJP_gold']) {
+			const text = await readFile(join(root, `eval_results/r1/${dir}/${file}.jsonl`), 'utf8');
+			expect(text.trimEnd().split('\n'), file).toHaveLength(3);
+		}
 	});
 });

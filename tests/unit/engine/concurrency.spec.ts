@@ -23,7 +23,7 @@ describe('concurrency', () => {
 		const store = new MemoryStore();
 		const append = store.appendRecord.bind(store);
 		store.appendRecord = async (key, file, record: AnyRecord) => {
-			if (file === 'DCG_results') appended.push(record.case_number);
+			if (file === 'DCG_results') appended.push(String(record.case_number));
 			return append(key, file, record);
 		};
 		const client = new ScriptedClient();

@@ -1,6 +1,10 @@
 /** SPEC §3 failures and §6 resume: what is kept, what is regenerated, what is refused. */
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, ModelCallError } from '../../../src/lib/core/errors';
+import {
+	CheckpointError,
+	ModelCallError,
+	UpstreamIncompleteError
+} from '../../../src/lib/core/errors';
 import { DEFAULT_PROMPT_PACK } from '../../../src/lib/core/prompts/default-pack';
 import { DEFAULT_SETTINGS } from '../../../src/lib/core/records';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
@@ -272,13 +276,62 @@ describe('resume', () => {
 		expect(client.requests).toHaveLength(0);
 	});
 
-	it('checks every stage before the first call: ljp refuses at once when gen is missing', async () => {
+	it('ljp without gen runs Direct and Gold (they do not read gen), then refuses the interaction', async () => {
+		const store = new MemoryStore();
 		const client = new ScriptedClient();
-		const error = await run(client, new MemoryStore(), {
+		const ljp = ['ljp-direct', 'ljp-gold', 'ljp-interaction'] as const;
+		const error = await run(client, store, { dataset, stages: [...ljp] }).catch((e) => e);
+		expect(error).toBeInstanceOf(UpstreamIncompleteError);
+		expect(error.message).toMatch(
+			/^ljp-interaction needs AwN_gen\/r1\/.+\/interaction\.jsonl complete .*Run "gen"/s
+		);
+		expect(error.message).toContain(
+			'ljp-direct and ljp-gold completed: 4 of 4 cases are saved in each.'
+		);
+		expect(client.requests.length).toBeGreaterThan(0);
+		expect(client.requests.every((r) => ['force_judge', 'judge_extract'].includes(r.task))).toBe(
+			true
+		);
+		for (const file of ['a1_direct', 'a1_force_judge', 'LJP_direct', 'LJP_gold'] as const) {
+			expect(await records(store, file), file).toHaveLength(4);
+		}
+		expect(await records(store, 'LJP_interaction')).toEqual([]);
+
+		// After gen, the same command adds the interaction only.
+		await run(new ScriptedClient(), store, { dataset, stages: ['gen'] });
+		const again = new ScriptedClient();
+		const result = await run(again, store, { dataset, stages: [...ljp] });
+		expect(result.stages.map((s) => [s.stage, s.generated])).toEqual([
+			['ljp-direct', 0],
+			['ljp-gold', 0],
+			['ljp-interaction', 4]
+		]);
+		expect(again.requests.every((r) => r.task === 'judge_extract')).toBe(true);
+	});
+
+	it('a stale saved record still refuses ljp before any call, gen or not', async () => {
+		const store = await cleanRun();
+		const [first, ...rest] = await records(store, 'LJP_gold');
+		const edited = MemoryStore.fromFiles(
+			[...store.toFiles()].map(([path, text]) =>
+				path.endsWith('LJP_gold.jsonl')
+					? [
+							path,
+							[{ ...first, input_sha256: 'f'.repeat(64) }, ...rest]
+								.map((r) => `${JSON.stringify(r)}\n`)
+								.join('')
+						]
+					: [path, text]
+			)
+		);
+		const client = new ScriptedClient();
+		const error = await run(client, edited, {
 			dataset,
 			stages: ['ljp-direct', 'ljp-gold', 'ljp-interaction']
 		}).catch((e) => e);
 		expect(error).toBeInstanceOf(CheckpointError);
+		expect(error).not.toBeInstanceOf(UpstreamIncompleteError);
+		expect(error.message).toMatch(/LJP_gold\.jsonl/);
 		expect(client.requests).toHaveLength(0);
 	});
 });

@@ -69,7 +69,7 @@ interface FaultRow {
 	 * (exit 1), or killed by a signal. @default 'names the case'
 	 */
 	stop?: 'names the case' | 'on request' | 'killed';
-	/** Runs the commands as `tsx src/cli/bin.ts` child processes, through real signals. */
+	/** Runs the commands as `bin/lexpilot.js` child processes (the bundled CLI), through real signals. */
 	childProcess?: boolean;
 	/** What the user does after the stop, besides waiting for the provider to recover. */
 	repair?: (ctl: RowControl) => Promise<void>;
@@ -470,8 +470,8 @@ async function expectCleanStop(
 	expect(savedIn(first)).toHaveLength(savedCount);
 	if (how === 'names the case') {
 		const [, , index, caseNumber] = match;
-		expect(CASES[Number(index)]).toBe(caseNumber);
-		expect(savedIn(first)).not.toContain(caseNumber);
+		expect(String(CASES[Number(index)])).toBe(caseNumber);
+		expect(savedIn(first).map(String)).not.toContain(caseNumber);
 	}
 	return { stage, cases: savedCount };
 }

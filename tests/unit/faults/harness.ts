@@ -1,6 +1,6 @@
 /**
  * The fault matrix's test bench: the real CLI (in process through `createProgram`, or as a
- * `tsx src/cli/bin.ts` child process) against the fake OpenAI server answering with the
+ * `bin/lexpilot.js` child process, the bundled CLI) against the fake OpenAI server answering with the
  * simulated provider, writing with FsStore into temp folders. A fault is a function of each
  * request that returns a reply to send instead of the simulated answer, or undefined.
  */
@@ -22,8 +22,11 @@ import {
 } from '../../fake-openai/server';
 
 export const DATASET = resolve('tests/fixtures/engine/three-cases.json');
-/** The case_numbers of DATASET, in file order (case #1's is the integer 2 in the file). */
-export const CASES = ['E-001', '2', 'E-003'];
+/**
+ * The case_numbers of DATASET as the file holds them, in file order: case #1's is the integer 2,
+ * and records and the manifest keep it an integer (SPEC §5).
+ */
+export const CASES: readonly (string | number)[] = ['E-001', 2, 'E-003'];
 /** Text found in every evaluated-model and user-model prompt of case E-003 (a traffic accident). */
 export const CASE_E003_TEXT = '撞';
 /** Every stage, as a researcher runs them: gen, then dcg, then the three LJP setups. */
@@ -165,7 +168,7 @@ export function runCli(run: CliRun): Promise<CliResult> {
 }
 
 /**
- * Runs one command as `npm run lexpilot` does (`tsx src/cli/bin.ts`), in a child process;
+ * Runs one command as `npx lexpilot` does (`bin/lexpilot.js`), in a child process;
  * `onSpawn` gets the child, so a test can send it SIGINT.
  */
 export function runCliProcess(
@@ -228,13 +231,13 @@ export const perCase = (file: StageFile) => (PAIRED_FILES.has(file) ? 2 : 1);
 export async function savedRecords(
 	root: string,
 	clean: ReadonlyMap<string, string>
-): Promise<Map<StageFile, Map<string, number>>> {
+): Promise<Map<StageFile, Map<string | number, number>>> {
 	const files = await stageFiles(root);
-	const out = new Map<StageFile, Map<string, number>>();
+	const out = new Map<StageFile, Map<string | number, number>>();
 	for (const file of Object.keys(STAGE_FILES) as StageFile[]) {
 		const path = await stagePath(file);
 		const text = files.get(path) ?? '';
-		const count = new Map<string, number>();
+		const count = new Map<string | number, number>();
 		out.set(file, count);
 		if (text === '') continue;
 		if (!text.endsWith('\n')) throw new Error(`${path}: the last line is cut off`);

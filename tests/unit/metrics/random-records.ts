@@ -69,8 +69,8 @@ export function randomRun(options: RandomRunOptions, caseSeed = 1): FullRecords 
 
 /** The records of case `caseNumber` in every file. */
 export function recordsOfCase(records: FullRecords, caseNumber: string): FullRecords {
-	const pick = <R extends { case_number: string }>(rs: readonly R[]) =>
-		rs.filter((r) => r.case_number === caseNumber);
+	const pick = <R extends { case_number: string | number }>(rs: readonly R[]) =>
+		rs.filter((r) => String(r.case_number) === caseNumber);
 	return {
 		LCA_results: pick(records.LCA_results),
 		DCG_results: pick(records.DCG_results),

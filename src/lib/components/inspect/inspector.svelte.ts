@@ -12,6 +12,7 @@ import {
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
+import { caseKey } from '$lib/core/records';
 import { keyOf } from '$lib/state/results.svelte';
 import { caseView, type CaseView } from './case-view';
 
@@ -33,7 +34,8 @@ export class InspectorState {
 	callsError = $state<string | null>(null);
 
 	readonly run = $derived(this.runs.find((r) => keyOf(r.run) === this.runKey) ?? null);
-	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers ?? []);
+	/** The run's case numbers as strings: how the URL and the records are matched (SPEC §5). */
+	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers.map(caseKey) ?? []);
 	readonly position = $derived(this.caseNumber ? this.cases.indexOf(this.caseNumber) : -1);
 
 	#openStore: () => Promise<IdbStore>;
@@ -66,7 +68,7 @@ export class InspectorState {
 				return;
 			}
 			const key = keyOf(run.run);
-			const selected = run.manifest.dataset.selected_case_numbers;
+			const selected = run.manifest.dataset.selected_case_numbers.map(caseKey);
 			const chosen =
 				caseNumber !== null && selected.includes(caseNumber) ? caseNumber : selected[0];
 			if (caseNumber !== null && chosen !== caseNumber) {
@@ -84,7 +86,7 @@ export class InspectorState {
 				const lca = await store.readRecords(run.run, 'LCA_results');
 				const dcg = lca.length ? [] : await store.readRecords(run.run, 'DCG_results');
 				this.causes = Object.fromEntries(
-					[...lca, ...dcg].map((r) => [r.case_number, String(r.cause_of_action)])
+					[...lca, ...dcg].map((r) => [caseKey(r.case_number), String(r.cause_of_action)])
 				);
 				this.#causesOf = key;
 			}

@@ -137,6 +137,7 @@ function runReport(overrides: Partial<RunReport> = {}): RunReport {
 		...noStatistics,
 		power: { n_cases: 2, alpha: 0.05, power: 0.8, worst_case: { dcg: null, lca: null } },
 		partial: false,
+		empty: false,
 		completeness: {
 			LCA_results: { status: 'complete', have: 4, expected: 4, unit: 'records' },
 			DCG_results: { status: 'incomplete', have: 2, expected: 5, unit: 'cases' },

@@ -139,6 +139,8 @@ export function checkCase(value: JsonValue, index: number, ctx: CaseContext): Ca
 		kase: {
 			index,
 			case_number: caseNumber,
+			// readCaseNumber accepted it, so it is a non-empty string or a safe integer.
+			case_number_value: value.get('case_number') as string | number,
 			cause_of_action: cause,
 			plaintiff_type: plaintiffType,
 			focal_points: focalPoints,

@@ -537,6 +537,7 @@ describe('loadDataset: what a valid file gives', () => {
 		expect(dataset.cases[0]).toEqual({
 			index: 0,
 			case_number: 'T-001',
+			case_number_value: 'T-001',
 			cause_of_action: '民间借贷纠纷',
 			plaintiff_type: '自然人',
 			focal_points: ['借款是否交付'],

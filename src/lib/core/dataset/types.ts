@@ -36,6 +36,11 @@ export const Case = z.object({
 	index: z.number().int().nonnegative(),
 	/** `case_number` as a string (the file may hold an integer; it is compared as a string). */
 	case_number: z.string(),
+	/**
+	 * `case_number` as the file holds it (a string or an integer): what records and the manifest
+	 * write (SPEC §5). `case_number` above is its string form, used for every comparison.
+	 */
+	case_number_value: z.union([z.string(), z.number().int()]),
 	cause_of_action: z.string(),
 	plaintiff_type: z.string(),
 	/** Every focal point, in order (a single string becomes a one-element list). */

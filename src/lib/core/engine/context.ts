@@ -71,7 +71,9 @@ export interface StageContext {
 	 * max_tokens). Computed once per call of `runStages`: there the case, pack, models and settings
 	 * are fixed, and `upstream` (the SHA-256 of each record it builds on, null where none is saved)
 	 * names everything else, so a record checked at resume, generated, or checked again by a later
-	 * stage is hashed once.
+	 * stage is hashed once. Inputs name the case by the string form of its `case_number`
+	 * (`Case.case_number`), whatever JSON type the file gives it: runs saved before records kept
+	 * that type hashed the string, so they still match and resume.
 	 */
 	inputSha256(
 		file: StageFile,

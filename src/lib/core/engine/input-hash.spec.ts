@@ -19,6 +19,7 @@ import type { StageName } from './types';
 const CASE: Case = {
 	index: 0,
 	case_number: 'PIN-001',
+	case_number_value: 'PIN-001',
 	cause_of_action: '民间借贷纠纷',
 	plaintiff_type: '自然人',
 	focal_points: ['借款事实是否成立'],

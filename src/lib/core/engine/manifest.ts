@@ -43,7 +43,7 @@ export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
 		dataset: {
 			sha256: inputs.dataset.sha256,
 			n_cases: inputs.dataset.cases.length,
-			selected_case_numbers: inputs.selected.map((c) => c.case_number),
+			selected_case_numbers: inputs.selected.map((c) => c.case_number_value),
 			history_fields: inputs.dataset.historyFields
 		},
 		code_sha256: await codeSha256(inputs.pack),

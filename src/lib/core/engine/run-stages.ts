@@ -4,7 +4,7 @@
  */
 import { isCallLog, type CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
-import { CheckpointError, ModelCallError, UsageError } from '../errors';
+import { CheckpointError, ModelCallError, UpstreamIncompleteError, UsageError } from '../errors';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import type { ModelClient } from '../model/types';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
@@ -163,17 +163,29 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			signal: options.signal
 		});
 		// Check every saved record before the first call, except files an earlier stage of this
-		// call is about to write.
+		// call is about to write. A missing upstream stage refuses only the stage that reads it,
+		// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
 		const prepared = new Map<StageName, PreparedStage>();
 		for (const [i, stage] of options.stages.entries()) {
 			const upstream = UPSTREAM[stage];
 			if (!upstream || !options.stages.slice(0, i).includes(upstream)) {
-				prepared.set(stage, await PREPARE[stage](ctx.forStage(stage), selected));
+				try {
+					prepared.set(stage, await PREPARE[stage](ctx.forStage(stage), selected));
+				} catch (error) {
+					// Refused again at its turn, after the stages before it ran.
+					if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
+				}
 			}
 		}
 		const reports: StageReport[] = [];
 		for (const stage of options.stages) {
-			const plan = prepared.get(stage) ?? (await PREPARE[stage](ctx.forStage(stage), selected));
+			let plan = prepared.get(stage);
+			try {
+				plan ??= await PREPARE[stage](ctx.forStage(stage), selected);
+			} catch (error) {
+				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
+				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);
+			}
 			await runStage(ctx, stage, plan, selected.length, concurrency, options.signal);
 			reports.push({
 				stage,
@@ -215,6 +227,20 @@ async function releaseKeepingFailure(
 			failure.message += `\nAlso, the run's lock could not be released: ${(cleanup as Error).message}`;
 		}
 	}
+}
+
+/** What the stages run before a refused one left saved, and how to go on. */
+function savedSoFar(reports: readonly StageReport[]): string {
+	const names = reports.map((r) => r.stage);
+	const list =
+		names.length === 1
+			? names[0]
+			: `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+	const total = reports[0].total;
+	return (
+		`${list} completed: ${total} of ${total} cases are saved${names.length > 1 ? ' in each' : ''}. ` +
+		'Make the missing stage, then run the same command again: finished stages are not repeated.'
+	);
 }
 
 async function runStage(

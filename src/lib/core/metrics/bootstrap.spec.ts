@@ -143,7 +143,7 @@ describe('the rate kernel', () => {
 	it('gives exactly the figures of lcaMetrics, dcgMetrics and ljpMetrics on the whole run', () => {
 		for (const seed of [1, 2, 3]) {
 			const records = randomRun({ cases: 40, seed });
-			const cases = records.DCG_results.map((r) => r.case_number);
+			const cases = records.DCG_results.map((r) => String(r.case_number));
 			const table = buildCaseTable(cases, records, CATEGORIES, ALL);
 			const acc = new Float64Array(35);
 			for (let i = 0; i < cases.length; i++)
@@ -162,7 +162,7 @@ describe('the rate kernel', () => {
 
 describe('bootstrapRun', () => {
 	const records = randomRun({ cases: 48, seed: 7 });
-	const cases = records.DCG_results.map((r) => r.case_number);
+	const cases = records.DCG_results.map((r) => String(r.case_number));
 	const table = buildCaseTable(cases, records, CATEGORIES, ALL);
 	const B = 300;
 

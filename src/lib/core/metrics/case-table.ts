@@ -4,7 +4,13 @@
  * plain data (arrays and typed arrays), so it can be posted to a Web Worker as it is.
  */
 import { VERDICTS, type CategoryMap, type Verdict } from '../dataset/types';
-import type { DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
+import {
+	caseKey,
+	type CaseNumber,
+	type DcgResultRecord,
+	type LcaResultRecord,
+	type LjpResultRecord
+} from '../records';
 import { classOf, orderClasses } from './by-class';
 import { LJP_SETUPS, type LjpSetup } from './types';
 
@@ -59,7 +65,7 @@ export interface CaseRecords {
 
 /** Per-case counts of one run, in the order of its selected cases. */
 export interface CaseTable {
-	/** The run's selected case numbers; row `i` is case `case_numbers[i]`. */
+	/** The run's selected case numbers as strings; row `i` is case `case_numbers[i]`. */
 	case_numbers: string[];
 	/** Classes present in the records, in report order. */
 	classes: string[];
@@ -84,22 +90,24 @@ const LJP_FILE = {
  * come from every file present, scored or not, as the per-class metrics do.
  */
 export function buildCaseTable(
-	selected: readonly string[],
+	selected: readonly CaseNumber[],
 	records: CaseRecords,
 	categories: CategoryMap,
 	scored: ScoredStages
 ): CaseTable {
 	const n = selected.length;
-	const row = new Map(selected.map((c, i) => [c, i]));
-	const rowOf = (caseNumber: string) => {
-		const i = row.get(caseNumber);
+	// Case numbers compare as strings (SPEC §5): `1001` in a record is the manifest's `"1001"`.
+	const keys = selected.map(caseKey);
+	const row = new Map(keys.map((c, i) => [c, i]));
+	const rowOf = (caseNumber: CaseNumber) => {
+		const i = row.get(caseKey(caseNumber));
 		if (i === undefined) throw new RangeError(`case_number ${caseNumber} is not a selected case`);
 		return i;
 	};
 	const counts = new Int32Array(n * ROW_WIDTH);
 	const claims = new Int32Array(n);
 	const causes = new Array<string | undefined>(n);
-	const note = (r: { case_number: string; cause_of_action: string }) => {
+	const note = (r: { case_number: CaseNumber; cause_of_action: string }) => {
 		const i = rowOf(r.case_number);
 		causes[i] ??= r.cause_of_action;
 		return i * ROW_WIDTH;
@@ -142,7 +150,7 @@ export function buildCaseTable(
 	);
 	const index = new Map(classes.map((c, i) => [c, i]));
 	const class_of = Int32Array.from(classNames, (c) => (c === undefined ? -1 : index.get(c)!));
-	return { case_numbers: [...selected], classes, class_of, counts, claims, scored };
+	return { case_numbers: keys, classes, class_of, counts, claims, scored };
 }
 
 /** The rows of the cases in class `cls` (index into `classes`), or of every case for −1. */

@@ -4,7 +4,7 @@
  * left out: they do not change results.
  */
 import { canonicalJson } from '../hash';
-import type { Manifest } from '../records';
+import { caseKey, type Manifest } from '../records';
 
 /**
  * What must match for two runs to be averaged: dataset sha256, selected cases (in order),
@@ -17,7 +17,7 @@ export function comparabilityKey(m: Manifest): string {
 	const { temperature, judge_temperature, max_tokens } = m.settings;
 	return canonicalJson({
 		dataset_sha256: m.dataset.sha256,
-		selected_case_numbers: m.dataset.selected_case_numbers,
+		selected_case_numbers: m.dataset.selected_case_numbers.map(caseKey),
 		code_sha256: m.code_sha256,
 		prompts_sha256: m.prompts_sha256,
 		models: { evaluated: m.models.evaluated, user: m.models.user, judge: m.models.judge },

@@ -18,7 +18,7 @@ const ALL: ScoredStages = {
 	dcg: true,
 	ljp: { direct: true, gold: true, interaction: true }
 };
-const casesOf = (r: FullRecords) => r.DCG_results.map((x) => x.case_number);
+const casesOf = (r: FullRecords) => r.DCG_results.map((x) => String(x.case_number));
 const tableOf = (r: FullRecords, order = casesOf(r), categories = CATEGORIES) =>
 	buildCaseTable(order, r, categories, ALL);
 

@@ -5,7 +5,13 @@
  * selected, or a second record for the same case, is an error naming file, line and case.
  */
 import { CheckpointError } from '../errors';
-import type { DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
+import {
+	caseKey,
+	type CaseNumber,
+	type DcgResultRecord,
+	type LcaResultRecord,
+	type LjpResultRecord
+} from '../records';
 
 /** The stage files metrics are computed from. */
 export const EVAL_FILES = [
@@ -37,7 +43,7 @@ export interface StageCompleteness {
 	unit: 'records' | 'cases';
 }
 
-type Keyed = { case_number: string; history_type?: string };
+type Keyed = { case_number: CaseNumber; history_type?: string };
 
 /**
  * Checks one eval file against the selected case numbers. `label` names the file in errors.
@@ -46,25 +52,27 @@ type Keyed = { case_number: string; history_type?: string };
 export function checkStage(
 	file: EvalFile,
 	records: readonly Keyed[] | undefined,
-	selected: readonly string[],
+	selected: readonly CaseNumber[],
 	label: string
 ): StageCompleteness {
 	const perCase = file === 'LCA_results' ? 2 : 1;
 	const unit = file === 'LCA_results' ? 'records' : 'cases';
 	const expected = selected.length * perCase;
 	if (records === undefined) return { status: 'missing', have: 0, expected, unit };
-	const known = new Set(selected);
+	// Compared as strings (SPEC §5): a Python writer's `1001` is the dataset's `"1001"` and back.
+	const known = new Set(selected.map(caseKey));
 	const seen = new Map<string, number>();
 	records.forEach((r, i) => {
 		const where = `${label}, line ${i + 1}`;
-		if (!known.has(r.case_number)) {
+		const caseNumber = caseKey(r.case_number);
+		if (!known.has(caseNumber)) {
 			throw new CheckpointError(
 				`${where}: case_number ${r.case_number} is not one of the run's ${selected.length} selected cases ` +
 					'(manifest dataset.selected_case_numbers). The file belongs to another dataset or selection: ' +
 					'move it out of the output root or restore the matching manifest.'
 			);
 		}
-		const key = perCase === 2 ? `${r.case_number}\u0000${r.history_type}` : r.case_number;
+		const key = perCase === 2 ? `${caseNumber}\u0000${r.history_type}` : caseNumber;
 		const first = seen.get(key);
 		if (first !== undefined) {
 			const which = perCase === 2 ? ` (${r.history_type} history)` : '';
@@ -94,8 +102,9 @@ export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) =>
 	for (const file of EVAL_FILES) {
 		(records[file] ?? []).forEach((r, i) => {
 			const where = `${label(file)}, line ${i + 1}`;
-			const cause = causes.get(r.case_number);
-			if (!cause) causes.set(r.case_number, { cause: r.cause_of_action, where });
+			const caseNumber = caseKey(r.case_number);
+			const cause = causes.get(caseNumber);
+			if (!cause) causes.set(caseNumber, { cause: r.cause_of_action, where });
 			else if (cause.cause !== r.cause_of_action) {
 				throw new CheckpointError(
 					`${where}: case_number ${r.case_number} has cause_of_action "${r.cause_of_action}", but ` +
@@ -105,8 +114,8 @@ export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) =>
 			}
 			if ('gold' in r) {
 				const value = JSON.stringify([r.claims, r.gold]);
-				const seen = claims.get(r.case_number);
-				if (!seen) claims.set(r.case_number, { value, where });
+				const seen = claims.get(caseNumber);
+				if (!seen) claims.set(caseNumber, { value, where });
 				else if (seen.value !== value) {
 					throw new CheckpointError(
 						`${where}: case_number ${r.case_number} has other claims or gold verdicts than at ${seen.where}. ` +

@@ -115,7 +115,8 @@ function tables<R>(
 	});
 }
 
-const runLabel = (r: RunReport) => (r.partial ? `${r.run_id} *` : r.run_id);
+const runLabel = (r: RunReport) =>
+	r.empty ? `${r.run_id} (empty)` : r.partial ? `${r.run_id} *` : r.run_id;
 const groupRuns = (g: GroupReport) =>
 	g.partial ? `${g.run_ids.join(', ')} *` : g.run_ids.join(', ');
 
@@ -123,8 +124,11 @@ const groupRuns = (g: GroupReport) =>
 export function formatReport(report: ResultsReport, root?: string): string {
 	const { runs, groups } = report;
 	const where = root ? ` under ${root}` : '';
+	const empty = runs.filter((r) => r.empty).length;
 	const out: string[] = [
-		`LexPilot results: ${runs.length} run${runs.length === 1 ? '' : 's'} in ${groups.length} ` +
+		`LexPilot results: ${runs.length} run${runs.length === 1 ? '' : 's'}` +
+			(empty ? ` (${empty} empty, in no group)` : '') +
+			` in ${groups.length} ` +
 			`group${groups.length === 1 ? '' : 's'} of comparable runs${where}` +
 			(report.partial ? ' (PARTIAL: incomplete stages scored over saved records)' : ''),
 		''

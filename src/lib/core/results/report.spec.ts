@@ -3,6 +3,7 @@ import type { Verdict } from '../dataset/types';
 import { CheckpointError } from '../errors';
 import { manifestPath, modelDirName, stageFilePath, type RunKey } from '../layout';
 import { DEFAULT_SETTINGS, type Manifest, type StageFile } from '../records';
+import { formatReport } from './format-report';
 import { computeReport } from './report';
 import { memorySource } from './source';
 
@@ -235,6 +236,52 @@ describe('computeReport', () => {
 		// 未分类 QWK is undefined in both runs (one claim each): nothing to average.
 		expect(pair.by_class['未分类'].mean.ljp.direct!.qwk).toBeNull();
 		expect(pair.by_class['未分类'].n_defined.ljp.direct!.qwk).toBe(0);
+	});
+
+	it('lists a run without records as empty and never counts it as a repetition', async () => {
+		const EVAL: StageFile[] = [
+			'LCA_results',
+			'DCG_results',
+			'LJP_direct',
+			'LJP_gold',
+			'LJP_interaction'
+		];
+		const files = await root(
+			{ runId: 'run1' },
+			{ runId: 'run2' },
+			// A refused start: the manifest and nothing else (an empty file counts as none).
+			{
+				runId: 'run3',
+				without: EVAL.filter((f) => f !== 'DCG_results'),
+				omit: { DCG_results: CASES.map((c) => c.n) }
+			},
+			// gen stopped before its first LCA label: a1 records only. Not empty, just incomplete.
+			{ runId: 'run4', without: EVAL }
+		);
+		const run4: RunKey = { runId: 'run4', modelDir: await modelDirName('gpt-x') };
+		files[stageFilePath(run4, 'a1')] = '{"case_number": "A-1"}\n';
+		for (const partial of [false, true]) {
+			const report = await computeReport(memorySource(files), { partial });
+			expect(report.runs.map((r) => [r.run_id, r.empty])).toEqual([
+				['run1', false],
+				['run2', false],
+				['run3', true],
+				['run4', false]
+			]);
+			expect(report.groups.map((g) => [g.run_ids, g.n])).toEqual([[['run1', 'run2', 'run4'], 3]]);
+			const empty = report.runs[2];
+			expect(empty.metrics).toEqual({
+				lca: null,
+				dcg: null,
+				ljp: { direct: null, gold: null, interaction: null }
+			});
+			expect(empty.notes).toEqual([
+				expect.stringMatching(/^no records: .*not counted in any group/)
+			]);
+			const text = formatReport(report);
+			expect(text).toMatch(/^LexPilot results: 4 runs \(1 empty, in no group\) in 1 group/);
+			expect(text).toContain('run3 (empty)');
+		}
 	});
 
 	it.each([

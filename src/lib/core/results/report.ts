@@ -65,6 +65,11 @@ export interface RunReport {
 	power: RunPower;
 	/** True when some figure comes from an incomplete stage (only with `partial`). */
 	partial: boolean;
+	/**
+	 * True when no stage file of the run holds a record (a refused or stopped start left only the
+	 * manifest). Listed, but never counted as a repetition in a group.
+	 */
+	empty: boolean;
 	completeness: Record<EvalFile, StageCompleteness>;
 	notes: string[];
 	/**
@@ -140,6 +145,24 @@ const EMPTY_TREE: MetricsTree = {
 	dcg: null,
 	ljp: { direct: null, gold: null, interaction: null }
 };
+
+const EMPTY_NOTE =
+	'no records: the start was refused or stopped before a case finished, so only the manifest ' +
+	'is saved. Listed, but not counted in any group; run the stages with this run id to fill it.';
+
+/** True when no stage file of the run holds a record (eval files are read already). */
+async function hasNoRecords(
+	source: LayoutSource,
+	records: EvalRecords,
+	present: ReadonlySet<string> | undefined
+): Promise<boolean> {
+	if (EVAL_FILES.some((file) => (records[file]?.length ?? 0) > 0)) return false;
+	for (const path of present ?? []) {
+		if (path.startsWith('eval_results/')) continue;
+		if ((await source.read(path)).trim() !== '') return false;
+	}
+	return true;
+}
 
 function groupReport(members: readonly { run: RunReport; manifest: Manifest }[]): GroupReport {
 	const runs = members.map((m) => m.run);
@@ -233,19 +256,22 @@ export async function computeReport(
 		});
 		const stats = runStatistics(manifest, records, result.metrics, bootstrap);
 		const calls = await readRunCalls(source, run, callLogs);
+		const empty = await hasNoRecords(source, records, stageFiles.get(manifestPath(run)));
 		const report: RunReport = {
 			run_id: run.runId,
 			model: manifest.models.evaluated,
 			model_dir: run.modelDir,
-			metrics: result.metrics,
-			by_class: withClassStatistics(result.by_class, stats.by_class),
+			// Nothing to score, even with `partial`: an empty file is not a figure of n = 0.
+			metrics: empty ? EMPTY_TREE : result.metrics,
+			by_class: empty ? {} : withClassStatistics(result.by_class, stats.by_class),
 			ci95: stats.ci95,
 			counts: stats.counts,
 			ljp_confusion: stats.ljp_confusion,
 			power: stats.power,
-			partial: result.partial,
+			partial: empty ? false : result.partial,
+			empty,
 			completeness: result.completeness,
-			notes: calls.note ? [...result.notes, calls.note] : result.notes,
+			notes: empty ? [EMPTY_NOTE] : calls.note ? [...result.notes, calls.note] : result.notes,
 			calls: calls.calls
 		};
 		members.push({ run: report, manifest });
@@ -256,7 +282,8 @@ export async function computeReport(
 			collator.compare(a.run.run_id, b.run.run_id) || collator.compare(a.run.model, b.run.model)
 	);
 
-	const groups = groupComparable(members)
+	// A run without records is no repetition: it would add to n while adding no figure.
+	const groups = groupComparable(members.filter((m) => !m.run.empty))
 		.map(groupReport)
 		.sort(
 			(a, b) => collator.compare(a.model, b.model) || collator.compare(a.run_ids[0], b.run_ids[0])

@@ -22,7 +22,8 @@ export function checkRecord(file: StageFile, value: unknown, where: string): Any
 
 /** Validates a record the engine is about to save; a failure is a bug, reported with the case. */
 export function checkRecordToAppend(file: StageFile, record: AnyRecord, fileLabel: string): void {
-	const name = typeof record?.case_number === 'string' ? record.case_number : '(missing)';
+	const cn = record?.case_number;
+	const name = typeof cn === 'string' || typeof cn === 'number' ? String(cn) : '(missing)';
 	checkRecord(file, record, `${fileLabel}: refusing to save the record of case_number ${name}`);
 }
 

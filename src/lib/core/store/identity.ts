@@ -3,14 +3,14 @@
  * records per case (one per history_type); every other file holds one record per case.
  */
 import { CheckpointError } from '../errors';
-import type { StageFile } from '../records';
+import { caseKey, type CaseNumber, type StageFile } from '../records';
 
 /** Stage files whose records are keyed by case_number and history_type. */
 export const PAIRED_FILES: ReadonlySet<StageFile> = new Set<StageFile>(['a1', 'LCA_results']);
 
 /** The fields that name a record: enough of any record, or of a case about to be run. */
 export interface RecordName {
-	case_number: string;
+	case_number: CaseNumber;
 	history_type?: unknown;
 }
 
@@ -20,10 +20,12 @@ export interface RecordName {
  * `loadCheckpoint` with it.
  */
 export function recordIdentity(file: StageFile, record: RecordName): string {
-	// A JSON tuple cannot collide, whatever characters a case_number holds.
+	// A JSON tuple cannot collide, whatever characters a case_number holds; the string form makes
+	// `1001` and `"1001"` one case (SPEC §5), so runs saved either way resume alike.
+	const key = caseKey(record.case_number);
 	return PAIRED_FILES.has(file)
-		? JSON.stringify([record.case_number, String(record.history_type ?? '')])
-		: JSON.stringify([record.case_number]);
+		? JSON.stringify([key, String(record.history_type ?? '')])
+		: JSON.stringify([key]);
 }
 
 /** A record identity as a person reads it: `case_number 2023-041 (underspecified history)`. */

@@ -5,6 +5,7 @@
 import type { History } from '../dataset/types';
 import type { RunKey } from '../layout';
 import {
+	type CaseNumber,
 	DEFAULT_SETTINGS,
 	MANIFEST_SCHEMA_VERSION,
 	type A1Record,
@@ -21,7 +22,7 @@ export function fakeSha(seed: string | number): string {
 	return h.toString(16).padStart(8, '0').repeat(8);
 }
 
-export function sampleHistory(caseNumber: string): History {
+export function sampleHistory(caseNumber: CaseNumber): History {
 	return [
 		{ role: 'user', content: `案件${caseNumber}：我借给朋友五万元，他一直不还。` },
 		{ role: 'assistant', content: '请问有借条或转账记录吗？"引号"与\\反斜杠\n换行也要保留。' },
@@ -30,7 +31,7 @@ export function sampleHistory(caseNumber: string): History {
 }
 
 export function makeA1(
-	caseNumber: string,
+	caseNumber: CaseNumber,
 	historyType: A1Record['history_type'] = 'complete',
 	overrides: Partial<A1Record> = {}
 ): A1Record {
@@ -46,7 +47,7 @@ export function makeA1(
 }
 
 export function makeLca(
-	caseNumber: string,
+	caseNumber: CaseNumber,
 	historyType: LcaResultRecord['history_type'] = 'underspecified',
 	overrides: Partial<LcaResultRecord> = {}
 ): LcaResultRecord {
@@ -62,7 +63,7 @@ export function makeLca(
 }
 
 export function makeInteraction(
-	caseNumber: string,
+	caseNumber: CaseNumber,
 	overrides: Partial<InteractionRecord> = {}
 ): InteractionRecord {
 	const initial = sampleHistory(caseNumber);
@@ -92,7 +93,7 @@ export function makeInteraction(
 }
 
 export function makeDcg(
-	caseNumber: string,
+	caseNumber: CaseNumber,
 	overrides: Partial<DcgResultRecord> = {}
 ): DcgResultRecord {
 	return {

@@ -5,7 +5,7 @@
  */
 import { CheckpointError } from '../errors';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
-import type { Manifest, StageFile } from '../records';
+import { caseKey, type Manifest, type StageFile } from '../records';
 import { OPERATIONAL_SETTINGS, type OperationalEntry } from '../run-config';
 import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, recordIdentity } from './identity';
@@ -56,9 +56,10 @@ export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
 	check('schema_version', saved.schema_version, wanted.schema_version);
 	check('dataset.sha256', saved.dataset.sha256, wanted.dataset.sha256);
 	check('dataset.n_cases', saved.dataset.n_cases, wanted.dataset.n_cases);
+	// Compared as strings (SPEC §5): a run saved with `"1001"` resumes from a dataset's `1001`.
 	const [sel, wantSel] = [
-		saved.dataset.selected_case_numbers,
-		wanted.dataset.selected_case_numbers
+		saved.dataset.selected_case_numbers.map(caseKey),
+		wanted.dataset.selected_case_numbers.map(caseKey)
 	];
 	if (sel.length !== wantSel.length || sel.some((c, i) => c !== wantSel[i])) {
 		diffs.push(describeSelection(sel, wantSel));

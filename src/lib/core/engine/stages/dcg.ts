@@ -66,7 +66,7 @@ async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> 
 		{ round: 2 }
 	);
 	return {
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		history: kase.underspecified,
 		rounds: [
 			{ round: 1, question: first.response, reasoning: first.reasoning, user_reply: reply },
@@ -88,7 +88,7 @@ async function judgeQuestions(
 	);
 	const round_labels: DcgResultRecord['round_labels'] = [first.label, second.label];
 	return {
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		cause_of_action: kase.cause_of_action,
 		questions: asked.record.rounds.map((r) => r.question),
 		round_labels,

@@ -153,7 +153,7 @@ function pairedOrder(file: StageFile, cases: readonly Case[]): string[] {
 async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Promise<A1Record> {
 	const result = await ctx.call('lexawn', a1Prompt(ctx, kase, type), kase, { historyType: type });
 	return {
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		history_type: type,
 		history: historyOf(kase, type),
 		response: result.response,
@@ -169,7 +169,7 @@ async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaRe
 		historyType: type
 	});
 	return {
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		cause_of_action: kase.cause_of_action,
 		history_type: type,
 		response,
@@ -198,7 +198,7 @@ async function interact(
 		label: lca.record.label
 	};
 	const finish = async (stop: 'judgment' | 'budget') => ({
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		initial_history: kase.underspecified,
 		rounds,
 		stop_reason: stop,

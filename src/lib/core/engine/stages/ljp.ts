@@ -55,7 +55,7 @@ async function extract(
 		judgeExtractOutput(kase.claims.length)
 	);
 	return {
-		case_number: kase.case_number,
+		case_number: kase.case_number_value,
 		cause_of_action: kase.cause_of_action,
 		claims: kase.claims.map((c) => c.claim),
 		predicted: verdicts,
@@ -113,7 +113,7 @@ function prepareForced(
 				if (!source) {
 					const result = await ctx.call('force_judge', prompt(kase), kase);
 					made = {
-						case_number: kase.case_number,
+						case_number: kase.case_number_value,
 						history: historyOf(kase, type),
 						response: result.response,
 						reasoning: result.reasoning,

@@ -1,7 +1,7 @@
 /** Pieces every stage shares: history types, record identities, loading a checkpoint. */
 import { keyDetailsText, renderHistory } from '../../dataset/render';
 import type { Case, History } from '../../dataset/types';
-import { CheckpointError } from '../../errors';
+import { UpstreamIncompleteError } from '../../errors';
 import { stageFilePath } from '../../layout';
 import type { HistoryType, StageFile } from '../../records';
 import { recordIdentity } from '../../store/identity';
@@ -66,7 +66,7 @@ export function requireComplete(
 	if (missing.length === 0) return;
 	const [caseNumber, historyType] = JSON.parse(missing[0]) as [string, string?];
 	const first = historyType ? `${caseNumber} (${historyType} history)` : caseNumber;
-	throw new CheckpointError(
+	throw new UpstreamIncompleteError(
 		`${stage} needs ${stageFilePath(ctx.run, file)} complete for the selected cases, but ` +
 			`${missing.length} of ${total} records are missing (first: case_number ${first}). ` +
 			`Run "${command}" with the same run id, model and settings first.`
