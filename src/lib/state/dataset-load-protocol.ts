@@ -1,0 +1,334 @@
+/**
+ * The messages between the Dataset page and the dataset worker, and both ends' logic as pure
+ * functions: `handleLoadRequest` (the worker's side, given a `post` function) and
+ * `LoadReceiver` (the page's side, fed one message at a time). The worker file and the
+ * page's client are thin wiring around these, so Node tests drive the whole protocol
+ * without a Worker.
+ *
+ * Why the shape: parsing and checking 100 MB takes seconds, so it runs in the worker; the
+ * file's bytes travel there and back as a transferred ArrayBuffer (no copy). The valid
+ * dataset comes back once, because the Run page needs every case on the main thread, but
+ * in chunks of at most `CHUNK_CASES` cases / `CHUNK_CHARS` characters: the structured clone
+ * of 200,000 cases costs the receiving thread seconds, and one message is one task, so
+ * chunking keeps every task on the page short. Problem and warning lists are cut to
+ * `PROBLEMS_SENT` items plus counts by kind of the rest: a million problems would cost more to
+ * send than to find, and nobody reads past the first screens.
+ */
+import {
+	loadDataset,
+	type Dataset,
+	type DatasetProblem,
+	type LoadOptions,
+	type LoadProgress
+} from '$lib/core/dataset/load';
+import type { Case, HistoryFields } from '$lib/core/dataset/types';
+
+/** Problems (or warnings) sent to the page; the rest are counted by kind. */
+export const PROBLEMS_SENT = 1000;
+/** At most this many cases in one message… */
+export const CHUNK_CASES = 2000;
+/** …and about this many characters of text (a single larger case travels alone). */
+export const CHUNK_CHARS = 4_000_000;
+
+/** A problem list cut to what the page shows: the first items, and the rest counted by kind. */
+export interface ProblemList {
+	/** The first problems, in file order (at most `PROBLEMS_SENT`). */
+	items: DatasetProblem[];
+	/** How many there are in all. */
+	total: number;
+	/** The problems not in `items`, counted by kind (their field, or "file"), most first. */
+	omitted: Array<{ kind: string; count: number }>;
+}
+
+/** The page's load request. `bytes` is transferred, so the page's copy is detached until it comes back. */
+export interface LoadRequest {
+	type: 'load';
+	id: number;
+	bytes: ArrayBuffer;
+	options: Omit<LoadOptions, 'onProgress'>;
+}
+
+/** How far a load has got: the loader's phases, then `receiving` (cases arrived on the page). */
+export type Progress = LoadProgress | { phase: 'receiving'; done: number; total: number };
+
+/** A valid dataset without its cases, which follow in `cases` messages. */
+export type DatasetHead = Omit<Dataset, 'cases'> & { caseCount: number };
+
+/** The worker's messages, all for one request `id`. */
+export type LoadResponse =
+	| { type: 'progress'; id: number; progress: LoadProgress }
+	| {
+			type: 'invalid';
+			id: number;
+			bytes: ArrayBuffer;
+			problems: ProblemList;
+			sha256: string | null;
+			mapping?: { candidates: string[]; detected: Partial<HistoryFields> };
+	  }
+	| { type: 'valid'; id: number; bytes: ArrayBuffer; head: DatasetHead; warnings: ProblemList }
+	| { type: 'cases'; id: number; from: number; cases: Case[] }
+	| { type: 'failed'; id: number; bytes: ArrayBuffer | null; message: string };
+
+/** What a load gives the page. `bytes` are the file's bytes back (null only if the worker died). */
+export type LoadOutcome =
+	| { kind: 'valid'; bytes: Uint8Array; dataset: Dataset; warnings: ProblemList }
+	| {
+			kind: 'invalid';
+			bytes: Uint8Array;
+			problems: ProblemList;
+			sha256: string | null;
+			mapping: { candidates: string[]; detected: Partial<HistoryFields> } | null;
+	  }
+	| { kind: 'failed'; bytes: Uint8Array | null; message: string };
+
+/** `postMessage` of the worker's global (or a test's stand-in). */
+export type Post = (message: LoadResponse, transfer?: Transferable[]) => void;
+
+/** Cuts a list to its first `limit` items and counts the rest by kind. */
+export function capProblems(
+	problems: readonly DatasetProblem[],
+	limit = PROBLEMS_SENT
+): ProblemList {
+	const counts = new Map<string, number>();
+	for (let i = limit; i < problems.length; i++) {
+		const kind = problems[i].field ?? 'file';
+		counts.set(kind, (counts.get(kind) ?? 0) + 1);
+	}
+	return {
+		items: problems.slice(0, limit),
+		total: problems.length,
+		omitted: [...counts]
+			.map(([kind, count]) => ({ kind, count }))
+			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
+	};
+}
+
+/** Roughly how many characters a case carries, to bound a chunk's size. */
+export function caseWeight(c: Case): number {
+	let n = c.case_number.length + c.cause_of_action.length + c.plaintiff_type.length;
+	for (const m of c.complete) n += m.content.length;
+	for (const m of c.underspecified) n += m.content.length;
+	for (const p of c.focal_points) n += p.length;
+	for (const claim of c.claims) n += claim.claim.length;
+	const kd = c.key_details;
+	if (typeof kd === 'string') n += kd.length;
+	else if (Array.isArray(kd)) for (const s of kd) n += s.length;
+	else
+		for (const [k, v] of Object.entries(kd))
+			n += k.length + (typeof v === 'string' ? v.length : 64);
+	return n;
+}
+
+/** The cases in consecutive chunks of at most `maxCases` cases and about `maxChars` characters. */
+export function* chunkCases(
+	cases: readonly Case[],
+	maxCases = CHUNK_CASES,
+	maxChars = CHUNK_CHARS
+): Generator<{ from: number; cases: Case[] }> {
+	let from = 0;
+	while (from < cases.length) {
+		let end = from;
+		let chars = 0;
+		while (end < cases.length && end - from < maxCases) {
+			const w = caseWeight(cases[end]);
+			if (end > from && chars + w > maxChars) break;
+			chars += w;
+			end++;
+		}
+		yield { from, cases: cases.slice(from, end) };
+		from = end;
+	}
+}
+
+function errorText(e: unknown): string {
+	return e instanceof Error ? e.message : String(e);
+}
+
+/** Options of {@link handleLoadRequest}. */
+export interface HandlerOptions {
+	/** @default loadDataset from the core */
+	load?: typeof loadDataset;
+	/** @default CHUNK_CASES */
+	chunkCases?: number;
+	/** @default CHUNK_CHARS */
+	chunkChars?: number;
+}
+
+/**
+ * The worker's side of one request: loads the bytes, posts progress, then the outcome with
+ * the bytes transferred back and, for a valid file, its cases in chunks.
+ */
+export async function handleLoadRequest(
+	request: LoadRequest,
+	post: Post,
+	options: HandlerOptions = {}
+): Promise<void> {
+	const load = options.load ?? loadDataset;
+	const { id, bytes } = request;
+	let result;
+	try {
+		result = await load(new Uint8Array(bytes), {
+			...request.options,
+			onProgress: (progress) => post({ type: 'progress', id, progress })
+		});
+	} catch (e) {
+		post({ type: 'failed', id, bytes, message: errorText(e) }, [bytes]);
+		return;
+	}
+	if (!result.ok) {
+		post(
+			{
+				type: 'invalid',
+				id,
+				bytes,
+				problems: capProblems(result.problems),
+				sha256: result.sha256,
+				...(result.mapping ? { mapping: result.mapping } : {})
+			},
+			[bytes]
+		);
+		return;
+	}
+	const { cases, ...rest } = result.dataset;
+	post(
+		{
+			type: 'valid',
+			id,
+			bytes,
+			head: { ...rest, caseCount: cases.length },
+			warnings: capProblems(result.warnings)
+		},
+		[bytes]
+	);
+	for (const chunk of chunkCases(cases, options.chunkCases, options.chunkChars)) {
+		post({ type: 'cases', id, ...chunk });
+	}
+}
+
+/**
+ * The page's side of one request: feed it every message for its id; `accept` returns the
+ * outcome once complete (after the last chunk of cases), else null. Progress goes to
+ * `onProgress`, including `receiving` while chunks arrive.
+ */
+export class LoadReceiver {
+	#head: DatasetHead | null = null;
+	#warnings: ProblemList | null = null;
+	#bytes: Uint8Array | null = null;
+	#cases: Case[] = [];
+
+	constructor(private readonly onProgress: (progress: Progress) => void = () => {}) {}
+
+	accept(message: LoadResponse): LoadOutcome | null {
+		switch (message.type) {
+			case 'progress':
+				this.onProgress(message.progress);
+				return null;
+			case 'failed':
+				return {
+					kind: 'failed',
+					bytes: message.bytes ? new Uint8Array(message.bytes) : null,
+					message: message.message
+				};
+			case 'invalid':
+				return {
+					kind: 'invalid',
+					bytes: new Uint8Array(message.bytes),
+					problems: message.problems,
+					sha256: message.sha256,
+					mapping: message.mapping ?? null
+				};
+			case 'valid':
+				this.#head = message.head;
+				this.#warnings = message.warnings;
+				this.#bytes = new Uint8Array(message.bytes);
+				return this.#complete();
+			case 'cases': {
+				if (!this.#head || message.from !== this.#cases.length) {
+					return this.#broken(`cases from ${message.from} arrived out of order`);
+				}
+				for (const c of message.cases) this.#cases.push(c);
+				this.onProgress({
+					phase: 'receiving',
+					done: this.#cases.length,
+					total: this.#head.caseCount
+				});
+				return this.#complete();
+			}
+		}
+	}
+
+	#complete(): LoadOutcome | null {
+		const head = this.#head;
+		if (!head || this.#cases.length < head.caseCount) return null;
+		const dataset: Dataset & { caseCount?: number } = { ...head, cases: this.#cases };
+		delete dataset.caseCount;
+		return {
+			kind: 'valid',
+			bytes: this.#bytes!,
+			dataset,
+			warnings: this.#warnings!
+		};
+	}
+
+	#broken(text: string): LoadOutcome {
+		return {
+			kind: 'failed',
+			bytes: this.#bytes,
+			message: `the dataset worker's reply was broken: ${text}`
+		};
+	}
+}
+
+/** A request's ArrayBuffer: the view's own buffer when it spans it exactly, else a copy. */
+export function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+	if (
+		bytes.byteOffset === 0 &&
+		bytes.byteLength === bytes.buffer.byteLength &&
+		bytes.buffer instanceof ArrayBuffer
+	) {
+		return bytes.buffer;
+	}
+	return bytes.slice().buffer as ArrayBuffer;
+}
+
+/**
+ * The problems of a list not among its first `shown` items, by kind, most first: the
+ * unshown sent items and the ones never sent together.
+ */
+export function notShownByKind(
+	list: ProblemList,
+	shown: number
+): Array<{ kind: string; count: number }> {
+	const counts = new Map<string, number>();
+	for (let i = shown; i < list.items.length; i++) {
+		const kind = list.items[i].field ?? 'file';
+		counts.set(kind, (counts.get(kind) ?? 0) + 1);
+	}
+	for (const { kind, count } of list.omitted) counts.set(kind, (counts.get(kind) ?? 0) + count);
+	return [...counts]
+		.map(([kind, count]) => ({ kind, count }))
+		.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
+}
+
+/** "3 × result_dict, 1 × file" (kinds are field names from the core, at most the first 8). */
+export function kindsText(kinds: Array<{ kind: string; count: number }>): string {
+	const head = kinds.slice(0, 8).map((k) => `${k.count.toLocaleString('en')} × ${k.kind}`);
+	const rest = kinds.length - head.length;
+	return rest > 0 ? `${head.join(', ')} and ${rest} other kinds` : head.join(', ');
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+/** One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB". */
+export function progressText(progress: Progress | null): string {
+	if (!progress) return 'starting…';
+	const { done, total } = progress;
+	switch (progress.phase) {
+		case 'reading':
+			return `reading the file: ${mb(done)} of ${mb(total)} MB`;
+		case 'checking':
+			return `checking cases: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}`;
+		case 'receiving':
+			return `preparing cases: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}`;
+	}
+}

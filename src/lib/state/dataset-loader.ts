@@ -1,0 +1,142 @@
+/**
+ * Where the Dataset page's files are parsed and checked: in a dedicated module worker when
+ * the browser has one (so a 100 MB file never blocks the page), else in this thread through
+ * the very same protocol (`dataset-load-protocol.ts`).
+ */
+import { loadDataset, type LoadOptions } from '$lib/core/dataset/load';
+import {
+	handleLoadRequest,
+	LoadReceiver,
+	ownBuffer,
+	type LoadOutcome,
+	type LoadRequest,
+	type LoadResponse,
+	type Progress
+} from './dataset-load-protocol';
+
+/** Loads one file's bytes. The bytes are lent: read them back from the outcome, not the argument. */
+export interface DatasetLoader {
+	load(
+		bytes: Uint8Array,
+		options: Omit<LoadOptions, 'onProgress'>,
+		onProgress?: (progress: Progress) => void
+	): Promise<LoadOutcome>;
+}
+
+/** The part of a `Worker` the loader uses, so tests can hand in a stand-in. */
+export interface WorkerLike {
+	postMessage(message: LoadRequest, transfer: Transferable[]): void;
+	onmessage: ((event: MessageEvent<LoadResponse>) => void) | null;
+	onerror: ((event: ErrorEvent | Event) => void) | null;
+	onmessageerror?: ((event: MessageEvent) => void) | null;
+	terminate(): void;
+}
+
+interface Pending {
+	receiver: LoadReceiver;
+	resolve: (outcome: LoadOutcome) => void;
+}
+
+/**
+ * A loader over a worker made by `spawn` on first use. A worker that dies (out of memory on a
+ * huge file, say) fails its pending loads with a message and is replaced on the next load;
+ * those loads' bytes are lost with it, which the outcome says (`bytes: null`).
+ */
+export function createWorkerLoader(spawn: () => WorkerLike): DatasetLoader {
+	let worker: WorkerLike | null = null;
+	let nextId = 1;
+	const pending = new Map<number, Pending>();
+
+	const failAll = (message: string) => {
+		worker?.terminate();
+		worker = null;
+		for (const [id, p] of pending) {
+			pending.delete(id);
+			p.resolve({ kind: 'failed', bytes: null, message });
+		}
+	};
+
+	const start = (): WorkerLike => {
+		const w = spawn();
+		w.onmessage = (event) => {
+			const message = event.data;
+			const p = pending.get(message.id);
+			if (!p) return;
+			const outcome = p.receiver.accept(message);
+			if (outcome) {
+				pending.delete(message.id);
+				p.resolve(outcome);
+			}
+		};
+		w.onerror = (event) => {
+			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
+			failAll(
+				`the validation worker stopped${detail} (the browser may have run out of memory). ` +
+					'Open the file again, or validate it with the CLI.'
+			);
+		};
+		w.onmessageerror = () => failAll('the validation worker sent a reply that could not be read');
+		return w;
+	};
+
+	return {
+		load(bytes, options, onProgress) {
+			worker ??= start();
+			const id = nextId++;
+			const buffer = ownBuffer(bytes);
+			return new Promise<LoadOutcome>((resolve) => {
+				pending.set(id, { receiver: new LoadReceiver(onProgress), resolve });
+				worker!.postMessage({ type: 'load', id, bytes: buffer, options }, [buffer]);
+			});
+		}
+	};
+}
+
+/** Options of {@link createInlineLoader}. */
+export interface InlineLoaderOptions {
+	/** @default loadDataset from the core */
+	load?: typeof loadDataset;
+	/**
+	 * Pass every message through `structuredClone` with its transfer list, as a worker would,
+	 * so tests catch a message that cannot cross threads. @default false
+	 */
+	clone?: boolean;
+}
+
+/** A loader in this thread (Node, or a browser without workers), speaking the same protocol. */
+export function createInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
+	let nextId = 1;
+	return {
+		async load(bytes, loadOptions, onProgress) {
+			const id = nextId++;
+			const receiver = new LoadReceiver(onProgress);
+			let outcome: LoadOutcome | null = null;
+			const buffer = ownBuffer(bytes);
+			const deliver = (message: LoadResponse, transfer: Transferable[] = []) => {
+				const delivered = options.clone ? structuredClone(message, { transfer }) : message;
+				outcome ??= receiver.accept(delivered);
+			};
+			const request: LoadRequest = { type: 'load', id, bytes: buffer, options: loadOptions };
+			await handleLoadRequest(
+				options.clone ? structuredClone(request, { transfer: [buffer] }) : request,
+				deliver,
+				{ load: options.load }
+			);
+			return (
+				outcome ?? { kind: 'failed', bytes: null, message: 'the dataset loader gave no answer' }
+			);
+		}
+	};
+}
+
+/** The browser's loader: the module worker when `Worker` exists, else inline. */
+export function defaultDatasetLoader(): DatasetLoader {
+	if (typeof Worker === 'undefined') return createInlineLoader();
+	return createWorkerLoader(
+		() =>
+			new Worker(new URL('./dataset.worker.ts', import.meta.url), {
+				type: 'module',
+				name: 'dataset-validation'
+			}) as unknown as WorkerLike
+	);
+}
