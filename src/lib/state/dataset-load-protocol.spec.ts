@@ -23,7 +23,7 @@ async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {
 	const sent: Array<{ message: LoadResponse; transfer: Transferable[] }> = [];
 	const buffer = bytes.slice().buffer;
 	await handleLoadRequest(
-		{ type: 'load', id: 7, bytes: buffer, options: { fileName: 'x.json' } },
+		{ type: 'load', id: 7, source: buffer, options: { fileName: 'x.json' } },
 		(message, transfer = []) => sent.push({ message, transfer }),
 		options
 	);
@@ -260,5 +260,21 @@ describe('progressText', () => {
 		expect(progressText({ phase: 'receiving', done: 2000, total: 200_000 })).toBe(
 			'preparing cases: 2,000 of 200,000'
 		);
+	});
+});
+
+describe('a Blob source', () => {
+	it('is read by the worker side and never sent back', async () => {
+		const bytes = datasetBytes([validCase(1)]);
+		const sent: Array<{ message: LoadResponse; transfer: Transferable[] }> = [];
+		await handleLoadRequest(
+			{ type: 'load', id: 1, source: new Blob([bytes]), options: {} },
+			(message, transfer = []) => sent.push({ message, transfer })
+		);
+		const head = sent.find((s) => s.message.type === 'valid')!;
+		expect(head.transfer).toEqual([]);
+		expect(head.message).toEqual(expect.objectContaining({ bytes: null }));
+		const outcome = await createInlineLoader({ clone: true }).load(new Blob([bytes]), {});
+		expect(outcome).toEqual(expect.objectContaining({ kind: 'valid', bytes: null }));
 	});
 });

@@ -14,10 +14,13 @@ import {
 	type Progress
 } from './dataset-load-protocol';
 
-/** Loads one file's bytes. The bytes are lent: read them back from the outcome, not the argument. */
+/**
+ * Loads one file. A Blob (a File) is only a handle and stays usable; bytes are lent: read
+ * them back from the outcome, not the argument.
+ */
 export interface DatasetLoader {
 	load(
-		bytes: Uint8Array,
+		source: Uint8Array | Blob,
 		options: Omit<LoadOptions, 'onProgress'>,
 		onProgress?: (progress: Progress) => void
 	): Promise<LoadOutcome>;
@@ -80,13 +83,16 @@ export function createWorkerLoader(spawn: () => WorkerLike): DatasetLoader {
 	};
 
 	return {
-		load(bytes, options, onProgress) {
+		load(source, options, onProgress) {
 			worker ??= start();
 			const id = nextId++;
-			const buffer = ownBuffer(bytes);
+			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
 			return new Promise<LoadOutcome>((resolve) => {
 				pending.set(id, { receiver: new LoadReceiver(onProgress), resolve });
-				worker!.postMessage({ type: 'load', id, bytes: buffer, options }, [buffer]);
+				worker!.postMessage(
+					{ type: 'load', id, source: sent, options },
+					sent instanceof ArrayBuffer ? [sent] : []
+				);
 			});
 		}
 	};
@@ -107,18 +113,19 @@ export interface InlineLoaderOptions {
 export function createInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
 	let nextId = 1;
 	return {
-		async load(bytes, loadOptions, onProgress) {
+		async load(source, loadOptions, onProgress) {
 			const id = nextId++;
 			const receiver = new LoadReceiver(onProgress);
 			let outcome: LoadOutcome | null = null;
-			const buffer = ownBuffer(bytes);
+			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
+			const transfer = sent instanceof ArrayBuffer ? [sent] : [];
 			const deliver = (message: LoadResponse, transfer: Transferable[] = []) => {
 				const delivered = options.clone ? structuredClone(message, { transfer }) : message;
 				outcome ??= receiver.accept(delivered);
 			};
-			const request: LoadRequest = { type: 'load', id, bytes: buffer, options: loadOptions };
+			const request: LoadRequest = { type: 'load', id, source: sent, options: loadOptions };
 			await handleLoadRequest(
-				options.clone ? structuredClone(request, { transfer: [buffer] }) : request,
+				options.clone ? structuredClone(request, { transfer }) : request,
 				deliver,
 				{ load: options.load }
 			);

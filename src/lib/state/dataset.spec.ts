@@ -60,6 +60,21 @@ describe('DatasetState', () => {
 		expect(second.dataset?.cases).toEqual(first.dataset?.cases);
 	});
 
+	it('restores a file remembered by an earlier version as bytes, not a Blob', async () => {
+		const { openDB } = await import('idb');
+		const name = `lexpilot-datasets-test-${++dbCounter}`;
+		const store = openSavedDatasetStore(name)!;
+		await store.clear(); // creates the database with its store
+		const db = await openDB(name, 1);
+		const bytes = bytesOf([validCase('OLD-1')]);
+		await db.put('last', { bytes, fileName: 'old.json', isSample: false, savedAt: 'x' }, 'current');
+		db.close();
+		const state = new DatasetState({ store });
+		await state.restore();
+		expect(state.fileName).toBe('old.json');
+		expect(state.dataset?.cases[0].case_number).toBe('OLD-1');
+	});
+
 	it('lists every problem of an invalid file and keeps no dataset', async () => {
 		const broken = validCase('B-1');
 		broken.result_dict = { 判令被告返还借款: '全部支持' } as unknown as typeof broken.result_dict;

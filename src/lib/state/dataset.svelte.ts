@@ -69,9 +69,12 @@ export interface OpenOptions {
 	isSample?: boolean;
 }
 
-/** A file as opened. Its bytes are null while lent to the loader, or after a worker lost them. */
+/**
+ * A file as opened: a Blob (a File from the page, or IndexedDB's copy), which is only a
+ * handle, or bytes, which are null while lent to the loader or after a worker lost them.
+ */
 interface OpenedFile {
-	bytes: Uint8Array | null;
+	source: Blob | Uint8Array | null;
 	fileName: string;
 	isSample: boolean;
 	origin: DatasetOrigin;
@@ -132,13 +135,13 @@ export class DatasetState {
 	}
 
 	/**
-	 * Opens a file's bytes: validates them and, when valid (or when no valid dataset is in
-	 * use), makes it the current file and remembers it. The bytes are handed over.
+	 * Opens a file (a File, or its bytes, which are handed over): validates it and, when valid
+	 * (or when no valid dataset is in use), makes it the current file and remembers it.
 	 */
-	open(bytes: Uint8Array, options: OpenOptions): Promise<void> {
+	open(source: Blob | Uint8Array, options: OpenOptions): Promise<void> {
 		const isSample = options.isSample ?? false;
 		const file: OpenedFile = {
-			bytes,
+			source,
 			fileName: options.fileName,
 			isSample,
 			origin: isSample ? 'sample' : 'file',
@@ -151,15 +154,15 @@ export class DatasetState {
 	async loadSample(url: string): Promise<void> {
 		const doFetch = this.#fetch ?? globalThis.fetch;
 		const fileName = url.split('/').pop() ?? 'sample.json';
-		let bytes: Uint8Array;
+		let blob: Blob;
 		try {
 			const response = await doFetch(url);
 			if (!response.ok) throw new Error(`HTTP ${response.status}`);
-			bytes = new Uint8Array(await response.arrayBuffer());
+			blob = await response.blob();
 		} catch (e) {
 			await this.#enqueue(async () =>
 				this.#refuse(
-					{ bytes: null, fileName, isSample: true, origin: 'sample', historyFields: null },
+					{ source: null, fileName, isSample: true, origin: 'sample', historyFields: null },
 					{
 						error: `Could not fetch the sample from ${url}: ${message(e)}. Reload the page and try again.`
 					}
@@ -167,7 +170,7 @@ export class DatasetState {
 			);
 			return;
 		}
-		await this.open(bytes, { fileName, isSample: true });
+		await this.open(blob, { fileName, isSample: true });
 	}
 
 	/** Re-validates the refused file with the history fields the user picked. */
@@ -232,7 +235,7 @@ export class DatasetState {
 			}
 			this.persistence = 'saved';
 			await this.#validate({
-				bytes: saved.bytes,
+				source: saved.file,
 				fileName: saved.fileName,
 				isSample: saved.isSample,
 				origin: 'restored',
@@ -293,19 +296,20 @@ export class DatasetState {
 	 */
 	async #validate(file: OpenedFile): Promise<'valid' | 'refused-alone' | 'refused-kept' | null> {
 		const generation = this.#generation;
-		const bytes = file.bytes;
-		if (!bytes) {
+		const source = file.source;
+		if (!source) {
 			this.#refuse(file, {
 				error: `${file.fileName} is no longer in memory (the validation worker stopped). Open the file again.`
 			});
 			return this.dataset ? 'refused-kept' : 'refused-alone';
 		}
-		file.bytes = null;
+		// Bytes are lent to the loader (transferred); a Blob is a handle and stays.
+		if (!(source instanceof Blob)) file.source = null;
 		this.loading = { fileName: file.fileName, progress: null };
 		let outcome: LoadOutcome;
 		try {
 			outcome = await this.#loader.load(
-				bytes,
+				source,
 				{
 					fileName: file.fileName,
 					historyFields: file.historyFields ?? undefined,
@@ -320,8 +324,8 @@ export class DatasetState {
 		} catch (e) {
 			outcome = { kind: 'failed', bytes: null, message: message(e) };
 		}
-		// The bytes come back whatever happened, so the file can be re-validated or saved.
-		file.bytes = outcome.bytes;
+		// Lent bytes come back whatever happened, so the file can be re-validated or saved.
+		if (!(source instanceof Blob)) file.source = outcome.bytes;
 		if (generation !== this.#generation) return null;
 		this.loading = null;
 		if (outcome.kind !== 'valid') {
@@ -372,14 +376,18 @@ export class DatasetState {
 	}
 
 	async #save(file: OpenedFile): Promise<void> {
-		if (!file.bytes) return;
+		if (!file.source) return;
 		if (!this.#store) {
 			this.persistence = 'unavailable';
 			return;
 		}
+		// Bytes become a Blob once (small files: the sample, tests); a File already is one.
+		if (!(file.source instanceof Blob)) {
+			file.source = new Blob([file.source as Uint8Array<ArrayBuffer>]);
+		}
 		try {
 			await this.#store.save({
-				bytes: file.bytes,
+				file: file.source,
 				fileName: file.fileName,
 				isSample: file.isSample,
 				historyFields: file.historyFields ?? undefined,
