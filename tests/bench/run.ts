@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
+import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { resultsBench } from './results.bench';
@@ -31,6 +32,7 @@ import { validationBench } from './validation.bench';
 const BENCHES: BenchModule[] = [
 	...engineBenches,
 	validationBench,
+	datasetBrowserBench,
 	idbBench,
 	bundleBench,
 	resultsBench,
