@@ -49,7 +49,7 @@ describe('handleLoadRequest (the worker side)', () => {
 		if (!expected.ok || outcome?.kind !== 'valid') throw new Error('expected a valid dataset');
 		expect(outcome.dataset).toEqual(expected.dataset);
 		// Compared as a Buffer: toEqual walks a typed array element by element, slowly.
-		expect(Buffer.from(outcome.bytes).equals(bytes)).toBe(true);
+		expect(Buffer.from(outcome.bytes!).equals(bytes)).toBe(true);
 	});
 
 	it('cuts a long problem list to the first items and counts the rest by kind', async () => {
@@ -265,7 +265,7 @@ describe('progressText', () => {
 
 describe('a Blob source', () => {
 	it('is read by the worker side and never sent back', async () => {
-		const bytes = datasetBytes([validCase(1)]);
+		const bytes = datasetBytes([validCase(1)]) as Uint8Array<ArrayBuffer>;
 		const sent: Array<{ message: LoadResponse; transfer: Transferable[] }> = [];
 		await handleLoadRequest(
 			{ type: 'load', id: 1, source: new Blob([bytes]), options: {} },
@@ -276,5 +276,21 @@ describe('a Blob source', () => {
 		expect(head.message).toEqual(expect.objectContaining({ bytes: null }));
 		const outcome = await createInlineLoader({ clone: true }).load(new Blob([bytes]), {});
 		expect(outcome).toEqual(expect.objectContaining({ kind: 'valid', bytes: null }));
+	});
+});
+
+describe('createWorkerLoader when no worker can start', () => {
+	it('uses the fallback loader, or says why it failed', async () => {
+		const refuse = () => {
+			throw new Error('blocked by CSP');
+		};
+		const withFallback = createWorkerLoader(refuse, createInlineLoader());
+		expect((await withFallback.load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
+		const without = createWorkerLoader(refuse);
+		expect(await without.load(datasetBytes([validCase(1)]), {})).toEqual({
+			kind: 'failed',
+			bytes: null,
+			message: 'no validation worker could be started: blocked by CSP'
+		});
 	});
 });

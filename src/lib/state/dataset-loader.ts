@@ -45,7 +45,11 @@ interface Pending {
  * huge file, say) fails its pending loads with a message and is replaced on the next load;
  * those loads' bytes are lost with it, which the outcome says (`bytes: null`).
  */
-export function createWorkerLoader(spawn: () => WorkerLike): DatasetLoader {
+export function createWorkerLoader(
+	spawn: () => WorkerLike,
+	/** Used when no worker can be started (a host's CSP without worker-src, say). */
+	fallback: DatasetLoader | null = null
+): DatasetLoader {
 	let worker: WorkerLike | null = null;
 	let nextId = 1;
 	const pending = new Map<number, Pending>();
@@ -84,7 +88,13 @@ export function createWorkerLoader(spawn: () => WorkerLike): DatasetLoader {
 
 	return {
 		load(source, options, onProgress) {
-			worker ??= start();
+			try {
+				worker ??= start();
+			} catch (e) {
+				if (fallback) return fallback.load(source, options, onProgress);
+				const message = `no validation worker could be started: ${e instanceof Error ? e.message : String(e)}`;
+				return Promise.resolve({ kind: 'failed', bytes: null, message });
+			}
 			const id = nextId++;
 			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
 			return new Promise<LoadOutcome>((resolve) => {
@@ -138,12 +148,15 @@ export function createInlineLoader(options: InlineLoaderOptions = {}): DatasetLo
 
 /** The browser's loader: the module worker when `Worker` exists, else inline. */
 export function defaultDatasetLoader(): DatasetLoader {
-	if (typeof Worker === 'undefined') return createInlineLoader();
+	const inline = createInlineLoader();
+	if (typeof Worker === 'undefined') return inline;
+	// In this thread as a last resort: slow for a large file, but the page still works.
 	return createWorkerLoader(
 		() =>
 			new Worker(new URL('./dataset.worker.ts', import.meta.url), {
 				type: 'module',
 				name: 'dataset-validation'
-			}) as unknown as WorkerLike
+			}) as unknown as WorkerLike,
+		inline
 	);
 }
