@@ -6,17 +6,20 @@ import {
 	capProblems,
 	chunkCases,
 	handleLoadRequest,
+	type HandlerOptions
+} from './dataset-load-handler';
+import {
 	kindsText,
 	notShownByKind,
 	LoadReceiver,
 	PROBLEMS_SENT,
 	progressText,
-	type HandlerOptions,
 	type LoadRequest,
 	type LoadResponse,
 	type Progress
 } from './dataset-load-protocol';
-import { createInlineLoader, createWorkerLoader, type WorkerLike } from './dataset-loader';
+import { createInlineLoader } from './dataset-inline-loader';
+import { createWorkerLoader, type WorkerLike } from './dataset-loader';
 
 /** Runs the worker's side and records every message with its transfer list. */
 async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {

@@ -1,9 +1,9 @@
 /**
- * The messages between the Dataset page and the dataset worker, and both ends' logic as pure
- * functions: `handleLoadRequest` (the worker's side, given a `post` function) and
- * `LoadReceiver` (the page's side, fed one message at a time). The worker file and the
- * page's client are thin wiring around these, so Node tests drive the whole protocol
- * without a Worker.
+ * The messages between the Dataset page and the dataset worker, and the page's side of them
+ * as pure functions: `LoadReceiver`, fed one message at a time (the worker's side,
+ * `handleLoadRequest`, is in `dataset-load-handler.ts`). The worker file and the page's
+ * client are thin wiring around these, so Node tests drive the whole protocol without a
+ * Worker.
  *
  * Why the shape: parsing and checking 100 MB takes seconds, so it runs in the worker. The
  * file goes there as a Blob (a File from the file input, or the Blob IndexedDB gives back):
@@ -16,24 +16,12 @@
  * `PROBLEMS_SENT` items plus counts by kind of the rest: a million problems would cost more to
  * send than to find, and nobody reads past the first screens.
  */
-import {
-	loadDataset,
-	type Dataset,
-	type DatasetProblem,
-	type LoadOptions,
-	type LoadProgress
-} from '$lib/core/dataset/load';
+// Types only: the page's side must not pull the validator into every page's JavaScript.
+import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
 import type { Case, HistoryFields } from '$lib/core/dataset/types';
 
 /** Problems (or warnings) sent to the page; the rest are counted by kind. */
 export const PROBLEMS_SENT = 1000;
-/**
- * At most this many cases in one message… (measured in Chromium: 2,000 small cases took the
- * page 40–100 ms to receive under load, 500 stay near 10–25 ms).
- */
-export const CHUNK_CASES = 500;
-/** …and about this many characters of text (a single larger case travels alone). */
-export const CHUNK_CHARS = 1_000_000;
 
 /** A problem list cut to what the page shows: the first items, and the rest counted by kind. */
 export interface ProblemList {
@@ -100,133 +88,6 @@ export type LoadOutcome =
 
 /** `postMessage` of the worker's global (or a test's stand-in). */
 export type Post = (message: LoadResponse, transfer?: Transferable[]) => void;
-
-/** Cuts a list to its first `limit` items and counts the rest by kind. */
-export function capProblems(
-	problems: readonly DatasetProblem[],
-	limit = PROBLEMS_SENT
-): ProblemList {
-	const counts = new Map<string, number>();
-	for (let i = limit; i < problems.length; i++) {
-		const kind = problems[i].field ?? 'file';
-		counts.set(kind, (counts.get(kind) ?? 0) + 1);
-	}
-	return {
-		items: problems.slice(0, limit),
-		total: problems.length,
-		omitted: [...counts]
-			.map(([kind, count]) => ({ kind, count }))
-			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
-	};
-}
-
-/** Roughly how many characters a case carries, to bound a chunk's size. */
-export function caseWeight(c: Case): number {
-	let n = c.case_number.length + c.cause_of_action.length + c.plaintiff_type.length;
-	for (const m of c.complete) n += m.content.length;
-	for (const m of c.underspecified) n += m.content.length;
-	for (const p of c.focal_points) n += p.length;
-	for (const claim of c.claims) n += claim.claim.length;
-	const kd = c.key_details;
-	if (typeof kd === 'string') n += kd.length;
-	else if (Array.isArray(kd)) for (const s of kd) n += s.length;
-	else
-		for (const [k, v] of Object.entries(kd))
-			n += k.length + (typeof v === 'string' ? v.length : 64);
-	return n;
-}
-
-/** The cases in consecutive chunks of at most `maxCases` cases and about `maxChars` characters. */
-export function* chunkCases(
-	cases: readonly Case[],
-	maxCases = CHUNK_CASES,
-	maxChars = CHUNK_CHARS
-): Generator<{ from: number; cases: Case[] }> {
-	let from = 0;
-	while (from < cases.length) {
-		let end = from;
-		let chars = 0;
-		while (end < cases.length && end - from < maxCases) {
-			const w = caseWeight(cases[end]);
-			if (end > from && chars + w > maxChars) break;
-			chars += w;
-			end++;
-		}
-		yield { from, cases: cases.slice(from, end) };
-		from = end;
-	}
-}
-
-function errorText(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
-}
-
-/** Options of {@link handleLoadRequest}. */
-export interface HandlerOptions {
-	/** @default loadDataset from the core */
-	load?: typeof loadDataset;
-	/** @default CHUNK_CASES */
-	chunkCases?: number;
-	/** @default CHUNK_CHARS */
-	chunkChars?: number;
-}
-
-/**
- * The worker's side of one request: loads the bytes, posts progress, then the outcome with
- * the bytes transferred back and, for a valid file, its cases in chunks.
- */
-export async function handleLoadRequest(
-	request: LoadRequest,
-	post: Post,
-	options: HandlerOptions = {}
-): Promise<void> {
-	const load = options.load ?? loadDataset;
-	const { id, source } = request;
-	// An ArrayBuffer goes back with the answer, transferred; a Blob stayed with the page.
-	const bytes = source instanceof ArrayBuffer ? source : null;
-	const back = bytes ? [bytes] : [];
-	let result;
-	try {
-		const data = bytes
-			? new Uint8Array(bytes)
-			: new Uint8Array(await (source as Blob).arrayBuffer());
-		result = await load(data, {
-			...request.options,
-			onProgress: (progress) => post({ type: 'progress', id, progress })
-		});
-	} catch (e) {
-		post({ type: 'failed', id, bytes, message: errorText(e) }, back);
-		return;
-	}
-	if (!result.ok) {
-		post(
-			{
-				type: 'invalid',
-				id,
-				bytes,
-				problems: capProblems(result.problems),
-				sha256: result.sha256,
-				...(result.mapping ? { mapping: result.mapping } : {})
-			},
-			back
-		);
-		return;
-	}
-	const { cases, ...rest } = result.dataset;
-	post(
-		{
-			type: 'valid',
-			id,
-			bytes,
-			head: { ...rest, caseCount: cases.length },
-			warnings: capProblems(result.warnings)
-		},
-		back
-	);
-	for (const chunk of chunkCases(cases, options.chunkCases, options.chunkChars)) {
-		post({ type: 'cases', id, ...chunk });
-	}
-}
 
 /**
  * The page's side of one request: feed it every message for its id; `accept` returns the

@@ -3,9 +3,9 @@
  * the browser has one (so a 100 MB file never blocks the page), else in this thread through
  * the very same protocol (`dataset-load-protocol.ts`).
  */
-import { loadDataset, type LoadOptions } from '$lib/core/dataset/load';
+import type { LoadOptions } from '$lib/core/dataset/load';
+import type { InlineLoaderOptions } from './dataset-inline-loader';
 import {
-	handleLoadRequest,
 	LoadReceiver,
 	ownBuffer,
 	type LoadOutcome,
@@ -108,47 +108,23 @@ export function createWorkerLoader(
 	};
 }
 
-/** Options of {@link createInlineLoader}. */
-export interface InlineLoaderOptions {
-	/** @default loadDataset from the core */
-	load?: typeof loadDataset;
-	/**
-	 * Pass every message through `structuredClone` with its transfer list, as a worker would,
-	 * so tests catch a message that cannot cross threads. @default false
-	 */
-	clone?: boolean;
-}
-
-/** A loader in this thread (Node, or a browser without workers), speaking the same protocol. */
-export function createInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
-	let nextId = 1;
+/**
+ * The in-thread loader, fetched on first use: it carries the whole validator, which the
+ * worker has and the page needs only when no worker can run (or in Node tests).
+ */
+export function lazyInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
+	let loader: Promise<DatasetLoader> | null = null;
 	return {
 		async load(source, loadOptions, onProgress) {
-			const id = nextId++;
-			const receiver = new LoadReceiver(onProgress);
-			let outcome: LoadOutcome | null = null;
-			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
-			const transfer = sent instanceof ArrayBuffer ? [sent] : [];
-			const deliver = (message: LoadResponse, transfer: Transferable[] = []) => {
-				const delivered = options.clone ? structuredClone(message, { transfer }) : message;
-				outcome ??= receiver.accept(delivered);
-			};
-			const request: LoadRequest = { type: 'load', id, source: sent, options: loadOptions };
-			await handleLoadRequest(
-				options.clone ? structuredClone(request, { transfer }) : request,
-				deliver,
-				{ load: options.load }
-			);
-			return (
-				outcome ?? { kind: 'failed', bytes: null, message: 'the dataset loader gave no answer' }
-			);
+			loader ??= import('./dataset-inline-loader').then((m) => m.createInlineLoader(options));
+			return (await loader).load(source, loadOptions, onProgress);
 		}
 	};
 }
 
 /** The browser's loader: the module worker when `Worker` exists, else inline. */
 export function defaultDatasetLoader(): DatasetLoader {
-	const inline = createInlineLoader();
+	const inline = lazyInlineLoader();
 	if (typeof Worker === 'undefined') return inline;
 	// In this thread as a last resort: slow for a large file, but the page still works.
 	return createWorkerLoader(

@@ -249,7 +249,7 @@ describe('DatasetState', () => {
 	});
 
 	it('keeps the dataset in use when the loader dies, and says to open the file again', async () => {
-		const { createInlineLoader } = await import('./dataset-loader');
+		const { createInlineLoader } = await import('./dataset-inline-loader');
 		const inline = createInlineLoader();
 		let dies = false;
 		const state = new DatasetState({

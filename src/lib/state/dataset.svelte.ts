@@ -11,7 +11,7 @@ import { parseCategoryMap } from '$lib/core/dataset/categories';
 import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import type { LoadOutcome, ProblemList, Progress } from './dataset-load-protocol';
-import { createInlineLoader, defaultDatasetLoader, type DatasetLoader } from './dataset-loader';
+import { defaultDatasetLoader, lazyInlineLoader, type DatasetLoader } from './dataset-loader';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
 
 /**
@@ -129,7 +129,7 @@ export class DatasetState {
 	#fetch: typeof fetch | undefined;
 
 	constructor(deps: DatasetStateDeps = {}) {
-		this.#loader = deps.loader ?? createInlineLoader({ load: deps.load });
+		this.#loader = deps.loader ?? lazyInlineLoader({ load: deps.load });
 		this.#store = deps.store ?? null;
 		this.#fetch = deps.fetch;
 	}

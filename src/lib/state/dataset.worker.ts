@@ -3,7 +3,8 @@
  * `handleLoadRequest`; requests run one after another, in the order they came.
  */
 /// <reference lib="webworker" />
-import { handleLoadRequest, type LoadRequest, type LoadResponse } from './dataset-load-protocol';
+import { handleLoadRequest } from './dataset-load-handler';
+import type { LoadRequest, LoadResponse } from './dataset-load-protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let queue: Promise<void> = Promise.resolve();
