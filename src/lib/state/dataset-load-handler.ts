@@ -4,6 +4,7 @@
  * the in-thread fallback only, so the validator stays out of the pages' own JavaScript.
  */
 import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
+import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
 import {
 	PROBLEMS_SENT,
@@ -33,6 +34,30 @@ export function capProblems(
 	return {
 		items: problems.slice(0, limit),
 		total: problems.length,
+		omitted: [...counts]
+			.map(([kind, count]) => ({ kind, count }))
+			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
+	};
+}
+
+/**
+ * The core's list as the page's: the core keeps the first `MAX_LISTED_PROBLEMS` and adds one
+ * line counting the rest by kind; the page gets the kept ones as items (cut again to
+ * `PROBLEMS_SENT`) and the counts as `omitted`, to draw them its own way.
+ */
+export function fromCore(
+	listed: readonly DatasetProblem[],
+	total: number,
+	more: Record<string, number>
+): ProblemList {
+	const items = total > MAX_LISTED_PROBLEMS ? listed.slice(0, -1) : listed;
+	const list = capProblems(items);
+	const counts = new Map(list.omitted.map((k) => [k.kind, k.count]));
+	for (const [kind, count] of Object.entries(more))
+		counts.set(kind, (counts.get(kind) ?? 0) + count);
+	return {
+		items: list.items,
+		total,
 		omitted: [...counts]
 			.map(([kind, count]) => ({ kind, count }))
 			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
@@ -123,7 +148,7 @@ export async function handleLoadRequest(
 				type: 'invalid',
 				id,
 				bytes,
-				problems: capProblems(result.problems),
+				problems: fromCore(result.problems, result.problemCount, result.moreProblems),
 				sha256: result.sha256,
 				...(result.mapping ? { mapping: result.mapping } : {})
 			},
@@ -138,7 +163,7 @@ export async function handleLoadRequest(
 			id,
 			bytes,
 			head: { ...rest, caseCount: cases.length },
-			warnings: capProblems(result.warnings)
+			warnings: fromCore(result.warnings, result.warningCount, result.moreWarnings)
 		},
 		back
 	);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { datasetBytes, validCase, validCases } from '../../../tests/fixtures/datasets/factory';
 import { loadDataset } from '$lib/core/dataset/load';
+import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
 import {
 	capProblems,
@@ -12,7 +13,6 @@ import {
 	kindsText,
 	notShownByKind,
 	LoadReceiver,
-	PROBLEMS_SENT,
 	progressText,
 	type LoadRequest,
 	type LoadResponse,
@@ -63,12 +63,17 @@ describe('handleLoadRequest (the worker side)', () => {
 			throw new Error(`expected invalid, got ${last.message.type}`);
 		const full = await loadDataset(bytes, { fileName: 'x.json' });
 		if (full.ok) throw new Error('expected problems');
-		expect(full.problems.length).toBeGreaterThan(PROBLEMS_SENT);
+		// The core keeps its first 500 and one line counting the rest: the page gets those 500 as
+		// items (without the line) and the counts by kind.
+		expect(full.problemCount).toBeGreaterThan(MAX_LISTED_PROBLEMS + 1);
 		const { problems } = last.message;
-		expect(problems.total).toBe(full.problems.length);
-		expect(problems.items).toEqual(full.problems.slice(0, PROBLEMS_SENT));
+		expect(problems.total).toBe(full.problemCount);
+		expect(problems.items).toEqual(full.problems.slice(0, MAX_LISTED_PROBLEMS));
+		expect(Object.fromEntries(problems.omitted.map((k) => [k.kind, k.count]))).toEqual(
+			full.moreProblems
+		);
 		const omitted = problems.omitted.reduce((n, k) => n + k.count, 0);
-		expect(omitted).toBe(full.problems.length - PROBLEMS_SENT);
+		expect(omitted).toBe(full.problemCount - MAX_LISTED_PROBLEMS);
 		expect(last.transfer).toEqual([buffer]);
 		expect(last.message.sha256).toBe(full.sha256);
 	});

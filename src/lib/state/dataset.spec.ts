@@ -94,7 +94,7 @@ describe('DatasetState', () => {
 			])
 		);
 		expect(state.persistence).toBe('unavailable');
-		expect(state.problemCount).toBe(state.problems.length);
+		expect(state.refused?.problems.total).toBe(state.refused?.problems.items.length);
 	});
 
 	it('counts every problem of a file with thousands, listing the first and a line for the rest', async () => {
@@ -103,9 +103,12 @@ describe('DatasetState', () => {
 			fileName: 'empties.json'
 		});
 		expect(state.status).toBe('invalid');
-		expect(state.problemCount).toBeGreaterThan(6000);
-		expect(state.problems).toHaveLength(501);
-		expect(state.problems.at(-1)!.text).toMatch(/^… and [\d,]+ more problems, not listed/);
+		// The loader keeps its first 500; the page gets those and the rest counted by kind.
+		const problems = state.refused!.problems;
+		expect(problems.total).toBeGreaterThan(6000);
+		expect(problems.items).toHaveLength(500);
+		expect(problems.omitted.reduce((n, k) => n + k.count, 0)).toBe(problems.total - 500);
+		expect(problems.omitted.map((k) => k.kind)).toContain('case_number');
 	});
 
 	it('asks for a mapping when history fields are ambiguous, then validates with the choice', async () => {

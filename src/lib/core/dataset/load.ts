@@ -81,6 +81,8 @@ export type LoadResult =
 			warnings: DatasetProblem[];
 			/** How many warnings there are in all. */
 			warningCount: number;
+			/** The warnings not listed, by kind (field, `case`, `file`), most frequent first. */
+			moreWarnings: Record<string, number>;
 	  }
 	| {
 			ok: false;
@@ -227,7 +229,8 @@ export async function loadDataset(
 			...(options.fileName ? { fileName: options.fileName } : {})
 		},
 		warnings: warnings.list(),
-		warningCount: warnings.total
+		warningCount: warnings.total,
+		moreWarnings: warnings.moreByKind()
 	};
 }
 
