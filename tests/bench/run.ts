@@ -13,6 +13,7 @@ import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
 import { cliStartupBench } from './cli-startup.bench';
+import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { resultsBench } from './results.bench';
@@ -32,6 +33,7 @@ import { validationBench } from './validation.bench';
 const BENCHES: BenchModule[] = [
 	...engineBenches,
 	validationBench,
+	datasetBrowserBench,
 	idbBench,
 	bundleBench,
 	resultsBench,

@@ -79,3 +79,71 @@ export function syntheticDataset(cases = 432, seed = 20240601): unknown[] {
 		};
 	});
 }
+
+/** Shape of {@link writeLargeDataset}'s file. */
+export interface LargeDatasetOptions {
+	cases: number;
+	/** Messages per history (odd, so each history ends with the client). @default 1 */
+	messages?: number;
+	/** Characters per message (Chinese: three bytes each in UTF-8). @default 20 */
+	chars?: number;
+	/** @default 20240601 */
+	seed?: number;
+}
+
+/**
+ * Writes a large valid dataset (one line per case) to `path` without holding it in memory as
+ * one string, and returns its size in bytes: the bench's and the e2e tests' stand-in for a
+ * researcher's very large file. Deterministic, like {@link syntheticDataset}.
+ */
+export async function writeLargeDataset(
+	path: string,
+	{ cases, messages = 1, chars = 20, seed = 20240601 }: LargeDatasetOptions
+): Promise<number> {
+	const { open } = await import('node:fs/promises');
+	const random = rng(seed);
+	const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+	const text = () => {
+		let out = '';
+		while (out.length < chars) out += pick(PHRASES);
+		return out.slice(0, chars);
+	};
+	const history = () =>
+		Array.from({ length: messages }, (_, i) => ({
+			role: i % 2 === 0 ? 'user' : 'assistant',
+			content: text()
+		}));
+	const file = await open(path, 'w');
+	let size = 0;
+	let batch: string[] = [];
+	let batchChars = 0;
+	const flush = async () => {
+		const bytes = Buffer.from(batch.join(''), 'utf8');
+		size += bytes.length;
+		await file.write(bytes);
+		batch = [];
+		batchChars = 0;
+	};
+	try {
+		for (let i = 0; i < cases; i++) {
+			const line = JSON.stringify({
+				case_number: `LARGE-${i + 1}`,
+				cause_of_action: CAUSES[i % CAUSES.length],
+				plaintiff_type: i % 4 === 0 ? '法人' : '自然人',
+				focal_point: pick(PHRASES),
+				key_details: [pick(PHRASES)],
+				result_dict: { [`第1项诉讼请求：${pick(PHRASES)}`]: pick(VERDICTS) },
+				complete_consultation: history(),
+				underspecified_consultation: history()
+			});
+			batch.push(i === 0 ? `[\n${line}` : `,\n${line}`);
+			batchChars += line.length;
+			if (batchChars > 1 << 20) await flush();
+		}
+		batch.push('\n]\n');
+		await flush();
+	} finally {
+		await file.close();
+	}
+	return size;
+}

@@ -60,6 +60,21 @@ describe('DatasetState', () => {
 		expect(second.dataset?.cases).toEqual(first.dataset?.cases);
 	});
 
+	it('restores a file remembered by an earlier version as bytes, not a Blob', async () => {
+		const { openDB } = await import('idb');
+		const name = `lexpilot-datasets-test-${++dbCounter}`;
+		const store = openSavedDatasetStore(name)!;
+		await store.clear(); // creates the database with its store
+		const db = await openDB(name, 1);
+		const bytes = bytesOf([validCase('OLD-1')]);
+		await db.put('last', { bytes, fileName: 'old.json', isSample: false, savedAt: 'x' }, 'current');
+		db.close();
+		const state = new DatasetState({ store });
+		await state.restore();
+		expect(state.fileName).toBe('old.json');
+		expect(state.dataset?.cases[0].case_number).toBe('OLD-1');
+	});
+
 	it('lists every problem of an invalid file and keeps no dataset', async () => {
 		const broken = validCase('B-1');
 		broken.result_dict = { 判令被告返还借款: '全部支持' } as unknown as typeof broken.result_dict;
@@ -70,14 +85,16 @@ describe('DatasetState', () => {
 
 		expect(state.status).toBe('invalid');
 		expect(state.dataset).toBeNull();
-		expect(state.problems.map((p) => [p.caseIndex, p.caseNumber])).toEqual(
+		expect(state.refused?.keptDataset).toBe(false);
+		expect(state.fileName).toBe('broken.json');
+		expect(state.refused?.problems.items.map((p) => [p.caseIndex, p.caseNumber])).toEqual(
 			expect.arrayContaining([
 				[0, 'B-1'],
 				[1, 'B-2']
 			])
 		);
 		expect(state.persistence).toBe('unavailable');
-		expect(state.problemCount).toBe(state.problems.length);
+		expect(state.refused?.problems.total).toBe(state.refused?.problems.items.length);
 	});
 
 	it('counts every problem of a file with thousands, listing the first and a line for the rest', async () => {
@@ -86,9 +103,12 @@ describe('DatasetState', () => {
 			fileName: 'empties.json'
 		});
 		expect(state.status).toBe('invalid');
-		expect(state.problemCount).toBeGreaterThan(6000);
-		expect(state.problems).toHaveLength(501);
-		expect(state.problems.at(-1)!.text).toMatch(/^… and [\d,]+ more problems, not listed/);
+		// The loader keeps its first 500; the page gets those and the rest counted by kind.
+		const problems = state.refused!.problems;
+		expect(problems.total).toBeGreaterThan(6000);
+		expect(problems.items).toHaveLength(500);
+		expect(problems.omitted.reduce((n, k) => n + k.count, 0)).toBe(problems.total - 500);
+		expect(problems.omitted.map((k) => k.kind)).toContain('case_number');
 	});
 
 	it('asks for a mapping when history fields are ambiguous, then validates with the choice', async () => {
@@ -98,7 +118,7 @@ describe('DatasetState', () => {
 		await state.open(bytesOf([validCase('M-1', '民间借贷纠纷', fields)]), { fileName: 'odd.json' });
 
 		expect(state.status).toBe('invalid');
-		expect(state.mapping?.candidates).toEqual(expect.arrayContaining(fields));
+		expect(state.refused?.mapping?.candidates).toEqual(expect.arrayContaining(fields));
 
 		await state.mapHistoryFields({ complete: 'history_a', underspecified: 'history_b' });
 		expect(state.status).toBe('ready');
@@ -119,12 +139,12 @@ describe('DatasetState', () => {
 		const state = new DatasetState({ store: freshStore() });
 		await state.open(bytesOf([validCase('C-1', '某种新纠纷')]), { fileName: 'c.json' });
 		expect(state.dataset?.summary.classes).toEqual({ 未分类: 1 });
-		expect(state.warnings.length).toBeGreaterThan(0);
+		expect(state.warnings.total).toBeGreaterThan(0);
 
 		await state.setCategoryFile(encoder.encode('{"某种新纠纷": "合同纠纷"}'), 'map.json');
 		expect(state.categoryError).toBeNull();
 		expect(state.dataset?.summary.classes).toEqual({ 合同纠纷: 1 });
-		expect(state.warnings).toEqual([]);
+		expect(state.warnings.total).toBe(0);
 
 		await state.setCategoryFile(encoder.encode('[1, 2]'), 'bad.json');
 		expect(state.categoryError).toMatch(/^bad\.json: /);
@@ -163,22 +183,114 @@ describe('DatasetState', () => {
 		});
 		await state.loadSample('/sample/lexpilot-sample.json');
 		expect(state.status).toBe('error');
-		expect(state.error).toContain('HTTP 404');
+		expect(state.refused?.error).toContain('HTTP 404');
 	});
 
-	it('shows the file opened last even when an earlier one validates more slowly', async () => {
+	it('validates files one at a time in the order opened, so the one opened last is shown', async () => {
 		const { loadDataset: realLoad } = await import('$lib/core/dataset/load');
 		let releaseSlow: () => void = () => {};
 		const slowGate = new Promise<void>((ok) => (releaseSlow = ok));
+		const order: string[] = [];
 		const load: typeof loadDataset = async (bytes, options) => {
+			order.push(`start ${options?.fileName}`);
 			if (options?.fileName === 'slow.json') await slowGate;
+			order.push(`end ${options?.fileName}`);
 			return realLoad(bytes, options);
 		};
 		const state = new DatasetState({ store: null, load });
 		const slow = state.open(bytesOf([validCase('SLOW')]), { fileName: 'slow.json' });
-		await state.open(bytesOf([validCase('FAST')]), { fileName: 'fast.json' });
+		const fast = state.open(bytesOf([validCase('FAST')]), { fileName: 'fast.json' });
+		await Promise.resolve();
+		expect(state.loading?.fileName).toBe('slow.json');
 		releaseSlow();
-		await slow;
+		await Promise.all([slow, fast]);
+		expect(order).toEqual(['start slow.json', 'end slow.json', 'start fast.json', 'end fast.json']);
 		expect(state.dataset?.cases[0].case_number).toBe('FAST');
+		expect(state.loading).toBeNull();
+	});
+
+	it('keeps the valid dataset in use (and remembered) when the next file opened is invalid', async () => {
+		const store = freshStore();
+		const state = new DatasetState({ store });
+		await state.open(bytesOf([validCase('GOOD-1'), validCase('GOOD-2')]), {
+			fileName: 'good.json'
+		});
+		const good = state.dataset;
+		await state.open(encoder.encode('[{"case_number": '), { fileName: 'broken.json' });
+
+		expect(state.status).toBe('ready');
+		expect(state.dataset).toBe(good);
+		expect(state.fileName).toBe('good.json');
+		expect(state.refused?.fileName).toBe('broken.json');
+		expect(state.refused?.keptDataset).toBe(true);
+		expect(state.refused?.problems.items[0].text).toMatch(/^broken\.json, line 1/);
+
+		const reloaded = new DatasetState({ store });
+		await reloaded.restore();
+		expect(reloaded.fileName).toBe('good.json');
+		expect(reloaded.dataset?.cases.map((c) => c.case_number)).toEqual(['GOOD-1', 'GOOD-2']);
+
+		// A category map applies to the dataset in use, which stays usable.
+		await state.setCategoryFile(encoder.encode('{"民间借贷纠纷": "借贷"}'), 'map.json');
+		expect(state.dataset?.summary.classes).toEqual({ 借贷: 2 });
+		expect(state.dataset?.cases.map((c) => c.case_number)).toEqual(['GOOD-1', 'GOOD-2']);
+	});
+
+	it('maps the history fields of a refused file while another dataset stays in use', async () => {
+		const state = new DatasetState({ store: freshStore() });
+		await state.open(bytesOf([validCase('FIRST')]), { fileName: 'first.json' });
+		const fields = ['history_a', 'history_b'];
+		await state.open(bytesOf([validCase('M-1', '民间借贷纠纷', fields)]), { fileName: 'odd.json' });
+		expect(state.status).toBe('ready');
+		expect(state.dataset?.cases[0].case_number).toBe('FIRST');
+		expect(state.refused?.mapping).not.toBeNull();
+
+		await state.mapHistoryFields({ complete: 'history_a', underspecified: 'history_b' });
+		expect(state.refused).toBeNull();
+		expect(state.fileName).toBe('odd.json');
+		expect(state.dataset?.cases[0].case_number).toBe('M-1');
+	});
+
+	it('keeps the dataset in use when the loader dies, and says to open the file again', async () => {
+		const { createInlineLoader } = await import('./dataset-inline-loader');
+		const inline = createInlineLoader();
+		let dies = false;
+		const state = new DatasetState({
+			store: null,
+			loader: {
+				load: (bytes, options, onProgress) =>
+					dies
+						? Promise.resolve({ kind: 'failed', bytes: null, message: 'worker stopped' })
+						: inline.load(bytes, options, onProgress)
+			}
+		});
+		await state.open(bytesOf([validCase('KEEP')]), { fileName: 'keep.json' });
+		dies = true;
+		await state.open(bytesOf([validCase('LOST')]), { fileName: 'lost.json' });
+		expect(state.dataset?.cases[0].case_number).toBe('KEEP');
+		expect(state.refused?.error).toBe('lost.json could not be validated: worker stopped');
+	});
+
+	it('shows progress while loading, and a forget during a load discards its outcome', async () => {
+		let release: () => void = () => {};
+		const gate = new Promise<void>((ok) => (release = ok));
+		const { loadDataset: realLoad } = await import('$lib/core/dataset/load');
+		const load: typeof loadDataset = async (bytes, options) => {
+			options?.onProgress?.({ phase: 'reading', done: 5, total: bytes.length });
+			await gate;
+			return realLoad(bytes, options);
+		};
+		const state = new DatasetState({ store: freshStore(), load });
+		const opening = state.open(bytesOf([validCase('P-1')]), { fileName: 'p.json' });
+		await new Promise((ok) => setTimeout(ok, 0));
+		expect(state.status).toBe('loading');
+		expect(state.loading?.fileName).toBe('p.json');
+		expect(state.loading?.progress).toEqual(expect.objectContaining({ phase: 'reading', done: 5 }));
+		await state.forget();
+		release();
+		await opening;
+		expect(state.status).toBe('empty');
+		expect(state.dataset).toBeNull();
+		expect(state.loading).toBeNull();
 	});
 });

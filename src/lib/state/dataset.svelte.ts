@@ -1,21 +1,24 @@
 /**
- * The dataset the workbench is working on: the last file opened (or the sample), its
- * validation outcome, and the options it was loaded with. Every page reads it from here.
+ * The dataset the workbench is working on: the last valid file opened (or the sample), the
+ * last file that was refused, a load in progress, and the options files are loaded with.
+ * Every page reads it from here.
+ *
+ * Files are parsed and checked by a `DatasetLoader` (a worker in the browser), one at a
+ * time in the order asked. A file that does not validate never replaces a valid dataset in
+ * use: its problems are shown beside it, and the remembered file stays the valid one.
  */
 import { parseCategoryMap } from '$lib/core/dataset/categories';
-import {
-	loadDataset,
-	type Dataset,
-	type DatasetProblem,
-	type LoadResult
-} from '$lib/core/dataset/load';
+import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
+import type { LoadOutcome, ProblemList, Progress } from './dataset-load-protocol';
+import { defaultDatasetLoader, lazyInlineLoader, type DatasetLoader } from './dataset-loader';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
 
 /**
- * `empty`: nothing opened; `loading`: validating; `ready`: a valid dataset;
- * `invalid`: the file has problems (or needs a history-field mapping); `error`: the file
- * could not be read at all.
+ * `empty`: nothing opened; `loading`: the first file is being validated; `ready`: a valid
+ * dataset is in use (another file may be loading, or may have been refused, meanwhile);
+ * `invalid`: no valid dataset, and the file opened has problems (or needs a history-field
+ * mapping); `error`: no valid dataset, and the file could not be read or validated at all.
  */
 export type DatasetStatus = 'empty' | 'loading' | 'ready' | 'invalid' | 'error';
 
@@ -25,9 +28,33 @@ export type DatasetOrigin = 'file' | 'sample' | 'restored';
 /** Whether the current file is remembered across reloads. */
 export type Persistence = 'saved' | 'unavailable' | 'failed' | 'none';
 
+/** A file that did not give a valid dataset: its problems, or why it could not be checked. */
+export interface Refusal {
+	fileName: string;
+	/** Every problem found (cut to what the page needs; see `ProblemList`). Empty with `error`. */
+	problems: ProblemList;
+	/** Set when the two history fields need the user's mapping. */
+	mapping: { candidates: string[]; detected: Partial<HistoryFields> } | null;
+	/** SHA-256 of the file's bytes (null when unreadable). */
+	sha256: string | null;
+	/** A message when the file could not be read or validated at all. */
+	error: string | null;
+	/** True when a valid dataset stayed in use in spite of this file. */
+	keptDataset: boolean;
+}
+
+/** A load in progress. */
+export interface Loading {
+	fileName: string;
+	/** Null until the loader first reports. */
+	progress: Progress | null;
+}
+
 /** Injected collaborators, so tests can run the class without a browser. */
 export interface DatasetStateDeps {
-	/** @default loadDataset from the core */
+	/** Where files are parsed and checked. @default in this thread, with `load` */
+	loader?: DatasetLoader;
+	/** The core loader the default in-thread loader calls. @default loadDataset from the core */
 	load?: typeof loadDataset;
 	/** Where the last file is remembered; null keeps it in memory only. @default null */
 	store?: SavedDatasetStore | null;
@@ -42,80 +69,118 @@ export interface OpenOptions {
 	isSample?: boolean;
 }
 
+/**
+ * A file as opened: a Blob (a File from the page, or IndexedDB's copy), which is only a
+ * handle, or bytes, which are null while lent to the loader or after a worker lost them.
+ */
+interface OpenedFile {
+	source: Blob | Uint8Array | null;
+	fileName: string;
+	isSample: boolean;
+	origin: DatasetOrigin;
+	historyFields: Partial<HistoryFields> | null;
+}
+
+const NO_PROBLEMS: ProblemList = { items: [], total: 0, omitted: [] };
+
 export class DatasetState {
-	status = $state<DatasetStatus>('empty');
-	/** The valid dataset, or null. Large: never deep-proxied. */
+	/** The valid dataset in use, or null. Large: never deep-proxied. */
 	dataset = $state.raw<Dataset | null>(null);
-	/** Non-blocking findings of a valid dataset (e.g. causes that fall into 未分类). */
-	warnings = $state.raw<DatasetProblem[]>([]);
-	/** Every problem of an invalid file. */
-	problems = $state.raw<DatasetProblem[]>([]);
-	/** How many problems the file has in all; past a few hundred, `problems` lists only the first. */
-	problemCount = $state(0);
-	/** Set when the two history fields need the user's mapping. */
-	mapping = $state.raw<{ candidates: string[]; detected: Partial<HistoryFields> } | null>(null);
-	/** SHA-256 of the current file's bytes, valid or not (null when unreadable). */
+	/** Non-blocking findings of the dataset in use (e.g. causes that fall into 未分类). */
+	warnings = $state.raw<ProblemList>(NO_PROBLEMS);
+	/** The last file refused since the dataset in use was loaded, or null. */
+	refused = $state.raw<Refusal | null>(null);
+	/** A load in progress, or null. */
+	loading = $state.raw<Loading | null>(null);
+	/** SHA-256 of the dataset in use (or, with none, of the refused file). */
 	sha256 = $state<string | null>(null);
+	/** Name of the dataset in use (or, with none, of the refused file). */
 	fileName = $state<string | null>(null);
 	isSample = $state(false);
 	origin = $state<DatasetOrigin | null>(null);
-	/** A message when the file could not be read or validated at all. */
-	error = $state<string | null>(null);
-	/** History fields the user chose in the mapping form. */
+	/** History fields the user chose in the mapping form for the dataset in use. */
 	historyFields = $state.raw<Partial<HistoryFields> | null>(null);
 	/** The category map file in use, if the user loaded one. */
 	categoryFile = $state.raw<{ name: string; map: CategoryMap } | null>(null);
 	categoryError = $state<string | null>(null);
 	persistence = $state<Persistence>('none');
 
-	#bytes: Uint8Array | null = null;
+	status: DatasetStatus = $derived(
+		this.dataset
+			? 'ready'
+			: this.loading
+				? 'loading'
+				: this.refused
+					? this.refused.error === null
+						? 'invalid'
+						: 'error'
+					: 'empty'
+	);
+
+	#inUse: OpenedFile | null = null;
+	#refused: OpenedFile | null = null;
 	#categoryBytes: Uint8Array | null = null;
-	/** Bumped per load, so a slow earlier load never overwrites a later one. */
+	/** Bumped by `forget`, so a load still running then changes nothing. */
 	#generation = 0;
-	#load: typeof loadDataset;
+	/** Loads run one at a time, in the order asked. */
+	#queue: Promise<void> = Promise.resolve();
+	#loader: DatasetLoader;
 	#store: SavedDatasetStore | null;
 	#fetch: typeof fetch | undefined;
 
 	constructor(deps: DatasetStateDeps = {}) {
-		this.#load = deps.load ?? loadDataset;
+		this.#loader = deps.loader ?? lazyInlineLoader({ load: deps.load });
 		this.#store = deps.store ?? null;
 		this.#fetch = deps.fetch;
 	}
 
-	/** Opens a file's bytes: validates them and remembers the file. */
-	async open(bytes: Uint8Array, options: OpenOptions): Promise<void> {
-		this.#bytes = bytes;
-		this.fileName = options.fileName;
-		this.isSample = options.isSample ?? false;
-		this.origin = this.isSample ? 'sample' : 'file';
-		this.historyFields = null;
-		await this.#validate();
-		await this.#save();
+	/**
+	 * Opens a file (a File, or its bytes, which are handed over): validates it and, when valid
+	 * (or when no valid dataset is in use), makes it the current file and remembers it.
+	 */
+	open(source: Blob | Uint8Array, options: OpenOptions): Promise<void> {
+		const isSample = options.isSample ?? false;
+		const file: OpenedFile = {
+			source,
+			fileName: options.fileName,
+			isSample,
+			origin: isSample ? 'sample' : 'file',
+			historyFields: null
+		};
+		return this.#enqueue(() => this.#openFile(file));
 	}
 
 	/** Fetches and opens the bundled synthetic sample. */
 	async loadSample(url: string): Promise<void> {
 		const doFetch = this.#fetch ?? globalThis.fetch;
-		let bytes: Uint8Array;
+		const fileName = url.split('/').pop() ?? 'sample.json';
+		let blob: Blob;
 		try {
 			const response = await doFetch(url);
 			if (!response.ok) throw new Error(`HTTP ${response.status}`);
-			bytes = new Uint8Array(await response.arrayBuffer());
+			blob = await response.blob();
 		} catch (e) {
-			this.#fail(
-				`Could not fetch the sample from ${url}: ${message(e)}. Reload the page and try again.`
+			await this.#enqueue(async () =>
+				this.#refuse(
+					{ source: null, fileName, isSample: true, origin: 'sample', historyFields: null },
+					{
+						error: `Could not fetch the sample from ${url}: ${message(e)}. Reload the page and try again.`
+					}
+				)
 			);
 			return;
 		}
-		await this.open(bytes, { fileName: url.split('/').pop() ?? 'sample.json', isSample: true });
+		await this.open(blob, { fileName, isSample: true });
 	}
 
-	/** Re-validates the current file with the history fields the user picked. */
-	async mapHistoryFields(fields: HistoryFields): Promise<void> {
-		if (!this.#bytes) return;
-		this.historyFields = fields;
-		await this.#validate();
-		await this.#save();
+	/** Re-validates the refused file with the history fields the user picked. */
+	mapHistoryFields(fields: HistoryFields): Promise<void> {
+		return this.#enqueue(async () => {
+			const file = this.#refused;
+			if (!file) return;
+			file.historyFields = fields;
+			await this.#openFile(file);
+		});
 	}
 
 	/**
@@ -133,8 +198,7 @@ export class DatasetState {
 		this.categoryError = null;
 		this.categoryFile = { name, map };
 		this.#categoryBytes = bytes;
-		if (this.#bytes) await this.#validate();
-		await this.#save();
+		await this.#enqueue(() => this.#reapplyOptions());
 	}
 
 	/** Goes back to the project's default category map. */
@@ -142,58 +206,58 @@ export class DatasetState {
 		this.categoryFile = null;
 		this.categoryError = null;
 		this.#categoryBytes = null;
-		if (this.#bytes) await this.#validate();
-		await this.#save();
+		await this.#enqueue(() => this.#reapplyOptions());
 	}
 
 	/** Restores the remembered file, if any (on page start). */
-	async restore(): Promise<void> {
-		if (!this.#store || this.#bytes) return;
-		let saved;
-		try {
-			saved = await this.#store.load();
-		} catch {
-			this.persistence = 'failed';
-			return;
-		}
-		// A file opened while the store was loading wins over the remembered one.
-		if (!saved || this.#bytes) return;
-		this.#bytes = saved.bytes;
-		this.fileName = saved.fileName;
-		this.isSample = saved.isSample;
-		this.origin = 'restored';
-		this.historyFields = saved.historyFields ?? null;
-		if (saved.categoryFile) {
+	restore(): Promise<void> {
+		return this.#enqueue(async () => {
+			if (!this.#store || this.#inUse || this.#refused) return;
+			const generation = this.#generation;
+			let saved;
 			try {
-				this.categoryFile = {
-					name: saved.categoryFile.name,
-					map: parseCategoryMap(saved.categoryFile.bytes)
-				};
-				this.#categoryBytes = saved.categoryFile.bytes;
-			} catch (e) {
-				this.categoryError = `${saved.categoryFile.name}: ${message(e)}`;
+				saved = await this.#store.load();
+			} catch {
+				this.persistence = 'failed';
+				return;
 			}
-		}
-		this.persistence = 'saved';
-		await this.#validate();
+			if (!saved || generation !== this.#generation) return;
+			if (saved.categoryFile) {
+				try {
+					this.categoryFile = {
+						name: saved.categoryFile.name,
+						map: parseCategoryMap(saved.categoryFile.bytes)
+					};
+					this.#categoryBytes = saved.categoryFile.bytes;
+				} catch (e) {
+					this.categoryError = `${saved.categoryFile.name}: ${message(e)}`;
+				}
+			}
+			this.persistence = 'saved';
+			await this.#validate({
+				source: saved.file,
+				fileName: saved.fileName,
+				isSample: saved.isSample,
+				origin: 'restored',
+				historyFields: saved.historyFields ?? null
+			});
+		});
 	}
 
 	/** Forgets the current dataset here and in storage. Checkpoints are not touched. */
 	async forget(): Promise<void> {
 		this.#generation++;
-		this.#bytes = null;
+		this.#inUse = null;
+		this.#refused = null;
 		this.#categoryBytes = null;
-		this.status = 'empty';
 		this.dataset = null;
-		this.warnings = [];
-		this.problems = [];
-		this.problemCount = 0;
-		this.mapping = null;
+		this.warnings = NO_PROBLEMS;
+		this.refused = null;
+		this.loading = null;
 		this.sha256 = null;
 		this.fileName = null;
 		this.isSample = false;
 		this.origin = null;
-		this.error = null;
 		this.historyFields = null;
 		this.categoryFile = null;
 		this.categoryError = null;
@@ -205,68 +269,128 @@ export class DatasetState {
 		}
 	}
 
-	async #validate(): Promise<void> {
-		const bytes = this.#bytes;
-		if (!bytes) return;
-		const generation = ++this.#generation;
-		this.status = 'loading';
-		this.error = null;
-		let result: LoadResult;
-		try {
-			result = await this.#load(bytes, {
-				fileName: this.fileName ?? undefined,
-				historyFields: this.historyFields ?? undefined,
-				categories: this.categoryFile?.map
+	#enqueue(task: () => Promise<void>): Promise<void> {
+		const run = this.#queue.then(task);
+		// One failed task must not stop the ones queued after it.
+		this.#queue = run.catch(() => {});
+		return run;
+	}
+
+	async #openFile(file: OpenedFile): Promise<void> {
+		const kept = await this.#validate(file);
+		// Remember the file now shown: a valid one, or a refused one when nothing valid is in use.
+		if (kept === 'valid' || kept === 'refused-alone') await this.#save(file);
+	}
+
+	/** Re-validates the file on screen with the current category map, and remembers the choice. */
+	async #reapplyOptions(): Promise<void> {
+		const file = this.#inUse ?? this.#refused;
+		if (!file) return;
+		const kept = await this.#validate(file);
+		if (kept !== null) await this.#save(this.#inUse ?? file);
+	}
+
+	/**
+	 * Validates a file and puts the outcome on screen. Returns what became of it, or null when
+	 * `forget` was called meanwhile.
+	 */
+	async #validate(file: OpenedFile): Promise<'valid' | 'refused-alone' | 'refused-kept' | null> {
+		const generation = this.#generation;
+		const source = file.source;
+		if (!source) {
+			this.#refuse(file, {
+				error: `${file.fileName} is no longer in memory (the validation worker stopped). Open the file again.`
 			});
+			return this.dataset ? 'refused-kept' : 'refused-alone';
+		}
+		// Bytes are lent to the loader (transferred); a Blob is a handle and stays.
+		if (!(source instanceof Blob)) file.source = null;
+		this.loading = { fileName: file.fileName, progress: null };
+		let outcome: LoadOutcome;
+		try {
+			outcome = await this.#loader.load(
+				source,
+				{
+					fileName: file.fileName,
+					historyFields: file.historyFields ?? undefined,
+					categories: this.categoryFile?.map
+				},
+				(progress) => {
+					if (generation === this.#generation) {
+						this.loading = { fileName: file.fileName, progress };
+					}
+				}
+			);
 		} catch (e) {
-			if (generation === this.#generation) {
-				this.#fail(`${this.fileName ?? 'The file'} could not be validated: ${message(e)}`);
-			}
-			return;
+			outcome = { kind: 'failed', bytes: null, message: message(e) };
 		}
-		if (generation !== this.#generation) return;
-		if (result.ok) {
-			this.dataset = result.dataset;
-			this.warnings = result.warnings;
-			this.problems = [];
-			this.problemCount = 0;
-			this.mapping = null;
-			this.sha256 = result.dataset.sha256;
-			this.status = 'ready';
-		} else {
-			this.dataset = null;
-			this.warnings = [];
-			this.problems = result.problems;
-			this.problemCount = result.problemCount;
-			this.mapping = result.mapping ?? null;
-			this.sha256 = result.sha256;
-			this.status = 'invalid';
+		// Lent bytes come back whatever happened, so the file can be re-validated or saved.
+		if (!(source instanceof Blob)) file.source = outcome.bytes;
+		if (generation !== this.#generation) return null;
+		this.loading = null;
+		if (outcome.kind !== 'valid') {
+			this.#refuse(
+				file,
+				outcome.kind === 'invalid'
+					? { problems: outcome.problems, mapping: outcome.mapping, sha256: outcome.sha256 }
+					: { error: `${file.fileName} could not be validated: ${outcome.message}` }
+			);
+			return this.dataset ? 'refused-kept' : 'refused-alone';
 		}
+		this.#inUse = file;
+		this.#refused = null;
+		this.refused = null;
+		this.dataset = outcome.dataset;
+		this.warnings = outcome.warnings;
+		this.#showFile(file, outcome.dataset.sha256);
+		return 'valid';
 	}
 
-	#fail(text: string): void {
-		this.#generation++;
-		this.status = 'error';
-		this.error = text;
-		this.dataset = null;
-		this.problems = [];
-		this.problemCount = 0;
-		this.warnings = [];
-		this.mapping = null;
+	#refuse(
+		file: OpenedFile,
+		what: {
+			problems?: ProblemList;
+			mapping?: Refusal['mapping'];
+			sha256?: string | null;
+			error?: string;
+		}
+	): void {
+		this.#refused = file;
+		this.refused = {
+			fileName: file.fileName,
+			problems: what.problems ?? NO_PROBLEMS,
+			mapping: what.mapping ?? null,
+			sha256: what.sha256 ?? null,
+			error: what.error ?? null,
+			keptDataset: this.dataset !== null
+		};
+		if (!this.dataset) this.#showFile(file, what.sha256 ?? null);
 	}
 
-	async #save(): Promise<void> {
-		if (!this.#bytes || !this.fileName) return;
+	#showFile(file: OpenedFile, sha256: string | null): void {
+		this.fileName = file.fileName;
+		this.isSample = file.isSample;
+		this.origin = file.origin;
+		this.historyFields = file.historyFields;
+		this.sha256 = sha256;
+	}
+
+	async #save(file: OpenedFile): Promise<void> {
+		if (!file.source) return;
 		if (!this.#store) {
 			this.persistence = 'unavailable';
 			return;
 		}
+		// Bytes become a Blob once (small files: the sample, tests); a File already is one.
+		if (!(file.source instanceof Blob)) {
+			file.source = new Blob([file.source as Uint8Array<ArrayBuffer>]);
+		}
 		try {
 			await this.#store.save({
-				bytes: this.#bytes,
-				fileName: this.fileName,
-				isSample: this.isSample,
-				historyFields: this.historyFields ?? undefined,
+				file: file.source,
+				fileName: file.fileName,
+				isSample: file.isSample,
+				historyFields: file.historyFields ?? undefined,
 				categoryFile:
 					this.categoryFile && this.#categoryBytes
 						? { name: this.categoryFile.name, bytes: this.#categoryBytes }
@@ -285,4 +409,7 @@ function message(e: unknown): string {
 }
 
 /** The app's one dataset, remembered in IndexedDB ('lexpilot-datasets') when available. */
-export const datasetState = new DatasetState({ store: openSavedDatasetStore() });
+export const datasetState = new DatasetState({
+	store: openSavedDatasetStore(),
+	loader: defaultDatasetLoader()
+});

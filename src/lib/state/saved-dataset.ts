@@ -8,8 +8,12 @@ import type { HistoryFields } from '$lib/core/dataset/types';
 
 /** What is kept about the last opened dataset. Never holds keys or model output. */
 export interface SavedDataset {
-	/** The file's exact bytes (the sha256 and every problem are recomputed from them). */
-	bytes: Uint8Array;
+	/**
+	 * The file's exact bytes (the sha256 and every problem are recomputed from them), as a
+	 * Blob: IndexedDB keeps a Blob by reference, so saving or restoring 100 MB never copies it
+	 * through the page's thread (a Uint8Array is serialised there: hundreds of ms).
+	 */
+	file: Blob;
 	fileName: string;
 	/** True when it came from "Load the sample", so the synthetic-data notice comes back too. */
 	isSample: boolean;
@@ -34,9 +38,12 @@ export const SAVED_DATASET_DB = 'lexpilot-datasets';
 const STORE = 'last';
 const KEY = 'current';
 
+/** A row as stored; rows saved before the Blob were written with `bytes`. */
+type SavedRow = Omit<SavedDataset, 'file'> & { file?: Blob; bytes?: Uint8Array };
+
 interface Schema extends DBSchema {
 	/** One row, keyed 'current': the last opened dataset. */
-	last: { key: string; value: SavedDataset };
+	last: { key: string; value: SavedRow };
 }
 
 /**
@@ -54,7 +61,11 @@ export function openSavedDatasetStore(dbName = SAVED_DATASET_DB): SavedDatasetSt
 		}));
 	return {
 		async load() {
-			return (await (await open()).get(STORE, KEY)) ?? null;
+			const row = await (await open()).get(STORE, KEY);
+			if (!row) return null;
+			const { bytes, file, ...rest } = row;
+			const blob = file ?? (bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>]) : null);
+			return blob ? { ...rest, file: blob } : null;
 		},
 		async save(saved) {
 			await (await open()).put(STORE, { ...saved, savedAt: new Date().toISOString() }, KEY);

@@ -42,6 +42,19 @@ export interface Dataset {
 	fileName?: string;
 }
 
+/**
+ * How far loading has got: `reading` counts bytes of the file parsed, `checking` counts
+ * cases checked against SPEC §1.
+ */
+export interface LoadProgress {
+	phase: 'reading' | 'checking';
+	done: number;
+	total: number;
+}
+
+/** About a hundred progress reports per phase are plenty for a progress bar. */
+const PROGRESS_STEPS = 100;
+
 export interface LoadOptions {
 	/**
 	 * Which fields hold the histories. A field given here wins over detection; the other one
@@ -56,6 +69,8 @@ export interface LoadOptions {
 	categories?: CategoryMap;
 	/** Named in syntax and encoding errors, and kept on the dataset. */
 	fileName?: string;
+	/** Called now and then while a large file loads (at most ~100 times a phase). */
+	onProgress?: (progress: LoadProgress) => void;
 }
 
 export type LoadResult =
@@ -66,6 +81,8 @@ export type LoadResult =
 			warnings: DatasetProblem[];
 			/** How many warnings there are in all. */
 			warningCount: number;
+			/** The warnings not listed, by kind (field, `case`, `file`), most frequent first. */
+			moreWarnings: Record<string, number>;
 	  }
 	| {
 			ok: false;
@@ -108,9 +125,23 @@ export async function loadDataset(
 	};
 	const prefix = options.fileName ? `${options.fileName}, ` : '';
 
+	const onProgress = options.onProgress;
 	let root: JsonValue;
 	try {
-		root = parseOrderedJson(decodeUtf8(bytes));
+		const text = decodeUtf8(bytes);
+		let nextReport = 0;
+		const step = Math.max(1, Math.ceil(text.length / PROGRESS_STEPS));
+		// Offsets count UTF-16 units of the text; scaled to bytes, they read as "MB of the file".
+		const scale = bytes.length / Math.max(1, text.length);
+		root = parseOrderedJson(text, {
+			onTopLevelItem: onProgress
+				? (end) => {
+						if (end < nextReport) return;
+						nextReport = end + step;
+						onProgress({ phase: 'reading', done: Math.round(end * scale), total: bytes.length });
+					}
+				: undefined
+		});
 	} catch (e) {
 		if (e instanceof JsonSyntaxError || e instanceof TextDecodeError) {
 			const what = e instanceof JsonSyntaxError ? 'not valid JSON: ' : '';
@@ -171,7 +202,12 @@ export async function loadDataset(
 
 	const ctx = { fields, absentFields, seenCaseNumbers: new Map<string, number>() };
 	const cases: Case[] = [];
+	const caseCount = root.length;
+	const checkStep = Math.max(1, Math.ceil(caseCount / PROGRESS_STEPS));
 	root.forEach((value, index) => {
+		if (onProgress && index % checkStep === 0) {
+			onProgress({ phase: 'checking', done: index, total: caseCount });
+		}
 		const check = checkCase(value, index, ctx);
 		problems.addAll(check.problems);
 		warnings.addAll(check.warnings);
@@ -193,7 +229,8 @@ export async function loadDataset(
 			...(options.fileName ? { fileName: options.fileName } : {})
 		},
 		warnings: warnings.list(),
-		warningCount: warnings.total
+		warningCount: warnings.total,
+		moreWarnings: warnings.moreByKind()
 	};
 }
 

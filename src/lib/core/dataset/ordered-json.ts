@@ -78,11 +78,21 @@ const ESCAPES: Record<string, string> = {
 	t: '\t'
 };
 
+/** Options of {@link parseOrderedJson}. */
+export interface ParseOptions {
+	/**
+	 * Called after each item of a top-level array with the offset just past it, so a caller
+	 * can report progress through a large file.
+	 */
+	onTopLevelItem?: (end: number) => void;
+}
+
 /** Parses JSON text (no BOM) into ordered values. Throws `JsonSyntaxError`. */
-export function parseOrderedJson(text: string): JsonValue {
+export function parseOrderedJson(text: string, options: ParseOptions = {}): JsonValue {
 	let pos = 0;
 	/** The text of the number parseValue read last, when it was an integer beyond 2^53. */
 	let unsafeNumber: string | null = null;
+	const onTopLevelItem = options.onTopLevelItem;
 
 	const fail = (detail: string, at = pos): never => {
 		const { line, column } = lineColumn(text, at);
@@ -183,6 +193,7 @@ export function parseOrderedJson(text: string): JsonValue {
 		if (text[pos] === ']') return (pos++, items);
 		for (;;) {
 			items.push(parseValue(depth));
+			if (depth === 1 && onTopLevelItem) onTopLevelItem(pos);
 			skipSpace();
 			const c = text[pos];
 			if (c === ',') {

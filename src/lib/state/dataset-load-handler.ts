@@ -1,0 +1,173 @@
+/**
+ * The worker's side of the dataset protocol (`dataset-load-protocol.ts`): load, cap the
+ * problem lists, and send a valid dataset's cases in chunks. Imported by the worker and by
+ * the in-thread fallback only, so the validator stays out of the pages' own JavaScript.
+ */
+import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
+import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
+import type { Case } from '$lib/core/dataset/types';
+import {
+	PROBLEMS_SENT,
+	type LoadRequest,
+	type Post,
+	type ProblemList
+} from './dataset-load-protocol';
+
+/**
+ * At most this many cases in one message… (measured in Chromium: 2,000 small cases took the
+ * page 40–100 ms to receive under load, 500 stay near 10–25 ms).
+ */
+export const CHUNK_CASES = 500;
+/** …and about this many characters of text (a single larger case travels alone). */
+export const CHUNK_CHARS = 1_000_000;
+
+/** Cuts a list to its first `limit` items and counts the rest by kind. */
+export function capProblems(
+	problems: readonly DatasetProblem[],
+	limit = PROBLEMS_SENT
+): ProblemList {
+	const counts = new Map<string, number>();
+	for (let i = limit; i < problems.length; i++) {
+		const kind = problems[i].field ?? 'file';
+		counts.set(kind, (counts.get(kind) ?? 0) + 1);
+	}
+	return {
+		items: problems.slice(0, limit),
+		total: problems.length,
+		omitted: [...counts]
+			.map(([kind, count]) => ({ kind, count }))
+			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
+	};
+}
+
+/**
+ * The core's list as the page's: the core keeps the first `MAX_LISTED_PROBLEMS` and adds one
+ * line counting the rest by kind; the page gets the kept ones as items (cut again to
+ * `PROBLEMS_SENT`) and the counts as `omitted`, to draw them its own way.
+ */
+export function fromCore(
+	listed: readonly DatasetProblem[],
+	total: number,
+	more: Record<string, number>
+): ProblemList {
+	const items = total > MAX_LISTED_PROBLEMS ? listed.slice(0, -1) : listed;
+	const list = capProblems(items);
+	const counts = new Map(list.omitted.map((k) => [k.kind, k.count]));
+	for (const [kind, count] of Object.entries(more))
+		counts.set(kind, (counts.get(kind) ?? 0) + count);
+	return {
+		items: list.items,
+		total,
+		omitted: [...counts]
+			.map(([kind, count]) => ({ kind, count }))
+			.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
+	};
+}
+
+/** Roughly how many characters a case carries, to bound a chunk's size. */
+export function caseWeight(c: Case): number {
+	let n = c.case_number.length + c.cause_of_action.length + c.plaintiff_type.length;
+	for (const m of c.complete) n += m.content.length;
+	for (const m of c.underspecified) n += m.content.length;
+	for (const p of c.focal_points) n += p.length;
+	for (const claim of c.claims) n += claim.claim.length;
+	const kd = c.key_details;
+	if (typeof kd === 'string') n += kd.length;
+	else if (Array.isArray(kd)) for (const s of kd) n += s.length;
+	else
+		for (const [k, v] of Object.entries(kd))
+			n += k.length + (typeof v === 'string' ? v.length : 64);
+	return n;
+}
+
+/** The cases in consecutive chunks of at most `maxCases` cases and about `maxChars` characters. */
+export function* chunkCases(
+	cases: readonly Case[],
+	maxCases = CHUNK_CASES,
+	maxChars = CHUNK_CHARS
+): Generator<{ from: number; cases: Case[] }> {
+	let from = 0;
+	while (from < cases.length) {
+		let end = from;
+		let chars = 0;
+		while (end < cases.length && end - from < maxCases) {
+			const w = caseWeight(cases[end]);
+			if (end > from && chars + w > maxChars) break;
+			chars += w;
+			end++;
+		}
+		yield { from, cases: cases.slice(from, end) };
+		from = end;
+	}
+}
+
+function errorText(e: unknown): string {
+	return e instanceof Error ? e.message : String(e);
+}
+
+/** Options of {@link handleLoadRequest}. */
+export interface HandlerOptions {
+	/** @default loadDataset from the core */
+	load?: typeof loadDataset;
+	/** @default CHUNK_CASES */
+	chunkCases?: number;
+	/** @default CHUNK_CHARS */
+	chunkChars?: number;
+}
+
+/**
+ * The worker's side of one request: loads the bytes, posts progress, then the outcome with
+ * the bytes transferred back and, for a valid file, its cases in chunks.
+ */
+export async function handleLoadRequest(
+	request: LoadRequest,
+	post: Post,
+	options: HandlerOptions = {}
+): Promise<void> {
+	const load = options.load ?? loadDataset;
+	const { id, source } = request;
+	// An ArrayBuffer goes back with the answer, transferred; a Blob stayed with the page.
+	const bytes = source instanceof ArrayBuffer ? source : null;
+	const back = bytes ? [bytes] : [];
+	let result;
+	try {
+		const data = bytes
+			? new Uint8Array(bytes)
+			: new Uint8Array(await (source as Blob).arrayBuffer());
+		result = await load(data, {
+			...request.options,
+			onProgress: (progress) => post({ type: 'progress', id, progress })
+		});
+	} catch (e) {
+		post({ type: 'failed', id, bytes, message: errorText(e) }, back);
+		return;
+	}
+	if (!result.ok) {
+		post(
+			{
+				type: 'invalid',
+				id,
+				bytes,
+				problems: fromCore(result.problems, result.problemCount, result.moreProblems),
+				sha256: result.sha256,
+				...(result.mapping ? { mapping: result.mapping } : {})
+			},
+			back
+		);
+		return;
+	}
+	const { cases, ...rest } = result.dataset;
+	post(
+		{
+			type: 'valid',
+			id,
+			bytes,
+			head: { ...rest, caseCount: cases.length },
+			warnings: fromCore(result.warnings, result.warningCount, result.moreWarnings)
+		},
+		back
+	);
+	for (const chunk of chunkCases(cases, options.chunkCases, options.chunkChars)) {
+		post({ type: 'cases', id, ...chunk });
+	}
+}

@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import { datasetBytes, validCase, validCases } from '../../../tests/fixtures/datasets/factory';
+import { loadDataset } from '$lib/core/dataset/load';
+import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
+import type { Case } from '$lib/core/dataset/types';
+import {
+	capProblems,
+	chunkCases,
+	handleLoadRequest,
+	type HandlerOptions
+} from './dataset-load-handler';
+import {
+	kindsText,
+	notShownByKind,
+	LoadReceiver,
+	progressText,
+	type LoadRequest,
+	type LoadResponse,
+	type Progress
+} from './dataset-load-protocol';
+import { createInlineLoader } from './dataset-inline-loader';
+import { createWorkerLoader, type WorkerLike } from './dataset-loader';
+
+/** Runs the worker's side and records every message with its transfer list. */
+async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {
+	const sent: Array<{ message: LoadResponse; transfer: Transferable[] }> = [];
+	const buffer = bytes.slice().buffer;
+	await handleLoadRequest(
+		{ type: 'load', id: 7, source: buffer, options: { fileName: 'x.json' } },
+		(message, transfer = []) => sent.push({ message, transfer }),
+		options
+	);
+	return { sent, buffer };
+}
+
+describe('handleLoadRequest (the worker side)', () => {
+	it('posts progress, then the head with the bytes transferred back, then every case in order', async () => {
+		const bytes = datasetBytes(validCases(300));
+		const { sent, buffer } = await exchange(bytes, { chunkCases: 70 });
+		const types = sent.map((s) => s.message.type);
+		expect(types[0]).toBe('progress');
+		const head = sent.findIndex((s) => s.message.type === 'valid');
+		expect(types.slice(0, head).every((t) => t === 'progress')).toBe(true);
+		expect(types.slice(head + 1)).toEqual(['cases', 'cases', 'cases', 'cases', 'cases']);
+		expect(sent[head].transfer).toEqual([buffer]);
+		expect(sent.every((s) => s.message.id === 7)).toBe(true);
+
+		const receiver = new LoadReceiver();
+		let outcome = null;
+		for (const { message } of sent) outcome ??= receiver.accept(message);
+		const expected = await loadDataset(bytes, { fileName: 'x.json' });
+		if (!expected.ok || outcome?.kind !== 'valid') throw new Error('expected a valid dataset');
+		expect(outcome.dataset).toEqual(expected.dataset);
+		// Compared as a Buffer: toEqual walks a typed array element by element, slowly.
+		expect(Buffer.from(outcome.bytes!).equals(bytes)).toBe(true);
+	});
+
+	it('cuts a long problem list to the first items and counts the rest by kind', async () => {
+		const bytes = new TextEncoder().encode(JSON.stringify(Array.from({ length: 400 }, () => ({}))));
+		const { sent, buffer } = await exchange(bytes);
+		const last = sent.at(-1)!;
+		if (last.message.type !== 'invalid')
+			throw new Error(`expected invalid, got ${last.message.type}`);
+		const full = await loadDataset(bytes, { fileName: 'x.json' });
+		if (full.ok) throw new Error('expected problems');
+		// The core keeps its first 500 and one line counting the rest: the page gets those 500 as
+		// items (without the line) and the counts by kind.
+		expect(full.problemCount).toBeGreaterThan(MAX_LISTED_PROBLEMS + 1);
+		const { problems } = last.message;
+		expect(problems.total).toBe(full.problemCount);
+		expect(problems.items).toEqual(full.problems.slice(0, MAX_LISTED_PROBLEMS));
+		expect(Object.fromEntries(problems.omitted.map((k) => [k.kind, k.count]))).toEqual(
+			full.moreProblems
+		);
+		const omitted = problems.omitted.reduce((n, k) => n + k.count, 0);
+		expect(omitted).toBe(full.problemCount - MAX_LISTED_PROBLEMS);
+		expect(last.transfer).toEqual([buffer]);
+		expect(last.message.sha256).toBe(full.sha256);
+	});
+
+	it('answers "failed" with the bytes back when the loader throws', async () => {
+		const { sent, buffer } = await exchange(new Uint8Array([1, 2, 3]), {
+			load: async () => {
+				throw new Error('out of memory');
+			}
+		});
+		expect(sent).toEqual([
+			{
+				message: { type: 'failed', id: 7, bytes: buffer, message: 'out of memory' },
+				transfer: [buffer]
+			}
+		]);
+	});
+});
+
+describe('capProblems', () => {
+	it('keeps every problem when few, and counts the omitted ones by field, most first', () => {
+		const p = (field: string | null) => ({
+			caseIndex: 0,
+			caseNumber: null,
+			field,
+			messageIndex: null,
+			message: 'm',
+			text: 'm'
+		});
+		const list = [p('a'), p('b'), p('b'), p(null), p('b'), p('c'), p('c')];
+		expect(capProblems(list, 10)).toEqual({ items: list, total: 7, omitted: [] });
+		expect(capProblems(list, 2)).toEqual({
+			items: list.slice(0, 2),
+			total: 7,
+			omitted: [
+				{ kind: 'b', count: 2 },
+				{ kind: 'c', count: 2 },
+				{ kind: 'file', count: 1 }
+			]
+		});
+	});
+});
+
+describe('chunkCases', () => {
+	const kase = (i: number, chars: number): Case => ({
+		index: i,
+		case_number: String(i),
+		cause_of_action: '',
+		plaintiff_type: '',
+		focal_points: [],
+		key_details: '',
+		claims: [],
+		complete: [{ role: 'user', content: 'x'.repeat(chars) }],
+		underspecified: []
+	});
+
+	it('bounds chunks by case count and by characters, sending a huge case alone', () => {
+		const cases = [kase(0, 10), kase(1, 10), kase(2, 10), kase(3, 500), kase(4, 10), kase(5, 10)];
+		const chunks = [...chunkCases(cases, 2, 100)];
+		expect(chunks.map((c) => [c.from, c.cases.map((k) => k.index)])).toEqual([
+			[0, [0, 1]],
+			[2, [2]],
+			[3, [3]],
+			[4, [4, 5]]
+		]);
+	});
+});
+
+describe('LoadReceiver', () => {
+	it('reports receiving progress and refuses chunks out of order', () => {
+		const progress: Progress[] = [];
+		const receiver = new LoadReceiver((p) => progress.push(p));
+		const head = {
+			sha256: 'x',
+			historyFields: { complete: 'a', underspecified: 'b' },
+			categories: {},
+			summary: {} as never,
+			caseCount: 4
+		};
+		const warnings = { items: [], total: 0, omitted: [] };
+		expect(
+			receiver.accept({ type: 'valid', id: 1, bytes: new ArrayBuffer(1), head, warnings })
+		).toBeNull();
+		expect(receiver.accept({ type: 'cases', id: 1, from: 0, cases: [{} as Case] })).toBeNull();
+		expect(progress).toEqual([{ phase: 'receiving', done: 1, total: 4 }]);
+		const outcome = receiver.accept({ type: 'cases', id: 1, from: 3, cases: [{} as Case] });
+		expect(outcome?.kind).toBe('failed');
+	});
+});
+
+describe('createInlineLoader with structured cloning', () => {
+	it('sends every message across a clone boundary, transfers the bytes and gives them back', async () => {
+		const bytes = datasetBytes([validCase(1), validCase(2)]);
+		const original = bytes.slice();
+		const progress: Progress[] = [];
+		const outcome = await createInlineLoader({ clone: true }).load(bytes, {}, (p) =>
+			progress.push(p)
+		);
+		// Transferred, not copied: the caller's view is detached.
+		expect(bytes.byteLength).toBe(0);
+		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
+		expect(outcome.bytes).toEqual(original);
+		expect(outcome.dataset.cases.map((c) => c.case_number)).toEqual(['T-001', 'T-002']);
+		expect(progress.map((p) => p.phase)).toContain('reading');
+		expect(progress.at(-1)).toEqual({ phase: 'receiving', done: 2, total: 2 });
+	});
+});
+
+/** A Worker stand-in that runs the real handler, so the client's routing is what is tested. */
+class FakeWorker implements WorkerLike {
+	onmessage: WorkerLike['onmessage'] = null;
+	onerror: WorkerLike['onerror'] = null;
+	onmessageerror: WorkerLike['onmessageerror'] = null;
+	terminated = false;
+	requests: LoadRequest[] = [];
+	constructor(private readonly answer: boolean) {}
+	postMessage(message: LoadRequest): void {
+		this.requests.push(message);
+		if (!this.answer) return;
+		void handleLoadRequest(message, (m) => {
+			setTimeout(() => this.onmessage?.({ data: m } as MessageEvent<LoadResponse>), 0);
+		});
+	}
+	terminate(): void {
+		this.terminated = true;
+	}
+}
+
+describe('createWorkerLoader', () => {
+	it('routes replies by request, and a dying worker fails its loads and is replaced', async () => {
+		const workers: FakeWorker[] = [];
+		let answer = false;
+		const loader = createWorkerLoader(() => {
+			const w = new FakeWorker(answer);
+			workers.push(w);
+			return w;
+		});
+		const stuck = loader.load(datasetBytes([validCase(1)]), {});
+		workers[0].onerror?.({ message: 'Out of memory' } as ErrorEvent);
+		const failed = await stuck;
+		expect(failed).toEqual({
+			kind: 'failed',
+			bytes: null,
+			message: expect.stringContaining('the validation worker stopped: Out of memory')
+		});
+		expect(workers[0].terminated).toBe(true);
+
+		answer = true;
+		const [a, b] = await Promise.all([
+			loader.load(datasetBytes([validCase(1)]), {}),
+			loader.load(datasetBytes([{}]), {})
+		]);
+		expect(workers.length).toBe(2);
+		expect(workers[1].requests.map((r) => r.id)).toEqual([2, 3]);
+		expect(a.kind).toBe('valid');
+		expect(b.kind).toBe('invalid');
+	});
+});
+
+describe('notShownByKind and kindsText', () => {
+	it('counts unshown sent items and omitted ones together', () => {
+		const p = (field: string) => ({
+			caseIndex: 0,
+			caseNumber: null,
+			field,
+			messageIndex: null,
+			message: 'm',
+			text: 'm'
+		});
+		const list = capProblems([p('a'), p('b'), p('b'), p('c'), p('b')], 3);
+		expect(notShownByKind(list, 1)).toEqual([
+			{ kind: 'b', count: 3 },
+			{ kind: 'c', count: 1 }
+		]);
+		expect(kindsText(notShownByKind(list, 1))).toBe('3 × b, 1 × c');
+		expect(notShownByKind(list, 5)).toEqual([
+			{ kind: 'b', count: 1 },
+			{ kind: 'c', count: 1 }
+		]);
+	});
+});
+
+describe('progressText', () => {
+	it('names the phase with bytes or cases', () => {
+		expect(progressText(null)).toBe('starting…');
+		expect(progressText({ phase: 'reading', done: 12_345_678, total: 59_000_000 })).toBe(
+			'reading the file: 12.3 of 59.0 MB'
+		);
+		expect(progressText({ phase: 'checking', done: 120_000, total: 200_000 })).toBe(
+			'checking cases: 120,000 of 200,000'
+		);
+		expect(progressText({ phase: 'receiving', done: 2000, total: 200_000 })).toBe(
+			'preparing cases: 2,000 of 200,000'
+		);
+	});
+});
+
+describe('a Blob source', () => {
+	it('is read by the worker side and never sent back', async () => {
+		const bytes = datasetBytes([validCase(1)]) as Uint8Array<ArrayBuffer>;
+		const sent: Array<{ message: LoadResponse; transfer: Transferable[] }> = [];
+		await handleLoadRequest(
+			{ type: 'load', id: 1, source: new Blob([bytes]), options: {} },
+			(message, transfer = []) => sent.push({ message, transfer })
+		);
+		const head = sent.find((s) => s.message.type === 'valid')!;
+		expect(head.transfer).toEqual([]);
+		expect(head.message).toEqual(expect.objectContaining({ bytes: null }));
+		const outcome = await createInlineLoader({ clone: true }).load(new Blob([bytes]), {});
+		expect(outcome).toEqual(expect.objectContaining({ kind: 'valid', bytes: null }));
+	});
+});
+
+describe('createWorkerLoader when no worker can start', () => {
+	it('uses the fallback loader, or says why it failed', async () => {
+		const refuse = () => {
+			throw new Error('blocked by CSP');
+		};
+		const withFallback = createWorkerLoader(refuse, createInlineLoader());
+		expect((await withFallback.load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
+		const without = createWorkerLoader(refuse);
+		expect(await without.load(datasetBytes([validCase(1)]), {})).toEqual({
+			kind: 'failed',
+			bytes: null,
+			message: 'no validation worker could be started: blocked by CSP'
+		});
+	});
+});

@@ -1,0 +1,220 @@
+/**
+ * The messages between the Dataset page and the dataset worker, and the page's side of them
+ * as pure functions: `LoadReceiver`, fed one message at a time (the worker's side,
+ * `handleLoadRequest`, is in `dataset-load-handler.ts`). The worker file and the page's
+ * client are thin wiring around these, so Node tests drive the whole protocol without a
+ * Worker.
+ *
+ * Why the shape: parsing and checking 100 MB takes seconds, so it runs in the worker. The
+ * file goes there as a Blob (a File from the file input, or the Blob IndexedDB gives back):
+ * a handle, so the page never copies or even reads the bytes; bytes the page does hold travel
+ * as a transferred ArrayBuffer and come back with the answer (no copy either way). The valid
+ * dataset comes back once, because the Run page needs every case on the main thread, but
+ * in chunks of at most `CHUNK_CASES` cases / `CHUNK_CHARS` characters: the structured clone
+ * of 200,000 cases costs the receiving thread seconds, and one message is one task, so
+ * chunking keeps every task on the page short. Problem and warning lists are cut to
+ * `PROBLEMS_SENT` items plus counts by kind of the rest: a million problems would cost more to
+ * send than to find, and nobody reads past the first screens.
+ */
+// Types only: the page's side must not pull the validator into every page's JavaScript.
+import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
+import type { Case, HistoryFields } from '$lib/core/dataset/types';
+
+/** Problems (or warnings) sent to the page; the rest are counted by kind. */
+export const PROBLEMS_SENT = 1000;
+
+/** A problem list cut to what the page shows: the first items, and the rest counted by kind. */
+export interface ProblemList {
+	/** The first problems, in file order (at most `PROBLEMS_SENT`). */
+	items: DatasetProblem[];
+	/** How many there are in all. */
+	total: number;
+	/** The problems not in `items`, counted by kind (their field, or "file"), most first. */
+	omitted: Array<{ kind: string; count: number }>;
+}
+
+/**
+ * The page's load request. An ArrayBuffer `source` is transferred, so the page's view is
+ * detached until the answer gives it back; a Blob is only a handle and stays with the page.
+ */
+export interface LoadRequest {
+	type: 'load';
+	id: number;
+	source: ArrayBuffer | Blob;
+	options: Omit<LoadOptions, 'onProgress'>;
+}
+
+/** How far a load has got: the loader's phases, then `receiving` (cases arrived on the page). */
+export type Progress = LoadProgress | { phase: 'receiving'; done: number; total: number };
+
+/** A valid dataset without its cases, which follow in `cases` messages. */
+export type DatasetHead = Omit<Dataset, 'cases'> & { caseCount: number };
+
+/** The worker's messages, all for one request `id`. `bytes` gives back an ArrayBuffer source (else null). */
+export type LoadResponse =
+	| { type: 'progress'; id: number; progress: LoadProgress }
+	| {
+			type: 'invalid';
+			id: number;
+			bytes: ArrayBuffer | null;
+			problems: ProblemList;
+			sha256: string | null;
+			mapping?: { candidates: string[]; detected: Partial<HistoryFields> };
+	  }
+	| {
+			type: 'valid';
+			id: number;
+			bytes: ArrayBuffer | null;
+			head: DatasetHead;
+			warnings: ProblemList;
+	  }
+	| { type: 'cases'; id: number; from: number; cases: Case[] }
+	| { type: 'failed'; id: number; bytes: ArrayBuffer | null; message: string };
+
+/**
+ * What a load gives the page. `bytes` are the bytes lent as an ArrayBuffer, back (null for a
+ * Blob source, which never left, or when a worker died with them).
+ */
+export type LoadOutcome =
+	| { kind: 'valid'; bytes: Uint8Array | null; dataset: Dataset; warnings: ProblemList }
+	| {
+			kind: 'invalid';
+			bytes: Uint8Array | null;
+			problems: ProblemList;
+			sha256: string | null;
+			mapping: { candidates: string[]; detected: Partial<HistoryFields> } | null;
+	  }
+	| { kind: 'failed'; bytes: Uint8Array | null; message: string };
+
+/** `postMessage` of the worker's global (or a test's stand-in). */
+export type Post = (message: LoadResponse, transfer?: Transferable[]) => void;
+
+/**
+ * The page's side of one request: feed it every message for its id; `accept` returns the
+ * outcome once complete (after the last chunk of cases), else null. Progress goes to
+ * `onProgress`, including `receiving` while chunks arrive.
+ */
+export class LoadReceiver {
+	#head: DatasetHead | null = null;
+	#warnings: ProblemList | null = null;
+	#bytes: Uint8Array | null = null;
+	#cases: Case[] = [];
+
+	constructor(private readonly onProgress: (progress: Progress) => void = () => {}) {}
+
+	accept(message: LoadResponse): LoadOutcome | null {
+		switch (message.type) {
+			case 'progress':
+				this.onProgress(message.progress);
+				return null;
+			case 'failed':
+				return {
+					kind: 'failed',
+					bytes: message.bytes ? new Uint8Array(message.bytes) : null,
+					message: message.message
+				};
+			case 'invalid':
+				return {
+					kind: 'invalid',
+					bytes: message.bytes ? new Uint8Array(message.bytes) : null,
+					problems: message.problems,
+					sha256: message.sha256,
+					mapping: message.mapping ?? null
+				};
+			case 'valid':
+				this.#head = message.head;
+				this.#warnings = message.warnings;
+				this.#bytes = message.bytes ? new Uint8Array(message.bytes) : null;
+				return this.#complete();
+			case 'cases': {
+				if (!this.#head || message.from !== this.#cases.length) {
+					return this.#broken(`cases from ${message.from} arrived out of order`);
+				}
+				for (const c of message.cases) this.#cases.push(c);
+				this.onProgress({
+					phase: 'receiving',
+					done: this.#cases.length,
+					total: this.#head.caseCount
+				});
+				return this.#complete();
+			}
+		}
+	}
+
+	#complete(): LoadOutcome | null {
+		const head = this.#head;
+		if (!head || this.#cases.length < head.caseCount) return null;
+		const dataset: Dataset & { caseCount?: number } = { ...head, cases: this.#cases };
+		delete dataset.caseCount;
+		return {
+			kind: 'valid',
+			bytes: this.#bytes,
+			dataset,
+			warnings: this.#warnings!
+		};
+	}
+
+	#broken(text: string): LoadOutcome {
+		return {
+			kind: 'failed',
+			bytes: this.#bytes,
+			message: `the dataset worker's reply was broken: ${text}`
+		};
+	}
+}
+
+/** A request's ArrayBuffer: the view's own buffer when it spans it exactly, else a copy. */
+export function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+	if (
+		bytes.byteOffset === 0 &&
+		bytes.byteLength === bytes.buffer.byteLength &&
+		bytes.buffer instanceof ArrayBuffer
+	) {
+		return bytes.buffer;
+	}
+	return bytes.slice().buffer as ArrayBuffer;
+}
+
+/**
+ * The problems of a list not among its first `shown` items, by kind, most first: the
+ * unshown sent items and the ones never sent together.
+ */
+export function notShownByKind(
+	list: ProblemList,
+	shown: number
+): Array<{ kind: string; count: number }> {
+	const counts = new Map<string, number>();
+	for (let i = shown; i < list.items.length; i++) {
+		const kind = list.items[i].field ?? 'file';
+		counts.set(kind, (counts.get(kind) ?? 0) + 1);
+	}
+	for (const { kind, count } of list.omitted) counts.set(kind, (counts.get(kind) ?? 0) + count);
+	return [...counts]
+		.map(([kind, count]) => ({ kind, count }))
+		.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
+}
+
+/** "3 × result_dict, 1 × file" (kinds are field names from the core, at most the first 8). */
+export function kindsText(kinds: Array<{ kind: string; count: number }>): string {
+	const head = kinds.slice(0, 8).map((k) => `${k.count.toLocaleString('en')} × ${k.kind}`);
+	const rest = kinds.length - head.length;
+	return rest > 0 ? `${head.join(', ')} and ${rest} other kinds` : head.join(', ');
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+// One formatter: toLocaleString makes a new one per call, which adds up over hundreds of reports.
+const count = new Intl.NumberFormat('en');
+
+/** One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB". */
+export function progressText(progress: Progress | null): string {
+	if (!progress) return 'starting…';
+	const { done, total } = progress;
+	switch (progress.phase) {
+		case 'reading':
+			return `reading the file: ${mb(done)} of ${mb(total)} MB`;
+		case 'checking':
+			return `checking cases: ${count.format(done)} of ${count.format(total)}`;
+		case 'receiving':
+			return `preparing cases: ${count.format(done)} of ${count.format(total)}`;
+	}
+}

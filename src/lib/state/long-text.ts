@@ -1,0 +1,34 @@
+/**
+ * Bounds on text drawn on the page. A dataset or a model can hold a 100 MB message, and one
+ * such text node is enough to crash a tab, so texts are drawn cut, with a way to see all.
+ */
+
+/** Characters of a message, an answer or a fact drawn before "show all". */
+export const LONG_TEXT_LIMIT = 4000;
+/** Characters of a short field (a case_number, a cause) drawn in lists and tables. */
+export const SHORT_TEXT_LIMIT = 200;
+
+/** A text cut for display. */
+export interface ClippedText {
+	/** What to draw. */
+	shown: string;
+	/** True when `shown` is only the start of the text. */
+	cut: boolean;
+	/** The whole text's length in characters (UTF-16 units, as `String.length`). */
+	length: number;
+}
+
+/** The first `limit` characters of `text`, never splitting a surrogate pair. */
+export function clipText(text: string, limit: number): ClippedText {
+	if (text.length <= limit) return { shown: text, cut: false, length: text.length };
+	let end = limit;
+	const last = text.charCodeAt(end - 1);
+	if (last >= 0xd800 && last <= 0xdbff) end--;
+	return { shown: text.slice(0, end), cut: true, length: text.length };
+}
+
+/** A short field for a list or a table: cut with "…" and the full length. */
+export function shortText(text: string, limit = SHORT_TEXT_LIMIT): string {
+	const clip = clipText(text, limit);
+	return clip.cut ? `${clip.shown}… (${clip.length.toLocaleString('en')} characters)` : text;
+}
