@@ -121,6 +121,7 @@ describe('chunkCases', () => {
 	const kase = (i: number, chars: number): Case => ({
 		index: i,
 		case_number: String(i),
+		case_number_value: i,
 		cause_of_action: '',
 		plaintiff_type: '',
 		focal_points: [],
