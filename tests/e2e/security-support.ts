@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { escapeControl } from '../../src/lib/core/text/escape-control';
 
 /**
  * Hostile text tagged with `where`: each piece, if it ever ran, would set `window.__xss` to a
@@ -32,12 +33,16 @@ const INJECTED =
 	'img[src="x"], script, iframe, svg[onload], [onerror], [onload], [onclick], a[href^="javascript"], [data-xss]';
 
 /**
- * The page shows every text in `texts` literally inside `scope`, holds no element that the
- * hostile text would create, and nothing ran.
+ * The page shows every text in `texts` literally inside `scope` (a message quoting provider
+ * text may show its control and bidi characters escaped, as every message does), holds no
+ * element that the hostile text would create, and nothing ran.
  */
 export async function expectInert(page: Page, scope: Locator, texts: string[]): Promise<void> {
 	const shown = await scope.innerText();
-	for (const text of texts) expect(shown, `shown literally: ${text}`).toContain(text);
+	for (const text of texts) {
+		const literal = shown.includes(text) || shown.includes(escapeControl(text));
+		expect(literal, `shown literally: ${text}\nin: ${shown.slice(0, 2000)}`).toBe(true);
+	}
 	const injected = await scope.evaluate(
 		(root, selector) =>
 			[...root.querySelectorAll(selector)].map((el) => el.outerHTML.slice(0, 120)),
