@@ -22,6 +22,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildCli, isStale, metaPathOf } from '../../../scripts/build-cli.js';
 
 const ROOT = resolve(__dirname, '../../..');
+/**
+ * Inside the project (a bundle there resolves node_modules as an installed one does); the folder
+ * is gitignored and absent on a fresh clone.
+ */
+const PROJECT_TMP = join(ROOT, 'tmp');
+mkdirSync(PROJECT_TMP, { recursive: true });
 const exec = promisify(execFile);
 const temporary: string[] = [];
 afterAll(() => {
@@ -62,7 +68,7 @@ describe('the lexpilot command', () => {
 	}, 60_000);
 
 	it('a bundle is stale when missing, when a source is newer, or when one is gone', async () => {
-		const out = mkdtempSync(join(ROOT, 'tmp', 'cli-build-'));
+		const out = mkdtempSync(join(PROJECT_TMP, 'cli-build-'));
 		temporary.push(out);
 		const outfile = join(out, 'lexpilot.mjs');
 		expect(isStale({ outfile })).toBe(true);
@@ -89,7 +95,7 @@ describe('the lexpilot command', () => {
 
 describe('relative paths are the user’s', () => {
 	it('npm run lexpilot from a subfolder resolves --dataset from that subfolder (INIT_CWD)', async () => {
-		const base = mkdtempSync(join(ROOT, 'tmp', 'user-cwd-'));
+		const base = mkdtempSync(join(PROJECT_TMP, 'user-cwd-'));
 		temporary.push(base);
 		const sub = join(base, 'sub');
 		mkdirSync(sub);
