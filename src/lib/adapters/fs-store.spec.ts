@@ -213,3 +213,58 @@ describe('FsStore torn last line', () => {
 		await expect(readFile(`${a1Path()}.torn`)).rejects.toMatchObject({ code: 'ENOENT' });
 	});
 });
+
+describe('FsStore while it holds the lock', () => {
+	const a1Path = () => store.pathOf(stageFilePath(run, 'a1'));
+	const lines = (...records: unknown[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+	it('keeps heads through appends and a reorder, and appends after the reorder land in the file', async () => {
+		const release = await store.lock(run);
+		const [a, b, c, d] = ['1', '2', '3', '4'].map((n) => makeA1(n));
+		await Promise.all([a, b, c].map((r) => store.appendRecord(run, 'a1', r)));
+		const saved = await readFile(a1Path(), 'utf8');
+		expect(saved.split('\n')).toHaveLength(4);
+		const order = [c, a, b].map((r) => recordIdentity('a1', r));
+		await store.finalizeStageFile(run, 'a1', [...order, recordIdentity('a1', d)]);
+		expect(await readFile(a1Path(), 'utf8')).toBe(lines(c, a, b));
+		const heads = await store.readHeads(run, 'a1');
+		expect(heads.map((h) => h.record.case_number)).toEqual(['3', '1', '2']);
+		await store.appendRecord(run, 'a1', d);
+		expect(await readFile(a1Path(), 'utf8')).toBe(lines(c, a, b, d));
+		await release();
+		// Another store (a new process) reads the same heads.
+		expect(await new FsStore(root).readHeads(run, 'a1')).toEqual(await store.readHeads(run, 'a1'));
+	});
+
+	it('leaves a file it knows to be in order untouched, without reading it', async () => {
+		const release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await store.appendRecord(run, 'a1', makeA1('2'));
+		// Changed behind the store's back: a finalize that read the file would refuse it.
+		await writeFile(a1Path(), 'not json\n', { flag: 'a' });
+		await store.finalizeStageFile(
+			run,
+			'a1',
+			['1', '2'].map((n) => recordIdentity('a1', makeA1(n)))
+		);
+		await release();
+		await expect(
+			store.finalizeStageFile(
+				run,
+				'a1',
+				['1', '2'].map((n) => recordIdentity('a1', makeA1(n)))
+			)
+		).rejects.toThrow(/line 3: not valid JSON/);
+	});
+
+	it('reads the file again when the lock is taken again: another writer may have appended', async () => {
+		let release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await release();
+		await new FsStore(root).appendRecord(run, 'a1', makeA1('2'));
+		release = await store.lock(run);
+		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
+		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
+		await release();
+	});
+});
