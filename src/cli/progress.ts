@@ -174,7 +174,10 @@ export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY'>): {
 		} else {
 			const step = Math.max(1, Math.ceil(s.cases.total / 10));
 			const crossed = Math.floor(s.cases.done / step) !== Math.floor(lastCases / step);
-			if (lastCases === -1 || crossed || finished) io.stderr(`${formatRunProgress(s)}\n`);
+			// The last case is reported by the finishing snapshot that follows it.
+			const last = !finished && s.cases.done === s.cases.total;
+			if (lastCases === -1 || (crossed && !last) || finished)
+				io.stderr(`${formatRunProgress(s)}\n`);
 			lastCases = s.cases.done;
 		}
 		if (finished) {

@@ -10,13 +10,12 @@ import type { CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
 import { ModelCallError } from '../errors';
 import { sha256Canonical } from '../hash';
-import { stageFilePath, type RunKey } from '../layout';
+import type { RunKey } from '../layout';
 import { completeJudge } from '../model/output';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient } from '../model/types';
 import { fillTemplate, type SlotValues } from '../prompts/fill';
 import type { PromptPack, TemplateName } from '../prompts/pack';
 import type { AnyRecord, HistoryType, Role, Settings, StageFile } from '../records';
-import { checkRecordToAppend } from '../store/checks';
 import { assertKeyFree } from '../store/key-free';
 import type { CheckpointStore } from '../store/types';
 import type { LimiterPool } from '../model/limiter';
@@ -88,7 +87,7 @@ export interface StageContext {
 		schema: S,
 		meta?: CallMeta
 	): Promise<z.output<S>>;
-	/** Validates a record against its file's schema, checks it holds no key, and appends it. */
+	/** Checks a record holds no key and appends it; the store validates it against its file's schema. */
 	save(file: StageFile, record: AnyRecord): Promise<void>;
 	/**
 	 * `input_sha256` of the record `identity` of `file`: SHA-256 of the canonical JSON of everything
@@ -328,8 +327,7 @@ export function createContext(options: ContextOptions): StageContext {
 			}
 		},
 		async save(file, record) {
-			const label = stageFilePath(run, file);
-			checkRecordToAppend(file, record, label);
+			// The store validates the record against its file's schema (every store does, on the way in).
 			assertKeyFree(record, keys, `the ${file} record of case_number ${record.case_number}`);
 			await store.appendRecord(run, file, record);
 		},
