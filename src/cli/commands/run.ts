@@ -62,6 +62,12 @@ export function parseStages(raw: string | undefined): StageName[] {
 	return [...stages];
 }
 
+/** The shared options, less the stage commands' `--concurrency` (cases), which run counts in calls. */
+const SHARED_HELP = GENERATION_OPTIONS_HELP.trimEnd()
+	.split('\n')
+	.filter((line) => !line.trimStart().startsWith('--concurrency'))
+	.join('\n');
+
 const RUN_HELP = `Usage: npm run lexpilot -- run --run-id NAME --dataset FILE --model ID [options]
 
 Runs every stage (gen, dcg, ljp-direct, ljp-gold, ljp-interaction) in one process: per case,
@@ -77,7 +83,7 @@ is saved (any mix of finished and unfinished stages). The stage commands remain.
                            ${AUTO_INITIAL_CONCURRENCY} and grows while the provider keeps up (no 429, latency not
                            up by more than half), up to ${AUTO_MAX_CONCURRENCY}
 
-${GENERATION_OPTIONS_HELP.trimEnd()}
+${SHARED_HELP}
 ${SIMULATED_HELP}
 
 Exit codes: 0 every stage completed; 1 the run stopped on an API or judge failure (finished
