@@ -8,6 +8,8 @@ import { RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../core/store/record-factories';
+import { nodeSha256 } from '../../cli/node-hash';
+import { useSyncSha256 } from '../core/hash';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
@@ -265,6 +267,19 @@ describe('FsStore while it holds the lock', () => {
 		release = await store.lock(run);
 		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
 		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
+		await release();
+	});
+});
+
+describe('FsStore heads with a synchronous SHA-256 (the CLI installs one)', () => {
+	afterEach(() => useSyncSha256(null));
+
+	it('are the heads WebCrypto gives, record for record', async () => {
+		for (const n of ['1', '2', '3']) await store.appendRecord(run, 'a1', makeA1(n));
+		const viaWebCrypto = await new FsStore(root).readHeads(run, 'a1');
+		useSyncSha256(nodeSha256);
+		const release = await store.lock(run);
+		expect(await store.readHeads(run, 'a1')).toEqual(viaWebCrypto);
 		await release();
 	});
 });

@@ -92,6 +92,14 @@ export function canonicalJsonReference(value: unknown): string {
 	return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJsonReference(v)}`).join(',')}}`;
 }
 
+/**
+ * SHA-256 of a value's canonical JSON, at once, when a synchronous SHA-256 is installed
+ * (`useSyncSha256`); null otherwise (then use `sha256Canonical`).
+ */
+export function sha256CanonicalSync(value: unknown): string | null {
+	return syncSha256 ? syncSha256(canonicalJson(value)) : null;
+}
+
 /** SHA-256 of a value's canonical JSON. */
 export function sha256Canonical(value: unknown): Promise<string> {
 	return sha256Hex(canonicalJson(value));
