@@ -238,50 +238,55 @@ const ROWS: RunFaultRow[] = [
 ];
 
 describe('fault matrix under run: same records, or a clear stop that a rerun completes', () => {
-	it.each(ROWS)('$fault → $expect', { timeout: 60_000 }, async (row) => {
-		const root = join(tmp, `row-${row.fault.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 50)}`);
-		const endpoint = await Endpoint.start(port);
-		const controller = new AbortController();
-		try {
-			endpoint.arm(row.inject(endpoint, () => controller.abort()));
-			const first = await runCli({
-				command: 'run',
-				root,
-				endpoint,
-				flags: row.flags,
-				signal: controller.signal
-			});
-			for (const pattern of row.says ?? []) expect(first.stderr).toMatch(pattern);
-			if (row.expect === 'same records') {
-				expect(first.code, first.stderr).toBe(0);
-			} else {
-				const saved = await expectCleanStop(
-					row.stop ?? 'names the case',
-					first.stderr,
-					first.code,
-					root
-				);
-				endpoint.arm(null);
-				await row.repair?.(endpoint);
-				const rerun = await runCli({ command: 'run', root, endpoint, flags: row.flags });
-				expect(rerun.code, rerun.stderr).toBe(0);
-				// Only what was missing was generated again.
-				for (const [stage, cases] of saved) {
-					expect(rerun.stdout).toContain(
-						`  ${stage}: 3 cases (${3 - cases} generated, ${cases} resumed)`
+	// `$fault` in the title would quote the text and cut it at 40 characters; FAULTS.md names it whole.
+	it.each(ROWS.map((row) => [`${row.fault} → ${row.expect}`, row] as const))(
+		'%s',
+		{ timeout: 60_000 },
+		async (_title, row) => {
+			const root = join(tmp, `row-${row.fault.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 50)}`);
+			const endpoint = await Endpoint.start(port);
+			const controller = new AbortController();
+			try {
+				endpoint.arm(row.inject(endpoint, () => controller.abort()));
+				const first = await runCli({
+					command: 'run',
+					root,
+					endpoint,
+					flags: row.flags,
+					signal: controller.signal
+				});
+				for (const pattern of row.says ?? []) expect(first.stderr).toMatch(pattern);
+				if (row.expect === 'same records') {
+					expect(first.code, first.stderr).toBe(0);
+				} else {
+					const saved = await expectCleanStop(
+						row.stop ?? 'names the case',
+						first.stderr,
+						first.code,
+						root
 					);
+					endpoint.arm(null);
+					await row.repair?.(endpoint);
+					const rerun = await runCli({ command: 'run', root, endpoint, flags: row.flags });
+					expect(rerun.code, rerun.stderr).toBe(0);
+					// Only what was missing was generated again.
+					for (const [stage, cases] of saved) {
+						expect(rerun.stdout).toContain(
+							`  ${stage}: 3 cases (${3 - cases} generated, ${cases} resumed)`
+						);
+					}
 				}
+			} finally {
+				await endpoint.stop();
 			}
-		} finally {
-			await endpoint.stop();
+			expect(await stageFiles(root)).toEqual(clean);
+			expect(await comparableManifest(root)).toEqual(cleanManifest);
+			for (const [path, text] of await filesUnder(root)) {
+				expect(path).not.toMatch(/\.lock$|\.tmp-/);
+				expect(text, path).not.toContain(KEY);
+			}
 		}
-		expect(await stageFiles(root)).toEqual(clean);
-		expect(await comparableManifest(root)).toEqual(cleanManifest);
-		for (const [path, text] of await filesUnder(root)) {
-			expect(path).not.toMatch(/\.lock$|\.tmp-/);
-			expect(text, path).not.toContain(KEY);
-		}
-	});
+	);
 });
 
 /**
