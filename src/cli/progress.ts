@@ -48,7 +48,9 @@ export function formatProgress(p: StageProgress, bar = false): string {
 }
 
 /** Tokens per role, e.g. `evaluated 12.3k in / 4.1k out, judge 2.0k in / 0.1k out`. */
-export function formatTokens(p: Pick<StageProgress, 'calls' | 'tokens'>): string {
+export function formatTokens(
+	p: Pick<StageProgress, 'calls' | 'tokens' | 'retries' | 'failures'>
+): string {
 	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 	const used = ROLES.filter((r) => p.calls[r] > 0);
 	if (used.length === 0) {
@@ -156,7 +158,7 @@ export function formatRunStages(s: RunSnapshot): string[] {
  * a line every tenth of the cases, then per-stage counts and tokens at the end. `end()` closes
  * a TTY line in progress.
  */
-export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY'>): {
+export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
 	onSnapshot: (s: RunSnapshot) => void;
 	end: () => void;
 } {
@@ -169,7 +171,9 @@ export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY'>): {
 	const onSnapshot = (s: RunSnapshot) => {
 		const finished = s.status !== 'running';
 		if (io.isTTY) {
-			io.stderr(`\r\x1b[2K${formatRunProgress(s, true)}`);
+			const line = formatRunProgress(s, true);
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
 			lineOpen = true;
 		} else {
 			const step = Math.max(1, Math.ceil(s.cases.total / 10));
@@ -183,7 +187,7 @@ export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY'>): {
 		if (finished) {
 			end();
 			io.stderr(
-				`${[...formatRunStages(s), `  ${formatTokens({ calls: s.calls.byRole, tokens: s.tokens })}`].join('\n')}\n`
+				`${[...formatRunStages(s), `  ${formatTokens({ calls: s.calls.byRole, tokens: s.tokens, retries: s.retries, failures: s.failures })}`].join('\n')}\n`
 			);
 		}
 	};

@@ -14,24 +14,24 @@ import {
 	AUTO_MAX_CONCURRENCY,
 	LimiterPool
 } from '../../lib/core/model/limiter';
+import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { createOpenAIClient } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { DEFAULT_PROMPT_PACK } from '../../lib/core/prompts';
 import { ROLES, type Role } from '../../lib/core/records';
-import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
+import {
+	DEFAULT_CONCURRENCY,
+	SETTING_LIMITS,
+	SIMULATED_ENDPOINT,
+	SIMULATED_MODEL
+} from '../../lib/core/run-config';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import { FsStore } from '../../lib/adapters/fs-store';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
 import { createRunProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
-import {
-	OPTIONS as STAGE_OPTIONS,
-	readPack,
-	SIMULATED_HELP,
-	summaryText,
-	toolInfo
-} from './stage';
+import { OPTIONS as STAGE_OPTIONS, readPack, SIMULATED_HELP, summaryText, toolInfo } from './stage';
 
 const OPTIONS = { ...STAGE_OPTIONS, stages: { type: 'string' } } as const;
 
@@ -78,8 +78,8 @@ is saved (any mix of finished and unfinished stages). The stage commands remain.
   --stages LIST            comma-separated stages to run [${RUN_ALL_STAGES.join(',')}];
                            ljp stands for the three LJP stages; lca (re-judge saved a1
                            responses) cannot be combined with gen, which labels its own
-  --concurrency N|auto     model calls in flight per endpoint (each role's base URL has its
-                           own limit, halved on 429s) [4]; auto starts at
+  --concurrency N|auto     model calls in flight per endpoint, ${SETTING_LIMITS.concurrency.min}-${SETTING_LIMITS.concurrency.max} (each role's base URL
+                           has its own limit, halved on 429s) [${DEFAULT_CONCURRENCY}]; auto starts at
                            ${AUTO_INITIAL_CONCURRENCY} and grows while the provider keeps up (no 429, latency not
                            up by more than half), up to ${AUTO_MAX_CONCURRENCY}
 
@@ -87,8 +87,8 @@ ${SHARED_HELP}
 ${SIMULATED_HELP}
 
 Exit codes: 0 every stage completed; 1 the run stopped on an API or judge failure (finished
-cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, or
-saved records / a manifest that do not fit these options.
+cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
+output root that cannot be written, or saved records / a manifest that do not fit these options.
 `;
 
 export const runCommandHandler: CommandHandler = {
@@ -102,9 +102,10 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const stages = parseStages(values.stages);
 	const simulated = values.simulated === true;
 	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
+	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
 	const auto = values.concurrency?.trim() === 'auto';
 	if (auto) values.concurrency = undefined;
-	const options = generationOptionsFrom(values, io);
+	const options = withAutoHint(() => generationOptionsFrom(values, io));
 	const { dataset, warnings } = await readValidDataset(options.dataset, {
 		label: values.dataset,
 		historyFields: options.historyFields,
@@ -116,17 +117,25 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		Role,
 		string
 	>;
-	const endpoints = Object.fromEntries(
-		ROLES.map((r) => [r, simulated ? SIMULATED_ENDPOINT : options.roles[r].baseURL])
-	) as Record<Role, string>;
 	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+	// As the stage commands: the manifest (which bundles ship) records each base URL without
+	// query values or keys, and the limiters are found under these names.
+	const endpoints = Object.fromEntries(
+		ROLES.map((r) => [
+			r,
+			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
+		])
+	) as Record<Role, string>;
 
 	const printer = createRunProgressPrinter(io);
 	let tracker: RunTracker | null = null;
 	const limiters = new LimiterPool({
 		...(auto ? { auto: true } : { max: options.concurrency }),
 		onLimitChange: (endpoint, limit, reason) => {
-			if (!io.isTTY) io.stderr(`concurrency: ${endpoint} now ${limit} (${reason})\n`);
+			// The pool names endpoints without query values; keys are hidden here as well.
+			if (!io.isTTY) {
+				io.stderr(`concurrency: ${publicBaseUrl(endpoint, keys)} now ${limit} (${reason})\n`);
+			}
 		}
 	});
 	const client: ModelClient = simulated
@@ -152,7 +161,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 			limit: options.limit ?? undefined,
 			stages,
 			client,
-			store: new FsStore(options.outputRoot),
+			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
 			runId: options.runId,
 			models,
 			endpoints,
@@ -171,5 +180,17 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		return 0;
 	} finally {
 		printer.end();
+	}
+}
+
+/** Parses the shared options; a refused `--concurrency` also says that `auto` is allowed. */
+function withAutoHint<T>(parse: () => T): T {
+	try {
+		return parse();
+	} catch (e) {
+		if (e instanceof UsageError && e.message.startsWith('--concurrency ')) {
+			throw new UsageError(`${e.message} (or auto)`);
+		}
+		throw e;
 	}
 }

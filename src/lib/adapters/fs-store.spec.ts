@@ -206,6 +206,35 @@ describe('FsStore torn last line', () => {
 		await release2();
 	});
 
+	it('a writer reading heads (the kept state a resume uses) moves it aside too, then appends after the whole line', async () => {
+		const notes: string[] = [];
+		const writer = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		await plantTorn();
+		const release = await writer.lock(run);
+		const heads = await writer.readHeads(run, 'a1');
+		expect(heads.map((h) => h.record.case_number)).toEqual(['1']);
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+		expect(notes).toHaveLength(1);
+		// The kept handle appends after the cut, not after the torn bytes.
+		await Promise.all(['2', '3'].map((n) => writer.appendRecord(run, 'a1', makeA1(n))));
+		await release();
+		const text = await readFile(a1Path(), 'utf8');
+		expect(text.startsWith(whole)).toBe(true);
+		expect(
+			(await new FsStore(root).readRecords(run, 'a1')).map((r) => r.case_number).sort()
+		).toEqual(['1', '2', '3']);
+	});
+
+	it('a writer whose first touch of the file is an append moves it aside as well', async () => {
+		const writer = new FsStore(root);
+		await plantTorn();
+		const release = await writer.lock(run);
+		await writer.appendRecord(run, 'a1', makeA1('2'));
+		await release();
+		expect(await readFile(a1Path(), 'utf8')).toBe(whole + JSON.stringify(makeA1('2')) + '\n');
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+	});
+
 	it('a reader without the lock reports it and changes nothing', async () => {
 		await plantTorn();
 		await expect(store.readRecords(run, 'a1')).rejects.toThrow(

@@ -33,16 +33,33 @@ function runEverything(
 	});
 }
 
-/** The stage files and the manifest less its creation time. */
-function comparable(store: MemoryStore): Map<string, string> {
+/**
+ * The stage files and the manifest less its creation time. `operational_history` (how patient
+ * each start was, recorded and never compared) is left out unless `withOperational`; its times
+ * always are.
+ */
+function comparable(store: MemoryStore, withOperational = false): Map<string, string> {
 	const files = new Map<string, string>();
 	for (const [path, text] of store.toFiles()) {
+		if (!path.endsWith('manifest.json')) {
+			files.set(path, text);
+			continue;
+		}
+		const manifest = text.replace(/"created_at": "[^"]+"/, '');
 		files.set(
 			path,
-			path.endsWith('manifest.json') ? text.replace(/"created_at": "[^"]+"/, '') : text
+			withOperational
+				? manifest.replace(/"at": "[^"]+"/g, '')
+				: manifest.replace(/"operational_history": \[[^\]]*\]/, '')
 		);
 	}
 	return files;
+}
+
+/** The concurrency of each start of the run, oldest first, as its manifest records them. */
+async function startsConcurrency(store: MemoryStore): Promise<number[]> {
+	const manifest = await store.readManifest(await runKey());
+	return (manifest?.operational_history ?? []).map((e) => e.concurrency);
 }
 
 /** Answers after `ms(request)` milliseconds, counting calls in flight. */
@@ -73,14 +90,16 @@ describe('runAll writes what the stage commands write', () => {
 		for (const stages of [['gen'], ['dcg'], ['ljp-direct', 'ljp-gold', 'ljp-interaction']]) {
 			await run(createSimulatedClient(), byStages, {
 				dataset,
-				stages: stages as typeof ALL_STAGES
+				stages: stages as typeof ALL_STAGES,
+				concurrency: 8
 			});
 		}
 		const together = new MemoryStore();
 		// Later cases answer first, so records are appended far from dataset order.
 		const { client } = slowSimulated((req) => 2 + (req.caseNumber.charCodeAt(9) % 3) * 3);
 		const result = await runEverything(client, together, { concurrency: 8 });
-		expect(comparable(together)).toEqual(comparable(byStages));
+		// The same flags write the same manifest, operational history and all.
+		expect(comparable(together, true)).toEqual(comparable(byStages, true));
 		expect(result.stages.map((s) => [s.stage, s.generated, s.resumed])).toEqual(
 			ALL_STAGES.map((s) => [s, 6, 0])
 		);
@@ -115,6 +134,8 @@ describe('runAll writes what the stage commands write', () => {
 		expect(client.of('lexawn')).toHaveLength(0);
 		expect(result.stages.find((s) => s.stage === 'dcg')!.resumed).toBe(2);
 		expect(comparable(partial)).toEqual(comparable(reference));
+		// Each start with other operational values is recorded, as a stage command records it.
+		expect(await startsConcurrency(partial)).toEqual([4, 1, 4]);
 	});
 });
 
@@ -190,10 +211,38 @@ describe('runAll refuses what cannot work', () => {
 		expect(client.requests).toHaveLength(0);
 	});
 
-	it('a bad concurrency', async () => {
+	it('a bad concurrency: a number outside the shared range (1 to 64), before anything is written', async () => {
+		for (const concurrency of [0, 65, 2.5]) {
+			const store = new MemoryStore();
+			await expect(runEverything(createSimulatedClient(), store, { concurrency })).rejects.toThrow(
+				new UsageError(
+					`concurrency must be a whole number from 1 to 64 or "auto", got ${concurrency}`
+				)
+			);
+			expect([...store.toFiles()]).toEqual([]);
+		}
+	});
+
+	it('settings outside their range, as the stage commands refuse them', async () => {
 		await expect(
-			runEverything(createSimulatedClient(), new MemoryStore(), { concurrency: 0 })
-		).rejects.toThrow(/concurrency/);
+			runEverything(createSimulatedClient(), new MemoryStore(), {
+				settings: {
+					temperature: 0.7,
+					judge_temperature: 0.1,
+					max_tokens: 8192,
+					timeout_s: 120,
+					retries: 21
+				}
+			})
+		).rejects.toThrow(/^settings\.retries: /);
+	});
+});
+
+describe('runAll with concurrency auto', () => {
+	it("is not held to the number range, and records its ceiling (64) as the start's concurrency", async () => {
+		const store = new MemoryStore();
+		await runEverything(createSimulatedClient(), store, { concurrency: 'auto' });
+		expect(await startsConcurrency(store)).toEqual([64]);
 	});
 });
 
@@ -219,6 +268,7 @@ describe('runAll stops at the first failure', () => {
 		const rerun = await runEverything(new ScriptedClient(), store);
 		expect(rerun.stages.find((s) => s.stage === 'dcg')!.resumed).toBe(dcg.length);
 		expect(comparable(store)).toEqual(comparable(reference));
+		expect(await startsConcurrency(store)).toEqual([2, 4]);
 	});
 
 	it('an abort stops at once, says so, and a rerun completes', async () => {

@@ -16,7 +16,14 @@ import { CheckpointError, ModelCallError, UsageError } from '../errors';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import { LimiterPool } from '../model/limiter';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
-import { DEFAULT_SETTINGS, type StageFile } from '../records';
+import type { StageFile } from '../records';
+import {
+	Concurrency,
+	DEFAULT_CONCURRENCY,
+	DEFAULT_SETTINGS,
+	SETTING_LIMITS,
+	Settings
+} from '../run-config';
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
 import { openRun } from '../store/resume';
@@ -24,8 +31,8 @@ import { createContext, type StageContext } from './context';
 import { buildManifest } from './manifest';
 import { RunTracker } from './run-progress';
 import {
-	DEFAULT_CONCURRENCY,
 	naming,
+	releaseKeepingFailure,
 	type RunStagesOptions,
 	type RunStagesResult,
 	type StageReport
@@ -88,6 +95,12 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		runId: options.runId,
 		modelDir: await modelDirName(options.models.evaluated)
 	};
+	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+	const limiters: LimiterPool =
+		options.client.limiters ??
+		(concurrency === 'auto'
+			? new LimiterPool({ auto: true })
+			: new LimiterPool({ max: concurrency }));
 	const manifest = await buildManifest({
 		runId: run.runId,
 		modelDir: run.modelDir,
@@ -97,15 +110,11 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		models: options.models,
 		endpoints: options.endpoints,
 		settings,
+		// What bounds the calls per endpoint: the number given, or auto's ceiling.
+		concurrency: limiters.max,
 		simulated: options.client.simulated,
 		tool: options.tool
 	});
-	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	const limiters: LimiterPool =
-		options.client.limiters ??
-		(concurrency === 'auto'
-			? new LimiterPool({ auto: true })
-			: new LimiterPool({ max: concurrency }));
 	const tracker = new RunTracker({
 		cases: selected.length,
 		stages,
@@ -116,9 +125,11 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	options.onTracker?.(tracker);
 	const keys = options.keys ?? [];
 	const release = await options.store.lock(run);
+	let failure: unknown = null;
 	try {
 		return await prepareAndRun();
 	} catch (error) {
+		failure = error;
 		// Prepare-time errors (saved records that do not fit) end the run too.
 		if (tracker.snapshot().status === 'running') {
 			tracker.finish(
@@ -128,7 +139,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		}
 		throw error;
 	} finally {
-		await release();
+		await releaseKeepingFailure(release, failure);
 	}
 
 	async function prepareAndRun(): Promise<RunStagesResult> {
@@ -336,9 +347,18 @@ function checkRunAllOptions(options: RunAllOptions): StageName[] {
 			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
 		);
 	}
+	const checked = Settings.safeParse(options.settings ?? DEFAULT_SETTINGS);
+	if (!checked.success) {
+		const issue = checked.error.issues[0];
+		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
+	}
+	// "auto" is no number: only a number is held to the shared range.
 	const c = options.concurrency;
-	if (c !== undefined && c !== 'auto' && (!Number.isInteger(c) || c < 1)) {
-		throw new UsageError(`concurrency must be a whole number of at least 1 or "auto", got ${c}`);
+	if (c !== undefined && c !== 'auto' && !Concurrency.safeParse(c).success) {
+		const { min, max } = SETTING_LIMITS.concurrency;
+		throw new UsageError(
+			`concurrency must be a whole number from ${min} to ${max} or "auto", got ${c}`
+		);
 	}
 	if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
 		throw new UsageError(`limit must be a whole number of at least 1, got ${options.limit}`);

@@ -215,7 +215,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
  * read-only cannot unlink the lock file) must not replace that failure, which says where the
  * stage stopped and how many cases are saved: its message gets a line about the lock instead.
  */
-async function releaseKeepingFailure(
+export async function releaseKeepingFailure(
 	release: () => Promise<void>,
 	failure: unknown
 ): Promise<void> {

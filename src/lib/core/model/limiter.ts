@@ -17,6 +17,7 @@
  */
 import { DEFAULT_CONCURRENCY } from '../run-config';
 import { onAbort } from './abort-fan-out';
+import { publicBaseUrl } from './base-url';
 
 /** Options of {@link AdaptiveLimiter}. */
 export interface AdaptiveLimiterOptions {
@@ -235,7 +236,7 @@ export class AdaptiveLimiter {
 
 /** What a {@link LimiterPool} makes for each endpoint. */
 export interface LimiterPoolOptions {
-	/** The ceiling per endpoint (`--concurrency N`, or 64 with `auto`). @default 4 */
+	/** The ceiling per endpoint (`--concurrency N`, or 64 with `auto`). @default DEFAULT_CONCURRENCY */
 	max?: number;
 	/** Probe from `initial` up to `max` (`--concurrency auto`). @default false */
 	auto?: boolean;
@@ -243,6 +244,7 @@ export interface LimiterPoolOptions {
 	initial?: number;
 	/** @see AdaptiveLimiterOptions.growAfter */
 	growAfter?: number;
+	/** Told when an endpoint's limit changes; `endpoint` is public (no query value). */
 	onLimitChange?: (endpoint: string, limit: number, reason: LimitChangeReason) => void;
 	now?: () => number;
 }
@@ -261,12 +263,17 @@ export const AUTO_INITIAL_CONCURRENCY = 4;
 export const AUTO_MAX_CONCURRENCY = 64;
 
 /**
- * One limiter per endpoint (keyed by base URL, a trailing `/` aside), shared by the model client
- * that acquires slots and the engine that decides how many cases to keep going and shows the
- * limits in its progress.
+ * One limiter per endpoint, shared by the model client that acquires slots and the engine that
+ * decides how many cases to keep going and shows the limits in its progress. An endpoint is its
+ * base URL as a manifest records it (`publicBaseUrl`: query values hidden, a trailing `/`
+ * aside), so the engine finds the client's limiters under the endpoints it was given, and what
+ * `limits()` and `onLimitChange` name can be shown or logged as it is. Two base URLs that differ
+ * only in a query value (`?token=…`) reach the same server and share one limit.
  */
 export class LimiterPool {
 	readonly #limiters = new Map<string, AdaptiveLimiter>();
+	/** The key of each base URL asked for. */
+	readonly #keys = new Map<string, string>();
 	readonly #options: LimiterPoolOptions;
 
 	constructor(options: LimiterPoolOptions = {}) {
@@ -282,9 +289,9 @@ export class LimiterPool {
 		return this.#options.auto ?? false;
 	}
 
-	/** The limiter of an endpoint, made on first use. */
+	/** The limiter of an endpoint (a base URL, raw or public), made on first use. */
 	get(baseURL: string): AdaptiveLimiter {
-		const key = baseURL.replace(/\/+$/, '');
+		const key = this.#keyOf(baseURL);
 		let limiter = this.#limiters.get(key);
 		if (!limiter) {
 			const { onLimitChange, auto, initial, growAfter, now } = this.#options;
@@ -299,6 +306,16 @@ export class LimiterPool {
 			this.#limiters.set(key, limiter);
 		}
 		return limiter;
+	}
+
+	#keyOf(baseURL: string): string {
+		let key = this.#keys.get(baseURL);
+		if (key === undefined) {
+			// Asked for on every call and every scheduling step: parse each URL once.
+			key = publicBaseUrl(baseURL.trim()).replace(/\/+$/, '');
+			this.#keys.set(baseURL, key);
+		}
+		return key;
 	}
 
 	/** Every endpoint's limiter used so far. */
