@@ -27,7 +27,8 @@ import {
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
 import { openRun } from '../store/resume';
-import { createContext, type StageContext } from './context';
+import { isCallLog } from '../calls/types';
+import { createContext, newCallSession, type StageContext } from './context';
 import { buildManifest } from './manifest';
 import { RunTracker } from './run-progress';
 import {
@@ -145,8 +146,20 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	async function prepareAndRun(): Promise<RunStagesResult> {
 		const opened = await openRun(options.store, manifest, { keys });
 		const hashes = new Map<string, Promise<string>>();
+		const warnings = [...opened.warnings];
+		// Every call in calls.jsonl as the stage commands log it, one session for the whole run.
+		const callLog =
+			options.callLog === undefined
+				? isCallLog(options.store)
+					? options.store
+					: null
+				: options.callLog;
+		const callSession = newCallSession();
 		const contextOf = (stage: StageName): StageContext =>
 			createContext({
+				callLog,
+				callSession,
+				onCallLogError: (message) => warnings.push(message),
 				run,
 				store: options.store,
 				client: options.client,
@@ -158,7 +171,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 				signal: options.signal,
 				hashes,
 				gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints }
-			});
+			}).forStage(stage);
 		// Interactions gen saves in this call, for ljp-interaction to score.
 		const interactions = new Map<string, RecordHead<'interaction'>>();
 		const plans = new Map<StageName, PreparedStage>();
@@ -189,7 +202,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 			run,
 			manifest: opened.manifest,
 			created: opened.created,
-			warnings: opened.warnings,
+			warnings,
 			stages: stages.map((stage): StageReport => ({
 				stage,
 				total: selected.length,
