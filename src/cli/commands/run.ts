@@ -5,6 +5,7 @@
  * whatever mix of them is saved. `--concurrency` counts model calls in flight per endpoint;
  * `auto` starts at 4 and grows while the provider keeps up.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAll, RUN_ALL_STAGES, RunTracker } from '../../lib/core/engine';
 import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
@@ -107,12 +108,17 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	if (auto) values.concurrency = undefined;
 	const options = withAutoHint(() => generationOptionsFrom(values, io));
 	const { dataset, warnings } = await readValidDataset(options.dataset, {
-		label: values.dataset,
+		label: options.datasetChoice.label,
+		notFound: options.datasetChoice.notFound,
 		historyFields: options.historyFields,
 		categoriesPath: options.categoriesPath
 	});
 	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
-	const pack = values.prompts === undefined ? DEFAULT_PROMPT_PACK : await readPack(values.prompts);
+	// As the stage commands: a relative --prompts is taken from the user's directory.
+	const pack =
+		values.prompts === undefined
+			? DEFAULT_PROMPT_PACK
+			: await readPack(resolve(io.cwd, values.prompts), values.prompts);
 	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
 		Role,
 		string
