@@ -328,7 +328,7 @@ async function expectCleanStop(
 	}
 	if (how === 'names the case') {
 		const [, stage, index, caseNumber] = head.exec(stderr)!;
-		expect(CASES[Number(index)]).toBe(caseNumber);
+		expect(String(CASES[Number(index)])).toBe(caseNumber);
 		expect(whole(STAGE_OUTPUTS[stage as StageName].at(-1)!)).not.toContain(caseNumber);
 	}
 	// Cases saved for every stage, as the message says.
