@@ -6,6 +6,7 @@
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
 import { clipText, RAW_OUTPUT_CHARS } from '../lib/core/text/clip';
 import { escapeForTerminal } from '../lib/core/text/escape-control';
+import { installNodeSha256 } from './node-hash';
 import type { CliIo, CommandHandler } from './types';
 
 /**
@@ -24,6 +25,8 @@ export function terminalSafe(io: CliIo): CliIo {
 }
 
 export function createProgram(handlers: Record<string, CommandHandler>) {
+	// Every core hash of the CLI through node:crypto: the same digests, without the thread pool.
+	installNodeSha256();
 	const help = () =>
 		[
 			'Usage: npx lexpilot <command> [options]   (or: npm run lexpilot -- <command> [options])',

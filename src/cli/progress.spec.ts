@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { stageProgress } from '../../tests/fixtures/engine/progress';
-import { createProgressPrinter, formatDuration, formatProgress, formatTokens } from './progress';
+import type { RunSnapshot } from '../lib/core/engine/types';
+import {
+	createProgressPrinter,
+	createRunProgressPrinter,
+	formatDuration,
+	formatProgress,
+	formatRunProgress,
+	formatTokens
+} from './progress';
 
 describe('formatProgress', () => {
 	it('shows bar, counts, rate over generated cases, ETA, retries and failures', () => {
@@ -87,5 +95,65 @@ describe('createProgressPrinter', () => {
 		expect(out.split('\r\x1b[2K')).toHaveLength(3);
 		printer.end();
 		expect(out.endsWith('\n')).toBe(true);
+	});
+});
+
+function snapshot(overrides: Partial<RunSnapshot> = {}): RunSnapshot {
+	const role = { evaluated: 0, user: 0, judge: 0 };
+	const tokens = { prompt: 0, completion: 0 };
+	return {
+		status: 'running',
+		stages: [{ stage: 'gen', total: 10, done: 4, resumed: 1, inFlight: 2, calls: 30 }],
+		cases: { total: 10, done: 3 },
+		calls: { done: 30, estimatedTotal: 120, perSecond: 6, byRole: { ...role, evaluated: 30 } },
+		tokens: { evaluated: { ...tokens }, user: { ...tokens }, judge: { ...tokens } },
+		etaMs: 15_000,
+		retries: 1,
+		failures: 0,
+		concurrency: {
+			max: 8,
+			auto: false,
+			endpoints: [{ endpoint: 'http://a/v1', limit: 8, active: 8, waiting: 3 }]
+		},
+		startedAt: 0,
+		elapsedMs: 5000,
+		...overrides
+	};
+}
+
+describe('formatRunProgress', () => {
+	it('shows cases, calls against the estimate, rate, ETA and the current limit', () => {
+		expect(formatRunProgress(snapshot(), true)).toBe(
+			'run  [#####---------------]  3/10 cases  30/~120 calls  6.0 calls/s  ETA 15s  concurrency 8  retries 1  failures 0'
+		);
+	});
+
+	it('shows auto mode and per-endpoint limits that differ', () => {
+		const line = formatRunProgress(
+			snapshot({
+				concurrency: {
+					max: 64,
+					auto: true,
+					endpoints: [
+						{ endpoint: 'a', limit: 16, active: 0, waiting: 0 },
+						{ endpoint: 'b', limit: 4, active: 0, waiting: 0 }
+					]
+				}
+			})
+		);
+		expect(line).toContain('concurrency 16/4 (auto, up to 64)');
+	});
+
+	it('ends with the total and per-stage counts', () => {
+		const out: string[] = [];
+		const printer = createRunProgressPrinter({ stderr: (t) => out.push(t), isTTY: false });
+		printer.onSnapshot(snapshot());
+		printer.onSnapshot(snapshot({ cases: { total: 10, done: 10 } }));
+		printer.onSnapshot(snapshot({ status: 'done', cases: { total: 10, done: 10 }, etaMs: null }));
+		const text = out.join('');
+		expect(text.match(/^run /gm)).toHaveLength(2);
+		expect(text).toMatch(/30\/30 calls .*done in 5s/);
+		expect(text).toMatch(/ {2}gen {13}4\/10 cases \(1 resumed\), 30 calls/);
+		expect(text).toMatch(/evaluated 30 calls/);
 	});
 });

@@ -3,7 +3,7 @@
  * done/total, rate, ETA, retries, failures); otherwise (CI, a log file) plain lines every
  * tenth of the stage, so a log stays readable.
  */
-import type { StageProgress } from '../lib/core/engine/types';
+import type { RunSnapshot, StageProgress } from '../lib/core/engine/types';
 import { ROLES } from '../lib/core/records';
 import type { CliIo } from './types';
 
@@ -48,7 +48,9 @@ export function formatProgress(p: StageProgress, bar = false): string {
 }
 
 /** Tokens per role, e.g. `evaluated 12.3k in / 4.1k out, judge 2.0k in / 0.1k out`. */
-export function formatTokens(p: StageProgress): string {
+export function formatTokens(
+	p: Pick<StageProgress, 'calls' | 'tokens' | 'retries' | 'failures'>
+): string {
 	const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 	const used = ROLES.filter((r) => p.calls[r] > 0);
 	if (used.length === 0) {
@@ -110,4 +112,84 @@ export function createProgressPrinter(
 		if (finished) io.stderr(`  ${formatTokens(p)}\n`);
 	};
 	return { onProgress, end };
+}
+
+/** `concurrency 8`, `concurrency 8 (auto, up to 64)`, or one limit per endpoint when they differ. */
+export function formatConcurrency(c: RunSnapshot['concurrency']): string {
+	const limits = [...new Set(c.endpoints.map((e) => e.limit))];
+	const shown = limits.length === 0 ? String(c.max) : limits.join('/');
+	return `concurrency ${shown}${c.auto ? ` (auto, up to ${c.max})` : ''}`;
+}
+
+/** One line describing a whole run's progress, without a line end. */
+export function formatRunProgress(s: RunSnapshot, bar = false): string {
+	const parts = ['run'];
+	if (bar) {
+		const share = s.calls.estimatedTotal === 0 ? 1 : s.calls.done / s.calls.estimatedTotal;
+		const filled =
+			s.status === 'done' ? BAR_WIDTH : Math.min(BAR_WIDTH, Math.round(share * BAR_WIDTH));
+		parts.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`);
+	}
+	parts.push(`${s.cases.done}/${s.cases.total} cases`);
+	const estimate = s.status === 'running' ? `~${s.calls.estimatedTotal}` : String(s.calls.done);
+	parts.push(`${s.calls.done}/${estimate} calls`);
+	if (s.calls.perSecond !== null && s.status === 'running') {
+		const r = s.calls.perSecond;
+		parts.push(`${r.toFixed(r < 1 ? 2 : 1)} calls/s`);
+		if (s.etaMs !== null) parts.push(`ETA ${formatDuration(s.etaMs / 1000)}`);
+	}
+	parts.push(formatConcurrency(s.concurrency), `retries ${s.retries}`, `failures ${s.failures}`);
+	if (s.status !== 'running')
+		parts.push(s.status === 'done' ? `done in ${formatDuration(s.elapsedMs / 1000)}` : s.status);
+	return parts.join('  ');
+}
+
+/** Per stage, `gen 24/24 (3 resumed, 170 calls)`, one line each, for the end of a run. */
+export function formatRunStages(s: RunSnapshot): string[] {
+	return s.stages.map(
+		(st) =>
+			`  ${st.stage.padEnd(15)} ${st.done}/${st.total} cases` +
+			`${st.resumed > 0 ? ` (${st.resumed} resumed)` : ''}, ${st.calls} calls`
+	);
+}
+
+/**
+ * A `runAll` snapshot listener writing to `io.stderr`: on a TTY one line redrawn in place, else
+ * a line every tenth of the cases, then per-stage counts and tokens at the end. `end()` closes
+ * a TTY line in progress.
+ */
+export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
+	onSnapshot: (s: RunSnapshot) => void;
+	end: () => void;
+} {
+	let lineOpen = false;
+	let lastCases = -1;
+	const end = () => {
+		if (lineOpen) io.stderr('\n');
+		lineOpen = false;
+	};
+	const onSnapshot = (s: RunSnapshot) => {
+		const finished = s.status !== 'running';
+		if (io.isTTY) {
+			const line = formatRunProgress(s, true);
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
+			lineOpen = true;
+		} else {
+			const step = Math.max(1, Math.ceil(s.cases.total / 10));
+			const crossed = Math.floor(s.cases.done / step) !== Math.floor(lastCases / step);
+			// The last case is reported by the finishing snapshot that follows it.
+			const last = !finished && s.cases.done === s.cases.total;
+			if (lastCases === -1 || (crossed && !last) || finished)
+				io.stderr(`${formatRunProgress(s)}\n`);
+			lastCases = s.cases.done;
+		}
+		if (finished) {
+			end();
+			io.stderr(
+				`${[...formatRunStages(s), `  ${formatTokens({ calls: s.calls.byRole, tokens: s.tokens, retries: s.retries, failures: s.failures })}`].join('\n')}\n`
+			);
+		}
+	};
+	return { onSnapshot, end };
 }

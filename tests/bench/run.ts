@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
+import { cliResumeBench, cliRunBench } from './cli-run.bench';
 import { cliStartupBench } from './cli-startup.bench';
 import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
@@ -32,6 +33,8 @@ import { validationBench } from './validation.bench';
 
 const BENCHES: BenchModule[] = [
 	...engineBenches,
+	cliRunBench,
+	cliResumeBench,
 	validationBench,
 	datasetBrowserBench,
 	idbBench,

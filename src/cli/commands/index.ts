@@ -3,9 +3,11 @@ import type { CommandHandler } from '../types';
 import { validate } from './validate';
 import { resultsCommand } from './results';
 import { dcg, gen, lca, ljp, ljpDirect, ljpGold, ljpInteraction } from './stage';
+import { runCommandHandler } from './run';
 
 export const commands: Record<string, CommandHandler> = {
 	validate,
+	run: runCommandHandler,
 	gen,
 	lca,
 	dcg,

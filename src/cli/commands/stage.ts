@@ -34,17 +34,17 @@ import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 import { name as packageName, version as packageVersion } from '../../../package.json';
 
-const OPTIONS = {
+export const OPTIONS = {
 	...GENERATION_OPTIONS,
 	simulated: { type: 'boolean' },
 	prompts: { type: 'string' }
 } as const;
 
-const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
+export const EXIT_CODES = `Exit codes: 0 the stage completed; 1 it stopped on an API or judge failure (finished
 cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
 output root that cannot be written, or saved records / a manifest that do not fit these options.`;
 
-const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
+export const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
                            provider (no network or key; model defaults to "${SIMULATED_MODEL}";
                            the manifest says simulated: true)
   --prompts FILE           prompt pack JSON exported from the workbench's Prompts page
@@ -193,7 +193,7 @@ async function runCommand(
 }
 
 /** Reads a prompt pack file (`path`, resolved; `label` as the user typed it); every problem names it. */
-async function readPack(path: string, label: string): Promise<PromptPack> {
+export async function readPack(path: string, label: string): Promise<PromptPack> {
 	let text: string;
 	try {
 		text = await readFile(path, 'utf8');
@@ -207,7 +207,11 @@ async function readPack(path: string, label: string): Promise<PromptPack> {
 	}
 }
 
-function summaryText(result: RunStagesResult, outputRoot: string, simulated: boolean): string {
+export function summaryText(
+	result: RunStagesResult,
+	outputRoot: string,
+	simulated: boolean
+): string {
 	const { run } = result;
 	const lines = [
 		`${result.created ? 'Started' : 'Resumed'} run ${run.runId} of ${result.manifest.models.evaluated}` +
@@ -225,7 +229,7 @@ function summaryText(result: RunStagesResult, outputRoot: string, simulated: boo
 }
 
 /** Name and version of this package, for the manifest (inlined when the CLI is bundled). */
-function toolInfo(): ToolInfo {
+export function toolInfo(): ToolInfo {
 	return {
 		name: packageName || DEFAULT_TOOL.name,
 		version: packageVersion || DEFAULT_TOOL.version

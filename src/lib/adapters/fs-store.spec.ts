@@ -8,6 +8,8 @@ import { RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../core/store/record-factories';
+import { nodeSha256 } from '../../cli/node-hash';
+import { useSyncSha256 } from '../core/hash';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
@@ -204,6 +206,35 @@ describe('FsStore torn last line', () => {
 		await release2();
 	});
 
+	it('a writer reading heads (the kept state a resume uses) moves it aside too, then appends after the whole line', async () => {
+		const notes: string[] = [];
+		const writer = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		await plantTorn();
+		const release = await writer.lock(run);
+		const heads = await writer.readHeads(run, 'a1');
+		expect(heads.map((h) => h.record.case_number)).toEqual(['1']);
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+		expect(notes).toHaveLength(1);
+		// The kept handle appends after the cut, not after the torn bytes.
+		await Promise.all(['2', '3'].map((n) => writer.appendRecord(run, 'a1', makeA1(n))));
+		await release();
+		const text = await readFile(a1Path(), 'utf8');
+		expect(text.startsWith(whole)).toBe(true);
+		expect(
+			(await new FsStore(root).readRecords(run, 'a1')).map((r) => r.case_number).sort()
+		).toEqual(['1', '2', '3']);
+	});
+
+	it('a writer whose first touch of the file is an append moves it aside as well', async () => {
+		const writer = new FsStore(root);
+		await plantTorn();
+		const release = await writer.lock(run);
+		await writer.appendRecord(run, 'a1', makeA1('2'));
+		await release();
+		expect(await readFile(a1Path(), 'utf8')).toBe(whole + JSON.stringify(makeA1('2')) + '\n');
+		expect(await readFile(`${a1Path()}.torn`, 'utf8')).toBe(cut);
+	});
+
 	it('a reader without the lock reports it and changes nothing', async () => {
 		await plantTorn();
 		await expect(store.readRecords(run, 'a1')).rejects.toThrow(
@@ -211,5 +242,73 @@ describe('FsStore torn last line', () => {
 		);
 		expect(await readFile(a1Path(), 'utf8')).toBe(whole + cut);
 		await expect(readFile(`${a1Path()}.torn`)).rejects.toMatchObject({ code: 'ENOENT' });
+	});
+});
+
+describe('FsStore while it holds the lock', () => {
+	const a1Path = () => store.pathOf(stageFilePath(run, 'a1'));
+	const lines = (...records: unknown[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+	it('keeps heads through appends and a reorder, and appends after the reorder land in the file', async () => {
+		const release = await store.lock(run);
+		const [a, b, c, d] = ['1', '2', '3', '4'].map((n) => makeA1(n));
+		await Promise.all([a, b, c].map((r) => store.appendRecord(run, 'a1', r)));
+		const saved = await readFile(a1Path(), 'utf8');
+		expect(saved.split('\n')).toHaveLength(4);
+		const order = [c, a, b].map((r) => recordIdentity('a1', r));
+		await store.finalizeStageFile(run, 'a1', [...order, recordIdentity('a1', d)]);
+		expect(await readFile(a1Path(), 'utf8')).toBe(lines(c, a, b));
+		const heads = await store.readHeads(run, 'a1');
+		expect(heads.map((h) => h.record.case_number)).toEqual(['3', '1', '2']);
+		await store.appendRecord(run, 'a1', d);
+		expect(await readFile(a1Path(), 'utf8')).toBe(lines(c, a, b, d));
+		await release();
+		// Another store (a new process) reads the same heads.
+		expect(await new FsStore(root).readHeads(run, 'a1')).toEqual(await store.readHeads(run, 'a1'));
+	});
+
+	it('leaves a file it knows to be in order untouched, without reading it', async () => {
+		const release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await store.appendRecord(run, 'a1', makeA1('2'));
+		// Changed behind the store's back: a finalize that read the file would refuse it.
+		await writeFile(a1Path(), 'not json\n', { flag: 'a' });
+		await store.finalizeStageFile(
+			run,
+			'a1',
+			['1', '2'].map((n) => recordIdentity('a1', makeA1(n)))
+		);
+		await release();
+		await expect(
+			store.finalizeStageFile(
+				run,
+				'a1',
+				['1', '2'].map((n) => recordIdentity('a1', makeA1(n)))
+			)
+		).rejects.toThrow(/line 3: not valid JSON/);
+	});
+
+	it('reads the file again when the lock is taken again: another writer may have appended', async () => {
+		let release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await release();
+		await new FsStore(root).appendRecord(run, 'a1', makeA1('2'));
+		release = await store.lock(run);
+		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
+		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
+		await release();
+	});
+});
+
+describe('FsStore heads with a synchronous SHA-256 (the CLI installs one)', () => {
+	afterEach(() => useSyncSha256(null));
+
+	it('are the heads WebCrypto gives, record for record', async () => {
+		for (const n of ['1', '2', '3']) await store.appendRecord(run, 'a1', makeA1(n));
+		const viaWebCrypto = await new FsStore(root).readHeads(run, 'a1');
+		useSyncSha256(nodeSha256);
+		const release = await store.lock(run);
+		expect(await store.readHeads(run, 'a1')).toEqual(viaWebCrypto);
+		await release();
 	});
 });

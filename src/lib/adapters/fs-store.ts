@@ -19,13 +19,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { dropTornTail, parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
-import { parseJsonl, toJsonLine } from '../core/jsonl';
+import { parseJsonl, toJsonLine, visitJsonl } from '../core/jsonl';
 import {
 	callLogPath,
 	manifestPath,
@@ -48,7 +49,7 @@ import {
 	readManifestBytes,
 	withOperationalEntry
 } from '../core/store/manifest-file';
-import { recordHead, type RecordHead } from '../core/store/heads';
+import { recordHead, recordHeadSync, type RecordHead } from '../core/store/heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
 
@@ -133,16 +134,48 @@ export interface FsStoreOptions {
 	onNotice?: (message: string) => void;
 }
 
+/** One stage file as this process knows it, from its first read or append on. */
+interface FileState {
+	file: StageFile;
+	/**
+	 * Each saved record's identity and head, in file order. Appended records keep no head (it
+	 * would hold every response of the run in memory); `readHeads` reads the file again then.
+	 */
+	rows: { identity: string; head: RecordHead | null }[];
+	/** Saved identities, and those of appends not yet synced (reserved, so a duplicate is refused at once). */
+	identities: Set<string>;
+	/** Bytes of the file as saved. */
+	size: number;
+	/** Kept open while the run is locked by this store, so an append is one write and one sync. */
+	handle: FileHandle | null;
+	/** Appends waiting for the next write: several at once share one write and one sync. */
+	pending: PendingAppend[];
+	flushQueued: boolean;
+}
+
+interface PendingAppend {
+	line: Buffer;
+	identity: string;
+	resolve: () => void;
+	reject: (error: unknown) => void;
+}
+
 export class FsStore implements CheckpointStore, CallLog {
-	/** Identities per stage file, read on the first append of a writer session. */
-	readonly #identities = new Map<string, Set<string>>();
+	/**
+	 * Stage files this process has read or appended to, by absolute path. A file's state is
+	 * trusted for reads (heads, identities, order) only while this store holds its run's lock:
+	 * then no other writer can change the file. Appends keep it up to date.
+	 */
+	readonly #files = new Map<string, FileState>();
+	/**
+	 * Run folders (`runs/<id>/<model>` layout prefix) this store holds the lock of: only then are
+	 * its files' states trusted, and only a writer repairs torn lines.
+	 */
+	readonly #locked = new Set<string>();
 	/** Per-file chains so appends, reads and reorders of one file in this process never interleave. */
 	readonly #queues = new Map<string, Promise<unknown>>();
 	/** Call logs whose last line was checked by this process (a torn tail is dropped once). */
 	readonly #callLogsChecked = new Set<string>();
-
-	/** Runs whose lock this store holds (by manifest path): only a writer repairs torn lines. */
-	readonly #held = new Set<string>();
 	readonly #notice: (message: string) => void;
 
 	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
@@ -197,14 +230,14 @@ export class FsStore implements CheckpointStore, CallLog {
 			await handle.close();
 		}
 		// Another process may have written while this one did not hold the lock.
-		this.#identities.clear();
-		const key = manifestPath(run);
-		this.#held.add(key);
+		await this.#forget(run);
+		this.#locked.add(runName(run));
 		let held = true;
 		return async () => {
 			if (!held) return;
 			held = false;
-			this.#held.delete(key);
+			await this.#forget(run);
+			this.#locked.delete(runName(run));
 			if ((await readLockInfo(path))?.token === info.token) {
 				await fs.unlink(path).catch((e) => {
 					if (errorCode(e) === 'ENOENT') return;
@@ -381,52 +414,170 @@ export class FsStore implements CheckpointStore, CallLog {
 		return this.#serial(path, () => this.#read(path, file, run));
 	}
 
-	/** From the records: a file holds whole lines, so there is nothing cheaper to read. */
+	/**
+	 * From the records (a file holds whole lines, so there is nothing cheaper to read), once per
+	 * locked session: while this store holds the run's lock it keeps the heads it read, so the
+	 * stages of one process that read a file (gen and ljp-interaction both read interactions)
+	 * read and hash it once. A file appended to since is read again.
+	 */
 	async readHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
-		const records = await this.readRecords(run, file);
-		return Promise.all(records.map((record) => recordHead(file, record)));
+		if (!this.#locked.has(runName(run))) {
+			const records = await this.readRecords(run, file);
+			return Promise.all(records.map((record) => recordHead(file, record)));
+		}
+		const path = this.pathOf(stageFilePath(run, file));
+		let state = await this.#state(path, file, run);
+		if (state.rows.some((row) => row.head === null)) {
+			// After the appends queued so far are on disk.
+			state = await this.#serial(path, async () => {
+				this.#files.delete(path);
+				return this.#load(path, file, run, state.handle);
+			});
+		}
+		return state.rows.map((row) => row.head!);
 	}
 
 	async appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
 		const path = this.pathOf(stageFilePath(run, file));
 		checkRecordToAppend(file, record, path);
-		const line = toJsonLine(record);
-		await this.#serial(path, async () => {
-			let identities = this.#identities.get(path);
-			if (!identities) {
-				// Reading first also refuses to append after a malformed or cut-off line.
-				const saved = await this.#read(path, file, run);
-				identities = new Set(saved.map((r) => recordIdentity(file, r)));
-				this.#identities.set(path, identities);
+		const line = Buffer.from(toJsonLine(record), 'utf8');
+		const identity = recordIdentity(file, record);
+		// Reading first also refuses to append after a malformed or cut-off line.
+		const state = await this.#state(path, file, run);
+		// No await between the check and the reservation: concurrent duplicates cannot both pass.
+		if (state.identities.has(identity)) {
+			throw new CheckpointError(
+				`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
+			);
+		}
+		state.identities.add(identity);
+		const keep = this.#locked.has(runName(run));
+		await new Promise<void>((resolve, reject) => {
+			state.pending.push({ line, identity, resolve, reject });
+			if (state.flushQueued) return;
+			state.flushQueued = true;
+			void this.#serial(path, () => this.#flush(path, state, keep));
+		});
+	}
+
+	/**
+	 * Writes every waiting append of a file at once and syncs it; each append resolves once its
+	 * line is on disk. A failed write (disk full) is cut back so no half line is left for the next
+	 * append to extend, and every append of the batch is refused, its identity free again.
+	 */
+	async #flush(path: string, state: FileState, keep: boolean): Promise<void> {
+		state.flushQueued = false;
+		const batch = state.pending.splice(0);
+		if (batch.length === 0) return;
+		try {
+			if (!state.handle) {
+				await fs.mkdir(dirname(path), { recursive: true });
+				state.handle = await fs.open(path, 'a');
 			}
-			const identity = recordIdentity(file, record);
-			if (identities.has(identity)) {
-				throw new CheckpointError(
-					`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
-				);
-			}
-			await fs.mkdir(dirname(path), { recursive: true });
-			const handle = await fs.open(path, 'a');
-			const sizeBefore = (await handle.stat()).size;
+			const handle = state.handle;
+			const bytes = batch.length === 1 ? batch[0].line : Buffer.concat(batch.map((a) => a.line));
 			try {
-				await handle.appendFile(line, 'utf8');
-				await handle.sync();
+				await handle.write(bytes);
+				await handle.datasync();
 			} catch (e) {
 				// A failed write (disk full) must not leave half a line for the next append to extend.
-				await handle.truncate(sizeBefore).catch(() => undefined);
-				const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
-				throw new CheckpointError(
-					`${path}: could not save the record of ${describeIdentity(identity)} ` +
-						`(${(e as Error).message}); earlier records are kept. ` +
-						(readOnly
-							? 'The file or its disk is no longer writable: fix that, then resume.'
-							: 'Free space, then resume.')
-				);
-			} finally {
-				await handle.close();
+				await handle.truncate(state.size).catch(() => undefined);
+				throw e;
 			}
-			identities.add(identity);
+			state.size += bytes.length;
+			for (const append of batch) {
+				state.rows.push({ identity: append.identity, head: null });
+				append.resolve();
+			}
+		} catch (e) {
+			const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
+			for (const append of batch) {
+				state.identities.delete(append.identity);
+				append.reject(
+					new CheckpointError(
+						`${path}: could not save the record of ${describeIdentity(append.identity)} ` +
+							`(${(e as Error).message}); earlier records are kept. ` +
+							(readOnly
+								? 'The file or its disk is no longer writable: fix that, then resume.'
+								: 'Free space, then resume.')
+					)
+				);
+			}
+		} finally {
+			if (!keep) await this.#close(state);
+		}
+	}
+
+	/** The state of a stage file, read (and validated) on first use. */
+	#state(path: string, file: StageFile, run: RunKey): Promise<FileState> {
+		const known = this.#files.get(path);
+		if (known) return Promise.resolve(known);
+		return this.#serial(
+			path,
+			async () => this.#files.get(path) ?? this.#load(path, file, run, null)
+		);
+	}
+
+	/** Reads and validates a stage file into a new state; call it inside `#serial`. */
+	async #load(
+		path: string,
+		file: StageFile,
+		run: RunKey,
+		handle: FileHandle | null
+	): Promise<FileState> {
+		let bytes: Buffer;
+		try {
+			bytes = await fs.readFile(path);
+		} catch (e) {
+			if (errorCode(e) !== 'ENOENT') throw e;
+			bytes = Buffer.alloc(0);
+		}
+		bytes = await this.#repairTorn(path, bytes, run);
+		// Each record's head at once, so the whole records (histories and all, most of a run's
+		// bytes) are never all in memory together; without a synchronous SHA-256, afterwards.
+		const heads: RecordHead[] = [];
+		const later: { at: number; record: AnyRecord }[] = [];
+		visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) => {
+			const head = recordHeadSync(file, record as AnyRecord);
+			if (head === null) later.push({ at: heads.length, record: record as AnyRecord });
+			heads.push(head!);
 		});
+		for (const { at, record } of later) heads[at] = await recordHead(file, record);
+		const identities = new Set<string>();
+		const rows = heads.map((head) => {
+			const identity = recordIdentity(file, head.record);
+			identities.add(identity);
+			return { identity, head };
+		});
+		const state: FileState = {
+			file,
+			rows,
+			identities,
+			size: bytes.length,
+			handle,
+			pending: [],
+			flushQueued: false
+		};
+		this.#files.set(path, state);
+		return state;
+	}
+
+	async #close(state: FileState): Promise<void> {
+		const handle = state.handle;
+		state.handle = null;
+		await handle?.close().catch(() => undefined);
+	}
+
+	/** Drops what this process knows of a run's files (after letting queued writes finish). */
+	async #forget(run: RunKey): Promise<void> {
+		for (const file of STAGE_FILE_NAMES) {
+			const path = this.pathOf(stageFilePath(run, file));
+			const state = this.#files.get(path);
+			if (!state) continue;
+			await this.#serial(path, async () => undefined);
+			await this.#close(state);
+			this.#files.delete(path);
+		}
 	}
 
 	/**
@@ -491,8 +642,10 @@ export class FsStore implements CheckpointStore, CallLog {
 		try {
 			for (const file of STAGE_FILE_NAMES) {
 				const path = this.pathOf(stageFilePath(run, file));
+				const state = this.#files.get(path);
+				if (state) await this.#close(state);
+				this.#files.delete(path);
 				await fs.rm(path, { force: true });
-				this.#identities.delete(path);
 				await removeIfEmpty(dirname(path));
 				await removeIfEmpty(dirname(dirname(path)));
 			}
@@ -510,7 +663,11 @@ export class FsStore implements CheckpointStore, CallLog {
 
 	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
 		const path = this.pathOf(stageFilePath(run, file));
+		const locked = this.#locked.has(runName(run));
 		await this.#serial(path, async () => {
+			const state = this.#files.get(path);
+			// A file this session knows whole, already in order: nothing to read or write.
+			if (locked && state && state.pending.length === 0 && inOrder(state.rows, order)) return;
 			let bytes: Buffer;
 			try {
 				bytes = await fs.readFile(path);
@@ -518,19 +675,29 @@ export class FsStore implements CheckpointStore, CallLog {
 				if (errorCode(e) === 'ENOENT') return;
 				throw e;
 			}
-			const records = parseJsonl(
-				bytes.toString('utf8'),
-				STAGE_FILES[file].schema,
-				path
-			) as AnyRecord[];
+			const identities: string[] = [];
+			visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) =>
+				identities.push(recordIdentity(file, record as AnyRecord))
+			);
 			// Lines are moved as bytes, so every record stays byte-identical.
 			const lines = splitLines(bytes);
-			const rows = records.map((r, i) => ({ bytes: lines[i], identity: recordIdentity(file, r) }));
+			const rows = identities.map((identity, i) => ({
+				bytes: lines[i],
+				identity,
+				row: state?.rows[i]
+			}));
 			const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
 			if (sorted.every((row, i) => row === rows[i])) return;
 			const tmp = await writeTemp(path, Buffer.concat(sorted.map((row) => row.bytes)));
+			if (state) await this.#close(state);
 			await fs.rename(tmp, path);
 			await syncDir(dirname(path));
+			// The known heads follow their lines (a kept handle would write to the replaced file).
+			if (locked && state && state.rows.length === rows.length) {
+				state.rows = sorted.map((row) => row.row!);
+			} else {
+				this.#files.delete(path);
+			}
 		});
 	}
 
@@ -542,10 +709,14 @@ export class FsStore implements CheckpointStore, CallLog {
 			if (errorCode(e) === 'ENOENT') return [];
 			throw e;
 		}
-		if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a && this.#held.has(manifestPath(run))) {
-			bytes = await this.#moveTornLine(path, bytes);
-		}
+		bytes = await this.#repairTorn(path, bytes, run);
 		return parseJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path) as AnyRecord[];
+	}
+
+	/** The bytes of a stage file, its torn last line moved aside when this store holds the lock. */
+	async #repairTorn(path: string, bytes: Buffer, run: RunKey): Promise<Buffer> {
+		if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return bytes;
+		return this.#locked.has(runName(run)) ? this.#moveTornLine(path, bytes) : bytes;
 	}
 
 	/**
@@ -599,6 +770,26 @@ export class FsStore implements CheckpointStore, CallLog {
 		});
 		return next;
 	}
+}
+
+/** `runs/<id>/<model>`: what a lock covers. */
+function runName(run: RunKey): string {
+	return `${run.runId}/${run.modelDir}`;
+}
+
+/**
+ * True when every row's identity is in `order` and they come in its order: `finalizeStageFile`
+ * would leave the file as it is. (It would refuse a row outside `order`; so does this answer.)
+ */
+function inOrder(rows: readonly { identity: string }[], order: readonly string[]): boolean {
+	const position = new Map(order.map((identity, i) => [identity, i]));
+	let last = -1;
+	for (const { identity } of rows) {
+		const at = position.get(identity);
+		if (at === undefined || at <= last) return false;
+		last = at;
+	}
+	return true;
 }
 
 /** Splits file bytes into lines, each with its `\n`, after any UTF-8 byte-order mark. */

@@ -19,6 +19,23 @@ export function parseJsonl<S extends z.ZodType>(
 	schema: S,
 	fileLabel: string
 ): z.infer<S>[] {
+	const records: z.infer<S>[] = [];
+	visitJsonl(text, schema, fileLabel, (record) => records.push(record));
+	return records;
+}
+
+/**
+ * `parseJsonl`, handing each validated record to `visit` (with its 1-based line) instead of
+ * collecting them, so a caller that keeps only part of each record (a resume keeps heads) need
+ * not hold every whole record at once. Errors as `parseJsonl`, thrown before any later record
+ * is visited.
+ */
+export function visitJsonl<S extends z.ZodType>(
+	text: string,
+	schema: S,
+	fileLabel: string,
+	visit: (record: z.infer<S>, line: number) => void
+): void {
 	const body = stripBom(text);
 	const nul = body.indexOf('\u0000');
 	if (nul !== -1) {
@@ -32,16 +49,18 @@ export function parseJsonl<S extends z.ZodType>(
 		);
 	}
 	if (body.length > 0 && !body.endsWith('\n')) {
-		const line = body.split('\n').length;
+		let line = 1;
+		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
 		throw new CheckpointError(
 			`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ` +
 				'Inspect it, remove it, then resume to regenerate that case.'
 		);
 	}
-	const lines = body.split('\n');
-	lines.pop();
-	const records: z.infer<S>[] = [];
-	lines.forEach((raw, i) => {
+	let start = 0;
+	for (let i = 0; start < body.length; i++) {
+		const end = body.indexOf('\n', start);
+		const raw = body.slice(start, end);
+		start = end + 1;
 		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
 		const where = `${fileLabel}, line ${i + 1}`;
 		if (line.trim() === '') throw new CheckpointError(`${where}: empty line`);
@@ -57,7 +76,6 @@ export function parseJsonl<S extends z.ZodType>(
 			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
 			throw new CheckpointError(`${where}: ${field}: ${issue.message}`);
 		}
-		records.push(parsed.data);
-	});
-	return records;
+		visit(parsed.data, i + 1);
+	}
 }

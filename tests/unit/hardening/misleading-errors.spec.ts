@@ -64,9 +64,17 @@ describe('the output root', () => {
 		const root = await mkdtemp(join(tmpdir(), 'lexpilot-ro-'));
 		const open = fsp.open.bind(fsp);
 		let appends = 0;
+		// The store keeps each stage file open while it holds the lock: the disk turns read-only
+		// under a handle already open, so the fourth write to any stage file fails.
 		vi.spyOn(fsp, 'open').mockImplementation(async (path, flags, mode) => {
-			if (flags === 'a' && ++appends > 3) throw errno('EROFS', String(path));
-			return open(path, flags, mode);
+			const handle = await open(path, flags, mode);
+			if (flags !== 'a') return handle;
+			const write = handle.write.bind(handle) as (...args: unknown[]) => Promise<unknown>;
+			handle.write = (async (...args: unknown[]) => {
+				if (++appends > 3) throw errno('EROFS', String(path));
+				return write(...args);
+			}) as typeof handle.write;
+			return handle;
 		});
 		const unlink = fsp.unlink.bind(fsp);
 		vi.spyOn(fsp, 'unlink').mockImplementation(async (path) => {

@@ -9,3 +9,5 @@ export { RunProgress } from './progress';
 export { buildManifest, DEFAULT_TOOL, type ManifestInputs, type ToolInfo } from './manifest';
 export { QUESTION_BUDGET } from './stages/gen';
 export * from './types';
+export { runAll, RUN_ALL_STAGES, type RunAllOptions } from './run-all';
+export { RunTracker } from './run-progress';

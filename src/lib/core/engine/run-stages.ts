@@ -186,7 +186,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
 				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);
 			}
-			await runStage(ctx, stage, plan, selected.length, concurrency, options.signal);
+			await runStage(ctx, progress, stage, plan, selected.length, concurrency, options.signal);
 			reports.push({
 				stage,
 				total: selected.length,
@@ -215,7 +215,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
  * read-only cannot unlink the lock file) must not replace that failure, which says where the
  * stage stopped and how many cases are saved: its message gets a line about the lock instead.
  */
-async function releaseKeepingFailure(
+export async function releaseKeepingFailure(
 	release: () => Promise<void>,
 	failure: unknown
 ): Promise<void> {
@@ -245,13 +245,13 @@ function savedSoFar(reports: readonly StageReport[]): string {
 
 async function runStage(
 	ctx: StageContext,
+	progress: RunProgress,
 	stage: StageName,
 	plan: PreparedStage,
 	total: number,
 	concurrency: number,
 	signal: AbortSignal | undefined
 ): Promise<void> {
-	const { progress } = ctx;
 	progress.start(stage, total, plan.resumed);
 	try {
 		await runPool(
@@ -312,7 +312,7 @@ function checkOptions(options: RunStagesOptions, settings: Settings, concurrency
 }
 
 /** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
-function naming(error: unknown, stage: StageName, kase: Case): unknown {
+export function naming(error: unknown, stage: StageName, kase: Case): unknown {
 	const where = `${stage} stopped at case #${kase.index} (case_number ${kase.case_number})`;
 	if (error instanceof ModelCallError) {
 		return new ModelCallError(`${where}: ${error.message}`, {

@@ -66,3 +66,65 @@ export interface StageProgress {
 	/** The error that stopped the stage. */
 	error?: string;
 }
+
+/** One stage's share of a `runAll` snapshot. */
+export interface RunStageCounts {
+	stage: StageName;
+	/** Selected cases. */
+	total: number;
+	/** Cases finished for this stage, resumed ones included. */
+	done: number;
+	/** Of `done`, cases that were saved already. */
+	resumed: number;
+	/** Cases of this stage being worked on now. */
+	inFlight: number;
+	/** Model calls answered for this stage. */
+	calls: number;
+}
+
+/** The concurrency in force for one endpoint. */
+export interface EndpointConcurrency {
+	endpoint: string;
+	/** Calls allowed in flight now (lower after 429s; growing with `auto`). */
+	limit: number;
+	/** Calls holding a slot now. */
+	active: number;
+	/** Calls waiting for a slot. */
+	waiting: number;
+}
+
+/** A snapshot of a whole `runAll` (every stage), sent as it changes (at most every 100 ms or so). */
+export interface RunSnapshot {
+	status: 'running' | 'done' | 'failed' | 'aborted';
+	stages: RunStageCounts[];
+	/** Selected cases; one is done when every stage of the run is done for it. */
+	cases: { total: number; done: number };
+	calls: {
+		/** Answered model calls (re-asked judge outputs included). */
+		done: number;
+		/**
+		 * Estimated calls of the whole run: those answered plus, per stage, the cases left times
+		 * the calls a case took so far (a prior before three cases are done).
+		 */
+		estimatedTotal: number;
+		/** Answered calls per second over the last minute, null before two calls. */
+		perSecond: number | null;
+		byRole: Record<Role, number>;
+	};
+	tokens: Record<Role, TokenCounts>;
+	/** Milliseconds left at the observed call rate; null while unknown. */
+	etaMs: number | null;
+	/** Retried calls and re-asked judges. */
+	retries: number;
+	/** Cases that failed; the run stops at the first. */
+	failures: number;
+	concurrency: {
+		/** The ceiling per endpoint (`--concurrency N`, or 64 with `auto`). */
+		max: number;
+		auto: boolean;
+		endpoints: EndpointConcurrency[];
+	};
+	startedAt: number;
+	elapsedMs: number;
+	error?: string;
+}

@@ -2,6 +2,7 @@
 import type { Role } from '../records';
 import type { Task } from './types';
 import type { FailureKind } from './retry';
+import type { LimitChangeReason } from './limiter';
 
 /** Which call an event belongs to. Never holds a key. */
 export interface CallInfo {
@@ -47,5 +48,5 @@ export type ModelEvent =
 			type: 'limit';
 			baseURL: string;
 			limit: number;
-			reason: 'rate_limited' | 'recovered';
+			reason: LimitChangeReason;
 	  };

@@ -12,7 +12,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
 import { describeFailure, describeRejectedOutput } from './failure-message';
 import { keyProblem } from './key-check';
-import { AdaptiveLimiter } from './limiter';
+import { LimiterPool } from './limiter';
 import { splitReasoning } from './output';
 import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
@@ -29,6 +29,11 @@ export interface OpenAIClientOptions {
 	timeoutMs?: number;
 	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default DEFAULT_CONCURRENCY */
 	concurrency?: number;
+	/**
+	 * The limiters to take slots from, shared with the engine (`--concurrency auto` makes them
+	 * probe). When given, `concurrency` and `growAfter` are ignored. @default one pool of this client's
+	 */
+	limiters?: LimiterPool;
 	/** Successes in a row before a rate-limited endpoint's limit grows by one. @default 10 */
 	growAfter?: number;
 	/** Wait before the first retry, before jitter; doubles per attempt. @default 1000 */
@@ -75,7 +80,15 @@ export function createOpenAIClient(
 	const random = options.random ?? Math.random;
 	const emit = (e: ModelEvent) => options.onEvent?.(e);
 	const sdks = new Map<Role, OpenAI>();
-	const limiters = new Map<string, AdaptiveLimiter>();
+	const limiters =
+		options.limiters ??
+		new LimiterPool({
+			max: options.concurrency ?? DEFAULT_CONCURRENCY,
+			growAfter: options.growAfter,
+			// Events end up in logs and on screen: never a query value (`?token=…`) of the base URL.
+			onLimitChange: (baseURL, limit, reason) =>
+				emit({ type: 'limit', baseURL: publicBaseUrl(baseURL), limit, reason })
+		});
 	// Base URLs whose answers this page could read: their CORS evidently admits it, so a later
 	// failed fetch there is a network fault to retry, not a CORS refusal (which fails every call).
 	const answered = new Set<string>();
@@ -102,20 +115,7 @@ export function createOpenAIClient(
 		return sdk;
 	};
 
-	const limiterFor = (baseURL: string) => {
-		const key = baseURL.replace(/\/+$/, '');
-		let limiter = limiters.get(key);
-		if (!limiter) {
-			limiter = new AdaptiveLimiter({
-				max: options.concurrency ?? DEFAULT_CONCURRENCY,
-				growAfter: options.growAfter,
-				onLimitChange: (limit, reason) =>
-					emit({ type: 'limit', baseURL: publicBaseUrl(key), limit, reason })
-			});
-			limiters.set(key, limiter);
-		}
-		return limiter;
-	};
+	const limiterFor = (baseURL: string) => limiters.get(baseURL);
 
 	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
 		const ctl = new AbortController();
@@ -223,7 +223,7 @@ export function createOpenAIClient(
 			if (request.signal?.aborted) return fail(aborted, attempt - 1);
 			let slot;
 			try {
-				slot = await limiter.acquire(request.signal);
+				slot = await limiter.acquire(request.signal, request.priority);
 			} catch {
 				return fail(aborted, attempt - 1);
 			}
@@ -304,7 +304,7 @@ export function createOpenAIClient(
 		}
 	}
 
-	return { complete, simulated: false };
+	return { complete, simulated: false, limiters };
 }
 
 /** UTF-8 bytes a token may take at most, for {@link maxAnswerBytes}. */

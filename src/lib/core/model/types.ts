@@ -1,5 +1,6 @@
 /** The one interface every model provider implements: a filled prompt in, a response out. */
 import type { Role } from '../records';
+import type { LimiterPool } from './limiter';
 import type { FailureKind } from './retry';
 
 /** Which prompt of the pack a call serves; used for logs, progress and the simulated provider. */
@@ -22,6 +23,11 @@ export interface ChatRequest {
 	/** The case this call is for, so errors and logs can name it. */
 	caseNumber: string;
 	signal?: AbortSignal;
+	/**
+	 * Order among calls waiting for a slot of the same endpoint: lower first, ties in arrival
+	 * order. The engine passes the number of the task the call belongs to. @default last
+	 */
+	priority?: number;
 }
 
 export interface ChatResult {
@@ -69,4 +75,10 @@ export interface ModelClient {
 	complete(request: ChatRequest): Promise<ChatResult>;
 	/** True for the offline simulated provider; recorded in the manifest. */
 	readonly simulated: boolean;
+	/**
+	 * The per-endpoint limiters this client takes a slot from for every attempt, when it limits
+	 * itself (the OpenAI client). The engine reads them to size its window of cases and show
+	 * the limits; a client without them gets its calls limited by the engine.
+	 */
+	readonly limiters?: LimiterPool;
 }

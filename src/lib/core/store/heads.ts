@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
-import { sha256Canonical } from '../hash';
+import { sha256Canonical, sha256CanonicalSync } from '../hash';
 import {
 	STAGE_FILES,
 	STAGE_FILE_NAMES,
@@ -53,6 +53,20 @@ export async function recordHead<F extends StageFile>(
 		record: withoutHistories(record) as HeadRecord<RecordOf<F>>,
 		record_sha256: await sha256Canonical(record)
 	};
+}
+
+/**
+ * `recordHead` at once, where a synchronous SHA-256 is installed (the CLI); null otherwise. Lets
+ * a reader drop each whole record as soon as its head is made.
+ */
+export function recordHeadSync<F extends StageFile>(
+	_file: F,
+	record: RecordOf<F> | AnyRecord
+): RecordHead<F> | null {
+	const sha = sha256CanonicalSync(record);
+	return sha === null
+		? null
+		: { record: withoutHistories(record) as HeadRecord<RecordOf<F>>, record_sha256: sha };
 }
 
 /** Each file's schema less its history fields: a head's record is checked like a record. */

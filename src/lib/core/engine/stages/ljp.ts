@@ -9,7 +9,7 @@ import type { Case } from '../../dataset/types';
 import { judgeExtractOutput } from '../../model/output';
 import { claimsText } from '../../prompts/fill';
 import type { ForceJudgeRecord, HistoryType, LjpResultRecord, StageFile } from '../../records';
-import { recordHead } from '../../store/heads';
+import { recordHead, type RecordHead } from '../../store/heads';
 import type { StageContext } from '../context';
 import { loadGenChain } from './gen';
 import { historyOf, idOf, loadFile, requireComplete, type PreparedStage } from './shared';
@@ -133,38 +133,52 @@ function prepareForced(
 export const prepareLjpDirect = prepareForced('a1_direct', 'LJP_direct', 'underspecified');
 export const prepareLjpGold = prepareForced('a1_force_judge', 'LJP_gold', 'complete');
 
-/** Interaction: extraction from each saved interaction's final response; needs gen complete. */
+/**
+ * Interaction: extraction from each saved interaction's final response. Alone it needs gen
+ * complete for the selected cases. With `fresh` (gen runs in the same `runAll`), a case whose
+ * interaction is not saved yet is `blocked` until gen saves it, and `fresh` then gives its head;
+ * a saved LJP_interaction record whose interaction is missing does not fit (its upstream is gone).
+ */
 export async function prepareLjpInteraction(
 	ctx: StageContext,
-	cases: readonly Case[]
+	cases: readonly Case[],
+	fresh?: (kase: Case) => RecordHead<'interaction'> | undefined
 ): Promise<PreparedStage> {
 	const chain = await loadGenChain(ctx, cases);
-	requireComplete(
-		ctx,
-		'ljp-interaction',
-		'interaction',
-		chain.interaction.missing,
-		cases.length,
-		'gen'
-	);
-	const finalOf = (kase: Case): Source => {
-		const saved = chain.interaction.kept.get(idOf('interaction', kase))!;
-		return { sha256: saved.record_sha256, response: saved.record.final_response };
-	};
+	if (!fresh) {
+		requireComplete(
+			ctx,
+			'ljp-interaction',
+			'interaction',
+			chain.interaction.missing,
+			cases.length,
+			'gen'
+		);
+	}
+	const savedOf = (kase: Case) => chain.interaction.kept.get(idOf('interaction', kase));
+	const sourceOf = (saved: RecordHead<'interaction'> | undefined): Source | undefined =>
+		saved && { sha256: saved.record_sha256, response: saved.record.final_response };
 	const results = await loadFile(
 		ctx,
 		'LJP_interaction',
 		cases,
 		(k) => idOf('LJP_interaction', k),
-		(k) => ljpHash(ctx, 'LJP_interaction', k, finalOf(k))
+		(k) => ljpHash(ctx, 'LJP_interaction', k, sourceOf(savedOf(k)))
 	);
 	const pending = cases.filter((k) => !results.kept.has(idOf('LJP_interaction', k)));
 	return {
 		pending,
 		resumed: cases.length - pending.length,
 		order: { LJP_interaction: cases.map((k) => idOf('LJP_interaction', k)) },
+		blocked: (kase) => savedOf(kase) === undefined,
 		async runCase(kase) {
-			await ctx.save('LJP_interaction', await extract(ctx, 'LJP_interaction', kase, finalOf(kase)));
+			const source = sourceOf(savedOf(kase) ?? fresh?.(kase));
+			if (!source) {
+				throw new Error(
+					`ljp-interaction started before the interaction of case_number ${kase.case_number} was saved`
+				);
+			}
+			await ctx.save('LJP_interaction', await extract(ctx, 'LJP_interaction', kase, source));
 		}
 	};
 }

@@ -30,6 +30,11 @@ export interface PreparedStage {
 	runCase(kase: Case): Promise<void>;
 	/** Record identities per written file, in dataset order, for `finalizeStageFile`. */
 	order: Partial<Record<StageFile, string[]>>;
+	/**
+	 * True for a pending case that must wait for its upstream stage's task in the same `runAll`
+	 * (ljp-interaction for a case whose interaction gen has yet to save). @default never
+	 */
+	blocked?(kase: Case): boolean;
 }
 
 /**

@@ -1,0 +1,202 @@
+/**
+ * `run` (not in the SPEC; an addition of this workbench): every stage of a run in one process
+ * with one scheduler (`runAll`), so a case's gen, dcg, Direct and Gold overlap and Interaction
+ * follows gen case by case. It writes exactly the files the stage commands write, and resumes
+ * whatever mix of them is saved. `--concurrency` counts model calls in flight per endpoint;
+ * `auto` starts at 4 and grows while the provider keeps up.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runAll, RUN_ALL_STAGES, RunTracker } from '../../lib/core/engine';
+import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
+import { UsageError } from '../../lib/core/errors';
+import {
+	AUTO_INITIAL_CONCURRENCY,
+	AUTO_MAX_CONCURRENCY,
+	LimiterPool
+} from '../../lib/core/model/limiter';
+import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { createOpenAIClient } from '../../lib/core/model/openai-client';
+import type { ModelClient } from '../../lib/core/model/types';
+import { DEFAULT_PROMPT_PACK } from '../../lib/core/prompts';
+import { ROLES, type Role } from '../../lib/core/records';
+import {
+	DEFAULT_CONCURRENCY,
+	SETTING_LIMITS,
+	SIMULATED_ENDPOINT,
+	SIMULATED_MODEL
+} from '../../lib/core/run-config';
+import { createSimulatedClient } from '../../lib/core/simulated';
+import { FsStore } from '../../lib/adapters/fs-store';
+import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import { readValidDataset } from '../dataset-file';
+import { createRunProgressPrinter } from '../progress';
+import type { CliIo, CommandHandler } from '../types';
+import { OPTIONS as STAGE_OPTIONS, readPack, SIMULATED_HELP, summaryText, toolInfo } from './stage';
+
+const OPTIONS = { ...STAGE_OPTIONS, stages: { type: 'string' } } as const;
+
+/** `ljp` in `--stages` stands for the three LJP stages, as the command of that name does. */
+const ALIASES: Record<string, readonly StageName[]> = {
+	ljp: ['ljp-direct', 'ljp-gold', 'ljp-interaction']
+};
+
+/** Parses `--stages gen,dcg,…` (any order, `ljp` for the three LJP stages). */
+export function parseStages(raw: string | undefined): StageName[] {
+	if (raw === undefined) return [...RUN_ALL_STAGES];
+	const names = raw
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (names.length === 0) throw new UsageError('--stages needs at least one stage');
+	const stages = new Set<StageName>();
+	for (const name of names) {
+		const known = ALIASES[name] ?? (STAGE_NAMES.includes(name as StageName) ? [name] : null);
+		if (!known) {
+			throw new UsageError(
+				`--stages: unknown stage ${JSON.stringify(name.slice(0, 40))}; the stages are ` +
+					`${STAGE_NAMES.join(', ')} (and ljp for the three LJP stages)`
+			);
+		}
+		for (const stage of known) stages.add(stage as StageName);
+	}
+	return [...stages];
+}
+
+/** The shared options, less the stage commands' `--concurrency` (cases), which run counts in calls. */
+const SHARED_HELP = GENERATION_OPTIONS_HELP.trimEnd()
+	.split('\n')
+	.filter((line) => !line.trimStart().startsWith('--concurrency'))
+	.join('\n');
+
+const RUN_HELP = `Usage: npm run lexpilot -- run --run-id NAME --dataset FILE --model ID [options]
+
+Runs every stage (gen, dcg, ljp-direct, ljp-gold, ljp-interaction) in one process: per case,
+gen, dcg, Direct and Gold start as soon as there is room, and Interaction as soon as that
+case's gen is saved. Writes exactly the files the stage commands write and resumes whatever
+is saved (any mix of finished and unfinished stages). The stage commands remain.
+
+  --stages LIST            comma-separated stages to run [${RUN_ALL_STAGES.join(',')}];
+                           ljp stands for the three LJP stages; lca (re-judge saved a1
+                           responses) cannot be combined with gen, which labels its own
+  --concurrency N|auto     model calls in flight per endpoint, ${SETTING_LIMITS.concurrency.min}-${SETTING_LIMITS.concurrency.max} (each role's base URL
+                           has its own limit, halved on 429s) [${DEFAULT_CONCURRENCY}]; auto starts at
+                           ${AUTO_INITIAL_CONCURRENCY} and grows while the provider keeps up (no 429, latency not
+                           up by more than half), up to ${AUTO_MAX_CONCURRENCY}
+
+${SHARED_HELP}
+${SIMULATED_HELP}
+
+Exit codes: 0 every stage completed; 1 the run stopped on an API or judge failure (finished
+cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
+output root that cannot be written, or saved records / a manifest that do not fit these options.
+`;
+
+export const runCommandHandler: CommandHandler = {
+	summary: 'every stage in one process (gen, dcg, ljp-*), resuming what is saved',
+	usage: RUN_HELP,
+	run: runEverything
+};
+
+async function runEverything(args: string[], io: CliIo): Promise<number> {
+	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const stages = parseStages(values.stages);
+	const simulated = values.simulated === true;
+	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
+	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
+	const auto = values.concurrency?.trim() === 'auto';
+	if (auto) values.concurrency = undefined;
+	const options = withAutoHint(() => generationOptionsFrom(values, io));
+	const { dataset, warnings } = await readValidDataset(options.dataset, {
+		label: options.datasetChoice.label,
+		notFound: options.datasetChoice.notFound,
+		historyFields: options.historyFields,
+		categoriesPath: options.categoriesPath
+	});
+	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+	// As the stage commands: a relative --prompts is taken from the user's directory.
+	const pack =
+		values.prompts === undefined
+			? DEFAULT_PROMPT_PACK
+			: await readPack(resolve(io.cwd, values.prompts), values.prompts);
+	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
+		Role,
+		string
+	>;
+	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+	// As the stage commands: the manifest (which bundles ship) records each base URL without
+	// query values or keys, and the limiters are found under these names.
+	const endpoints = Object.fromEntries(
+		ROLES.map((r) => [
+			r,
+			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
+		])
+	) as Record<Role, string>;
+
+	const printer = createRunProgressPrinter(io);
+	let tracker: RunTracker | null = null;
+	const limiters = new LimiterPool({
+		...(auto ? { auto: true } : { max: options.concurrency }),
+		onLimitChange: (endpoint, limit, reason) => {
+			// The pool names endpoints without query values; keys are hidden here as well.
+			if (!io.isTTY) {
+				io.stderr(`concurrency: ${publicBaseUrl(endpoint, keys)} now ${limit} (${reason})\n`);
+			}
+		}
+	});
+	const client: ModelClient = simulated
+		? createSimulatedClient({ pack })
+		: createOpenAIClient(options.roles, {
+				retries: options.settings.retries,
+				timeoutMs: options.settings.timeout_s * 1000,
+				limiters,
+				onEvent: (event) => {
+					if (event.type !== 'retry') return;
+					tracker?.noteRetry();
+					if (!io.isTTY) {
+						io.stderr(
+							`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
+								`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
+						);
+					}
+				}
+			});
+	try {
+		const result = await runAll({
+			dataset,
+			limit: options.limit ?? undefined,
+			stages,
+			client,
+			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
+			runId: options.runId,
+			models,
+			endpoints,
+			settings: options.settings,
+			pack,
+			concurrency: auto ? 'auto' : options.concurrency,
+			signal: io.signal,
+			keys,
+			tool: await toolInfo(),
+			onSnapshot: printer.onSnapshot,
+			onTracker: (t) => (tracker = t)
+		});
+		printer.end();
+		for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
+		io.stdout(summaryText(result, options.outputRoot, simulated));
+		return 0;
+	} finally {
+		printer.end();
+	}
+}
+
+/** Parses the shared options; a refused `--concurrency` also says that `auto` is allowed. */
+function withAutoHint<T>(parse: () => T): T {
+	try {
+		return parse();
+	} catch (e) {
+		if (e instanceof UsageError && e.message.startsWith('--concurrency ')) {
+			throw new UsageError(`${e.message} (or auto)`);
+		}
+		throw e;
+	}
+}

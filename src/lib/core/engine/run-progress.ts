@@ -1,0 +1,209 @@
+/**
+ * Progress of a whole `runAll`: every stage's cases, the calls answered and an estimate of those
+ * left, the call rate and ETA, and the concurrency each endpoint is at. Snapshots go to the
+ * listener at most every `intervalMs` (a run answers hundreds of calls a second at high
+ * concurrency; a terminal or a page redraws far less often), with a trailing one so the last
+ * change is never lost, and at once when the run ends.
+ */
+import type { LimiterPool } from '../model/limiter';
+import { ROLES, type Role } from '../records';
+import type { CallCounter } from './context';
+import type { RunSnapshot, RunStageCounts, StageName, TokenCounts } from './types';
+
+/** Calls a case of a stage takes, before three cases have shown it (simulated-run averages). */
+const PRIOR_CALLS: Record<StageName, number> = {
+	gen: 7,
+	lca: 2,
+	dcg: 5,
+	'ljp-direct': 2,
+	'ljp-gold': 2,
+	'ljp-interaction': 1
+};
+/** The call rate is measured over the calls answered in this many ms. */
+const RATE_WINDOW_MS = 60_000;
+
+interface StageState extends RunStageCounts {
+	/** Cases generated (not resumed) that finished. */
+	generated: number;
+}
+
+export interface RunTrackerOptions {
+	cases: number;
+	stages: readonly StageName[];
+	limiters: LimiterPool;
+	onSnapshot?: (snapshot: RunSnapshot) => void;
+	/** @default 100 */
+	intervalMs?: number;
+	now?: () => number;
+}
+
+export class RunTracker {
+	readonly #stages = new Map<StageName, StageState>();
+	readonly #options: RunTrackerOptions;
+	readonly #now: () => number;
+	readonly #startedAt: number;
+	#status: RunSnapshot['status'] = 'running';
+	#error: string | undefined;
+	#casesDone = 0;
+	#calls = 0;
+	#retries = 0;
+	#failures = 0;
+	readonly #byRole = Object.fromEntries(ROLES.map((r) => [r, 0])) as Record<Role, number>;
+	readonly #tokens = Object.fromEntries(
+		ROLES.map((r) => [r, { prompt: 0, completion: 0 }])
+	) as Record<Role, TokenCounts>;
+	/** Answer times of recent calls, oldest first, for the rate. */
+	#answered: number[] = [];
+	#lastEmit = -Infinity;
+	#timer: ReturnType<typeof setTimeout> | null = null;
+
+	constructor(options: RunTrackerOptions) {
+		this.#options = options;
+		this.#now = options.now ?? Date.now;
+		this.#startedAt = this.#now();
+		for (const stage of options.stages) {
+			this.#stages.set(stage, {
+				stage,
+				total: options.cases,
+				done: 0,
+				resumed: 0,
+				inFlight: 0,
+				calls: 0,
+				generated: 0
+			});
+		}
+	}
+
+	/** A stage's saved cases, known once its checkpoint is read. */
+	resumed(stage: StageName, cases: number): void {
+		const state = this.#stages.get(stage)!;
+		state.resumed = cases;
+		state.done = cases;
+		this.#changed();
+	}
+
+	/** What the contexts of `stage` report their calls to. */
+	counter(stage: StageName): CallCounter {
+		const state = this.#stages.get(stage)!;
+		return {
+			call: (role, usage) => {
+				state.calls++;
+				this.#calls++;
+				this.#byRole[role]++;
+				this.#tokens[role].prompt += usage?.promptTokens ?? 0;
+				this.#tokens[role].completion += usage?.completionTokens ?? 0;
+				const t = this.#now();
+				this.#answered.push(t);
+				if (this.#answered.length > 64 && this.#answered[0] < t - RATE_WINDOW_MS) {
+					this.#answered = this.#answered.filter((a) => a >= t - RATE_WINDOW_MS);
+				}
+				this.#changed();
+			},
+			noteRetry: () => this.noteRetry()
+		};
+	}
+
+	/** A retry the model client saw (it does not know the stage). */
+	noteRetry(): void {
+		this.#retries++;
+		this.#changed();
+	}
+
+	/** Cases already done for every stage when the run starts. */
+	casesDone(count: number): void {
+		this.#casesDone += count;
+		this.#changed();
+	}
+
+	taskStarted(stage: StageName): void {
+		this.#stages.get(stage)!.inFlight++;
+		this.#changed();
+	}
+
+	/** `caseDone`: every stage of the case is now done. */
+	taskFinished(stage: StageName, outcome: 'done' | 'failed' | 'stopped', caseDone: boolean): void {
+		const state = this.#stages.get(stage)!;
+		state.inFlight--;
+		if (outcome === 'done') {
+			state.done++;
+			state.generated++;
+			if (caseDone) this.#casesDone++;
+		}
+		if (outcome === 'failed') this.#failures++;
+		this.#changed();
+	}
+
+	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
+		this.#status = status;
+		this.#error = error;
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = null;
+		this.#emit();
+	}
+
+	/** The run as it stands. */
+	snapshot(): RunSnapshot {
+		const now = this.#now();
+		const stages = [...this.#stages.values()];
+		let estimatedTotal = this.#calls;
+		for (const s of stages) {
+			// Cases in flight have made some of their calls already: count them half done.
+			const started = s.generated + s.inFlight / 2;
+			const perCase = s.generated >= 3 ? s.calls / started : PRIOR_CALLS[s.stage];
+			estimatedTotal += Math.max(0, s.total - s.done - s.inFlight / 2) * perCase;
+		}
+		estimatedTotal = Math.max(this.#calls, Math.round(estimatedTotal));
+		const recent = this.#answered.filter((t) => t >= now - RATE_WINDOW_MS);
+		const span = recent.length >= 2 ? (now - recent[0]) / 1000 : 0;
+		const perSecond = span > 0 ? (recent.length - 1) / span : null;
+		const left = estimatedTotal - this.#calls;
+		return {
+			status: this.#status,
+			stages: stages.map(({ stage, total, done, resumed, inFlight, calls }) => ({
+				stage,
+				total,
+				done,
+				resumed,
+				inFlight,
+				calls
+			})),
+			cases: { total: this.#options.cases, done: this.#casesDone },
+			calls: {
+				done: this.#calls,
+				estimatedTotal,
+				perSecond,
+				byRole: { ...this.#byRole }
+			},
+			tokens: Object.fromEntries(ROLES.map((r) => [r, { ...this.#tokens[r] }])) as Record<
+				Role,
+				TokenCounts
+			>,
+			etaMs: this.#status === 'running' && perSecond ? Math.round((left / perSecond) * 1000) : null,
+			retries: this.#retries,
+			failures: this.#failures,
+			concurrency: {
+				max: this.#options.limiters.max,
+				auto: this.#options.limiters.auto,
+				endpoints: this.#options.limiters.limits()
+			},
+			startedAt: this.#startedAt,
+			elapsedMs: now - this.#startedAt,
+			...(this.#error !== undefined ? { error: this.#error } : {})
+		};
+	}
+
+	#changed(): void {
+		if (!this.#options.onSnapshot || this.#status !== 'running') return;
+		const wait = this.#lastEmit + (this.#options.intervalMs ?? 100) - this.#now();
+		if (wait <= 0) return this.#emit();
+		this.#timer ??= setTimeout(() => {
+			this.#timer = null;
+			this.#emit();
+		}, wait);
+	}
+
+	#emit(): void {
+		this.#lastEmit = this.#now();
+		this.#options.onSnapshot?.(this.snapshot());
+	}
+}

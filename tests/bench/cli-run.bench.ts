@@ -1,0 +1,344 @@
+/**
+ * The CLI end to end: `run` as a researcher starts it (for now `tsx src/cli/bin.ts`; a built CLI
+ * would start faster), against the project's fake OpenAI-compatible server answering every call
+ * in 100 ms with the simulated provider's text. Each row is a ratio to the ideal run time
+ *
+ *   ideal = max(calls × latency / concurrency, longest case chain × latency)
+ *
+ * where the chain is the longest run of one case's calls that must wait for each other (gen's
+ * a1 → LCA → interaction rounds → LJP on the interaction), read from the saved records. Start-up
+ * (spawn to first request) is excluded and reported on its own. Beside it, the bench's own
+ * minimal client replays the very same requests at the same concurrency, ignoring their order:
+ * what the transport costs without the workbench. And the resume of a finished 4,320-case run.
+ *
+ * `QUICK=1 npm run bench -- cli` runs fewer, smaller rows.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runAll } from '../../src/lib/core/engine';
+import { createSimulatedClient } from '../../src/lib/core/simulated';
+import { MemoryStore } from '../../src/lib/core/store/memory-store';
+import { simulatedScript } from '../engine/simulated-script';
+import { byTask } from '../fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fake-openai/server';
+import type { ProbeReport } from './cli-probe';
+import { benchDataset } from './simulated-runs';
+import { syntheticDataset } from './synthetic-dataset';
+import type { BenchModule, BenchRow } from './types';
+
+const LATENCY_MS = 100;
+const QUICK = process.env.QUICK === '1';
+const KEY = 'sk-bench-7d1e4c9a2b6f3e80';
+const MODELS = [
+	'--model',
+	'bench-eval',
+	'--user-model',
+	'bench-user',
+	'--judge-model',
+	'bench-judge'
+];
+
+interface Plan {
+	cases: number;
+	concurrency: number;
+	/** Wall / ideal must not exceed this. */
+	target: number | null;
+}
+
+const PLANS: Plan[] = QUICK
+	? [
+			{ cases: 6, concurrency: 1, target: null },
+			{ cases: 24, concurrency: 8, target: 1.25 },
+			{ cases: 24, concurrency: 16, target: 1.25 },
+			{ cases: 432, concurrency: 64, target: 1.15 }
+		]
+	: [
+			{ cases: 24, concurrency: 1, target: null },
+			{ cases: 24, concurrency: 8, target: 1.25 },
+			{ cases: 24, concurrency: 16, target: 1.25 },
+			{ cases: 24, concurrency: 64, target: null },
+			{ cases: 432, concurrency: 16, target: 1.15 },
+			{ cases: 432, concurrency: 64, target: 1.15 }
+		];
+
+const TARGET_OVERHEAD_PERCENT = 5;
+const TARGET_VS_REPLAY = 1.05;
+const TARGET_CPU_PER_CALL_MS = 1.5;
+const RESUME_CASES = QUICK ? 864 : 4320;
+const TARGET_RESUME_MS = 1500;
+const TARGET_RESUME_RSS_MIB = 300;
+
+interface CliRun {
+	code: number;
+	stdout: string;
+	stderr: string;
+	spawnedAt: number;
+	closedAt: number;
+	probe: ProbeReport;
+}
+
+/** Runs the CLI under the probe; resolves when the process has exited. */
+function runCli(args: string[], env: Record<string, string>, probeFile: string): Promise<CliRun> {
+	return new Promise((resolve, reject) => {
+		const spawnedAt = Date.now();
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', 'tests/bench/cli-probe.ts', 'src/cli/bin.ts', ...args],
+			{
+				env: {
+					PATH: process.env.PATH,
+					HOME: process.env.HOME,
+					LEXPILOT_BENCH_PROBE: probeFile,
+					...env
+				},
+				stdio: ['ignore', 'pipe', 'pipe']
+			}
+		);
+		let stdout = '';
+		let stderr = '';
+		child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+		child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+		child.on('error', reject);
+		child.on('close', async (code) => {
+			const closedAt = Date.now();
+			try {
+				const probe = JSON.parse(await readFile(probeFile, 'utf8')) as ProbeReport;
+				resolve({ code: code ?? 1, stdout, stderr, spawnedAt, closedAt, probe });
+			} catch (e) {
+				reject(
+					new Error(
+						`the CLI (exit ${code}) left no probe report: ${(e as Error).message}\n${stderr}`
+					)
+				);
+			}
+		});
+	});
+}
+
+/** The dataset file the CLI reads: the very bytes `benchDataset` loads, so the SHA-256 matches. */
+async function datasetFile(dir: string, cases: number): Promise<string> {
+	const path = join(dir, `synthetic-${cases}.json`);
+	await writeFile(path, JSON.stringify(syntheticDataset(cases)));
+	return path;
+}
+
+/**
+ * The longest chain of one case, in calls: gen's a1 → LCA → per clarification round a user reply
+ * and (rounds 1–2) a new response and its label, or (round 3) the forced one, then the LJP of the
+ * interaction; dcg's four (the two judges run together); Direct's and Gold's two.
+ */
+export function longestChain(interactions: readonly { rounds: { label: string }[] }[]): number {
+	let longest = 4;
+	for (const { rounds } of interactions) {
+		let chain = 2;
+		for (const [i, round] of rounds.entries()) {
+			if (round.label === 'clarification') chain += i + 1 < 3 ? 3 : 2;
+		}
+		longest = Math.max(longest, chain + 1);
+	}
+	return longest;
+}
+
+async function readJsonl(path: string): Promise<unknown[]> {
+	const text = await readFile(path, 'utf8');
+	return text
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l));
+}
+
+/** Sends `requests` again, `concurrency` at a time, with plain fetch: the floor of the transport. */
+async function replay(
+	baseURL: string,
+	requests: RecordedRequest[],
+	concurrency: number
+): Promise<number> {
+	let next = 0;
+	const start = performance.now();
+	const lane = async () => {
+		while (next < requests.length) {
+			const body = JSON.stringify(requests[next++].body);
+			const res = await fetch(`${baseURL}/chat/completions`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+				body
+			});
+			await res.json();
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, lane));
+	return performance.now() - start;
+}
+
+const f2 = (n: number) => n.toFixed(2);
+
+async function endToEnd(): Promise<BenchRow[]> {
+	const tmp = await mkdtemp(join(tmpdir(), 'lexpilot-bench-cli-'));
+	const simulated = byTask(simulatedScript);
+	const server: FakeOpenAI = await startFakeOpenAI({
+		requireKey: KEY,
+		handler: async (req) => ({ ...(await simulated(req)), delayMs: LATENCY_MS })
+	});
+	const rows: BenchRow[] = [];
+	const startups: number[] = [];
+	try {
+		for (const plan of PLANS) {
+			process.stderr.write(`bench:   run, ${plan.cases} cases, concurrency ${plan.concurrency}…\n`);
+			const root = join(tmp, `out-${plan.cases}-${plan.concurrency}`);
+			const dataset = await datasetFile(tmp, plan.cases);
+			const before = server.chatRequests.length;
+			const result = await runCli(
+				[
+					'run',
+					'--dataset',
+					dataset,
+					'--output-root',
+					root,
+					'--run-id',
+					'b1',
+					...MODELS,
+					'--concurrency',
+					String(plan.concurrency)
+				],
+				{ OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: KEY },
+				join(tmp, 'probe.json')
+			);
+			if (result.code !== 0 || !result.probe.firstRequest) {
+				throw new Error(`run exited ${result.code}:\n${result.stderr.slice(-2000)}`);
+			}
+			const requests = server.chatRequests.slice(before);
+			const calls = requests.length;
+			const modelDir = (await import('../../src/lib/core/layout')).modelDirName;
+			const dir = await modelDir('bench-eval');
+			const interactions = (await readJsonl(
+				join(root, 'AwN_gen', 'b1', dir, 'interaction.jsonl')
+			)) as {
+				rounds: { label: string }[];
+			}[];
+			const chain = longestChain(interactions);
+			const byCalls = (calls * LATENCY_MS) / plan.concurrency;
+			const byChain = chain * LATENCY_MS;
+			const ideal = Math.max(byCalls, byChain);
+			const first = result.probe.firstRequest;
+			const wall = result.probe.exit.at - first.at;
+			startups.push(first.at - result.spawnedAt);
+			const label = `${plan.cases} cases, concurrency ${plan.concurrency}`;
+			const bound = byCalls >= byChain ? 'calls-bound' : `chain-bound, ${chain} calls`;
+			if (plan.concurrency === 1) {
+				rows.push({
+					name: `run overhead, ${label}: (wall − Σ latency) / Σ latency (${calls} calls)`,
+					value: ((wall - byCalls) / byCalls) * 100,
+					unit: '%',
+					target: TARGET_OVERHEAD_PERCENT
+				});
+			} else {
+				rows.push({
+					name: `run wall / ideal, ${label} (${calls} calls, ideal ${f2(ideal / 1000)} s, ${bound})`,
+					value: wall / ideal,
+					unit: '×',
+					target: plan.target
+				});
+			}
+			const replayMs = await replay(server.baseURL, requests, plan.concurrency);
+			rows.push({
+				name: `run wall / minimal replay client, ${label} (replay ${f2(replayMs / 1000)} s, order ignored)`,
+				value: wall / replayMs,
+				unit: '×',
+				target: bound === 'calls-bound' && plan.concurrency > 1 ? TARGET_VS_REPLAY : null
+			});
+			rows.push({
+				name: `run CPU per call after start-up, ${label}`,
+				value: (result.probe.exit.cpuUs - first.cpuUs) / 1000 / calls,
+				unit: 'ms',
+				target: TARGET_CPU_PER_CALL_MS
+			});
+		}
+		startups.sort((a, b) => a - b);
+		rows.push({
+			name: `run start-up: spawn → first request (tsx src/cli/bin.ts; median of ${startups.length})`,
+			value: startups[startups.length >> 1],
+			unit: 'ms',
+			target: null
+		});
+	} finally {
+		await server.close();
+		await rm(tmp, { recursive: true, force: true });
+	}
+	return rows;
+}
+
+async function resume(): Promise<BenchRow[]> {
+	const tmp = await mkdtemp(join(tmpdir(), 'lexpilot-bench-resume-'));
+	try {
+		process.stderr.write(`bench:   simulating a finished ${RESUME_CASES}-case run…\n`);
+		const store = new MemoryStore();
+		const endpoint = 'simulated://offline';
+		await runAll({
+			dataset: await benchDataset(RESUME_CASES),
+			client: createSimulatedClient(),
+			store,
+			runId: 'b1',
+			models: { evaluated: 'bench-eval', user: 'bench-user', judge: 'bench-judge' },
+			endpoints: { evaluated: endpoint, user: endpoint, judge: endpoint },
+			concurrency: 64
+		});
+		const root = join(tmp, 'out');
+		let records = 0;
+		let bytes = 0;
+		for (const [path, text] of store.toFiles()) {
+			const file = join(root, ...path.split('/'));
+			await mkdir(dirname(file), { recursive: true });
+			await writeFile(file, text);
+			if (path.endsWith('.jsonl')) records += text.split('\n').length - 1;
+			bytes += Buffer.byteLength(text);
+		}
+		const dataset = await datasetFile(tmp, RESUME_CASES);
+		const rows: BenchRow[] = [];
+		const label = `${RESUME_CASES} cases, ${records} records, ${Math.round(bytes / 2 ** 20)} MiB`;
+		for (const command of ['run', 'gen', 'run']) {
+			const result = await runCli(
+				[
+					command,
+					'--simulated',
+					'--dataset',
+					dataset,
+					'--output-root',
+					root,
+					'--run-id',
+					'b1',
+					...MODELS
+				],
+				{},
+				join(tmp, 'probe.json')
+			);
+			if (result.code !== 0)
+				throw new Error(`${command} exited ${result.code}:\n${result.stderr.slice(-2000)}`);
+			const generated = [...result.stdout.matchAll(/\((\d+) generated/g)].map((m) => Number(m[1]));
+			if (generated.length === 0 || generated.some((n) => n > 0)) {
+				throw new Error(`${command} generated records on a finished run`);
+			}
+			rows.push(
+				{
+					name: `resume of a finished run, \`${command}\` (${label}), wall incl. start-up`,
+					value: result.closedAt - result.spawnedAt,
+					unit: 'ms',
+					target: TARGET_RESUME_MS
+				},
+				{
+					name: `resume of a finished run, \`${command}\`, peak RSS`,
+					value: result.probe.maxRssKiB / 1024,
+					unit: 'MiB',
+					target: TARGET_RESUME_RSS_MIB
+				}
+			);
+		}
+		return rows;
+	} finally {
+		await rm(tmp, { recursive: true, force: true });
+	}
+}
+
+export const cliRunBench: BenchModule = { name: 'cli run end to end', run: endToEnd };
+export const cliResumeBench: BenchModule = { name: 'cli resume', run: resume };
