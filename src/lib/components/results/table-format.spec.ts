@@ -34,6 +34,7 @@ function figure(withSd: boolean, rows: 'series' | 'categories' = 'series'): Figu
 		],
 		scale: 'kappa',
 		withSd,
+		withCi: false,
 		rows
 	};
 }

@@ -26,6 +26,33 @@ export function comparabilityKey(m: Manifest): string {
 	});
 }
 
+/** The manifest fields `comparabilityKey` compares, by their manifest path (for messages). */
+export function comparabilityFields(m: Manifest): Record<string, unknown> {
+	const { temperature, judge_temperature, max_tokens, timeout_s, retries } = m.settings;
+	return {
+		'dataset.sha256': m.dataset.sha256,
+		'dataset.selected_case_numbers': m.dataset.selected_case_numbers,
+		code_sha256: m.code_sha256,
+		prompts_sha256: m.prompts_sha256,
+		'models.evaluated': m.models.evaluated,
+		'models.user': m.models.user,
+		'models.judge': m.models.judge,
+		'settings.temperature': temperature,
+		'settings.judge_temperature': judge_temperature,
+		'settings.max_tokens': max_tokens,
+		'settings.timeout_s': timeout_s,
+		'settings.retries': retries,
+		simulated: m.simulated
+	};
+}
+
+/** The comparability fields in which two manifests differ, in manifest order. */
+export function differingFields(a: Manifest, b: Manifest): string[] {
+	const fa = comparabilityFields(a);
+	const fb = comparabilityFields(b);
+	return Object.keys(fa).filter((k) => canonicalJson(fa[k]) !== canonicalJson(fb[k]));
+}
+
 /** Runs split into groups of comparable runs, groups and members in first-seen order. */
 export function groupComparable<R extends { manifest: Manifest }>(runs: readonly R[]): R[][] {
 	const groups = new Map<string, R[]>();
