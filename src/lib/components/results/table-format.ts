@@ -231,12 +231,11 @@ const LATEX_SPECIAL: Record<string, string> = {
 	'~': '\\textasciitilde{}',
 	'^': '\\textasciicircum{}',
 	'—': '---',
-	'±': '$\\pm$',
-	'·': '$\\cdot$'
+	'±': '$\\pm$'
 };
 
 export function latexEscape(text: string): string {
-	return text.replace(/[\\&%$#_{}~^—±·]/g, (ch) => LATEX_SPECIAL[ch]);
+	return text.replace(/[\\&%$#_{}~^—±]/g, (ch) => LATEX_SPECIAL[ch]);
 }
 
 /** What the brackets of a table with intervals are. */

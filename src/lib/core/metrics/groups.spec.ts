@@ -86,7 +86,7 @@ describe('differingFields', () => {
 	it('names exactly the fields that make two runs not comparable', () => {
 		const a = manifest('r1');
 		const b = manifest('r2', (m) => {
-			m.settings.temperature = 0.7;
+			m.settings.temperature = 0.123;
 			m.models.judge = 'other-judge';
 			m.endpoints.evaluated = 'https://b.example/v1';
 		});
