@@ -14,24 +14,18 @@ import { caseKey, type Manifest } from '../records';
  * simulated run is never averaged with a real one.
  */
 export function comparabilityKey(m: Manifest): string {
-	const { temperature, judge_temperature, max_tokens } = m.settings;
-	return canonicalJson({
-		dataset_sha256: m.dataset.sha256,
-		selected_case_numbers: m.dataset.selected_case_numbers.map(caseKey),
-		code_sha256: m.code_sha256,
-		prompts_sha256: m.prompts_sha256,
-		models: { evaluated: m.models.evaluated, user: m.models.user, judge: m.models.judge },
-		settings: { temperature, judge_temperature, max_tokens },
-		simulated: m.simulated
-	});
+	return canonicalJson(comparabilityFields(m));
 }
 
-/** The manifest fields `comparabilityKey` compares, by their manifest path (for messages). */
+/**
+ * The manifest fields that must match, by their manifest path: the one list behind both
+ * `comparabilityKey` and the messages that name what differs.
+ */
 export function comparabilityFields(m: Manifest): Record<string, unknown> {
-	const { temperature, judge_temperature, max_tokens, timeout_s, retries } = m.settings;
+	const { temperature, judge_temperature, max_tokens } = m.settings;
 	return {
 		'dataset.sha256': m.dataset.sha256,
-		'dataset.selected_case_numbers': m.dataset.selected_case_numbers,
+		'dataset.selected_case_numbers': m.dataset.selected_case_numbers.map(caseKey),
 		code_sha256: m.code_sha256,
 		prompts_sha256: m.prompts_sha256,
 		'models.evaluated': m.models.evaluated,
@@ -40,8 +34,6 @@ export function comparabilityFields(m: Manifest): Record<string, unknown> {
 		'settings.temperature': temperature,
 		'settings.judge_temperature': judge_temperature,
 		'settings.max_tokens': max_tokens,
-		'settings.timeout_s': timeout_s,
-		'settings.retries': retries,
 		simulated: m.simulated
 	};
 }
