@@ -78,6 +78,7 @@ export class ResultsState {
 	#openStore: () => Promise<IdbStore>;
 	#stats: StatsClient;
 	/** Manifests and case tables of the shown runs, by key (for comparisons). */
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole, never observed
 	#loaded = new Map<string, LoadedRun>();
 	#compareGeneration = 0;
 	/** Runs seen before: a new run is shown by default, one the user hid stays hidden. */
@@ -120,6 +121,7 @@ export class ResultsState {
 
 	async #compute(store: IdbStore, generation: number): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, filled before use
 		const loaded = new Map<string, LoadedRun>();
 		const report =
 			shown.length === 0

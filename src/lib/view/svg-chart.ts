@@ -28,19 +28,17 @@ const MAX_LABEL = 60;
 
 /** Text safe inside an XML element or attribute; control characters shown as `\uXXXX`. */
 export function xmlEscape(text: string): string {
-	return (
-		text
-			// eslint-disable-next-line no-control-regex
-			.replace(
-				/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g,
-				(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-			)
-			.replace(/&/g, '&amp;')
-			.replace(/</g, '&lt;')
-			.replace(/>/g, '&gt;')
-			.replace(/"/g, '&quot;')
-			.replace(/'/g, '&#39;')
-	);
+	return text
+		.replace(
+			// eslint-disable-next-line no-control-regex -- control characters are what it escapes
+			/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g,
+			(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+		)
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
 }
 
 function clip(text: string, max = MAX_LABEL): string {

@@ -1,7 +1,8 @@
 /**
  * Chart.js, loaded only by the Results page (dynamic import), with just the pieces a grouped bar
- * chart needs, and three small plugins of our own: error bars (a bootstrap interval, or mean ± SD), a "—" where a value
- * is undefined (so it is never mistaken for 0), and an opaque background for PNG export.
+ * chart needs, and three small plugins of our own: error bars (a bootstrap interval, or
+ * mean ± SD, clipped to the axis), a "—" where a value is undefined (so it is never mistaken
+ * for 0), and an opaque white background (a copied canvas image is never transparent).
  */
 import {
 	BarController,
@@ -172,11 +173,9 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 	};
 }
 
-/** A drawn chart: redraw with a new figure, export as PNG, destroy. */
+/** A drawn chart: redraw with a new figure, destroy. (Exports are drawn by view/svg-chart.ts.) */
 export interface BarChartHandle {
 	update(figure: Figure): void;
-	/** The chart with its title, on white, as a PNG. */
-	toPng(): Promise<Blob>;
 	destroy(): void;
 }
 
@@ -188,21 +187,6 @@ export function createBarChart(canvas: HTMLCanvasElement, initial: Figure): BarC
 			chart.data = next.data;
 			chart.options = next.options!;
 			chart.update('none');
-		},
-		async toPng() {
-			const title = chart.options.plugins!.title!;
-			title.display = true;
-			chart.update('none');
-			try {
-				const blob = await new Promise<Blob | null>((resolve) =>
-					canvas.toBlob(resolve, 'image/png')
-				);
-				if (!blob) throw new Error('The browser could not turn the chart into a PNG.');
-				return blob;
-			} finally {
-				title.display = false;
-				chart.update('none');
-			}
 		},
 		destroy() {
 			chart.destroy();
