@@ -65,8 +65,10 @@ export class ResultsState {
 	/** The bootstrap intervals (`report.*.ci95`) come from the worker after the report. */
 	intervals = $state<IntervalStatus>('idle');
 	intervalError = $state<string | null>(null);
-	/** Wall time of the last bootstrap, worker round trip included (ms). */
+	/** Wall time of the last bootstrap, from the report to its intervals (ms). */
 	intervalMs = $state<number | null>(null);
+	/** When the last request went to the worker and when it answered (`performance.now()`). */
+	intervalWindow = $state.raw<{ posted: number; answered: number } | null>(null);
 	comparison = $state.raw<ComparisonState | null>(null);
 	/** Draw simulated runs beside real ones (off: the figures show the real runs only). */
 	mixSimulated = $state(false);
@@ -160,9 +162,15 @@ export class ResultsState {
 		this.intervalError = null;
 		const started = performance.now();
 		try {
+			// The figures draw first (Svelte flushes in microtasks); the worker's time then
+			// overlaps nothing but the user's own interaction.
+			await new Promise((resolve) => setTimeout(resolve, 0));
+			if (generation !== this.#generation) return;
+			const posted = performance.now();
 			const tables = [...loaded].map(([key, l]) => ({ key, table: l.table }));
 			const intervals = await this.#stats.intervals(tables);
 			if (generation !== this.#generation) return;
+			this.intervalWindow = { posted, answered: performance.now() };
 			this.report = withIntervals(report, intervals);
 			this.intervalMs = performance.now() - started;
 			this.intervals = 'ready';
