@@ -10,6 +10,8 @@ export default defineConfig({
 		sveltekit()
 	],
 	server: { host: '127.0.0.1' },
+	// The Results page's statistics worker is a module worker (`{ type: 'module' }`).
+	worker: { format: 'es' },
 	test: {
 		reporters: ['default', './tests/support/summary-reporter.ts'],
 		projects: [

@@ -18,6 +18,7 @@ import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { resultsBench } from './results.bench';
+import { resultsPageBench } from './results-page.bench';
 import { siteSizeBench } from './site-size.bench';
 import {
 	contextLine,
@@ -41,6 +42,7 @@ const BENCHES: BenchModule[] = [
 	bundleBench,
 	resultsBench,
 	bootstrapBench,
+	resultsPageBench,
 	siteSizeBench,
 	cliStartupBench
 ];

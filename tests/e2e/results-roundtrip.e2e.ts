@@ -8,6 +8,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import {
 	writeOutputRoot,
 	zipFiles
 } from '../fixtures/bundles/folder';
-import { startBrowser, type E2E } from './browser';
+import { launchChromium, startBrowser, type E2E } from './browser';
 
 let e2e: E2E;
 let root: string;
@@ -249,30 +250,163 @@ describe('results, inspector and bundles in the browser', () => {
 		const { page, context } = e2e;
 		await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.url });
 		const panel = page.getByTestId('figure-dcg-overall');
-		const first = cli.runs[0];
+		// A run of at least 10 cases (cli-run has 8, so no interval).
+		const first = cli.runs.find((r) => r.ci95?.dcg?.success_rate)!;
 		const success = first.metrics.dcg!.success_rate!.toFixed(4);
+		await expect
+			.poll(() => page.getByTestId('ci-status').getAttribute('data-status'))
+			.toBe('ready');
 		await panel.getByRole('button', { name: 'Copy as CSV' }).click();
 		const csv = await page.evaluate(() => navigator.clipboard.readText());
-		expect(csv.split('\n')[0]).toBe('Run,Success,Round 1,Round 2,notes');
-		expect(csv).toContain(`${first.model} · ${first.run_id},${success},`);
+		expect(csv.split('\n')[0]).toBe(
+			'Run,Success,Success CI low,Success CI high,Round 1,Round 1 CI low,Round 1 CI high,' +
+				'Round 2,Round 2 CI low,Round 2 CI high,notes'
+		);
+		const [lo, hi] = first.ci95!.dcg!.success_rate!;
+		expect(csv).toContain(
+			`${first.model} · ${first.run_id},${success},${lo.toFixed(4)},${hi.toFixed(4)},`
+		);
 		await panel.getByRole('button', { name: 'Copy as Markdown' }).click();
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
-			`| ${first.model} · ${first.run_id} | ${success} |`
+			`| ${first.model} · ${first.run_id} | ${success} [${lo.toFixed(4)}, ${hi.toFixed(4)}] |`
 		);
 		await panel.getByRole('button', { name: 'Copy as LaTeX' }).click();
-		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('\\toprule');
+		const latex = await page.evaluate(() => navigator.clipboard.readText());
+		expect(latex).toContain('\\toprule');
+		expect(latex).toContain('\\usepackage{xeCJK}');
+		expect(latex).toContain(`${success} [${lo.toFixed(4)}, ${hi.toFixed(4)}]`);
 	});
 
-	it('downloads a chart as a PNG', async () => {
+	it('downloads a chart as a PNG at 2× and 4×', async () => {
 		const { page } = e2e;
+		for (const scale of [2, 4]) {
+			const [download] = await Promise.all([
+				page.waitForEvent('download'),
+				page
+					.getByTestId('figure-ljp-qwk')
+					.getByRole('button', { name: `PNG ${scale}×` })
+					.click()
+			]);
+			expect(download.suggestedFilename()).toBe(`lexpilot-ljp-qwk@${scale}x.png`);
+			const png = await readFile((await download.path())!);
+			expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
+			// IHDR: width and height, big-endian, of the 720 × 360 figure at the scale.
+			expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([720 * scale, 360 * scale]);
+			expect(png.length).toBeGreaterThan(5000);
+		}
+	});
+
+	it('shows each run with the bootstrap interval `results --json` gives, and class counts', async () => {
+		const { page } = e2e;
+		await expect
+			.poll(() => page.getByTestId('ci-status').getAttribute('data-status'))
+			.toBe('ready');
+		const cells = await tableCells(page);
+		let checked = 0;
+		for (const run of cli.runs) {
+			const ci = run.ci95!.lca!.macro_f1;
+			const got = cells.find(
+				(c) =>
+					c.figure === 'lca-overall' &&
+					c.series === `${run.model} · ${run.run_id}` &&
+					c.category === 'Macro-F1'
+			)!;
+			if (ci === null) {
+				expect(got.text).not.toContain('[');
+				continue;
+			}
+			expect(got.text).toContain(`[${ci[0].toFixed(4)}, ${ci[1].toFixed(4)}]`);
+			checked++;
+		}
+		expect(checked).toBeGreaterThan(0);
+		const counts = await page
+			.getByTestId('figure-lca-class')
+			.getByTestId('class-counts')
+			.allInnerTexts();
+		expect(counts.length).toBeGreaterThan(0);
+		for (const text of counts) expect(text).toMatch(/\d+ cases?/);
+		await page.getByTestId('confusion-panel').getByTestId('confusion-direct').waitFor();
+		e2e.assertClean();
+	});
+
+	it('compares two runs (paired B − A) and refuses runs whose cases differ', async () => {
+		const { page } = e2e;
+		const panel = page.getByTestId('compare-panel');
+		const key = (r: ResultsReport['runs'][number]) => `${r.run_id}/${r.model_dir}`;
+		const [r1, r2] = cli.runs.filter((r) => r.run_id === 'run1' || r.run_id === 'run2');
+		await panel.getByTestId('compare-a').selectOption(key(r1));
+		await panel.getByTestId('compare-b').selectOption(key(r2));
+		await panel.getByRole('button', { name: 'Compare' }).click();
+		await panel.getByTestId('compare-table').waitFor();
+		const row = await panel
+			.getByTestId('compare-table')
+			.locator('tr', { hasText: 'DCG Success' })
+			.innerText();
+		const diff = r2.metrics.dcg!.success_rate! - r1.metrics.dcg!.success_rate!;
+		expect(row).toContain(Math.abs(diff).toFixed(4));
+		expect(await panel.getByTestId('compare-power').innerText()).toMatch(/worst case/);
+		const cliRun = cli.runs.find((r) => r.run_id === 'cli-run')!;
+		await panel.getByTestId('compare-b').selectOption(key(cliRun));
+		await panel.getByRole('button', { name: 'Compare' }).click();
+		await expect
+			.poll(() => panel.getByTestId('compare-refused').innerText())
+			.toMatch(/cannot be compared/);
+		e2e.assertClean();
+	});
+
+	it('exports a chart as SVG and the HTML report, which opens from disk with no network', async () => {
+		const { page } = e2e;
+		const [svgDownload] = await Promise.all([
+			page.waitForEvent('download'),
+			page
+				.getByTestId('figure-lca-overall')
+				.getByRole('button', { name: 'SVG', exact: true })
+				.click()
+		]);
+		expect(svgDownload.suggestedFilename()).toBe('lexpilot-lca-overall.svg');
+		const svg = await readFile((await svgDownload.path())!, 'utf8');
+		expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+		expect(svg).toContain(cli.runs[0].model);
+		expect(svg).not.toMatch(/[-\u2212]0\.0</);
+
 		const [download] = await Promise.all([
 			page.waitForEvent('download'),
-			page.getByTestId('figure-ljp-qwk').getByRole('button', { name: 'Download PNG' }).click()
+			page.getByTestId('download-report').click()
 		]);
-		expect(download.suggestedFilename()).toBe('lexpilot-ljp-qwk.png');
-		const png = await readFile((await download.path())!);
-		expect([...png.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
-		expect(png.length).toBeGreaterThan(5000);
+		expect(download.suggestedFilename()).toBe('lexpilot-report.html');
+		const path = join(await tmp(), 'lexpilot-report.html');
+		await download.saveAs(path);
+
+		const offline = await launchChromium({ profilePrefix: 'lexpilot-e2e-report-' });
+		try {
+			const requests: string[] = [];
+			await offline.context.route('**', (route) => {
+				const url = route.request().url();
+				if (url.startsWith('file:')) return route.continue();
+				requests.push(url);
+				return route.abort();
+			});
+			await offline.context.setOffline(true);
+			const viewer = offline.context.pages()[0] ?? (await offline.context.newPage());
+			await viewer.goto(pathToFileURL(path).href);
+			await viewer.getByRole('heading', { name: 'LexPilot results', level: 1 }).waitFor();
+			const sizes = await viewer.$$eval('figure svg', (svgs) =>
+				svgs.map((s) => {
+					const box = s.getBoundingClientRect();
+					return [box.width, box.height, s.querySelectorAll('rect[data-value]').length];
+				})
+			);
+			expect(sizes).toHaveLength(7);
+			for (const [w, h, bars] of sizes) {
+				expect(w).toBeGreaterThan(200);
+				expect(h).toBeGreaterThan(100);
+				expect(bars).toBeGreaterThan(0);
+			}
+			expect(await viewer.locator('table').count()).toBeGreaterThan(7);
+			expect(requests).toEqual([]);
+		} finally {
+			await offline.close();
+		}
 	});
 
 	it('inspects a case without the dataset: histories, responses, rounds, questions, verdicts', async () => {

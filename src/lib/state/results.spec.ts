@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { openIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import { idbLayoutSource } from '$lib/adapters/idb-source';
+import { computeReport } from '$lib/core/results';
 import { keyOf, ResultsState } from './results.svelte';
 
 const dataset = makeDataset(3);
@@ -91,5 +93,43 @@ describe('ResultsState', () => {
 		await state.load();
 		expect(state.report).toBeNull();
 		expect(state.status).toBe('ready');
+	});
+
+	it('fills in the bootstrap intervals the CLI computes, bit for bit, after the report', async () => {
+		const { store, state } = await setup();
+		const big = makeDataset(12);
+		await writeRuns(store, big, [{ runId: 'run1' }, { runId: 'run2', model: 'sim-model-b' }]);
+		await state.load();
+		expect(state.intervals).toBe('ready');
+		const cli = await computeReport(
+			idbLayoutSource(store, { runs: state.runs.map((r) => r.run) }),
+			{
+				partial: true,
+				bootstrap: {}
+			}
+		);
+		expect(state.report?.bootstrap).toEqual(cli.bootstrap);
+		expect(state.report?.runs.map((r) => r.ci95)).toEqual(cli.runs.map((r) => r.ci95));
+		expect(state.report?.runs.map((r) => r.by_class)).toEqual(cli.runs.map((r) => r.by_class));
+		expect(state.report?.runs[0].ci95?.lca?.macro_f1).not.toBeNull();
+	});
+
+	it('compares two runs on the same cases, and refuses runs whose cases differ', async () => {
+		const { store, state } = await setup();
+		const big = makeDataset(12);
+		await writeRuns(store, big, [
+			{ runId: 'run1' },
+			{ runId: 'run2', model: 'sim-model-b' },
+			{ runId: 'run3', limit: 11 }
+		]);
+		await state.load();
+		const [k1, k2, k3] = state.runs.map((r) => keyOf(r.run));
+		await state.compare(k1, k2);
+		expect(state.comparison?.status).toBe('ready');
+		expect(state.comparison?.report?.n_cases).toBe(12);
+		expect(state.comparison?.report?.b.model).toBe('sim-model-b');
+		await state.compare(k1, k3);
+		expect(state.comparison?.status).toBe('refused');
+		expect(state.comparison?.error).toMatch(/cannot be compared.*only in/);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * Chart.js, loaded only by the Results page (dynamic import), with just the pieces a grouped bar
- * chart needs, and three small plugins of our own: error bars (mean ± SD), a "—" where a value
- * is undefined (so it is never mistaken for 0), and an opaque background for PNG export.
+ * chart needs, and three small plugins of our own: error bars (a bootstrap interval, or
+ * mean ± SD, clipped to the axis), a "—" where a value is undefined (so it is never mistaken
+ * for 0), and an opaque white background (a copied canvas image is never transparent).
  */
 import {
 	BarController,
@@ -15,8 +16,9 @@ import {
 	type ChartConfiguration,
 	type Plugin
 } from 'chart.js';
+import { clipToAxis, formatTick, TICK_STEP, whiskerOf, yRange } from '$lib/view/chart-scale';
 import type { Figure } from './figures';
-import { formatNumber } from './table-format';
+import { cellText } from './table-format';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
 
@@ -27,9 +29,9 @@ const TEXT = '#1c2330';
 const MUTED = '#5a6475';
 const GRID = '#e6e9ee';
 
-/** Per dataset: the SD of each bar (null: none), and which bars are undefined. */
+/** Per dataset: the whisker of each bar (a CI or ± SD; null: none), which bars are undefined. */
 interface Extra {
-	sd?: (number | null)[];
+	whiskers?: ([number, number] | null)[];
 	undefinedAt?: boolean[];
 }
 
@@ -56,10 +58,13 @@ const errorBars: Plugin<'bar'> = {
 					ctx.restore();
 					return;
 				}
-				const sd = extra.sd?.[i];
-				if (value === null || sd === null || sd === undefined || sd === 0) return;
-				const top = y.getPixelForValue(value + sd);
-				const bottom = y.getPixelForValue(value - sd);
+				const whisker = extra.whiskers?.[i];
+				if (value === null || !whisker) return;
+				// Clipped to the axis: a whisker never runs past 0 or 1 into the labels.
+				const clipped = clipToAxis(whisker, { min: y.min, max: y.max });
+				if (!clipped) return;
+				const top = y.getPixelForValue(clipped[1]);
+				const bottom = y.getPixelForValue(clipped[0]);
 				const cap = Math.min(8, width / 3);
 				ctx.save();
 				ctx.strokeStyle = TEXT;
@@ -90,15 +95,6 @@ const background: Plugin<'bar'> = {
 	}
 };
 
-/** The y axis: rates on [0, 1]; kappa from 1 down to 0, or lower when a value (− SD) is. */
-function yRange(figure: Figure): { min: number; max: number } {
-	if (figure.scale === 'rate') return { min: 0, max: 1 };
-	const lows = figure.cells.flat().map((c) => (c.value ?? 0) - (c.sd ?? 0));
-	const low = Math.min(0, ...lows);
-	// A multiple of the 0.2 tick step, so the axis reads 1.0, 0.8, …, 0, −0.2, …
-	return { min: low < 0 ? Math.floor(low * 5) / 5 : 0, max: 1 };
-}
-
 function configOf(figure: Figure): ChartConfiguration<'bar'> {
 	const range = yRange(figure);
 	return {
@@ -114,7 +110,7 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 				maxBarThickness: 44,
 				categoryPercentage: 0.78,
 				barPercentage: 0.92,
-				sd: figure.withSd ? figure.cells[s].map((c) => c.sd ?? null) : undefined,
+				whiskers: figure.cells[s].map((c) => whiskerOf(c, figure)),
 				undefinedAt: figure.cells[s].map((c) => c.value === null)
 			}))
 		},
@@ -134,7 +130,12 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 					max: range.max,
 					grid: { color: GRID },
 					border: { display: false },
-					ticks: { color: MUTED, font: { family: FONT, size: 11 }, stepSize: 0.2 },
+					ticks: {
+						color: MUTED,
+						font: { family: FONT, size: 11 },
+						stepSize: TICK_STEP,
+						callback: (value) => formatTick(Number(value))
+					},
 					title: {
 						display: true,
 						text: figure.scale === 'kappa' ? 'QWK' : 'rate',
@@ -158,10 +159,8 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 					callbacks: {
 						label(item) {
 							const cell = figure.cells[item.datasetIndex][item.dataIndex];
-							const value = figure.withSd
-								? `${formatNumber(cell.value)} ± ${formatNumber(cell.sd)}`
-								: formatNumber(cell.value);
-							return `${item.dataset.label}: ${value}`;
+							const shown = { ...cell, ci: figure.withCi ? cell.ci : undefined };
+							return `${item.dataset.label}: ${cellText(shown, figure.withSd)}`;
 						},
 						afterLabel(item) {
 							return figure.cells[item.datasetIndex][item.dataIndex].notes;
@@ -174,11 +173,9 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 	};
 }
 
-/** A drawn chart: redraw with a new figure, export as PNG, destroy. */
+/** A drawn chart: redraw with a new figure, destroy. (Exports are drawn by view/svg-chart.ts.) */
 export interface BarChartHandle {
 	update(figure: Figure): void;
-	/** The chart with its title, on white, as a PNG. */
-	toPng(): Promise<Blob>;
 	destroy(): void;
 }
 
@@ -190,21 +187,6 @@ export function createBarChart(canvas: HTMLCanvasElement, initial: Figure): BarC
 			chart.data = next.data;
 			chart.options = next.options!;
 			chart.update('none');
-		},
-		async toPng() {
-			const title = chart.options.plugins!.title!;
-			title.display = true;
-			chart.update('none');
-			try {
-				const blob = await new Promise<Blob | null>((resolve) =>
-					canvas.toBlob(resolve, 'image/png')
-				);
-				if (!blob) throw new Error('The browser could not turn the chart into a PNG.');
-				return blob;
-			} finally {
-				title.display = false;
-				chart.update('none');
-			}
 		},
 		destroy() {
 			chart.destroy();

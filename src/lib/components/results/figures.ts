@@ -6,6 +6,8 @@
  */
 import { UNCLASSIFIED } from '$lib/core/dataset/types';
 import type { Aggregate } from '$lib/core/metrics/aggregate';
+import type { Interval } from '$lib/core/metrics/bootstrap';
+import type { RateTree } from '$lib/core/metrics/kernel';
 import type { LjpSetup, MetricsTree, StatTree } from '$lib/core/metrics/types';
 import type { EvalFile, GroupReport, ResultsReport, RunReport } from '$lib/core/results';
 
@@ -41,6 +43,13 @@ export interface Cell {
 	value: number | null;
 	/** Sample SD over the group's runs (groups only; null for one run). */
 	sd?: number | null;
+	/**
+	 * 95% case-bootstrap interval of a run's value (a group of one run: that run's); null when
+	 * undefined or not computed (yet).
+	 */
+	ci?: [number, number] | null;
+	/** Cases (and claims, for LJP) the value rests on, where one run's figure is shown. */
+	counts?: { cases: number; claims: number | null };
 	/** Why the value is undefined, partial or over fewer runs; shown as footnotes. */
 	notes: string[];
 }
@@ -60,6 +69,10 @@ export interface Figure {
 	scale: 'rate' | 'kappa';
 	/** True in groups mode: cells carry an SD and bars an error bar. */
 	withSd: boolean;
+	/** True once the bootstrap intervals are in: cells carry a `ci` and bars a whisker. */
+	withCi: boolean;
+	/** An LJP figure: its counts are claims as well as cases. */
+	claims?: boolean;
 	/** Tables list series as rows (overall figures) or categories as rows (class figures). */
 	rows: 'series' | 'categories';
 }
@@ -112,11 +125,11 @@ export function ljpMetric(setup: LjpSetup, measure: LjpMeasure): MetricRef {
 	return { stage: setup, key: measure, label: `${LJP_SETUP_NAMES[setup]} ${label}` };
 }
 
-type Tree = MetricsTree | StatTree;
+type Tree = MetricsTree | StatTree | RateTree<Interval>;
 
-function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null {
+function stageOf<V = number | null>(tree: Tree, stage: Stage): Record<string, V> | null {
 	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
-	return obj as Record<string, number | null> | null;
+	return obj as Record<string, V> | null;
 }
 
 const REASONS: Record<string, string> = {
@@ -165,14 +178,17 @@ const NO_CLASS = 'no case of this class in the run';
 export function runCell(run: RunReport, m: MetricRef, cls: string | null): Cell {
 	const tree = cls === null ? run.metrics : run.by_class[cls];
 	if (!tree) return { value: null, notes: [NO_CLASS] };
+	const counts = cls === null ? run.counts : run.by_class[cls].counts;
 	const obj = stageOf(tree, m.stage);
-	if (!obj) return { value: null, notes: [unscoredReason(run, m.stage)] };
+	if (!obj) return { value: null, notes: [unscoredReason(run, m.stage)], counts };
 	const value = obj[m.key] ?? null;
 	const notes: string[] = [];
 	const partial = partialNote(run, m.stage);
 	if (partial) notes.push(partial);
 	if (value === null) notes.push(undefinedReason(m, obj));
-	return { value, notes };
+	const ci95 = cls === null ? run.ci95 : run.by_class[cls].ci95;
+	const ci = (ci95 && stageOf<Interval>(ci95, m.stage)?.[m.key]) ?? null;
+	return { value, notes, ci: value === null ? null : ci, counts };
 }
 
 /** A group's mean ± SD of `m`, over the member runs where it is defined. */
@@ -197,6 +213,8 @@ export function groupCell(
 	}
 	const value = mean[m.key] ?? null;
 	const sd = stageOf(agg.sd, m.stage)?.[m.key] ?? null;
+	// A group of one run has no SD; its run's bootstrap interval is the uncertainty there is.
+	const single = group.n === 1 ? memberCells[0] : undefined;
 	const defined = (stageOf(agg.n_defined, m.stage)?.[m.key] ?? 0) as number;
 	const notes = [...partial];
 	if (value === null) {
@@ -207,7 +225,9 @@ export function groupCell(
 			`defined in ${defined} of the group's ${group.n} runs; mean and SD are over those ${defined}`
 		);
 	}
-	return { value, sd, notes };
+	return single
+		? { value, sd, notes, ci: single.ci ?? null, counts: single.counts }
+		: { value, sd, notes, ci: null };
 }
 
 /** Runs keyed as the series and URLs name them. */
@@ -319,6 +339,8 @@ export function metricsFigure(
 		cells: sources.map((s) => metrics.map((m) => s.cell(m, null))),
 		scale: metrics.some((m) => m.key === 'qwk') ? 'kappa' : 'rate',
 		withSd: ctx.mode === 'groups',
+		withCi: ctx.report.bootstrap !== null,
+		claims: metrics.every((m) => m.stage !== 'lca' && m.stage !== 'dcg'),
 		rows: 'series'
 	};
 }
@@ -335,6 +357,8 @@ export function classFigure(ctx: FigureContext, text: FigureText, metric: Metric
 		cells: sources.map((s) => classes.map((cls) => s.cell(metric, cls))),
 		scale: metric.key === 'qwk' ? 'kappa' : 'rate',
 		withSd: ctx.mode === 'groups',
+		withCi: ctx.report.bootstrap !== null,
+		claims: metric.stage !== 'lca' && metric.stage !== 'dcg',
 		rows: 'categories'
 	};
 }

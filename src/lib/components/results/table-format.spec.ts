@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Figure } from './figures';
-import { latexEscape, tableOf, toCsv, toLatex, toMarkdown } from './table-format';
+import { cellText, latexEscape, tableOf, toCsv, toLatex, toMarkdown } from './table-format';
 
 const QWK_NOTE = 'QWK undefined: the expected disagreement is zero';
 const PARTIAL = 'partial 2/5: run2 has 2 of 5 cases of LJP_gold so far';
@@ -34,6 +34,7 @@ function figure(withSd: boolean, rows: 'series' | 'categories' = 'series'): Figu
 		],
 		scale: 'kappa',
 		withSd,
+		withCi: false,
 		rows
 	};
 }
@@ -120,5 +121,49 @@ describe('copies', () => {
 		['婚姻家庭纠纷', '婚姻家庭纠纷']
 	])('escapes %s for LaTeX', (input, output) => {
 		expect(latexEscape(input)).toBe(output);
+	});
+});
+
+describe('tables with intervals', () => {
+	const withCi = () => {
+		const fig = figure(false, 'categories');
+		fig.withCi = true;
+		fig.cells[0][0] = { ...fig.cells[0][0], ci: [0.1, 0.15], counts: { cases: 12, claims: 30 } };
+		fig.cells[1][0] = { ...fig.cells[1][0], ci: null, counts: { cases: 12, claims: 30 } };
+		fig.claims = true;
+		return tableOf(fig);
+	};
+
+	it('writes value [low, high] in Markdown and LaTeX, and says what the brackets are', () => {
+		const md = toMarkdown(withCi());
+		expect(md).toContain('| Direct | 12 cases, 30 claims | 0.1235 [0.1000, 0.1500] |');
+		expect(md).toContain('Brackets: 95% case-bootstrap interval');
+		const tex = toLatex(withCi());
+		expect(tex).toContain('0.1235 [0.1000, 0.1500]');
+		expect(tex).toContain('12 cases, 30 claims');
+		expect(tex).toContain('95\\% case-bootstrap');
+	});
+
+	it('gives CSV a low and a high column per value, and a counts column for classes', () => {
+		const csv = toCsv(withCi()).split('\n');
+		expect(csv[0]).toBe(
+			'Setup,Cases · claims,gpt-x · run1,gpt-x · run1 CI low,gpt-x · run1 CI high,' +
+				'"gpt_y, ""big"" · run2","gpt_y, ""big"" · run2 CI low","gpt_y, ""big"" · run2 CI high",notes'
+		);
+		expect(csv[1]).toBe('Direct,"12 cases, 30 claims",0.1235,0.1000,0.1500,1.0000,,,[1]');
+	});
+
+	it('names the CJK package LaTeX needs in a comment', () => {
+		const tex = toLatex(tableOf(figure(false)));
+		expect(tex.split('\n')[0]).toMatch(/^% Needs \\usepackage\{booktabs\}/);
+		expect(tex).toMatch(/^% .*\\usepackage\{xeCJK\}.*\\usepackage\{ctex\}/m);
+	});
+
+	it('shows a group of one run with its interval instead of "± —"', () => {
+		expect(cellText({ value: 0.5, sd: null, ci: [0.4, 0.6] }, true)).toBe(
+			'0.5000 [0.4000, 0.6000]'
+		);
+		expect(cellText({ value: 0.5, sd: 0.1, ci: null }, true)).toBe('0.5000 ± 0.1000');
+		expect(cellText({ value: 0.5, sd: null }, true)).toBe('0.5000 ± —');
 	});
 });

@@ -8,6 +8,7 @@ import type { Cell, Figure } from './figures';
 export interface TableCell {
 	value: number | null;
 	sd?: number | null;
+	ci?: [number, number] | null;
 	/** 1-based numbers of the table's notes that apply to this cell. */
 	marks: number[];
 	/** The series and category of the figure this cell shows. */
@@ -26,22 +27,50 @@ export interface TableModel {
 	caption: string;
 	corner: string;
 	columns: Heading[];
-	rows: (Heading & { cells: TableCell[] })[];
+	rows: (Heading & { cells: TableCell[]; counts?: string })[];
 	notes: string[];
 	withSd: boolean;
+	withCi: boolean;
+	/** Class tables: what each class's figures rest on (a `Cases · claims` column). */
+	withCounts: boolean;
 }
+
+/** Heading of the counts column of class tables. */
+export const COUNTS_HEADING = 'Cases · claims';
 
 /** Four decimals, as `results` prints them. */
 export function formatNumber(value: number | null | undefined): string {
 	return value === null || value === undefined ? '—' : value.toFixed(4);
 }
 
-/** The cell as the table shows it, without note marks. */
-export function cellText(cell: Pick<TableCell, 'value' | 'sd'>, withSd: boolean): string {
+/** `[0.5700, 0.6600]`, the form `results` prints an interval in. */
+export function intervalText(ci: readonly [number, number]): string {
+	return `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]`;
+}
+
+/**
+ * The cell as the table shows it, without note marks: `0.6200`, `0.6200 ± 0.0100` (groups),
+ * `0.6200 [0.5700, 0.6600]` with its bootstrap interval. A group of one run has no SD but
+ * does have its run's interval, so it reads `0.6200 [0.5700, 0.6600]` rather than `± —`.
+ */
+export function cellText(cell: Pick<TableCell, 'value' | 'sd' | 'ci'>, withSd: boolean): string {
 	if (cell.value === null) return '—';
-	return withSd
-		? `${formatNumber(cell.value)} ± ${formatNumber(cell.sd)}`
-		: formatNumber(cell.value);
+	const ci = cell.ci ? ` ${intervalText(cell.ci)}` : '';
+	if (!withSd || (ci && (cell.sd === null || cell.sd === undefined))) {
+		return formatNumber(cell.value) + ci;
+	}
+	return `${formatNumber(cell.value)} ± ${formatNumber(cell.sd)}${ci}`;
+}
+
+/** `12 cases, 30 claims` (claims only where the figure is about claims). */
+export function countsText(
+	counts: { cases: number; claims: number | null } | undefined,
+	claims: boolean
+): string {
+	if (!counts) return '—';
+	const cases = `${counts.cases} case${counts.cases === 1 ? '' : 's'}`;
+	if (!claims || counts.claims === null) return cases;
+	return `${cases}, ${counts.claims} claim${counts.claims === 1 ? '' : 's'}`;
 }
 
 /** Lays a figure out as a table, numbering its distinct notes in reading order. */
@@ -57,6 +86,7 @@ export function tableOf(figure: Figure): TableModel {
 	const cellOf = (s: number, c: number): TableCell => ({
 		value: figure.cells[s][c].value,
 		sd: figure.cells[s][c].sd,
+		ci: figure.withCi ? (figure.cells[s][c].ci ?? null) : undefined,
 		marks: mark(figure.cells[s][c]),
 		series: figure.series[s].label,
 		category: figure.categories[c]
@@ -79,7 +109,8 @@ export function tableOf(figure: Figure): TableModel {
 			}))
 		: figure.categories.map((_, c) => ({
 				...categoryHeading(c),
-				cells: figure.series.map((_, s) => cellOf(s, c))
+				cells: figure.series.map((_, s) => cellOf(s, c)),
+				counts: classCounts(figure, c)
 			}));
 	return {
 		caption: figure.title,
@@ -89,8 +120,17 @@ export function tableOf(figure: Figure): TableModel {
 			: figure.series.map((_, i) => seriesHeading(i)),
 		rows,
 		notes,
-		withSd: figure.withSd
+		withSd: figure.withSd,
+		withCi: figure.withCi,
+		withCounts: !bySeries
 	};
+}
+
+/** The counts of class `c`: one text when every series agrees, else each series' in order. */
+function classCounts(figure: Figure, c: number): string {
+	const texts = figure.cells.map((row) => countsText(row[c].counts, figure.claims ?? false));
+	const distinct = [...new Set(texts)];
+	return distinct.length <= 1 ? (distinct[0] ?? '—') : texts.join(' / ');
 }
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
@@ -118,7 +158,12 @@ function csvField(text: string): string {
 export function toCsv(table: TableModel): string {
 	const head = [
 		table.corner,
-		...table.columns.flatMap(({ label }) => (table.withSd ? [label, `${label} SD`] : [label])),
+		...(table.withCounts ? [COUNTS_HEADING] : []),
+		...table.columns.flatMap(({ label }) => [
+			label,
+			...(table.withSd ? [`${label} SD`] : []),
+			...(table.withCi ? [`${label} CI low`, `${label} CI high`] : [])
+		]),
 		'notes'
 	];
 	const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(4));
@@ -127,7 +172,12 @@ export function toCsv(table: TableModel): string {
 		const marks = [...new Set(row.cells.flatMap((c) => c.marks))].sort((a, b) => a - b);
 		const fields = [
 			row.label,
-			...row.cells.flatMap((c) => (table.withSd ? [num(c.value), num(c.sd)] : [num(c.value)])),
+			...(table.withCounts ? [row.counts ?? ''] : []),
+			...row.cells.flatMap((c) => [
+				num(c.value),
+				...(table.withSd ? [num(c.sd)] : []),
+				...(table.withCi ? [num(c.ci?.[0]), num(c.ci?.[1])] : [])
+			]),
 			marks.map((m) => `[${m}]`).join(' ')
 		];
 		lines.push(fields.map(csvField).join(','));
@@ -145,7 +195,11 @@ function mdEscape(text: string): string {
 
 /** A GitHub-flavoured Markdown table with its caption and notes. */
 export function toMarkdown(table: TableModel): string {
-	const head = [table.corner, ...table.columns.map((c) => c.label)].map(mdEscape);
+	const head = [
+		table.corner,
+		...(table.withCounts ? [COUNTS_HEADING] : []),
+		...table.columns.map((c) => c.label)
+	].map(mdEscape);
 	const lines = [
 		`**${mdEscape(table.caption)}**`,
 		'',
@@ -154,8 +208,10 @@ export function toMarkdown(table: TableModel): string {
 	];
 	for (const row of table.rows) {
 		const cells = row.cells.map((c) => cellText(c, table.withSd) + superscript(c.marks));
-		lines.push(`| ${[mdEscape(row.label), ...cells].join(' | ')} |`);
+		const counts = table.withCounts ? [mdEscape(row.counts ?? '')] : [];
+		lines.push(`| ${[mdEscape(row.label), ...counts, ...cells].join(' | ')} |`);
 	}
+	if (table.withCi) lines.push('', `Brackets: ${CI_NOTE}  `);
 	if (table.notes.length) {
 		lines.push('');
 		table.notes.forEach((note, i) => lines.push(`${superscript([i + 1])} ${mdEscape(note)}  `));
@@ -182,31 +238,39 @@ export function latexEscape(text: string): string {
 	return text.replace(/[\\&%$#_{}~^—±]/g, (ch) => LATEX_SPECIAL[ch]);
 }
 
-/** A booktabs table (needs `\usepackage{booktabs}`; Chinese labels need xeCJK or ctex). */
+/** What the brackets of a table with intervals are. */
+export const CI_NOTE =
+	'95% case-bootstrap interval (percentile, cases resampled with their histories and claims).';
+
+/**
+ * A booktabs table. Its first lines are comments naming the packages it needs: booktabs, and
+ * xeCJK (XeLaTeX) or ctex for the Chinese of class names and verdicts.
+ */
 export function toLatex(table: TableModel): string {
 	const cell = (c: TableCell) => {
-		const text =
-			c.value === null
-				? '---'
-				: table.withSd
-					? `${formatNumber(c.value)} $\\pm$ ${c.sd === null || c.sd === undefined ? '---' : formatNumber(c.sd)}`
-					: formatNumber(c.value);
+		const text = c.value === null ? '---' : latexEscape(cellText(c, table.withSd));
 		return c.marks.length ? `${text}$^{${c.marks.join(',')}}$` : text;
 	};
+	const counts = (row: TableModel['rows'][number]) =>
+		table.withCounts ? [latexEscape(row.counts ?? '')] : [];
 	const lines = [
+		'% Needs \\usepackage{booktabs}. Chinese text (class names, verdicts) needs a CJK package:',
+		'% \\usepackage{xeCJK} with XeLaTeX, or \\usepackage{ctex}.',
 		'\\begin{table}[t]',
 		'\\centering',
 		`\\caption{${latexEscape(table.caption)}}`,
-		`\\begin{tabular}{l${'r'.repeat(table.columns.length)}}`,
+		`\\begin{tabular}{l${table.withCounts ? 'l' : ''}${'r'.repeat(table.columns.length)}}`,
 		'\\toprule',
-		`${[table.corner, ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
+		`${[table.corner, ...(table.withCounts ? [COUNTS_HEADING] : []), ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
 		'\\midrule',
 		...table.rows.map(
-			(row) => `${[latexEscape(row.label), ...row.cells.map(cell)].join(' & ')} \\\\`
+			(row) =>
+				`${[latexEscape(row.label), ...counts(row), ...row.cells.map(cell)].join(' & ')} \\\\`
 		),
 		'\\bottomrule',
 		'\\end{tabular}'
 	];
+	if (table.withCi) lines.push(`\\par\\smallskip\\footnotesize Brackets: ${latexEscape(CI_NOTE)}`);
 	if (table.notes.length) {
 		lines.push('\\par\\smallskip\\footnotesize');
 		table.notes.forEach((note, i) =>

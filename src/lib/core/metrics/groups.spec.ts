@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Manifest } from '../records';
-import { groupComparable } from './groups';
+import { comparabilityKey, differingFields, groupComparable } from './groups';
 
 const hex = (c: string) => c.repeat(64);
 
@@ -79,5 +79,28 @@ describe('groupComparable', () => {
 	])('groups runs that differ only in %s', (_, edit) => {
 		const runs = [manifest('run1'), manifest('run2', edit)].map((m) => ({ manifest: m }));
 		expect(ids(groupComparable(runs))).toEqual([['run1', 'run2']]);
+	});
+});
+
+describe('differingFields', () => {
+	it('names exactly the fields that make two runs not comparable', () => {
+		const a = manifest('r1');
+		const b = manifest('r2', (m) => {
+			m.settings.temperature = 0.123;
+			m.models.judge = 'other-judge';
+			m.endpoints.evaluated = 'https://b.example/v1';
+		});
+		expect(differingFields(a, b)).toEqual(['models.judge', 'settings.temperature']);
+		expect(differingFields(a, manifest('r3'))).toEqual([]);
+	});
+
+	it('is empty exactly when the comparability keys are equal', () => {
+		const a = manifest('r1');
+		const b = manifest('r2', (m) => {
+			m.dataset.selected_case_numbers = ['1', '2'];
+			m.simulated = true;
+		});
+		expect(differingFields(a, b)).toEqual(['dataset.selected_case_numbers', 'simulated']);
+		expect(comparabilityKey(a) === comparabilityKey(b)).toBe(false);
 	});
 });

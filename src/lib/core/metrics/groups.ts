@@ -14,16 +14,35 @@ import { caseKey, type Manifest } from '../records';
  * simulated run is never averaged with a real one.
  */
 export function comparabilityKey(m: Manifest): string {
+	return canonicalJson(comparabilityFields(m));
+}
+
+/**
+ * The manifest fields that must match, by their manifest path: the one list behind both
+ * `comparabilityKey` and the messages that name what differs.
+ */
+export function comparabilityFields(m: Manifest): Record<string, unknown> {
 	const { temperature, judge_temperature, max_tokens } = m.settings;
-	return canonicalJson({
-		dataset_sha256: m.dataset.sha256,
-		selected_case_numbers: m.dataset.selected_case_numbers.map(caseKey),
+	return {
+		'dataset.sha256': m.dataset.sha256,
+		'dataset.selected_case_numbers': m.dataset.selected_case_numbers.map(caseKey),
 		code_sha256: m.code_sha256,
 		prompts_sha256: m.prompts_sha256,
-		models: { evaluated: m.models.evaluated, user: m.models.user, judge: m.models.judge },
-		settings: { temperature, judge_temperature, max_tokens },
+		'models.evaluated': m.models.evaluated,
+		'models.user': m.models.user,
+		'models.judge': m.models.judge,
+		'settings.temperature': temperature,
+		'settings.judge_temperature': judge_temperature,
+		'settings.max_tokens': max_tokens,
 		simulated: m.simulated
-	});
+	};
+}
+
+/** The comparability fields in which two manifests differ, in manifest order. */
+export function differingFields(a: Manifest, b: Manifest): string[] {
+	const fa = comparabilityFields(a);
+	const fb = comparabilityFields(b);
+	return Object.keys(fa).filter((k) => canonicalJson(fa[k]) !== canonicalJson(fb[k]));
 }
 
 /** Runs split into groups of comparable runs, groups and members in first-seen order. */

@@ -57,11 +57,14 @@ export interface ComparisonReport {
 	notes: string[];
 }
 
-interface Found {
+/** A run as `computeReport`'s `onRun` hands it over: all a comparison needs (plain data). */
+export interface LoadedRun {
 	run: RunReport;
 	manifest: Manifest;
 	table: CaseTable;
 }
+
+type Found = LoadedRun;
 
 const describe = (ref: RunRef) =>
 	`run ${JSON.stringify(ref.runId)}${ref.model === undefined ? '' : ` of model ${JSON.stringify(ref.model)}`}`;
@@ -132,18 +135,39 @@ export async function compareRuns(
 	const settings = bootstrapSettings(options.bootstrap);
 	const a = await findRun(source, options.a, 'A', settings);
 	const b = await findRun(source, options.b, 'B', settings);
-	const what = `cannot compare ${describe(options.a)} with ${describe(options.b)}`;
+	return compareLoaded(a, b, {
+		bootstrap: settings,
+		what: `cannot compare ${describe(options.a)} with ${describe(options.b)}`,
+		advice: 'Compare runs made with the same --limit (or case selection).'
+	});
+}
+
+/** Why two loaded runs cannot be paired (different datasets or case selections), or null. */
+export function comparisonProblem(a: LoadedRun, b: LoadedRun): string | null {
 	if (a.manifest.dataset.sha256 !== b.manifest.dataset.sha256) {
-		throw new UsageError(
-			`${what}: they were made on different datasets (sha256 ${a.manifest.dataset.sha256.slice(0, 12)}… ` +
-				`and ${b.manifest.dataset.sha256.slice(0, 12)}…), so a case number need not be the same case.`
+		return (
+			`they were made on different datasets (sha256 ${a.manifest.dataset.sha256.slice(0, 12)}… ` +
+			`and ${b.manifest.dataset.sha256.slice(0, 12)}…), so a case number need not be the same case`
 		);
 	}
-	const problem = pairingProblem(a.table, b.table);
+	return pairingProblem(a.table, b.table);
+}
+
+/**
+ * Compares two runs already loaded (the browser posts them to a Web Worker): the same figures
+ * and notes as `results --compare`. Throws UsageError, starting with `what`, when they cannot be
+ * paired (see `comparisonProblem`).
+ */
+export function compareLoaded(
+	a: LoadedRun,
+	b: LoadedRun,
+	options: { bootstrap?: BootstrapOptions; what?: string; advice?: string } = {}
+): ComparisonReport {
+	const settings = bootstrapSettings(options.bootstrap);
+	const problem = comparisonProblem(a, b);
 	if (problem !== null) {
-		throw new UsageError(
-			`${what}: ${problem}. Compare runs made with the same --limit (or case selection).`
-		);
+		const what = options.what ?? 'cannot compare the runs';
+		throw new UsageError(`${what}: ${problem}.${options.advice ? ` ${options.advice}` : ''}`);
 	}
 
 	const paired = pairedBootstrap(a.table, b.table, settings);

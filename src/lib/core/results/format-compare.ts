@@ -59,7 +59,8 @@ export const signed = (v: number) => {
 	return (Number(text) === 0 ? ' ' : v > 0 ? '+' : '-') + text;
 };
 
-function rows(
+/** The paired table's rows (as text, the CLI's formatting): metric, A, B, B − A, CI, p. */
+export function comparisonRows(
 	diffs: ComparisonReport['metrics'],
 	a: MetricsTree | undefined,
 	b: MetricsTree | undefined
@@ -82,10 +83,12 @@ function rows(
 	});
 }
 
-const HEADERS = ['Metric', 'A', 'B', 'B − A', '95% CI of B − A', 'p'];
+/** Column headings of the paired table. */
+export const HEADERS = ['Metric', 'A', 'B', 'B − A', '95% CI of B − A', 'p'];
 const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right'];
 
-function powerLine(label: string, f: PowerFigures): string {
+/** `label: DCG Success 0.1234, LCA Acc_C …, Acc_U …` (minimal detectable differences). */
+export function powerLine(label: string, f: PowerFigures): string {
 	const v = (x: number | null | undefined) =>
 		x === null || x === undefined ? UNDEFINED : x.toFixed(4);
 	return (
@@ -104,7 +107,7 @@ export function formatComparison(c: ComparisonReport): string {
 		`B  ${who(c.b)}`,
 		'',
 		'All cases',
-		renderTable(HEADERS, rows(c.metrics, c.a.metrics, c.b.metrics), ALIGN),
+		renderTable(HEADERS, comparisonRows(c.metrics, c.a.metrics, c.b.metrics), ALIGN),
 		''
 	];
 	for (const [cls, tree] of Object.entries(c.by_class)) {
@@ -112,7 +115,7 @@ export function formatComparison(c: ComparisonReport): string {
 		const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 		out.push(
 			`Class ${printable(cls)} (${plural(cases, 'case')}${claims === null ? '' : `, ${plural(claims, 'claim')}`})`,
-			renderTable(HEADERS, rows(tree, c.a.by_class[cls], c.b.by_class[cls]), ALIGN),
+			renderTable(HEADERS, comparisonRows(tree, c.a.by_class[cls], c.b.by_class[cls]), ALIGN),
 			''
 		);
 	}

@@ -26,11 +26,15 @@ export {
 	type ScopeStatistics
 } from './run-statistics';
 export {
+	compareLoaded,
 	compareRuns,
+	comparisonProblem,
 	type ClassComparison,
+	type LoadedRun,
 	type ComparedRun,
 	type CompareOptions,
 	type ComparisonReport,
 	type RunRef
 } from './compare';
 export { formatComparison } from './format-compare';
+export { withIntervals } from './with-intervals';

@@ -1,0 +1,91 @@
+/**
+ * The page side of the statistics worker: one module Web Worker, started on first use, with
+ * promises per request. Where no Worker exists (unit tests in Node), the same code runs
+ * in-process after a macrotask, so callers never depend on which path ran.
+ */
+import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap';
+import type { CaseTable } from '$lib/core/metrics/case-table';
+import type { ComparisonReport, LoadedRun } from '$lib/core/results';
+import { handleStatsRequest, type StatsRequest, type StatsResponse } from './stats-protocol';
+
+type StatsRequestBody = StatsRequest extends infer R
+	? R extends StatsRequest
+		? Omit<R, 'id'>
+		: never
+	: never;
+
+type Pending = { resolve: (r: StatsResponse) => void; reject: (e: Error) => void };
+
+/** Runs statistics requests, in a Web Worker when the platform has one. */
+export class StatsClient {
+	#worker: Worker | null = null;
+	#next = 1;
+	#pending = new Map<number, Pending>();
+
+	#start(): Worker | null {
+		if (this.#worker) return this.#worker;
+		if (typeof Worker === 'undefined') return null;
+		const worker = new Worker(new URL('./stats.worker.ts', import.meta.url), { type: 'module' });
+		worker.onmessage = (event: MessageEvent<StatsResponse>) => {
+			const pending = this.#pending.get(event.data.id);
+			this.#pending.delete(event.data.id);
+			pending?.resolve(event.data);
+		};
+		worker.onerror = (event) => {
+			// A worker that cannot load (a blocked script) fails every request it holds, by name.
+			const error = new Error(
+				`The statistics worker failed: ${event.message || 'it could not start'}`
+			);
+			for (const p of this.#pending.values()) p.reject(error);
+			this.#pending.clear();
+			this.#worker = null;
+		};
+		this.#worker = worker;
+		return worker;
+	}
+
+	async #request(body: StatsRequestBody): Promise<StatsResponse> {
+		const request = { ...body, id: this.#next++ } as StatsRequest;
+		const worker = this.#start();
+		if (!worker) {
+			await new Promise((r) => setTimeout(r, 0));
+			return handleStatsRequest(structuredClone(request));
+		}
+		return new Promise((resolve, reject) => {
+			this.#pending.set(request.id, { resolve, reject });
+			worker.postMessage(request);
+		});
+	}
+
+	/** Case-bootstrap intervals of each table, keyed as given. */
+	async intervals(
+		tables: { key: string; table: CaseTable }[],
+		options: BootstrapOptions = {}
+	): Promise<Record<string, RunIntervals>> {
+		const r = await this.#request({ kind: 'intervals', tables, options });
+		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind !== 'intervals') throw new Error('The statistics worker answered out of turn.');
+		return r.intervals;
+	}
+
+	/** The paired comparison B − A; rejects with the refusal's reason when they cannot pair. */
+	async compare(
+		a: LoadedRun,
+		b: LoadedRun,
+		options: BootstrapOptions = {}
+	): Promise<ComparisonReport> {
+		const r = await this.#request({ kind: 'compare', a, b, options });
+		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind !== 'compare') throw new Error('The statistics worker answered out of turn.');
+		return r.comparison;
+	}
+
+	/** Stops the worker (pending requests are rejected). */
+	terminate(): void {
+		this.#worker?.terminate();
+		this.#worker = null;
+		for (const p of this.#pending.values())
+			p.reject(new Error('The statistics worker was stopped.'));
+		this.#pending.clear();
+	}
+}

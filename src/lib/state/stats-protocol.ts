@@ -1,0 +1,50 @@
+/**
+ * Messages between the Results page and its statistics worker (`stats.worker.ts`), and the work
+ * itself as plain functions, so the worker, the in-page fallback and unit tests run one code.
+ * Everything crossing is plain data (case tables are typed arrays; structuredClone keeps them).
+ */
+import {
+	bootstrapRun,
+	type BootstrapOptions,
+	type RunIntervals
+} from '$lib/core/metrics/bootstrap';
+import type { CaseTable } from '$lib/core/metrics/case-table';
+import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results';
+
+export type StatsRequest =
+	| {
+			id: number;
+			kind: 'intervals';
+			tables: { key: string; table: CaseTable }[];
+			options: BootstrapOptions;
+	  }
+	| { id: number; kind: 'compare'; a: LoadedRun; b: LoadedRun; options: BootstrapOptions };
+
+export type StatsResponse =
+	| { id: number; kind: 'intervals'; intervals: Record<string, RunIntervals> }
+	| { id: number; kind: 'compare'; comparison: ComparisonReport }
+	| { id: number; kind: 'error'; message: string };
+
+/** Answers one request; a refusal or failure becomes an `error` response with its message. */
+export function handleStatsRequest(request: StatsRequest): StatsResponse {
+	try {
+		if (request.kind === 'intervals') {
+			const intervals: Record<string, RunIntervals> = {};
+			for (const { key, table } of request.tables) {
+				intervals[key] = bootstrapRun(table, request.options);
+			}
+			return { id: request.id, kind: 'intervals', intervals };
+		}
+		return {
+			id: request.id,
+			kind: 'compare',
+			comparison: compareLoaded(request.a, request.b, {
+				bootstrap: request.options,
+				what: 'These two runs cannot be compared',
+				advice: 'Pick two runs made with the same case selection (the same --limit or cases).'
+			})
+		};
+	} catch (e) {
+		return { id: request.id, kind: 'error', message: (e as Error).message };
+	}
+}

@@ -1,0 +1,64 @@
+/**
+ * The y axis every bar chart of the Results page shares, on screen (Chart.js) and in exports
+ * (svg-chart.ts): its range, its ticks, how a tick reads, and whiskers clipped to it.
+ */
+import type { Cell, Figure } from '$lib/components/results/figures';
+
+/** Tick step of every y axis: 0, 0.2, …, 1. */
+export const TICK_STEP = 0.2;
+
+/** The whisker of a bar: its bootstrap interval, else ± one SD (groups), else none. */
+export function whiskerOf(
+	cell: Cell,
+	figure: Pick<Figure, 'withSd' | 'withCi'>
+): [number, number] | null {
+	if (cell.value === null) return null;
+	if (figure.withCi && cell.ci) return [cell.ci[0], cell.ci[1]];
+	if (figure.withSd && cell.sd !== null && cell.sd !== undefined && cell.sd > 0) {
+		return [cell.value - cell.sd, cell.value + cell.sd];
+	}
+	return null;
+}
+
+/** Rates on [0, 1]; kappa from 1 down to 0, or to the tick below the lowest value or whisker. */
+export function yRange(figure: Figure): { min: number; max: number } {
+	if (figure.scale === 'rate') return { min: 0, max: 1 };
+	const lows = figure.cells
+		.flat()
+		.map((c) => Math.min(c.value ?? 0, whiskerOf(c, figure)?.[0] ?? 0));
+	const low = Math.min(0, ...lows);
+	// A multiple of the tick step (and never below −1, QWK's floor), so the axis reads 1.0, …, 0, −0.2, …
+	return {
+		min: low < 0 ? Math.max(-1, Math.floor(low / TICK_STEP - 1e-9) * TICK_STEP) : 0,
+		max: 1
+	};
+}
+
+/** The tick values of a range, exact multiples of the step (no 0.6000000000000001). */
+export function ticksOf(range: { min: number; max: number }, step = TICK_STEP): number[] {
+	const first = Math.ceil(range.min / step - 1e-9);
+	const last = Math.floor(range.max / step + 1e-9);
+	const ticks: number[] = [];
+	for (let k = first; k <= last; k++) ticks.push(Number((k * step).toFixed(10)));
+	return ticks;
+}
+
+/**
+ * A tick label with `decimals` digits; whatever rounds to zero reads `0.0`, never `-0.0`, and
+ * negative values use a true minus sign (U+2212).
+ */
+export function formatTick(value: number, decimals = 1): string {
+	const text = Math.abs(value).toFixed(decimals);
+	if (Number(text) === 0) return (0).toFixed(decimals);
+	return value < 0 ? `\u2212${text}` : text;
+}
+
+/** A whisker clipped to the axis; null when it lies wholly outside. */
+export function clipToAxis(
+	whisker: readonly [number, number],
+	range: { min: number; max: number }
+): [number, number] | null {
+	const lo = Math.max(range.min, Math.min(whisker[0], whisker[1]));
+	const hi = Math.min(range.max, Math.max(whisker[0], whisker[1]));
+	return lo > hi ? null : [lo, hi];
+}

@@ -1,0 +1,62 @@
+/**
+ * What the Results page draws from the report of the selected runs: simulated runs are left
+ * out while real ones are shown, unless the user asks to see them side by side, and groups of
+ * one model that cannot be averaged say which manifest fields keep them apart.
+ */
+import { differingFields } from '$lib/core/metrics/groups';
+import type { Manifest } from '$lib/core/records';
+import type { ResultsReport } from '$lib/core/results';
+
+const keyOf = (r: { run_id: string; model_dir: string }) => `${r.run_id}/${r.model_dir}`;
+
+/**
+ * The report without its simulated runs when real runs are shown too and `mix` is off;
+ * `hidden` counts the runs left out. With only simulated (or only real) runs nothing is hidden.
+ */
+export function drawnReport(
+	report: ResultsReport,
+	simulated: (runKey: string) => boolean,
+	mix: boolean
+): { report: ResultsReport; hidden: number; mixed: boolean } {
+	const flags = report.runs.map((r) => simulated(keyOf(r)));
+	const mixed = flags.includes(true) && flags.includes(false);
+	if (!mixed || mix) return { report, hidden: 0, mixed };
+	const runs = report.runs.filter((_, i) => !flags[i]);
+	const real = new Set(runs.map((r) => `${r.model}\u0000${r.run_id}`));
+	const groups = report.groups.filter((g) =>
+		g.run_ids.every((id) => real.has(`${g.model}\u0000${id}`))
+	);
+	return { report: { ...report, runs, groups }, hidden: report.runs.length - runs.length, mixed };
+}
+
+/**
+ * For each model shown in more than one group: a sentence naming the manifest fields in which
+ * its groups differ (why they are not averaged together).
+ */
+export function groupDifferences(
+	report: ResultsReport,
+	manifestOf: (runKey: string) => Manifest | undefined
+): string[] {
+	const out: string[] = [];
+	const byModel = new Map<string, ResultsReport['groups']>();
+	for (const g of report.groups) byModel.set(g.model, [...(byModel.get(g.model) ?? []), g]);
+	for (const [model, groups] of byModel) {
+		if (groups.length < 2) continue;
+		const firstOf = (g: ResultsReport['groups'][number]) => {
+			const run = report.runs.find((r) => r.model === g.model && r.run_id === g.run_ids[0]);
+			return run ? manifestOf(keyOf(run)) : undefined;
+		};
+		const base = firstOf(groups[0]);
+		if (!base) continue;
+		for (const other of groups.slice(1)) {
+			const m = firstOf(other);
+			if (!m) continue;
+			const fields = differingFields(base, m);
+			out.push(
+				`${model}: runs ${groups[0].run_ids.join(', ')} and ${other.run_ids.join(', ')} are not ` +
+					`comparable (they differ in ${fields.join(', ') || 'nothing recorded'}), so they are not averaged together`
+			);
+		}
+	}
+	return out;
+}

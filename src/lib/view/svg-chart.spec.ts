@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { figureSvg, xmlEscape } from './svg-chart';
+import { testFigure } from './test-figure';
+
+const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
+
+describe('figureSvg', () => {
+	it('draws one bar per defined value, a dash per undefined one, a whisker per interval', () => {
+		const svg = figureSvg(testFigure());
+		expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+		expect(count(svg, /<rect [^>]*data-value=/g)).toBe(3);
+		expect(count(svg, /data-undefined="true"/g)).toBe(1);
+		// Two cells have an interval; the third (qwen, 合同纠纷) has none.
+		expect(count(svg, /class="whisker"/g)).toBe(2);
+		expect(svg).toContain('>合同纠纷<');
+		expect(svg).toContain('>1.0<');
+		expect(svg).not.toMatch(/[-\u2212]0\.0</);
+	});
+
+	it('clips a whisker that runs past the axis to the axis', () => {
+		const svg = figureSvg(testFigure(), { width: 720, height: 360 });
+		// Every whisker coordinate lies inside the plot: no y above the top tick line.
+		const topTick = Math.min(
+			...[...svg.matchAll(/<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"/g)].map((m) => Number(m[1]))
+		);
+		const ys = [...svg.matchAll(/class="whisker" d="([^"]+)"/g)].flatMap((m) => [
+			...[...m[1].matchAll(/M[\d.]+ ([\d.]+)/g)].map((p) => Number(p[1])),
+			...[...m[1].matchAll(/V([\d.]+)/g)].map((p) => Number(p[1]))
+		]);
+		expect(ys.length).toBeGreaterThan(0);
+		for (const y of ys) expect(y).toBeGreaterThanOrEqual(topTick - 0.01);
+	});
+
+	it('escapes hostile labels and drops a colour that is not a hex colour', () => {
+		const fig = testFigure();
+		fig.series[0].label = '<script>alert(1)</script>"&\u0007';
+		fig.series[0].color = 'red" onload="x';
+		fig.categories[0] = '</text><image href="http://evil.example/x.png"/>';
+		const svg = figureSvg(fig);
+		expect(svg).not.toContain('<script>');
+		expect(svg).not.toContain('<image');
+		expect(svg).not.toContain('onload=');
+		expect(svg).toContain('&lt;script&gt;');
+		expect(svg).toContain('\\u0007');
+		expect(svg).not.toContain('\u0007');
+	});
+
+	it('has a compact paper layout without a title line, smaller than the screen one', () => {
+		const paper = figureSvg(testFigure(), { layout: 'paper' });
+		expect(paper).toContain('width="480" height="220"');
+		expect(paper).not.toContain('font-weight="600" fill="#1c2330">LCA Macro-F1');
+		expect(figureSvg(testFigure())).toContain('font-weight="600" fill="#1c2330">LCA Macro-F1');
+	});
+
+	it('draws a negative kappa bar downwards from zero with a minus-sign tick', () => {
+		const fig = testFigure({ scale: 'kappa', withCi: false });
+		fig.cells[0][0] = { value: -0.3, notes: [] };
+		const svg = figureSvg(fig);
+		expect(svg).toContain('>\u22120.4<');
+		const bar =
+			/<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" fill="#0072B2" data-value="-0.3"/.exec(
+				svg
+			);
+		expect(bar).not.toBeNull();
+		expect(Number(bar![2])).toBeGreaterThan(10);
+	});
+});
+
+describe('xmlEscape', () => {
+	it('escapes the five XML specials', () => {
+		expect(xmlEscape(`<a href="x">'&'</a>`)).toBe(
+			'&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;'
+		);
+	});
+});

@@ -1,0 +1,197 @@
+/**
+ * A figure of the Results page as a standalone SVG: grouped bars, whiskers (bootstrap interval
+ * or ± SD) clipped to the axis, a "—" where a value is undefined, the y axis and a legend.
+ * Pure string building from the same Figure the page's chart and table show, so the SVG
+ * export, the PNG export and the HTML report draw exactly those numbers. Every text is
+ * escaped; model ids and class names are hostile.
+ */
+import type { Figure } from '$lib/components/results/figures';
+import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
+
+export interface SvgOptions {
+	/** `screen`: the page's proportions with a title. `paper`: compact, small type, no title. */
+	layout?: 'screen' | 'paper';
+	/** Width in CSS pixels (user units). @default 720 (screen), 480 (paper) */
+	width?: number;
+	/** Height in CSS pixels. @default 360 (screen), 220 (paper) */
+	height?: number;
+}
+
+const FONT =
+	"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', " +
+	"'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+const TEXT = '#1c2330';
+const MUTED = '#5a6475';
+const GRID = '#e6e9ee';
+/** Longest label drawn; longer ones end in "…" (the table keeps the full text). */
+const MAX_LABEL = 60;
+
+/** Text safe inside an XML element or attribute; control characters shown as `\uXXXX`. */
+export function xmlEscape(text: string): string {
+	return text
+		.replace(
+			// eslint-disable-next-line no-control-regex -- control characters are what it escapes
+			/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g,
+			(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+		)
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+}
+
+function clip(text: string, max = MAX_LABEL): string {
+	const chars = [...text];
+	return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Rough advance width: CJK and other wide characters count about twice a Latin one. */
+function textWidth(text: string, size: number): number {
+	let w = 0;
+	for (const ch of text) w += /[\u1100-\uffff]/.test(ch) ? size : size * 0.58;
+	return w;
+}
+
+/** A colour from the figure, passed through only when it is a plain hex colour. */
+function safeColor(color: string): string {
+	return /^#[0-9a-fA-F]{3,8}$/.test(color) ? color : '#5a6475';
+}
+
+const f = (v: number) => Number(v.toFixed(2)).toString();
+
+/** The figure as an SVG document (a string starting with `<svg`). */
+export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
+	const paper = options.layout === 'paper';
+	const width = options.width ?? (paper ? 480 : 720);
+	const height = options.height ?? (paper ? 220 : 360);
+	const size = paper ? 9 : 12;
+	const small = paper ? 8 : 11;
+	const range = yRange(figure);
+	const ticks = ticksOf(range);
+
+	// Legend: series in rows, wrapped to the width.
+	const legendItems = figure.series.map((s) => ({
+		text: clip(s.label),
+		color: safeColor(s.color)
+	}));
+	const box = paper ? 8 : 11;
+	const legendRows: { text: string; color: string; x: number }[][] = [[]];
+	let x = 0;
+	for (const item of legendItems) {
+		const w = box + 4 + textWidth(item.text, small) + 14;
+		if (x > 0 && x + w > width - 16) {
+			legendRows.push([]);
+			x = 0;
+		}
+		legendRows[legendRows.length - 1].push({ ...item, x });
+		x += w;
+	}
+	const legendLine = small + 6;
+	const legendHeight = legendItems.length ? legendRows.length * legendLine + 4 : 0;
+
+	const top = (paper ? 6 : 34) + (paper ? legendHeight : 0);
+	const left = paper ? 34 : 48;
+	const right = 10;
+	const bottom = size + 14 + (paper ? 0 : legendHeight + 8);
+	const plotW = Math.max(10, width - left - right);
+	const plotH = Math.max(10, height - top - bottom);
+	const yPx = (v: number) => top + ((range.max - v) / (range.max - range.min)) * plotH;
+
+	const out: string[] = [];
+	out.push(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+			`font-family="${xmlEscape(FONT)}" role="img" aria-label="${xmlEscape(clip(figure.title, 200))}">`
+	);
+	out.push(`<title>${xmlEscape(figure.title)}</title>`);
+	out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+	if (!paper) {
+		out.push(
+			`<text x="${left}" y="20" font-size="14" font-weight="600" fill="${TEXT}">${xmlEscape(clip(figure.title, 120))}</text>`
+		);
+	}
+
+	// Grid and y ticks.
+	for (const t of ticks) {
+		const y = f(yPx(t));
+		out.push(
+			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${GRID}" stroke-width="1"/>`
+		);
+		out.push(
+			`<text x="${left - 6}" y="${y}" font-size="${small}" fill="${MUTED}" text-anchor="end" dominant-baseline="middle">${formatTick(t)}</text>`
+		);
+	}
+	if (range.min < 0) {
+		const y = f(yPx(0));
+		out.push(
+			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${MUTED}" stroke-width="1"/>`
+		);
+	}
+	const axisTitle = figure.scale === 'kappa' ? 'QWK' : 'rate';
+	out.push(
+		`<text transform="translate(${paper ? 9 : 12} ${f(top + plotH / 2)}) rotate(-90)" font-size="${small}" fill="${MUTED}" text-anchor="middle">${axisTitle}</text>`
+	);
+
+	// Bars.
+	const nCat = Math.max(1, figure.categories.length);
+	const nSer = Math.max(1, figure.series.length);
+	const groupW = plotW / nCat;
+	const barW = Math.min(paper ? 28 : 44, ((groupW * 0.78) / nSer) * 0.92);
+	const slotW = (groupW * 0.78) / nSer;
+	const base = yPx(Math.max(0, range.min));
+	figure.categories.forEach((cat, c) => {
+		const cx = left + groupW * (c + 0.5);
+		out.push(
+			`<text x="${f(cx)}" y="${f(top + plotH + size + 4)}" font-size="${size}" fill="${TEXT}" text-anchor="middle">${xmlEscape(clip(cat, paper ? 16 : 28))}</text>`
+		);
+		figure.series.forEach((series, s) => {
+			const cell = figure.cells[s]?.[c];
+			if (!cell) return;
+			const color = safeColor(series.color);
+			const bx = cx - (groupW * 0.78) / 2 + slotW * (s + 0.5);
+			if (cell.value === null) {
+				out.push(
+					`<text x="${f(bx)}" y="${f(base - 3)}" font-size="${size + 1}" font-weight="600" fill="${color}" text-anchor="middle" data-undefined="true">—</text>`
+				);
+				return;
+			}
+			const v = Math.max(range.min, Math.min(range.max, cell.value));
+			const y0 = base;
+			const y1 = yPx(v);
+			const yTop = Math.min(y0, y1);
+			const h = Math.abs(y0 - y1);
+			out.push(
+				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${cell.value.toFixed(4)}`)}</title></rect>`
+			);
+			const whisker = whiskerOf(cell, figure);
+			const clipped = whisker && clipToAxis(whisker, range);
+			if (clipped) {
+				const cap = Math.min(paper ? 5 : 8, barW / 3);
+				const [lo, hi] = [yPx(clipped[0]), yPx(clipped[1])];
+				out.push(
+					`<path class="whisker" d="M${f(bx)} ${f(hi)}V${f(lo)}M${f(bx - cap)} ${f(hi)}H${f(bx + cap)}M${f(bx - cap)} ${f(lo)}H${f(bx + cap)}" stroke="${TEXT}" stroke-width="1.25" fill="none"/>`
+				);
+			}
+		});
+	});
+	out.push(
+		`<line x1="${left}" x2="${left + plotW}" y1="${f(top + plotH)}" y2="${f(top + plotH)}" stroke="${MUTED}" stroke-width="1"/>`
+	);
+
+	// Legend.
+	const legendTop = paper ? 4 : height - legendHeight;
+	legendRows.forEach((row, r) => {
+		const y = legendTop + r * legendLine;
+		for (const item of row) {
+			const lx = (paper ? left : 16) + item.x;
+			out.push(
+				`<rect x="${f(lx)}" y="${f(y)}" width="${box}" height="${box}" fill="${item.color}"/>`
+			);
+			out.push(
+				`<text x="${f(lx + box + 4)}" y="${f(y + box / 2)}" font-size="${small}" fill="${TEXT}" dominant-baseline="middle">${xmlEscape(item.text)}</text>`
+			);
+		}
+	});
+	out.push('</svg>');
+	return out.join('\n');
+}
