@@ -13,6 +13,7 @@ import {
 } from '../../src/lib/core/dataset/categories';
 import { loadDataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
+import { openDatasetFile } from './run-support';
 import {
 	ambiguousFieldsDataset,
 	malformedDataset,
@@ -277,8 +278,7 @@ describe('Dataset page', () => {
 		const files = await writeFixtures({ 'hostile.json': xssDataset() });
 		const { page } = e;
 		await gotoDataset(page, e.url);
-		await page.setInputFiles('#dataset-file', files['hostile.json']);
-		await page.getByTestId('case-detail').waitFor();
+		await openDatasetFile(page, files['hostile.json']);
 
 		const detail = page.getByTestId('case-detail');
 		const shown = await page.locator('main').innerText();

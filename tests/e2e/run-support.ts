@@ -4,6 +4,7 @@
  * the sample and point the models at the fake server, and a reader of the run's records in the
  * page's IndexedDB.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -112,6 +113,38 @@ export async function startLexPilotFake(
 	};
 }
 
+/**
+ * Opens the file at `path` on the Dataset page (already shown) and waits until it is the dataset
+ * in use: its SHA-256 in the summary, nothing loading. A dataset restored from an earlier visit
+ * is shown meanwhile, so waiting for the summary alone would read the old one.
+ */
+export async function openDatasetFile(page: Page, path: string, timeout = 60_000): Promise<void> {
+	const sha = createHash('sha256')
+		.update(await readFile(path))
+		.digest('hex');
+	// Once nothing loads (a restored dataset included) and the picker takes a file; `sha` null:
+	// whichever dataset is shown.
+	const settled = (sha: string | null) => {
+		const input = document.querySelector<HTMLInputElement>('#dataset-file');
+		const shown = document.querySelector('[data-testid="summary-sha"]')?.getAttribute('title');
+		return (
+			!!input &&
+			!input.disabled &&
+			!document.querySelector('[data-testid="load-progress"]') &&
+			(sha === null || shown === sha)
+		);
+	};
+	await page.waitForFunction(settled, null, { timeout, polling: 100 });
+	await page.setInputFiles('#dataset-file', path);
+	await page.waitForFunction(settled, sha, { timeout, polling: 100 }).catch(async (e: Error) => {
+		const shown = await page
+			.locator('main')
+			.innerText()
+			.catch(() => '(no page)');
+		throw new Error(`${path} did not become the dataset in use (${e.message}):\n${shown}`);
+	});
+}
+
 /** Opens the app and loads the bundled sample on the Dataset page. */
 export async function loadSampleDataset(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/`);
@@ -119,7 +152,17 @@ export async function loadSampleDataset(page: Page, url: string): Promise<void> 
 	await page
 		.getByRole('button', { name: 'Load the sample (synthetic demo data, not LexPilot)' })
 		.click();
-	await page.getByTestId('summary-stats').waitFor();
+	// A dataset restored from an earlier visit shows a summary too: wait for the sample's.
+	const sha = createHash('sha256')
+		.update(await readFile(SAMPLE_PATH))
+		.digest('hex');
+	await page.waitForFunction(
+		(sha) =>
+			document.querySelector('[data-testid="summary-sha"]')?.getAttribute('title') === sha &&
+			!document.querySelector('[data-testid="load-progress"]'),
+		sha,
+		{ timeout: 60_000, polling: 100 }
+	);
 }
 
 /** Points every role at `baseURL` (API mode) with one model id, through the Models page. */

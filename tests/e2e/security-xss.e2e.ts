@@ -24,6 +24,7 @@ import { startBrowser, type E2E } from './browser';
 import { validCase } from './fixtures';
 import {
 	fillRunForm,
+	openDatasetFile,
 	startLexPilotFake,
 	useEndpoint,
 	waitForRunStatus,
@@ -124,8 +125,7 @@ afterEach(() => {
 
 async function loadHostileDataset(page: Page) {
 	await page.goto(`${e.url}/dataset`);
-	await page.setInputFiles('#dataset-file', datasetPath);
-	await page.getByTestId('case-detail').waitFor();
+	await openDatasetFile(page, datasetPath);
 }
 
 describe('hostile dataset text and model output', () => {

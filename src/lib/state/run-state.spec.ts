@@ -50,3 +50,38 @@ describe('RunState.suggestRunId', () => {
 		expect(r.runId).toBe('run1');
 	});
 });
+
+describe('RunState.start', () => {
+	it('shows the new run as starting on the click, never the last run’s failure meanwhile', async () => {
+		await import('fake-indexeddb/auto');
+		const { makeDataset } = await import('../../../tests/fixtures/engine/cases');
+		const { datasetState } = await import('./dataset.svelte');
+		const { idleSnapshot } = await import('./run-controller');
+		settingsState.value.mode = 'simulated';
+		datasetState.dataset = makeDataset(2);
+		try {
+			const r = new RunState();
+			r.runId = 'shown-at-once';
+			r.limitText = '1';
+			r.stages = {
+				...r.stages,
+				dcg: false,
+				'ljp-direct': false,
+				'ljp-gold': false,
+				'ljp-interaction': false
+			};
+			const failed = { kind: 'usage' as const, message: 'the last run failed' };
+			r.snapshot = { ...idleSnapshot(), status: 'failed', error: failed };
+
+			const started = r.start();
+			expect(r.snapshot.status).toBe('starting');
+			expect(r.snapshot.error).toBeNull();
+			await started;
+			expect(r.pageError).toBeNull();
+			expect(r.snapshot.status).toBe('done');
+			expect(r.snapshot.run?.runId).toBe('shown-at-once');
+		} finally {
+			datasetState.dataset = null;
+		}
+	});
+});

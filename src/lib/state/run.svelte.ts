@@ -201,10 +201,19 @@ export class RunState {
 				{ runId: this.runId, limit: this.limit, stages: this.chosenStages },
 				browserClientFactory
 			);
+			this.#showStarting(request.stages);
 			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
 		} catch (e) {
 			this.pageError = toRunError(e);
 		}
+	}
+
+	/**
+	 * Shows the new run as starting at once, on the click: the last run's status and error must
+	 * not stay on screen while storage opens (the controller's first snapshot comes after that).
+	 */
+	#showStarting(stages: readonly StageName[]): void {
+		this.snapshot = { ...idleSnapshot(), status: 'starting', stages: [...stages] };
 	}
 
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
@@ -227,6 +236,7 @@ export class RunState {
 				Object.keys(this.stages).map((s) => [s, item.plan.stages.includes(s as StageName)])
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
+			this.#showStarting(request.stages);
 			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
 		} catch (e) {
 			this.pageError = toRunError(e);
@@ -262,7 +272,8 @@ export class RunState {
 			await body();
 		} finally {
 			this.#draw.flush();
-			if (this.#controller) this.snapshot = this.#controller.snapshot;
+			// Without a controller (storage would not open) nothing started: the error says why.
+			this.snapshot = this.#controller ? this.#controller.snapshot : idleSnapshot();
 			if (this.#ticker) clearInterval(this.#ticker);
 			this.#ticker = null;
 			this.now = Date.now();
