@@ -8,11 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { localeFor } from '../../../src/lib/state/locale-choice';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+/** The message files the inlang project names: one per area and language (`{locale}` filled). */
+const PATTERNS = (() => {
+	const settings = JSON.parse(readFileSync(join(ROOT, 'project.inlang/settings.json'), 'utf8'));
+	const pattern: string | string[] = settings['plugin.inlang.messageFormat'].pathPattern;
+	return Array.isArray(pattern) ? pattern : [pattern];
+})();
+const files = (locale: string) => PATTERNS.map((p) => join(ROOT, p.replace('{locale}', locale)));
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 const load = (locale: string) =>
-	JSON.parse(readFileSync(join(ROOT, 'messages', `${locale}.json`), 'utf8')) as Record<
-		string,
-		unknown
-	>;
+	Object.assign({}, ...files(locale).map(read)) as Record<string, unknown>;
 const en = load('en');
 const zh = load('zh-CN');
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -33,6 +38,19 @@ const used = new Set(
 );
 
 describe('interface messages', () => {
+	it('defines each key in one file only', () => {
+		for (const locale of ['en', 'zh-CN']) {
+			const seen = new Map<string, string>();
+			for (const file of files(locale)) {
+				for (const key of Object.keys(read(file))) {
+					if (key.startsWith('$')) continue;
+					expect(seen.get(key), `${key} in ${file}`).toBeUndefined();
+					seen.set(key, file);
+				}
+			}
+		}
+	});
+
 	it('has every key in both languages, as a non-empty string', () => {
 		expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
 		for (const [key, text] of [...Object.entries(en), ...Object.entries(zh)]) {
