@@ -1,4 +1,7 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadDataset } from '$lib/core/dataset/load';
 import { defaultModelSettings } from './model-settings';
 import { RunState } from './run.svelte';
 import { settingsState } from './settings.svelte';
@@ -53,12 +56,16 @@ describe('RunState.suggestRunId', () => {
 
 describe('RunState.start', () => {
 	it('shows the new run as starting on the click, never the last run’s failure meanwhile', async () => {
-		await import('fake-indexeddb/auto');
-		const { makeDataset } = await import('../../../tests/fixtures/engine/cases');
+		const sample = await loadDataset(
+			new Uint8Array(
+				readFileSync(new URL('../../../static/sample/lexpilot-sample.json', import.meta.url))
+			)
+		);
+		if (!sample.ok) throw new Error('the bundled sample does not validate');
 		const { datasetState } = await import('./dataset.svelte');
 		const { idleSnapshot } = await import('./run-controller');
 		settingsState.value.mode = 'simulated';
-		datasetState.dataset = makeDataset(2);
+		datasetState.dataset = sample.dataset;
 		try {
 			const r = new RunState();
 			r.runId = 'shown-at-once';
