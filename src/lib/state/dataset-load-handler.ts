@@ -15,9 +15,10 @@ import {
 
 /**
  * At most this many cases in one message… (measured in Chromium: 2,000 small cases took the
- * page 40–100 ms to receive under load, 500 stay near 10–25 ms).
+ * page 40–100 ms to receive under load, 500 stay near 10–25 ms but reach 110–140 ms at a load
+ * of 8 on two cores; 200 keep each message a small task even then).
  */
-export const CHUNK_CASES = 500;
+export const CHUNK_CASES = 200;
 /** …and about this many characters of text (a single larger case travels alone). */
 export const CHUNK_CHARS = 1_000_000;
 

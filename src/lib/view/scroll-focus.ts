@@ -10,7 +10,9 @@ export function scrollFocus(box: HTMLElement): () => void {
 		if (scrolls) box.tabIndex = 0;
 		else box.removeAttribute('tabindex');
 	};
-	update();
+	// No first check here: reading the sizes now would force a layout inside the update that
+	// attached the box (hundreds of ms on a page with a large dataset). A ResizeObserver reports
+	// every box it starts observing once, after the next layout, where the read is free.
 	const observer = new ResizeObserver(update);
 	observer.observe(box);
 	for (const child of box.children) observer.observe(child);
