@@ -1,7 +1,14 @@
 /**
- * Tests named in a document's tables, and whether they exist. A row's last cell names its tests
- * as `` `path/to/file.spec.ts › title` ``; the title is a test's full name as `vitest list`
- * prints it (describe names joined by " > "), or that name with leading describe names left off.
+ * Tests named in a document's tables, and whether they exist. A row's last cell names its tests:
+ *
+ * - `` `path/to/file.spec.ts › title` ``: a test of that file;
+ * - `` `› title` ``: a test of the files on the `Tests:` line above the table (a line starting
+ *   `Tests:` that names them in backticks; it holds until the next heading or `Tests:` line);
+ * - `` `› describe name > *` ``: every test of that describe block, a parametrised family; at
+ *   least one must exist.
+ *
+ * A title is a test's full name as `vitest list` prints it (describe names joined by " > "), or
+ * that name with leading describe names left off; it must name exactly one test of its files.
  * The names come from vitest's own collection, so `it.each` titles count as vitest fills them in.
  */
 import { execFile } from 'node:child_process';
@@ -9,27 +16,34 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-/** One test a row names. */
+/** One test, or one family of tests, a row names. */
 export interface TestReference {
 	/** 1-based line of the row in the document. */
 	line: number;
 	/** The row's first cell, to say which row is wrong. */
 	row: string;
-	/** Path as written, relative to the repository root. */
-	file: string;
+	/**
+	 * The files the title is looked up in, relative to the repository root: the path written in
+	 * the cell, else the section's `Tests:` files; empty when there is neither.
+	 */
+	files: string[];
 	title: string;
 }
 
-/** The rows a document names tests in, and its rows that name none. */
+/** The rows a document names tests in, and what is wrong with its rows and `Tests:` lines. */
 export interface ParsedDoc {
 	references: TestReference[];
-	/** One message per row whose last cell names no test. */
+	/** One message per row whose last cell names no test, and per `Tests:` line naming no file. */
 	problems: string[];
 }
 
 const SEPARATOR = /^\|(\s*:?-+:?\s*\|)+$/;
-/** `` `path › title` `` in a cell; the path has no spaces and ends in .ts. */
-const REFERENCE = /`([^`\s]+\.ts) › ([^`]+)`/g;
+/** `` `path › title` `` or `` `› title` `` in a cell; a path has no spaces and ends in .ts. */
+const REFERENCE = /`(?:([^`\s]+\.ts) )?› ([^`]+)`/g;
+/** A path in backticks on a `Tests:` line. */
+const SECTION_FILE = /`([^`\s]+\.ts)`/g;
+/** A title naming every test of a describe block. */
+const FAMILY = ' > *';
 
 /** Splits a table row into its cells, keeping `\|` (an escaped pipe) inside a cell. */
 export function tableCells(line: string): string[] {
@@ -42,11 +56,21 @@ export function parseTestReferences(markdown: string, docName: string): ParsedDo
 	const lines = markdown.split(/\r?\n/);
 	const references: TestReference[] = [];
 	const problems: string[] = [];
+	let sectionFiles: string[] = [];
 	let inFence = false;
 	for (const [i, raw] of lines.entries()) {
 		const line = raw.trim();
 		if (line.startsWith('```')) inFence = !inFence;
-		if (inFence || !line.startsWith('|') || SEPARATOR.test(line)) continue;
+		if (inFence) continue;
+		if (line.startsWith('#')) sectionFiles = [];
+		if (line.startsWith('Tests:')) {
+			sectionFiles = [...line.matchAll(SECTION_FILE)].map((m) => m[1]);
+			if (sectionFiles.length === 0) {
+				problems.push(`${docName} line ${i + 1}: the Tests: line names no \`path.ts\``);
+			}
+			continue;
+		}
+		if (!line.startsWith('|') || SEPARATOR.test(line)) continue;
 		// A header row is the one right above the separator.
 		if (SEPARATOR.test(lines[i + 1]?.trim() ?? '')) continue;
 		const cells = tableCells(line);
@@ -54,12 +78,17 @@ export function parseTestReferences(markdown: string, docName: string): ParsedDo
 		const found = [...(cells.at(-1) ?? '').matchAll(REFERENCE)];
 		if (found.length === 0) {
 			problems.push(
-				`${docName} line ${i + 1} (row "${row}"): the last column names no test as \`path › title\``
+				`${docName} line ${i + 1} (row "${row}"): the last column names no test as \`path › title\` or \`› title\``
 			);
 			continue;
 		}
 		for (const [, file, title] of found) {
-			references.push({ line: i + 1, row, file, title: title.trim() });
+			references.push({
+				line: i + 1,
+				row,
+				files: file ? [file] : sectionFiles,
+				title: title.trim()
+			});
 		}
 	}
 	return { references, problems };
@@ -68,9 +97,18 @@ export function parseTestReferences(markdown: string, docName: string): ParsedDo
 /** Full test names (describe names joined by " > ") per file, relative to the repository root. */
 export type TestNames = Map<string, string[]>;
 
+/** Whether the full name `name` is `title`, or ends with it after whole describe names. */
+function isNamed(name: string, title: string): boolean {
+	if (title.endsWith(FAMILY)) {
+		const block = title.slice(0, -FAMILY.length);
+		return name.startsWith(`${block} > `) || name.includes(` > ${block} > `);
+	}
+	return name === title || name.endsWith(` > ${title}`);
+}
+
 /**
- * What is wrong with the references: a file that does not exist, a title no test has, or one
- * several tests share (it would not say which). Each message names the document's row.
+ * What is wrong with the references: no file to look in, a file that does not exist, a title no
+ * test has, or one several tests share (it would not say which). Each message names the row.
  */
 export function referenceProblems(
 	references: TestReference[],
@@ -81,17 +119,32 @@ export function referenceProblems(
 	const problems: string[] = [];
 	for (const ref of references) {
 		const where = `${docName} line ${ref.line} (row "${ref.row}")`;
-		if (!fileExists(ref.file)) {
-			problems.push(`${where}: ${ref.file} does not exist`);
+		if (ref.files.length === 0) {
+			problems.push(
+				`${where}: "› ${ref.title}" names no file: write \`path › title\`, or a Tests: line above the table`
+			);
 			continue;
 		}
-		const all = names.get(ref.file) ?? [];
-		const hits = all.filter((n) => n === ref.title || n.endsWith(` > ${ref.title}`));
+		const missing = ref.files.filter((f) => !fileExists(f));
+		if (missing.length > 0) {
+			for (const file of missing) problems.push(`${where}: ${file} does not exist`);
+			continue;
+		}
+		const hits = ref.files.flatMap((f) =>
+			(names.get(f) ?? []).filter((n) => isNamed(n, ref.title))
+		);
+		const files = ref.files.join(', ');
+		const one = ref.files.length === 1;
 		if (hits.length === 0) {
-			problems.push(`${where}: ${ref.file} has no test "${ref.title}"`);
-		} else if (hits.length > 1) {
+			const none = one ? `${files} has no` : `none of ${files} has`;
 			problems.push(
-				`${where}: "${ref.title}" is the name of ${hits.length} tests in ${ref.file}; name one by its describe too`
+				ref.title.endsWith(FAMILY)
+					? `${where}: ${none} tests under "${ref.title.slice(0, -FAMILY.length)}"`
+					: `${where}: ${none} ${one ? 'test' : 'a test'} "${ref.title}"`
+			);
+		} else if (hits.length > 1 && !ref.title.endsWith(FAMILY)) {
+			problems.push(
+				`${where}: "${ref.title}" is the name of ${hits.length} tests in ${files}; name one by its describe or its path too`
 			);
 		}
 	}
@@ -145,7 +198,7 @@ export async function checkDocTests(root: string, docPath: string): Promise<stri
 		docPath
 	);
 	const exists = (file: string) => existsSync(join(root, file));
-	const files = [...new Set(references.map((r) => r.file))].filter(exists);
+	const files = [...new Set(references.flatMap((r) => r.files))].filter(exists);
 	const names = await listTests(root, files);
 	return [...problems, ...referenceProblems(references, names, exists, docPath)];
 }
