@@ -458,7 +458,7 @@ describe('the intact bundle (control: the checks below can fail)', () => {
 });
 
 describe('malformed bundles through the importer: refused, storage unchanged', () => {
-	// `$bundle` would quote the title and cut it at 40 characters; FAULTS.md names it whole.
+	// `$bundle` would quote the title and cut it at 40 characters (FAULTS.md names this family).
 	it.each(ROWS.map((row) => [row.bundle, row] as const))(
 		'%s → import refused',
 		{ timeout: 30_000 },

@@ -108,7 +108,7 @@ describe('bad datasets: validate and every generation command exit 2, naming the
 	}));
 
 	// Titles written out: `$file` would quote the text and cut it at 40 characters. The file's
-	// name says what is broken; FAULTS.md gives the rule next to it.
+	// name says what is broken; manifest.json gives the rule it breaks.
 	it.each(rows.map((e) => [`${e.file} → validate, ${e.command}`, e] as const))(
 		'%s',
 		async (_title, entry) => {

@@ -238,7 +238,7 @@ const ROWS: RunFaultRow[] = [
 ];
 
 describe('fault matrix under run: same records, or a clear stop that a rerun completes', () => {
-	// `$fault` in the title would quote the text and cut it at 40 characters; FAULTS.md names it whole.
+	// `$fault` in the title would quote the text and cut it at 40 characters; FAULTS.md names rows by it.
 	it.each(ROWS.map((row) => [`${row.fault} → ${row.expect}`, row] as const))(
 		'%s',
 		{ timeout: 60_000 },
