@@ -226,7 +226,8 @@ describe('RunController', () => {
 		const other = new RunController({ store, plans });
 		const slow = countingClient(20);
 		const running = holder.start(request(slow.client));
-		await until('running', () => holder.snapshot.status === 'running');
+		// The holder writes its plan once the engine has accepted the run (its first progress).
+		await until('the holder’s plan written', () => loadPlans(plans).length > 0);
 
 		const quick = countingClient(0);
 		const refused = await other.start(request(quick.client));
