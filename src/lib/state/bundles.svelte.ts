@@ -14,10 +14,11 @@ import {
 	type StoredRun
 } from '$lib/adapters/idb-source';
 import type { IdbStore } from '$lib/adapters/idb-store';
-import { estimateStorage, type StorageInfo } from '$lib/adapters/storage-info';
+import type { StorageInfo } from '$lib/adapters/storage-info';
 import { runLabel } from '$lib/core/store/checks';
 import type { RunKey } from '$lib/core/layout';
 import { formatBytes } from '$lib/core/text';
+import { storageUse } from './storage-use.svelte';
 import {
 	BundleError,
 	DEFAULT_BUNDLE_LIMITS,
@@ -82,7 +83,7 @@ export class BundlesState {
 			this.runs = runs;
 			this.status = 'ready';
 			this.error = null;
-			this.storage = await estimateStorage();
+			this.storage = await storageUse.refresh();
 		} catch (e) {
 			this.error = (e as Error).message;
 			this.status = 'error';

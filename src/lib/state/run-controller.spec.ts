@@ -67,7 +67,7 @@ async function savedCases(store: MemoryStore, snap: RunSnapshot, stage: StageNam
 }
 
 describe('RunController', () => {
-	it('writes its plan again once the manifest is saved, so other tabs list the run as it starts', async () => {
+	it('writes its plan once the manifest is saved, so other tabs list the run as it starts', async () => {
 		const store = new MemoryStore();
 		const inner = memoryStorage();
 		// What other tabs would see: for every write of the plans, whether the manifest existed.
@@ -83,9 +83,9 @@ describe('RunController', () => {
 		const controller = new RunController({ store, plans, onChange: () => {} });
 		const snap = await controller.start(request(countingClient(0).client, { limit: 2 }));
 		expect(snap.status, snap.error?.message).toBe('done');
-		await until('the reads of the last write', () => writes.length >= 3);
-		// Saved at the start (no manifest yet), again with the manifest, and at the end.
-		expect(writes).toEqual([false, true, true]);
+		await until('the reads of the last write', () => writes.length >= 2);
+		// Saved once the engine accepted the run (its manifest is saved), and at the end.
+		expect(writes).toEqual([true, true]);
 	});
 
 	it('runs every stage to done, saves one record per case and remembers the plan as done', async () => {
@@ -226,7 +226,8 @@ describe('RunController', () => {
 		const other = new RunController({ store, plans });
 		const slow = countingClient(20);
 		const running = holder.start(request(slow.client));
-		await until('running', () => holder.snapshot.status === 'running');
+		// The holder writes its plan once the engine has accepted the run (its first progress).
+		await until('the holder’s plan written', () => loadPlans(plans).length > 0);
 
 		const quick = countingClient(0);
 		const refused = await other.start(request(quick.client));
@@ -265,5 +266,62 @@ describe('RunController', () => {
 		});
 		expect(loadPlans(plans)[0]).toMatchObject({ status: 'failed' });
 		expect(loadPlans(plans)[0].error).toContain(makeDataset(1).cases[0].case_number);
+	});
+});
+
+describe('RunController and the run’s saved plan', () => {
+	it('leaves the plan, status and error of a run alone when the engine refuses a start under its id', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		// The run failed on its own (a judge that never answers in JSON)...
+		const inner = createSimulatedClient();
+		const badJudge: ModelClient = {
+			simulated: true,
+			complete: async (req) =>
+				req.task === 'judge_lca'
+					? { response: 'no JSON', reasoning: null, finishReason: 'stop', usage: null }
+					: inner.complete(req)
+		};
+		const failed = await controller.start(request(badJudge, { limit: 2 }));
+		expect(failed.status).toBe('failed');
+		const before = loadPlans(plans);
+		expect(before).toEqual([
+			expect.objectContaining({ status: 'failed', datasetName: 'cases.json' })
+		]);
+
+		// ...then the same run id is started on another dataset: refused before any call.
+		const other = { ...makeDataset(2), sha256: 'f'.repeat(64) };
+		const { client, calls } = countingClient(0);
+		const refused = await controller.start(
+			request(client, { dataset: other, datasetName: 'other.json', limit: 2, stages: ['dcg'] })
+		);
+		expect(refused.status).toBe('failed');
+		expect(refused.error?.kind).toBe('checkpoint');
+		expect(calls).toEqual([]);
+		expect(loadPlans(plans)).toEqual(before);
+	});
+
+	it('records when the run stood paused, so elapsed time can leave it out', async () => {
+		let clock = 1_000_000;
+		const store = new MemoryStore();
+		const controller = new RunController({
+			store,
+			plans: memoryStorage(),
+			now: () => new Date(clock)
+		});
+		const { client } = countingClient(15);
+		const running = controller.start(request(client));
+		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		controller.pause();
+		await until('paused', () => controller.snapshot.status === 'paused');
+		const [pause] = controller.snapshot.pauses;
+		expect(pause).toEqual({ from: clock, to: null });
+		clock += 30_000;
+		controller.resume();
+		expect(controller.snapshot.pauses).toEqual([{ from: pause.from, to: pause.from + 30_000 }]);
+		const snap = await running;
+		expect(snap.status).toBe('done');
+		expect(snap.pauses).toHaveLength(1);
 	});
 });

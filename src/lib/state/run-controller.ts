@@ -21,7 +21,7 @@ import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { PauseGate } from './pause-gate';
-import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
+import { savePlan, updatePlanStatus, type PlanStatus, type PlanStorage } from './run-plans';
 
 /** Hooks the model client reports to, so retries count in the progress. */
 export interface ClientHooks {
@@ -75,6 +75,12 @@ export interface RunError {
 	rawOutput?: string;
 }
 
+/** A time the run was paused (nothing under way), in `Date.now()` ms; `to` null while it lasts. */
+export interface PauseSpan {
+	from: number;
+	to: number | null;
+}
+
 /** A retry the client made, for the page's log. */
 export interface RetryNote {
 	caseNumber: string;
@@ -100,6 +106,8 @@ export interface RunSnapshot {
 	created: boolean | null;
 	/** The last retries, newest last. */
 	retries: RetryNote[];
+	/** When the run stood paused, oldest first: elapsed time leaves these out. */
+	pauses: PauseSpan[];
 }
 
 const MAX_RETRY_NOTES = 20;
@@ -125,7 +133,8 @@ export function idleSnapshot(): RunSnapshot {
 		error: null,
 		warnings: [],
 		created: null,
-		retries: []
+		retries: [],
+		pauses: []
 	};
 }
 
@@ -133,8 +142,10 @@ export class RunController {
 	#snap: RunSnapshot = idleSnapshot();
 	#gate: PauseGate | null = null;
 	#abort: AbortController | null = null;
-	/** Re-saves the plan at the first progress (see `start`). */
+	/** Saves the plan at the first progress (see `start`). */
 	#announce: (() => void) | null = null;
+	/** Whether this start has written its plan: until then the run's saved plan is not ours. */
+	#planned = false;
 	#current: StageName | null = null;
 	readonly #options: RunControllerOptions;
 
@@ -171,24 +182,28 @@ export class RunController {
 			return this.#set({ status: 'failed', error: toRunError(e) });
 		}
 		const storage = this.#options.plans;
-		savePlan(storage, {
-			runId: run.runId,
-			modelDir: run.modelDir,
-			stages,
-			concurrency: request.concurrency,
-			datasetName: request.datasetName,
-			status: 'running',
-			error: null,
-			updatedAt: this.#now().toISOString()
-		});
-
+		this.#planned = false;
 		const abort = new AbortController();
 		const gate = new PauseGate(() => this.#checkPaused());
 		this.#abort = abort;
 		this.#gate = gate;
-		// The first progress comes once the manifest is saved; writing the plan again then fires a
-		// `storage` event in the other tabs, whose Run pages list this run as busy from that moment.
-		this.#announce = () => updatePlanStatus(storage, run, 'running', null, this.#now());
+		// The first progress comes once the engine accepted the saved manifest and records (or wrote
+		// a new manifest). Only then is the plan written: a start the engine refuses (a run id of
+		// other inputs) leaves the run's own plan, its status and its error as they were. The write
+		// fires a `storage` event in the other tabs, whose Run pages list this run as busy.
+		this.#announce = () => {
+			savePlan(storage, {
+				runId: run.runId,
+				modelDir: run.modelDir,
+				stages,
+				concurrency: request.concurrency,
+				datasetName: request.datasetName,
+				status: this.#snap.status === 'running' ? 'running' : 'paused',
+				error: null,
+				updatedAt: this.#now().toISOString()
+			});
+			this.#planned = true;
+		};
 		const progress = new RunProgress((p) => this.#onProgress(p));
 		try {
 			const client = await request.makeClient({
@@ -224,16 +239,26 @@ export class RunController {
 				keys: request.keys,
 				tool: request.tool
 			});
-			updatePlanStatus(storage, run, 'done', null, this.#now());
-			return this.#set({ status: 'done', warnings: result.warnings, created: result.created });
+			this.#writeStatus('done');
+			return this.#set({
+				status: 'done',
+				warnings: result.warnings,
+				created: result.created,
+				pauses: this.#endPause()
+			});
 		} catch (e) {
 			const stopped = abort.signal.aborted;
 			const error = toRunError(e);
-			updatePlanStatus(storage, run, stopped ? 'stopped' : 'failed', error.message, this.#now());
-			return this.#set({ status: stopped ? 'stopped' : 'failed', error: stopped ? null : error });
+			this.#writeStatus(stopped ? 'stopped' : 'failed', error.message);
+			return this.#set({
+				status: stopped ? 'stopped' : 'failed',
+				error: stopped ? null : error,
+				pauses: this.#endPause()
+			});
 		} finally {
 			this.#gate = null;
 			this.#abort = null;
+			this.#announce = null;
 			await release();
 		}
 	}
@@ -242,17 +267,15 @@ export class RunController {
 	pause(): void {
 		if (!this.#gate || !['running', 'pausing'].includes(this.#snap.status)) return;
 		this.#gate.pause();
-		if (this.#snap.run)
-			updatePlanStatus(this.#options.plans, this.#snap.run, 'paused', null, this.#now());
+		this.#writeStatus('paused');
 		this.#set({ status: 'pausing' });
 		this.#checkPaused();
 	}
 
 	resume(): void {
 		if (!this.#gate || !['pausing', 'paused'].includes(this.#snap.status)) return;
-		if (this.#snap.run)
-			updatePlanStatus(this.#options.plans, this.#snap.run, 'running', null, this.#now());
-		this.#set({ status: 'running' });
+		this.#writeStatus('running');
+		this.#set({ status: 'running', pauses: this.#endPause() });
 		this.#gate.resume();
 	}
 
@@ -283,8 +306,25 @@ export class RunController {
 		const underWay = (stage?.status === 'running' ? stage.inFlight : 0) - waiting;
 		const patch: Partial<RunSnapshot> = {};
 		if (waiting !== this.#snap.waiting) patch.waiting = waiting;
-		if (this.#snap.status === 'pausing' && underWay <= 0) patch.status = 'paused';
+		if (this.#snap.status === 'pausing' && underWay <= 0) {
+			patch.status = 'paused';
+			patch.pauses = [...this.#snap.pauses, { from: this.#now().getTime(), to: null }];
+		}
 		if (Object.keys(patch).length > 0) this.#set(patch);
+	}
+
+	/** The pauses with the one under way (if any) ended now. */
+	#endPause(): PauseSpan[] {
+		const last = this.#snap.pauses.at(-1);
+		if (!last || last.to !== null) return this.#snap.pauses;
+		return [...this.#snap.pauses.slice(0, -1), { ...last, to: this.#now().getTime() }];
+	}
+
+	/** Writes how the run stands into its plan, once this start owns the plan. */
+	#writeStatus(status: PlanStatus, error: string | null = null): void {
+		if (this.#planned && this.#snap.run) {
+			updatePlanStatus(this.#options.plans, this.#snap.run, status, error, this.#now());
+		}
 	}
 
 	#set(patch: Partial<RunSnapshot>): RunSnapshot {

@@ -12,6 +12,7 @@ import type { RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import { ROLES, type Manifest, type Role, type Settings } from '$lib/core/records';
 import { OPERATIONAL_SETTINGS } from '$lib/core/run-config';
+import { m } from '$lib/paraglide/messages';
 import type { ClientHooks, RunRequest } from './run-controller';
 import {
 	resolveEndpoints,
@@ -51,19 +52,19 @@ export interface ClientSpec {
 /** Why `form` cannot start now, one sentence each naming what to change; empty when it can. */
 export function startProblems(sources: RunSources, form: RunForm): string[] {
 	const problems: string[] = [];
-	if (!sources.dataset) problems.push('Load a valid dataset on the Dataset page first.');
-	for (const p of settingsProblems(sources.settings)) problems.push(`Models page: ${p.message}`);
+	if (!sources.dataset) problems.push(m.run_problem_no_dataset());
+	for (const p of settingsProblems(sources.settings)) {
+		problems.push(m.run_problem_models({ message: p.message }));
+	}
 	if (!RUN_ID_PATTERN.test(form.runId)) {
 		problems.push(
-			form.runId
-				? `Run id "${form.runId}": use letters, digits, ".", "_" or "-", starting with a letter or digit (at most 64).`
-				: 'Enter a run id, e.g. run1.'
+			form.runId ? m.run_problem_run_id_bad({ runId: form.runId }) : m.run_problem_run_id_empty()
 		);
 	}
 	if (form.limit !== null && (!Number.isInteger(form.limit) || form.limit < 1)) {
-		problems.push('Limit: enter a whole number of cases (at least 1), or leave it empty for all.');
+		problems.push(m.run_problem_limit());
 	}
-	if (form.stages.length === 0) problems.push('Choose at least one stage.');
+	if (form.stages.length === 0) problems.push(m.run_problem_no_stage());
 	return problems;
 }
 
@@ -146,19 +147,24 @@ export function checkResume(
 	const problems: string[] = [];
 	const d = sources.dataset;
 	if (!d) {
-		problems.push(`Load the dataset this run used (${plan.datasetName}) on the Dataset page.`);
+		problems.push(m.run_resume_load_dataset({ file: plan.datasetName }));
 	} else if (d.sha256 !== manifest.dataset.sha256) {
 		problems.push(
-			`The loaded dataset (sha256 ${d.sha256.slice(0, 12)}…) is not the one this run used ` +
-				`(${plan.datasetName}, sha256 ${manifest.dataset.sha256.slice(0, 12)}…): load that file on the Dataset page.`
+			m.run_resume_other_dataset({
+				now: d.sha256.slice(0, 12),
+				file: plan.datasetName,
+				saved: manifest.dataset.sha256.slice(0, 12)
+			})
 		);
 	} else if (d.cases.length < manifest.dataset.selected_case_numbers.length) {
-		problems.push('The loaded dataset has fewer cases than this run selected.');
+		problems.push(m.run_resume_fewer_cases());
 	}
 	if (promptsSha256 !== null && promptsSha256 !== manifest.prompts_sha256) {
 		problems.push(
-			`This run used a different prompt pack (prompts_sha256 ${manifest.prompts_sha256.slice(0, 12)}…, ` +
-				`the pack in use is ${promptsSha256.slice(0, 12)}…): import or restore that pack on the Prompts page.`
+			m.run_resume_other_pack({
+				saved: manifest.prompts_sha256.slice(0, 12),
+				now: promptsSha256.slice(0, 12)
+			})
 		);
 	}
 	// Only the operational settings come from the Models page on resume; the rest is the manifest's.
@@ -167,7 +173,7 @@ export function checkResume(
 		'concurrency'
 	]);
 	for (const p of settingsProblems(sources.settings)) {
-		if (operational.has(p.field)) problems.push(`Models page: ${p.message}`);
+		if (operational.has(p.field)) problems.push(m.run_problem_models({ message: p.message }));
 	}
 	const keys = keysForManifest(sources.settings, manifest);
 	const missingKeys = manifest.simulated ? [] : ROLES.filter((r) => !keys[r]);

@@ -1,8 +1,11 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadDataset } from '$lib/core/dataset/load';
+import type { Dataset } from '$lib/core/dataset/load';
+import { makeDataset } from '../../../tests/fixtures/engine/cases';
+import { datasetState } from './dataset.svelte';
 import { defaultModelSettings } from './model-settings';
+import { idleSnapshot } from './run-controller';
+import { loadPlans } from './run-plans';
 import { RunState } from './run.svelte';
 import { settingsState } from './settings.svelte';
 
@@ -13,7 +16,36 @@ beforeEach(() => {
 });
 afterEach(() => {
 	settingsState.value = defaultModelSettings();
+	datasetState.dataset = null;
+	delete (globalThis as { localStorage?: Storage }).localStorage;
 });
+
+/** A `localStorage` of this test's own, where run plans are remembered. */
+function useLocalStorage(): Storage {
+	const items = new Map<string, string>();
+	const storage = {
+		getItem: (k: string) => items.get(k) ?? null,
+		setItem: (k: string, v: string) => void items.set(k, v),
+		removeItem: (k: string) => void items.delete(k)
+	} as Storage;
+	(globalThis as { localStorage?: Storage }).localStorage = storage;
+	return storage;
+}
+
+/** A RunState whose form runs gen on the first `limit` cases under `runId`. */
+function formFor(runId: string, limit: number): RunState {
+	const r = new RunState();
+	r.runId = runId;
+	r.limitText = String(limit);
+	r.stages = {
+		...r.stages,
+		dcg: false,
+		'ljp-direct': false,
+		'ljp-gold': false,
+		'ljp-interaction': false
+	};
+	return r;
+}
 
 describe('RunState.suggestRunId', () => {
 	it('the automatic suggestion keeps a run id typed while it was being worked out', async () => {
@@ -56,16 +88,8 @@ describe('RunState.suggestRunId', () => {
 
 describe('RunState.start', () => {
 	it('shows the new run as starting on the click, never the last run’s failure meanwhile', async () => {
-		const sample = await loadDataset(
-			new Uint8Array(
-				readFileSync(new URL('../../../static/sample/lexpilot-sample.json', import.meta.url))
-			)
-		);
-		if (!sample.ok) throw new Error('the bundled sample does not validate');
-		const { datasetState } = await import('./dataset.svelte');
-		const { idleSnapshot } = await import('./run-controller');
 		settingsState.value.mode = 'simulated';
-		datasetState.dataset = sample.dataset;
+		datasetState.dataset = makeDataset(2) as Dataset;
 		try {
 			const r = new RunState();
 			r.runId = 'shown-at-once';
@@ -90,5 +114,67 @@ describe('RunState.start', () => {
 		} finally {
 			datasetState.dataset = null;
 		}
+	});
+});
+
+describe('RunState and what the form’s run id holds', () => {
+	it('says a run id of the same inputs resumes, and leaves its saved cases out of the estimate', async () => {
+		settingsState.value.mode = 'simulated';
+		useLocalStorage();
+		datasetState.dataset = makeDataset(3) as Dataset;
+		const first = formFor('same-inputs', 2);
+		await first.start();
+		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
+
+		const r = formFor('same-inputs', 2);
+		await r.checkSavedRun();
+		expect(r.savedRun).toMatchObject({ kind: 'resume', saved: { gen: 2 } });
+		expect(r.estimate.total).toEqual({ min: 0, max: 0 });
+		expect(r.problems).toEqual([]);
+	});
+
+	it('names what differs before Start, counts every case, refuses Start and keeps the run’s plan', async () => {
+		settingsState.value.mode = 'simulated';
+		const storage = useLocalStorage();
+		datasetState.dataset = makeDataset(3) as Dataset;
+		const first = formFor('other-inputs', 2);
+		await first.start();
+		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
+		const plans = loadPlans(storage);
+
+		// The same run id on another dataset (other bytes, so another SHA-256).
+		datasetState.dataset = { ...makeDataset(3), sha256: 'e'.repeat(64) } as Dataset;
+		const r = formFor('other-inputs', 2);
+		await r.checkSavedRun();
+		expect(r.savedRun?.kind).toBe('refused');
+		const refused = r.savedRun as Extract<typeof r.savedRun, { kind: 'refused' }>;
+		expect(refused.differences.map((d) => d.field)).toEqual(['dataset.sha256']);
+		// Nothing of that run is counted: the estimate is every selected case.
+		expect(r.estimate.stages).toEqual([expect.objectContaining({ stage: 'gen', cases: 2 })]);
+		expect(r.canStart).toBe(false);
+		expect(r.problems.join('\n')).toContain('Run id other-inputs holds a run with other inputs');
+
+		// Clicked anyway (before the form's check came back): nothing runs, nothing is written.
+		r.snapshot = idleSnapshot();
+		await r.start();
+		expect(r.snapshot.status).toBe('idle');
+		expect(r.pageError).toBeNull();
+		expect(loadPlans(storage)).toEqual(plans);
+	});
+
+	it('checks the form as it is now: an answer for an earlier run id is never shown', async () => {
+		settingsState.value.mode = 'simulated';
+		useLocalStorage();
+		datasetState.dataset = makeDataset(3) as Dataset;
+		const first = formFor('shown-now', 1);
+		await first.start();
+
+		const r = formFor('shown-now', 1);
+		await r.checkSavedRun();
+		expect(r.savedRun?.kind).toBe('resume');
+		r.runId = 'shown-now-2';
+		expect(r.savedRun).toBeNull();
+		await r.checkSavedRun();
+		expect(r.savedRun?.kind).toBe('new');
 	});
 });

@@ -1,15 +1,17 @@
 /**
- * The Run page's state: the form, the run in progress (drawn at most once per frame), the
- * unfinished runs of this browser, and storage use. The engine runs on the main thread; see
- * `run-controller.ts` for why.
+ * The Run page's state: the form (with what its run id already holds), the run in progress
+ * (drawn at most once per frame), the unfinished runs of this browser, and storage use. The
+ * engine runs on the main thread; see `run-controller.ts` for why.
  */
-import { estimateStorage, type StorageInfo } from '$lib/adapters/storage-info';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
-import { modelDirName } from '$lib/core/layout';
+import { modelDirName, RUN_ID_PATTERN } from '$lib/core/layout';
+import { m } from '$lib/paraglide/messages';
 import { appUpdate } from './app-update.svelte';
 import { browserClientFactory } from './browser-client';
+import { estimateCalls } from './call-estimate';
+import { cliCommands } from './cli-command';
 import { datasetState } from './dataset.svelte';
 import { frameThrottle, type Throttled } from './frame-throttle';
 import { promptsState } from './prompts.svelte';
@@ -20,7 +22,7 @@ import {
 	type RunError,
 	type RunSnapshot
 } from './run-controller';
-import { loadPlans, removePlan } from './run-plans';
+import { loadPlans, planKey, removePlan } from './run-plans';
 import {
 	checkResume,
 	newRunRequest,
@@ -29,8 +31,10 @@ import {
 	startProblems,
 	type RunSources
 } from './run-request';
+import { checkSavedRun, type ManifestRequest, type SavedRun } from './saved-run';
 import { browserStorage, settingsState } from './settings.svelte';
-import { listUnfinished, savedPerStage, type UnfinishedRun } from './unfinished-runs';
+import { storageUse } from './storage-use.svelte';
+import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
 
 /** The stages the Run form offers, in protocol order (lca re-judging is a CLI tool). */
 export const FORM_STAGES: readonly StageName[] = [
@@ -40,6 +44,27 @@ export const FORM_STAGES: readonly StageName[] = [
 	'ljp-gold',
 	'ljp-interaction'
 ];
+
+/** What the form's run is checked with against the run its run id holds. */
+export interface FormCheck {
+	request: ManifestRequest;
+	stages: readonly StageName[];
+	/** The pack's hash, new with every edit of the pack (null while it is computed). */
+	promptsSha256: string | null;
+	/** Everything above that decides the answer, as one string: equal keys, equal answers. */
+	key: string;
+}
+
+/** What the three cards above the form say: what a run would be made of. */
+export interface Readiness {
+	dataset: { name: string; cases: number; sha256: string; sample: boolean } | null;
+	/** Null: no evaluated model chosen. */
+	models:
+		| { simulated: true }
+		| { simulated: false; evaluated: string; user: string; judge: string }
+		| null;
+	prompts: { isDefault: boolean; sha256: string | null };
+}
 
 export class RunState {
 	runId = $state('');
@@ -58,12 +83,8 @@ export class RunState {
 
 	/** The run of this page, as last drawn. */
 	snapshot = $state.raw<RunSnapshot>(idleSnapshot());
-	unfinished = $state.raw<UnfinishedRun[]>([]);
 	/** Every run saved in this browser (for suggesting a free run id). */
 	savedRuns = $state.raw<RunKey[]>([]);
-	/** Cases saved per stage of the run the form names, when it exists already. */
-	savedForForm = $state.raw<Partial<Record<StageName, number>> | null>(null);
-	storage = $state.raw<StorageInfo | null>(null);
 	/** An error outside any run: storage unavailable, a resume refused. */
 	pageError = $state.raw<RunError | null>(null);
 	/** Roles without a key when the last resume started; shown, not blocking. */
@@ -78,12 +99,135 @@ export class RunState {
 	active = $derived(
 		['starting', 'running', 'pausing', 'paused', 'stopping'].includes(this.snapshot.status)
 	);
+	/** The run the Progress card shows, live; null when it shows none. */
+	shownRun = $derived(this.active || this.hasProgress ? this.snapshot.run : null);
+
+	/** Unfinished runs as last read from storage. */
+	#listed = $state.raw<UnfinishedRun[]>([]);
+	/**
+	 * The unfinished runs of this browser, less the one the Progress card shows with its live
+	 * counts (a run resumed or paused here is never listed twice).
+	 */
+	unfinished = $derived.by(() => {
+		const shown = this.shownRun ? planKey(this.shownRun) : null;
+		return this.#listed.filter((u) => planKey(u.plan) !== shown);
+	});
+
+	/** Cases of the loaded dataset; 0 without a valid one. */
+	nCases = $derived(
+		datasetState.status === 'ready' && datasetState.dataset ? datasetState.dataset.cases.length : 0
+	);
+	readiness = $derived.by((): Readiness => {
+		const d = datasetState.status === 'ready' ? datasetState.dataset : null;
+		const models = settingsState.identity.models;
+		return {
+			dataset: d
+				? {
+						name: datasetState.fileName ?? '',
+						cases: d.cases.length,
+						sha256: d.sha256,
+						sample: datasetState.isSample
+					}
+				: null,
+			models: settingsState.simulated
+				? { simulated: true }
+				: models.evaluated
+					? { simulated: false, ...models }
+					: null,
+			prompts: { isDefault: promptsState.isDefault, sha256: promptsState.hashes?.prompts ?? null }
+		};
+	});
+	/** Cases the form selects. */
+	selected = $derived(
+		this.limit !== null && Number.isInteger(this.limit) && this.limit > 0
+			? Math.min(this.limit, this.nCases)
+			: this.nCases
+	);
+
+	/**
+	 * Everything the saved-run check depends on, read field by field (a changed temperature, model,
+	 * base URL, dataset, limit, prompt pack or run id makes a new value); null while the form
+	 * cannot name a run.
+	 */
+	formCheck = $derived.by((): FormCheck | null => {
+		const dataset = datasetState.status === 'ready' ? datasetState.dataset : null;
+		const identity = settingsState.identity;
+		const limit = this.limit;
+		if (!dataset || !identity.models.evaluated || !RUN_ID_PATTERN.test(this.runId)) return null;
+		if (limit !== null && (!Number.isInteger(limit) || limit < 1)) return null;
+		const s = settingsState.value;
+		const request: ManifestRequest = {
+			dataset,
+			runId: this.runId,
+			limit,
+			models: identity.models,
+			endpoints: identity.endpoints,
+			settings: { ...s.generation },
+			concurrency: s.concurrency,
+			pack: promptsState.pack,
+			simulated: identity.simulated
+		};
+		const promptsSha256 = promptsState.hashes?.prompts ?? null;
+		const { runId, models, endpoints, settings, simulated } = request;
+		const key = JSON.stringify([
+			[dataset.sha256, dataset.cases.length, limit],
+			[runId, models, endpoints, settings, simulated],
+			[this.chosenStages, promptsSha256]
+		]);
+		return { request, stages: this.chosenStages, promptsSha256, key };
+	});
+	#checked = $state.raw<{ key: string; result: SavedRun } | null>(null);
+	/**
+	 * What the form's run id holds, for the form as it is now; null until checked (or when the
+	 * form names no run). Never the answer for an earlier state of the form.
+	 */
+	savedRun = $derived(
+		this.#checked && this.#checked.key === this.formCheck?.key ? this.#checked.result : null
+	);
+	/** The estimate: the form's cases, less those a resume keeps. */
+	estimate = $derived(
+		estimateCalls(
+			this.chosenStages,
+			this.selected,
+			this.savedRun?.kind === 'resume' ? this.savedRun.saved : {}
+		)
+	);
+	/** ljp-interaction ticked without gen: it needs gen's saved interaction. */
+	interactionWithoutGen = $derived(this.stages['ljp-interaction'] && !this.stages.gen);
+	/** Why Start cannot run the form now, one sentence each; empty when it can. */
+	problems = $derived.by(() => {
+		const problems = startProblems(this.sources, {
+			runId: this.runId,
+			limit: this.limit,
+			stages: this.chosenStages
+		});
+		if (this.savedRun?.kind === 'refused') {
+			problems.push(m.run_problem_run_id_taken({ runId: this.runId }));
+		}
+		return problems;
+	});
+	canStart = $derived(this.problems.length === 0 && !this.active);
+	/** The same run from the command line. */
+	cli = $derived(
+		cliCommands(settingsState.value, {
+			runId: this.runId || 'run1',
+			datasetPath: datasetState.isSample
+				? 'static/sample/lexpilot-sample.json'
+				: (datasetState.fileName ?? 'lexpilot.json'),
+			stages: this.chosenStages,
+			limit: this.limit
+		})
+	);
+	/** Browser storage, one figure for every page. */
+	readonly storage = storageUse;
 
 	#controller: RunController | null = null;
 	#store: Promise<IdbStore> | null = null;
 	#draw: Throttled;
 	#ticker: ReturnType<typeof setInterval> | null = null;
 	#askedPersist = false;
+	#refreshes = 0;
+	#checks = 0;
 
 	constructor() {
 		this.#draw = frameThrottle(() => {
@@ -101,18 +245,10 @@ export class RunState {
 		};
 	}
 
-	get problems(): string[] {
-		return startProblems(this.sources, {
-			runId: this.runId,
-			limit: this.limit,
-			stages: this.chosenStages
-		});
-	}
-
 	/** Opens IndexedDB once; a failure becomes the page's error. */
 	async store(): Promise<IdbStore> {
 		if (!this.#store) {
-			this.#store = import('$lib/adapters/idb-store').then((m) => m.openIdbStore());
+			this.#store = import('$lib/adapters/idb-store').then((idb) => idb.openIdbStore());
 			this.#store.catch(() => (this.#store = null));
 		}
 		return this.#store;
@@ -129,42 +265,49 @@ export class RunState {
 		return this.#controller;
 	}
 
-	/** Loads the lists the page shows: unfinished runs, saved runs, storage use. */
+	/**
+	 * Loads the lists the page shows: unfinished runs, saved runs, what the form's run id holds,
+	 * storage use. Called again on every change another tab makes; when calls overlap, the last
+	 * one asked wins, so a slow answer read before a change never replaces a newer one.
+	 */
 	async refresh(): Promise<void> {
+		const asked = ++this.#refreshes;
 		try {
 			const store = await this.store();
-			const held = await heldLockNames();
-			this.unfinished = await listUnfinished(
-				store,
-				loadPlans(browserStorage()),
-				held,
-				// The run this page shows has its own card, with Start to continue it; a run refused
-				// before it began (another tab holds it) stays listed.
-				this.hasProgress ? this.snapshot.run : null
-			);
-			this.savedRuns = await store.listRuns();
-			await this.refreshSavedForForm();
+			const listed = await listUnfinished(store, loadPlans(browserStorage()), heldLockNames);
+			const savedRuns = await store.listRuns();
+			if (asked !== this.#refreshes) return;
+			this.#listed = listed;
+			this.savedRuns = savedRuns;
+			await this.checkSavedRun();
 		} catch (e) {
-			this.pageError = toRunError(e);
+			if (asked === this.#refreshes) this.pageError = toRunError(e);
 		}
-		this.storage = await estimateStorage();
+		await this.storage.refresh();
 	}
 
-	/** Counts what is saved under the run id and model the form names, for the estimate. */
-	async refreshSavedForForm(): Promise<void> {
-		const evaluated = settingsState.identity.models.evaluated;
-		if (!this.runId || !evaluated) {
-			this.savedForForm = null;
-			return;
+	/**
+	 * Looks up what the run id of `check` (the form as it is now, by default) holds, for the hint,
+	 * the estimate and Start. The last call wins.
+	 */
+	async checkSavedRun(check: FormCheck | null = this.formCheck): Promise<SavedRun | null> {
+		const asked = ++this.#checks;
+		if (!check) return null;
+		try {
+			const result = await checkSavedRun(
+				await this.store(),
+				check.request,
+				check.stages,
+				loadPlans(browserStorage())
+			);
+			if (asked === this.#checks) this.#checked = { key: check.key, result };
+			return result;
+		} catch {
+			// Storage that cannot be read says so through the page's error; the hint just stays away.
+			return null;
 		}
-		const run = { runId: this.runId, modelDir: await modelDirName(evaluated) };
-		const exists = this.savedRuns.some((r) => r.runId === run.runId && r.modelDir === run.modelDir);
-		this.savedForForm = exists
-			? await savedPerStage(await this.store(), run, this.chosenStages).catch(() => null)
-			: null;
 	}
 
-	/** `run1`, `run2`, …: the first id not used yet by the evaluated model. */
 	/**
 	 * Fills the run id with the first free `runN` of the evaluated model. With `onlyIfEmpty`
 	 * (the page's automatic suggestion) a run id the user typed meanwhile is kept, and so is a
@@ -189,19 +332,26 @@ export class RunState {
 		let n = 1;
 		while (used.includes(`run${n}`)) n++;
 		this.runId = `run${n}`;
-		await this.refreshSavedForForm();
 	}
 
 	async start(): Promise<void> {
 		this.pageError = null;
 		this.resumedWithoutKeys = [];
+		const before = this.snapshot;
 		try {
 			const request = newRunRequest(
 				this.sources,
 				{ runId: this.runId, limit: this.limit, stages: this.chosenStages },
 				browserClientFactory
 			);
-			this.#showStarting(request.stages);
+			this.#showStarting(request.stages, this.savedRun?.run ?? null);
+			// Asked again now, not from the last (debounced) check: a run id of other inputs is never
+			// started, so nothing of that run is touched; the form lists what differs.
+			const saved = await this.checkSavedRun();
+			if (saved?.kind === 'refused') {
+				this.snapshot = before;
+				return;
+			}
 			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
 		} catch (e) {
 			this.pageError = toRunError(e);
@@ -212,8 +362,8 @@ export class RunState {
 	 * Shows the new run as starting at once, on the click: the last run's status and error must
 	 * not stay on screen while storage opens (the controller's first snapshot comes after that).
 	 */
-	#showStarting(stages: readonly StageName[]): void {
-		this.snapshot = { ...idleSnapshot(), status: 'starting', stages: [...stages] };
+	#showStarting(stages: readonly StageName[], run: RunKey | null): void {
+		this.snapshot = { ...idleSnapshot(), status: 'starting', stages: [...stages], run };
 	}
 
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
@@ -236,7 +386,7 @@ export class RunState {
 				Object.keys(this.stages).map((s) => [s, item.plan.stages.includes(s as StageName)])
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
-			this.#showStarting(request.stages);
+			this.#showStarting(request.stages, { runId: item.plan.runId, modelDir: item.plan.modelDir });
 			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
 		} catch (e) {
 			this.pageError = toRunError(e);
@@ -246,7 +396,7 @@ export class RunState {
 	/** Forgets an unfinished run's plan; its records stay in the browser. */
 	dismiss(item: UnfinishedRun): void {
 		removePlan(browserStorage(), item.plan);
-		this.unfinished = this.unfinished.filter((u) => u !== item);
+		this.#listed = this.#listed.filter((u) => planKey(u.plan) !== planKey(item.plan));
 	}
 
 	pause(): void {
@@ -265,7 +415,7 @@ export class RunState {
 		if (!this.#askedPersist) {
 			// Asked once, when a run starts: Firefox may show a prompt, which must follow a click.
 			this.#askedPersist = true;
-			this.storage = await estimateStorage({ requestPersist: true });
+			await this.storage.refresh({ requestPersist: true });
 		}
 		this.#ticker ??= setInterval(() => (this.now = Date.now()), 1000);
 		try {

@@ -3,13 +3,19 @@ import { runStages } from '$lib/core/engine';
 import { createSimulatedClient } from '$lib/core/simulated';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
+import type { RunKey } from '$lib/core/layout';
+import type { StageFile } from '$lib/core/records';
+import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunPlan } from './run-plans';
 import { listUnfinished } from './unfinished-runs';
 
 const MODELS = { evaluated: 'm', user: 'u', judge: 'j' };
 const ENDPOINTS = { evaluated: 'http://e/v1', user: 'http://e/v1', judge: 'http://e/v1' };
 
-/** A store with run `r1` (gen and dcg on 3 cases) and run `r2` (gen only, on 4 cases). */
+/**
+ * A store with run `r1` (gen and dcg on 3 cases) and run `r2` (gen only, on 4 cases); plans for
+ * them ask for more stages than that (see `plan`), so both are unfinished.
+ */
 async function store() {
 	const s = new MemoryStore();
 	const common = {
@@ -38,7 +44,7 @@ function plan(runId: string, modelDir: string, edit: Partial<RunPlan> = {}): Run
 	return {
 		runId,
 		modelDir,
-		stages: ['gen', 'dcg'],
+		stages: ['gen', 'dcg', 'ljp-gold'],
 		concurrency: 4,
 		datasetName: 'cases.json',
 		status: 'stopped',
@@ -62,7 +68,7 @@ describe('listUnfinished', () => {
 		]);
 		expect(items.map((i) => [i.plan.runId, i.saved, i.selected])).toEqual([
 			['r2', { gen: 4, 'ljp-interaction': 0 }, 4],
-			['r1', { gen: 3, dcg: 3 }, 3]
+			['r1', { gen: 3, dcg: 3, 'ljp-gold': 0 }, 3]
 		]);
 	});
 
@@ -76,5 +82,64 @@ describe('listUnfinished', () => {
 			{ runId: 'r2', modelDir }
 		);
 		expect(items.map((i) => [i.plan.runId, i.busyElsewhere])).toEqual([['r1', true]]);
+	});
+
+	it('never lists a run whose records cover every selected case, whatever its plan last said', async () => {
+		const { s, modelDir } = await store();
+		// The tab closed between the last record and writing "done": the plan still says running.
+		const items = await listUnfinished(s, [
+			plan('r1', modelDir, { stages: ['gen', 'dcg'], status: 'running' }),
+			plan('r2', modelDir, { stages: ['gen'], status: 'paused' })
+		]);
+		expect(items).toEqual([]);
+	});
+
+	it('says interrupted, paused or running elsewhere from the plan and the locks held now', async () => {
+		const { s, modelDir } = await store();
+		const lock = (runId: string) => `lexpilot-workbench:${runId}/${modelDir}`;
+		const at = (n: number) => `2025-0${n}-01T00:00:00.000Z`;
+		const items = await listUnfinished(
+			s,
+			[
+				plan('r1', modelDir, { status: 'running', updatedAt: at(1) }),
+				plan('r2', modelDir, { status: 'paused', stages: ['gen', 'dcg'], updatedAt: at(2) })
+			],
+			[lock('r2')]
+		);
+		expect(items.map((i) => [i.plan.runId, i.state])).toEqual([
+			['r2', 'paused-elsewhere'],
+			['r1', 'interrupted']
+		]);
+		const running = await listUnfinished(
+			s,
+			[plan('r1', modelDir, { status: 'running' })],
+			[lock('r1')]
+		);
+		expect(running.map((i) => i.state)).toEqual(['running-elsewhere']);
+	});
+
+	it('asks which locks are held only after it has read the plans’ records', async () => {
+		const { s, modelDir } = await store();
+		const events: string[] = [];
+		const watched = {
+			readManifest: (run: RunKey) => s.readManifest(run),
+			readRecords: (run: RunKey, file: StageFile) => {
+				events.push('records');
+				return s.readRecords(run, file);
+			}
+		} as CheckpointStore;
+		// A run that ended while its records were read has let its lock go by the time it is asked:
+		// asked first, the lock would have said "running elsewhere" for a run no tab holds.
+		const items = await listUnfinished(
+			watched,
+			[plan('r1', modelDir, { status: 'running' })],
+			async () => {
+				events.push('locks');
+				return [];
+			}
+		);
+		expect(events.at(-1)).toBe('locks');
+		expect(events.filter((e) => e === 'records').length).toBeGreaterThan(0);
+		expect(items.map((i) => i.state)).toEqual(['interrupted']);
 	});
 });

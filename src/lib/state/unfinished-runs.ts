@@ -1,6 +1,9 @@
 /**
  * The runs this browser started and did not finish, for the Run page's "Resume" list: a plan
- * remembered in localStorage whose manifest is still in IndexedDB and whose status is not done.
+ * remembered in localStorage whose manifest is still in IndexedDB and whose records do not yet
+ * cover every selected case of every stage it asked for. A plan's status is only what its tab
+ * last wrote (a tab closed between the last record and "done" leaves `running`), so the records
+ * decide whether a run is finished, and the Web Locks held now whether another tab writes it.
  */
 import { STAGE_OUTPUTS, type StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
@@ -18,7 +21,19 @@ export interface UnfinishedRun {
 	selected: number;
 	/** Another tab or window is writing it now. */
 	busyElsewhere: boolean;
+	/** What the list says of it: the plan's status as the records and locks correct it. */
+	state: UnfinishedState;
 }
+
+/**
+ * `interrupted`: the plan says running but no tab holds the run (a reload or a closed tab);
+ * `running-elsewhere`, `paused-elsewhere`: another tab holds its lock.
+ */
+export type UnfinishedState =
+	'interrupted' | 'paused' | 'stopped' | 'failed' | 'running-elsewhere' | 'paused-elsewhere';
+
+/** The names of the Web Locks held now, or a way to ask for them. */
+export type HeldLocks = readonly string[] | (() => Promise<readonly string[]>);
 
 /** Cases saved for each stage: the records of the file a stage writes last for a case. */
 export async function savedPerStage(
@@ -37,15 +52,17 @@ export async function savedPerStage(
 
 /**
  * Unfinished runs, newest first. `heldLocks` are the names of Web Locks held anywhere in this
- * browser (`navigator.locks.query()`); `exclude` is the run this page shows itself.
+ * browser (`navigator.locks.query()`), asked after the records are read: a run's lock is taken
+ * before its plan says `running` and released after it says how the run ended, so a lock seen
+ * free after the plan was read means no tab writes the run. `exclude` is the run this page shows.
  */
 export async function listUnfinished(
 	store: CheckpointStore,
 	plans: readonly RunPlan[],
-	heldLocks: readonly string[] = [],
+	heldLocks: HeldLocks = [],
 	exclude: RunKey | null = null
 ): Promise<UnfinishedRun[]> {
-	const out: UnfinishedRun[] = [];
+	const found: Omit<UnfinishedRun, 'busyElsewhere' | 'state'>[] = [];
 	for (const plan of plans) {
 		if (plan.status === 'done') continue;
 		if (exclude && planKey(exclude) === planKey(plan)) continue;
@@ -59,14 +76,23 @@ export async function listUnfinished(
 			// A run whose files cannot be read is for the Results page to explain, not for Resume.
 			continue;
 		}
-		const suffix = `:${planKey(plan)}`;
-		out.push({
-			plan,
-			manifest,
-			saved,
-			selected: manifest.dataset.selected_case_numbers.length,
-			busyElsewhere: heldLocks.some((name) => name.endsWith(suffix))
-		});
+		const selected = manifest.dataset.selected_case_numbers.length;
+		// Every stage saved for every selected case: finished, whatever the plan last said.
+		if (plan.stages.every((stage) => (saved[stage] ?? 0) >= selected)) continue;
+		found.push({ plan, manifest, saved, selected });
 	}
+	const held = typeof heldLocks === 'function' ? await heldLocks() : heldLocks;
+	const out = found.map((item): UnfinishedRun => {
+		const suffix = `:${planKey(item.plan)}`;
+		const busyElsewhere = held.some((name) => name.endsWith(suffix));
+		return { ...item, busyElsewhere, state: stateOf(item.plan.status, busyElsewhere) };
+	});
 	return out.sort((a, b) => b.plan.updatedAt.localeCompare(a.plan.updatedAt));
+}
+
+function stateOf(status: RunPlan['status'], busyElsewhere: boolean): UnfinishedState {
+	if (busyElsewhere) return status === 'paused' ? 'paused-elsewhere' : 'running-elsewhere';
+	if (status === 'running') return 'interrupted';
+	// `done` plans never reach here; one whose records fall short (deleted since) reads stopped.
+	return status === 'done' ? 'stopped' : status;
 }

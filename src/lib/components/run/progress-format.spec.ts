@@ -43,3 +43,32 @@ describe('formatting', () => {
 		[4_560_000, '4.56M']
 	])('formatCount(%d) = %s', (n, text) => expect(formatCount(n)).toBe(text));
 });
+
+describe('stageTiming while paused', () => {
+	const running = progress({ done: 30, resumed: 10, elapsedMs: 20_000 });
+
+	it('stands still while the run is paused, and goes on from there after resuming', () => {
+		// Running from 1 000 s, paused at 1 060 s.
+		const paused = [{ from: 1_060_000, to: null }];
+		expect(stageTiming(running, 1_060_000, paused).elapsedMs).toBe(60_000);
+		expect(stageTiming(running, 1_090_000, paused).elapsedMs).toBe(60_000);
+		// Resumed at 1 100 s after 40 s paused: 5 s later the stage has run 65 s.
+		const resumed = [{ from: 1_060_000, to: 1_100_000 }];
+		expect(stageTiming(running, 1_105_000, resumed).elapsedMs).toBe(65_000);
+	});
+
+	it('paces time left on the time worked, not the time paused', () => {
+		// 20 generated in 60 s worked: 3 s per case, 70 left → 210 s, however long the pause.
+		const t = stageTiming(running, 1_500_000, [{ from: 1_060_000, to: 1_500_000 }]);
+		expect(t).toEqual({ elapsedMs: 60_000, etaMs: 210_000 });
+	});
+
+	it('leaves out a pause inside a stage that has ended, and pauses before it started', () => {
+		const ended = progress({ status: 'done', done: 100, elapsedMs: 90_000 });
+		const pauses = [
+			{ from: 900_000, to: 950_000 },
+			{ from: 1_030_000, to: 1_060_000 }
+		];
+		expect(stageTiming(ended, 9e9, pauses).elapsedMs).toBe(60_000);
+	});
+});

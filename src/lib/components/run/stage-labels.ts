@@ -1,21 +1,40 @@
-/** How the Run page names and explains each stage (SPEC §4). */
+/** How the Run page names and explains each stage (SPEC §4), in the interface language. */
 import type { StageName } from '$lib/core/engine/types';
+import { m } from '$lib/paraglide/messages';
 
+// Getters, so a language switch shows at once; the stage names themselves are the protocol's.
 export const STAGE_LABEL: Record<StageName, string> = {
-	gen: 'gen — ask or answer, interaction',
-	lca: 'lca — re-judge saved answers',
-	dcg: 'dcg — forced questions',
+	get gen() {
+		return m.run_stage_label_gen();
+	},
+	get lca() {
+		return m.run_stage_label_lca();
+	},
+	get dcg() {
+		return m.run_stage_label_dcg();
+	},
 	'ljp-direct': 'ljp-direct',
 	'ljp-gold': 'ljp-gold',
 	'ljp-interaction': 'ljp-interaction'
 };
 
 export const STAGE_HELP: Record<StageName, string> = {
-	gen: 'One answer after each history, labelled ask/answer (LCA), then the interaction on the underspecified history: up to 3 questions answered by the user model, then a forced prediction.',
-	lca: 'Labels saved a1 answers that have no LCA label yet.',
-	dcg: 'Two forced questions on the underspecified history, each judged against the focal points.',
-	'ljp-direct': 'A forced prediction on the underspecified history, verdicts extracted per claim.',
-	'ljp-gold': 'A forced prediction on the complete history, verdicts extracted per claim.',
-	'ljp-interaction':
-		'Verdicts extracted from the final answer of each interaction. Needs gen saved for every selected case.'
+	get gen() {
+		return m.run_stage_help_gen();
+	},
+	get lca() {
+		return m.run_stage_help_lca();
+	},
+	get dcg() {
+		return m.run_stage_help_dcg();
+	},
+	get 'ljp-direct'() {
+		return m.run_stage_help_ljp_direct();
+	},
+	get 'ljp-gold'() {
+		return m.run_stage_help_ljp_gold();
+	},
+	get 'ljp-interaction'() {
+		return m.run_stage_help_ljp_interaction();
+	}
 };

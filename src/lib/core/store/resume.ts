@@ -38,32 +38,39 @@ function describeSelection(saved: readonly string[], wanted: readonly string[]):
 	return `dataset.selected_case_numbers: saved ${saved.length} cases, now ${wanted.length}${detail}`;
 }
 
+/** One field in which a saved manifest and the one a run would write differ. */
+export interface ManifestDifference {
+	/** The manifest's path: `dataset.sha256`, `models.user`, `settings.temperature`, … */
+	field: string;
+	saved: unknown;
+	now: unknown;
+}
+
 /**
- * Every difference between a saved manifest and the one this run would write, one readable
- * line each (`settings.temperature: saved 0.7, now 0.5`). Each one refuses a resume under the
- * same run id. Not compared: `created_at`, `tool` (the protocol version is inside
- * `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`), the
- * operational settings (`settings.timeout_s`, `settings.retries`, `operational_history`: a
- * resume may change them, SPEC §6; see `operationalChange`) and any extra field.
+ * Every difference between a saved manifest and the one this run would write. Each one refuses
+ * a resume under the same run id. Not compared: `created_at`, `tool` (the protocol version is
+ * inside `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`),
+ * the operational settings (`settings.timeout_s`, `settings.retries`, `operational_history`: a
+ * resume may change them, SPEC §6; see `operationalChange`) and any extra field. The selected
+ * cases are compared as strings (SPEC §5): a run saved with `"1001"` resumes from a dataset's
+ * `1001`.
  */
-export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
-	const diffs: string[] = [];
-	const check = (path: string, a: unknown, b: unknown, same = a === b) => {
-		if (!same) diffs.push(`${path}: saved ${show(a)}, now ${show(b)}`);
+export function manifestDifferences(saved: Manifest, wanted: Manifest): ManifestDifference[] {
+	const diffs: ManifestDifference[] = [];
+	const check = (field: string, a: unknown, b: unknown, same = a === b) => {
+		if (!same) diffs.push({ field, saved: a, now: b });
 	};
 	check('run_id', saved.run_id, wanted.run_id);
 	check('model_dir', saved.model_dir, wanted.model_dir);
 	check('schema_version', saved.schema_version, wanted.schema_version);
 	check('dataset.sha256', saved.dataset.sha256, wanted.dataset.sha256);
 	check('dataset.n_cases', saved.dataset.n_cases, wanted.dataset.n_cases);
-	// Compared as strings (SPEC §5): a run saved with `"1001"` resumes from a dataset's `1001`.
 	const [sel, wantSel] = [
 		saved.dataset.selected_case_numbers.map(caseKey),
 		wanted.dataset.selected_case_numbers.map(caseKey)
 	];
-	if (sel.length !== wantSel.length || sel.some((c, i) => c !== wantSel[i])) {
-		diffs.push(describeSelection(sel, wantSel));
-	}
+	const sameSelection = sel.length === wantSel.length && sel.every((c, i) => c === wantSel[i]);
+	check('dataset.selected_case_numbers', sel, wantSel, sameSelection);
 	for (const key of ['complete', 'underspecified'] as const) {
 		check(
 			`dataset.history_fields.${key}`,
@@ -89,6 +96,18 @@ export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
 	}
 	check('simulated', saved.simulated, wanted.simulated);
 	return diffs;
+}
+
+/**
+ * `manifestDifferences` as the CLI and the engine's errors say them, one line each
+ * (`settings.temperature: saved 0.7, now 0.5`).
+ */
+export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
+	return manifestDifferences(saved, wanted).map((d) =>
+		d.field === 'dataset.selected_case_numbers'
+			? describeSelection(d.saved as string[], d.now as string[])
+			: `${d.field}: saved ${show(d.saved)}, now ${show(d.now)}`
+	);
 }
 
 /**
