@@ -29,14 +29,39 @@ import {
 	type BundleEntry
 } from '$lib/adapters/zip-bundle';
 import { exportFileName } from '$lib/components/bundles/export-name';
+import { m } from '$lib/paraglide/messages';
 import { keyOf } from './results.svelte';
 
-/** What the last import or export came to, for the page to show. */
+/**
+ * What the last import or export came to, for the page to show. `title` and `lines` are in the
+ * interface language, built anew on each read so that they follow a language switch (problems
+ * found by the bundle reader are its own English text).
+ */
 export interface Outcome {
-	kind: 'ok' | 'error';
-	title: string;
+	readonly kind: 'ok' | 'error';
+	/** True when runs were imported: the page links to their results. */
+	readonly imported: boolean;
+	readonly title: string;
 	/** Every problem or every imported run, one line each. */
-	lines: string[];
+	readonly lines: string[];
+}
+
+function outcome(
+	kind: Outcome['kind'],
+	title: () => string,
+	lines: () => string[] = () => [],
+	imported = false
+): Outcome {
+	return {
+		kind,
+		imported,
+		get title() {
+			return title();
+		},
+		get lines() {
+			return lines();
+		}
+	};
 }
 
 /** A validated bundle that holds runs stored already, waiting for the user's decision. */
@@ -49,11 +74,19 @@ function describeRuns(bundle: Bundle): string[] {
 	return bundle.runs.map((r) => {
 		const records = Object.values(r.files).reduce((n, f) => n + (f?.records.length ?? 0), 0);
 		const files = Object.keys(r.files).length;
+		const what = {
+			run: r.run.runId,
+			model: r.manifest.models.evaluated,
+			cases: r.manifest.dataset.selected_case_numbers.length,
+			files,
+			records
+		};
 		return (
-			`${r.run.runId} · ${r.manifest.models.evaluated}: ${r.manifest.dataset.selected_case_numbers.length} cases, ` +
-			`${files} stage file${files === 1 ? '' : 's'}, ${records} records` +
-			(r.calls ? `, a call log of ${r.calls.entries.length} calls` : ', no call log') +
-			(r.manifest.simulated ? ' (simulated)' : '')
+			(files === 1 ? m.bundles_run_summary_one_file(what) : m.bundles_run_summary(what)) +
+			(r.calls
+				? m.bundles_run_calls({ count: r.calls.entries.length })
+				: m.bundles_run_no_calls()) +
+			(r.manifest.simulated ? m.bundles_run_simulated() : '')
 		);
 	});
 }
@@ -111,13 +144,20 @@ export class BundlesState {
 			const zip = await zipBundle(files);
 			const name = exportFileName(runs, Date.now());
 			downloadBytes(zip, name, 'application/zip');
-			this.outcome = {
-				kind: 'ok',
-				title: `Exported ${chosen.length} run${chosen.length === 1 ? '' : 's'} as ${name}`,
-				lines: [`${files.size} files, ${formatBytes(zip.length)} compressed.`]
-			};
+			const count = chosen.length;
+			this.outcome = outcome(
+				'ok',
+				() =>
+					count === 1 ? m.bundles_exported_one({ name }) : m.bundles_exported({ count, name }),
+				() => [m.bundles_exported_size({ files: files.size, size: formatBytes(zip.length) })]
+			);
 		} catch (e) {
-			this.outcome = { kind: 'error', title: 'Export failed', lines: [(e as Error).message] };
+			const message = (e as Error).message;
+			this.outcome = outcome(
+				'error',
+				() => m.bundles_export_failed(),
+				() => [message]
+			);
 		} finally {
 			this.busy = null;
 		}
@@ -139,21 +179,20 @@ export class BundlesState {
 
 	/** Imports a zip file. */
 	async importZip(file: File): Promise<void> {
-		await this.#import(async () => {
+		await this.#import(file.name, async () => {
 			if (file.size > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
 					[
-						`the file is ${formatBytes(file.size)}, more than the ` +
-							`${formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)} allowed.`
+						m.bundles_too_big_file({
+							size: formatBytes(file.size),
+							max: formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)
+						})
 					],
 					file.name
 				);
 			}
 			if (!/\.zip$/i.test(file.name)) {
-				throw new BundleError(
-					['not a .zip file. Pick the zip exported here or by the CLI, or a folder.'],
-					file.name
-				);
+				throw new BundleError([m.bundles_not_zip()], file.name);
 			}
 			return readZipBundle(new Uint8Array(await file.arrayBuffer()), file.name);
 		});
@@ -161,14 +200,16 @@ export class BundlesState {
 
 	/** Imports the files of a chosen folder (their paths relative to the folder's parent). */
 	async importFolder(files: readonly File[]): Promise<void> {
-		const name = files[0]?.webkitRelativePath.split('/')[0] || 'the folder';
-		await this.#import(async () => {
+		const name = files[0]?.webkitRelativePath.split('/')[0] || m.bundles_the_folder();
+		await this.#import(name, async () => {
 			const total = files.reduce((n, f) => n + f.size, 0);
 			if (total > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
 					[
-						`the folder holds ${formatBytes(total)}, more than the ` +
-							`${formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)} allowed. Import fewer runs at a time.`
+						m.bundles_too_big_folder({
+							size: formatBytes(total),
+							max: formatBytes(DEFAULT_BUNDLE_LIMITS.maxTotalBytes)
+						})
 					],
 					name
 				);
@@ -184,7 +225,8 @@ export class BundlesState {
 		});
 	}
 
-	async #import(read: () => Promise<Bundle>): Promise<void> {
+	/** Reads a bundle named `name` (the file or folder, as the reader names it) and saves it. */
+	async #import(name: string, read: () => Promise<Bundle>): Promise<void> {
 		this.busy = 'import';
 		this.outcome = null;
 		this.pending = null;
@@ -193,26 +235,40 @@ export class BundlesState {
 			const conflicts = await findConflicts(await this.#openStore(), bundle.runs);
 			if (conflicts.length) {
 				this.pending = { bundle, conflicts };
-				this.outcome = {
-					kind: 'error',
-					title: `${bundle.name} was not imported: ${conflicts.length} of its runs ${conflicts.length === 1 ? 'is' : 'are'} in this browser already`,
-					lines: [
-						...conflicts.map((r) => `${runLabel(r)} is stored already.`),
-						'Nothing was imported and nothing stored was changed.'
+				const count = conflicts.length;
+				this.outcome = outcome(
+					'error',
+					() =>
+						count === 1
+							? m.bundles_conflicts_one({ name: bundle.name })
+							: m.bundles_conflicts({ name: bundle.name, count }),
+					() => [
+						...conflicts.map((r) => m.bundles_stored_already({ run: runLabel(r) })),
+						m.bundles_nothing_changed()
 					]
-				};
+				);
 				return;
 			}
 			await this.#write(bundle, false);
 		} catch (e) {
-			this.outcome =
-				e instanceof BundleError
-					? {
-							kind: 'error',
-							title: `${e.message.split('\n')[0].replace(/:$/, '')}. Nothing was imported.`,
-							lines: e.problems
-						}
-					: { kind: 'error', title: 'Nothing was imported', lines: [(e as Error).message] };
+			if (e instanceof BundleError) {
+				const { problems, total } = e;
+				this.outcome = outcome(
+					'error',
+					() =>
+						total === 1
+							? m.bundles_cannot_import_one({ name })
+							: m.bundles_cannot_import({ name, count: total }),
+					() => problems
+				);
+			} else {
+				const message = (e as Error).message;
+				this.outcome = outcome(
+					'error',
+					() => m.bundles_nothing_imported(),
+					() => [message]
+				);
+			}
 		} finally {
 			this.busy = null;
 		}
@@ -221,18 +277,31 @@ export class BundlesState {
 	async #write(bundle: Bundle, replace: boolean): Promise<void> {
 		await importRuns(await this.#openStore(), bundle.runs, { replace });
 		this.pending = null;
-		this.outcome = {
-			kind: 'ok',
-			title: `Imported ${bundle.runs.length} run${bundle.runs.length === 1 ? '' : 's'} from ${bundle.name}${replace ? ', replacing the stored ones' : ''}`,
-			lines: [
+		const what = { count: bundle.runs.length, name: bundle.name };
+		const ignored = bundle.ignored;
+		const list = `${ignored.slice(0, 3).join(', ')}${ignored.length > 3 ? ', …' : ''}`;
+		this.outcome = outcome(
+			'ok',
+			() =>
+				replace
+					? what.count === 1
+						? m.bundles_imported_replacing_one(what)
+						: m.bundles_imported_replacing(what)
+					: what.count === 1
+						? m.bundles_imported_one(what)
+						: m.bundles_imported(what),
+			() => [
 				...describeRuns(bundle),
-				...(bundle.ignored.length
-					? [
-							`Skipped ${bundle.ignored.length} folder or system entr${bundle.ignored.length === 1 ? 'y' : 'ies'}: ${bundle.ignored.slice(0, 3).join(', ')}${bundle.ignored.length > 3 ? ', …' : ''}`
-						]
-					: [])
-			]
-		};
+				...(ignored.length === 0
+					? []
+					: [
+							ignored.length === 1
+								? m.bundles_skipped_one({ list })
+								: m.bundles_skipped({ count: ignored.length, list })
+						])
+			],
+			true
+		);
 		await this.load();
 	}
 
@@ -244,11 +313,12 @@ export class BundlesState {
 		try {
 			await this.#write(pending.bundle, true);
 		} catch (e) {
-			this.outcome = {
-				kind: 'error',
-				title: 'Nothing was imported',
-				lines: [(e as Error).message]
-			};
+			const message = (e as Error).message;
+			this.outcome = outcome(
+				'error',
+				() => m.bundles_nothing_imported(),
+				() => [message]
+			);
 		} finally {
 			this.busy = null;
 		}
@@ -263,10 +333,15 @@ export class BundlesState {
 		this.busy = 'delete';
 		try {
 			await (await this.#openStore()).deleteRun(run);
-			this.outcome = { kind: 'ok', title: `Deleted ${runLabel(run)}`, lines: [] };
+			this.outcome = outcome('ok', () => m.bundles_deleted({ run: runLabel(run) }));
 			await this.load();
 		} catch (e) {
-			this.outcome = { kind: 'error', title: 'Not deleted', lines: [(e as Error).message] };
+			const message = (e as Error).message;
+			this.outcome = outcome(
+				'error',
+				() => m.bundles_not_deleted(),
+				() => [message]
+			);
 		} finally {
 			this.busy = null;
 		}

@@ -19,6 +19,7 @@
 // Types only: the page's side must not pull the validator into every page's JavaScript.
 import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
 import type { Case, HistoryFields } from '$lib/core/dataset/types';
+import { m } from '$lib/paraglide/messages';
 
 /** Problems (or warnings) sent to the page; the rest are counted by kind. */
 export const PROBLEMS_SENT = 1000;
@@ -194,27 +195,36 @@ export function notShownByKind(
 		.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
 
-/** "3 × result_dict, 1 × file" (kinds are field names from the core, at most the first 8). */
+/**
+ * "3 × result_dict, 1 × file" (kinds are field names from the core, at most the first 8), in
+ * the interface language.
+ */
 export function kindsText(kinds: Array<{ kind: string; count: number }>): string {
 	const head = kinds.slice(0, 8).map((k) => `${k.count.toLocaleString('en')} × ${k.kind}`);
 	const rest = kinds.length - head.length;
-	return rest > 0 ? `${head.join(', ')} and ${rest} other kinds` : head.join(', ');
+	return rest > 0 ? m.dataset_kinds_rest({ list: head.join(', '), count: rest }) : head.join(', ');
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 // One formatter: toLocaleString makes a new one per call, which adds up over hundreds of reports.
 const count = new Intl.NumberFormat('en');
 
-/** One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB". */
+/**
+ * One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB", in the
+ * interface language.
+ */
 export function progressText(progress: Progress | null): string {
-	if (!progress) return 'starting…';
+	if (!progress) return m.dataset_progress_starting();
 	const { done, total } = progress;
 	switch (progress.phase) {
 		case 'reading':
-			return `reading the file: ${mb(done)} of ${mb(total)} MB`;
+			return m.dataset_progress_reading({ done: mb(done), total: mb(total) });
 		case 'checking':
-			return `checking cases: ${count.format(done)} of ${count.format(total)}`;
+			return m.dataset_progress_checking({ done: count.format(done), total: count.format(total) });
 		case 'receiving':
-			return `preparing cases: ${count.format(done)} of ${count.format(total)}`;
+			return m.dataset_progress_receiving({
+				done: count.format(done),
+				total: count.format(total)
+			});
 	}
 }

@@ -10,6 +10,7 @@
 import { parseCategoryMap } from '$lib/core/dataset/categories';
 import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
+import { m } from '$lib/paraglide/messages';
 import type { LoadOutcome, ProblemList, Progress } from './dataset-load-protocol';
 import { defaultDatasetLoader, lazyInlineLoader, type DatasetLoader } from './dataset-loader';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
@@ -37,8 +38,11 @@ export interface Refusal {
 	mapping: { candidates: string[]; detected: Partial<HistoryFields> } | null;
 	/** SHA-256 of the file's bytes (null when unreadable). */
 	sha256: string | null;
-	/** A message when the file could not be read or validated at all. */
-	error: string | null;
+	/**
+	 * A message when the file could not be read or validated at all, in the interface language
+	 * (read anew on each access, so it follows a language switch).
+	 */
+	readonly error: string | null;
 	/** True when a valid dataset stayed in use in spite of this file. */
 	keptDataset: boolean;
 }
@@ -163,9 +167,7 @@ export class DatasetState {
 			await this.#enqueue(async () =>
 				this.#refuse(
 					{ source: null, fileName, isSample: true, origin: 'sample', historyFields: null },
-					{
-						error: `Could not fetch the sample from ${url}: ${message(e)}. Reload the page and try again.`
-					}
+					{ error: () => m.dataset_error_fetch_sample({ url, reason: message(e) }) }
 				)
 			);
 			return;
@@ -298,9 +300,7 @@ export class DatasetState {
 		const generation = this.#generation;
 		const source = file.source;
 		if (!source) {
-			this.#refuse(file, {
-				error: `${file.fileName} is no longer in memory (the validation worker stopped). Open the file again.`
-			});
+			this.#refuse(file, { error: () => m.dataset_error_lost({ file: file.fileName }) });
 			return this.dataset ? 'refused-kept' : 'refused-alone';
 		}
 		// Bytes are lent to the loader (transferred); a Blob is a handle and stays.
@@ -328,13 +328,16 @@ export class DatasetState {
 		if (!(source instanceof Blob)) file.source = outcome.bytes;
 		if (generation !== this.#generation) return null;
 		this.loading = null;
-		if (outcome.kind !== 'valid') {
-			this.#refuse(
-				file,
-				outcome.kind === 'invalid'
-					? { problems: outcome.problems, mapping: outcome.mapping, sha256: outcome.sha256 }
-					: { error: `${file.fileName} could not be validated: ${outcome.message}` }
-			);
+		if (outcome.kind === 'invalid') {
+			const { problems, mapping, sha256 } = outcome;
+			this.#refuse(file, { problems, mapping, sha256 });
+			return this.dataset ? 'refused-kept' : 'refused-alone';
+		}
+		if (outcome.kind === 'failed') {
+			const reason = outcome.message;
+			this.#refuse(file, {
+				error: () => m.dataset_error_not_validated({ file: file.fileName, reason })
+			});
 			return this.dataset ? 'refused-kept' : 'refused-alone';
 		}
 		this.#inUse = file;
@@ -352,16 +355,20 @@ export class DatasetState {
 			problems?: ProblemList;
 			mapping?: Refusal['mapping'];
 			sha256?: string | null;
-			error?: string;
+			/** Builds the message, so that it is in the language of the moment it is read. */
+			error?: () => string;
 		}
 	): void {
 		this.#refused = file;
+		const error = what.error ?? null;
 		this.refused = {
 			fileName: file.fileName,
 			problems: what.problems ?? NO_PROBLEMS,
 			mapping: what.mapping ?? null,
 			sha256: what.sha256 ?? null,
-			error: what.error ?? null,
+			get error() {
+				return error ? error() : null;
+			},
 			keptDataset: this.dataset !== null
 		};
 		if (!this.dataset) this.#showFile(file, what.sha256 ?? null);

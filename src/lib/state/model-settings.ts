@@ -22,6 +22,7 @@ import {
 	type NumberLimit,
 	type Settings
 } from '$lib/core/run-config';
+import { m } from '$lib/paraglide/messages';
 import { PRESET_IDS, type PresetId } from './provider-presets';
 
 /** `api`: OpenAI-compatible endpoints; `simulated`: the offline demo provider for every role. */
@@ -141,27 +142,33 @@ export interface SettingsProblem {
 	message: string;
 }
 
-const ROLE_NAMES: Record<Role, string> = {
-	evaluated: 'Evaluated model',
-	user: 'User model',
-	judge: 'Judge'
+// Names and labels in the interface language (problems are derived anew on each read).
+const ROLE_NAMES: Record<Role, () => string> = {
+	evaluated: () => m.models_role_evaluated_title(),
+	user: () => m.models_role_user_title(),
+	judge: () => m.models_role_judge_title()
 };
 
-const GENERATION_LABELS: Record<keyof Settings, string> = {
-	temperature: 'Temperature',
-	judge_temperature: 'Judge temperature',
-	max_tokens: 'Max tokens',
-	timeout_s: 'Timeout',
-	retries: 'Retries'
+const GENERATION_LABELS: Record<keyof Settings, () => string> = {
+	temperature: () => m.models_temperature(),
+	judge_temperature: () => m.models_judge_temperature(),
+	max_tokens: () => m.models_max_tokens(),
+	timeout_s: () => m.models_problem_timeout(),
+	retries: () => m.models_retries()
 };
 
 function numberProblem(label: string, value: unknown, rule: NumberLimit): string | null {
-	if (typeof value !== 'number' || !Number.isFinite(value)) return `${label} must be a number.`;
-	if (rule.integer && !Number.isInteger(value)) return `${label} must be a whole number.`;
+	if (typeof value !== 'number' || !Number.isFinite(value))
+		return m.models_problem_number({ label });
+	if (rule.integer && !Number.isInteger(value)) return m.models_problem_integer({ label });
 	if (rule.exclusiveMin ? value <= rule.min : value < rule.min) {
-		return `${label} must be ${rule.exclusiveMin ? 'more than' : 'at least'} ${rule.min}.`;
+		return rule.exclusiveMin
+			? m.models_problem_more_than({ label, min: rule.min })
+			: m.models_problem_at_least({ label, min: rule.min });
 	}
-	if (rule.max !== undefined && value > rule.max) return `${label} must be at most ${rule.max}.`;
+	if (rule.max !== undefined && value > rule.max) {
+		return m.models_problem_at_most({ label, max: rule.max });
+	}
 	return null;
 }
 
@@ -172,11 +179,18 @@ function numberProblem(label: string, value: unknown, rule: NumberLimit): string
  */
 export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 	const problems: SettingsProblem[] = [];
-	for (const [key, label] of Object.entries(GENERATION_LABELS) as [keyof Settings, string][]) {
-		const message = numberProblem(label, s.generation[key], SETTING_LIMITS[key]);
+	for (const [key, label] of Object.entries(GENERATION_LABELS) as [
+		keyof Settings,
+		() => string
+	][]) {
+		const message = numberProblem(label(), s.generation[key], SETTING_LIMITS[key]);
 		if (message) problems.push({ field: `generation.${key}`, message });
 	}
-	const concurrency = numberProblem('Concurrency', s.concurrency, SETTING_LIMITS.concurrency);
+	const concurrency = numberProblem(
+		m.models_concurrency(),
+		s.concurrency,
+		SETTING_LIMITS.concurrency
+	);
 	if (concurrency) problems.push({ field: 'concurrency', message: concurrency });
 	if (s.mode === 'simulated') return problems;
 
@@ -185,7 +199,7 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 	if (defaultCheck && !defaultCheck.ok) {
 		problems.push({
 			field: 'defaults.baseURL',
-			message: `Default base URL ${defaultCheck.problem}.`
+			message: m.models_problem_default_url({ problem: defaultCheck.problem })
 		});
 	}
 	for (const r of ROLES) {
@@ -195,8 +209,8 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 				field: `${r}.model`,
 				message:
 					r === 'evaluated'
-						? 'Evaluated model: enter the model id to benchmark (none is chosen for you).'
-						: `${ROLE_NAMES[r]}: enter a model id.`
+						? m.models_problem_evaluated_model()
+						: m.models_problem_role_model({ role: ROLE_NAMES[r]() })
 			});
 		}
 		const own = c.baseURL.trim();
@@ -204,7 +218,7 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 		if (ownCheck && !ownCheck.ok) {
 			problems.push({
 				field: `${r}.baseURL`,
-				message: `${ROLE_NAMES[r]}: base URL ${ownCheck.problem}.`
+				message: m.models_problem_role_url({ role: ROLE_NAMES[r](), problem: ownCheck.problem })
 			});
 		}
 	}

@@ -4,6 +4,8 @@
  * `diagnose.ts` so the page can list them without loading the `openai` package.
  */
 
+import { m } from '$lib/paraglide/messages';
+
 export const PRESET_IDS = [
 	'openai',
 	'deepseek',
@@ -18,16 +20,16 @@ export type PresetId = (typeof PRESET_IDS)[number];
 
 export interface ProviderPreset {
 	id: PresetId;
-	/** Name shown in the select. */
-	label: string;
+	/** Name shown in the select (in the interface language where it is not a product name). */
+	readonly label: string;
 	/** Filled into the base URL field when the preset is chosen; '' keeps what is there. */
 	baseURL: string;
 	/** Suggested model ids (a datalist), never chosen for the user. */
 	models: readonly string[];
 	/** False for local servers that ignore the key. */
 	needsKey: boolean;
-	/** One line under the fields: where the model ids come from, what to start. */
-	note: string;
+	/** One line under the fields, in the interface language: where the model ids come from, what to start. */
+	readonly note: string;
 }
 
 export const PRESETS: Record<PresetId, ProviderPreset> = {
@@ -37,7 +39,9 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'https://api.openai.com/v1',
 		models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini'],
 		needsKey: true,
-		note: 'OpenAI usually refuses calls from web pages (CORS); the CLI always works.'
+		get note() {
+			return m.models_note_openai();
+		}
 	},
 	deepseek: {
 		id: 'deepseek',
@@ -45,7 +49,9 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'https://api.deepseek.com/v1',
 		models: ['deepseek-chat', 'deepseek-reasoner'],
 		needsKey: true,
-		note: 'DeepSeek names its models deepseek-chat and deepseek-reasoner; the paper names (DeepSeek-V4.1-Flash, DeepSeek-R1) are not API ids.'
+		get note() {
+			return m.models_note_deepseek();
+		}
 	},
 	openrouter: {
 		id: 'openrouter',
@@ -53,7 +59,9 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'https://openrouter.ai/api/v1',
 		models: ['deepseek/deepseek-r1', 'deepseek/deepseek-chat', 'qwen/qwen-2.5-72b-instruct'],
 		needsKey: true,
-		note: 'OpenRouter model ids carry the vendor prefix (vendor/model).'
+		get note() {
+			return m.models_note_openrouter();
+		}
 	},
 	vllm: {
 		id: 'vllm',
@@ -61,7 +69,9 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'http://localhost:8000/v1',
 		models: ['Qwen/Qwen2.5-7B-Instruct'],
 		needsKey: false,
-		note: 'The model id is the name given to vllm serve (or its --served-model-name).'
+		get note() {
+			return m.models_note_vllm();
+		}
 	},
 	ollama: {
 		id: 'ollama',
@@ -69,7 +79,9 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'http://localhost:11434/v1',
 		models: ['qwen2.5:7b', 'qwen2.5:14b', 'llama3.1:8b'],
 		needsKey: false,
-		note: 'Ollama needs OLLAMA_ORIGINS set to this page’s origin before the browser may call it.'
+		get note() {
+			return m.models_note_ollama();
+		}
 	},
 	lmstudio: {
 		id: 'lmstudio',
@@ -77,22 +89,32 @@ export const PRESETS: Record<PresetId, ProviderPreset> = {
 		baseURL: 'http://localhost:1234/v1',
 		models: [],
 		needsKey: false,
-		note: 'Start the server in LM Studio’s Developer tab and turn on “Enable CORS”.'
+		get note() {
+			return m.models_note_lmstudio();
+		}
 	},
 	llamacpp: {
 		id: 'llamacpp',
-		label: 'llama.cpp server',
+		get label() {
+			return m.models_preset_llamacpp();
+		},
 		baseURL: 'http://localhost:8080/v1',
 		models: [],
 		needsKey: false,
-		note: 'llama-server answers with the one model it loaded, whatever id is sent.'
+		get note() {
+			return m.models_note_llamacpp();
+		}
 	},
 	custom: {
 		id: 'custom',
-		label: 'Custom URL',
+		get label() {
+			return m.models_preset_custom();
+		},
 		baseURL: '',
 		models: [],
 		needsKey: false,
-		note: 'Any server that speaks the OpenAI chat completions API; the base URL usually ends in /v1.'
+		get note() {
+			return m.models_note_custom();
+		}
 	}
 };

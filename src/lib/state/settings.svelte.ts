@@ -17,6 +17,7 @@ import {
 	type EndpointConfig,
 	type ModelSettings
 } from './model-settings';
+import { m } from '$lib/paraglide/messages';
 import { PRESETS, type PresetId } from './provider-presets';
 
 /** The part of `localStorage` the settings use. */
@@ -123,7 +124,7 @@ export class SettingsState {
 				status: 'ok',
 				provider: 'generic',
 				latencyMs: 0,
-				message: 'The simulated provider answers offline; nothing is sent anywhere.'
+				message: m.models_sim_test()
 			};
 		} else {
 			// Loaded on demand: the openai package is large and only needed here and on Run.
