@@ -16,7 +16,7 @@ import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
-	type RecordOf,
+	type RecordsByFile,
 	type StageFile
 } from '../core/records';
 import type { LayoutSource } from '../core/results/source';
@@ -132,9 +132,7 @@ export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<st
 }
 
 /** What the inspector shows of one case: its record in each stage file (a1 and LCA: two). */
-export type CaseRecords = {
-	[F in StageFile]: RecordOf<F>[];
-};
+export type CaseRecords = RecordsByFile;
 
 /** The records of one case in every stage file of a run, validated, in stored order. */
 export async function readCaseRecords(

@@ -14,7 +14,7 @@ import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { caseKey } from '$lib/core/records';
 import { keyOf } from '$lib/state/results.svelte';
-import { caseView, type CaseView } from './case-view';
+import { caseView, type CaseView } from '$lib/view/case-view';
 
 export class InspectorState {
 	status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');

@@ -4,7 +4,6 @@
  * imported bundle carries both histories, every response and label, the claims and the gold
  * verdicts. Framework-free.
  */
-import type { CaseRecords } from '$lib/adapters/idb-source';
 import { classOf } from '$lib/core/metrics/by-class';
 import type { Case, CategoryMap, History, Verdict } from '$lib/core/dataset/types';
 import type {
@@ -14,7 +13,8 @@ import type {
 	ForceJudgeRecord,
 	HistoryType,
 	InteractionRecord,
-	LcaLabel
+	LcaLabel,
+	RecordsByFile
 } from '$lib/core/records';
 import type { LjpSetup } from '$lib/core/metrics/types';
 
@@ -69,7 +69,7 @@ export interface CaseView {
 
 export function caseView(
 	caseNumber: string,
-	records: CaseRecords,
+	records: RecordsByFile,
 	datasetCase: Case | null,
 	categories: CategoryMap
 ): CaseView {
