@@ -166,6 +166,14 @@ export async function readCaseRecords(
 	return out as unknown as CaseRecords;
 }
 
+/** Every record of a run by stage file, validated, in stored order: what Inspect's case table reads. */
+export async function readRunRecords(store: IdbStore, run: RunKey): Promise<RecordsByFile> {
+	const files = await Promise.all(STAGE_FILE_NAMES.map((file) => store.readRecords(run, file)));
+	return Object.fromEntries(
+		STAGE_FILE_NAMES.map((file, i) => [file, files[i]])
+	) as unknown as RecordsByFile;
+}
+
 /**
  * The call-log lines of one case of a run (its `by_case` index), validated, in written order:
  * what Inspect shows under each response. [] when the run has no call log.

@@ -93,11 +93,11 @@ describe('caseView', () => {
 			dataset.categories
 		);
 		expect(view.missing).toEqual([
-			'DCG questions',
-			'DCG judgement',
-			'LJP Direct',
-			'LJP Gold',
-			'LJP Interaction'
+			'force_ask',
+			'DCG_results',
+			'LJP_direct',
+			'LJP_gold',
+			'LJP_interaction'
 		]);
 		expect(view.ljp.setups).toEqual([]);
 		expect(view.ljp.rows.map((r) => r.gold)).toEqual(kase.claims.map((c) => c.verdict));
