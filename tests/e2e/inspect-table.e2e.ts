@@ -16,6 +16,7 @@ import { modelDirName } from '../../src/lib/core/layout';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import { readTree, sampleDataset, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
 import { writeRuns } from '../fixtures/bundles/runs';
+import { simulatedRunFiles } from '../bench/simulated-runs';
 import { startBrowser, type E2E } from './browser';
 import { expectInert, hostile, shortHostile } from './security-support';
 
@@ -29,6 +30,10 @@ let hostileZip: string;
 let hostileKey: string;
 const HOSTILE_CASE = shortHostile('case');
 let dir: string;
+/** A run of 150 synthetic cases: more than the table draws at once. */
+const MANY = 150;
+let manyKey: string;
+let manyCases: string[];
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 /** The records of one stage file of a run, as the CLI wrote them. */
@@ -115,6 +120,14 @@ beforeAll(async () => {
 	hostileKey = `${run.runId}/${run.modelDir}`;
 	hostileZip = join(dir, 'hostile.zip');
 	await writeFile(hostileZip, zipFiles(store.toFiles()));
+
+	const many = await simulatedRunFiles(MANY);
+	const manifestPath = [...many.keys()].find((p) => p.endsWith('/manifest.json'))!;
+	manyKey = manifestPath.split('/').slice(1, 3).join('/');
+	manyCases = (
+		JSON.parse(many.get(manifestPath)!) as { dataset: { selected_case_numbers: unknown[] } }
+	).dataset.selected_case_numbers.map(String);
+	await writeFile(join(dir, 'many.zip'), zipFiles(many));
 
 	e2e = await startBrowser({ viewport: { width: 1366, height: 900 } });
 });
@@ -335,6 +348,13 @@ describe('the case table', () => {
 		);
 		await page.getByTestId('case-head').waitFor();
 		await e2e.screenshot('inspect-bad-link');
+
+		await page.goto(inspectUrl(`run=${encodeURIComponent(keyA)}&disagree=yes`));
+		await expect(page.getByTestId('link-issues').innerText()).resolves.toContain(
+			'names no run to compare with, so every case is listed'
+		);
+		await page.getByTestId('case-table').waitFor();
+		expect(await listed(page)).toHaveLength(14);
 		e2e.assertClean();
 	});
 
@@ -383,6 +403,52 @@ describe('the case table', () => {
 		await page.getByTestId('case-head').waitFor();
 		await expect.poll(() => page.getByTestId('case-number').innerText()).toBe(HOSTILE_CASE);
 		await expectInert(page, page.locator('main'), [HOSTILE_CASE, hostile('cause0')]);
+		e2e.assertClean();
+	});
+
+	it('draws only the rows in view of a long run, fills them as the box scrolls, and scrolls to a linked case', async () => {
+		const { page } = e2e;
+		await importZip(page, join(dir, 'many.zip'));
+		const late = manyCases[120];
+		await page.goto(
+			inspectUrl(`run=${encodeURIComponent(manyKey)}&case=${encodeURIComponent(late)}`)
+		);
+		await page.locator(`[data-testid="case-table"][data-count="${MANY}"]`).waitFor();
+		await expect.poll(() => page.getByTestId('case-number').innerText()).toBe(late);
+		// The linked case is drawn, marked and within the box's view.
+		const row = page.locator(`tbody tr[data-case="${late}"]`);
+		await row.waitFor();
+		expect(await row.getAttribute('aria-current')).toBe('true');
+		const inView = () =>
+			page.evaluate((c) => {
+				const box = document.querySelector('[data-testid="case-table"]')!.parentElement!;
+				const r = document.querySelector(`tbody tr[data-case="${c}"]`)!.getBoundingClientRect();
+				const b = box.getBoundingClientRect();
+				return r.top >= b.top && r.bottom <= b.bottom;
+			}, late);
+		expect(await inView()).toBe(true);
+		const drawn = await listed(page);
+		expect(drawn.length).toBeLessThan(60);
+		// The rows drawn are the run's, in order, around the linked one.
+		const at = manyCases.indexOf(drawn[0]);
+		expect(drawn).toEqual(manyCases.slice(at, at + drawn.length));
+		expect(drawn).toContain(late);
+
+		// Scrolled to the top, the first cases are drawn; to the bottom, the last ones.
+		const box = page.getByTestId('case-table').locator('..');
+		await box.evaluate((el) => (el.scrollTop = 0));
+		await expect.poll(async () => (await listed(page))[0]).toBe(manyCases[0]);
+		await box.evaluate((el) => (el.scrollTop = el.scrollHeight));
+		await expect.poll(async () => (await listed(page)).at(-1)).toBe(manyCases[MANY - 1]);
+		// The row count is announced to assistive technology as the whole list.
+		expect(await page.getByTestId('case-table').getAttribute('aria-rowcount')).toBe(
+			String(MANY + 1)
+		);
+
+		// A filter starts the list at its top again.
+		await page.getByTestId('case-search').fill(manyCases[3]);
+		await tableShows(page, qs(['q', manyCases[3]]));
+		expect((await listed(page))[0]).toBe(manyCases[3]);
 		e2e.assertClean();
 	});
 
