@@ -17,6 +17,7 @@ import { cliStartupBench } from './cli-startup.bench';
 import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
+import { inspectTableBench } from './inspect-table.bench';
 import { resultsBench } from './results.bench';
 import { resultsPageBench } from './results-page.bench';
 import { siteSizeBench } from './site-size.bench';
@@ -43,6 +44,7 @@ const BENCHES: BenchModule[] = [
 	resultsBench,
 	bootstrapBench,
 	resultsPageBench,
+	inspectTableBench,
 	siteSizeBench,
 	cliStartupBench
 ];

@@ -16,7 +16,7 @@ import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
 	type Manifest,
-	type RecordOf,
+	type RecordsByFile,
 	type StageFile
 } from '../core/records';
 import type { LayoutSource } from '../core/results/source';
@@ -132,9 +132,7 @@ export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<st
 }
 
 /** What the inspector shows of one case: its record in each stage file (a1 and LCA: two). */
-export type CaseRecords = {
-	[F in StageFile]: RecordOf<F>[];
-};
+export type CaseRecords = RecordsByFile;
 
 /** The records of one case in every stage file of a run, validated, in stored order. */
 export async function readCaseRecords(
@@ -166,6 +164,14 @@ export async function readCaseRecords(
 			});
 	}
 	return out as unknown as CaseRecords;
+}
+
+/** Every record of a run by stage file, validated, in stored order: what Inspect's case table reads. */
+export async function readRunRecords(store: IdbStore, run: RunKey): Promise<RecordsByFile> {
+	const files = await Promise.all(STAGE_FILE_NAMES.map((file) => store.readRecords(run, file)));
+	return Object.fromEntries(
+		STAGE_FILE_NAMES.map((file, i) => [file, files[i]])
+	) as unknown as RecordsByFile;
 }
 
 /**

@@ -154,6 +154,11 @@ export const STAGE_FILE_NAMES = Object.keys(STAGE_FILES) as StageFile[];
 /** The record type stored in each stage file. */
 export type RecordOf<F extends StageFile> = z.infer<(typeof STAGE_FILES)[F]['schema']>;
 
+/** Records of some cases of a run by stage file, each file's in stored order (a1 and LCA: two per case). */
+export type RecordsByFile = {
+	[F in StageFile]: RecordOf<F>[];
+};
+
 /** A record of any stage file; every one carries these two fields. */
 export type AnyRecord = { case_number: CaseNumber; input_sha256: string } & Record<string, unknown>;
 

@@ -4,17 +4,19 @@
  * imported bundle carries both histories, every response and label, the claims and the gold
  * verdicts. Framework-free.
  */
-import type { CaseRecords } from '$lib/adapters/idb-source';
 import { classOf } from '$lib/core/metrics/by-class';
 import type { Case, CategoryMap, History, Verdict } from '$lib/core/dataset/types';
-import type {
-	A1Record,
-	DcgLabel,
-	ForceAskRecord,
-	ForceJudgeRecord,
-	HistoryType,
-	InteractionRecord,
-	LcaLabel
+import {
+	STAGE_FILE_NAMES,
+	type A1Record,
+	type DcgLabel,
+	type ForceAskRecord,
+	type ForceJudgeRecord,
+	type HistoryType,
+	type InteractionRecord,
+	type LcaLabel,
+	type RecordsByFile,
+	type StageFile
 } from '$lib/core/records';
 import type { LjpSetup } from '$lib/core/metrics/types';
 
@@ -63,13 +65,16 @@ export interface CaseView {
 		responses: { setup: 'direct' | 'gold'; record: ForceJudgeRecord }[];
 		setups: LjpSetup[];
 	};
-	/** Stages with no record for this case. */
-	missing: string[];
+	/**
+	 * Stage files with no record for this case (the LJP prediction responses aside: their
+	 * setups' results say the same).
+	 */
+	missing: StageFile[];
 }
 
 export function caseView(
 	caseNumber: string,
-	records: CaseRecords,
+	records: RecordsByFile,
 	datasetCase: Case | null,
 	categories: CategoryMap
 ): CaseView {
@@ -127,18 +132,9 @@ export function caseView(
 		.map((t) => ({ historyType: t, record: a1(t), label: lca(t)?.label ?? null }))
 		.filter((f): f is FirstResponse => f.record !== null);
 
-	const missing = [
-		['a1 (first responses)', records.a1.length],
-		['LCA labels', records.LCA_results.length],
-		['interaction', records.interaction.length],
-		['DCG questions', records.force_ask.length],
-		['DCG judgement', records.DCG_results.length],
-		['LJP Direct', records.LJP_direct.length],
-		['LJP Gold', records.LJP_gold.length],
-		['LJP Interaction', records.LJP_interaction.length]
-	]
-		.filter(([, n]) => n === 0)
-		.map(([name]) => name as string);
+	const missing = STAGE_FILE_NAMES.filter(
+		(f) => f !== 'a1_direct' && f !== 'a1_force_judge' && records[f].length === 0
+	);
 
 	return {
 		caseNumber,

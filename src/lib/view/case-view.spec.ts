@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeDataset } from '../../../../tests/fixtures/engine/cases';
-import { writeRuns } from '../../../../tests/fixtures/bundles/runs';
-import type { CaseRecords } from '$lib/adapters/idb-source';
+import { makeDataset } from '../../../tests/fixtures/engine/cases';
+import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { modelDirName, type RunKey } from '$lib/core/layout';
-import { STAGE_FILE_NAMES } from '$lib/core/records';
+import { STAGE_FILE_NAMES, type RecordsByFile } from '$lib/core/records';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { caseView } from './case-view';
 
@@ -21,12 +20,12 @@ beforeAll(async () => {
 	genOnly = { runId: 'gen-only', modelDir };
 });
 
-async function recordsOf(run: RunKey, caseNumber: string): Promise<CaseRecords> {
+async function recordsOf(run: RunKey, caseNumber: string): Promise<RecordsByFile> {
 	const out: Record<string, unknown[]> = {};
 	for (const file of STAGE_FILE_NAMES) {
 		out[file] = (await store.readRecords(run, file)).filter((r) => r.case_number === caseNumber);
 	}
-	return out as unknown as CaseRecords;
+	return out as unknown as RecordsByFile;
 }
 
 describe('caseView', () => {
@@ -94,11 +93,11 @@ describe('caseView', () => {
 			dataset.categories
 		);
 		expect(view.missing).toEqual([
-			'DCG questions',
-			'DCG judgement',
-			'LJP Direct',
-			'LJP Gold',
-			'LJP Interaction'
+			'force_ask',
+			'DCG_results',
+			'LJP_direct',
+			'LJP_gold',
+			'LJP_interaction'
 		]);
 		expect(view.ljp.setups).toEqual([]);
 		expect(view.ljp.rows.map((r) => r.gold)).toEqual(kase.claims.map((c) => c.verdict));
