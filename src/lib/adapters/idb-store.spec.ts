@@ -7,7 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { recordHead } from '../core/store/heads';
-import { makeA1, makeInteraction, makeManifest } from '../core/store/record-factories';
+import { makeA1, makeInteraction, makeManifest } from '../../../tests/support/record-factories';
 import { importRuns } from './idb-source';
 import { openIdbStore, type IdbStore } from './idb-store';
 import type { BundleRun } from './zip-bundle';

@@ -1,9 +1,9 @@
 /**
- * Small factories for valid records and manifests, for tests and the simulated demo. Texts are
+ * Small factories for valid records and manifests, for tests. Texts are
  * Chinese and histories nested, so a store that mangles either fails its tests.
  */
-import type { History } from '../dataset/types';
-import type { RunKey } from '../layout';
+import type { History } from '../../src/lib/core/dataset/types';
+import type { RunKey } from '../../src/lib/core/layout';
 import {
 	type CaseNumber,
 	DEFAULT_SETTINGS,
@@ -13,7 +13,7 @@ import {
 	type InteractionRecord,
 	type LcaResultRecord,
 	type Manifest
-} from '../records';
+} from '../../src/lib/core/records';
 
 /** A well-formed, deterministic stand-in for an `input_sha256` (not a real hash). */
 export function fakeSha(seed: string | number): string {
