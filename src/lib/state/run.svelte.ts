@@ -133,11 +133,10 @@ export class RunState {
 	async refresh(): Promise<void> {
 		try {
 			const store = await this.store();
-			const held = await heldLockNames();
 			this.unfinished = await listUnfinished(
 				store,
 				loadPlans(browserStorage()),
-				held,
+				await store.heldRuns(),
 				// The run this page shows has its own card, with Start to continue it; a run refused
 				// before it began (another tab holds it) stays listed.
 				this.hasProgress ? this.snapshot.run : null
@@ -286,16 +285,6 @@ export class RunState {
 export function parseLimit(text: string): number | null {
 	const t = text.trim();
 	return t === '' ? null : Number(t);
-}
-
-/** Names of the Web Locks held in this browser, any tab; empty where the API is missing. */
-async function heldLockNames(): Promise<string[]> {
-	try {
-		const state = await globalThis.navigator?.locks?.query();
-		return (state?.held ?? []).map((l) => l.name ?? '').filter(Boolean);
-	} catch {
-		return [];
-	}
 }
 
 export const runState = new RunState();

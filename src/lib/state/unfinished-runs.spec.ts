@@ -72,7 +72,10 @@ describe('listUnfinished', () => {
 		const items = await listUnfinished(
 			s,
 			plans,
-			[`lexpilot-workbench:r1/${modelDir}`, 'some-other-lock'],
+			[
+				{ runId: 'r1', modelDir },
+				{ runId: 'r3', modelDir }
+			],
 			{ runId: 'r2', modelDir }
 		);
 		expect(items.map((i) => [i.plan.runId, i.busyElsewhere])).toEqual([['r1', true]]);

@@ -36,15 +36,16 @@ export async function savedPerStage(
 }
 
 /**
- * Unfinished runs, newest first. `heldLocks` are the names of Web Locks held anywhere in this
- * browser (`navigator.locks.query()`); `exclude` is the run this page shows itself.
+ * Unfinished runs, newest first. `held` are the runs whose writer lock is held anywhere in this
+ * browser (`IdbStore.heldRuns()`); `exclude` is the run this page shows itself.
  */
 export async function listUnfinished(
 	store: CheckpointStore,
 	plans: readonly RunPlan[],
-	heldLocks: readonly string[] = [],
+	held: readonly RunKey[] = [],
 	exclude: RunKey | null = null
 ): Promise<UnfinishedRun[]> {
+	const busy = new Set(held.map(planKey));
 	const out: UnfinishedRun[] = [];
 	for (const plan of plans) {
 		if (plan.status === 'done') continue;
@@ -59,13 +60,12 @@ export async function listUnfinished(
 			// A run whose files cannot be read is for the Results page to explain, not for Resume.
 			continue;
 		}
-		const suffix = `:${planKey(plan)}`;
 		out.push({
 			plan,
 			manifest,
 			saved,
 			selected: manifest.dataset.selected_case_numbers.length,
-			busyElsewhere: heldLocks.some((name) => name.endsWith(suffix))
+			busyElsewhere: busy.has(planKey(plan))
 		});
 	}
 	return out.sort((a, b) => b.plan.updatedAt.localeCompare(a.plan.updatedAt));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../../tests/fixtures/bundles/runs';
-import type { CaseRecords } from '$lib/adapters/idb-source';
+import type { CaseRecords } from '$lib/core/store/types';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import { STAGE_FILE_NAMES } from '$lib/core/records';
 import { MemoryStore } from '$lib/core/store/memory-store';

@@ -4,7 +4,7 @@
  * imported bundle carries both histories, every response and label, the claims and the gold
  * verdicts. Framework-free.
  */
-import type { CaseRecords } from '$lib/adapters/idb-source';
+import type { CaseRecords } from '$lib/core/store/types';
 import { classOf } from '$lib/core/metrics/by-class';
 import type { Case, CategoryMap, History, Verdict } from '$lib/core/dataset/types';
 import type {

@@ -2,14 +2,10 @@
  * The Case inspector's state: the stored runs, the run and case chosen (from the URL), and the
  * view of that case built from its records and, when it is the run's dataset, the loaded one.
  */
-import {
-	listStoredRuns,
-	readCaseCalls,
-	readCaseRecords,
-	sharedIdbStore,
-	type StoredRun
-} from '$lib/adapters/idb-source';
-import type { IdbStore } from '$lib/adapters/idb-store';
+import { readCaseCalls, readCaseRecords } from '$lib/adapters/idb-layout-source';
+import { listStoredRuns } from '$lib/adapters/idb-listing';
+import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { StoredRun } from '$lib/core/store/types';
 import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { caseKey } from '$lib/core/records';
