@@ -63,15 +63,10 @@ export function checkedChoice(choice: Partial<Record<keyof FigureChoice, string>
 }
 
 /** The seven figures of the page, in page order. */
-export interface ResultFigures {
-	lca: Figure;
-	lcaClass: Figure;
-	dcg: Figure;
-	dcgClass: Figure;
-	ljpQwk: Figure;
-	ljpAcc: Figure;
-	ljpClass: Figure;
-}
+export type ResultFigures = Record<
+	'lca' | 'lcaClass' | 'dcg' | 'dcgClass' | 'ljpQwk' | 'ljpAcc' | 'ljpClass',
+	Figure
+>;
 
 /** What the two kinds of uncertainty mean, under the figures and in the report. */
 export const UNCERTAINTY = [
