@@ -8,7 +8,7 @@ import { RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../../../tests/support/record-factories';
-import { nodeSha256 } from '../../cli/node-hash';
+import { nodeSha256 } from './node-hash';
 import { useSyncSha256 } from '../core/hash';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 
