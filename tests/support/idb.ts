@@ -12,6 +12,8 @@ import {
 	type IdbStoreOptions,
 	type WorkbenchDb
 } from '../../src/lib/adapters/idb-store';
+import type { RunKey } from '../../src/lib/core/layout';
+import type { StageFile } from '../../src/lib/core/records';
 
 const where = new WeakMap<IdbStore, { factory: IDBFactory; dbName: string }>();
 const open: { close(): void }[] = [];
@@ -46,4 +48,19 @@ export async function rawDbOf(store: IdbStore): Promise<IDBPDatabase<WorkbenchDb
 /** Closes every store and raw connection opened since the last call (an `afterEach`). */
 export function closeTestStores(): void {
 	for (const connection of open.splice(0)) connection.close();
+}
+
+/**
+ * Deletes the record at position `index` of a stage file behind the store's back, as if the
+ * stage were still running (its heads stay; the store finds them out of step).
+ */
+export async function dropRecord(
+	store: IdbStore,
+	run: RunKey,
+	file: StageFile,
+	index: number
+): Promise<void> {
+	const raw = await rawDbOf(store);
+	const rows = await raw.getAllFromIndex('records', 'by_file', [run.runId, run.modelDir, file]);
+	await raw.delete('records', [run.runId, run.modelDir, file, rows[index].seq]);
 }

@@ -3,6 +3,9 @@
  * once by the engine into memory, with their files and their bundle: what the IndexedDB adapter
  * tests store, read back and compare.
  */
+import { readRunsFiles } from '../../src/lib/adapters/idb-layout-source';
+import { listStoredRuns } from '../../src/lib/adapters/idb-listing';
+import type { IdbStore } from '../../src/lib/adapters/idb-store';
 import { readZipBundle, zipBundle, type Bundle } from '../../src/lib/adapters/zip-bundle';
 import type { RunDataset } from '../../src/lib/core/engine/types';
 import { modelDirName, type RunKey } from '../../src/lib/core/layout';
@@ -48,4 +51,12 @@ export function storedRuns(): Promise<StoredRunsFixture> {
 		};
 	})();
 	return fixture;
+}
+
+/** Every file of every run stored in `store`, path → text, as export would write them. */
+export async function allStoredFiles(store: IdbStore): Promise<Map<string, string>> {
+	return readRunsFiles(
+		store,
+		(await listStoredRuns(store)).map((s) => s.run)
+	);
 }

@@ -1,13 +1,16 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
-import { storedRuns, type StoredRunsFixture } from '../../../tests/support/stored-runs';
+import {
+	allStoredFiles,
+	storedRuns,
+	type StoredRunsFixture
+} from '../../../tests/support/stored-runs';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { MemoryStore } from '../core/store/memory-store';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { findConflicts, ImportConflictError, importRuns } from './idb-import';
 import { listStoredRuns } from './idb-listing';
-import { readRunsFiles } from './idb-layout-source';
 import type { IdbStore } from './idb-store';
 import { readZipBundle, zipBundle } from './zip-bundle';
 
@@ -19,13 +22,7 @@ beforeAll(async () => {
 
 afterEach(closeTestStores);
 
-/** Every file of every stored run, path → text. */
-async function allFiles(store: IdbStore): Promise<Map<string, string>> {
-	return readRunsFiles(
-		store,
-		(await listStoredRuns(store)).map((s) => s.run)
-	);
-}
+const allFiles = allStoredFiles;
 
 /** Record rows in the whole database, behind the store's back. */
 async function recordRows(store: IdbStore): Promise<number> {
@@ -80,6 +77,28 @@ describe('importRuns', () => {
 		dcg.records[1] = dcg.records[0];
 		dcg.lines[1] = dcg.lines[0];
 		await expect(importRuns(store, [fx.bundle.runs[0], broken])).rejects.toThrow(CheckpointError);
+		expect(await listStoredRuns(store)).toEqual([]);
+		expect(await recordRows(store)).toBe(0);
+	});
+
+	it('says a full storage stopped the import, and writes nothing', async () => {
+		const store = await openTestStore();
+		let adds = 0;
+		const add = IDBObjectStore.prototype.add;
+		vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (
+			this: IDBObjectStore,
+			...args: Parameters<IDBObjectStore['add']>
+		) {
+			// Well into the second run's records.
+			if (++adds === 40)
+				throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+			return add.apply(this, args);
+		});
+		await expect(importRuns(store, fx.bundle.runs)).rejects.toThrow(
+			/^Browser storage is full, so the bundle was not imported \(nothing was written\)/
+		);
+		vi.restoreAllMocks();
+		expect(adds).toBe(40);
 		expect(await listStoredRuns(store)).toEqual([]);
 		expect(await recordRows(store)).toBe(0);
 	});

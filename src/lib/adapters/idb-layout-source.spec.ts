@@ -2,20 +2,18 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
-import { storedRuns, type StoredRunsFixture } from '../../../tests/support/stored-runs';
+import { closeTestStores, dropRecord, openTestStore } from '../../../tests/support/idb';
+import {
+	allStoredFiles,
+	storedRuns,
+	type StoredRunsFixture
+} from '../../../tests/support/stored-runs';
 import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { computeReport, memorySource } from '../core/results';
 import { MemoryStore } from '../core/store/memory-store';
 import { importRuns } from './idb-import';
 import { listStoredRuns } from './idb-listing';
-import {
-	idbLayoutSource,
-	readCaseCalls,
-	readCaseRecords,
-	readRunsFiles
-} from './idb-layout-source';
-import type { IdbStore } from './idb-store';
+import { idbLayoutSource, readCaseCalls, readCaseRecords } from './idb-layout-source';
 import { readZipBundle, zipBundle } from './zip-bundle';
 
 let fx: StoredRunsFixture;
@@ -26,13 +24,7 @@ beforeAll(async () => {
 
 afterEach(closeTestStores);
 
-/** Every file of every stored run, path → text. */
-async function allFiles(store: IdbStore): Promise<Map<string, string>> {
-	return readRunsFiles(
-		store,
-		(await listStoredRuns(store)).map((s) => s.run)
-	);
-}
+const allFiles = allStoredFiles;
 
 describe('idbLayoutSource', () => {
 	it('scores runs the engine wrote into IndexedDB exactly as the CLI scores its folder', async () => {
@@ -113,14 +105,7 @@ describe('idbLayoutSource', () => {
 		const store = await openTestStore();
 		await writeRuns(store, fx.dataset, [{ runId: 'run1', limit: 4, stages: ['gen', 'dcg'] }]);
 		// Remove one DCG record, as if the stage were still running.
-		const { run1 } = fx;
-		const raw = await rawDbOf(store);
-		const rows = await raw.getAllFromIndex('records', 'by_file', [
-			run1.runId,
-			run1.modelDir,
-			'DCG_results'
-		]);
-		await raw.delete('records', [run1.runId, run1.modelDir, 'DCG_results', rows[3].seq]);
+		await dropRecord(store, fx.run1, 'DCG_results', 3);
 		const report = await computeReport(idbLayoutSource(store), { partial: true });
 		expect(report.runs[0].completeness.DCG_results).toMatchObject({
 			status: 'incomplete',

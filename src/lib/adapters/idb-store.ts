@@ -587,56 +587,48 @@ export class IdbStore implements CheckpointStore, CallLog {
 	 * holds the runs' locks.
 	 */
 	async writeRuns(runs: readonly RunRows[], replace: boolean): Promise<void> {
-		// No await on anything but this transaction's requests from here, or it would commit early.
-		const tx = this.#db.transaction(['manifests', 'records', 'calls'], 'readwrite');
-		const manifests = tx.objectStore('manifests');
-		const records = tx.objectStore('records');
-		const calls = tx.objectStore('calls');
-		try {
-			for (const entry of runs) {
-				const { runId, modelDir } = entry.run;
-				// Call-log rows live only with their run; none can be left without one, but be sure.
-				await calls.delete(callRange(entry.run));
-				if (replace) {
-					await manifests.delete([runId, modelDir]);
-					const index = records.index('by_file');
-					for (const file of STAGE_FILE_NAMES) {
-						let cursor = await index.openCursor([runId, modelDir, file]);
-						while (cursor) {
-							await cursor.delete();
-							cursor = await cursor.continue();
+		const full =
+			'Browser storage is full, so the bundle was not imported (nothing was written). Free ' +
+			'space by exporting and deleting old runs, then import again.';
+		await this.#write(
+			['manifests', 'records', 'calls'],
+			'browser storage',
+			async (tx) => {
+				const manifests = tx.objectStore('manifests');
+				const records = tx.objectStore('records');
+				const calls = tx.objectStore('calls');
+				for (const entry of runs) {
+					const { runId, modelDir } = entry.run;
+					// Call-log rows live only with their run; none can be left without one, but be sure.
+					await calls.delete(callRange(entry.run));
+					if (replace) {
+						await manifests.delete([runId, modelDir]);
+						const index = records.index('by_file');
+						for (const file of STAGE_FILE_NAMES) {
+							let cursor = await index.openCursor([runId, modelDir, file]);
+							while (cursor) {
+								await cursor.delete();
+								cursor = await cursor.continue();
+							}
 						}
 					}
+					await manifests.add({ runId, modelDir, manifest: entry.manifest });
+					for (const row of entry.records) await records.add(row);
+					for (const [seq, json] of entry.calls.entries()) {
+						await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });
+					}
 				}
-				await manifests.add({ runId, modelDir, manifest: entry.manifest });
-				for (const row of entry.records) await records.add(row);
-				for (const [seq, json] of entry.calls.entries()) {
-					await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });
-				}
-			}
-			await tx.done;
-		} catch (e) {
-			try {
-				tx.abort();
-			} catch {
-				// already aborted
-			}
-			await tx.done.catch(() => undefined);
-			const name = (e as Error | null)?.name ?? (tx.error?.name as string | undefined);
-			if (name === 'ConstraintError') {
+			},
+			full
+		).catch((e) => {
+			if ((e as Error | null)?.name === 'ConstraintError') {
 				throw new CheckpointError(
 					'A run of the bundle was saved in this browser while it was being imported. Nothing was ' +
 						'imported; try again.'
 				);
 			}
-			if (isQuotaError(e) || isQuotaError(tx.error)) {
-				throw new CheckpointError(
-					'Browser storage is full, so the bundle was not imported (nothing was written). Free ' +
-						'space by exporting and deleting old runs, then import again.'
-				);
-			}
 			throw e;
-		}
+		});
 	}
 
 	/** Parses and checks record rows, naming the line of the first bad one. */
@@ -660,13 +652,16 @@ export class IdbStore implements CheckpointStore, CallLog {
 	}
 
 	/**
-	 * Runs `body` in one readwrite transaction that commits whole or not at all. A full disk
-	 * aborts it and becomes a `CheckpointError` saying so; everything saved before stays.
+	 * Runs `body` in one readwrite transaction that commits whole or not at all (no await in it
+	 * on anything but the transaction's own requests, or it commits early). A full disk aborts it
+	 * and becomes a `CheckpointError` saying so (`full`, or that the record was not saved);
+	 * everything saved before stays.
 	 */
 	async #write<N extends StoreNames<WorkbenchDb>>(
 		stores: N | N[],
 		label: string,
-		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>
+		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>,
+		full?: string
 	): Promise<void> {
 		const tx = this.#db.transaction(Array.isArray(stores) ? stores : [stores], 'readwrite');
 		try {
@@ -681,8 +676,9 @@ export class IdbStore implements CheckpointStore, CallLog {
 			await tx.done.catch(() => undefined);
 			if (isQuotaError(e) || isQuotaError(tx.error)) {
 				throw new CheckpointError(
-					`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
-						'every earlier record is kept. Free space (export and delete old runs), then resume.'
+					full ??
+						`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
+							'every earlier record is kept. Free space (export and delete old runs), then resume.'
 				);
 			}
 			throw e;

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
+import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
 import { computeReport } from '$lib/core/results';
@@ -64,13 +64,7 @@ describe('ResultsState', () => {
 		const { store, state } = await setup();
 		await writeRuns(store, dataset, [{ runId: 'run1', stages: ['gen', 'dcg'] }]);
 		const [run] = await store.listRuns();
-		const raw = await rawDbOf(store);
-		const rows = await raw.getAllFromIndex('records', 'by_file', [
-			run.runId,
-			run.modelDir,
-			'DCG_results'
-		]);
-		await raw.delete('records', [run.runId, run.modelDir, 'DCG_results', rows[2].seq]);
+		await dropRecord(store, run, 'DCG_results', 2);
 		await state.load();
 		expect(state.inProgress).toBe(true);
 		expect(state.report?.runs[0].metrics.dcg?.n).toBe(2);

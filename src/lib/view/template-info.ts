@@ -11,59 +11,41 @@ export interface TemplateInfo {
 	description: string;
 }
 
+/** Who fills each template, and its stages where their names say it in any language. */
+const FILLED: Record<TemplateName, { role: Role; stages?: string }> = {
+	lexawn: { role: 'evaluated' },
+	force_ask: { role: 'evaluated', stages: 'dcg' },
+	force_judge: { role: 'evaluated' },
+	user_standard: { role: 'user' },
+	judge_lca: { role: 'judge', stages: 'gen' },
+	judge_dcg: { role: 'judge', stages: 'dcg' },
+	judge_extract: { role: 'judge', stages: 'ljp-direct, ljp-gold, ljp-interaction' }
+};
+
+/** Title, description and (where they are words) stages, as messages. */
+const TEXTS: Record<TemplateName, () => [title: string, text: string, stages?: string]> = {
+	lexawn: () => [m.tpl_lexawn_title(), m.tpl_lexawn_text(), m.tpl_lexawn_stages()],
+	force_ask: () => [m.tpl_force_ask_title(), m.tpl_force_ask_text()],
+	force_judge: () => [
+		m.tpl_force_judge_title(),
+		m.tpl_force_judge_text(),
+		m.tpl_force_judge_stages()
+	],
+	user_standard: () => [
+		m.tpl_user_standard_title(),
+		m.tpl_user_standard_text(),
+		m.tpl_user_standard_stages()
+	],
+	judge_lca: () => [m.tpl_judge_lca_title(), m.tpl_judge_lca_text()],
+	judge_dcg: () => [m.tpl_judge_dcg_title(), m.tpl_judge_dcg_text()],
+	judge_extract: () => [m.tpl_judge_extract_title(), m.tpl_judge_extract_text()]
+};
+
 /** The explanation of one template, in the current interface language. */
 export function templateInfo(name: TemplateName): TemplateInfo {
-	switch (name) {
-		case 'lexawn':
-			return {
-				title: m.tpl_lexawn_title(),
-				role: 'evaluated',
-				stages: m.tpl_lexawn_stages(),
-				description: m.tpl_lexawn_text()
-			};
-		case 'force_ask':
-			return {
-				title: m.tpl_force_ask_title(),
-				role: 'evaluated',
-				stages: 'dcg',
-				description: m.tpl_force_ask_text()
-			};
-		case 'force_judge':
-			return {
-				title: m.tpl_force_judge_title(),
-				role: 'evaluated',
-				stages: m.tpl_force_judge_stages(),
-				description: m.tpl_force_judge_text()
-			};
-		case 'user_standard':
-			return {
-				title: m.tpl_user_standard_title(),
-				role: 'user',
-				stages: m.tpl_user_standard_stages(),
-				description: m.tpl_user_standard_text()
-			};
-		case 'judge_lca':
-			return {
-				title: m.tpl_judge_lca_title(),
-				role: 'judge',
-				stages: 'gen',
-				description: m.tpl_judge_lca_text()
-			};
-		case 'judge_dcg':
-			return {
-				title: m.tpl_judge_dcg_title(),
-				role: 'judge',
-				stages: 'dcg',
-				description: m.tpl_judge_dcg_text()
-			};
-		case 'judge_extract':
-			return {
-				title: m.tpl_judge_extract_title(),
-				role: 'judge',
-				stages: 'ljp-direct, ljp-gold, ljp-interaction',
-				description: m.tpl_judge_extract_text()
-			};
-	}
+	const { role, stages } = FILLED[name];
+	const [title, description, translated] = TEXTS[name]();
+	return { title, role, stages: translated ?? stages ?? '', description };
 }
 
 /** A role's name in the current interface language. */
