@@ -565,7 +565,7 @@ describe('results, inspector and bundles in the browser', () => {
 		await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
 		expect(await shown(page)).toEqual([chosen[0]]);
 		expect(await page.getByTestId('link-missing').innerText()).toMatch(
-			/a run that is not in this browser: gone\/sim-model-z-00000000\. Import/
+			/a run that is not in this browser: gone\/sim-model-z-00000000\. Import it on the Bundles page/
 		);
 		e2e.assertClean();
 	});
