@@ -1,8 +1,165 @@
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+
+/**
+ * The layers of src/ and the arrows between them (ARCHITECTURE.md, "may import"): each folder
+ * gets one rule set of forbidden imports, static and dynamic, by `$lib/…` or by a relative path.
+ * tests/unit/lint-boundaries.spec.ts checks that each forbidden import is reported.
+ */
+
+/** An import of `$lib/<folder>` or of a relative path through a folder of that name. */
+const into = (...folders) => `(^\\$lib/|^\\.{1,2}/(.*/)?)(${folders.join('|')})(/|$)`;
+const NODE = `^(node:|(${builtinModules.filter((m) => !m.startsWith('_')).join('|')})(/|$))`;
+const SVELTE = '^(svelte(/|$)|\\$app/)';
+
+const rule = (regex, message) => ({ regex, message });
+
+const CORE_LAYERS = rule(
+	into('state', 'components', 'view', 'adapters', 'paraglide', 'cli', 'routes'),
+	'core imports core only: state, components, view, adapters and the CLI build on it.'
+);
+const CORE_SVELTE = rule(SVELTE, 'core knows nothing of Svelte or SvelteKit.');
+const CORE_NODE = rule(
+	NODE,
+	'core runs in the browser and in Node: a Node API belongs in adapters/ or cli/.'
+);
+const CORE_PACKAGES = rule(
+	// Bare imports other than zod and openai (Node built-ins and Svelte have their own message).
+	`^(?![.$]|zod(/|$)|openai(/|$)|node:|svelte(/|$)|(${builtinModules.join('|')})(/|$))`,
+	'core imports zod and openai only (platform libraries belong in adapters/).'
+);
+
+/** Globals core may not use: they exist in a browser page or in Node, not in both. */
+const CORE_GLOBALS = [
+	...[
+		'window',
+		'document',
+		'self',
+		'localStorage',
+		'sessionStorage',
+		'indexedDB',
+		'IDBKeyRange',
+		'navigator',
+		'location',
+		'history',
+		'alert',
+		'confirm',
+		'prompt',
+		'requestAnimationFrame',
+		'cancelAnimationFrame',
+		'ResizeObserver',
+		'MutationObserver',
+		'IntersectionObserver',
+		'getComputedStyle',
+		'customElements',
+		'HTMLElement',
+		'Element',
+		'Image'
+	].map((name) => ({
+		name,
+		message: `core runs in Node too: no DOM (${name}); pass what it needs in, or use an adapter.`
+	})),
+	...['process', 'Buffer', 'require', '__dirname', '__filename', 'global'].map((name) => ({
+		name,
+		message: `core runs in the browser too: no Node global (${name}); pass what it needs in.`
+	}))
+];
+
+/** The same rules on `import('…')`: esquery regexes cannot hold a slash, so it is escaped. */
+const dynamic = (patterns) =>
+	patterns.map(({ regex, message }) => ({
+		selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`,
+		message
+	}));
+
+function boundary(files, patterns, { ignores = [], globals: restricted = [] } = {}) {
+	return {
+		files,
+		ignores,
+		rules: {
+			'no-restricted-imports': ['error', { patterns }],
+			'no-restricted-syntax': ['error', ...dynamic(patterns)],
+			...(restricted.length
+				? {
+						'no-restricted-globals': ['error', ...restricted],
+						'no-restricted-properties': [
+							'error',
+							...restricted.map(({ name, message }) => ({
+								object: 'globalThis',
+								property: name,
+								message
+							}))
+						]
+					}
+				: {})
+		}
+	};
+}
+
+const SPECS = ['**/*.spec.ts'];
+
+const boundaries = [
+	boundary(['src/lib/core/**'], [CORE_LAYERS, CORE_SVELTE, CORE_NODE, CORE_PACKAGES], {
+		ignores: SPECS,
+		globals: CORE_GLOBALS
+	}),
+	// Core's tests run in Node (files, fixtures, vitest) but still see core only of src/.
+	boundary(['src/lib/core/**/*.spec.ts'], [CORE_LAYERS, CORE_SVELTE]),
+	boundary(
+		['src/lib/adapters/**'],
+		[
+			rule(
+				into('state', 'components', 'view', 'paraglide', 'cli', 'routes'),
+				'adapters import core and platform libraries only.'
+			),
+			rule(SVELTE, 'adapters know nothing of Svelte or SvelteKit.')
+		]
+	),
+	boundary(
+		['src/lib/view/**'],
+		[
+			rule(
+				into('state', 'components', 'adapters', 'cli', 'routes'),
+				'view models import core and view only: state and components build on them.'
+			),
+			rule(SVELTE, 'view models are framework-free (they are tested in Node).')
+		]
+	),
+	boundary(
+		['src/lib/state/**'],
+		[
+			rule(
+				into('components', 'routes', 'cli'),
+				'state never imports components: components and pages build on state.'
+			)
+		]
+	),
+	boundary(
+		['src/lib/components/**'],
+		[
+			rule(
+				into('adapters', 'routes', 'cli'),
+				'components never import adapters: call them through state (or take a function as a prop).'
+			)
+		],
+		// Inspect's state moves to state/ (issue 9); until then it is a state module in components/.
+		{ ignores: ['src/lib/components/inspect/inspector.svelte.ts'] }
+	),
+	boundary(
+		['src/cli/**'],
+		[
+			rule(
+				into('state', 'components', 'view', 'paraglide', 'routes'),
+				'the CLI builds on core and adapters only.'
+			),
+			rule(SVELTE, 'the CLI knows nothing of Svelte or SvelteKit.')
+		]
+	)
+];
 
 export default ts.config(
 	js.configs.recommended,
@@ -28,6 +185,7 @@ export default ts.config(
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }]
 		}
 	},
+	...boundaries,
 	{
 		ignores: [
 			'build/',

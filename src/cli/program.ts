@@ -6,7 +6,7 @@
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
 import { clipText, RAW_OUTPUT_CHARS } from '../lib/core/text/clip';
 import { escapeForTerminal } from '../lib/core/text/escape-control';
-import { installNodeSha256 } from './node-hash';
+import { installNodeSha256 } from '../lib/adapters/node-hash';
 import type { CliIo, CommandHandler } from './types';
 
 /**

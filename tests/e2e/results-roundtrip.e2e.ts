@@ -501,4 +501,72 @@ describe('results, inspector and bundles in the browser', () => {
 		expect(await tableCells(page)).toEqual(firstTables);
 		e2e.assertClean();
 	});
+
+	it('keeps the chosen runs, series and class figure in the URL: a reload or a shared link shows the same', async () => {
+		const { page, context } = e2e;
+		const toggles = (p: Page) => p.getByTestId('run-picker').getByTestId('run-toggle');
+		const shown = (p: Page) =>
+			toggles(p).evaluateAll((boxes) =>
+				(boxes as HTMLInputElement[]).filter((b) => b.checked).map((b) => b.value)
+			);
+		const metric = (p: Page) =>
+			p.getByTestId('figure-lca-class').getByRole('combobox', { name: 'Metric' });
+		const series = async (p: Page) =>
+			[
+				...new Set(
+					(await tableCells(p)).filter((c) => c.figure === 'lca-overall').map((c) => c.series)
+				)
+			].sort();
+
+		// From where the last test left the page: every run shown, each run apart.
+		const run2 = cli.runs.find((r) => r.run_id === 'run2')!;
+		await toggles(page)
+			.and(page.locator(`[value="run2/${run2.model_dir}"]`))
+			.uncheck();
+		await metric(page).selectOption('f1_u');
+		await expect.poll(() => new URL(page.url()).searchParams.get('lca')).toBe('f1_u');
+		const chosen = await shown(page);
+		expect(chosen).toHaveLength(3);
+		expect(chosen.some((k) => k.startsWith('run2/'))).toBe(false);
+		const link = new URL(page.url());
+		expect(link.searchParams.get('runs')?.split(',')).toEqual(chosen);
+		expect(link.searchParams.get('mode')).toBe('runs');
+		// Run keys stay readable in the link.
+		expect(link.search).toContain(`runs=${chosen[0]}`);
+		await expect.poll(() => series(page)).toHaveLength(3);
+		const before = await series(page);
+		expect(before).not.toContain(`${run2.model} · run2`);
+
+		const restored = async (p: Page) => {
+			await p.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+			expect(await shown(p)).toEqual(chosen);
+			expect(await p.getByRole('radio', { name: 'Each run' }).isChecked()).toBe(true);
+			expect(await metric(p).inputValue()).toBe('f1_u');
+			expect(
+				await p.getByTestId('figure-lca-class').getByRole('heading', { level: 3 }).innerText()
+			).toMatch(/^LCA F1_U by cause class/);
+			expect(await series(p)).toEqual(before);
+		};
+		await page.reload();
+		await restored(page);
+		expect(page.url()).toBe(link.href);
+
+		// The same link in another tab of this browser.
+		const other = await context.newPage();
+		try {
+			await other.goto(link.href);
+			await restored(other);
+		} finally {
+			await other.close();
+		}
+
+		// A link naming a run this browser does not hold says so, and shows the rest.
+		await page.goto(`${e2e.url}/results?runs=${chosen[0]},gone/sim-model-z-00000000`);
+		await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+		expect(await shown(page)).toEqual([chosen[0]]);
+		expect(await page.getByTestId('link-missing').innerText()).toMatch(
+			/a run that is not in this browser: gone\/sim-model-z-00000000\. Import it on the Bundles page/
+		);
+		e2e.assertClean();
+	});
 });

@@ -12,7 +12,7 @@ import { FsStore } from '../../src/lib/adapters/fs-store';
 import { readBundle } from '../../src/lib/adapters/zip-bundle';
 import { manifestPath, modelDirName, type RunKey } from '../../src/lib/core/layout';
 import { computeReport } from '../../src/lib/core/results/report';
-import { makeManifest } from '../../src/lib/core/store/record-factories';
+import { makeManifest } from '../support/record-factories';
 import { manifestText } from '../../src/lib/core/store/manifest-file';
 
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -7,7 +7,7 @@
 import { describe, expect } from 'vitest';
 import { CheckpointError } from '../../src/lib/core/errors';
 import { STAGE_FILE_NAMES, type AnyRecord } from '../../src/lib/core/records';
-import { makeA1, makeDcg, makeManifest } from '../../src/lib/core/store/record-factories';
+import { makeA1, makeDcg, makeManifest } from '../support/record-factories';
 import { recordIdentity } from '../../src/lib/core/store/identity';
 import type { CheckpointStore } from '../../src/lib/core/store/types';
 import { makeDataset } from '../fixtures/engine/cases';

@@ -14,7 +14,7 @@ import {
 	makeLca,
 	makeManifest,
 	sampleHistory
-} from '../../src/lib/core/store/record-factories';
+} from '../support/record-factories';
 import { testAllStorage } from './store-contract';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };

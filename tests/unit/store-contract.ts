@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { it } from 'vitest';
 import { FsStore } from '../../src/lib/adapters/fs-store';
 import { openIdbStore, type IdbStore } from '../../src/lib/adapters/idb-store';
+import { rawDb } from '../support/idb';
 import { stageFilePath, type RunKey } from '../../src/lib/core/layout';
 import type { StageFile } from '../../src/lib/core/records';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
@@ -66,7 +67,9 @@ async function idbHarness(): Promise<StorageHarness> {
 		},
 		async writeRaw(run, file, text) {
 			const lines = text.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '');
-			const tx = store.db.transaction('records', 'readwrite');
+			// A second connection, as another writer would have: rows behind the store's back.
+			const db = await rawDb(idbFactory, dbName);
+			const tx = db.transaction('records', 'readwrite');
 			for (const [seq, json] of lines.entries()) {
 				await tx.store.put({
 					runId: run.runId,
@@ -79,9 +82,10 @@ async function idbHarness(): Promise<StorageHarness> {
 				});
 			}
 			await tx.done;
+			db.close();
 		},
 		async cleanup() {
-			for (const handle of handles) handle.db.close();
+			for (const handle of handles) handle.close();
 		}
 	};
 }

@@ -7,34 +7,14 @@ import type { CallLogEntry } from '../../lib/core/calls/schema';
 import { createProgram } from '../program';
 import type { CliIo } from '../types';
 import { writeRandomRuns } from '../../../tests/unit/metrics/write-runs';
+import { makeCallEntry } from '../../../tests/support/record-factories';
 import { resultsCommand } from './results';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results');
 const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
 
 /** A call-log line by hand. */
-function call(overrides: Partial<CallLogEntry>): string {
-	return callLogLine({
-		session: 's1',
-		seq: 0,
-		started_at: '2026-01-01T00:00:00.000Z',
-		role: 'evaluated',
-		stage: 'gen',
-		task: 'lexawn',
-		case_number: 'c1',
-		model: 'm',
-		prompt: 'p',
-		response: 'r',
-		reasoning: null,
-		finish_reason: 'stop',
-		usage: { prompt: 100, completion: 10 },
-		latency_ms: 1000,
-		retries: 0,
-		attempts: [{ attempt: 1, outcome: 'ok', latency_ms: 1000 }],
-		error: null,
-		...overrides
-	});
-}
+const call = (overrides: Partial<CallLogEntry>) => callLogLine(makeCallEntry(overrides));
 
 /** repeated-runs in a temporary folder, with `calls` as run1's calls.jsonl. */
 function withCallLog(calls: string): string {

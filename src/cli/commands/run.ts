@@ -5,7 +5,6 @@
  * whatever mix of them is saved. `--concurrency` counts model calls in flight per endpoint;
  * `auto` starts at 4 and grows while the provider keeps up.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAll, RUN_ALL_STAGES, RunTracker } from '../../lib/core/engine';
 import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
@@ -16,23 +15,19 @@ import {
 	LimiterPool
 } from '../../lib/core/model/limiter';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
-import { createOpenAIClient } from '../../lib/core/model/openai-client';
-import type { ModelClient } from '../../lib/core/model/types';
-import { DEFAULT_PROMPT_PACK } from '../../lib/core/prompts';
-import { ROLES, type Role } from '../../lib/core/records';
-import {
-	DEFAULT_CONCURRENCY,
-	SETTING_LIMITS,
-	SIMULATED_ENDPOINT,
-	SIMULATED_MODEL
-} from '../../lib/core/run-config';
-import { createSimulatedClient } from '../../lib/core/simulated';
-import { FsStore } from '../../lib/adapters/fs-store';
+import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
-import { readValidDataset } from '../dataset-file';
 import { createRunProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
-import { OPTIONS as STAGE_OPTIONS, readPack, SIMULATED_HELP, summaryText, toolInfo } from './stage';
+import {
+	engineInputs,
+	OPTIONS as STAGE_OPTIONS,
+	readStageInputs,
+	SIMULATED_HELP,
+	stageArgsFrom,
+	stageClient,
+	summaryText
+} from './stage';
 
 const OPTIONS = { ...STAGE_OPTIONS, stages: { type: 'string' } } as const;
 
@@ -101,37 +96,15 @@ export const runCommandHandler: CommandHandler = {
 async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
 	const stages = parseStages(values.stages);
-	const simulated = values.simulated === true;
-	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
 	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
 	const auto = values.concurrency?.trim() === 'auto';
-	if (auto) values.concurrency = undefined;
-	const options = withAutoHint(() => generationOptionsFrom(values, io));
-	const { dataset, warnings } = await readValidDataset(options.dataset, {
-		label: options.datasetChoice.label,
-		notFound: options.datasetChoice.notFound,
-		historyFields: options.historyFields,
-		categoriesPath: options.categoriesPath
-	});
-	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
-	// As the stage commands: a relative --prompts is taken from the user's directory.
-	const pack =
-		values.prompts === undefined
-			? DEFAULT_PROMPT_PACK
-			: await readPack(resolve(io.cwd, values.prompts), values.prompts);
-	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
-		Role,
-		string
-	>;
-	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
-	// As the stage commands: the manifest (which bundles ship) records each base URL without
-	// query values or keys, and the limiters are found under these names.
-	const endpoints = Object.fromEntries(
-		ROLES.map((r) => [
-			r,
-			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
-		])
-	) as Record<Role, string>;
+	const parsed = stageArgsFrom(
+		auto ? { ...values, concurrency: undefined } : values,
+		io,
+		(flags, env) => withAutoHint(() => generationOptionsFrom(flags, env))
+	);
+	const { options, simulated, keys } = parsed;
+	const inputs = await readStageInputs(parsed, io);
 
 	const printer = createRunProgressPrinter(io);
 	let tracker: RunTracker | null = null;
@@ -144,39 +117,12 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 			}
 		}
 	});
-	const client: ModelClient = simulated
-		? createSimulatedClient({ pack })
-		: createOpenAIClient(options.roles, {
-				retries: options.settings.retries,
-				timeoutMs: options.settings.timeout_s * 1000,
-				limiters,
-				onEvent: (event) => {
-					if (event.type !== 'retry') return;
-					tracker?.noteRetry();
-					if (!io.isTTY) {
-						io.stderr(
-							`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
-								`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
-						);
-					}
-				}
-			});
+	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => tracker?.noteRetry());
 	try {
 		const result = await runAll({
-			dataset,
-			limit: options.limit ?? undefined,
+			...engineInputs(parsed, inputs, client, io),
 			stages,
-			client,
-			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
-			runId: options.runId,
-			models,
-			endpoints,
-			settings: options.settings,
-			pack,
 			concurrency: auto ? 'auto' : options.concurrency,
-			signal: io.signal,
-			keys,
-			tool: await toolInfo(),
 			onSnapshot: printer.onSnapshot,
 			onTracker: (t) => (tracker = t)
 		});

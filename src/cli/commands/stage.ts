@@ -10,12 +10,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runStages, type RunStagesResult } from '../../lib/core/engine';
+import { runStages, type RunStagesOptions, type RunStagesResult } from '../../lib/core/engine';
 import { DEFAULT_TOOL, type ToolInfo } from '../../lib/core/engine/manifest';
 import { RunProgress } from '../../lib/core/engine/progress';
 import type { StageName } from '../../lib/core/engine/types';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
-import { createOpenAIClient } from '../../lib/core/model/openai-client';
+import { createOpenAIClient, type OpenAIClientOptions } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
 import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
@@ -27,9 +27,11 @@ import {
 	GENERATION_OPTIONS,
 	GENERATION_OPTIONS_HELP,
 	generationOptionsFrom,
+	type GenerationFlagValues,
 	type GenerationOptions
 } from '../args';
 import { readValidDataset } from '../dataset-file';
+import type { Dataset } from '../../lib/core/dataset/load';
 import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 import { name as packageName, version as packageVersion } from '../../../package.json';
@@ -87,7 +89,12 @@ export interface StageArgs {
 	 * (`publicBaseUrl`), `simulated://offline` when simulated.
 	 */
 	endpoints: Record<Role, string>;
+	/** The keys given, to be hidden wherever a URL or an error is shown. */
+	keys: string[];
 }
+
+/** The values of {@link OPTIONS} as `parseArgs` gives them. */
+export type StageValues = GenerationFlagValues & { simulated?: boolean; prompts?: string };
 
 /**
  * Parses the arguments of a generation command (after its name): the shared options of
@@ -95,10 +102,24 @@ export interface StageArgs {
  */
 export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): StageArgs {
 	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	return stageArgsFrom(values, io);
+}
+
+/**
+ * The shared options of every generation command (the stage commands and `run`), resolved;
+ * `resolve` is `generationOptionsFrom`, which `run` wraps to explain its `--concurrency`.
+ */
+export function stageArgsFrom(
+	values: StageValues,
+	io: Pick<CliIo, 'env' | 'cwd'>,
+	resolveOptions: typeof generationOptionsFrom = generationOptionsFrom
+): StageArgs {
 	const simulated = values.simulated === true;
 	// LEXPILOT_MODEL names a real model; a simulated run must not borrow its folder.
-	if (simulated && values.model === undefined) values.model = SIMULATED_MODEL;
-	const options = generationOptionsFrom(values, io);
+	const options = resolveOptions(
+		simulated && values.model === undefined ? { ...values, model: SIMULATED_MODEL } : values,
+		io
+	);
 	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
 		Role,
 		string
@@ -117,19 +138,20 @@ export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): 
 		datasetLabel: options.datasetChoice.label,
 		promptsPath: values.prompts,
 		models,
-		endpoints
+		endpoints,
+		keys
 	};
 }
 
-async function runCommand(
-	stages: readonly StageName[],
-	args: string[],
-	io: CliIo
-): Promise<number> {
-	const { options, simulated, datasetLabel, promptsPath, models, endpoints } = parseStageArgs(
-		args,
-		io
-	);
+/** What a generation command runs on. */
+export interface StageInputs {
+	dataset: Dataset;
+	pack: PromptPack;
+}
+
+/** The dataset (its warnings printed) and the prompt pack a generation command runs with. */
+export async function readStageInputs(args: StageArgs, io: CliIo): Promise<StageInputs> {
+	const { options, datasetLabel, promptsPath } = args;
 	const { dataset, warnings } = await readValidDataset(options.dataset, {
 		label: datasetLabel,
 		notFound: options.datasetChoice.notFound,
@@ -137,52 +159,97 @@ async function runCommand(
 		categoriesPath: options.categoriesPath
 	});
 	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+	// A relative --prompts is taken from the user's directory.
 	const pack =
 		promptsPath === undefined
 			? DEFAULT_PROMPT_PACK
 			: await readPack(resolve(io.cwd, promptsPath), promptsPath);
+	return { dataset, pack };
+}
 
-	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+/** The engine's options that do not depend on the scheduler (`runStages` or `runAll`). */
+export type EngineInputs = Omit<
+	RunStagesOptions,
+	'stages' | 'concurrency' | 'onProgress' | 'progress'
+>;
 
+/** The engine's inputs of a generation command: the run, its dataset, models and output root. */
+export function engineInputs(
+	args: StageArgs,
+	{ dataset, pack }: StageInputs,
+	client: ModelClient,
+	io: CliIo
+): EngineInputs {
+	const { options } = args;
+	return {
+		dataset,
+		limit: options.limit ?? undefined,
+		client,
+		store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
+		runId: options.runId,
+		models: args.models,
+		endpoints: args.endpoints,
+		settings: options.settings,
+		pack,
+		signal: io.signal,
+		keys: args.keys,
+		tool: toolInfo()
+	};
+}
+
+/**
+ * The model client of a generation command: the simulated provider, or the roles' endpoints
+ * with the run's retries and timeout, `limits` in flight per endpoint, and each retry counted
+ * (`onRetry`) and, off a terminal, logged with its reason.
+ */
+export function stageClient(
+	args: StageArgs,
+	pack: PromptPack,
+	io: CliIo,
+	limits: Pick<OpenAIClientOptions, 'concurrency' | 'limiters'>,
+	onRetry: () => void
+): ModelClient {
+	if (args.simulated) return createSimulatedClient({ pack });
+	const { settings } = args.options;
+	return createOpenAIClient(args.options.roles, {
+		retries: settings.retries,
+		timeoutMs: settings.timeout_s * 1000,
+		...limits,
+		onEvent: (event) => {
+			if (event.type !== 'retry') return;
+			onRetry();
+			// On a TTY the bar counts retries; a log gets the reason of each.
+			if (!io.isTTY) {
+				io.stderr(
+					`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
+						`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
+				);
+			}
+		}
+	});
+}
+
+async function runCommand(
+	stages: readonly StageName[],
+	args: string[],
+	io: CliIo
+): Promise<number> {
+	const parsed = parseStageArgs(args, io);
+	const { options, simulated } = parsed;
+	const inputs = await readStageInputs(parsed, io);
 	const printer = createProgressPrinter(io);
 	const progress = new RunProgress(printer.onProgress);
-	const client: ModelClient = simulated
-		? createSimulatedClient({ pack })
-		: createOpenAIClient(options.roles, {
-				retries: options.settings.retries,
-				timeoutMs: options.settings.timeout_s * 1000,
-				concurrency: options.concurrency,
-				onEvent: (event) => {
-					if (event.type !== 'retry') return;
-					progress.noteRetry();
-					// On a TTY the bar counts retries; a log gets the reason of each.
-					if (!io.isTTY) {
-						io.stderr(
-							`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
-								`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
-						);
-					}
-				}
-			});
+	const client = stageClient(parsed, inputs.pack, io, { concurrency: options.concurrency }, () =>
+		progress.noteRetry()
+	);
 
 	let result: RunStagesResult;
 	try {
 		result = await runStages({
-			dataset,
-			limit: options.limit ?? undefined,
+			...engineInputs(parsed, inputs, client, io),
 			stages,
-			client,
-			store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
-			runId: options.runId,
-			models,
-			endpoints,
-			settings: options.settings,
-			pack,
 			concurrency: options.concurrency,
-			signal: io.signal,
-			progress,
-			keys,
-			tool: toolInfo()
+			progress
 		});
 	} finally {
 		printer.end();

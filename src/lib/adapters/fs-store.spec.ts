@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunLockedError } from '../core/errors';
 import { manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
-import { makeA1, makeDcg, makeManifest } from '../core/store/record-factories';
-import { nodeSha256 } from '../../cli/node-hash';
+import { makeA1, makeDcg, makeManifest } from '../../../tests/support/record-factories';
+import { nodeSha256 } from './node-hash';
 import { useSyncSha256 } from '../core/hash';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 

@@ -7,24 +7,19 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { recordHead } from '../core/store/heads';
-import { makeA1, makeInteraction, makeManifest } from '../core/store/record-factories';
-import { importRuns } from './idb-source';
-import { openIdbStore, type IdbStore } from './idb-store';
+import { makeA1, makeInteraction, makeManifest } from '../../../tests/support/record-factories';
+import { importRuns } from './idb-import';
+import { openIdbStore } from './idb-store';
+import { closeTestStores, openTestStore, rawDb, rawDbOf } from '../../../tests/support/idb';
 import type { BundleRun } from './zip-bundle';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
-const opened: IdbStore[] = [];
-
-async function open(options: Parameters<typeof openIdbStore>[0] = {}): Promise<IdbStore> {
-	const store = await openIdbStore({ idbFactory: new IDBFactory(), locks: null, ...options });
-	opened.push(store);
-	return store;
-}
+const open = openTestStore;
 
 afterEach(() => {
 	vi.restoreAllMocks();
 	vi.unstubAllGlobals();
-	for (const store of opened.splice(0)) store.db.close();
+	closeTestStores();
 });
 
 /** Web Locks with `ifAvailable`, as two tabs of one origin share them. */
@@ -43,6 +38,9 @@ function fakeLockManager() {
 			} finally {
 				held.delete(name);
 			}
+		},
+		async query(): Promise<LockManagerSnapshot> {
+			return { held: [...held].map((name) => ({ name, mode: 'exclusive' })), pending: [] };
 		}
 	};
 	return { held, locks: manager as unknown as LockManager };
@@ -64,6 +62,37 @@ describe('IdbStore with Web Locks', () => {
 		await again();
 	});
 
+	it('says which runs are held, in any tab, and only of its own database', async () => {
+		const { held, locks } = fakeLockManager();
+		const idbFactory = new IDBFactory();
+		const tab1 = await open({ idbFactory, locks });
+		const tab2 = await open({ idbFactory, locks });
+		const other = await open({ dbName: 'another-workbench', locks });
+		const second = { runId: 'run2', modelDir: 'gpt-y-00000000' };
+		expect(await tab2.heldRuns()).toEqual([]);
+		const releases = [await tab1.lock(second), await tab1.lock(run), await other.lock(run)];
+		held.add('some-other-app-lock');
+		expect(await tab2.heldRuns()).toEqual([run, second]);
+		expect(await other.heldRuns()).toEqual([run]);
+		for (const release of releases) await release();
+		await vi.waitFor(async () => expect(await tab2.heldRuns()).toEqual([]));
+	});
+
+	it('without Web Locks, says which runs this page holds', async () => {
+		const store = await open({ locks: null });
+		const release = await store.lock(run);
+		expect(await store.heldRuns()).toEqual([run]);
+		await release();
+		expect(await store.heldRuns()).toEqual([]);
+	});
+
+	it('says no run is held when the lock manager cannot be asked', async () => {
+		const locks = {
+			query: () => Promise.reject(new DOMException('insecure origin', 'SecurityError'))
+		} as unknown as LockManager;
+		expect(await (await open({ locks })).heldRuns()).toEqual([]);
+	});
+
 	it('passes on a failure of the lock manager itself', async () => {
 		const locks = {
 			request: () => Promise.reject(new DOMException('insecure origin', 'SecurityError'))
@@ -78,7 +107,7 @@ describe('IdbStore storage', () => {
 		const store = await open();
 		const record = makeA1('1', 'complete', { extra: '附加字段' });
 		await store.appendRecord(run, 'a1', record);
-		const rows = await store.db.getAll('records');
+		const rows = await (await rawDbOf(store)).getAll('records');
 		expect(rows.map((r) => r.json)).toEqual([JSON.stringify(record)]);
 	});
 
@@ -219,9 +248,10 @@ describe('IdbStore heads (schema version 2)', () => {
 		});
 
 		const store = await open({ idbFactory, dbName });
-		expect(store.db.version).toBe(3);
+		const raw = await rawDb(idbFactory, dbName);
+		expect(raw.version).toBe(3);
 		// Version 3 adds the call log's store; the run simply has no log.
-		expect(store.db.objectStoreNames.contains('calls')).toBe(true);
+		expect(raw.objectStoreNames.contains('calls')).toBe(true);
 		expect(await store.readCalls(run)).toEqual([]);
 		expect(await store.readManifest(run)).toEqual(makeManifest(run));
 		const reads = countRecordReads();
@@ -242,8 +272,9 @@ describe('IdbStore heads (schema version 2)', () => {
 		await store.createManifest(makeManifest(run));
 		await store.appendRecord(run, 'a1', makeA1('1'));
 		await store.appendRecord(run, 'a1', makeA1('2'));
-		const [, second] = await store.db.getAll('heads');
-		await store.db.put('heads', { ...second, head: { ...second.head, record_sha256: 'x' } });
+		const raw = await rawDbOf(store);
+		const [, second] = await raw.getAll('heads');
+		await raw.put('heads', { ...second, head: { ...second.head, record_sha256: 'x' } });
 		await expect(store.readHeads(run, 'a1')).rejects.toThrow(
 			/browser storage: AwN_gen\/run1\/gpt-x-4e02b150\/a1\.jsonl, line 2: .*record_sha256/
 		);

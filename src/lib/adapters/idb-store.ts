@@ -89,7 +89,8 @@ export interface CallRow {
 	json: string;
 }
 
-interface WorkbenchDb extends DBSchema {
+/** The database's schema (exported for tests that open a second, raw connection). */
+export interface WorkbenchDb extends DBSchema {
 	manifests: { key: [string, string]; value: ManifestRow };
 	calls: {
 		key: [string, string, number];
@@ -140,7 +141,7 @@ function upgrade(db: Db, oldVersion: number): void {
 }
 
 /** The case_number of a call-log line as a string ('' when it has none), for `by_case`. */
-export function callCaseKey(json: string): string {
+function callCaseKey(json: string): string {
 	try {
 		const value = (JSON.parse(json) as { case_number?: unknown }).case_number;
 		return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -150,7 +151,7 @@ export function callCaseKey(json: string): string {
 }
 
 /** A run's call-log rows in seq order. */
-export function callRange(run: RunKey): IDBKeyRange {
+function callRange(run: RunKey): IDBKeyRange {
 	return IDBKeyRange.bound(
 		[run.runId, run.modelDir, -Infinity],
 		[run.runId, run.modelDir, Infinity]
@@ -209,21 +210,83 @@ function isQuotaError(e: unknown): boolean {
 	return (e as { name?: string } | null)?.name === 'QuotaExceededError';
 }
 
+/**
+ * A whole run written at once (an import): its manifest, its record rows (each with its JSON
+ * line, in file order) and the lines of its call log.
+ */
+export interface RunRows {
+	run: RunKey;
+	manifest: Manifest;
+	records: RecordRow[];
+	calls: readonly string[];
+}
+
+/** A record row of one case as stored: its position in the file and its JSON line. */
+export interface CaseRow {
+	seq: number;
+	json: string;
+}
+
 export class IdbStore implements CheckpointStore, CallLog {
-	constructor(
-		readonly db: Db,
-		readonly dbName: string,
-		readonly locks: LockManager | null
-	) {}
+	readonly #db: Db;
+	readonly #locks: LockManager | null;
+	/** Every lock name of this store starts with it: `<database name>:`. */
+	readonly #lockPrefix: string;
+
+	constructor(db: Db, dbName: string, locks: LockManager | null) {
+		this.#db = db;
+		this.#locks = locks;
+		this.#lockPrefix = `${dbName}:`;
+	}
+
+	/** The Web Lock (or in-process lock) that makes one writer per run. */
+	#lockName(run: RunKey): string {
+		return `${this.#lockPrefix}${run.runId}/${run.modelDir}`;
+	}
+
+	/**
+	 * The runs of this database whose writer lock is held now, in any tab of this browser (in this
+	 * page only, where Web Locks are missing), sorted. A tab that cannot ask says none.
+	 */
+	async heldRuns(): Promise<RunKey[]> {
+		let names: string[];
+		if (this.#locks === null) names = [...localLocks];
+		else {
+			try {
+				names = ((await this.#locks.query()).held ?? []).map((lock) => lock.name ?? '');
+			} catch {
+				names = [];
+			}
+		}
+		const runs: RunKey[] = [];
+		for (const name of names) {
+			if (!name.startsWith(this.#lockPrefix)) continue;
+			const rest = name.slice(this.#lockPrefix.length);
+			const slash = rest.lastIndexOf('/');
+			if (slash > 0) runs.push({ runId: rest.slice(0, slash), modelDir: rest.slice(slash + 1) });
+		}
+		return runs.sort(compareRunKeys);
+	}
+
+	/** Calls `listener` once this connection closes (deleted or upgraded elsewhere, or `close`). */
+	onClose(listener: () => void): void {
+		this.#db.addEventListener('versionchange', listener);
+		this.#db.addEventListener('close', listener);
+	}
+
+	/** Closes the connection (tests; a page keeps its one connection open). */
+	close(): void {
+		this.#db.close();
+	}
 
 	async lock(run: RunKey): Promise<() => Promise<void>> {
-		const name = `${this.dbName}:${run.runId}/${run.modelDir}`;
+		const name = this.#lockName(run);
 		const refused = () =>
 			new RunLockedError(
 				`${runLabel(run)} is being written in another tab or window of the workbench. Close that ` +
 					'tab or wait for its run to finish. Only one writer per run id and model is allowed.'
 			);
-		if (this.locks === null) {
+		if (this.#locks === null) {
 			if (localLocks.has(name)) throw refused();
 			localLocks.add(name);
 			let held = true;
@@ -232,11 +295,12 @@ export class IdbStore implements CheckpointStore, CallLog {
 				held = false;
 			};
 		}
+		const locks = this.#locks;
 		let release!: () => void;
 		const held = new Promise<void>((resolve) => (release = resolve));
 		const granted = await new Promise<boolean>((resolve, reject) => {
 			// The lock lasts as long as the callback's promise: until `release` is called.
-			const done = this.locks!.request(name, { ifAvailable: true }, async (lock) => {
+			const done = locks.request(name, { ifAvailable: true }, async (lock) => {
 				resolve(lock !== null);
 				if (lock !== null) await held;
 			});
@@ -247,7 +311,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	}
 
 	async readManifest(run: RunKey): Promise<Manifest | null> {
-		const row = await this.db.get('manifests', [run.runId, run.modelDir]);
+		const row = await this.#db.get('manifests', [run.runId, run.modelDir]);
 		return row ? checkManifest(row.manifest, this.#label(manifestPath(run)), { run }) : null;
 	}
 
@@ -274,7 +338,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
 		const label = this.#label(manifestPath(run));
 		const key: [string, string] = [run.runId, run.modelDir];
-		const row = await this.db.get('manifests', key);
+		const row = await this.#db.get('manifests', key);
 		if (!row) throw new CheckpointError(`${label}: no manifest to record the resume in.`);
 		// Checked before the transaction: hashing awaits WebCrypto, which would end it.
 		const saved = await checkManifest(row.manifest, label, { run, asWritten: true });
@@ -297,7 +361,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	}
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
-		const rows = await this.db.getAllFromIndex('records', 'by_file', [
+		const rows = await this.#db.getAllFromIndex('records', 'by_file', [
 			run.runId,
 			run.modelDir,
 			file
@@ -312,7 +376,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	 */
 	async readHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
 		const label = this.#label(stageFilePath(run, file));
-		const tx = this.db.transaction(['manifests', 'heads', 'records'], 'readonly');
+		const tx = this.#db.transaction(['manifests', 'heads', 'records'], 'readonly');
 		const [manifestRow, rows, last] = await Promise.all([
 			tx.objectStore('manifests').get([run.runId, run.modelDir]),
 			tx.objectStore('heads').getAll(fileRange(run, file)),
@@ -330,7 +394,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	async #rebuildHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
 		const label = this.#label(stageFilePath(run, file));
 		const key: [string, string, string] = [run.runId, run.modelDir, file];
-		const rows = await this.db.getAllFromIndex('records', 'by_file', key);
+		const rows = await this.#db.getAllFromIndex('records', 'by_file', key);
 		const records = this.#parse(run, file, rows);
 		const heads = await Promise.all(records.map((record) => recordHead(file, record)));
 		await this.#write(['manifests', 'heads', 'records'], label, async (tx) => {
@@ -396,12 +460,12 @@ export class IdbStore implements CheckpointStore, CallLog {
 	}
 
 	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
-		const rows = await this.db.getAll('calls', callRange(run));
+		const rows = await this.#db.getAll('calls', callRange(run));
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), this.#label(callLogPath(run)));
 	}
 
 	async listRuns(): Promise<RunKey[]> {
-		const keys = await this.db.getAllKeys('manifests');
+		const keys = await this.#db.getAllKeys('manifests');
 		return keys.map(([runId, modelDir]) => ({ runId, modelDir })).sort(compareRunKeys);
 	}
 
@@ -449,6 +513,124 @@ export class IdbStore implements CheckpointStore, CallLog {
 		});
 	}
 
+	/**
+	 * Every saved manifest as it was written (not checked: the readers that show it check it with
+	 * their own message), sorted by run.
+	 */
+	async savedManifests(): Promise<{ run: RunKey; manifest: Manifest }[]> {
+		const rows = await this.#db.getAll('manifests');
+		return rows
+			.map((row) => ({ run: { runId: row.runId, modelDir: row.modelDir }, manifest: row.manifest }))
+			.sort((a, b) => compareRunKeys(a.run, b.run));
+	}
+
+	/** One run's manifest as it was written (not checked); null when the run is not stored. */
+	async savedManifest(run: RunKey): Promise<Manifest | null> {
+		return (await this.#db.get('manifests', [run.runId, run.modelDir]))?.manifest ?? null;
+	}
+
+	/** Whether the run has a manifest here. */
+	async hasRun(run: RunKey): Promise<boolean> {
+		return (await this.#db.getKey('manifests', [run.runId, run.modelDir])) !== undefined;
+	}
+
+	/** How many records a stage file holds. */
+	async countRecords(run: RunKey, file: StageFile): Promise<number> {
+		return this.#db.countFromIndex('records', 'by_file', [run.runId, run.modelDir, file]);
+	}
+
+	/** How many lines the run's call log holds. */
+	async countCalls(run: RunKey): Promise<number> {
+		return this.#db.count('calls', callRange(run));
+	}
+
+	/** A stage file's lines as saved (each record's JSON), in file order. */
+	async recordLines(run: RunKey, file: StageFile): Promise<string[]> {
+		const rows = await this.#db.getAllFromIndex('records', 'by_file', [
+			run.runId,
+			run.modelDir,
+			file
+		]);
+		return rows.map((row) => row.json);
+	}
+
+	/** The run's call-log lines as saved, in written order. */
+	async callLines(run: RunKey): Promise<string[]> {
+		return (await this.#db.getAll('calls', callRange(run))).map((row) => row.json);
+	}
+
+	/** One case's record rows in a stage file (both histories where there are two), unordered. */
+	async caseRows(run: RunKey, file: StageFile, caseNumber: string): Promise<CaseRow[]> {
+		// history_type is '' outside the paired files and a word inside, so one range covers both.
+		const range = IDBKeyRange.bound(
+			[run.runId, run.modelDir, file, caseNumber, ''],
+			[run.runId, run.modelDir, file, caseNumber, '\uffff']
+		);
+		const rows = await this.#db.getAllFromIndex('records', 'by_identity', range);
+		return rows.map((row) => ({ seq: row.seq, json: row.json }));
+	}
+
+	/** One case's call-log lines (the `by_case` index), in written order. */
+	async caseCallLines(run: RunKey, caseNumber: string): Promise<string[]> {
+		const rows = await this.#db.getAllFromIndex('calls', 'by_case', [
+			run.runId,
+			run.modelDir,
+			caseNumber
+		]);
+		return rows.sort((a, b) => a.seq - b.seq).map((row) => row.json);
+	}
+
+	/**
+	 * Writes whole runs in ONE transaction: every manifest, record and call-log line, or nothing.
+	 * With `replace`, a stored run of the same key is deleted in that transaction first; without
+	 * it, a run stored meanwhile makes the write fail (a `CheckpointError` saying so). The caller
+	 * holds the runs' locks.
+	 */
+	async writeRuns(runs: readonly RunRows[], replace: boolean): Promise<void> {
+		const full =
+			'Browser storage is full, so the bundle was not imported (nothing was written). Free ' +
+			'space by exporting and deleting old runs, then import again.';
+		await this.#write(
+			['manifests', 'records', 'calls'],
+			'browser storage',
+			async (tx) => {
+				const manifests = tx.objectStore('manifests');
+				const records = tx.objectStore('records');
+				const calls = tx.objectStore('calls');
+				for (const entry of runs) {
+					const { runId, modelDir } = entry.run;
+					// Call-log rows live only with their run; none can be left without one, but be sure.
+					await calls.delete(callRange(entry.run));
+					if (replace) {
+						await manifests.delete([runId, modelDir]);
+						const index = records.index('by_file');
+						for (const file of STAGE_FILE_NAMES) {
+							let cursor = await index.openCursor([runId, modelDir, file]);
+							while (cursor) {
+								await cursor.delete();
+								cursor = await cursor.continue();
+							}
+						}
+					}
+					await manifests.add({ runId, modelDir, manifest: entry.manifest });
+					for (const row of entry.records) await records.add(row);
+					for (const [seq, json] of entry.calls.entries()) {
+						await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });
+					}
+				}
+			},
+			full
+		).catch((e) => {
+			if ((e as Error | null)?.name === 'ConstraintError') {
+				throw new CheckpointError(
+					'A run of the bundle was saved in this browser while it was being imported. Nothing was ' +
+						'imported; try again.'
+				);
+			}
+			throw e;
+		});
+	}
+
 	/** Parses and checks record rows, naming the line of the first bad one. */
 	#parse(run: RunKey, file: StageFile, rows: readonly RecordRow[]): AnyRecord[] {
 		const label = this.#label(stageFilePath(run, file));
@@ -470,15 +652,18 @@ export class IdbStore implements CheckpointStore, CallLog {
 	}
 
 	/**
-	 * Runs `body` in one readwrite transaction that commits whole or not at all. A full disk
-	 * aborts it and becomes a `CheckpointError` saying so; everything saved before stays.
+	 * Runs `body` in one readwrite transaction that commits whole or not at all (no await in it
+	 * on anything but the transaction's own requests, or it commits early). A full disk aborts it
+	 * and becomes a `CheckpointError` saying so (`full`, or that the record was not saved);
+	 * everything saved before stays.
 	 */
 	async #write<N extends StoreNames<WorkbenchDb>>(
 		stores: N | N[],
 		label: string,
-		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>
+		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>,
+		full?: string
 	): Promise<void> {
-		const tx = this.db.transaction(Array.isArray(stores) ? stores : [stores], 'readwrite');
+		const tx = this.#db.transaction(Array.isArray(stores) ? stores : [stores], 'readwrite');
 		try {
 			await body(tx);
 			await tx.done;
@@ -491,11 +676,34 @@ export class IdbStore implements CheckpointStore, CallLog {
 			await tx.done.catch(() => undefined);
 			if (isQuotaError(e) || isQuotaError(tx.error)) {
 				throw new CheckpointError(
-					`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
-						'every earlier record is kept. Free space (export and delete old runs), then resume.'
+					full ??
+						`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
+							'every earlier record is kept. Free space (export and delete old runs), then resume.'
 				);
 			}
 			throw e;
 		}
 	}
+}
+
+let shared: Promise<IdbStore> | null = null;
+
+/**
+ * The page's connection to the workbench database, opened once. When the database is deleted or
+ * upgraded elsewhere the connection closes itself, and the next call opens a fresh one.
+ */
+export function sharedIdbStore(): Promise<IdbStore> {
+	if (!shared) {
+		const opening = openIdbStore().then((store) => {
+			store.onClose(() => {
+				if (shared === opening) shared = null;
+			});
+			return store;
+		});
+		opening.catch(() => {
+			if (shared === opening) shared = null;
+		});
+		shared = opening;
+	}
+	return shared;
 }

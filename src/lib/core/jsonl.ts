@@ -17,11 +17,25 @@ export function toJsonLine(record: unknown): string {
 export function parseJsonl<S extends z.ZodType>(
 	text: string,
 	schema: S,
-	fileLabel: string
+	fileLabel: string,
+	options: JsonlOptions = {}
 ): z.infer<S>[] {
 	const records: z.infer<S>[] = [];
-	visitJsonl(text, schema, fileLabel, (record) => records.push(record));
+	visitJsonl(text, schema, fileLabel, (record) => records.push(record), options);
 	return records;
+}
+
+/** How a kind of JSONL file is read beyond its schema. */
+export interface JsonlOptions {
+	/**
+	 * Longest line accepted (`chars`, its `\r` included), refused unparsed beyond: "more than the
+	 * 1,000,000 `name` may hold". @default no limit
+	 */
+	maxLine?: { chars: number; name: string };
+	/** What a line that fails the schema is not, e.g. `a call-log entry`. @default the field alone */
+	entry?: string;
+	/** What the user does about a cut-off last line. @default remove it and resume */
+	tornAdvice?: string;
 }
 
 /**
@@ -34,7 +48,8 @@ export function visitJsonl<S extends z.ZodType>(
 	text: string,
 	schema: S,
 	fileLabel: string,
-	visit: (record: z.infer<S>, line: number) => void
+	visit: (record: z.infer<S>, line: number) => void,
+	options: JsonlOptions = {}
 ): void {
 	const body = stripBom(text);
 	const nul = body.indexOf('\u0000');
@@ -53,16 +68,23 @@ export function visitJsonl<S extends z.ZodType>(
 		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
 		throw new CheckpointError(
 			`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ` +
-				'Inspect it, remove it, then resume to regenerate that case.'
+				(options.tornAdvice ?? 'Inspect it, remove it, then resume to regenerate that case.')
 		);
 	}
 	let start = 0;
 	for (let i = 0; start < body.length; i++) {
 		const end = body.indexOf('\n', start);
+		const where = `${fileLabel}, line ${i + 1}`;
+		const max = options.maxLine;
+		if (max && end - start > max.chars) {
+			throw new CheckpointError(
+				`${where}: ${(end - start).toLocaleString('en')} characters, more than the ` +
+					`${max.chars.toLocaleString('en')} ${max.name} may hold.`
+			);
+		}
 		const raw = body.slice(start, end);
 		start = end + 1;
 		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-		const where = `${fileLabel}, line ${i + 1}`;
 		if (line.trim() === '') throw new CheckpointError(`${where}: empty line`);
 		let value: unknown;
 		try {
@@ -73,6 +95,10 @@ export function visitJsonl<S extends z.ZodType>(
 		const parsed = schema.safeParse(value);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0];
+			if (options.entry) {
+				const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
+				throw new CheckpointError(`${where}: not ${options.entry}: ${field}: ${issue.message}`);
+			}
 			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
 			throw new CheckpointError(`${where}: ${field}: ${issue.message}`);
 		}

@@ -21,6 +21,11 @@ export interface RunKey {
 /** Run ids become folder names, so they are held to the same safe alphabet. */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** A model folder of a layout path: the safe alphabet, and never `.` or `..`. */
+export function isModelDir(name: string): boolean {
+	return /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..';
+}
+
 export function manifestPath(run: RunKey): string {
 	return `runs/${run.runId}/${run.modelDir}/manifest.json`;
 }
@@ -55,8 +60,7 @@ export function parseLayoutPath(
 	const parts = path.split('/');
 	if (parts.length !== 4) return null;
 	const [top, runId, modelDir, name] = parts;
-	if (!RUN_ID_PATTERN.test(runId) || !/^[A-Za-z0-9._-]+$/.test(modelDir)) return null;
-	if (modelDir === '.' || modelDir === '..') return null;
+	if (!RUN_ID_PATTERN.test(runId) || !isModelDir(modelDir)) return null;
 	const run = { runId, modelDir };
 	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
 	if (top === 'runs' && name === CALL_LOG_FILE) return { kind: 'calls', run };

@@ -3,18 +3,12 @@
  * import a zip or a folder (e.g. the CLI's output root) all-or-nothing.
  */
 import { downloadBytes, downloadText } from '$lib/adapters/download';
-import {
-	findConflicts,
-	importRuns,
-	listStoredRuns,
-	readRunFiles,
-	readRunsFiles,
-	runFileSizes,
-	sharedIdbStore,
-	type StoredRun
-} from '$lib/adapters/idb-source';
-import type { IdbStore } from '$lib/adapters/idb-store';
+import { findConflicts, importRuns } from '$lib/adapters/idb-import';
+import { readRunFiles, readRunsFiles, runFileSizes } from '$lib/adapters/idb-layout-source';
+import { listStoredRuns } from '$lib/adapters/idb-listing';
+import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
 import type { StorageInfo } from '$lib/adapters/storage-info';
+import type { StoredRun } from '$lib/core/store/types';
 import { runLabel } from '$lib/core/store/checks';
 import type { RunKey } from '$lib/core/layout';
 import { formatBytes } from '$lib/core/text';
@@ -28,8 +22,8 @@ import {
 	type Bundle,
 	type BundleEntry
 } from '$lib/adapters/zip-bundle';
-import { exportFileName } from '$lib/components/bundles/export-name';
 import { m } from '$lib/paraglide/messages';
+import { exportFileName } from '$lib/view/export-name';
 import { keyOf } from './results.svelte';
 
 /**

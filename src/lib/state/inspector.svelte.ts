@@ -7,15 +7,10 @@
  * A link naming a run, case or compared run that is not stored never falls back to something
  * else silently: `issues` says what was asked for and why it is not shown.
  */
-import {
-	listStoredRuns,
-	readCaseCalls,
-	readCaseRecords,
-	readRunRecords,
-	sharedIdbStore,
-	type StoredRun
-} from '$lib/adapters/idb-source';
-import type { IdbStore } from '$lib/adapters/idb-store';
+import { readCaseCalls, readCaseRecords, readRunRecords } from '$lib/adapters/idb-layout-source';
+import { listStoredRuns } from '$lib/adapters/idb-listing';
+import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { StoredRun } from '$lib/core/store/types';
 import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { caseKey } from '$lib/core/records';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROMPT_PACK, exportPromptPack, promptsSha256 } from '$lib/core/prompts';
 import { PACK_STORAGE_KEY, PromptsState } from './prompts.svelte';
-import { memoryStorage } from './memory-storage';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 
 async function hashesSettled(state: PromptsState) {
 	for (let i = 0; i < 100 && state.hashes === null; i++) await new Promise((r) => setTimeout(r, 1));

@@ -1,20 +1,23 @@
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { openIdbStore, type IdbStore } from '$lib/adapters/idb-store';
-import { idbLayoutSource } from '$lib/adapters/idb-source';
+import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
+import type { IdbStore } from '$lib/adapters/idb-store';
+import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
 import { computeReport } from '$lib/core/results';
+import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
 import { keyOf, ResultsState } from './results.svelte';
 
 const dataset = makeDataset(3);
 
 async function setup(): Promise<{ store: IdbStore; state: ResultsState }> {
-	const store = await openIdbStore({ idbFactory: new IDBFactory(), locks: null });
+	const store = await openTestStore();
 	const state = new ResultsState({ openStore: async () => store });
 	return { store, state };
 }
+
+afterEach(closeTestStores);
 
 describe('ResultsState', () => {
 	it('shows every run at first, and averages once comparable runs exist', async () => {
@@ -61,12 +64,7 @@ describe('ResultsState', () => {
 		const { store, state } = await setup();
 		await writeRuns(store, dataset, [{ runId: 'run1', stages: ['gen', 'dcg'] }]);
 		const [run] = await store.listRuns();
-		const rows = await store.db.getAllFromIndex('records', 'by_file', [
-			run.runId,
-			run.modelDir,
-			'DCG_results'
-		]);
-		await store.db.delete('records', [run.runId, run.modelDir, 'DCG_results', rows[2].seq]);
+		await dropRecord(store, run, 'DCG_results', 2);
 		await state.load();
 		expect(state.inProgress).toBe(true);
 		expect(state.report?.runs[0].metrics.dcg?.n).toBe(2);
@@ -76,8 +74,9 @@ describe('ResultsState', () => {
 	it('reports a malformed stored record with its file and line', async () => {
 		const { store, state } = await setup();
 		await writeRuns(store, dataset, [{ runId: 'run1', stages: ['dcg'] }]);
-		const row = (await store.db.getAll('records')).find((r) => r.file === 'DCG_results')!;
-		await store.db.put('records', { ...row, json: '{"case_number": 1' });
+		const raw = await rawDbOf(store);
+		const row = (await raw.getAll('records')).find((r) => r.file === 'DCG_results')!;
+		await raw.put('records', { ...row, json: '{"case_number": 1' });
 		await state.load();
 		expect(state.status).toBe('error');
 		expect(state.error).toMatch(
@@ -131,5 +130,74 @@ describe('ResultsState', () => {
 		await state.compare(k1, k3);
 		expect(state.comparison?.status).toBe('refused');
 		expect(state.comparison?.error).toMatch(/cannot be compared.*only in/);
+	});
+
+	it('keeps in its query only what the user chose, once the runs are read', async () => {
+		const { store, state } = await setup();
+		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
+		expect(state.query).toBeNull();
+		await state.load();
+		expect(state.query).toEqual({
+			runs: null,
+			mode: null,
+			mixSimulated: false,
+			choice: DEFAULT_FIGURE_CHOICE
+		});
+		const [k1] = state.runs.map((r) => keyOf(r.run));
+		state.toggle(k1, false);
+		state.setMode('runs');
+		state.choice.ljpSetup = 'gold';
+		const [, k2] = state.runs.map((r) => keyOf(r.run));
+		expect(state.query).toEqual({
+			runs: [k2],
+			mode: 'runs',
+			mixSimulated: false,
+			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
+		});
+	});
+
+	it('shows exactly the runs a link names, and says which are not stored here', async () => {
+		const { store, state } = await setup();
+		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }, { runId: 'run3' }]);
+		const keys = (await store.listRuns()).map(keyOf);
+		state.restore({
+			runs: [keys[2], 'gone/m-1', keys[0]],
+			mode: 'runs',
+			mixSimulated: true,
+			choice: { ...DEFAULT_FIGURE_CHOICE, lcaClass: 'f1_c' }
+		});
+		const loading = state.load();
+		// The link is not written over before its runs are shown.
+		expect(state.query).toBeNull();
+		await loading;
+		expect(state.selected).toEqual([keys[2], keys[0]]);
+		expect(state.report?.runs.map((r) => r.run_id)).toEqual(['run1', 'run3']);
+		expect(state.mode).toBe('runs');
+		expect(state.missingFromLink).toEqual(['gone/m-1']);
+		expect(state.figures?.lcaClass.title).toBe('LCA F1_C by cause class');
+		expect(state.query?.runs).toEqual([keys[2], keys[0]]);
+		// The other stored run counts as hidden: a refresh keeps it so.
+		await state.load();
+		expect(state.selected).toEqual([keys[2], keys[0]]);
+		state.toggle(keys[1], true);
+		expect(state.missingFromLink).toEqual([]);
+	});
+
+	it('offers the HTML report, and every download, through one function', async () => {
+		const saved: { name: string; file: Blob }[] = [];
+		const store = await openTestStore();
+		const state = new ResultsState({
+			openStore: async () => store,
+			save: (file, name) => saved.push({ file, name })
+		});
+		await writeRuns(store, dataset, [{ runId: 'run1' }]);
+		await state.load();
+		state.downloadReport(Date.parse('2025-05-01T00:00:00.000Z'));
+		state.download(new Blob(['<svg/>']), 'lexpilot-lca-overall.svg');
+		expect(saved.map((s) => s.name)).toEqual(['lexpilot-report.html', 'lexpilot-lca-overall.svg']);
+		expect(saved[0].file.type).toBe('text/html;charset=utf-8');
+		const html = await saved[0].file.text();
+		expect(html).toContain('2025-05-01T00:00:00.000Z');
+		expect(html.match(/<figure/g)).toHaveLength(7);
 	});
 });

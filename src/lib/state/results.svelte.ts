@@ -1,15 +1,14 @@
 /**
  * The Results page: which stored runs are shown, the report computed over them (the CLI's
- * `computeReport`, in partial mode so a running evaluation shows its figures so far), and how
- * series are drawn (each run, or mean ± SD of comparable runs).
+ * `computeReport`, in partial mode so a running evaluation shows its figures so far), how
+ * series are drawn (each run, or mean ± SD of comparable runs), the figures drawn from it, and
+ * the files the page offers for download.
  */
-import {
-	idbLayoutSource,
-	listStoredRuns,
-	sharedIdbStore,
-	type StoredRun
-} from '$lib/adapters/idb-source';
-import type { IdbStore } from '$lib/adapters/idb-store';
+import { downloadBlob } from '$lib/adapters/download';
+import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
+import { listStoredRuns } from '$lib/adapters/idb-listing';
+import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { StoredRun } from '$lib/core/store/types';
 import {
 	computeReport,
 	withIntervals,
@@ -17,9 +16,18 @@ import {
 	type LoadedRun,
 	type ResultsReport
 } from '$lib/core/results';
+import type { FigureContext, SeriesMode } from '$lib/view/figures';
+import {
+	DEFAULT_FIGURE_CHOICE,
+	reportNotes,
+	resultFigures,
+	resultsHtml,
+	type FigureChoice
+} from '$lib/view/result-figures';
+import type { ResultsQuery } from '$lib/view/results-query';
+import { isInProgress } from '$lib/view/run-progress';
+import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { StatsClient } from './stats-client';
-import type { SeriesMode } from '$lib/components/results/figures';
-import { isInProgress } from '$lib/components/results/run-progress';
 
 /** `run_id/model_dir`: how selections, series and URLs name a run. */
 export function keyOf(run: { runId: string; modelDir: string }): string {
@@ -46,6 +54,8 @@ export interface ResultsDeps {
 	openStore?: () => Promise<IdbStore>;
 	/** @default a Web Worker (in-process where there is none) */
 	stats?: StatsClient;
+	/** Offers a file for download. @default the browser's download (`adapters/download`) */
+	save?: (file: Blob, name: string) => void;
 }
 
 export class ResultsState {
@@ -72,26 +82,109 @@ export class ResultsState {
 	comparison = $state.raw<ComparisonState | null>(null);
 	/** Draw simulated runs beside real ones (off: the figures show the real runs only). */
 	mixSimulated = $state(false);
+	/** The metric or setup each figure by cause class shows. */
+	choice = $state<FigureChoice>({ ...DEFAULT_FIGURE_CHOICE });
+	/** Runs a link asked for that are not stored in this browser (keys). */
+	missingFromLink = $state.raw<readonly string[]>([]);
+	#modeChosen = $state(false);
+	/** The user picked the shown runs (or a link named them): the URL keeps the list. */
+	#runsChosen = $state(false);
+	/** Runs a link named, shown at the next load instead of every stored run. */
+	#linked = $state.raw<readonly string[] | null>(null);
+
+	/** Whether a run (by key) was made by the simulated provider. */
+	readonly isSimulated = (key: string): boolean =>
+		this.runs.find((r) => keyOf(r.run) === key)?.manifest.simulated ?? false;
 
 	readonly shownRuns = $derived(this.runs.filter((r) => this.selected.includes(keyOf(r.run))));
 	/** A shown run has a stage under way: its figures are partial and may still change. */
 	readonly inProgress = $derived(this.shownRuns.some(isInProgress));
+	/** The report as drawn: simulated runs left out beside real ones unless `mixSimulated`. */
+	readonly drawn = $derived(
+		this.report ? drawnReport(this.report, this.isSimulated, this.mixSimulated) : null
+	);
+	readonly figures = $derived.by(() => {
+		if (!this.drawn) return null;
+		const ctx: FigureContext = {
+			report: this.drawn.report,
+			mode: this.mode,
+			simulated: this.isSimulated
+		};
+		return resultFigures(ctx, this.choice);
+	});
+	/** Notes of the shown runs and groups, and the report's warnings. */
+	readonly notes = $derived(this.report ? reportNotes(this.report) : []);
+	/** Why groups of one model are not averaged together. */
+	readonly differences = $derived(
+		this.drawn ? groupDifferences(this.drawn.report, (key) => this.manifestOf(key)) : []
+	);
+	/**
+	 * What the URL keeps: only what the user chose (or a link asked for). Null until the runs are
+	 * read, so a link's runs are never written over before they are shown.
+	 */
+	readonly query = $derived<ResultsQuery | null>(
+		this.status === 'idle' || this.status === 'loading' || this.#linked !== null
+			? null
+			: {
+					runs: this.#runsChosen ? [...this.selected] : null,
+					mode: this.#modeChosen ? this.mode : null,
+					mixSimulated: this.mixSimulated,
+					choice: { ...this.choice }
+				}
+	);
 
 	#openStore: () => Promise<IdbStore>;
 	#stats: StatsClient;
+	#save: (file: Blob, name: string) => void;
 	/** Manifests and case tables of the shown runs, by key (for comparisons). */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole, never observed
 	#loaded = new Map<string, LoadedRun>();
 	#compareGeneration = 0;
 	/** Runs seen before: a new run is shown by default, one the user hid stays hidden. */
 	#known: readonly string[] = [];
-	#modeChosen = false;
 	/** Bumped per load, so a slow earlier load never overwrites a later one. */
 	#generation = 0;
 
 	constructor(deps: ResultsDeps = {}) {
 		this.#openStore = deps.openStore ?? sharedIdbStore;
 		this.#stats = deps.stats ?? new StatsClient();
+		this.#save = deps.save ?? downloadBlob;
+	}
+
+	/**
+	 * Takes the choices of a link (the page's URL) before the page loads: the runs it names are
+	 * shown instead of every stored run, the rest as it says.
+	 */
+	restore(query: ResultsQuery): void {
+		if (query.runs) {
+			this.#linked = query.runs;
+			this.#runsChosen = true;
+		}
+		if (query.mode) {
+			this.mode = query.mode;
+			this.#modeChosen = true;
+		}
+		this.mixSimulated = query.mixSimulated;
+		this.choice = { ...query.choice };
+	}
+
+	/** Offers a file for download: every download of the page goes through here. */
+	download(file: Blob, name: string): void {
+		this.#save(file, name);
+	}
+
+	/** Downloads the self-contained HTML report of what the page shows, made at `now` (ms). */
+	downloadReport(now: number = Date.now()): void {
+		if (!this.drawn || !this.figures) return;
+		const html = resultsHtml({
+			report: this.drawn.report,
+			figures: this.figures,
+			simulated: this.isSimulated,
+			notes: [...this.notes, ...this.differences],
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, read once
+			generatedAt: new Date(now).toISOString()
+		});
+		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
 	}
 
 	/** Manifests of the shown runs as last computed, by key. */
@@ -108,11 +201,21 @@ export class ResultsState {
 			const runs = await listStoredRuns(store);
 			if (generation !== this.#generation) return;
 			const keys = runs.map((r) => keyOf(r.run));
-			const kept = this.selected.filter((k) => keys.includes(k));
-			const added = keys.filter((k) => !this.#known.includes(k) && !kept.includes(k));
-			this.#known = keys;
-			this.runs = runs;
-			this.selected = [...kept, ...added];
+			const linked = this.#linked;
+			this.#linked = null;
+			if (linked) {
+				// Exactly the linked runs; every other stored run counts as hidden by the user.
+				this.missingFromLink = linked.filter((k) => !keys.includes(k));
+				this.#known = keys;
+				this.runs = runs;
+				this.selected = linked.filter((k) => keys.includes(k));
+			} else {
+				const kept = this.selected.filter((k) => keys.includes(k));
+				const added = keys.filter((k) => !this.#known.includes(k) && !kept.includes(k));
+				this.#known = keys;
+				this.runs = runs;
+				this.selected = [...kept, ...added];
+			}
 			await this.#compute(store, generation);
 		} catch (e) {
 			if (generation !== this.#generation) return;
@@ -226,6 +329,8 @@ export class ResultsState {
 	}
 
 	#select(next: readonly string[]): void {
+		this.#runsChosen = true;
+		this.missingFromLink = [];
 		this.selected = next;
 		void this.#recompute();
 	}
@@ -267,10 +372,6 @@ export class ResultsState {
 		this.#modeChosen = true;
 		this.mode = mode;
 	}
-
-	/** Whether a run (by key) was made by the simulated provider. */
-	isSimulated = (key: string): boolean =>
-		this.runs.find((r) => keyOf(r.run) === key)?.manifest.simulated ?? false;
 }
 
 export const resultsState = new ResultsState();

@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { memoryStorage } from './memory-storage';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 import { loadPlans } from './run-plans';
 import { RunController, type RunRequest, type RunSnapshot } from './run-controller';
 

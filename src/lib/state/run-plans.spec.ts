@@ -7,7 +7,7 @@ import {
 	updatePlanStatus,
 	type RunPlan
 } from './run-plans';
-import { memoryStorage } from './memory-storage';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 
 /** A storage holding `plans` as the run plans' entry, or nothing. */
 const storage = (plans?: string) =>

@@ -274,7 +274,9 @@ export class RunState {
 		const asked = ++this.#refreshes;
 		try {
 			const store = await this.store();
-			const listed = await listUnfinished(store, loadPlans(browserStorage()), heldLockNames);
+			const listed = await listUnfinished(store, loadPlans(browserStorage()), () =>
+				store.heldRuns()
+			);
 			const savedRuns = await store.listRuns();
 			if (asked !== this.#refreshes) return;
 			this.#listed = listed;
@@ -436,16 +438,6 @@ export class RunState {
 export function parseLimit(text: string): number | null {
 	const t = text.trim();
 	return t === '' ? null : Number(t);
-}
-
-/** Names of the Web Locks held in this browser, any tab; empty where the API is missing. */
-async function heldLockNames(): Promise<string[]> {
-	try {
-		const state = await globalThis.navigator?.locks?.query();
-		return (state?.held ?? []).map((l) => l.name ?? '').filter(Boolean);
-	} catch {
-		return [];
-	}
 }
 
 export const runState = new RunState();

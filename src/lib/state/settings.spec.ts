@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KEYS_STORAGE_KEY, SETTINGS_STORAGE_KEY } from './model-settings';
-import { memoryStorage } from './memory-storage';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 import { SettingsState } from './settings.svelte';
 
 const everything = (s: { data: Map<string, string> }) => [...s.data.values()].join('\n');

@@ -78,7 +78,10 @@ describe('listUnfinished', () => {
 		const items = await listUnfinished(
 			s,
 			plans,
-			[`lexpilot-workbench:r1/${modelDir}`, 'some-other-lock'],
+			[
+				{ runId: 'r1', modelDir },
+				{ runId: 'r3', modelDir }
+			],
 			{ runId: 'r2', modelDir }
 		);
 		expect(items.map((i) => [i.plan.runId, i.busyElsewhere])).toEqual([['r1', true]]);
@@ -96,7 +99,7 @@ describe('listUnfinished', () => {
 
 	it('says interrupted, paused or running elsewhere from the plan and the locks held now', async () => {
 		const { s, modelDir } = await store();
-		const lock = (runId: string) => `lexpilot-workbench:${runId}/${modelDir}`;
+		const lock = (runId: string) => ({ runId, modelDir });
 		const at = (n: number) => `2025-0${n}-01T00:00:00.000Z`;
 		const items = await listUnfinished(
 			s,

@@ -32,8 +32,8 @@ export interface UnfinishedRun {
 export type UnfinishedState =
 	'interrupted' | 'paused' | 'stopped' | 'failed' | 'running-elsewhere' | 'paused-elsewhere';
 
-/** The names of the Web Locks held now, or a way to ask for them. */
-export type HeldLocks = readonly string[] | (() => Promise<readonly string[]>);
+/** The runs whose writer lock is held now (`IdbStore.heldRuns()`), or a way to ask for them. */
+export type HeldRuns = readonly RunKey[] | (() => Promise<readonly RunKey[]>);
 
 /** Cases saved for each stage: the records of the file a stage writes last for a case. */
 export async function savedPerStage(
@@ -51,15 +51,15 @@ export async function savedPerStage(
 }
 
 /**
- * Unfinished runs, newest first. `heldLocks` are the names of Web Locks held anywhere in this
- * browser (`navigator.locks.query()`), asked after the records are read: a run's lock is taken
+ * Unfinished runs, newest first. `heldRuns` are the runs whose writer lock is held anywhere in
+ * this browser (`IdbStore.heldRuns()`), asked after the records are read: a run's lock is taken
  * before its plan says `running` and released after it says how the run ended, so a lock seen
  * free after the plan was read means no tab writes the run. `exclude` is the run this page shows.
  */
 export async function listUnfinished(
 	store: CheckpointStore,
 	plans: readonly RunPlan[],
-	heldLocks: HeldLocks = [],
+	heldRuns: HeldRuns = [],
 	exclude: RunKey | null = null
 ): Promise<UnfinishedRun[]> {
 	const found: Omit<UnfinishedRun, 'busyElsewhere' | 'state'>[] = [];
@@ -81,10 +81,10 @@ export async function listUnfinished(
 		if (plan.stages.every((stage) => (saved[stage] ?? 0) >= selected)) continue;
 		found.push({ plan, manifest, saved, selected });
 	}
-	const held = typeof heldLocks === 'function' ? await heldLocks() : heldLocks;
+	const held = typeof heldRuns === 'function' ? await heldRuns() : heldRuns;
+	const busy = new Set(held.map(planKey));
 	const out = found.map((item): UnfinishedRun => {
-		const suffix = `:${planKey(item.plan)}`;
-		const busyElsewhere = held.some((name) => name.endsWith(suffix));
+		const busyElsewhere = busy.has(planKey(item.plan));
 		return { ...item, busyElsewhere, state: stateOf(item.plan.status, busyElsewhere) };
 	});
 	return out.sort((a, b) => b.plan.updatedAt.localeCompare(a.plan.updatedAt));

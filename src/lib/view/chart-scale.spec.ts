@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
-import { testFigure } from './test-figure';
+import { testFigure } from '../../../tests/support/test-figure';
 
 describe('formatTick', () => {
 	it('never prints a negative zero', () => {

@@ -2,7 +2,7 @@
  * The y axis every bar chart of the Results page shares, on screen (Chart.js) and in exports
  * (svg-chart.ts): its range, its ticks, how a tick reads, and whiskers clipped to it.
  */
-import type { Cell, Figure } from '$lib/components/results/figures';
+import type { Cell, Figure } from '$lib/view/figures';
 
 /** Tick step of every y axis: 0, 0.2, …, 1. */
 export const TICK_STEP = 0.2;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlReport, type HtmlReportInput } from './html-report';
-import { testFigure } from './test-figure';
+import { testFigure } from '../../../tests/support/test-figure';
 
 function input(over: Partial<HtmlReportInput> = {}): HtmlReportInput {
 	return {

@@ -5,14 +5,14 @@
  * of `default-src 'none'`), so it opens from disk and without a network. Every text is
  * escaped: model ids, run ids and class names are hostile.
  */
-import type { Figure } from '$lib/components/results/figures';
+import type { Figure } from '$lib/view/figures';
 import {
 	cellText,
 	CI_NOTE,
 	COUNTS_HEADING,
 	tableOf,
 	type TableModel
-} from '$lib/components/results/table-format';
+} from '$lib/view/table-format';
 import { figureSvg, xmlEscape } from './svg-chart';
 
 /** One confusion matrix: rows gold, columns predicted, in VERDICTS order. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { figureSvg, xmlEscape } from './svg-chart';
-import { testFigure } from './test-figure';
+import { testFigure } from '../../../tests/support/test-figure';
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 

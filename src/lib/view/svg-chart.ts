@@ -5,7 +5,7 @@
  * export, the PNG export and the HTML report draw exactly those numbers. Every text is
  * escaped; model ids and class names are hostile.
  */
-import type { Figure } from '$lib/components/results/figures';
+import type { Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
 
 export interface SvgOptions {

@@ -5,14 +5,15 @@
  * naming the file (and line), and what is stored stays exactly as it was.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { importRuns, listStoredRuns, readRunFiles } from '../../../src/lib/adapters/idb-source';
-import { openIdbStore, type IdbStore } from '../../../src/lib/adapters/idb-store';
+import { importRuns } from '../../../src/lib/adapters/idb-import';
+import { readRunFiles } from '../../../src/lib/adapters/idb-layout-source';
+import { listStoredRuns } from '../../../src/lib/adapters/idb-listing';
+import type { IdbStore } from '../../../src/lib/adapters/idb-store';
 import {
 	BundleError,
 	readZipBundle,
@@ -30,6 +31,7 @@ import type { StageFile } from '../../../src/lib/core/records';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { runCliInProcess } from '../../cli/run-cli';
 import { writeRuns } from '../../fixtures/bundles/runs';
+import { closeTestStores, openTestStore, rawDbOf } from '../../support/idb';
 import { makeDataset } from '../../fixtures/engine/cases';
 
 type Files = Map<string, string>;
@@ -363,7 +365,6 @@ const ROWS: BundleRow[] = [
 	}
 ];
 
-const opened: IdbStore[] = [];
 let tmp: string;
 let files: Files;
 let paths: Paths;
@@ -388,9 +389,7 @@ beforeAll(async () => {
 	stored = (await readZipBundle(zipOf(before.toFiles()), 'stored.zip')).runs;
 });
 
-afterEach(() => {
-	for (const store of opened.splice(0)) store.db.close();
-});
+afterEach(closeTestStores);
 
 afterAll(async () => {
 	await rm(tmp, { recursive: true, force: true });
@@ -398,8 +397,7 @@ afterAll(async () => {
 
 /** A fresh browser storage that already holds the `stored` run. */
 async function storageWithARun(): Promise<IdbStore> {
-	const store = await openIdbStore({ idbFactory: new IDBFactory(), locks: null });
-	opened.push(store);
+	const store = await openTestStore();
 	await importRuns(store, stored);
 	return store;
 }
@@ -410,7 +408,7 @@ async function contents(store: IdbStore) {
 	for (const { run } of await listStoredRuns(store)) {
 		for (const [path, text] of await readRunFiles(store, run)) out.set(path, text);
 	}
-	return { files: out, records: await store.db.count('records') };
+	return { files: out, records: await (await rawDbOf(store)).count('records') };
 }
 
 /** The importer of the Results page: validate the whole zip, then write it all at once. */

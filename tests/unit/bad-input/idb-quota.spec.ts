@@ -5,10 +5,9 @@
  * files of a run that never hit the limit.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readRunFiles } from '../../../src/lib/adapters/idb-source';
-import { openIdbStore, type IdbStore } from '../../../src/lib/adapters/idb-store';
+import { readRunFiles } from '../../../src/lib/adapters/idb-layout-source';
+import type { IdbStore } from '../../../src/lib/adapters/idb-store';
 import { runStages } from '../../../src/lib/core/engine';
 import { CheckpointError } from '../../../src/lib/core/errors';
 import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
@@ -16,18 +15,17 @@ import type { StageFile } from '../../../src/lib/core/records';
 import { createSimulatedClient } from '../../../src/lib/core/simulated';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { ALL_STAGES, ENDPOINTS, MODELS } from '../engine/harness';
+import { closeTestStores, openTestStore } from '../../support/idb';
 
 const dataset = makeDataset(4);
-const opened: IdbStore[] = [];
 
 afterEach(() => {
 	vi.restoreAllMocks();
-	for (const store of opened.splice(0)) store.db.close();
+	closeTestStores();
 });
 
 async function open(): Promise<IdbStore> {
-	const store = await openIdbStore({ idbFactory: new IDBFactory(), locks: null });
-	opened.push(store);
+	const store = await openTestStore();
 	return store;
 }
 

@@ -17,8 +17,8 @@ import {
 	type Plugin
 } from 'chart.js';
 import { clipToAxis, formatTick, TICK_STEP, whiskerOf, yRange } from '$lib/view/chart-scale';
-import type { Figure } from './figures';
-import { cellText } from './table-format';
+import type { Figure } from '$lib/view/figures';
+import { cellText } from '$lib/view/table-format';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
 

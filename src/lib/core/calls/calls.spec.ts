@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
+import { makeCallEntry } from '../../../../tests/support/record-factories';
 import { runStages } from '../engine';
 import { ModelCallError } from '../errors';
 import { callLogPath, modelDirName, type RunKey } from '../layout';
@@ -7,7 +8,7 @@ import type { ModelClient } from '../model/types';
 import { createSimulatedClient } from '../simulated';
 import { MemoryStore } from '../store/memory-store';
 import { callLogLine, dropTornTail, parseCallLog, REDACTED } from './log';
-import { MAX_CALL_FIELD_CHARS, type CallLogEntry } from './schema';
+import { MAX_CALL_FIELD_CHARS } from './schema';
 import { selectCalls } from './select';
 import { callTotals } from './totals';
 
@@ -32,28 +33,7 @@ async function run(
 	return result.run;
 }
 
-function entry(overrides: Partial<CallLogEntry> = {}): CallLogEntry {
-	return {
-		session: 's1',
-		seq: 0,
-		started_at: '2026-01-01T00:00:00.000Z',
-		role: 'evaluated',
-		stage: 'gen',
-		task: 'lexawn',
-		case_number: 'c1',
-		model: 'm',
-		prompt: '提示',
-		response: '答复',
-		reasoning: null,
-		finish_reason: 'stop',
-		usage: { prompt: 10, completion: 5 },
-		latency_ms: 100,
-		retries: 0,
-		attempts: [{ attempt: 1, outcome: 'ok', latency_ms: 100 }],
-		error: null,
-		...overrides
-	};
-}
+const entry = makeCallEntry;
 
 describe('the engine writes a call log', () => {
 	it('logs every call with its stage, task, round, exact prompt and answer', async () => {
@@ -257,6 +237,10 @@ describe('call-log lines', () => {
 		);
 		expect(() => parseCallLog(`${'x'.repeat(1_000_001)}\n`, 'calls.jsonl')).toThrow(
 			/line 1: 1,000,001 characters, more than/
+		);
+		// The rules of every JSONL file of the layout: zero bytes are damage, named as such.
+		expect(() => parseCallLog(`${good}\u0000\u0000\n`, 'calls.jsonl')).toThrow(
+			/calls\.jsonl, line 2: holds zero bytes/
 		);
 		expect(dropTornTail(`${good}${good.slice(0, 20)}`)).toBe(good);
 	});

@@ -1,5 +1,5 @@
 /** Writing and reading call-log lines: keys redacted, fields bounded, every line validated. */
-import { CheckpointError } from '../errors';
+import { parseJsonl } from '../jsonl';
 import { MIN_KEY_LENGTH } from '../store/key-free';
 import { CallLogEntry, MAX_CALL_FIELD_CHARS, MAX_CALL_LINE_CHARS } from './schema';
 
@@ -65,51 +65,17 @@ export function callLogLine(entry: CallLogEntry, keys: Iterable<string> = []): s
 }
 
 /**
- * Parses the text of a calls.jsonl, validating every line. A line over `MAX_CALL_LINE_CHARS`, not
- * JSON, or not a call-log entry throws `CheckpointError` naming `fileLabel` and the line. A final
- * line without its line end is a write cut off by a crash: reported too (a store that appends
- * drops such a tail first, `dropTornTail`).
+ * Parses the text of a calls.jsonl by the JSONL rules of every stage file (`parseJsonl`), plus a
+ * bound on each line: a line over `MAX_CALL_LINE_CHARS`, not JSON, or not a call-log entry throws
+ * `CheckpointError` naming `fileLabel` and the line. A final line without its line end is a write
+ * cut off by a crash: reported too (a store that appends drops such a tail first, `dropTornTail`).
  */
 export function parseCallLog(text: string, fileLabel: string): CallLogEntry[] {
-	const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-	const entries: CallLogEntry[] = [];
-	let start = 0;
-	let lineNo = 0;
-	while (start < body.length) {
-		lineNo++;
-		const end = body.indexOf('\n', start);
-		const where = `${fileLabel}, line ${lineNo}`;
-		if (end === -1) {
-			throw new CheckpointError(
-				`${where}: the last line has no line end, so it was cut off while being written. ` +
-					'Remove that line; the call log is not needed to score the run.'
-			);
-		}
-		if (end - start > MAX_CALL_LINE_CHARS) {
-			throw new CheckpointError(
-				`${where}: ${(end - start).toLocaleString('en')} characters, more than the ` +
-					`${MAX_CALL_LINE_CHARS.toLocaleString('en')} a call-log line may hold.`
-			);
-		}
-		let raw = body.slice(start, end);
-		if (raw.endsWith('\r')) raw = raw.slice(0, -1);
-		start = end + 1;
-		if (raw.trim() === '') throw new CheckpointError(`${where}: empty line`);
-		let value: unknown;
-		try {
-			value = JSON.parse(raw);
-		} catch (e) {
-			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
-		}
-		const parsed = CallLogEntry.safeParse(value);
-		if (!parsed.success) {
-			const issue = parsed.error.issues[0];
-			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
-			throw new CheckpointError(`${where}: not a call-log entry: ${field}: ${issue.message}`);
-		}
-		entries.push(parsed.data);
-	}
-	return entries;
+	return parseJsonl(text, CallLogEntry, fileLabel, {
+		maxLine: { chars: MAX_CALL_LINE_CHARS, name: 'a call-log line' },
+		entry: 'a call-log entry',
+		tornAdvice: 'Remove that line; the call log is not needed to score the run.'
+	});
 }
 
 /** Text of a calls file with a cut-off last line (a crash mid-write) dropped. */

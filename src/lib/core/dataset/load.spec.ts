@@ -32,7 +32,7 @@ const thirdCase = (overrides: RawCase) => [validCase(1), validCase(2), validCase
 
 describe('loadDataset: one rule broken at a time', () => {
 	const at = 'case #2 (case_number T-003)';
-	const rules: Array<{
+	interface Rule {
 		rule: string;
 		overrides: RawCase;
 		field: string;
@@ -40,175 +40,76 @@ describe('loadDataset: one rule broken at a time', () => {
 		text: string;
 		/** Problems the broken input causes in all; the first one is checked. @default 1 */
 		count?: number;
-	}> = [
-		{
-			rule: 'case_number missing',
-			overrides: { case_number: undefined },
-			field: 'case_number',
-			text: 'case #2 case_number: missing; every case needs a case_number (string or integer), unique in the file'
-		},
-		{
-			rule: 'case_number empty',
-			overrides: { case_number: ' ' },
-			field: 'case_number',
-			text: 'case #2 case_number: is empty'
-		},
-		{
-			rule: 'case_number fractional',
-			overrides: { case_number: 3.5 },
-			field: 'case_number',
-			text: 'case #2 case_number: must be a string or an integer, got number 3.5'
-		},
-		{
-			rule: 'case_number boolean',
-			overrides: { case_number: true },
-			field: 'case_number',
-			text: 'case #2 case_number: must be a string or an integer, got boolean'
-		},
-		{
-			rule: 'case_number beyond exact integers',
-			overrides: { case_number: 2 ** 60 },
-			field: 'case_number',
-			text: `case #2 case_number: ${2 ** 60} is too large to keep exactly; write it as a string in quotes`
-		},
-		{
-			rule: 'cause_of_action missing',
-			overrides: { cause_of_action: undefined },
-			field: 'cause_of_action',
-			text: `${at} cause_of_action: missing`
-		},
-		{
-			rule: 'cause_of_action empty',
-			overrides: { cause_of_action: '' },
-			field: 'cause_of_action',
-			text: `${at} cause_of_action: is empty`
-		},
-		{
-			rule: 'cause_of_action not a string',
-			overrides: { cause_of_action: ['合同纠纷'] },
-			field: 'cause_of_action',
-			text: `${at} cause_of_action: must be a string, got array`
-		},
-		{
-			rule: 'plaintiff_type missing',
-			overrides: { plaintiff_type: undefined },
-			field: 'plaintiff_type',
-			text: `${at} plaintiff_type: missing; give it as a string, e.g. "自然人"`
-		},
-		{
-			rule: 'plaintiff_type not a string',
-			overrides: { plaintiff_type: 1 },
-			field: 'plaintiff_type',
-			text: `${at} plaintiff_type: must be a string, got integer`
-		},
-		{
-			rule: 'focal_point missing',
-			overrides: { focal_point: undefined },
-			field: 'focal_point',
-			text: `${at} focal_point: missing`
-		},
-		{
-			rule: 'focal_point empty string',
-			overrides: { focal_point: '  ' },
-			field: 'focal_point',
-			text: `${at} focal_point: is empty`
-		},
-		{
-			rule: 'focal_point empty list',
-			overrides: { focal_point: [] },
-			field: 'focal_point',
-			text: `${at} focal_point: is an empty list; give at least one focal point`
-		},
-		{
-			rule: 'focal_point empty item',
-			overrides: { focal_point: ['借款是否交付', ''] },
-			field: 'focal_point',
-			text: `${at} focal_point: item 2 is empty`
-		},
-		{
-			rule: 'focal_point object',
-			overrides: { focal_point: { a: 'b' } },
-			field: 'focal_point',
-			text: `${at} focal_point: must be a string or a list of strings, got object`
-		},
-		{
-			rule: 'key_details missing',
-			overrides: { key_details: undefined },
-			field: 'key_details',
-			text: `${at} key_details: missing`
-		},
-		{
-			rule: 'key_details empty string',
-			overrides: { key_details: '' },
-			field: 'key_details',
-			text: `${at} key_details: is empty`
-		},
-		{
-			rule: 'key_details empty list',
-			overrides: { key_details: [] },
-			field: 'key_details',
-			text: `${at} key_details: is an empty list; the hidden facts cannot be empty`
-		},
-		{
-			rule: 'key_details non-string item',
-			overrides: { key_details: ['借条', 5] },
-			field: 'key_details',
-			text: `${at} key_details: item 2 must be a string, got integer`
-		},
-		{
-			rule: 'key_details empty object',
-			overrides: { key_details: {} },
-			field: 'key_details',
-			text: `${at} key_details: is an empty object; the hidden facts cannot be empty`
-		},
-		{
-			rule: 'key_details empty entry',
-			overrides: { key_details: { 借款金额: '5万元', 还款期限: '' } },
-			field: 'key_details',
-			text: `${at} key_details: entry "还款期限" is empty`
-		},
-		{
-			rule: 'key_details number',
-			overrides: { key_details: 5 },
-			field: 'key_details',
-			text: `${at} key_details: must be a string, a list of strings or an object, got integer`
-		},
-		{
-			rule: 'result_dict missing',
-			overrides: { result_dict: undefined },
-			field: 'result_dict',
-			text: `${at} result_dict: missing`
-		},
-		{
-			rule: 'result_dict empty',
-			overrides: { result_dict: {} },
-			field: 'result_dict',
-			text: `${at} result_dict: is empty; a case needs at least one claim`
-		},
-		{
-			rule: 'result_dict a list',
-			overrides: { result_dict: ['支持'] },
-			field: 'result_dict',
-			text: `${at} result_dict: must be an object of claim → verdict, got array`
-		},
-		{
-			rule: 'unknown verdict',
-			overrides: { result_dict: { 判令被告还款: '支持', 判令被告赔礼道歉: '不支持' } },
-			field: 'result_dict',
-			text: `${at} result_dict: claim 2 ("判令被告赔礼道歉"): verdict "不支持" is not one of 支持, 部分支持, 驳回`
-		},
-		{
-			rule: 'verdict not a string',
-			overrides: { result_dict: { 判令被告还款: 1 } },
-			field: 'result_dict',
-			text: `${at} result_dict: claim 1 ("判令被告还款"): verdict integer is not one of 支持, 部分支持, 驳回`
-		},
-		{
-			rule: 'empty claim text',
-			overrides: { result_dict: { '': '支持' } },
-			field: 'result_dict',
-			text: `${at} result_dict: claim 1: the claim text is empty`
-		},
+	}
+	/** One top-level field broken per row: [what, its value, the problem after "<field>: "]. */
+	const fieldRules = (field: string, rows: [string, unknown, string][], where = at): Rule[] =>
+		rows.map(([what, value, problem]) => ({
+			rule: `${field} ${what}`,
+			overrides: { [field]: value },
+			field,
+			text: `${where} ${field}: ${problem}`
+		}));
+	const rules: Rule[] = [
+		...fieldRules(
+			'case_number',
+			[
+				[
+					'missing',
+					undefined,
+					'missing; every case needs a case_number (string or integer), unique in the file'
+				],
+				['empty', ' ', 'is empty'],
+				['fractional', 3.5, 'must be a string or an integer, got number 3.5'],
+				['boolean', true, 'must be a string or an integer, got boolean'],
+				[
+					'beyond exact integers',
+					2 ** 60,
+					`${2 ** 60} is too large to keep exactly; write it as a string in quotes`
+				]
+			],
+			'case #2'
+		),
+		...fieldRules('cause_of_action', [
+			['missing', undefined, 'missing'],
+			['empty', '', 'is empty'],
+			['not a string', ['合同纠纷'], 'must be a string, got array']
+		]),
+		...fieldRules('plaintiff_type', [
+			['missing', undefined, 'missing; give it as a string, e.g. "自然人"'],
+			['not a string', 1, 'must be a string, got integer']
+		]),
+		...fieldRules('focal_point', [
+			['missing', undefined, 'missing'],
+			['empty string', '  ', 'is empty'],
+			['empty list', [], 'is an empty list; give at least one focal point'],
+			['empty item', ['借款是否交付', ''], 'item 2 is empty'],
+			['object', { a: 'b' }, 'must be a string or a list of strings, got object']
+		]),
+		...fieldRules('key_details', [
+			['missing', undefined, 'missing'],
+			['empty string', '', 'is empty'],
+			['empty list', [], 'is an empty list; the hidden facts cannot be empty'],
+			['non-string item', ['借条', 5], 'item 2 must be a string, got integer'],
+			['empty object', {}, 'is an empty object; the hidden facts cannot be empty'],
+			['empty entry', { 借款金额: '5万元', 还款期限: '' }, 'entry "还款期限" is empty'],
+			['number', 5, 'must be a string, a list of strings or an object, got integer']
+		]),
+		...fieldRules('result_dict', [
+			['missing', undefined, 'missing'],
+			['empty', {}, 'is empty; a case needs at least one claim'],
+			['a list', ['支持'], 'must be an object of claim → verdict, got array'],
+			[
+				'unknown verdict',
+				{ 判令被告还款: '支持', 判令被告赔礼道歉: '不支持' },
+				'claim 2 ("判令被告赔礼道歉"): verdict "不支持" is not one of 支持, 部分支持, 驳回'
+			],
+			[
+				'verdict not a string',
+				{ 判令被告还款: 1 },
+				'claim 1 ("判令被告还款"): verdict integer is not one of 支持, 部分支持, 驳回'
+			],
+			['empty claim text', { '': '支持' }, 'claim 1: the claim text is empty']
+		]),
 		{
 			rule: 'history missing',
 			overrides: { underspecified_consultation: undefined },

@@ -1,37 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type Manifest } from '../records';
+import type { Manifest } from '../records';
+import { makeManifest } from '../../../../tests/support/record-factories';
 import { comparabilityKey, differingFields, groupComparable } from './groups';
 
 const hex = (c: string) => c.repeat(64);
 
 function manifest(runId: string, edit: (m: Manifest) => void = () => {}): Manifest {
-	const m: Manifest = {
-		schema_version: 1,
-		tool: { name: 'lexpilot-workbench', version: '0.1.0' },
-		run_id: runId,
-		model_dir: 'gpt-x-1a2b3c4d',
-		created_at: '2025-03-01T08:00:00.000Z',
-		dataset: {
-			sha256: hex('a'),
-			n_cases: 3,
-			selected_case_numbers: ['1', '2', '3'],
-			history_fields: {
-				complete: 'complete_consultation',
-				underspecified: 'underspecified_consultation'
-			}
-		},
-		code_sha256: hex('b'),
-		prompts_sha256: hex('c'),
-		models: { evaluated: 'gpt-x', user: 'DeepSeek-V4.1-Flash', judge: 'DeepSeek-R1' },
-		endpoints: {
-			evaluated: 'https://a.example/v1',
-			user: 'https://a.example/v1',
-			judge: 'https://a.example/v1'
-		},
-		settings: { ...DEFAULT_SETTINGS },
-		categories: { 民间借贷纠纷: '合同纠纷' },
-		simulated: false
-	};
+	const m = makeManifest({ runId, modelDir: 'gpt-x-1a2b3c4d' });
 	edit(m);
 	return m;
 }

@@ -4,7 +4,7 @@ import { parseJsonl, toJsonLine } from '../jsonl';
 import { manifestPath, stageFilePath } from '../layout';
 import { A1Record } from '../records';
 import { MemoryStore } from './memory-store';
-import { makeA1, makeManifest } from './record-factories';
+import { makeA1, makeManifest } from '../../../../tests/support/record-factories';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 

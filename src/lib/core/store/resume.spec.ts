@@ -6,7 +6,7 @@ import { stageFilePath } from '../layout';
 import type { Manifest } from '../records';
 import { recordIdentity } from './identity';
 import { MemoryStore } from './memory-store';
-import { fakeSha, makeA1, makeDcg, makeManifest } from './record-factories';
+import { fakeSha, makeA1, makeDcg, makeManifest } from '../../../../tests/support/record-factories';
 import {
 	assertKeyFree,
 	categoryChanges,

@@ -1,6 +1,6 @@
 /** Where finished records live: memory (tests), IndexedDB (browser), files (CLI). */
 import type { RunKey } from '../layout';
-import type { AnyRecord, Manifest, OperationalEntry, StageFile } from '../records';
+import type { AnyRecord, Manifest, OperationalEntry, RecordsByFile, StageFile } from '../records';
 import type { RecordHead } from './heads';
 
 export interface CheckpointStore {
@@ -49,3 +49,14 @@ export interface CheckpointStore {
 	 */
 	finalizeStageFile?(run: RunKey, file: StageFile, order: readonly string[]): Promise<void>;
 }
+
+/** A stored run as run lists show it: its manifest and how many records each stage file holds. */
+export interface StoredRun {
+	run: RunKey;
+	manifest: Manifest;
+	/** Records per stage file (0 when the file has none yet). */
+	counts: Record<StageFile, number>;
+}
+
+/** One case's records in every stage file of a run (a1 and LCA: two each), in stored order. */
+export type CaseRecords = RecordsByFile;

@@ -1,5 +1,5 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
-import type { StoredRun } from '$lib/adapters/idb-source';
+import type { StoredRun } from '$lib/core/store/types';
 import type { StageFile } from '$lib/core/records';
 
 export interface StageCount {

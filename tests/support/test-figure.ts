@@ -1,5 +1,5 @@
 /** A small figure for the view modules' unit tests (not shipped: only specs import it). */
-import type { Figure } from '$lib/components/results/figures';
+import type { Figure } from '../../src/lib/view/figures';
 
 export function testFigure(over: Partial<Figure> = {}): Figure {
 	const series = (label: string, id: string, color: string) => ({

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeDataset } from '../../../../tests/fixtures/engine/cases';
-import { writeRuns } from '../../../../tests/fixtures/bundles/runs';
+import { makeDataset } from '../../../tests/fixtures/engine/cases';
+import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { computeReport, memorySource, type ResultsReport, type RunReport } from '$lib/core/results';
 import type { MetricsTree } from '$lib/core/metrics/types';
 import { MemoryStore } from '$lib/core/store/memory-store';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sha256Hex, useSyncSha256 } from '../lib/core/hash';
+import { sha256Hex, useSyncSha256 } from '../core/hash';
 import { nodeSha256 } from './node-hash';
 
 afterEach(() => useSyncSha256(null));

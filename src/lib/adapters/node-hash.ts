@@ -5,7 +5,7 @@
  * becomes U+FFFD in both).
  */
 import { createHash } from 'node:crypto';
-import { useSyncSha256 } from '../lib/core/hash';
+import { useSyncSha256 } from '../core/hash';
 
 export function nodeSha256(data: Uint8Array | string): string {
 	const hash = createHash('sha256');

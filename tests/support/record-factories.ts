@@ -1,9 +1,10 @@
 /**
- * Small factories for valid records and manifests, for tests and the simulated demo. Texts are
+ * Small factories for valid records and manifests, for tests. Texts are
  * Chinese and histories nested, so a store that mangles either fails its tests.
  */
-import type { History } from '../dataset/types';
-import type { RunKey } from '../layout';
+import type { CallLogEntry } from '../../src/lib/core/calls/schema';
+import type { History } from '../../src/lib/core/dataset/types';
+import type { RunKey } from '../../src/lib/core/layout';
 import {
 	type CaseNumber,
 	DEFAULT_SETTINGS,
@@ -13,7 +14,7 @@ import {
 	type InteractionRecord,
 	type LcaResultRecord,
 	type Manifest
-} from '../records';
+} from '../../src/lib/core/records';
 
 /** A well-formed, deterministic stand-in for an `input_sha256` (not a real hash). */
 export function fakeSha(seed: string | number): string {
@@ -133,6 +134,30 @@ export function makeManifest(run: RunKey, overrides: Partial<Manifest> = {}): Ma
 		settings: { ...DEFAULT_SETTINGS },
 		categories: { 民间借贷纠纷: '合同纠纷', 离婚纠纷: '婚姻家庭纠纷' },
 		simulated: false,
+		...overrides
+	};
+}
+
+/** One call-log entry: an evaluated-model call of gen that answered at once (1 s, 100 + 10 tokens). */
+export function makeCallEntry(overrides: Partial<CallLogEntry> = {}): CallLogEntry {
+	return {
+		session: 's1',
+		seq: 0,
+		started_at: '2026-01-01T00:00:00.000Z',
+		role: 'evaluated',
+		stage: 'gen',
+		task: 'lexawn',
+		case_number: 'c1',
+		model: 'm',
+		prompt: '提示',
+		response: '答复',
+		reasoning: null,
+		finish_reason: 'stop',
+		usage: { prompt: 100, completion: 10 },
+		latency_ms: 1000,
+		retries: 0,
+		attempts: [{ attempt: 1, outcome: 'ok', latency_ms: 1000 }],
+		error: null,
 		...overrides
 	};
 }

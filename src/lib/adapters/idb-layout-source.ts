@@ -1,0 +1,160 @@
+/**
+ * The runs kept in IndexedDB seen as files of the canonical layout (SPEC §5), so the browser
+ * scores them with the very `computeReport` the CLI runs over its output folder, exports them
+ * byte for byte, and Inspect reads one case of them.
+ */
+import { parseCallLog } from '../core/calls/log';
+import type { CallLogEntry } from '../core/calls/schema';
+import { CheckpointError } from '../core/errors';
+import {
+	callLogPath,
+	manifestPath,
+	parseLayoutPath,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
+import {
+	STAGE_FILE_NAMES,
+	type AnyRecord,
+	type RecordsByFile,
+	type StageFile
+} from '../core/records';
+import type { LayoutSource } from '../core/results/source';
+import { checkRecord, runLabel } from '../core/store/checks';
+import { manifestText } from '../core/store/manifest-file';
+import type { CaseRecords } from '../core/store/types';
+import { listStoredRuns } from './idb-listing';
+import type { IdbStore } from './idb-store';
+
+const sameRun = (a: RunKey, b: RunKey) => a.runId === b.runId && a.modelDir === b.modelDir;
+
+/** Lines as a file holds them: each ending in `\n`; '' for none. */
+const fileText = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join('');
+
+export interface IdbSourceOptions {
+	/** Only these runs; every stored run when left out. */
+	runs?: readonly RunKey[];
+}
+
+/**
+ * A `LayoutSource` over the runs in IndexedDB: a manifest per run and each stage file that holds
+ * at least one record. Reads happen when asked, so a report over a run that is still being
+ * written sees the records saved so far.
+ */
+export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {}): LayoutSource {
+	const wanted = (run: RunKey) => !options.runs || options.runs.some((r) => sameRun(r, run));
+	const missing = (path: string) => new Error(`browser storage: ${path}: no such file`);
+	return {
+		root: 'browser storage',
+		async list() {
+			const paths: string[] = [];
+			for (const stored of await listStoredRuns(store)) {
+				if (!wanted(stored.run)) continue;
+				paths.push(manifestPath(stored.run));
+				for (const file of STAGE_FILE_NAMES) {
+					if (stored.counts[file] > 0) paths.push(stageFilePath(stored.run, file));
+				}
+				if ((await store.countCalls(stored.run)) > 0) paths.push(callLogPath(stored.run));
+			}
+			return paths;
+		},
+		async read(path) {
+			const named = parseLayoutPath(path);
+			if (!named || !wanted(named.run)) throw missing(path);
+			if (named.kind === 'stage') return fileText(await store.recordLines(named.run, named.file));
+			if (named.kind === 'calls') return fileText(await store.callLines(named.run));
+			const manifest = await store.savedManifest(named.run);
+			if (!manifest) throw missing(path);
+			return manifestText(manifest);
+		}
+	};
+}
+
+/** Every file of one run, path → text, in layout order (manifest first): what export zips. */
+export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<string, string>> {
+	const files = new Map<string, string>();
+	const manifest = await store.savedManifest(run);
+	if (!manifest) throw new CheckpointError(`${runLabel(run)} is not in this browser's storage.`);
+	files.set(manifestPath(run), manifestText(manifest));
+	for (const file of STAGE_FILE_NAMES) {
+		const text = fileText(await store.recordLines(run, file));
+		if (text) files.set(stageFilePath(run, file), text);
+	}
+	const calls = fileText(await store.callLines(run));
+	if (calls) files.set(callLogPath(run), calls);
+	return files;
+}
+
+/** Every file of several runs, path → text, run after run: the content of an export. */
+export async function readRunsFiles(
+	store: IdbStore,
+	runs: readonly RunKey[]
+): Promise<Map<string, string>> {
+	const files = new Map<string, string>();
+	for (const run of runs) {
+		for (const [path, text] of await readRunFiles(store, run)) files.set(path, text);
+	}
+	return files;
+}
+
+/** The files of a run with their size in bytes (UTF-8), for single-file downloads. */
+export async function runFileSizes(
+	store: IdbStore,
+	run: RunKey
+): Promise<{ path: string; bytes: number }[]> {
+	const encoder = new TextEncoder();
+	return [...(await readRunFiles(store, run))].map(([path, text]) => ({
+		path,
+		bytes: encoder.encode(text).length
+	}));
+}
+
+/** The records of one case in every stage file of a run, validated, in stored order. */
+export async function readCaseRecords(
+	store: IdbStore,
+	run: RunKey,
+	caseNumber: string
+): Promise<CaseRecords> {
+	const out = {} as Record<StageFile, AnyRecord[]>;
+	for (const file of STAGE_FILE_NAMES) {
+		const rows = await store.caseRows(run, file, caseNumber);
+		const label = `browser storage: ${stageFilePath(run, file)}`;
+		out[file] = rows
+			.sort((a, b) => a.seq - b.seq)
+			.map((row) => {
+				let value: unknown;
+				try {
+					value = JSON.parse(row.json);
+				} catch (e) {
+					throw new CheckpointError(
+						`${label}, line ${row.seq + 1}: not valid JSON (${(e as Error).message})`
+					);
+				}
+				return checkRecord(file, value, `${label}, line ${row.seq + 1}`);
+			});
+	}
+	return out as unknown as CaseRecords;
+}
+
+/** Every record of a run by stage file, validated, in stored order: what Inspect's case table reads. */
+export async function readRunRecords(store: IdbStore, run: RunKey): Promise<RecordsByFile> {
+	const files = await Promise.all(STAGE_FILE_NAMES.map((file) => store.readRecords(run, file)));
+	return Object.fromEntries(
+		STAGE_FILE_NAMES.map((file, i) => [file, files[i]])
+	) as unknown as RecordsByFile;
+}
+
+/**
+ * The call-log lines of one case of a run, validated, in written order: what Inspect shows under
+ * each response. [] when the run has no call log.
+ */
+export async function readCaseCalls(
+	store: IdbStore,
+	run: RunKey,
+	caseNumber: string
+): Promise<CallLogEntry[]> {
+	return parseCallLog(
+		fileText(await store.caseCallLines(run, caseNumber)),
+		`browser storage: ${callLogPath(run)} (case_number ${caseNumber})`
+	);
+}
