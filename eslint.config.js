@@ -145,9 +145,7 @@ const boundaries = [
 				into('adapters', 'routes', 'cli'),
 				'components never import adapters: call them through state (or take a function as a prop).'
 			)
-		],
-		// Inspect's state moves to state/ (issue 9); until then it is a state module in components/.
-		{ ignores: ['src/lib/components/inspect/inspector.svelte.ts'] }
+		]
 	),
 	boundary(
 		['src/cli/**'],

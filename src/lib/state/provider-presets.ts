@@ -32,89 +32,85 @@ export interface ProviderPreset {
 	readonly note: string;
 }
 
+/** A preset whose label and note are read in the interface language each time they are shown. */
+function preset(
+	id: PresetId,
+	label: string | (() => string),
+	baseURL: string,
+	models: readonly string[],
+	needsKey: boolean,
+	note: () => string
+): ProviderPreset {
+	return {
+		id,
+		get label() {
+			return typeof label === 'string' ? label : label();
+		},
+		baseURL,
+		models,
+		needsKey,
+		get note() {
+			return note();
+		}
+	};
+}
+
 export const PRESETS: Record<PresetId, ProviderPreset> = {
-	openai: {
-		id: 'openai',
-		label: 'OpenAI',
-		baseURL: 'https://api.openai.com/v1',
-		models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini'],
-		needsKey: true,
-		get note() {
-			return m.models_note_openai();
-		}
-	},
-	deepseek: {
-		id: 'deepseek',
-		label: 'DeepSeek',
-		baseURL: 'https://api.deepseek.com/v1',
-		models: ['deepseek-chat', 'deepseek-reasoner'],
-		needsKey: true,
-		get note() {
-			return m.models_note_deepseek();
-		}
-	},
-	openrouter: {
-		id: 'openrouter',
-		label: 'OpenRouter',
-		baseURL: 'https://openrouter.ai/api/v1',
-		models: ['deepseek/deepseek-r1', 'deepseek/deepseek-chat', 'qwen/qwen-2.5-72b-instruct'],
-		needsKey: true,
-		get note() {
-			return m.models_note_openrouter();
-		}
-	},
-	vllm: {
-		id: 'vllm',
-		label: 'vLLM',
-		baseURL: 'http://localhost:8000/v1',
-		models: ['Qwen/Qwen2.5-7B-Instruct'],
-		needsKey: false,
-		get note() {
-			return m.models_note_vllm();
-		}
-	},
-	ollama: {
-		id: 'ollama',
-		label: 'Ollama',
-		baseURL: 'http://localhost:11434/v1',
-		models: ['qwen2.5:7b', 'qwen2.5:14b', 'llama3.1:8b'],
-		needsKey: false,
-		get note() {
-			return m.models_note_ollama();
-		}
-	},
-	lmstudio: {
-		id: 'lmstudio',
-		label: 'LM Studio',
-		baseURL: 'http://localhost:1234/v1',
-		models: [],
-		needsKey: false,
-		get note() {
-			return m.models_note_lmstudio();
-		}
-	},
-	llamacpp: {
-		id: 'llamacpp',
-		get label() {
-			return m.models_preset_llamacpp();
-		},
-		baseURL: 'http://localhost:8080/v1',
-		models: [],
-		needsKey: false,
-		get note() {
-			return m.models_note_llamacpp();
-		}
-	},
-	custom: {
-		id: 'custom',
-		get label() {
-			return m.models_preset_custom();
-		},
-		baseURL: '',
-		models: [],
-		needsKey: false,
-		get note() {
-			return m.models_note_custom();
-		}
-	}
+	openai: preset(
+		'openai',
+		'OpenAI',
+		'https://api.openai.com/v1',
+		['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini'],
+		true,
+		m.models_note_openai
+	),
+	deepseek: preset(
+		'deepseek',
+		'DeepSeek',
+		'https://api.deepseek.com/v1',
+		['deepseek-chat', 'deepseek-reasoner'],
+		true,
+		m.models_note_deepseek
+	),
+	openrouter: preset(
+		'openrouter',
+		'OpenRouter',
+		'https://openrouter.ai/api/v1',
+		['deepseek/deepseek-r1', 'deepseek/deepseek-chat', 'qwen/qwen-2.5-72b-instruct'],
+		true,
+		m.models_note_openrouter
+	),
+	vllm: preset(
+		'vllm',
+		'vLLM',
+		'http://localhost:8000/v1',
+		['Qwen/Qwen2.5-7B-Instruct'],
+		false,
+		m.models_note_vllm
+	),
+	ollama: preset(
+		'ollama',
+		'Ollama',
+		'http://localhost:11434/v1',
+		['qwen2.5:7b', 'qwen2.5:14b', 'llama3.1:8b'],
+		false,
+		m.models_note_ollama
+	),
+	lmstudio: preset(
+		'lmstudio',
+		'LM Studio',
+		'http://localhost:1234/v1',
+		[],
+		false,
+		m.models_note_lmstudio
+	),
+	llamacpp: preset(
+		'llamacpp',
+		m.models_preset_llamacpp,
+		'http://localhost:8080/v1',
+		[],
+		false,
+		m.models_note_llamacpp
+	),
+	custom: preset('custom', m.models_preset_custom, '', [], false, m.models_note_custom)
 };

@@ -245,14 +245,7 @@ describe('RunController', () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();
 		const controller = new RunController({ store, plans });
-		const inner = createSimulatedClient();
-		const badJudge: ModelClient = {
-			simulated: false,
-			complete: async (req) =>
-				req.task === 'judge_lca'
-					? { response: '我认为这是澄清', reasoning: null, finishReason: 'stop', usage: null }
-					: inner.complete(req)
-		};
+		const badJudge = judgeAnswering('我认为这是澄清', false);
 
 		const snap = await controller.start(request(badJudge, { limit: 1 }));
 
@@ -275,14 +268,7 @@ describe('RunController and the run’s saved plan', () => {
 		const plans = memoryStorage();
 		const controller = new RunController({ store, plans });
 		// The run failed on its own (a judge that never answers in JSON)...
-		const inner = createSimulatedClient();
-		const badJudge: ModelClient = {
-			simulated: true,
-			complete: async (req) =>
-				req.task === 'judge_lca'
-					? { response: 'no JSON', reasoning: null, finishReason: 'stop', usage: null }
-					: inner.complete(req)
-		};
+		const badJudge = judgeAnswering('no JSON', true);
 		const failed = await controller.start(request(badJudge, { limit: 2 }));
 		expect(failed.status).toBe('failed');
 		const before = loadPlans(plans);
@@ -325,3 +311,15 @@ describe('RunController and the run’s saved plan', () => {
 		expect(snap.pauses).toHaveLength(1);
 	});
 });
+
+/** The simulated client, except that the LCA judge always answers `response` (never JSON). */
+function judgeAnswering(response: string, simulated: boolean): ModelClient {
+	const inner = createSimulatedClient();
+	return {
+		simulated,
+		complete: async (req) =>
+			req.task === 'judge_lca'
+				? { response, reasoning: null, finishReason: 'stop', usage: null }
+				: inner.complete(req)
+	};
+}

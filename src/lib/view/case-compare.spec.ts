@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, records, type Spec } from '../../../tests/fixtures/inspect/case-records';
+import {
+	CATEGORIES,
+	claimsOf,
+	records,
+	type Spec
+} from '../../../tests/fixtures/inspect/case-records';
 import { compareCase } from './case-compare';
 import { caseView } from './case-view';
 
@@ -8,12 +13,7 @@ const A: Spec = {
 	cause: '民间借贷纠纷',
 	lca: { complete: 'judgment', underspecified: 'clarification' },
 	dcg: ['是', '否'],
-	claims: {
-		gold: ['支持', '驳回'],
-		direct: ['支持', '驳回'],
-		gold_setup: ['支持', '支持'],
-		interaction: ['支持', '驳回']
-	},
+	claims: claimsOf(['支持', '驳回'], ['支持', '驳回'], ['支持', '支持'], ['支持', '驳回']),
 	stop: 'judgment',
 	response: '应当返还借款。'
 };

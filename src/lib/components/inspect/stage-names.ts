@@ -10,27 +10,20 @@ export function setupName(setup: LjpSetup, long = false): string {
 	return m.inspect_setup_interaction();
 }
 
+const FILE_NAMES: Record<StageFile, () => string> = {
+	a1: m.inspect_file_a1,
+	interaction: m.inspect_file_interaction,
+	force_ask: m.inspect_file_force_ask,
+	a1_direct: m.inspect_file_a1_direct,
+	a1_force_judge: m.inspect_file_a1_force_judge,
+	LCA_results: m.inspect_file_lca,
+	DCG_results: m.inspect_file_dcg,
+	LJP_direct: m.inspect_file_ljp_direct,
+	LJP_gold: m.inspect_file_ljp_gold,
+	LJP_interaction: m.inspect_file_ljp_interaction
+};
+
+/** A stage file's name for the page, in its language. */
 export function stageFileName(file: StageFile): string {
-	switch (file) {
-		case 'a1':
-			return m.inspect_file_a1();
-		case 'interaction':
-			return m.inspect_file_interaction();
-		case 'force_ask':
-			return m.inspect_file_force_ask();
-		case 'a1_direct':
-			return m.inspect_file_a1_direct();
-		case 'a1_force_judge':
-			return m.inspect_file_a1_force_judge();
-		case 'LCA_results':
-			return m.inspect_file_lca();
-		case 'DCG_results':
-			return m.inspect_file_dcg();
-		case 'LJP_direct':
-			return m.inspect_file_ljp_direct();
-		case 'LJP_gold':
-			return m.inspect_file_ljp_gold();
-		case 'LJP_interaction':
-			return m.inspect_file_ljp_interaction();
-	}
+	return FILE_NAMES[file]();
 }
