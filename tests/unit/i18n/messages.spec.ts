@@ -34,7 +34,7 @@ const used = new Set(
 	sourceFiles(join(ROOT, 'src'))
 		.map((file) => readFileSync(file, 'utf8'))
 		.filter((text) => text.includes("from '$lib/paraglide/messages'"))
-		.flatMap((text) => [...text.matchAll(/\bm\.(\w+)\(/g)].map((m) => m[1]))
+		.flatMap((text) => [...text.matchAll(/\bm\.(\w+)\b/g)].map((m) => m[1]))
 );
 
 describe('interface messages', () => {
