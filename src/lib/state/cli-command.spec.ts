@@ -77,14 +77,17 @@ describe('cliCommands', () => {
 describe('cliStageCommands', () => {
 	it.each([
 		[['gen'], ['gen']],
+		[['dcg'], ['dcg']],
+		[['ljp-direct', 'ljp-gold', 'ljp-interaction', 'dcg', 'gen'], ['run']],
+		[['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'], ['run']],
+		[['gen', 'ljp-direct', 'ljp-gold', 'ljp-interaction'], ['run --stages gen,ljp']],
+		[['ljp-direct', 'ljp-gold'], ['run --stages ljp-direct,ljp-gold']],
+		// `run` refuses lca beside gen (gen labels its own a1 responses): one command a stage.
 		[
-			['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'],
-			['gen', 'dcg', 'ljp']
+			['gen', 'lca', 'dcg'],
+			['gen', 'lca', 'dcg']
 		],
-		[
-			['ljp-direct', 'ljp-gold'],
-			['ljp-direct', 'ljp-gold']
-		]
+		[['lca', 'dcg'], ['run --stages lca,dcg']]
 	] as const)('%j → %j', (stages, want) => {
 		expect(cliStageCommands(stages)).toEqual(want);
 	});

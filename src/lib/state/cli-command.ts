@@ -4,7 +4,7 @@
  * are: each key appears only as the name of the environment variable to set (SPEC §8).
  */
 import { ROLES, type Role } from '$lib/core/records';
-import type { StageName } from '$lib/core/engine/types';
+import { RUN_ALL_STAGES, type StageName } from '$lib/core/engine/types';
 import {
 	DEFAULT_BASE_URL,
 	DEFAULT_CONCURRENCY,
@@ -43,7 +43,7 @@ export interface CliRunInput {
 export interface CliCommands {
 	/** `export NAME=value` lines; keys as {@link KEY_PLACEHOLDER}. */
 	env: string[];
-	/** One `npm run lexpilot -- …` line per command, in stage order. */
+	/** One `npm run lexpilot -- …` line per command: one `run` for several stages. */
 	commands: string[];
 	/** Everything, ready to paste into a POSIX shell. */
 	text: string;
@@ -54,8 +54,21 @@ export function shellQuote(value: string): string {
 	return /^[A-Za-z0-9._/:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** CLI commands for the stages, in order; the three LJP stages together become `ljp`. */
+/**
+ * CLI commands for the stages. Several stages go to one `run` (every stage in one scheduler,
+ * `--stages` named unless they are all of them), except `lca` beside `gen`, which `run` refuses:
+ * then one command a stage, in order, the three LJP stages together as `ljp`.
+ */
 export function cliStageCommands(stages: readonly StageName[]): string[] {
+	if (stages.length > 1 && !(stages.includes('lca') && stages.includes('gen'))) {
+		const all = RUN_ALL_STAGES.every((s) => stages.includes(s)) && !stages.includes('lca');
+		return [all ? 'run' : `run --stages ${stageCommands(stages).join(',')}`];
+	}
+	return stageCommands(stages);
+}
+
+/** One command a stage, in order; the three LJP stages together become `ljp`. */
+function stageCommands(stages: readonly StageName[]): string[] {
 	const ljp: StageName[] = ['ljp-direct', 'ljp-gold', 'ljp-interaction'];
 	const allLjp = ljp.every((s) => stages.includes(s));
 	const out: string[] = [];

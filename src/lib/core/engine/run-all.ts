@@ -42,16 +42,15 @@ import { prepareDcg } from './stages/dcg';
 import { prepareGen, prepareLca } from './stages/gen';
 import { prepareLjpDirect, prepareLjpGold, prepareLjpInteraction } from './stages/ljp';
 import type { PreparedStage } from './stages/shared';
-import { STAGE_NAMES, STAGE_OUTPUTS, type RunSnapshot, type StageName } from './types';
+import {
+	RUN_ALL_STAGES,
+	STAGE_NAMES,
+	STAGE_OUTPUTS,
+	type RunSnapshot,
+	type StageName
+} from './types';
 
-/** What `runAll` runs when no stages are named: every stage that writes new records. */
-export const RUN_ALL_STAGES: readonly StageName[] = [
-	'gen',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-];
+export { RUN_ALL_STAGES };
 
 export interface RunAllOptions extends Omit<
 	RunStagesOptions,

@@ -13,6 +13,15 @@ export const STAGE_NAMES = [
 ] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
+/** What `runAll` runs when no stages are named: every stage that writes new records. */
+export const RUN_ALL_STAGES: readonly StageName[] = [
+	'gen',
+	'dcg',
+	'ljp-direct',
+	'ljp-gold',
+	'ljp-interaction'
+];
+
 /** The files each stage writes, in the order a case's records are appended. */
 export const STAGE_OUTPUTS: Record<StageName, readonly StageFile[]> = {
 	gen: ['a1', 'LCA_results', 'interaction'],
