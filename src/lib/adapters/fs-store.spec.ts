@@ -10,7 +10,7 @@ import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../../../tests/support/record-factories';
 import { nodeSha256 } from './node-hash';
 import { useSyncSha256 } from '../core/hash';
-import { FsStore, lockFilePath, type LockInfo } from './fs-store';
+import { FsStore, lockFilePath, sealFilePath, type LockInfo } from './fs-store';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 let root: string;
@@ -296,6 +296,60 @@ describe('FsStore while it holds the lock', () => {
 		release = await store.lock(run);
 		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
 		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
+		await release();
+	});
+});
+
+describe('FsStore resume seals', () => {
+	const files = ['a1', 'LCA_results'] as const;
+	const sealed = (key = 'k1') => store.isStageSealed(run, 'gen', key, files);
+
+	it('answers true only under the same key, the lock held, and the files as they were', async () => {
+		let release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		// LCA_results does not exist yet: sealed as absent.
+		await store.sealStage(run, 'gen', 'k1', files);
+		expect(await sealed()).toBe(true);
+		expect(await sealed('k2')).toBe(false);
+		expect(await store.isStageSealed(run, 'dcg', 'k1', files)).toBe(false);
+		await release();
+		// A reader without the lock trusts no seal.
+		expect(await sealed()).toBe(false);
+		release = await store.lock(run);
+		expect(await sealed()).toBe(true);
+		// An absent file that appears voids it; so does an append.
+		const lca = store.pathOf(stageFilePath(run, 'LCA_results'));
+		await mkdir(dirname(lca), { recursive: true });
+		await writeFile(lca, '');
+		expect(await sealed()).toBe(false);
+		await store.sealStage(run, 'gen', 'k1', files);
+		expect(await sealed()).toBe(true);
+		await store.appendRecord(run, 'a1', makeA1('2'));
+		expect(await sealed()).toBe(false);
+		await release();
+	});
+
+	it('treats an unreadable or malformed seal file as no seal', async () => {
+		const release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await store.sealStage(run, 'gen', 'k1', files);
+		const path = store.pathOf(sealFilePath(run));
+		const saved = JSON.parse(await readFile(path, 'utf8'));
+		for (const text of [
+			'not json',
+			'[]',
+			JSON.stringify({ version: 2, stages: saved.stages }),
+			JSON.stringify({ version: 1, stages: { gen: { key: 'k1', files: null } } }),
+			JSON.stringify({
+				version: 1,
+				stages: { gen: { key: 'k1', files: { a1: saved.stages.gen.files.a1 } } }
+			})
+		]) {
+			await writeFile(path, text);
+			expect(await sealed()).toBe(false);
+		}
+		await writeFile(path, JSON.stringify(saved));
+		expect(await sealed()).toBe(true);
 		await release();
 	});
 });

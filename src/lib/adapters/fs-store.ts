@@ -68,6 +68,54 @@ export function lockFilePath(run: RunKey): string {
 	return `runs/${run.runId}/${run.modelDir}/.lock`;
 }
 
+/**
+ * `runs/<run-id>/<model>/.resume-seals.json`: the run's resume seals (`core/engine/seal.ts`).
+ * Not part of the canonical layout; a run without it (Python harness, older versions, a copy)
+ * is checked in full on its next resume, then sealed.
+ */
+export function sealFilePath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/.resume-seals.json`;
+}
+
+/**
+ * What a stage file is on disk, as far as `stat` tells: size, modification and change times (in
+ * nanoseconds), inode and device. Any write changes the size or the times (the change time cannot
+ * be set back by hand), and a copy or a replaced file has another inode. Null: no file.
+ */
+type Fingerprint = { size: string; mtime_ns: string; ctime_ns: string; ino: string; dev: string };
+
+async function fingerprint(path: string): Promise<Fingerprint | null> {
+	try {
+		const s = await fs.stat(path, { bigint: true });
+		return {
+			size: String(s.size),
+			mtime_ns: String(s.mtimeNs),
+			ctime_ns: String(s.ctimeNs),
+			ino: String(s.ino),
+			dev: String(s.dev)
+		};
+	} catch (e) {
+		if (errorCode(e) === 'ENOENT') return null;
+		throw e;
+	}
+}
+
+const sameFingerprint = (a: Fingerprint | null | undefined, b: Fingerprint | null) =>
+	a !== undefined &&
+	(a === null || b === null
+		? a === b
+		: a.size === b.size &&
+			a.mtime_ns === b.mtime_ns &&
+			a.ctime_ns === b.ctime_ns &&
+			a.ino === b.ino &&
+			a.dev === b.dev);
+
+/** The seal file: per stage, the key it was sealed under and its files' fingerprints. */
+interface SealFile {
+	version: 1;
+	stages: Record<string, { key: string; files: Record<string, Fingerprint | null> }>;
+}
+
 const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
 
 /** True unless the pid is provably gone: EPERM means alive but owned by another user. */
@@ -651,6 +699,7 @@ export class FsStore implements CheckpointStore, CallLog {
 			}
 			await fs.rm(this.pathOf(callLogPath(run)), { force: true });
 			this.#callLogsChecked.delete(this.pathOf(callLogPath(run)));
+			await fs.rm(this.pathOf(sealFilePath(run)), { force: true });
 			await fs.rm(this.pathOf(manifestPath(run)), { force: true });
 		} finally {
 			await release();
@@ -659,6 +708,69 @@ export class FsStore implements CheckpointStore, CallLog {
 		const runDir = this.pathOf(`runs/${run.runId}/${run.modelDir}`);
 		await removeIfEmpty(runDir);
 		await removeIfEmpty(dirname(runDir));
+	}
+
+	async sealStage(
+		run: RunKey,
+		stage: string,
+		key: string,
+		files: readonly StageFile[]
+	): Promise<void> {
+		const path = this.pathOf(sealFilePath(run));
+		await this.#serial(path, async () => {
+			const entry: SealFile['stages'][string] = { key, files: {} };
+			for (const file of files) {
+				// After the appends queued so far are on disk.
+				const filePath = this.pathOf(stageFilePath(run, file));
+				entry.files[file] = await this.#serial(filePath, () => fingerprint(filePath));
+			}
+			const saved = (await this.#readSeals(path)) ?? { version: 1, stages: {} };
+			saved.stages[stage] = entry;
+			const tmp = await writeTemp(path, `${JSON.stringify(saved)}\n`);
+			try {
+				await fs.rename(tmp, path);
+			} catch (e) {
+				await fs.unlink(tmp).catch(() => undefined);
+				throw e;
+			}
+		});
+	}
+
+	async isStageSealed(
+		run: RunKey,
+		stage: string,
+		key: string,
+		files: readonly StageFile[]
+	): Promise<boolean> {
+		// A reader without the lock could see a file another process is writing.
+		if (!this.#locked.has(runName(run))) return false;
+		const path = this.pathOf(sealFilePath(run));
+		const entry = (await this.#serial(path, () => this.#readSeals(path)))?.stages[stage];
+		if (!entry || entry.key !== key || typeof entry.files !== 'object' || !entry.files)
+			return false;
+		for (const file of files) {
+			const filePath = this.pathOf(stageFilePath(run, file));
+			const now = await this.#serial(filePath, () => fingerprint(filePath));
+			if (!Object.hasOwn(entry.files, file) || !sameFingerprint(entry.files[file], now)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The seal file, or null when there is none or it is not one (then nothing is sealed). */
+	async #readSeals(path: string): Promise<SealFile | null> {
+		try {
+			const value = JSON.parse(await fs.readFile(path, 'utf8')) as SealFile;
+			const ok =
+				value?.version === 1 &&
+				typeof value.stages === 'object' &&
+				value.stages !== null &&
+				!Array.isArray(value.stages);
+			return ok ? value : null;
+		} catch {
+			return null;
+		}
 	}
 
 	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
