@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunLockedError } from '../core/errors';
-import { manifestPath, stageFilePath } from '../core/layout';
+import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../../../tests/support/record-factories';
 import { nodeSha256 } from './node-hash';
@@ -297,6 +297,32 @@ describe('FsStore while it holds the lock', () => {
 		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
 		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
 		await release();
+	});
+});
+
+describe('FsStore call log', () => {
+	const callsPath = () => store.pathOf(callLogPath(run));
+
+	it('drops a cut-off last line once, reading back across blocks, then appends whole lines', async () => {
+		await mkdir(dirname(callsPath()), { recursive: true });
+		const good = '{"a":1}\n{"b":2}\n';
+		// A torn tail longer than the 64 KiB block the store reads back with.
+		await writeFile(callsPath(), `${good}{"c":"${'x'.repeat(100_000)}`);
+		const release = await store.lock(run);
+		await store.appendCall(run, '{"d":3}\n');
+		await store.appendCall(run, '{"e":4}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe(`${good}{"d":3}\n{"e":4}\n`);
+		await release();
+		// Only a process's first append checks; a later writer appends after the whole lines.
+		await new FsStore(root).appendCall(run, '{"f":5}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe(`${good}{"d":3}\n{"e":4}\n{"f":5}\n`);
+	});
+
+	it('empties a log whose only line is cut off', async () => {
+		await mkdir(dirname(callsPath()), { recursive: true });
+		await writeFile(callsPath(), '{"a":');
+		await store.appendCall(run, '{"b":2}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe('{"b":2}\n');
 	});
 });
 
