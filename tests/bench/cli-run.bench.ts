@@ -363,6 +363,13 @@ async function resume(): Promise<BenchRow[]> {
 					target: first ? null : TARGET_RESUME_MS
 				},
 				{
+					// What the wall time would be on an idle machine, near enough: a loaded one waits.
+					name: `${what}, CPU time of the process (user + system)`,
+					value: result.probe.exit.cpuUs / 1000,
+					unit: 'ms',
+					target: null
+				},
+				{
 					name: `${what}, peak RSS`,
 					value: result.probe.maxRssKiB / 1024,
 					unit: 'MiB',
