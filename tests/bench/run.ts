@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { bundleBench } from './bundle.bench';
-import { cliResumeBench, cliRunBench } from './cli-run.bench';
+import { cliResumeBench, cliRunBench, cliValidateBench } from './cli-run.bench';
 import { cliStartupBench } from './cli-startup.bench';
 import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
@@ -37,6 +37,7 @@ const BENCHES: BenchModule[] = [
 	...engineBenches,
 	cliRunBench,
 	cliResumeBench,
+	cliValidateBench,
 	validationBench,
 	datasetBrowserBench,
 	idbBench,

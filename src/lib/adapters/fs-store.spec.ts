@@ -5,12 +5,12 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunLockedError } from '../core/errors';
-import { manifestPath, stageFilePath } from '../core/layout';
+import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
 import { makeA1, makeDcg, makeManifest } from '../../../tests/support/record-factories';
 import { nodeSha256 } from './node-hash';
 import { useSyncSha256 } from '../core/hash';
-import { FsStore, lockFilePath, type LockInfo } from './fs-store';
+import { FsStore, lockFilePath, sealFilePath, type LockInfo } from './fs-store';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 let root: string;
@@ -296,6 +296,86 @@ describe('FsStore while it holds the lock', () => {
 		release = await store.lock(run);
 		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
 		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
+		await release();
+	});
+});
+
+describe('FsStore call log', () => {
+	const callsPath = () => store.pathOf(callLogPath(run));
+
+	it('drops a cut-off last line once, reading back across blocks, then appends whole lines', async () => {
+		await mkdir(dirname(callsPath()), { recursive: true });
+		const good = '{"a":1}\n{"b":2}\n';
+		// A torn tail longer than the 64 KiB block the store reads back with.
+		await writeFile(callsPath(), `${good}{"c":"${'x'.repeat(100_000)}`);
+		const release = await store.lock(run);
+		await store.appendCall(run, '{"d":3}\n');
+		await store.appendCall(run, '{"e":4}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe(`${good}{"d":3}\n{"e":4}\n`);
+		await release();
+		// Only a process's first append checks; a later writer appends after the whole lines.
+		await new FsStore(root).appendCall(run, '{"f":5}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe(`${good}{"d":3}\n{"e":4}\n{"f":5}\n`);
+	});
+
+	it('empties a log whose only line is cut off', async () => {
+		await mkdir(dirname(callsPath()), { recursive: true });
+		await writeFile(callsPath(), '{"a":');
+		await store.appendCall(run, '{"b":2}\n');
+		expect(await readFile(callsPath(), 'utf8')).toBe('{"b":2}\n');
+	});
+});
+
+describe('FsStore resume seals', () => {
+	const files = ['a1', 'LCA_results'] as const;
+	const sealed = (key = 'k1') => store.isStageSealed(run, 'gen', key, files);
+
+	it('answers true only under the same key, the lock held, and the files as they were', async () => {
+		let release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		// LCA_results does not exist yet: sealed as absent.
+		await store.sealStage(run, 'gen', 'k1', files);
+		expect(await sealed()).toBe(true);
+		expect(await sealed('k2')).toBe(false);
+		expect(await store.isStageSealed(run, 'dcg', 'k1', files)).toBe(false);
+		await release();
+		// A reader without the lock trusts no seal.
+		expect(await sealed()).toBe(false);
+		release = await store.lock(run);
+		expect(await sealed()).toBe(true);
+		// An absent file that appears voids it; so does an append.
+		const lca = store.pathOf(stageFilePath(run, 'LCA_results'));
+		await mkdir(dirname(lca), { recursive: true });
+		await writeFile(lca, '');
+		expect(await sealed()).toBe(false);
+		await store.sealStage(run, 'gen', 'k1', files);
+		expect(await sealed()).toBe(true);
+		await store.appendRecord(run, 'a1', makeA1('2'));
+		expect(await sealed()).toBe(false);
+		await release();
+	});
+
+	it('treats an unreadable or malformed seal file as no seal', async () => {
+		const release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		await store.sealStage(run, 'gen', 'k1', files);
+		const path = store.pathOf(sealFilePath(run));
+		const saved = JSON.parse(await readFile(path, 'utf8'));
+		for (const text of [
+			'not json',
+			'[]',
+			JSON.stringify({ version: 2, stages: saved.stages }),
+			JSON.stringify({ version: 1, stages: { gen: { key: 'k1', files: null } } }),
+			JSON.stringify({
+				version: 1,
+				stages: { gen: { key: 'k1', files: { a1: saved.stages.gen.files.a1 } } }
+			})
+		]) {
+			await writeFile(path, text);
+			expect(await sealed()).toBe(false);
+		}
+		await writeFile(path, JSON.stringify(saved));
+		expect(await sealed()).toBe(true);
 		await release();
 	});
 });

@@ -22,7 +22,7 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { dropTornTail, parseCallLog } from '../core/calls/log';
+import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
@@ -66,6 +66,54 @@ export interface LockInfo {
 /** `runs/<run-id>/<model>/.lock`, next to the manifest. */
 export function lockFilePath(run: RunKey): string {
 	return `runs/${run.runId}/${run.modelDir}/.lock`;
+}
+
+/**
+ * `runs/<run-id>/<model>/.resume-seals.json`: the run's resume seals (`core/engine/seal.ts`).
+ * Not part of the canonical layout; a run without it (Python harness, older versions, a copy)
+ * is checked in full on its next resume, then sealed.
+ */
+export function sealFilePath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/.resume-seals.json`;
+}
+
+/**
+ * What a stage file is on disk, as far as `stat` tells: size, modification and change times (in
+ * nanoseconds), inode and device. Any write changes the size or the times (the change time cannot
+ * be set back by hand), and a copy or a replaced file has another inode. Null: no file.
+ */
+type Fingerprint = { size: string; mtime_ns: string; ctime_ns: string; ino: string; dev: string };
+
+async function fingerprint(path: string): Promise<Fingerprint | null> {
+	try {
+		const s = await fs.stat(path, { bigint: true });
+		return {
+			size: String(s.size),
+			mtime_ns: String(s.mtimeNs),
+			ctime_ns: String(s.ctimeNs),
+			ino: String(s.ino),
+			dev: String(s.dev)
+		};
+	} catch (e) {
+		if (errorCode(e) === 'ENOENT') return null;
+		throw e;
+	}
+}
+
+const sameFingerprint = (a: Fingerprint | null | undefined, b: Fingerprint | null) =>
+	a !== undefined &&
+	(a === null || b === null
+		? a === b
+		: a.size === b.size &&
+			a.mtime_ns === b.mtime_ns &&
+			a.ctime_ns === b.ctime_ns &&
+			a.ino === b.ino &&
+			a.dev === b.dev);
+
+/** The seal file: per stage, the key it was sealed under and its files' fingerprints. */
+interface SealFile {
+	version: 1;
+	stages: Record<string, { key: string; files: Record<string, Fingerprint | null> }>;
 }
 
 const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
@@ -176,6 +224,8 @@ export class FsStore implements CheckpointStore, CallLog {
 	readonly #queues = new Map<string, Promise<unknown>>();
 	/** Call logs whose last line was checked by this process (a torn tail is dropped once). */
 	readonly #callLogsChecked = new Set<string>();
+	/** Call logs kept open while this store holds their run's lock, by absolute path. */
+	readonly #callLogs = new Map<string, FileHandle>();
 	readonly #notice: (message: string) => void;
 
 	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
@@ -570,6 +620,7 @@ export class FsStore implements CheckpointStore, CallLog {
 
 	/** Drops what this process knows of a run's files (after letting queued writes finish). */
 	async #forget(run: RunKey): Promise<void> {
+		await this.#closeCallLog(run);
 		for (const file of STAGE_FILE_NAMES) {
 			const path = this.pathOf(stageFilePath(run, file));
 			const state = this.#files.get(path);
@@ -583,22 +634,46 @@ export class FsStore implements CheckpointStore, CallLog {
 	/**
 	 * Appends one line to `calls.jsonl`. Not synced per line (a log, not a checkpoint: losing the
 	 * last lines in a crash loses no result). The first append of a process drops a cut-off last
-	 * line a crash may have left, so the file stays readable.
+	 * line a crash may have left, so the file stays readable; it reads only the file's tail for
+	 * that. While this store holds the run's lock the file stays open, so a line is one write.
 	 */
 	async appendCall(run: RunKey, line: string): Promise<void> {
 		const path = this.pathOf(callLogPath(run));
 		await this.#serial(path, async () => {
-			await fs.mkdir(dirname(path), { recursive: true });
-			if (!this.#callLogsChecked.has(path)) {
-				const text = await fs.readFile(path, 'utf8').catch((e) => {
-					if (errorCode(e) === 'ENOENT') return '';
+			let handle = this.#callLogs.get(path);
+			const keep = this.#locked.has(runName(run));
+			if (!handle) {
+				await fs.mkdir(dirname(path), { recursive: true });
+				handle = await fs.open(path, 'a+');
+				try {
+					if (!this.#callLogsChecked.has(path)) {
+						await dropTornCallLine(handle);
+						this.#callLogsChecked.add(path);
+					}
+				} catch (e) {
+					await handle.close().catch(() => undefined);
 					throw e;
-				});
-				const kept = dropTornTail(text);
-				if (kept.length !== text.length) await fs.truncate(path, Buffer.byteLength(kept, 'utf8'));
-				this.#callLogsChecked.add(path);
+				}
+				if (keep) this.#callLogs.set(path, handle);
 			}
-			await fs.appendFile(path, line, 'utf8');
+			try {
+				const bytes = Buffer.from(line, 'utf8');
+				for (let done = 0; done < bytes.length;) {
+					done += (await handle.write(bytes, done, bytes.length - done, null)).bytesWritten;
+				}
+			} finally {
+				if (!keep) await handle.close().catch(() => undefined);
+			}
+		});
+	}
+
+	/** Closes the call log of a run kept open by `appendCall` (after its queued lines). */
+	async #closeCallLog(run: RunKey): Promise<void> {
+		const path = this.pathOf(callLogPath(run));
+		await this.#serial(path, async () => {
+			const handle = this.#callLogs.get(path);
+			this.#callLogs.delete(path);
+			await handle?.close().catch(() => undefined);
 		});
 	}
 
@@ -649,8 +724,10 @@ export class FsStore implements CheckpointStore, CallLog {
 				await removeIfEmpty(dirname(path));
 				await removeIfEmpty(dirname(dirname(path)));
 			}
+			await this.#closeCallLog(run);
 			await fs.rm(this.pathOf(callLogPath(run)), { force: true });
 			this.#callLogsChecked.delete(this.pathOf(callLogPath(run)));
+			await fs.rm(this.pathOf(sealFilePath(run)), { force: true });
 			await fs.rm(this.pathOf(manifestPath(run)), { force: true });
 		} finally {
 			await release();
@@ -659,6 +736,69 @@ export class FsStore implements CheckpointStore, CallLog {
 		const runDir = this.pathOf(`runs/${run.runId}/${run.modelDir}`);
 		await removeIfEmpty(runDir);
 		await removeIfEmpty(dirname(runDir));
+	}
+
+	async sealStage(
+		run: RunKey,
+		stage: string,
+		key: string,
+		files: readonly StageFile[]
+	): Promise<void> {
+		const path = this.pathOf(sealFilePath(run));
+		await this.#serial(path, async () => {
+			const entry: SealFile['stages'][string] = { key, files: {} };
+			for (const file of files) {
+				// After the appends queued so far are on disk.
+				const filePath = this.pathOf(stageFilePath(run, file));
+				entry.files[file] = await this.#serial(filePath, () => fingerprint(filePath));
+			}
+			const saved = (await this.#readSeals(path)) ?? { version: 1, stages: {} };
+			saved.stages[stage] = entry;
+			const tmp = await writeTemp(path, `${JSON.stringify(saved)}\n`);
+			try {
+				await fs.rename(tmp, path);
+			} catch (e) {
+				await fs.unlink(tmp).catch(() => undefined);
+				throw e;
+			}
+		});
+	}
+
+	async isStageSealed(
+		run: RunKey,
+		stage: string,
+		key: string,
+		files: readonly StageFile[]
+	): Promise<boolean> {
+		// A reader without the lock could see a file another process is writing.
+		if (!this.#locked.has(runName(run))) return false;
+		const path = this.pathOf(sealFilePath(run));
+		const entry = (await this.#serial(path, () => this.#readSeals(path)))?.stages[stage];
+		if (!entry || entry.key !== key || typeof entry.files !== 'object' || !entry.files)
+			return false;
+		for (const file of files) {
+			const filePath = this.pathOf(stageFilePath(run, file));
+			const now = await this.#serial(filePath, () => fingerprint(filePath));
+			if (!Object.hasOwn(entry.files, file) || !sameFingerprint(entry.files[file], now)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** The seal file, or null when there is none or it is not one (then nothing is sealed). */
+	async #readSeals(path: string): Promise<SealFile | null> {
+		try {
+			const value = JSON.parse(await fs.readFile(path, 'utf8')) as SealFile;
+			const ok =
+				value?.version === 1 &&
+				typeof value.stages === 'object' &&
+				value.stages !== null &&
+				!Array.isArray(value.stages);
+			return ok ? value : null;
+		} catch {
+			return null;
+		}
 	}
 
 	async finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
@@ -770,6 +910,31 @@ export class FsStore implements CheckpointStore, CallLog {
 		});
 		return next;
 	}
+}
+
+/**
+ * Cuts a call log's last line when it has no line end (a crash mid-write), reading the file
+ * backwards from its end in blocks until the previous line end: never the whole log.
+ */
+async function dropTornCallLine(handle: FileHandle): Promise<void> {
+	const { size } = await handle.stat();
+	if (size === 0) return;
+	const last = Buffer.alloc(1);
+	await handle.read(last, 0, 1, size - 1);
+	if (last[0] === 0x0a) return;
+	const block = Buffer.alloc(64 * 1024);
+	let end = size;
+	while (end > 0) {
+		const start = Math.max(0, end - block.length);
+		const { bytesRead } = await handle.read(block, 0, end - start, start);
+		const at = block.subarray(0, bytesRead).lastIndexOf(0x0a);
+		if (at !== -1) {
+			await handle.truncate(start + at + 1);
+			return;
+		}
+		end = start;
+	}
+	await handle.truncate(0);
 }
 
 /** `runs/<id>/<model>`: what a lock covers. */

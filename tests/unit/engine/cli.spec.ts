@@ -112,6 +112,8 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 				`runs/r1/${dir}/manifest.json`,
 				// Beside the manifest, not a canonical stage file: one line per model call.
 				`runs/r1/${dir}/calls.jsonl`,
+				// Beside the manifest too: the resume seals of the stages that ran to their end.
+				`runs/r1/${dir}/.resume-seals.json`,
 				`AwN_gen/r1/${dir}/a1.jsonl`,
 				`AwN_gen/r1/${dir}/interaction.jsonl`,
 				`Force_ask_gen/r1/${dir}/force_ask.jsonl`,

@@ -202,9 +202,19 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 				if (text[pos] === ']') fail('trailing comma before "]"');
 			} else if (c === ']') {
 				pos++;
-				return items;
+				return items.length > 16 ? items : items.slice();
 			} else fail(`expected "," or "]" after an array item, found ${describe(pos)}`);
 		}
+	};
+
+	// A dataset repeats the same few keys in every case: one string each, not one per object.
+	const knownKeys = new Map<string, string>();
+	const parseKey = (): string => {
+		const key = parseString();
+		const known = knownKeys.get(key);
+		if (known !== undefined) return known;
+		if (knownKeys.size < 10_000) knownKeys.set(key, key);
+		return key;
 	};
 
 	const parseObject = (depth: number): JsonObject => {
@@ -217,7 +227,7 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 		for (;;) {
 			skipSpace();
 			if (text[pos] !== '"') fail(`expected a quoted key, found ${describe(pos)}`);
-			keys.push(parseString());
+			keys.push(parseKey());
 			skipSpace();
 			if (text[pos] !== ':') fail(`expected ":" after a key, found ${describe(pos)}`);
 			pos++;
@@ -236,7 +246,8 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 				if (text[pos] === '}') fail('trailing comma before "}"');
 			} else if (c === '}') {
 				pos++;
-				return new JsonObject(keys, values, rawNumbers);
+				// Exact-size copies: a grown array keeps spare room, most of a small object's memory.
+				return new JsonObject(keys.slice(), values.slice(), rawNumbers);
 			} else fail(`expected "," or "}" after an object entry, found ${describe(pos)}`);
 		}
 	};

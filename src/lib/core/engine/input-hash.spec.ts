@@ -14,6 +14,7 @@ import type { PromptPack } from '../prompts/pack';
 import { STAGE_FILE_NAMES, type StageFile } from '../records';
 import { MemoryStore } from '../store/memory-store';
 import { runStages } from './run-stages';
+import { INPUT_HASH_SCHEME } from './seal';
 import type { StageName } from './types';
 
 const CASE: Case = {
@@ -123,5 +124,10 @@ describe('input_sha256', () => {
 		// And the records themselves, byte for byte: every stage file of the run.
 		const files = [...store.toFiles()].filter(([path]) => !path.startsWith('runs/')).sort();
 		expect(await sha256Hex(files.map(([path, text]) => `${path}\n${text}`).join(''))).toBe(FILES);
+	});
+
+	it('is named by INPUT_HASH_SCHEME, which changes with the pins (resume seals made under another are void)', async () => {
+		const pins = (await sha256Hex(JSON.stringify(PINNED))).slice(0, 16);
+		expect(INPUT_HASH_SCHEME).toBe(`input-sha256:${pins}`);
 	});
 });

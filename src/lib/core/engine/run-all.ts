@@ -31,6 +31,7 @@ import { isCallLog } from '../calls/types';
 import { createContext, newCallSession, type StageContext } from './context';
 import { buildManifest } from './manifest';
 import { RunTracker } from './run-progress';
+import { isSealed, seal, sealedPlan, sealKey } from './seal';
 import {
 	naming,
 	releaseKeepingFailure,
@@ -174,10 +175,16 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		// Interactions gen saves in this call, for ljp-interaction to score.
 		const interactions = new Map<string, RecordHead<'interaction'>>();
 		const plans = new Map<StageName, PreparedStage>();
+		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
+		const key = await sealKey(opened.manifest);
+		const sealed = new Set<StageName>();
 		for (const stage of stages) {
 			const ctx = contextOf(stage);
 			let plan: PreparedStage;
-			if (stage === 'gen') {
+			if (await isSealed(options.store, run, stage, key)) {
+				sealed.add(stage);
+				plan = sealedPlan(stage, selected.length);
+			} else if (stage === 'gen') {
 				const save = ctx.save;
 				ctx.save = async (file, record) => {
 					await save(file, record);
@@ -196,7 +203,9 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 			plans.set(stage, plan);
 			tracker.resumed(stage, plan.resumed);
 		}
-		await schedule(run, stages, plans, selected, limiters, options, tracker);
+		await schedule(run, stages, plans, selected, limiters, options, tracker, (stage) =>
+			sealed.has(stage) ? Promise.resolve() : seal(options.store, run, stage, key)
+		);
 		return {
 			run,
 			manifest: opened.manifest,
@@ -232,7 +241,9 @@ async function schedule(
 	selected: readonly Case[],
 	limiters: LimiterPool,
 	options: RunAllOptions,
-	tracker: RunTracker
+	tracker: RunTracker,
+	/** Seals a stage once every case of it is saved and its files are in order. */
+	sealStage: (stage: StageName) => Promise<void>
 ): Promise<void> {
 	const { signal } = options;
 	const endpoints = [...new Set(Object.values(options.endpoints))];
@@ -299,13 +310,15 @@ async function schedule(
 	});
 
 	// A stage whose every case is saved is put in dataset order, whatever else stopped.
-	for (const stage of stages) {
-		if (pending.get(stage)!.size > 0) continue;
+	const complete = stages.filter((stage) => pending.get(stage)!.size === 0);
+	for (const stage of complete) {
 		const order = plans.get(stage)!.order;
 		for (const [file, ids] of Object.entries(order) as [StageFile, string[]][]) {
 			await options.store.finalizeStageFile?.(run, file, ids);
 		}
 	}
+	// Then sealed, each with the files it reads in their final order (ljp-interaction reads gen's).
+	for (const stage of complete) await sealStage(stage);
 	const saved = savedSummary(stages, tracker);
 	if (signal?.aborted) {
 		const error = new ModelCallError(

@@ -23,6 +23,7 @@ import { createContext, type StageContext } from './context';
 import { buildManifest, type ToolInfo } from './manifest';
 import { runPool } from './pool';
 import { RunProgress } from './progress';
+import { isSealed, seal, sealedPlan, sealKey } from './seal';
 import { prepareDcg } from './stages/dcg';
 import { prepareGen, prepareLca } from './stages/gen';
 import { prepareLjpDirect, prepareLjpGold, prepareLjpInteraction } from './stages/ljp';
@@ -165,12 +166,22 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		// Check every saved record before the first call, except files an earlier stage of this
 		// call is about to write. A missing upstream stage refuses only the stage that reads it,
 		// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
+		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
+		const key = await sealKey(opened.manifest);
+		const sealed = new Set<StageName>();
+		const prepare = async (stage: StageName): Promise<PreparedStage> => {
+			if (await isSealed(options.store, run, stage, key)) {
+				sealed.add(stage);
+				return sealedPlan(stage, selected.length);
+			}
+			return PREPARE[stage](ctx.forStage(stage), selected);
+		};
 		const prepared = new Map<StageName, PreparedStage>();
 		for (const [i, stage] of options.stages.entries()) {
 			const upstream = UPSTREAM[stage];
 			if (!upstream || !options.stages.slice(0, i).includes(upstream)) {
 				try {
-					prepared.set(stage, await PREPARE[stage](ctx.forStage(stage), selected));
+					prepared.set(stage, await prepare(stage));
 				} catch (error) {
 					// Refused again at its turn, after the stages before it ran.
 					if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
@@ -181,12 +192,13 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		for (const stage of options.stages) {
 			let plan = prepared.get(stage);
 			try {
-				plan ??= await PREPARE[stage](ctx.forStage(stage), selected);
+				plan ??= await prepare(stage);
 			} catch (error) {
 				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
 				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);
 			}
 			await runStage(ctx, progress, stage, plan, selected.length, concurrency, options.signal);
+			if (!sealed.has(stage)) await seal(options.store, run, stage, key);
 			reports.push({
 				stage,
 				total: selected.length,

@@ -48,6 +48,22 @@ export interface CheckpointStore {
 	 * Optional: a store whose readers see insertion order only may leave it out.
 	 */
 	finalizeStageFile?(run: RunKey, file: StageFile, order: readonly string[]): Promise<void>;
+	/**
+	 * Resume seals (`engine/seal.ts`), optional: notes that `stage` of the run ran to its end under
+	 * `key`, with `files` as they are now. Call with the lock held, after `finalizeStageFile`.
+	 */
+	sealStage?(run: RunKey, stage: string, key: string, files: readonly StageFile[]): Promise<void>;
+	/**
+	 * True only when `stage` was sealed under `key` and none of `files` changed since (nor was
+	 * created or removed): then a resume may take the stage as done without reading them. Any
+	 * doubt (no seal, an unreadable one, a changed file) answers false.
+	 */
+	isStageSealed?(
+		run: RunKey,
+		stage: string,
+		key: string,
+		files: readonly StageFile[]
+	): Promise<boolean>;
 }
 
 /** A stored run as run lists show it: its manifest and how many records each stage file holds. */
