@@ -19,13 +19,13 @@ import { SAMPLE_PATH, writeOutputRoot } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
 import { malformedDataset } from './fixtures';
 import {
-	englishChecker,
+	languageChecker,
 	go,
 	LAPTOP,
 	nextFrame,
 	PHONE,
 	sidewaysOverflow,
-	type EnglishCheck
+	type LanguageCheck
 } from './i18n-support';
 
 interface SampleCase {
@@ -40,13 +40,13 @@ let e: E2E;
 let fake: FakeOpenAI;
 let outputRoot: string;
 let brokenPath: string;
-let check: EnglishCheck;
+let check: LanguageCheck;
 const broken = malformedDataset();
 
 beforeAll(async () => {
 	// The validator's problem texts and field names, and the connection diagnosis, are the
 	// core's own (English).
-	check = await englishChecker(
+	check = await languageChecker(
 		['dataset', 'models', 'bundles'],
 		[
 			'td.problem',

@@ -13,6 +13,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export const PHONE = { width: 390, height: 844 };
 export const LAPTOP = { width: 1366, height: 900 };
 
+/** The paper's metric names as the Results page pairs them: the same in both languages. */
+export const PAPER_TERMS = [
+	...['Direct', 'Gold', 'Interaction'].flatMap((s) => [`LJP ${s} QWK`, `${s} QWK`]),
+	...['Macro-F1', 'F1_U', 'F1_C', 'Acc_C', 'Acc_U'].map((name) => `LCA ${name}`)
+];
+
 /** Text that is data or code on every page: never interface text. */
 const DATA = ['code', 'pre', '.mono', '[lang="zh-Hans"]'];
 
@@ -46,22 +52,48 @@ export async function interfaceText(page: Page, exclude: readonly string[] = [])
 	}, selector);
 }
 
-export interface EnglishCheck {
+export interface LanguageCheck {
 	/**
 	 * English interface text on the page; `data` (file names, run and model ids, the paper's
 	 * metric names) is taken out first.
 	 */
 	englishLeft(page: Page, data?: readonly string[]): Promise<string[]>;
+	/**
+	 * Chinese interface text on an English page: a piece of a Chinese message of the areas (four
+	 * characters or more, placeholders cut out) that no English message holds. Data marked
+	 * `lang="zh-Hans"` (case text, causes, classes) is left out, and so is `data`.
+	 */
+	chineseLeft(page: Page, data?: readonly string[]): Promise<string[]>;
+}
+
+/** Every message of `areas` in `locale`. */
+async function areaMessages(areas: readonly string[], locale: string): Promise<string[]> {
+	const all = await Promise.all(
+		areas.map((a) => messages(a ? `${a}/${locale}.json` : `${locale}.json`))
+	);
+	return all.flatMap((m) => Object.values(m));
+}
+
+/** The message `key` of `area` ('' for the app shell) in `locale`, placeholders filled. */
+export async function message(
+	area: string,
+	locale: string,
+	key: string,
+	values: Record<string, string | number> = {}
+): Promise<string> {
+	const all = await messages(area ? `${area}/${locale}.json` : `${locale}.json`);
+	if (!(key in all)) throw new Error(`no message ${key} in ${area || 'the app shell'}`);
+	return all[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 }
 
 /**
- * A checker for the English messages of `areas` (folders of messages/; '' for the app shell),
- * leaving out the `exclude` selectors (e.g. the core's own English diagnoses).
+ * A checker for the messages of `areas` (folders of messages/; '' for the app shell), leaving
+ * out the `exclude` selectors (e.g. the core's own English diagnoses).
  */
-export async function englishChecker(
+export async function languageChecker(
 	areas: readonly string[],
 	exclude: readonly string[] = []
-): Promise<EnglishCheck> {
+): Promise<LanguageCheck> {
 	const areaFiles = (await readdir(join(ROOT, 'messages'), { withFileTypes: true }))
 		.filter((d) => d.isDirectory())
 		.map((d) => `${d.name}/zh-CN.json`);
@@ -69,9 +101,18 @@ export async function englishChecker(
 	const zhTexts = (await Promise.all(['zh-CN.json', ...areaFiles].map(messages))).flatMap((m) =>
 		Object.values(m)
 	);
-	const en = (
-		await Promise.all(areas.map((a) => messages(a ? `${a}/en.json` : 'en.json')))
-	).flatMap((m) => Object.values(m));
+	const en = await areaMessages(areas, 'en');
+	const enAll = await areaMessages(['', ...areaFiles.map((f) => f.split('/')[0])], 'en');
+	/** The Chinese pieces of the areas' messages that no English message holds. */
+	const chinesePieces = [
+		...new Set(
+			(await areaMessages(areas, 'zh-CN'))
+				.flatMap((text) => text.split(/\{\w+\}/))
+				.map((piece) => piece.trim())
+				.filter((piece) => /[\u4e00-\u9fff]/.test(piece) && [...piece].length >= 4)
+				.filter((piece) => !enAll.some((text) => text.includes(piece)))
+		)
+	];
 	/** The English pieces of the areas' messages (placeholders cut out) that Chinese lacks. */
 	const englishPieces = [
 		...new Set(
@@ -99,6 +140,11 @@ export async function englishChecker(
 					found.push(context(match.index, match[0]));
 			}
 			return [...new Set(found)];
+		},
+		async chineseLeft(page, data = []) {
+			let text = await interfaceText(page, [...exclude, '[lang="zh-Hans"]']);
+			for (const d of data) text = text.split(d).join(' ');
+			return chinesePieces.filter((piece) => text.includes(piece));
 		}
 	};
 }
