@@ -8,9 +8,9 @@
  * Then the header switches to English and every page follows at once; screenshots of each page
  * in both languages at 1366 and 390 px, none scrolling sideways.
  */
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTING_LIMITS } from '../../src/lib/core/run-config';
@@ -18,22 +18,15 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 import { SAMPLE_PATH, writeOutputRoot } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
 import { malformedDataset } from './fixtures';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 900 };
-const AREAS = ['dataset', 'models', 'bundles'] as const;
-
-type Messages = Record<string, string>;
-async function messages(file: string): Promise<Messages> {
-	const all = JSON.parse(await readFile(join(ROOT, 'messages', file), 'utf8')) as Messages;
-	return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('$')));
-}
-
-/** Every Chinese message of the app: English inside one (a product name, "Base URL") is meant. */
-let zhTexts: string[] = [];
-/** The English pieces of the three areas' messages (placeholders cut out) that Chinese lacks. */
-let englishPieces: string[] = [];
+import {
+	languageChecker,
+	go,
+	LAPTOP,
+	nextFrame,
+	PHONE,
+	sidewaysOverflow,
+	type LanguageCheck
+} from './i18n-support';
 
 interface SampleCase {
 	case_number: string;
@@ -47,27 +40,21 @@ let e: E2E;
 let fake: FakeOpenAI;
 let outputRoot: string;
 let brokenPath: string;
+let check: LanguageCheck;
 const broken = malformedDataset();
 
 beforeAll(async () => {
-	const areaFiles = (await readdir(join(ROOT, 'messages'), { withFileTypes: true }))
-		.filter((d) => d.isDirectory())
-		.map((d) => `${d.name}/zh-CN.json`);
-	zhTexts = (await Promise.all(['zh-CN.json', ...areaFiles].map(messages))).flatMap((m) =>
-		Object.values(m)
+	// The validator's problem texts and field names, and the connection diagnosis, are the
+	// core's own (English).
+	check = await languageChecker(
+		['dataset', 'models', 'bundles'],
+		[
+			'td.problem',
+			'td.field',
+			'[data-testid="connection-message"]',
+			'[data-testid="connection-hint"]'
+		]
 	);
-	const en = (await Promise.all(AREAS.map((a) => messages(`${a}/en.json`)))).flatMap((m) =>
-		Object.values(m)
-	);
-	englishPieces = [
-		...new Set(
-			en
-				.flatMap((text) => text.split(/\{\w+\}/))
-				.map((piece) => piece.trim())
-				.filter((piece) => /[A-Za-z]{2}/.test(piece))
-				.filter((piece) => !zhTexts.some((zh) => zh.includes(piece)))
-		)
-	];
 	sample = JSON.parse(await readFile(SAMPLE_PATH, 'utf8')) as SampleCase[];
 	outputRoot = await writeOutputRoot([{ runId: 'done', limit: 4 }]);
 	brokenPath = join(await mkdtemp(join(tmpdir(), 'lexpilot-i18n-')), 'broken.json');
@@ -83,76 +70,9 @@ afterAll(async () => {
 	await fake?.close();
 });
 
-/** What the page's main area says: data, code and the core's English diagnoses left out. */
-async function interfaceText(page: Page): Promise<string> {
-	return page.locator('main').evaluate((main) => {
-		const DATA = [
-			'code',
-			'pre',
-			'.mono',
-			'[lang="zh-Hans"]',
-			// The validator's problem texts and field names are the core's own (English).
-			'td.problem',
-			'td.field',
-			'[data-testid="connection-message"]',
-			'[data-testid="connection-hint"]'
-		].join(',');
-		const out: string[] = [];
-		const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-			if (!n.parentElement?.closest(DATA)) out.push(n.textContent ?? '');
-		}
-		for (const el of main.querySelectorAll<HTMLElement>('[aria-label], [placeholder], [title]')) {
-			if (el.closest(DATA)) continue;
-			for (const name of ['aria-label', 'placeholder', 'title']) {
-				const value = el.getAttribute(name);
-				if (value) out.push(value);
-			}
-		}
-		return out.join('\n');
-	});
-}
-
-/**
- * English interface text on the page: pieces of the areas' English messages, and any run of two
- * or more English words that no Chinese message contains. `data` (file names, run ids, model
- * ids) is taken out first.
- */
-async function englishLeft(page: Page, data: string[] = []): Promise<string[]> {
-	let text = await interfaceText(page);
-	for (const d of data) text = text.split(d).join(' ');
-	const found: string[] = [];
-	const context = (at: number, piece: string) =>
-		`${piece} (in "${text.slice(Math.max(0, at - 30), at + piece.length + 30).replace(/\s+/g, ' ')}")`;
-	for (const piece of englishPieces) {
-		const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-		const at = text.search(new RegExp(`(?<![A-Za-z])${escaped}(?![A-Za-z])`));
-		if (at >= 0) found.push(context(at, piece));
-	}
-	for (const match of text.matchAll(/[A-Za-z][\w.'-]*(?:[ ]+[A-Za-z][\w.'-]*)+/g)) {
-		if (!zhTexts.some((zh) => zh.includes(match[0]))) found.push(context(match.index, match[0]));
-	}
-	return [...new Set(found)];
-}
-
-async function go(page: Page, link: string, heading: string) {
-	await page.locator('#main-nav').getByRole('link', { name: link, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
+const englishLeft = (page: Page, data: string[] = []) => check.englishLeft(page, data);
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
-
-async function sidewaysOverflow(page: Page) {
-	return page.evaluate(() => {
-		const root = document.documentElement;
-		const wide = [...document.querySelectorAll<HTMLElement>('body *')]
-			.filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1)
-			.filter((el) => !el.closest('.table-wrap, pre, [data-scroll-x]'))
-			.slice(0, 5)
-			.map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`);
-		return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
-	});
-}
 
 describe('the Dataset, Models and Bundles pages in Chinese', () => {
 	it('Dataset: loads the sample and reports a broken file in Chinese, the data untouched', async () => {
@@ -300,7 +220,7 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 					expect((await englishLeft(page)).length).toBeGreaterThan(3);
 				}
 				await page.setViewportSize(PHONE);
-				await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(undefined))));
+				await nextFrame(page);
 				const overflow = await sidewaysOverflow(page);
 				expect(
 					overflow.scrollWidth,

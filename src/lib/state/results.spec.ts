@@ -6,6 +6,7 @@ import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../te
 import type { IdbStore } from '$lib/adapters/idb-store';
 import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
 import { computeReport } from '$lib/core/results';
+import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
 import { keyOf, ResultsState } from './results.svelte';
 
@@ -130,6 +131,13 @@ describe('ResultsState', () => {
 		await state.compare(k1, k3);
 		expect(state.comparison?.status).toBe('refused');
 		expect(state.comparison?.error).toMatch(/cannot be compared.*only in/);
+		// The refusal is worded at each read: a language switch rewords it, nothing recomputed.
+		overwriteGetLocale(() => 'zh-CN');
+		try {
+			expect(state.comparison?.error).toMatch(/^这两次运行无法比较：它们选定的案例不同/);
+		} finally {
+			overwriteGetLocale(() => baseLocale);
+		}
 	});
 
 	it('keeps in its query only what the user chose, once the runs are read', async () => {

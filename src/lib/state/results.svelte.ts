@@ -16,6 +16,8 @@ import {
 	type LoadedRun,
 	type ResultsReport
 } from '$lib/core/results';
+import type { Locale } from '$lib/paraglide/runtime';
+import { refusalOf, refusalText } from '$lib/view/compare-refusal';
 import type { FigureContext, SeriesMode } from '$lib/view/figures';
 import {
 	DEFAULT_FIGURE_CHOICE,
@@ -36,6 +38,21 @@ export function keyOf(run: { runId: string; modelDir: string }): string {
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
+/** The language of the page's exports: the interface's, or one chosen for a paper. */
+export type ExportLanguage = 'ui' | Locale;
+
+/** Where the export language is remembered in this browser. */
+export const EXPORT_LANGUAGE_KEY = 'lexpilot-export-language';
+
+function savedExportLanguage(): ExportLanguage {
+	try {
+		const saved = globalThis.localStorage?.getItem(EXPORT_LANGUAGE_KEY);
+		return saved === 'en' || saved === 'zh-CN' ? saved : 'ui';
+	} catch {
+		return 'ui';
+	}
+}
+
 /** Where the bootstrap intervals of the shown runs are. */
 export type IntervalStatus = 'idle' | 'computing' | 'ready' | 'error';
 
@@ -45,8 +62,11 @@ export interface ComparisonState {
 	b: string;
 	status: 'computing' | 'ready' | 'refused';
 	report: ComparisonReport | null;
-	/** Why the runs cannot be compared (different cases or datasets), or what failed. */
-	error: string | null;
+	/**
+	 * Why the runs cannot be compared (different cases or datasets), in the interface language
+	 * at each read, or what failed.
+	 */
+	readonly error: string | null;
 }
 
 export interface ResultsDeps {
@@ -84,6 +104,8 @@ export class ResultsState {
 	mixSimulated = $state(false);
 	/** The metric or setup each figure by cause class shows. */
 	choice = $state<FigureChoice>({ ...DEFAULT_FIGURE_CHOICE });
+	/** The language of copies, images and the HTML report (the interface's by default). */
+	exportLanguage = $state<ExportLanguage>(savedExportLanguage());
 	/** Runs a link asked for that are not stored in this browser (keys). */
 	missingFromLink = $state.raw<readonly string[]>([]);
 	#modeChosen = $state(false);
@@ -109,6 +131,22 @@ export class ResultsState {
 			report: this.drawn.report,
 			mode: this.mode,
 			simulated: this.isSimulated
+		};
+		return resultFigures(ctx, this.choice);
+	});
+	/** The language exports are written in: undefined for the interface's. */
+	readonly exportLocale = $derived<Locale | undefined>(
+		this.exportLanguage === 'ui' ? undefined : this.exportLanguage
+	);
+	/** The figures as exports word them: the shown ones, or the same in the export language. */
+	readonly exportFigures = $derived.by(() => {
+		if (!this.drawn || !this.figures) return null;
+		if (this.exportLocale === undefined) return this.figures;
+		const ctx: FigureContext = {
+			report: this.drawn.report,
+			mode: this.mode,
+			simulated: this.isSimulated,
+			locale: this.exportLocale
 		};
 		return resultFigures(ctx, this.choice);
 	});
@@ -173,16 +211,32 @@ export class ResultsState {
 		this.#save(file, name);
 	}
 
-	/** Downloads the self-contained HTML report of what the page shows, made at `now` (ms). */
+	/** Sets (and remembers) the language of the page's exports. */
+	setExportLanguage(language: ExportLanguage): void {
+		this.exportLanguage = language;
+		try {
+			localStorage.setItem(EXPORT_LANGUAGE_KEY, language);
+		} catch {
+			// Not remembered; the choice still holds for this visit.
+		}
+	}
+
+	/**
+	 * Downloads the self-contained HTML report of what the page shows, made at `now` (ms), in
+	 * the export language.
+	 */
 	downloadReport(now: number = Date.now()): void {
-		if (!this.drawn || !this.figures) return;
+		if (!this.drawn || !this.exportFigures) return;
+		const locale = this.exportLocale;
+		const differences = groupDifferences(this.drawn.report, (key) => this.manifestOf(key), locale);
 		const html = resultsHtml({
 			report: this.drawn.report,
-			figures: this.figures,
+			figures: this.exportFigures,
 			simulated: this.isSimulated,
-			notes: [...this.notes, ...this.differences],
+			notes: [...reportNotes(this.report ?? this.drawn.report, locale), ...differences],
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, read once
-			generatedAt: new Date(now).toISOString()
+			generatedAt: new Date(now).toISOString(),
+			locale
 		});
 		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
 	}
@@ -292,23 +346,16 @@ export class ResultsState {
 		const generation = ++this.#compareGeneration;
 		const runA = this.#loaded.get(a);
 		const runB = this.#loaded.get(b);
-		if (!runA || !runB) {
+		const refusal = refusalOf(a, b, runA, runB);
+		if (refusal || !runA || !runB) {
 			this.comparison = {
 				a,
 				b,
 				status: 'refused',
 				report: null,
-				error: 'Both runs must be shown (ticked above) to be compared.'
-			};
-			return;
-		}
-		if (a === b) {
-			this.comparison = {
-				a,
-				b,
-				status: 'refused',
-				report: null,
-				error: 'Pick two different runs: a run compared with itself differs by 0 everywhere.'
+				get error() {
+					return refusal ? refusalText(refusal) : null;
+				}
 			};
 			return;
 		}

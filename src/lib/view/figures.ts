@@ -10,6 +10,14 @@ import type { Interval } from '$lib/core/metrics/bootstrap';
 import type { RateTree } from '$lib/core/metrics/kernel';
 import type { LjpSetup, MetricsTree, StatTree } from '$lib/core/metrics/types';
 import type { EvalFile, GroupReport, ResultsReport, RunReport } from '$lib/core/results';
+import { m } from '$lib/paraglide/messages';
+import type { Locale } from '$lib/paraglide/runtime';
+
+/**
+ * The language of a figure's words: the interface's (undefined) or the one asked for exports.
+ * Metric names that are the paper's terms (Macro-F1, QWK, Direct…) are the same in both.
+ */
+export type FigureLocale = Locale | undefined;
 
 /** Which stage a metric belongs to: LCA, DCG or one LJP setup. */
 export type Stage = 'lca' | 'dcg' | LjpSetup;
@@ -52,6 +60,8 @@ export interface Cell {
 	counts?: { cases: number; claims: number | null };
 	/** Why the value is undefined, partial or over fewer runs; shown as footnotes. */
 	notes: string[];
+	/** Over a stage that is not complete yet (one of the notes says so). */
+	partial?: boolean;
 }
 
 export interface Figure {
@@ -75,6 +85,8 @@ export interface Figure {
 	claims?: boolean;
 	/** Tables list series as rows (overall figures) or categories as rows (class figures). */
 	rows: 'series' | 'categories';
+	/** The language of its words, so its tables and exports speak the same one. */
+	locale?: Locale;
 }
 
 /** Okabe–Ito colours: distinguishable with every common colour-vision deficiency. */
@@ -104,24 +116,31 @@ export const LCA_METRICS: MetricRef[] = [
 	{ stage: 'lca', key: 'acc_c', label: 'Acc_C' },
 	{ stage: 'lca', key: 'acc_u', label: 'Acc_U' }
 ];
-export const DCG_METRICS: MetricRef[] = [
-	{ stage: 'dcg', key: 'success_rate', label: 'Success' },
-	{ stage: 'dcg', key: 'round1_rate', label: 'Round 1' },
-	{ stage: 'dcg', key: 'round2_rate', label: 'Round 2' }
-];
+/** The DCG rates, named in `locale`. */
+export function dcgMetrics(locale?: FigureLocale): MetricRef[] {
+	const o = { locale };
+	return [
+		{ stage: 'dcg', key: 'success_rate', label: m.results_dcg_success({}, o) },
+		{ stage: 'dcg', key: 'round1_rate', label: m.results_dcg_round1({}, o) },
+		{ stage: 'dcg', key: 'round2_rate', label: m.results_dcg_round2({}, o) }
+	];
+}
+/** The paper's names of the LJP setups (the same in both languages). */
 export const LJP_SETUP_NAMES: Record<LjpSetup, string> = {
 	direct: 'Direct',
 	gold: 'Gold',
 	interaction: 'Interaction'
 };
-export const LJP_MEASURES = [
-	{ key: 'qwk', label: 'QWK' },
-	{ key: 'accuracy', label: 'Accuracy' }
-] as const;
-export type LjpMeasure = (typeof LJP_MEASURES)[number]['key'];
+export const LJP_MEASURE_KEYS = ['qwk', 'accuracy'] as const;
+export type LjpMeasure = (typeof LJP_MEASURE_KEYS)[number];
 
-export function ljpMetric(setup: LjpSetup, measure: LjpMeasure): MetricRef {
-	const label = LJP_MEASURES.find((m) => m.key === measure)!.label;
+/** `QWK` (the paper's term) or accuracy in `locale`. */
+export function ljpMeasureName(measure: LjpMeasure, locale?: FigureLocale): string {
+	return measure === 'qwk' ? 'QWK' : m.results_measure_accuracy({}, { locale });
+}
+
+export function ljpMetric(setup: LjpSetup, measure: LjpMeasure, locale?: FigureLocale): MetricRef {
+	const label = ljpMeasureName(measure, locale);
 	return { stage: setup, key: measure, label: `${LJP_SETUP_NAMES[setup]} ${label}` };
 }
 
@@ -132,102 +151,130 @@ function stageOf<V = number | null>(tree: Tree, stage: Stage): Record<string, V>
 	return obj as Record<string, V> | null;
 }
 
-const REASONS: Record<string, string> = {
-	macro_f1: 'Macro-F1 undefined: F1_U or F1_C has a zero denominator',
-	f1_u: 'F1_U undefined: no underspecified history and no clarification (2TP + FP + FN = 0)',
-	f1_c: 'F1_C undefined: no complete history and no direct judgment (2TN + FP + FN = 0)',
-	acc_c: 'Acc_C undefined: no complete-history record (TN + FP = 0)',
-	acc_u: 'Acc_U undefined: no underspecified-history record (TP + FN = 0)',
-	qwk:
-		'QWK undefined: the expected disagreement is zero (gold and predicted verdicts are all ' +
-		'one and the same label)'
+const REASONS: Record<string, (o: { locale?: FigureLocale }) => string> = {
+	macro_f1: (o) => m.results_undef_macro_f1({}, o),
+	f1_u: (o) => m.results_undef_f1_u({}, o),
+	f1_c: (o) => m.results_undef_f1_c({}, o),
+	acc_c: (o) => m.results_undef_acc_c({}, o),
+	acc_u: (o) => m.results_undef_acc_u({}, o),
+	qwk: (o) => m.results_undef_qwk({}, o)
 };
 
 /** Why a value of a scored stage is null (SPEC §7: a zero denominator). */
-function undefinedReason(m: MetricRef, obj: Record<string, number | null>): string {
-	const count = m.stage === 'lca' || m.stage === 'dcg' ? obj.n : obj.n_claims;
+function undefinedReason(
+	metric: MetricRef,
+	obj: Record<string, number | null>,
+	locale: FigureLocale
+): string {
+	const o = { locale };
+	const count = metric.stage === 'lca' || metric.stage === 'dcg' ? obj.n : obj.n_claims;
 	if (count === 0) {
-		return m.stage === 'lca'
-			? 'no LCA record here (n = 0)'
-			: m.stage === 'dcg'
-				? 'no DCG case here (n = 0)'
-				: `no ${LJP_SETUP_NAMES[m.stage as LjpSetup]} claim here (n = 0)`;
+		return metric.stage === 'lca'
+			? m.results_no_lca_record({}, o)
+			: metric.stage === 'dcg'
+				? m.results_no_dcg_case({}, o)
+				: m.results_no_ljp_claim({ setup: LJP_SETUP_NAMES[metric.stage] }, o);
 	}
-	return REASONS[m.key] ?? `${m.label} undefined: zero denominator`;
+	return REASONS[metric.key]?.(o) ?? m.results_undef_zero({ metric: metric.label }, o);
 }
 
-function unscoredReason(run: RunReport, stage: Stage): string {
+const unitOf = (unit: 'records' | 'cases', locale: FigureLocale) =>
+	unit === 'records'
+		? m.results_unit_records({}, { locale })
+		: m.results_unit_cases({}, { locale });
+
+function unscoredReason(run: RunReport, stage: Stage, locale: FigureLocale): string {
 	const file = FILE_OF[stage];
 	const c = run.completeness[file];
-	if (c.status === 'missing') return `${file} not run yet in ${run.run_id}`;
-	return `${file}: ${c.have} of ${c.expected} ${c.unit} in ${run.run_id}, not scored`;
-}
-
-function partialNote(run: RunReport, stage: Stage): string | null {
-	const c = run.completeness[FILE_OF[stage]];
-	if (c.status !== 'incomplete') return null;
-	return (
-		`partial ${c.have}/${c.expected}: ${run.run_id} has ${c.have} of ${c.expected} ${c.unit} ` +
-		`of ${FILE_OF[stage]} so far; the figure is over those`
+	if (c.status === 'missing') return m.results_not_run_yet({ file, run: run.run_id }, { locale });
+	return m.results_not_scored(
+		{ file, have: c.have, expected: c.expected, unit: unitOf(c.unit, locale), run: run.run_id },
+		{ locale }
 	);
 }
 
-const NO_CLASS = 'no case of this class in the run';
-
-/** A run's value of `m`, overall (`cls` null) or within one class. */
-export function runCell(run: RunReport, m: MetricRef, cls: string | null): Cell {
-	const tree = cls === null ? run.metrics : run.by_class[cls];
-	if (!tree) return { value: null, notes: [NO_CLASS] };
-	const counts = cls === null ? run.counts : run.by_class[cls].counts;
-	const obj = stageOf(tree, m.stage);
-	if (!obj) return { value: null, notes: [unscoredReason(run, m.stage)], counts };
-	const value = obj[m.key] ?? null;
-	const notes: string[] = [];
-	const partial = partialNote(run, m.stage);
-	if (partial) notes.push(partial);
-	if (value === null) notes.push(undefinedReason(m, obj));
-	const ci95 = cls === null ? run.ci95 : run.by_class[cls].ci95;
-	const ci = (ci95 && stageOf<Interval>(ci95, m.stage)?.[m.key]) ?? null;
-	return { value, notes, ci: value === null ? null : ci, counts };
+function partialNote(run: RunReport, stage: Stage, locale: FigureLocale): string | null {
+	const c = run.completeness[FILE_OF[stage]];
+	if (c.status !== 'incomplete') return null;
+	return m.results_partial_note(
+		{
+			have: c.have,
+			expected: c.expected,
+			run: run.run_id,
+			unit: unitOf(c.unit, locale),
+			file: FILE_OF[stage]
+		},
+		{ locale }
+	);
 }
 
-/** A group's mean ± SD of `m`, over the member runs where it is defined. */
+/** A run's value of `metric`, overall (`cls` null) or within one class. */
+export function runCell(
+	run: RunReport,
+	metric: MetricRef,
+	cls: string | null,
+	locale?: FigureLocale
+): Cell {
+	const tree = cls === null ? run.metrics : run.by_class[cls];
+	if (!tree) return { value: null, notes: [m.results_no_class({}, { locale })] };
+	const counts = cls === null ? run.counts : run.by_class[cls].counts;
+	const obj = stageOf(tree, metric.stage);
+	if (!obj) return { value: null, notes: [unscoredReason(run, metric.stage, locale)], counts };
+	const value = obj[metric.key] ?? null;
+	const notes: string[] = [];
+	const partial = partialNote(run, metric.stage, locale);
+	if (partial) notes.push(partial);
+	if (value === null) notes.push(undefinedReason(metric, obj, locale));
+	const ci95 = cls === null ? run.ci95 : run.by_class[cls].ci95;
+	const ci = (ci95 && stageOf<Interval>(ci95, metric.stage)?.[metric.key]) ?? null;
+	return {
+		value,
+		notes,
+		ci: value === null ? null : ci,
+		counts,
+		...(partial ? { partial: true } : {})
+	};
+}
+
+/** A group's mean ± SD of `metric`, over the member runs where it is defined. */
 export function groupCell(
 	group: GroupReport,
 	members: readonly RunReport[],
-	m: MetricRef,
-	cls: string | null
+	metric: MetricRef,
+	cls: string | null,
+	locale?: FigureLocale
 ): Cell {
+	const o = { locale };
 	const agg: Aggregate | undefined =
 		cls === null
 			? { mean: group.mean, sd: group.sd, n_defined: group.n_defined }
 			: group.by_class[cls];
-	const memberCells = members.map((r) => runCell(r, m, cls));
+	const memberCells = members.map((r) => runCell(r, metric, cls, locale));
 	const partial = members
-		.map((r) => partialNote(r, m.stage))
+		.map((r) => partialNote(r, metric.stage, locale))
 		.filter((n): n is string => n !== null);
-	const mean = agg ? stageOf(agg.mean, m.stage) : null;
+	const mean = agg ? stageOf(agg.mean, metric.stage) : null;
 	if (!agg || !mean) {
-		const why = memberCells[0]?.notes[0] ?? NO_CLASS;
-		return { value: null, sd: null, notes: [`undefined in every run of the group (${why})`] };
+		const why = memberCells[0]?.notes[0] ?? m.results_no_class({}, o);
+		return { value: null, sd: null, notes: [m.results_group_undefined_why({ why }, o)] };
 	}
-	const value = mean[m.key] ?? null;
-	const sd = stageOf(agg.sd, m.stage)?.[m.key] ?? null;
+	const value = mean[metric.key] ?? null;
+	const sd = stageOf(agg.sd, metric.stage)?.[metric.key] ?? null;
 	// A group of one run has no SD; its run's bootstrap interval is the uncertainty there is.
 	const single = group.n === 1 ? memberCells[0] : undefined;
-	const defined = (stageOf(agg.n_defined, m.stage)?.[m.key] ?? 0) as number;
+	const defined = (stageOf(agg.n_defined, metric.stage)?.[metric.key] ?? 0) as number;
 	const notes = [...partial];
 	if (value === null) {
-		const why = memberCells.flatMap((c) => c.notes).find((n) => !n.startsWith('partial')) ?? '';
-		notes.push(`undefined in every run of the group${why ? ` (${why})` : ''}`);
+		// The first reason that is not a partial note (those are listed already).
+		const why = memberCells.flatMap((c) => c.notes.slice(c.partial ? 1 : 0))[0] ?? '';
+		notes.push(why ? m.results_group_undefined_why({ why }, o) : m.results_group_undefined({}, o));
 	} else if (defined < group.n) {
-		notes.push(
-			`defined in ${defined} of the group's ${group.n} runs; mean and SD are over those ${defined}`
-		);
+		notes.push(m.results_group_defined_in({ defined, n: group.n }, o));
 	}
+	const flag = partial.length ? { partial: true } : {};
 	return single
-		? { value, sd, notes, ci: single.ci ?? null, counts: single.counts }
-		: { value, sd, notes, ci: null };
+		? { value, sd, notes, ci: single.ci ?? null, counts: single.counts, ...flag }
+		: { value, sd, notes, ci: null, ...flag };
 }
 
 /** Runs keyed as the series and URLs name them. */
@@ -241,6 +288,8 @@ export interface FigureContext {
 	mode: SeriesMode;
 	/** Whether a run (by `run_id/model_dir`) was produced by the simulated provider. */
 	simulated: (runKey: string) => boolean;
+	/** The language of the figures' words. @default the interface's */
+	locale?: Locale;
 }
 
 /**
@@ -263,15 +312,17 @@ function membersOf(report: ResultsReport, group: GroupReport): RunReport[] {
 
 /** The series of the report in the chosen mode, with a function giving each one's cells. */
 export function seriesSources(ctx: FigureContext): SeriesSource[] {
-	const { report } = ctx;
-	const mark = mixed(ctx) ? ' (simulated)' : '';
+	const { report, locale } = ctx;
+	const o = { locale };
+	const marked = (label: string, simulated: boolean) =>
+		simulated && mixed(ctx) ? m.results_series_simulated({ label }, o) : label;
 	if (ctx.mode === 'runs') {
 		const idCount = new Map<string, number>();
 		for (const r of report.runs) idCount.set(r.run_id, (idCount.get(r.run_id) ?? 0) + 1);
 		return report.runs.map((run, i) => {
 			const id = runKeyOf(run);
 			const simulated = ctx.simulated(id);
-			const label = `${run.model} · ${run.run_id}${simulated ? mark : ''}`;
+			const label = marked(`${run.model} · ${run.run_id}`, simulated);
 			return {
 				series: {
 					id,
@@ -282,7 +333,7 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 					runIds: [run.run_id],
 					simulated
 				},
-				cell: (m, cls) => runCell(run, m, cls)
+				cell: (metric, cls) => runCell(run, metric, cls, locale)
 			};
 		});
 	}
@@ -291,20 +342,22 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 	return report.groups.map((group, i) => {
 		const members = membersOf(report, group);
 		const simulated = members.some((r) => ctx.simulated(runKeyOf(r)));
-		const runs = `${group.n} run${group.n === 1 ? '' : 's'}`;
+		const count =
+			group.n === 1 ? m.results_runs_one({}, o) : m.results_runs_count({ count: group.n }, o);
 		// A model with several groups (other settings, another dataset) needs its runs named.
-		const which = (perModel.get(group.model) ?? 0) > 1 ? `: ${group.run_ids.join(', ')}` : '';
+		const ids = (perModel.get(group.model) ?? 0) > 1 ? group.run_ids.join(', ') : null;
+		const runs = ids ? m.results_group_runs_which({ runs: count, ids }, o) : count;
 		return {
 			series: {
 				id: members.map(runKeyOf).join('+'),
-				label: `${group.model} (${runs}${which})${simulated ? mark : ''}`,
-				short: `${group.model} (${which ? group.run_ids.join(', ') : group.n})`,
+				label: marked(m.results_group_label({ model: group.model, runs }, o), simulated),
+				short: m.results_group_label({ model: group.model, runs: ids ?? String(group.n) }, o),
 				color: PALETTE[i % PALETTE.length],
 				model: group.model,
 				runIds: group.run_ids,
 				simulated
 			},
-			cell: (m, cls) => groupCell(group, members, m, cls)
+			cell: (metric, cls) => groupCell(group, members, metric, cls, locale)
 		};
 	});
 }
@@ -333,15 +386,16 @@ export function metricsFigure(
 	const sources = seriesSources(ctx);
 	return {
 		...text,
-		categoryTitle: 'Metric',
-		categories: categoryLabels ? [...categoryLabels] : metrics.map((m) => m.label),
+		categoryTitle: m.results_col_metric({}, { locale: ctx.locale }),
+		categories: categoryLabels ? [...categoryLabels] : metrics.map((metric) => metric.label),
 		series: sources.map((s) => s.series),
 		cells: sources.map((s) => metrics.map((m) => s.cell(m, null))),
-		scale: metrics.some((m) => m.key === 'qwk') ? 'kappa' : 'rate',
+		scale: metrics.some((metric) => metric.key === 'qwk') ? 'kappa' : 'rate',
 		withSd: ctx.mode === 'groups',
 		withCi: ctx.report.bootstrap !== null,
-		claims: metrics.every((m) => m.stage !== 'lca' && m.stage !== 'dcg'),
-		rows: 'series'
+		claims: metrics.every((metric) => metric.stage !== 'lca' && metric.stage !== 'dcg'),
+		rows: 'series',
+		locale: ctx.locale
 	};
 }
 
@@ -351,7 +405,7 @@ export function classFigure(ctx: FigureContext, text: FigureText, metric: Metric
 	const classes = classesOf(ctx.report);
 	return {
 		...text,
-		categoryTitle: 'Class',
+		categoryTitle: m.results_col_class({}, { locale: ctx.locale }),
 		categories: classes,
 		series: sources.map((s) => s.series),
 		cells: sources.map((s) => classes.map((cls) => s.cell(metric, cls))),
@@ -359,11 +413,17 @@ export function classFigure(ctx: FigureContext, text: FigureText, metric: Metric
 		withSd: ctx.mode === 'groups',
 		withCi: ctx.report.bootstrap !== null,
 		claims: metric.stage !== 'lca' && metric.stage !== 'dcg',
-		rows: 'categories'
+		rows: 'categories',
+		locale: ctx.locale
 	};
 }
 
 /** Whether any cell of the figure is over an incomplete stage. */
 export function isPartial(figure: Figure): boolean {
-	return figure.cells.some((row) => row.some((c) => c.notes.some((n) => n.startsWith('partial'))));
+	return figure.cells.some((row) => row.some((c) => c.partial === true));
+}
+
+/** The y axis's title: `QWK` (the paper's term), or "rate" in the figure's language. */
+export function axisTitle(figure: Figure): string {
+	return figure.scale === 'kappa' ? 'QWK' : m.results_axis_rate({}, { locale: figure.locale });
 }

@@ -5,14 +5,10 @@
  * of `default-src 'none'`), so it opens from disk and without a network. Every text is
  * escaped: model ids, run ids and class names are hostile.
  */
+import { m } from '$lib/paraglide/messages';
+import { getLocale, type Locale } from '$lib/paraglide/runtime';
 import type { Figure } from '$lib/view/figures';
-import {
-	cellText,
-	CI_NOTE,
-	COUNTS_HEADING,
-	tableOf,
-	type TableModel
-} from '$lib/view/table-format';
+import { cellText, ciNote, countsHeading, tableOf, type TableModel } from '$lib/view/table-format';
 import { figureSvg, xmlEscape } from './svg-chart';
 
 /** One confusion matrix: rows gold, columns predicted, in VERDICTS order. */
@@ -36,6 +32,8 @@ export interface HtmlReportInput {
 	/** What the two kinds of uncertainty mean, and how the intervals were made. */
 	uncertainty: string[];
 	notes: string[];
+	/** The language of the report's own words. @default the interface's */
+	locale?: Locale;
 }
 
 const esc = xmlEscape;
@@ -56,7 +54,7 @@ ol.notes{font-size:.8rem;color:#5a6475}
 function tableHtml(table: TableModel): string {
 	const head = [
 		`<th scope="col">${esc(table.corner)}</th>`,
-		...(table.withCounts ? [`<th scope="col">${esc(COUNTS_HEADING)}</th>`] : []),
+		...(table.withCounts ? [`<th scope="col">${esc(countsHeading(table.locale))}</th>`] : []),
 		...table.columns.map((c) => `<th scope="col" class="num">${esc(c.label)}</th>`)
 	].join('');
 	const rows = table.rows
@@ -74,11 +72,15 @@ function tableHtml(table: TableModel): string {
 	const notes = table.notes.length
 		? `<ol class="notes">${table.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ol>`
 		: '';
-	const ci = table.withCi ? `<p class="small muted">Brackets: ${esc(CI_NOTE)}</p>` : '';
+	const ci = table.withCi ? `<p class="small muted">${esc(ciNote(table.locale))}</p>` : '';
 	return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>${ci}${notes}`;
 }
 
-function confusionHtml(c: ReportConfusion, verdicts: readonly string[]): string {
+function confusionHtml(
+	c: ReportConfusion,
+	verdicts: readonly string[],
+	locale: Locale | undefined
+): string {
 	const head = verdicts.map((v) => `<th scope="col" class="num">${esc(v)}</th>`).join('');
 	const rows = c.matrix
 		.map(
@@ -88,12 +90,14 @@ function confusionHtml(c: ReportConfusion, verdicts: readonly string[]): string 
 		.join('');
 	return (
 		`<table class="confusion"><caption>${esc(`${c.label} · ${c.setup}`)}</caption>` +
-		`<thead><tr><th scope="col">gold \\ predicted</th>${head}</tr></thead><tbody>${rows}</tbody></table>`
+		`<thead><tr><th scope="col">${esc(m.results_confusion_corner({}, { locale }))}</th>${head}</tr></thead><tbody>${rows}</tbody></table>`
 	);
 }
 
 /** The report as one HTML document (UTF-8). */
 export function htmlReport(input: HtmlReportInput): string {
+	const { locale } = input;
+	const o = { locale };
 	const figures = input.figures
 		.map(
 			(figure) =>
@@ -104,12 +108,12 @@ export function htmlReport(input: HtmlReportInput): string {
 		)
 		.join('\n');
 	const confusion = input.confusion.length
-		? `<h2>LJP confusion matrices (claims; rows gold, columns predicted)</h2><div class="matrices">${input.confusion
-				.map((c) => confusionHtml(c, input.verdicts))
+		? `<h2>${esc(m.results_report_confusion({}, o))}</h2><div class="matrices">${input.confusion
+				.map((c) => confusionHtml(c, input.verdicts, locale))
 				.join('')}</div>`
 		: '';
 	return `<!doctype html>
-<html lang="en">
+<html lang="${(locale ?? getLocale()) === 'zh-CN' ? 'zh-CN' : 'en'}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -119,14 +123,14 @@ export function htmlReport(input: HtmlReportInput): string {
 </head>
 <body>
 <h1>${esc(input.title)}</h1>
-<p class="small muted">Generated ${esc(input.generatedAt)} by LexPilot Workbench from the records of the runs below.</p>
-<h2>Runs</h2>
+<p class="small muted">${esc(m.results_report_generated({ at: input.generatedAt }, o))}</p>
+<h2>${esc(m.results_runs({}, o))}</h2>
 <ul>${input.runs.map((r) => `<li><strong>${esc(r.label)}</strong> <span class="muted small">${esc(r.detail)}</span></li>`).join('')}</ul>
-<h2>Uncertainty</h2>
+<h2>${esc(m.results_report_uncertainty({}, o))}</h2>
 ${input.uncertainty.map((u) => `<p class="small">${esc(u)}</p>`).join('\n')}
 ${figures}
 ${confusion}
-${input.notes.length ? `<h2>Notes</h2><ul class="small">${input.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
+${input.notes.length ? `<h2>${esc(m.results_notes({}, o))}</h2><ul class="small">${input.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 </body>
 </html>
 `;

@@ -5,7 +5,7 @@ import { computeReport, memorySource, type ResultsReport } from '$lib/core/resul
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { runKeyOf, type FigureContext } from './figures';
 import {
-	CHOICE_OPTIONS,
+	choiceOptions,
 	checkedChoice,
 	DEFAULT_FIGURE_CHOICE,
 	reportNotes,
@@ -75,7 +75,7 @@ describe('the Results figures', () => {
 			lcaClass: 'acc_c',
 			ljpSetup: 'gold'
 		});
-		for (const [key, options] of Object.entries(CHOICE_OPTIONS)) {
+		for (const [key, options] of Object.entries(choiceOptions())) {
 			expect(options.map((o) => o.value)).toContain(
 				DEFAULT_FIGURE_CHOICE[key as keyof typeof DEFAULT_FIGURE_CHOICE]
 			);

@@ -8,12 +8,15 @@ import { DEFAULT_RESAMPLES } from '$lib/core/metrics/bootstrap';
 import { DEFAULT_SEED } from '$lib/core/metrics/prng';
 import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';
+import { m } from '$lib/paraglide/messages';
+import type { Locale } from '$lib/paraglide/runtime';
 import {
 	classFigure,
-	DCG_METRICS,
+	dcgMetrics,
 	LCA_METRICS,
-	LJP_MEASURES,
+	LJP_MEASURE_KEYS,
 	LJP_SETUP_NAMES,
+	ljpMeasureName,
 	ljpMetric,
 	metricsFigure,
 	runKeyOf,
@@ -22,6 +25,8 @@ import {
 	type LjpMeasure
 } from './figures';
 import { htmlReport } from './html-report';
+import { coreNote } from './core-notes';
+import { countsText } from './table-format';
 
 /** What the user picked for the figures by cause class. */
 export interface FigureChoice {
@@ -40,18 +45,24 @@ export const DEFAULT_FIGURE_CHOICE: Readonly<FigureChoice> = {
 	ljpMeasure: 'qwk'
 };
 
-/** The choices each class figure offers, as pickers list them. */
-export const CHOICE_OPTIONS = {
-	lcaClass: LCA_METRICS.map((m) => ({ value: m.key, label: m.label })),
-	dcgClass: DCG_METRICS.map((m) => ({ value: m.key, label: m.label })),
-	ljpSetup: LJP_SETUPS.map((s) => ({ value: s, label: LJP_SETUP_NAMES[s] })),
-	ljpMeasure: LJP_MEASURES.map((m) => ({ value: m.key, label: m.label }))
-} as const;
+/** The choices each class figure offers, as pickers list them, named in `locale`. */
+export function choiceOptions(locale?: Locale) {
+	return {
+		lcaClass: LCA_METRICS.map((metric) => ({ value: metric.key, label: metric.label })),
+		dcgClass: dcgMetrics(locale).map((metric) => ({ value: metric.key, label: metric.label })),
+		ljpSetup: LJP_SETUPS.map((s) => ({ value: s as string, label: LJP_SETUP_NAMES[s] })),
+		ljpMeasure: LJP_MEASURE_KEYS.map((k) => ({
+			value: k as string,
+			label: ljpMeasureName(k, locale)
+		}))
+	};
+}
 
 /** A choice with every unknown value (a hand-edited link) replaced by its default. */
 export function checkedChoice(choice: Partial<Record<keyof FigureChoice, string>>): FigureChoice {
+	const options = choiceOptions('en');
 	const pick = <K extends keyof FigureChoice>(key: K): FigureChoice[K] => {
-		const known = CHOICE_OPTIONS[key].some((o) => o.value === choice[key]);
+		const known = options[key].some((o) => o.value === choice[key]);
 		return (known ? choice[key] : DEFAULT_FIGURE_CHOICE[key]) as FigureChoice[K];
 	};
 	return {
@@ -69,24 +80,29 @@ export type ResultFigures = Record<
 >;
 
 /** What the two kinds of uncertainty mean, under the figures and in the report. */
-export const UNCERTAINTY = [
-	`Brackets [low, high]: 95% case-bootstrap interval of one run: how much the figure could move on another sample of cases like these (${DEFAULT_RESAMPLES.toLocaleString('en')} resamples of whole cases, seed ${DEFAULT_SEED}).`,
-	'± SD: sample SD over comparable repeated runs: how much it moves when the same model runs again on the same cases. Neither includes the other.'
-];
+export function uncertainty(locale?: Locale): string[] {
+	const resamples = DEFAULT_RESAMPLES.toLocaleString('en');
+	return [
+		m.results_uncertainty_ci({ resamples, seed: DEFAULT_SEED }, { locale }),
+		m.results_uncertainty_sd({}, { locale })
+	];
+}
 
 export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultFigures {
-	const per = ctx.mode === 'groups' ? 'mean ± SD over comparable runs' : 'per run';
-	const lcaMetric = LCA_METRICS.find((m) => m.key === choice.lcaClass) ?? LCA_METRICS[0];
-	const dcgMetric = DCG_METRICS.find((m) => m.key === choice.dcgClass) ?? DCG_METRICS[0];
-	const ljpClass = ljpMetric(choice.ljpSetup, choice.ljpMeasure);
+	const o = { locale: ctx.locale };
+	const per = ctx.mode === 'groups' ? m.results_per_groups({}, o) : m.results_per_run({}, o);
+	const dcg = dcgMetrics(ctx.locale);
+	const lcaMetric = LCA_METRICS.find((x) => x.key === choice.lcaClass) ?? LCA_METRICS[0];
+	const dcgMetric = dcg.find((x) => x.key === choice.dcgClass) ?? dcg[0];
+	const ljpClass = ljpMetric(choice.ljpSetup, choice.ljpMeasure, ctx.locale);
 	const setups = LJP_SETUPS.map((s) => LJP_SETUP_NAMES[s]);
 	return {
 		lca: metricsFigure(
 			ctx,
 			{
 				id: 'lca-overall',
-				title: 'LCA: ask or answer',
-				description: `Underspecified history = positive, a clarifying question = predicted positive; ${per}, over both histories of every case.`
+				title: m.results_fig_lca_title({}, o),
+				description: m.results_fig_lca_desc({ per }, o)
 			},
 			LCA_METRICS
 		),
@@ -94,8 +110,8 @@ export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultF
 			ctx,
 			{
 				id: 'lca-class',
-				title: `LCA ${lcaMetric.label} by cause class`,
-				description: `${lcaMetric.label} within each class of the run's category map; ${per}.`
+				title: m.results_fig_lca_class_title({ metric: lcaMetric.label }, o),
+				description: m.results_fig_lca_class_desc({ metric: lcaMetric.label, per }, o)
 			},
 			lcaMetric
 		),
@@ -103,17 +119,17 @@ export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultF
 			ctx,
 			{
 				id: 'dcg-overall',
-				title: 'DCG: do the questions find the missing facts?',
-				description: `Success: round 1 or round 2 question judged 是, over all selected cases; each round's own rate beside it; ${per}.`
+				title: m.results_fig_dcg_title({}, o),
+				description: m.results_fig_dcg_desc({ per }, o)
 			},
-			DCG_METRICS
+			dcg
 		),
 		dcgClass: classFigure(
 			ctx,
 			{
 				id: 'dcg-class',
-				title: `DCG ${dcgMetric.label.toLowerCase()} rate by cause class`,
-				description: `Over the underspecified cases of each class; ${per}.`
+				title: m.results_fig_dcg_class_title({ rate: dcgMetric.label.toLowerCase() }, o),
+				description: m.results_fig_dcg_class_desc({ per }, o)
 			},
 			dcgMetric
 		),
@@ -121,42 +137,50 @@ export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultF
 			ctx,
 			{
 				id: 'ljp-qwk',
-				title: 'LJP: quadratic weighted kappa by setup',
-				description: `Claim-level agreement with the gold verdicts (支持 = 0, 部分支持 = 1, 驳回 = 2); ${per}.`
+				title: m.results_fig_ljp_qwk_title({}, o),
+				description: m.results_fig_ljp_qwk_desc({ per }, o)
 			},
-			LJP_SETUPS.map((s) => ljpMetric(s, 'qwk')),
+			LJP_SETUPS.map((s) => ljpMetric(s, 'qwk', ctx.locale)),
 			setups
 		),
 		ljpAcc: metricsFigure(
 			ctx,
 			{
 				id: 'ljp-accuracy',
-				title: 'LJP: accuracy by setup',
-				description: `Claims whose predicted verdict equals the gold verdict; ${per}.`
+				title: m.results_fig_ljp_acc_title({}, o),
+				description: m.results_fig_ljp_acc_desc({ per }, o)
 			},
-			LJP_SETUPS.map((s) => ljpMetric(s, 'accuracy')),
+			LJP_SETUPS.map((s) => ljpMetric(s, 'accuracy', ctx.locale)),
 			setups
 		),
 		ljpClass: classFigure(
 			ctx,
 			{
 				id: 'ljp-class',
-				title: `LJP ${ljpClass.label} by cause class`,
-				description: `${ljpClass.label} over the claims of each class; ${per}.`
+				title: m.results_fig_ljp_class_title({ metric: ljpClass.label }, o),
+				description: m.results_fig_ljp_class_desc({ metric: ljpClass.label, per }, o)
 			},
 			ljpClass
 		)
 	};
 }
 
-/** The report's notes, each naming its run or group, then its warnings. */
-export function reportNotes(report: ResultsReport): string[] {
+/**
+ * The report's notes, each naming its run or group, then its warnings, in `locale` (the core's
+ * English notes worded there by `coreNote`).
+ */
+export function reportNotes(report: ResultsReport, locale?: Locale): string[] {
+	const o = { locale };
+	const of = (who: string, note: string) =>
+		m.results_note_of({ who, note: coreNote(note, locale) }, o);
 	return [
-		...report.runs.flatMap((r) => r.notes.map((n) => `${r.model} · ${r.run_id}: ${n}`)),
+		...report.runs.flatMap((r) => r.notes.map((n) => of(`${r.model} · ${r.run_id}`, n))),
 		...report.groups.flatMap((g) =>
-			g.notes.map((n) => `${g.model} (${g.run_ids.join(', ')}): ${n}`)
+			g.notes.map((n) =>
+				of(m.results_group_label({ model: g.model, runs: g.run_ids.join(', ') }, o), n)
+			)
 		),
-		...report.warnings
+		...report.warnings.map((w) => coreNote(w, locale))
 	];
 }
 
@@ -170,18 +194,25 @@ export interface ResultsHtmlInput {
 	notes: string[];
 	/** ISO 8601. */
 	generatedAt: string;
+	/** The report's language (its figures should be in it too). @default the interface's */
+	locale?: Locale;
 }
 
 /** The self-contained HTML report of what the page shows. */
 export function resultsHtml(input: ResultsHtmlInput): string {
-	const { report } = input;
+	const { report, locale } = input;
+	const o = { locale };
 	const label = (r: ResultsReport['runs'][number]) => `${r.model} · ${r.run_id}`;
 	return htmlReport({
-		title: 'LexPilot results',
+		title: m.results_report_title({}, o),
 		generatedAt: input.generatedAt,
 		runs: report.runs.map((r) => ({
 			label: label(r),
-			detail: `${r.counts.cases} cases${r.counts.claims === null ? '' : `, ${r.counts.claims} claims`}${input.simulated(runKeyOf(r)) ? ' · simulated' : ''}${r.partial ? ' · partial' : ''}`
+			detail: [
+				countsText(r.counts, true, locale),
+				...(input.simulated(runKeyOf(r)) ? [m.results_badge_simulated({}, o)] : []),
+				...(r.partial ? [m.results_badge_partial({}, o)] : [])
+			].join(' · ')
 		})),
 		figures: Object.values(input.figures),
 		confusion: report.runs.flatMap((r) =>
@@ -191,7 +222,8 @@ export function resultsHtml(input: ResultsHtmlInput): string {
 			})
 		),
 		verdicts: VERDICTS,
-		uncertainty: UNCERTAINTY,
-		notes: input.notes
+		uncertainty: uncertainty(locale),
+		notes: input.notes,
+		locale
 	});
 }

@@ -1,6 +1,7 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
 import type { StoredRun } from '$lib/core/store/types';
 import type { StageFile } from '$lib/core/records';
+import { m } from '$lib/paraglide/messages';
 
 export interface StageCount {
 	/** Short name, as the run lists show it. */
@@ -42,4 +43,9 @@ export function isInProgress(run: Pick<StoredRun, 'counts' | 'manifest'>): boole
 /** Records saved in all files of the run. */
 export function recordTotal(run: Pick<StoredRun, 'counts'>): number {
 	return Object.values(run.counts).reduce((a, b) => a + b, 0);
+}
+
+/** A stage chip's tooltip, in the interface language: `gen: 3 of 10 cases`. */
+export function stageTitle(s: StageCount): string {
+	return m.results_stage_title({ stage: s.label, done: s.done, total: s.total });
 }

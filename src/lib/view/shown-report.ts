@@ -6,6 +6,8 @@
 import { differingFields } from '$lib/core/metrics/groups';
 import type { Manifest } from '$lib/core/records';
 import type { ResultsReport } from '$lib/core/results';
+import { m } from '$lib/paraglide/messages';
+import type { Locale } from '$lib/paraglide/runtime';
 
 const keyOf = (r: { run_id: string; model_dir: string }) => `${r.run_id}/${r.model_dir}`;
 
@@ -35,7 +37,8 @@ export function drawnReport(
  */
 export function groupDifferences(
 	report: ResultsReport,
-	manifestOf: (runKey: string) => Manifest | undefined
+	manifestOf: (runKey: string) => Manifest | undefined,
+	locale?: Locale
 ): string[] {
 	const out: string[] = [];
 	const byModel = new Map<string, ResultsReport['groups']>();
@@ -49,12 +52,14 @@ export function groupDifferences(
 		const base = firstOf(groups[0]);
 		if (!base) continue;
 		for (const other of groups.slice(1)) {
-			const m = firstOf(other);
-			if (!m) continue;
-			const fields = differingFields(base, m);
+			const manifest = firstOf(other);
+			if (!manifest) continue;
+			const fields = differingFields(base, manifest);
+			const what = { model, a: groups[0].run_ids.join(', '), b: other.run_ids.join(', ') };
 			out.push(
-				`${model}: runs ${groups[0].run_ids.join(', ')} and ${other.run_ids.join(', ')} are not ` +
-					`comparable (they differ in ${fields.join(', ') || 'nothing recorded'}), so they are not averaged together`
+				fields.length
+					? m.results_group_differ({ ...what, fields: fields.join(', ') }, { locale })
+					: m.results_group_differ_unknown(what, { locale })
 			);
 		}
 	}

@@ -5,7 +5,7 @@
  * export, the PNG export and the HTML report draw exactly those numbers. Every text is
  * escaped; model ids and class names are hostile.
  */
-import type { Figure } from '$lib/view/figures';
+import { axisTitle, type Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
 
 export interface SvgOptions {
@@ -127,9 +127,8 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${MUTED}" stroke-width="1"/>`
 		);
 	}
-	const axisTitle = figure.scale === 'kappa' ? 'QWK' : 'rate';
 	out.push(
-		`<text transform="translate(${paper ? 9 : 12} ${f(top + plotH / 2)}) rotate(-90)" font-size="${small}" fill="${MUTED}" text-anchor="middle">${axisTitle}</text>`
+		`<text transform="translate(${paper ? 9 : 12} ${f(top + plotH / 2)}) rotate(-90)" font-size="${small}" fill="${MUTED}" text-anchor="middle">${xmlEscape(axisTitle(figure))}</text>`
 	);
 
 	// Bars.

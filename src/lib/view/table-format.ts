@@ -3,6 +3,8 @@
  * same numbers with the same four decimals as the CLI's text report; an undefined value is
  * "—" with a numbered note that says why.
  */
+import { m } from '$lib/paraglide/messages';
+import type { Locale } from '$lib/paraglide/runtime';
 import type { Cell, Figure } from './figures';
 
 export interface TableCell {
@@ -33,10 +35,14 @@ export interface TableModel {
 	withCi: boolean;
 	/** Class tables: what each class's figures rest on (a `Cases · claims` column). */
 	withCounts: boolean;
+	/** The language of its words (its figure's). @default the interface's */
+	locale?: Locale;
 }
 
 /** Heading of the counts column of class tables. */
-export const COUNTS_HEADING = 'Cases · claims';
+export function countsHeading(locale?: Locale): string {
+	return m.results_col_counts({}, { locale });
+}
 
 /** Four decimals, as `results` prints them. */
 export function formatNumber(value: number | null | undefined): string {
@@ -65,12 +71,17 @@ export function cellText(cell: Pick<TableCell, 'value' | 'sd' | 'ci'>, withSd: b
 /** `12 cases, 30 claims` (claims only where the figure is about claims). */
 export function countsText(
 	counts: { cases: number; claims: number | null } | undefined,
-	claims: boolean
+	claims: boolean,
+	locale?: Locale
 ): string {
 	if (!counts) return '—';
-	const cases = `${counts.cases} case${counts.cases === 1 ? '' : 's'}`;
+	const o = { locale };
+	const cases =
+		counts.cases === 1 ? m.results_cases_one({}, o) : m.results_cases({ count: counts.cases }, o);
 	if (!claims || counts.claims === null) return cases;
-	return `${cases}, ${counts.claims} claim${counts.claims === 1 ? '' : 's'}`;
+	const n = counts.claims;
+	const claimText = n === 1 ? m.results_claims_one({}, o) : m.results_claims({ count: n }, o);
+	return m.results_cases_claims({ cases, claims: claimText }, o);
 }
 
 /** Lays a figure out as a table, numbering its distinct notes in reading order. */
@@ -112,9 +123,14 @@ export function tableOf(figure: Figure): TableModel {
 				cells: figure.series.map((_, s) => cellOf(s, c)),
 				counts: classCounts(figure, c)
 			}));
+	const o = { locale: figure.locale };
 	return {
 		caption: figure.title,
-		corner: bySeries ? (figure.withSd ? 'Model (runs)' : 'Run') : figure.categoryTitle,
+		corner: bySeries
+			? figure.withSd
+				? m.results_col_model_runs({}, o)
+				: m.results_col_run({}, o)
+			: figure.categoryTitle,
 		columns: bySeries
 			? figure.categories.map((_, c) => categoryHeading(c))
 			: figure.series.map((_, i) => seriesHeading(i)),
@@ -122,13 +138,16 @@ export function tableOf(figure: Figure): TableModel {
 		notes,
 		withSd: figure.withSd,
 		withCi: figure.withCi,
-		withCounts: !bySeries
+		withCounts: !bySeries,
+		locale: figure.locale
 	};
 }
 
 /** The counts of class `c`: one text when every series agrees, else each series' in order. */
 function classCounts(figure: Figure, c: number): string {
-	const texts = figure.cells.map((row) => countsText(row[c].counts, figure.claims ?? false));
+	const texts = figure.cells.map((row) =>
+		countsText(row[c].counts, figure.claims ?? false, figure.locale)
+	);
 	const distinct = [...new Set(texts)];
 	return distinct.length <= 1 ? (distinct[0] ?? '—') : texts.join(' / ');
 }
@@ -156,15 +175,18 @@ function csvField(text: string): string {
  * each value in mean ± SD tables, a `notes` column with the note numbers, then the notes.
  */
 export function toCsv(table: TableModel): string {
+	const o = { locale: table.locale };
 	const head = [
 		table.corner,
-		...(table.withCounts ? [COUNTS_HEADING] : []),
+		...(table.withCounts ? [countsHeading(table.locale)] : []),
 		...table.columns.flatMap(({ label }) => [
 			label,
-			...(table.withSd ? [`${label} SD`] : []),
-			...(table.withCi ? [`${label} CI low`, `${label} CI high`] : [])
+			...(table.withSd ? [m.results_csv_sd({ label }, o)] : []),
+			...(table.withCi
+				? [m.results_csv_ci_low({ label }, o), m.results_csv_ci_high({ label }, o)]
+				: [])
 		]),
-		'notes'
+		m.results_csv_notes({}, o)
 	];
 	const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(4));
 	const lines = [head.map(csvField).join(',')];
@@ -197,7 +219,7 @@ function mdEscape(text: string): string {
 export function toMarkdown(table: TableModel): string {
 	const head = [
 		table.corner,
-		...(table.withCounts ? [COUNTS_HEADING] : []),
+		...(table.withCounts ? [countsHeading(table.locale)] : []),
 		...table.columns.map((c) => c.label)
 	].map(mdEscape);
 	const lines = [
@@ -211,7 +233,7 @@ export function toMarkdown(table: TableModel): string {
 		const counts = table.withCounts ? [mdEscape(row.counts ?? '')] : [];
 		lines.push(`| ${[mdEscape(row.label), ...counts, ...cells].join(' | ')} |`);
 	}
-	if (table.withCi) lines.push('', `Brackets: ${CI_NOTE}  `);
+	if (table.withCi) lines.push('', `${ciNote(table.locale)}  `);
 	if (table.notes.length) {
 		lines.push('');
 		table.notes.forEach((note, i) => lines.push(`${superscript([i + 1])} ${mdEscape(note)}  `));
@@ -238,9 +260,10 @@ export function latexEscape(text: string): string {
 	return text.replace(/[\\&%$#_{}~^—±]/g, (ch) => LATEX_SPECIAL[ch]);
 }
 
-/** What the brackets of a table with intervals are. */
-export const CI_NOTE =
-	'95% case-bootstrap interval (percentile, cases resampled with their histories and claims).';
+/** What the brackets of a table with intervals are: one sentence under the table. */
+export function ciNote(locale?: Locale): string {
+	return m.results_ci_note({}, { locale });
+}
 
 /**
  * A booktabs table. Its first lines are comments naming the packages it needs: booktabs, and
@@ -254,14 +277,14 @@ export function toLatex(table: TableModel): string {
 	const counts = (row: TableModel['rows'][number]) =>
 		table.withCounts ? [latexEscape(row.counts ?? '')] : [];
 	const lines = [
-		'% Needs \\usepackage{booktabs}. Chinese text (class names, verdicts) needs a CJK package:',
-		'% \\usepackage{xeCJK} with XeLaTeX, or \\usepackage{ctex}.',
+		`% ${m.results_latex_needs({ booktabs: '\\usepackage{booktabs}' }, { locale: table.locale })}`,
+		`% ${m.results_latex_cjk({ xecjk: '\\usepackage{xeCJK}', ctex: '\\usepackage{ctex}' }, { locale: table.locale })}`,
 		'\\begin{table}[t]',
 		'\\centering',
 		`\\caption{${latexEscape(table.caption)}}`,
 		`\\begin{tabular}{l${table.withCounts ? 'l' : ''}${'r'.repeat(table.columns.length)}}`,
 		'\\toprule',
-		`${[table.corner, ...(table.withCounts ? [COUNTS_HEADING] : []), ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
+		`${[table.corner, ...(table.withCounts ? [countsHeading(table.locale)] : []), ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
 		'\\midrule',
 		...table.rows.map(
 			(row) =>
@@ -270,7 +293,9 @@ export function toLatex(table: TableModel): string {
 		'\\bottomrule',
 		'\\end{tabular}'
 	];
-	if (table.withCi) lines.push(`\\par\\smallskip\\footnotesize Brackets: ${latexEscape(CI_NOTE)}`);
+	if (table.withCi) {
+		lines.push(`\\par\\smallskip\\footnotesize ${latexEscape(ciNote(table.locale))}`);
+	}
 	if (table.notes.length) {
 		lines.push('\\par\\smallskip\\footnotesize');
 		table.notes.forEach((note, i) =>

@@ -17,7 +17,7 @@ import {
 	type Plugin
 } from 'chart.js';
 import { clipToAxis, formatTick, TICK_STEP, whiskerOf, yRange } from '$lib/view/chart-scale';
-import type { Figure } from '$lib/view/figures';
+import { axisTitle, type Figure } from '$lib/view/figures';
 import { cellText } from '$lib/view/table-format';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
@@ -138,7 +138,7 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 					},
 					title: {
 						display: true,
-						text: figure.scale === 'kappa' ? 'QWK' : 'rate',
+						text: axisTitle(figure),
 						color: MUTED,
 						font: { family: FONT, size: 11 }
 					}

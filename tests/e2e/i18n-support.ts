@@ -1,0 +1,174 @@
+/**
+ * What the language end-to-end tests share: the two viewports, navigation by the main menu, a
+ * check that no English interface text is left on a Chinese page, and a check for sideways
+ * scrolling. The English check reads the page's main area (data, code and whatever `exclude`
+ * names left out) and reports pieces of the given areas' English messages that no Chinese
+ * message contains, and any run of two or more English words that no Chinese message contains.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const PHONE = { width: 390, height: 844 };
+export const LAPTOP = { width: 1366, height: 900 };
+
+/** The paper's metric names as the Results page pairs them: the same in both languages. */
+export const PAPER_TERMS = [
+	...['Direct', 'Gold', 'Interaction'].flatMap((s) => [`LJP ${s} QWK`, `${s} QWK`]),
+	...['Macro-F1', 'F1_U', 'F1_C', 'Acc_C', 'Acc_U'].map((name) => `LCA ${name}`)
+];
+
+/** Text that is data or code on every page: never interface text. */
+const DATA = ['code', 'pre', '.mono', '[lang="zh-Hans"]'];
+
+type Messages = Record<string, string>;
+async function messages(file: string): Promise<Messages> {
+	const all = JSON.parse(await readFile(join(ROOT, 'messages', file), 'utf8')) as Messages;
+	return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('$')));
+}
+
+/** What the page's main area says, data and code (and the `exclude` selectors) left out. */
+export async function interfaceText(page: Page, exclude: readonly string[] = []): Promise<string> {
+	const selector = [...DATA, ...exclude].join(',');
+	return page.locator('main').evaluate((main, selector) => {
+		const out: string[] = [];
+		const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+			if (!n.parentElement?.closest(selector)) out.push(n.textContent ?? '');
+		}
+		for (const el of main.querySelectorAll<HTMLElement>('[aria-label], [placeholder], [title]')) {
+			if (el.closest(selector)) continue;
+			for (const name of ['aria-label', 'placeholder', 'title']) {
+				const value = el.getAttribute(name);
+				if (value) out.push(value);
+			}
+		}
+		// The chosen option of each list is what it shows.
+		for (const select of main.querySelectorAll('select')) {
+			if (!select.closest(selector)) out.push(select.selectedOptions[0]?.textContent ?? '');
+		}
+		return out.join('\n');
+	}, selector);
+}
+
+export interface LanguageCheck {
+	/**
+	 * English interface text on the page; `data` (file names, run and model ids, the paper's
+	 * metric names) is taken out first.
+	 */
+	englishLeft(page: Page, data?: readonly string[]): Promise<string[]>;
+	/**
+	 * Chinese interface text on an English page: a piece of a Chinese message of the areas (four
+	 * characters or more, placeholders cut out) that no English message holds. Data marked
+	 * `lang="zh-Hans"` (case text, causes, classes) is left out, and so is `data`.
+	 */
+	chineseLeft(page: Page, data?: readonly string[]): Promise<string[]>;
+}
+
+/** Every message of `areas` in `locale`. */
+async function areaMessages(areas: readonly string[], locale: string): Promise<string[]> {
+	const all = await Promise.all(
+		areas.map((a) => messages(a ? `${a}/${locale}.json` : `${locale}.json`))
+	);
+	return all.flatMap((m) => Object.values(m));
+}
+
+/** The message `key` of `area` ('' for the app shell) in `locale`, placeholders filled. */
+export async function message(
+	area: string,
+	locale: string,
+	key: string,
+	values: Record<string, string | number> = {}
+): Promise<string> {
+	const all = await messages(area ? `${area}/${locale}.json` : `${locale}.json`);
+	if (!(key in all)) throw new Error(`no message ${key} in ${area || 'the app shell'}`);
+	return all[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+}
+
+/**
+ * A checker for the messages of `areas` (folders of messages/; '' for the app shell), leaving
+ * out the `exclude` selectors (e.g. the core's own English diagnoses).
+ */
+export async function languageChecker(
+	areas: readonly string[],
+	exclude: readonly string[] = []
+): Promise<LanguageCheck> {
+	const areaFiles = (await readdir(join(ROOT, 'messages'), { withFileTypes: true }))
+		.filter((d) => d.isDirectory())
+		.map((d) => `${d.name}/zh-CN.json`);
+	/** Every Chinese message of the app: English inside one (a product name, "Base URL") is meant. */
+	const zhTexts = (await Promise.all(['zh-CN.json', ...areaFiles].map(messages))).flatMap((m) =>
+		Object.values(m)
+	);
+	const en = await areaMessages(areas, 'en');
+	const enAll = await areaMessages(['', ...areaFiles.map((f) => f.split('/')[0])], 'en');
+	/** The Chinese pieces of the areas' messages that no English message holds. */
+	const chinesePieces = [
+		...new Set(
+			(await areaMessages(areas, 'zh-CN'))
+				.flatMap((text) => text.split(/\{\w+\}/))
+				.map((piece) => piece.trim())
+				.filter((piece) => /[\u4e00-\u9fff]/.test(piece) && [...piece].length >= 4)
+				.filter((piece) => !enAll.some((text) => text.includes(piece)))
+		)
+	];
+	/** The English pieces of the areas' messages (placeholders cut out) that Chinese lacks. */
+	const englishPieces = [
+		...new Set(
+			en
+				.flatMap((text) => text.split(/\{\w+\}/))
+				.map((piece) => piece.trim())
+				.filter((piece) => /[A-Za-z]{2}/.test(piece))
+				.filter((piece) => !zhTexts.some((zh) => zh.includes(piece)))
+		)
+	];
+	return {
+		async englishLeft(page, data = []) {
+			let text = await interfaceText(page, exclude);
+			for (const d of data) text = text.split(d).join(' ');
+			const found: string[] = [];
+			const context = (at: number, piece: string) =>
+				`${piece} (in "${text.slice(Math.max(0, at - 30), at + piece.length + 30).replace(/\s+/g, ' ')}")`;
+			for (const piece of englishPieces) {
+				const escaped = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+				const at = text.search(new RegExp(`(?<![A-Za-z])${escaped}(?![A-Za-z])`));
+				if (at >= 0) found.push(context(at, piece));
+			}
+			for (const match of text.matchAll(/[A-Za-z][\w.'-]*(?:[ ]+[A-Za-z][\w.'-]*)+/g)) {
+				if (!zhTexts.some((zh) => zh.includes(match[0])))
+					found.push(context(match.index, match[0]));
+			}
+			return [...new Set(found)];
+		},
+		async chineseLeft(page, data = []) {
+			let text = await interfaceText(page, [...exclude, '[lang="zh-Hans"]']);
+			for (const d of data) text = text.split(d).join(' ');
+			return chinesePieces.filter((piece) => text.includes(piece));
+		}
+	};
+}
+
+/** Follows a link of the main menu and waits for the page's heading. */
+export async function go(page: Page, link: string, heading: string): Promise<void> {
+	await page.locator('#main-nav').getByRole('link', { name: link, exact: true }).click();
+	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+/** Waits one animation frame (a resize laid out). */
+export async function nextFrame(page: Page): Promise<void> {
+	await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(undefined))));
+}
+
+/** How wide the page is against the window, and the first elements that stick out. */
+export async function sidewaysOverflow(page: Page) {
+	return page.evaluate(() => {
+		const root = document.documentElement;
+		const wide = [...document.querySelectorAll<HTMLElement>('body *')]
+			.filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1)
+			.filter((el) => !el.closest('.table-wrap, pre, [data-scroll-x]'))
+			.slice(0, 5)
+			.map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 40)}`);
+		return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+	});
+}
