@@ -13,7 +13,9 @@ export class TextDecodeError extends Error {
 	constructor(
 		readonly detail: string,
 		readonly line: number | null,
-		readonly column: number | null
+		readonly column: number | null,
+		/** What was wrong, for a coded message: a wide encoding's name, or the bad byte (`0xC3`, '' at the end). */
+		readonly found: { encoding: string } | { byte: string } | null = null
 	) {
 		super(line === null ? detail : `line ${line}, column ${column}: ${detail}`);
 	}
@@ -29,7 +31,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 		throw new TextDecodeError(
 			`the file is ${wide} text; save it as UTF-8 and load it again`,
 			null,
-			null
+			null,
+			{ encoding: wide }
 		);
 	}
 	try {
@@ -50,7 +53,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 		throw new TextDecodeError(
 			`invalid UTF-8 (${what}); save the file as UTF-8 (not GBK or another encoding)`,
 			line,
-			column
+			column,
+			{ byte: byte === undefined ? '' : `0x${byte}` }
 		);
 	}
 }

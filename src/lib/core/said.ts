@@ -1,0 +1,108 @@
+/**
+ * Codes of the texts the core writes for people (dataset problems, connection diagnoses, run
+ * errors, bundle problems), declared once with the names of their parameters. The core keeps
+ * building its English sentence (the CLI prints it, unchanged); next to it, a problem or an
+ * error carries `{ code, params }` so the browser can say the same in the reader's language
+ * (`src/lib/view/core-text.ts`, messages `core_<code>` in `messages/core/`). The core imports
+ * no interface messages: this table is the whole contract between them, and a unit test fails
+ * when a code here has no message in either language.
+ *
+ * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
+ * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
+ * pass them clipped exactly as the English sentence quotes them.
+ */
+import { escapeControl } from './text/escape-control';
+
+export const CORE_TEXTS = {
+	// Dataset: one case (check-case.ts). `got` is a JSON type name or a quoted value.
+	case_not_object: ['got'],
+	case_number_duplicate: ['first'],
+	case_number_missing: [],
+	case_number_too_large: ['value'],
+	case_number_type: ['got'],
+	field_repeated: [],
+	field_missing: [],
+	field_empty: [],
+	field_not_string: ['got'],
+	plaintiff_type_missing: [],
+	focal_point_empty_list: [],
+	focal_point_type: ['got'],
+	item_not_string: ['item', 'got'],
+	item_empty: ['item'],
+	key_details_empty_list: [],
+	key_details_empty_object: [],
+	key_details_entry_repeated: ['key'],
+	key_details_entry_empty: ['key'],
+	key_details_number_keys: [],
+	key_details_type: ['got'],
+	result_dict_type: ['got'],
+	result_dict_empty: [],
+	claim_repeated: ['claim'],
+	claim_text_empty: ['item'],
+	claim_verdict: ['item', 'claim', 'got', 'verdicts'],
+	lone_surrogate_name: ['char', 'offset', 'before'],
+	lone_surrogate_content: ['char', 'offset', 'before'],
+	lone_surrogate_value: ['char', 'offset', 'before'],
+	lone_surrogate_value_at: ['path', 'char', 'offset', 'before'],
+	lone_surrogate_key: ['char', 'offset', 'before'],
+	lone_surrogate_key_at: ['path', 'char', 'offset', 'before'],
+	history_missing: ['name'],
+	history_not_list: ['name', 'got'],
+	history_no_messages: [],
+	message_not_object: ['got'],
+	role_missing: [],
+	role_unknown: ['got'],
+	role_order: ['expected', 'got'],
+	role_order_first: ['expected', 'got'],
+	content_missing: [],
+	content_not_string: ['got'],
+	content_empty: [],
+	history_ends_with_assistant: [],
+	histories_unequal: ['complete', 'underspecified'],
+	// Dataset: the whole file (load.ts, history-fields.ts, problems.ts).
+	json_syntax: ['line', 'column', 'detail'],
+	text_encoding_wide: ['encoding'],
+	text_invalid_byte: ['line', 'column', 'byte'],
+	text_truncated_char: ['line', 'column'],
+	text_unreadable: ['detail'],
+	top_level_not_array: ['got'],
+	top_level_object: [],
+	no_cases: [],
+	history_field_absent: ['name', 'candidates'],
+	history_fields_undecided: ['reason', 'candidates'],
+	history_field_unmarked: ['role'],
+	history_field_several: ['role', 'names'],
+	history_field_both: ['name'],
+	cause_unclassified: ['cause', 'count', 'unclassified'],
+	more_problems: ['count', 'kinds'],
+	more_warnings: ['count', 'kinds']
+} as const satisfies Record<string, readonly string[]>;
+
+export type CoreCode = keyof typeof CORE_TEXTS;
+/** Every code, in declaration order. */
+export const CORE_CODES = Object.keys(CORE_TEXTS) as CoreCode[];
+
+export type CoreParams<C extends CoreCode> = {
+	[P in (typeof CORE_TEXTS)[C][number]]: string | number;
+};
+
+/**
+ * A core text as a code and its parameters. `parts`, when present, are coded texts the
+ * renderer puts in the parameter of the same name (a list of reasons), in place of the English.
+ */
+export type CoreText = {
+	[C in CoreCode]: { code: C; params: CoreParams<C>; parts?: { [P: string]: CoreText[] } };
+}[CoreCode];
+
+/** `{ code, params }`, every string parameter with its control characters escaped. */
+export function coded<C extends CoreCode>(
+	code: C,
+	params: CoreParams<C>,
+	parts?: { [P: string]: CoreText[] }
+): CoreText {
+	const safe: Record<string, string | number> = {};
+	for (const [k, v] of Object.entries(params as Record<string, string | number>)) {
+		safe[k] = typeof v === 'string' ? escapeControl(v) : v;
+	}
+	return { code, params: safe, ...(parts ? { parts } : {}) } as CoreText;
+}

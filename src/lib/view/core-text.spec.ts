@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BAD_INPUT_DIR, readCorpus } from '../../../tests/fixtures/bad-input/corpus';
+import { datasetBytes, validCase } from '../../../tests/fixtures/datasets/factory';
+import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
+import { coded } from '$lib/core/said';
+import { overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
+import { coreText, problemField, problemLine, problemMessage, sayCore } from './core-text';
+
+const inLocale = (locale: Locale) => overwriteGetLocale(() => locale);
+afterEach(() => inLocale('en'));
+
+async function problemsOf(bytes: Uint8Array, options = {}): Promise<DatasetProblem[]> {
+	const result = await loadDataset(bytes, options);
+	if (result.ok) return result.warnings;
+	return result.problems;
+}
+
+/** Every file of the bad-input corpus, loaded as the Dataset page loads it. */
+const corpus = readCorpus()
+	.filter((entry) => !entry.categories && entry.file !== 'valid.json')
+	.map((entry) => {
+		const flag = (name: string) => {
+			const at = entry.flags?.indexOf(name) ?? -1;
+			return at >= 0 ? entry.flags![at + 1] : undefined;
+		};
+		const historyFields = Object.fromEntries(
+			[
+				['complete', flag('--complete-field')],
+				['underspecified', flag('--underspecified-field')]
+			].filter(([, v]) => v)
+		);
+		return { ...entry, historyFields };
+	});
+
+/**
+ * English words left in a Chinese line, once what is data or a name is taken out: quoted values,
+ * JSON field and type names (`case_number`, `string`), role names. Two English words in a row
+ * are a sentence the translation missed.
+ */
+function englishIn(line: string): string[] {
+	const stripped = line
+		.replace(/"[^"]*"/g, ' ')
+		.replace(/\b(?:string|number|object|array|null|boolean|true|false|user|assistant)\b/g, ' ')
+		.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, ' ')
+		.replace(/\bcase_number\b|\bJSON\b|\bUTF-(?:8|16)\b|\bGBK\b/g, ' ');
+	return [...stripped.matchAll(/[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,})+/g)].map((m) => m[0]);
+}
+
+describe('dataset problems in the interface language', () => {
+	it('gives every problem of the bad-input corpus a code', async () => {
+		let seen = 0;
+		for (const entry of corpus) {
+			const bytes = new Uint8Array(readFileSync(join(BAD_INPUT_DIR, 'datasets', entry.file)));
+			for (const p of await problemsOf(bytes, { historyFields: entry.historyFields })) {
+				expect(p.said, `${entry.file}: ${p.text}`).toBeDefined();
+				seen++;
+			}
+		}
+		expect(seen).toBeGreaterThan(corpus.length);
+	});
+
+	it('says each of them in Chinese, positions and quoted values as the core has them', async () => {
+		inLocale('zh-CN');
+		for (const entry of corpus) {
+			const bytes = new Uint8Array(readFileSync(join(BAD_INPUT_DIR, 'datasets', entry.file)));
+			for (const p of await problemsOf(bytes, { historyFields: entry.historyFields })) {
+				const line = problemLine(p);
+				// The reader's own syntax detail (JSON parser, decoder) is the one English kept.
+				const kept = p.said?.code === 'json_syntax' ? String(p.said.params.detail) : '';
+				expect(englishIn(line.replace(kept, '')), `${entry.file}: ${line}`).toEqual([]);
+				expect(line).toMatch(/[\u4e00-\u9fff]/);
+				if (p.caseIndex !== null) expect(line).toContain(`案例 #${p.caseIndex}`);
+				if (p.caseNumber !== null) expect(line).toContain(`（case_number ${p.caseNumber}）`);
+				if (p.messageIndex !== null) expect(line).toContain(`消息 ${p.messageIndex}：`);
+			}
+		}
+	});
+
+	it('reads like the example: place, zero-based positions, the roles as written', async () => {
+		const history = (roles: string[]) => roles.map((role, i) => ({ role, content: `第 ${i} 条` }));
+		const cases = [
+			...Array.from({ length: 17 }, (_, i) => validCase(i + 1)),
+			validCase(18, {
+				case_number: '2023-041',
+				complete_consultation: history(['user', 'assistant', 'user', 'assistant', 'user']),
+				underspecified_consultation: history(['user', 'assistant', 'user', 'user', 'assistant'])
+			})
+		];
+		const [p] = await problemsOf(datasetBytes(cases));
+		expect(p.text).toBe(
+			'case #17 (case_number 2023-041) underspecified history, message 3: expected role "assistant", got "user"'
+		);
+		inLocale('zh-CN');
+		expect(problemLine(p)).toBe(
+			'案例 #17（case_number 2023-041）信息不全历史，消息 3：应为 "assistant"，实为 "user"'
+		);
+		expect(problemMessage(p)).toBe('应为 "assistant"，实为 "user"');
+		expect(problemField(p.field!)).toBe('信息不全历史');
+		expect(problemField('result_dict')).toBe('result_dict');
+		inLocale('en');
+		expect(problemLine(p)).toBe(p.text);
+	});
+
+	it('keeps hostile values escaped, as the core quotes them', async () => {
+		const evil = 'A\u001b[2J\u202eB';
+		const [p] = await problemsOf(
+			datasetBytes([
+				validCase(1, { case_number: evil, result_dict: { [`${'长'.repeat(40)}\u0007`]: '赢' } })
+			])
+		);
+		inLocale('zh-CN');
+		const line = problemLine(p);
+		expect(line).not.toMatch(/[\u0000-\u001f\u202e]/);
+		expect(line).toContain('A\\u001b[2J\\u202eB');
+		expect(line).toContain(`"${'长'.repeat(30)}…"`);
+		expect(line).toContain('判决 "赢" 不是 支持, 部分支持, 驳回 之一');
+	});
+
+	it('joins the reasons of an undecided history mapping in Chinese', async () => {
+		const c = (n: number) => ({
+			...validCase(n),
+			complete_consultation: undefined,
+			underspecified_consultation: undefined,
+			a: [{ role: 'user', content: 'x' }],
+			b: [{ role: 'user', content: 'x' }]
+		});
+		const [p] = await problemsOf(datasetBytes([c(1), c(2)]));
+		inLocale('zh-CN');
+		expect(problemLine(p)).toBe(
+			'历史字段：无法确定哪些字段分别是完整历史和信息不全历史（没有哪个消息数组字段的名称能标明完整历史；' +
+				'没有哪个消息数组字段的名称能标明信息不全历史；含有消息列表的字段：a, b）。请在字段映射中指定。'
+		);
+	});
+});
+
+describe('core texts without a code', () => {
+	it('fall back to the English the core wrote', () => {
+		inLocale('zh-CN');
+		expect(coreText('a new problem', undefined)).toBe('a new problem');
+		expect(coreText('no case', coded('no_cases', {}))).toBe('文件中没有案例');
+		const english: DatasetProblem = {
+			caseIndex: 2,
+			caseNumber: 'X',
+			field: 'f',
+			messageIndex: null,
+			message: 'odd',
+			text: 'case #2 (case_number X) f: odd'
+		};
+		expect(problemLine(english)).toBe(english.text);
+		expect(problemMessage(english)).toBe('odd');
+	});
+
+	it('say their parameters escaped even when the caller forgot', () => {
+		inLocale('zh-CN');
+		expect(sayCore(coded('history_missing', { name: 'x\u001by' }))).toBe(
+			'缺失（字段 "x\\u001by"）'
+		);
+	});
+});

@@ -1,0 +1,144 @@
+/**
+ * The core's texts in the interface language. The core gives each problem and error a code and
+ * its parameters (`$lib/core/said`) next to its English sentence; this says them through the
+ * messages `core_<code>` (messages/core/). Anything without a code is shown as the core wrote it
+ * (English). Parameters were escaped by the core; the parts of a place this adds (case_number,
+ * field name) are escaped here the same way, and Svelte prints all of it as text.
+ */
+import type { DatasetProblem } from '$lib/core/dataset/problems';
+import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';
+import { escapeControl } from '$lib/core/text/escape-control';
+import { m } from '$lib/paraglide/messages';
+
+type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
+
+/** One message per code: TypeScript fails the build when a code has none. */
+const SAY: Sayers = {
+	case_not_object: (p) => m.core_case_not_object(p),
+	case_number_duplicate: (p) => m.core_case_number_duplicate(p),
+	case_number_missing: () => m.core_case_number_missing(),
+	case_number_too_large: (p) => m.core_case_number_too_large(p),
+	case_number_type: (p) => m.core_case_number_type(p),
+	field_repeated: () => m.core_field_repeated(),
+	field_missing: () => m.core_field_missing(),
+	field_empty: () => m.core_field_empty(),
+	field_not_string: (p) => m.core_field_not_string(p),
+	plaintiff_type_missing: () => m.core_plaintiff_type_missing(),
+	focal_point_empty_list: () => m.core_focal_point_empty_list(),
+	focal_point_type: (p) => m.core_focal_point_type(p),
+	item_not_string: (p) => m.core_item_not_string(p),
+	item_empty: (p) => m.core_item_empty(p),
+	key_details_empty_list: () => m.core_key_details_empty_list(),
+	key_details_empty_object: () => m.core_key_details_empty_object(),
+	key_details_entry_repeated: (p) => m.core_key_details_entry_repeated(p),
+	key_details_entry_empty: (p) => m.core_key_details_entry_empty(p),
+	key_details_number_keys: () => m.core_key_details_number_keys(),
+	key_details_type: (p) => m.core_key_details_type(p),
+	result_dict_type: (p) => m.core_result_dict_type(p),
+	result_dict_empty: () => m.core_result_dict_empty(),
+	claim_repeated: (p) => m.core_claim_repeated(p),
+	claim_text_empty: (p) => m.core_claim_text_empty(p),
+	claim_verdict: (p) => m.core_claim_verdict(p),
+	lone_surrogate_name: (p) => m.core_lone_surrogate_name(p),
+	lone_surrogate_content: (p) => m.core_lone_surrogate_content(p),
+	lone_surrogate_value: (p) => m.core_lone_surrogate_value(p),
+	lone_surrogate_value_at: (p) => m.core_lone_surrogate_value_at(p),
+	lone_surrogate_key: (p) => m.core_lone_surrogate_key(p),
+	lone_surrogate_key_at: (p) => m.core_lone_surrogate_key_at(p),
+	history_missing: (p) => m.core_history_missing(p),
+	history_not_list: (p) => m.core_history_not_list(p),
+	history_no_messages: () => m.core_history_no_messages(),
+	message_not_object: (p) => m.core_message_not_object(p),
+	role_missing: () => m.core_role_missing(),
+	role_unknown: (p) => m.core_role_unknown(p),
+	role_order: (p) => m.core_role_order(p),
+	role_order_first: (p) => m.core_role_order_first(p),
+	content_missing: () => m.core_content_missing(),
+	content_not_string: (p) => m.core_content_not_string(p),
+	content_empty: () => m.core_content_empty(),
+	history_ends_with_assistant: () => m.core_history_ends_with_assistant(),
+	histories_unequal: (p) => m.core_histories_unequal(p),
+	json_syntax: (p) => m.core_json_syntax(p),
+	text_encoding_wide: (p) => m.core_text_encoding_wide(p),
+	text_invalid_byte: (p) => m.core_text_invalid_byte(p),
+	text_truncated_char: (p) => m.core_text_truncated_char(p),
+	text_unreadable: (p) => m.core_text_unreadable(p),
+	top_level_not_array: (p) => m.core_top_level_not_array(p),
+	top_level_object: () => m.core_top_level_object(),
+	no_cases: () => m.core_no_cases(),
+	history_field_absent: (p) => m.core_history_field_absent(p),
+	history_fields_undecided: (p) => m.core_history_fields_undecided(p),
+	history_field_unmarked: (p) => m.core_history_field_unmarked(p),
+	history_field_several: (p) => m.core_history_field_several(p),
+	history_field_both: (p) => m.core_history_field_both(p),
+	cause_unclassified: (p) => m.core_cause_unclassified(p),
+	more_problems: (p) => m.core_more_problems(p),
+	more_warnings: (p) => m.core_more_warnings(p)
+};
+
+const ROLES: Record<string, () => string> = {
+	complete: () => m.core_role_complete(),
+	underspecified: () => m.core_role_underspecified()
+};
+
+/** A coded text in the interface language. */
+export function sayCore(text: CoreText): string {
+	const params: Record<string, string | number> = { ...text.params };
+	// A history's role is the validator's own word (complete, underspecified): said, not quoted.
+	if ('role' in params && String(params.role) in ROLES) params.role = ROLES[params.role]();
+	for (const [name, parts] of Object.entries(text.parts ?? {})) {
+		if (parts.length) params[name] = parts.map(sayCore).join(m.core_list_separator());
+	}
+	const say = SAY[text.code] as (params: Record<string, string | number>) => string;
+	return say(params);
+}
+
+/** The core's text in the interface language when it has a code, else its English. */
+export function coreText(english: string, said: CoreText | null | undefined): string {
+	return said ? sayCore(said) : english;
+}
+
+/** Field labels the validator writes (its own words); other fields are JSON names, kept. */
+const FIELD_LABELS: Record<string, () => string> = {
+	'complete history': () => m.core_field_complete_history(),
+	'underspecified history': () => m.core_field_underspecified_history(),
+	histories: () => m.core_field_histories(),
+	'history fields': () => m.core_field_history_fields()
+};
+
+/** A problem's field in the interface language: the validator's labels translated, names as written. */
+export function problemField(field: string): string {
+	return FIELD_LABELS[field]?.() ?? escapeControl(field);
+}
+
+/** The problem alone (no place), in the interface language. */
+export function problemMessage(p: DatasetProblem): string {
+	return p.said ? sayCore(p.said) : p.message;
+}
+
+/**
+ * One full line, place and problem, in the interface language: `案例 #17（case_number
+ * 2023-041）信息不全历史，消息 3：应为 "assistant"，实为 "user"`. Positions keep their
+ * zero-based meaning. A problem without a code is its English line.
+ */
+export function problemLine(p: DatasetProblem): string {
+	if (!p.said) return p.text;
+	let where = '';
+	if (p.caseIndex !== null) {
+		where =
+			p.caseNumber === null
+				? m.core_place_case({ index: p.caseIndex })
+				: m.core_place_case_number({
+						index: p.caseIndex,
+						caseNumber: escapeControl(p.caseNumber)
+					});
+	}
+	if (p.field !== null) {
+		const name = problemField(p.field);
+		const field =
+			p.messageIndex === null ? name : m.core_place_message({ field: name, index: p.messageIndex });
+		where = where ? m.core_place_both({ case: where, field }) : field;
+	}
+	const problem = sayCore(p.said);
+	return where ? m.core_place_line({ place: where, problem }) : problem;
+}
