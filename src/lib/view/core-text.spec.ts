@@ -5,6 +5,8 @@ import { BAD_INPUT_DIR, readCorpus } from '../../../tests/fixtures/bad-input/cor
 import { datasetBytes, validCase } from '../../../tests/fixtures/datasets/factory';
 import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
 import { coded } from '$lib/core/said';
+import { corsHintSaid, testConnection, type ConnectionTestResult } from '$lib/core/model/diagnose';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fake-openai/server';
 import { overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
 import { coreText, problemField, problemLine, problemMessage, sayCore } from './core-text';
 
@@ -44,7 +46,7 @@ function englishIn(line: string): string[] {
 		.replace(/"[^"]*"/g, ' ')
 		.replace(/\b(?:string|number|object|array|null|boolean|true|false|user|assistant)\b/g, ' ')
 		.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, ' ')
-		.replace(/\bcase_number\b|\bJSON\b|\bUTF-(?:8|16)\b|\bGBK\b/g, ' ');
+		.replace(/\bBase URL\b|\bcase_number\b|\bJSON\b|\bUTF-(?:8|16)\b|\bGBK\b/g, ' ');
 	return [...stripped.matchAll(/[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,})+/g)].map((m) => m[0]);
 }
 
@@ -157,5 +159,83 @@ describe('core texts without a code', () => {
 		expect(sayCore(coded('history_missing', { name: 'x\u001by' }))).toBe(
 			'缺失（字段 "x\\u001by"）'
 		);
+	});
+});
+
+describe('Test connection in the interface language', () => {
+	const servers: FakeOpenAI[] = [];
+	afterEach(async () => {
+		await Promise.all(servers.splice(0).map((s) => s.close()));
+	});
+	const serve = async (options: Parameters<typeof startFakeOpenAI>[0] = {}) => {
+		const s = await startFakeOpenAI(options);
+		servers.push(s);
+		return s;
+	};
+	const endpoint = (baseURL: string, apiKey = 'sk-test', model = 'fake-model') => ({
+		baseURL,
+		apiKey,
+		model
+	});
+	/** What the Models page shows: the message and the hint, in the language of the moment. */
+	const shown = (r: ConnectionTestResult) =>
+		[coreText(r.message, r.said), r.hint === undefined ? '' : coreText(r.hint, r.hintSaid)]
+			.join('\n')
+			.trim();
+
+	it('a wrong key: refused, the provider quoted, the key never shown', async () => {
+		const server = await serve({ requireKey: 'the-right-key' });
+		const r = await testConnection(endpoint(server.baseURL, 'sk-wrong-key-999'));
+		inLocale('zh-CN');
+		const text = shown(r);
+		expect(text).toMatch(new RegExp(`^${server.baseURL.replace(/[.]/g, '\\.')} 拒绝了密钥（401：`));
+		expect(text).toContain('请检查该角色的 API 密钥');
+		expect(text).not.toContain('sk-wrong-key-999');
+		expect(englishIn(text.replace(/（401：.*）/, ''))).toEqual([]);
+		inLocale('en');
+		expect(shown(r)).toBe(`${r.message}\n${r.hint}`);
+	});
+
+	it('a server that is down: unreachable, with what to check', async () => {
+		const server = await serve();
+		await server.close();
+		const r = await testConnection(endpoint(server.baseURL));
+		inLocale('zh-CN');
+		expect(shown(r)).toBe(
+			`无法连接到 ${server.baseURL}。\n${server.baseURL} 没有任何应答：请检查服务器是否在运行、` +
+				'主机和端口是否正确。通过 https 提供的页面不能调用 localhost 以外的 http:// 接口（混合内容）。'
+		);
+	});
+
+	it('a key with an invisible character, an unknown model, a working endpoint', async () => {
+		const server = await serve({ knownModels: ['qwen3:8b'] });
+		inLocale('zh-CN');
+		const bad = await testConnection(endpoint(server.baseURL, 'sk-abc\u200bdef'));
+		expect(shown(bad)).toContain('API 密钥含有无法放入 HTTP 请求头的字符（第 7 位的 U+200B；');
+		const unknown = await testConnection(endpoint(server.baseURL, 'sk-test', 'qwen3-8b'));
+		expect(shown(unknown)).toBe(
+			`${server.baseURL} 不认识模型 "qwen3-8b"。\n它列出的模型：qwen3:8b。`
+		);
+		const ok = await testConnection(endpoint(server.baseURL, 'sk-test', 'qwen3:8b'));
+		expect(shown(ok)).toBe(`${server.baseURL} 上的 qwen3:8b 在 ${ok.latencyMs} 毫秒内作答。`);
+		const notUrl = await testConnection(endpoint('not a url'));
+		expect(shown(notUrl)).toBe(
+			'Base URL 不是 URL："not a url"（应形如 https://host/v1）。\n' +
+				'请填写完整的 Base URL，例如 https://api.openai.com/v1 或 http://localhost:11434/v1。'
+		);
+	});
+
+	it('the provider fix for CORS names the page origin', () => {
+		inLocale('zh-CN');
+		expect(sayCore(corsHintSaid('ollama', 'http://127.0.0.1:4173'))).toContain(
+			'OLLAMA_ORIGINS="http://127.0.0.1:4173" ollama serve'
+		);
+		for (const provider of ['lmstudio', 'vllm', 'llamacpp', 'openai', 'generic'] as const) {
+			expect(
+				englishIn(
+					sayCore(corsHintSaid(provider)).replace(/Enable CORS|LM Studio|npm run lexpilot/g, '')
+				)
+			).toEqual([]);
+		}
 	});
 });
