@@ -12,6 +12,7 @@
  * pass them clipped exactly as the English sentence quotes them.
  */
 import { escapeControl } from './text/escape-control';
+import { redactKeys } from './text/redact';
 
 export const CORE_TEXTS = {
 	// Dataset: one case (check-case.ts). `got` is a JSON type name or a quoted value.
@@ -109,7 +110,28 @@ export const CORE_TEXTS = {
 	cors_llamacpp: [],
 	cors_hosted: ['provider'],
 	cors_generic: ['origin'],
-	cors_generic_page: []
+	cors_generic_page: [],
+	// Run errors (model/failure-message.ts, engine). `case` is a case_number; `modelRole` one of
+	// evaluated, user, judge; `detail` the provider's words (clipped) or a coded sentence.
+	fail_auth: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_not_found: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_bad_request: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_rate_limit: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
+	fail_server: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
+	fail_timeout: ['case', 'modelRole', 'model', 'url', 'seconds', 'attempts'],
+	fail_dropped_mid_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_dropped_before_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_unreachable: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_cors: ['case', 'modelRole', 'model', 'url', 'detail'],
+	fail_invalid_output: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_aborted: ['case', 'modelRole', 'model', 'url'],
+	output_cut_off: ['maxTokens'],
+	output_empty: [],
+	run_stopped_at_case: ['stage', 'index', 'caseNumber'],
+	run_saved_cases: ['done', 'total'],
+	run_saved_stages: ['done', 'total', 'perStage'],
+	run_stopped_on_request: ['done', 'total', 'perStage'],
+	stage_stopped_on_request: ['stage', 'done', 'total']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;
@@ -127,6 +149,18 @@ export type CoreParams<C extends CoreCode> = {
 export type CoreText = {
 	[C in CoreCode]: { code: C; params: CoreParams<C>; parts?: { [P: string]: CoreText[] } };
 }[CoreCode];
+
+/** The same text with runs of `keys` redacted in its string parameters (`redactKeys`). */
+export function redactSaid(said: CoreText, keys: string | readonly string[]): CoreText {
+	const list = typeof keys === 'string' ? [keys] : keys;
+	const params = Object.fromEntries(
+		Object.entries(said.params).map(([k, v]) => [
+			k,
+			typeof v === 'string' ? redactKeys(v, list) : v
+		])
+	);
+	return { ...said, params } as CoreText;
+}
 
 /** `{ code, params }`, every string parameter with its control characters escaped. */
 export function coded<C extends CoreCode>(

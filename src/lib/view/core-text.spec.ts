@@ -7,6 +7,12 @@ import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
 import { coded } from '$lib/core/said';
 import { corsHintSaid, testConnection, type ConnectionTestResult } from '$lib/core/model/diagnose';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fake-openai/server';
+import { failureSaid } from '$lib/core/model/failure-message';
+import { createOpenAIClient } from '$lib/core/model/openai-client';
+import type { Failure } from '$lib/core/model/retry';
+import { naming } from '$lib/core/engine/run-stages';
+import type { Case } from '$lib/core/dataset/types';
+import { saidOf } from '$lib/core/errors';
 import { overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
 import { coreText, problemField, problemLine, problemMessage, sayCore } from './core-text';
 
@@ -114,6 +120,7 @@ describe('dataset problems in the interface language', () => {
 		);
 		inLocale('zh-CN');
 		const line = problemLine(p);
+		// eslint-disable-next-line no-control-regex
 		expect(line).not.toMatch(/[\u0000-\u001f\u202e]/);
 		expect(line).toContain('A\\u001b[2J\\u202eB');
 		expect(line).toContain(`"${'长'.repeat(30)}…"`);
@@ -237,5 +244,106 @@ describe('Test connection in the interface language', () => {
 				)
 			).toEqual([]);
 		}
+	});
+});
+
+describe('run errors in the interface language', () => {
+	const context = {
+		caseNumber: '2023-041',
+		role: 'judge' as const,
+		model: 'judge-model',
+		baseURL: 'http://127.0.0.1:9/v1',
+		attempts: 4,
+		maxTokens: 512,
+		timeoutMs: 60_000
+	};
+	const failures: Failure[] = [
+		{ kind: 'auth', retryable: false, status: 401, detail: 'Incorrect API key provided' },
+		{ kind: 'not_found', retryable: false, status: 404, detail: 'no such model' },
+		{ kind: 'bad_request', retryable: false, status: 400, detail: 'max_tokens too large' },
+		{ kind: 'rate_limit', retryable: true, status: 429, detail: 'slow down' },
+		{ kind: 'server', retryable: true, status: 500, detail: 'GPU on fire' },
+		{ kind: 'timeout', retryable: true, detail: 'the request timed out' },
+		{ kind: 'unreachable', retryable: true, detail: 'Connection error.' },
+		{ kind: 'unreachable', retryable: true, detail: 'terminated', midAnswer: true },
+		{
+			kind: 'cors',
+			retryable: false,
+			detail: 'x',
+			detailSaid: corsHintSaid('ollama', 'http://localhost:4173')
+		},
+		{
+			kind: 'invalid_output',
+			retryable: true,
+			detail: 'x',
+			detailSaid: coded('output_cut_off', { maxTokens: 512 })
+		},
+		{ kind: 'aborted', retryable: false, detail: 'cancelled' }
+	];
+
+	it.each(failures.map((f) => [f.kind + (f.midAnswer ? ' (mid answer)' : ''), f] as const))(
+		'%s: the case, the role and the model named, the provider quoted, the rest Chinese',
+		(_, f) => {
+			const said = failureSaid(f, context);
+			expect(said).not.toBeNull();
+			inLocale('zh-CN');
+			const text = sayCore(said!);
+			expect(text).toMatch(/^案例 2023-041，评审模型 judge-model（http:\/\/127\.0\.0\.1:9\/v1）：/);
+			const quoted = ['Incorrect API key provided', 'no such model', 'max_tokens too large'];
+			for (const q of quoted) if (f.detail === q) expect(text).toContain(`“${q}”`);
+			const left = englishIn(
+				text
+					.replace(/“[^”]*”|（[A-Za-z .]+）/g, ' ')
+					.replace(/npm run lexpilot|ollama serve|OLLAMA_ORIGINS|finish_reason/g, ' ')
+			);
+			expect(left, text).toEqual([]);
+		}
+	);
+
+	it('a failure stopping a run: where it stopped, what is saved, all in Chinese', async () => {
+		const server = await startFakeOpenAI({
+			handler: () => ({ status: 500, body: { error: { message: 'GPU on fire' } } })
+		});
+		try {
+			const client = createOpenAIClient(
+				{
+					evaluated: { baseURL: server.baseURL, apiKey: 'sk-run-secret-1', model: 'm' },
+					user: { baseURL: server.baseURL, apiKey: 'sk-run-secret-1', model: 'm' },
+					judge: { baseURL: server.baseURL, apiKey: 'sk-run-secret-1', model: 'm' }
+				},
+				{ retries: 0 }
+			);
+			const error = await client
+				.complete({
+					role: 'evaluated',
+					task: 'gen',
+					prompt: 'p',
+					temperature: 0,
+					maxTokens: 16,
+					caseNumber: 'C-7'
+				})
+				.catch((e: unknown) => e);
+			const named = naming(error, 'gen', { index: 6, case_number: 'C-7' } as Case);
+			const shown = { message: (named as Error).message, said: saidOf(named) };
+			inLocale('zh-CN');
+			expect(coreText(shown.message, shown.said)).toBe(
+				`gen 停在案例 #6（case_number C-7）：案例 C-7，被评估模型 m（${server.baseURL}）：` +
+					'500，共尝试 1 次（GPU on fire）— 服务商出错；请稍后继续运行。'
+			);
+			inLocale('en');
+			expect(shown.message).toContain('gen stopped at case #6 (case_number C-7): case C-7');
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('an error whose cause has no code is shown in English, whole', () => {
+		const named = naming(new Error('disk on fire'), 'gen', { index: 0, case_number: 'A' } as Case);
+		const shown = { message: (named as Error).message, said: saidOf(named) };
+		inLocale('zh-CN');
+		expect(shown.said).toBeUndefined();
+		expect(coreText(shown.message, shown.said)).toBe(
+			'gen stopped at case #0 (case_number A): disk on fire'
+		);
 	});
 });

@@ -9,6 +9,7 @@ import type { DatasetProblem } from '$lib/core/dataset/problems';
 import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';
 import { escapeControl } from '$lib/core/text/escape-control';
 import { m } from '$lib/paraglide/messages';
+import { roleName } from './role-names';
 
 type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
 
@@ -106,7 +107,26 @@ const SAY: Sayers = {
 	cors_llamacpp: () => m.core_cors_llamacpp(),
 	cors_hosted: (p) => m.core_cors_hosted(p),
 	cors_generic: (p) => m.core_cors_generic(p),
-	cors_generic_page: () => m.core_cors_generic_page()
+	cors_generic_page: () => m.core_cors_generic_page(),
+	fail_auth: (p) => m.core_fail_auth(p),
+	fail_not_found: (p) => m.core_fail_not_found(p),
+	fail_bad_request: (p) => m.core_fail_bad_request(p),
+	fail_rate_limit: (p) => m.core_fail_rate_limit(p),
+	fail_server: (p) => m.core_fail_server(p),
+	fail_timeout: (p) => m.core_fail_timeout(p),
+	fail_dropped_mid_answer: (p) => m.core_fail_dropped_mid_answer(p),
+	fail_dropped_before_answer: (p) => m.core_fail_dropped_before_answer(p),
+	fail_unreachable: (p) => m.core_fail_unreachable(p),
+	fail_cors: (p) => m.core_fail_cors(p),
+	fail_invalid_output: (p) => m.core_fail_invalid_output(p),
+	fail_aborted: (p) => m.core_fail_aborted(p),
+	output_cut_off: (p) => m.core_output_cut_off(p),
+	output_empty: () => m.core_output_empty(),
+	run_stopped_at_case: (p) => m.core_run_stopped_at_case(p),
+	run_saved_cases: (p) => m.core_run_saved_cases(p),
+	run_saved_stages: (p) => m.core_run_saved_stages(p),
+	run_stopped_on_request: (p) => m.core_run_stopped_on_request(p),
+	stage_stopped_on_request: (p) => m.core_stage_stopped_on_request(p)
 };
 
 const ROLES: Record<string, () => string> = {
@@ -119,6 +139,7 @@ export function sayCore(text: CoreText): string {
 	const params: Record<string, string | number> = { ...text.params };
 	// A history's role is the validator's own word (complete, underspecified): said, not quoted.
 	if ('role' in params && String(params.role) in ROLES) params.role = ROLES[params.role]();
+	if ('modelRole' in params) params.modelRole = roleName(String(params.modelRole));
 	for (const [name, parts] of Object.entries(text.parts ?? {})) {
 		if (parts.length) params[name] = parts.map(sayCore).join(m.core_list_separator());
 	}
@@ -126,9 +147,16 @@ export function sayCore(text: CoreText): string {
 	return say(params);
 }
 
-/** The core's text in the interface language when it has a code, else its English. */
-export function coreText(english: string, said: CoreText | null | undefined): string {
-	return said ? sayCore(said) : english;
+/**
+ * The core's text in the interface language when it has a code (or every piece of it has one),
+ * else its English.
+ */
+export function coreText(
+	english: string,
+	said: CoreText | readonly CoreText[] | null | undefined
+): string {
+	if (!said) return english;
+	return 'code' in said ? sayCore(said) : said.map(sayCore).join('');
 }
 
 /** Field labels the validator writes (its own words); other fields are JSON names, kept. */

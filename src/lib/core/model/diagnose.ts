@@ -5,7 +5,7 @@
  * and rejects when nothing answers. Then the user gets the fix for their provider.
  */
 import { keyCharacter } from './key-check';
-import { coded, type CoreText } from '../said';
+import { coded, redactSaid, type CoreText } from '../said';
 import { NO_KEY } from './openai-client';
 import OpenAI, {
 	APIConnectionError,
@@ -390,15 +390,4 @@ function redactResult(result: ConnectionTestResult, apiKey: string): ConnectionT
 		...(result.said ? { said: redactSaid(result.said, apiKey) } : {}),
 		...(result.hintSaid ? { hintSaid: redactSaid(result.hintSaid, apiKey) } : {})
 	};
-}
-
-/** The parameters of a coded text, with the key redacted as in the sentence. */
-function redactSaid(said: CoreText, apiKey: string): CoreText {
-	const params = Object.fromEntries(
-		Object.entries(said.params).map(([k, v]) => [
-			k,
-			typeof v === 'string' ? redactKeys(v, [apiKey]) : v
-		])
-	);
-	return { ...said, params } as CoreText;
 }
