@@ -131,7 +131,24 @@ export const CORE_TEXTS = {
 	run_saved_cases: ['done', 'total'],
 	run_saved_stages: ['done', 'total', 'perStage'],
 	run_stopped_on_request: ['done', 'total', 'perStage'],
-	stage_stopped_on_request: ['stage', 'done', 'total']
+	stage_stopped_on_request: ['stage', 'done', 'total'],
+	// Files of the canonical layout (jsonl.ts, text.ts) and bundles (adapters/zip-bundle.ts).
+	// `file` is the label a reader gives (`bundle.zip: runs/…/a1.jsonl`); `detail` the parser's words.
+	jsonl_zero_bytes: ['file', 'line'],
+	jsonl_torn_line: ['file', 'line'],
+	jsonl_empty_line: ['file', 'line'],
+	jsonl_not_json: ['file', 'line', 'detail'],
+	jsonl_bad_field: ['file', 'line', 'field', 'detail'],
+	jsonl_bad_record: ['file', 'line', 'detail'],
+	layout_not_utf8: ['file'],
+	bundle_more: ['count'],
+	bundle_twice: ['path'],
+	bundle_not_layout: ['path'],
+	bundle_lock_file: ['path'],
+	bundle_calls_without_manifest: ['path', 'run'],
+	bundle_manifest_missing: ['manifest', 'count', 'first'],
+	bundle_case_not_selected: ['file', 'line', 'caseNumber', 'count'],
+	bundle_no_run: []
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

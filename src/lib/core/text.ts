@@ -4,6 +4,7 @@
  * column instead of turning into U+FFFD characters) for datasets, category maps, bundles and
  * results; BOM stripping for text that is already decoded; byte counts for people.
  */
+import { coded } from './said';
 import { CheckpointError } from './errors';
 import { wideEncoding } from './wide-encoding';
 
@@ -68,7 +69,9 @@ export function decodeLayoutText(bytes: Uint8Array, label: string): string {
 	try {
 		return decodeUtf8(bytes);
 	} catch (e) {
-		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`);
+		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`, [
+			coded('layout_not_utf8', { file: label })
+		]);
 	}
 }
 

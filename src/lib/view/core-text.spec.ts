@@ -316,7 +316,7 @@ describe('run errors in the interface language', () => {
 			const error = await client
 				.complete({
 					role: 'evaluated',
-					task: 'gen',
+					task: 'lexawn',
 					prompt: 'p',
 					temperature: 0,
 					maxTokens: 16,

@@ -126,7 +126,22 @@ const SAY: Sayers = {
 	run_saved_cases: (p) => m.core_run_saved_cases(p),
 	run_saved_stages: (p) => m.core_run_saved_stages(p),
 	run_stopped_on_request: (p) => m.core_run_stopped_on_request(p),
-	stage_stopped_on_request: (p) => m.core_stage_stopped_on_request(p)
+	stage_stopped_on_request: (p) => m.core_stage_stopped_on_request(p),
+	jsonl_zero_bytes: (p) => m.core_jsonl_zero_bytes(p),
+	jsonl_torn_line: (p) => m.core_jsonl_torn_line(p),
+	jsonl_empty_line: (p) => m.core_jsonl_empty_line(p),
+	jsonl_not_json: (p) => m.core_jsonl_not_json(p),
+	jsonl_bad_field: (p) => m.core_jsonl_bad_field(p),
+	jsonl_bad_record: (p) => m.core_jsonl_bad_record(p),
+	layout_not_utf8: (p) => m.core_layout_not_utf8(p),
+	bundle_more: (p) => m.core_bundle_more(p),
+	bundle_twice: (p) => m.core_bundle_twice(p),
+	bundle_not_layout: (p) => m.core_bundle_not_layout(p),
+	bundle_lock_file: (p) => m.core_bundle_lock_file(p),
+	bundle_calls_without_manifest: (p) => m.core_bundle_calls_without_manifest(p),
+	bundle_manifest_missing: (p) => m.core_bundle_manifest_missing(p),
+	bundle_case_not_selected: (p) => m.core_bundle_case_not_selected(p),
+	bundle_no_run: () => m.core_bundle_no_run()
 };
 
 const ROLES: Record<string, () => string> = {
