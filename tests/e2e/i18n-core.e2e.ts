@@ -152,7 +152,7 @@ describe('the core’s texts in Chinese', () => {
 		const path = [...files.keys()].find((p) => p.endsWith('/a1.jsonl'))!;
 		const lines = new TextDecoder().decode(files.get(path)).split('\n');
 		lines.splice(1, 0, '');
-		files.set(path, lines.join('\n'));
+		files.set(path, new TextEncoder().encode(lines.join('\n')));
 		const zip = join(await mkdtemp(join(tmpdir(), 'lexpilot-i18n-core-')), 'badline.zip');
 		await writeFile(zip, zipFiles(files));
 

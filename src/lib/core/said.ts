@@ -148,7 +148,12 @@ export const CORE_TEXTS = {
 	bundle_calls_without_manifest: ['path', 'run'],
 	bundle_manifest_missing: ['manifest', 'count', 'first'],
 	bundle_case_not_selected: ['file', 'line', 'caseNumber', 'count'],
-	bundle_no_run: []
+	bundle_no_run: [],
+	// Resume refusals (store/resume.ts). `lines` is filled with one coded difference a line.
+	resume_different_inputs: ['manifest', 'run', 'lines'],
+	resume_difference: ['field', 'saved', 'now'],
+	resume_selection: ['savedCount', 'nowCount'],
+	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

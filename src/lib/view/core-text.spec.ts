@@ -13,6 +13,9 @@ import type { Failure } from '$lib/core/model/retry';
 import { naming } from '$lib/core/engine/run-stages';
 import type { Case } from '$lib/core/dataset/types';
 import { saidOf } from '$lib/core/errors';
+import { MemoryStore } from '$lib/core/store/memory-store';
+import { openRun } from '$lib/core/store/resume';
+import { makeManifest } from '../../../tests/support/record-factories';
 import { overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
 import { coreText, problemField, problemLine, problemMessage, sayCore } from './core-text';
 
@@ -344,6 +347,31 @@ describe('run errors in the interface language', () => {
 		expect(shown.said).toBeUndefined();
 		expect(coreText(shown.message, shown.said)).toBe(
 			'gen stopped at case #0 (case_number A): disk on fire'
+		);
+	});
+});
+
+describe('resume refusals in the interface language', () => {
+	it('a run id started with other inputs: every difference one a line, in Chinese', async () => {
+		const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+		const saved = makeManifest(run);
+		const store = new MemoryStore();
+		await openRun(store, saved);
+		const wanted = structuredClone(saved);
+		wanted.settings.temperature = 1;
+		wanted.dataset.selected_case_numbers = ['X', ...wanted.dataset.selected_case_numbers.slice(1)];
+		const error = await openRun(store, wanted).catch((e: unknown) => e);
+		const said = saidOf(error);
+		expect(said).toHaveLength(1);
+		inLocale('zh-CN');
+		const text = coreText((error as Error).message, said);
+		const n = saved.dataset.selected_case_numbers.length;
+		expect(text).toBe(
+			`runs/run1/gpt-x-4e02b150/manifest.json：运行 run1 启动时的输入与现在不同：\n` +
+				`  - dataset.selected_case_numbers：保存时 ${n} 个案例，现在 ${n} 个；第一处不同在第 1 个：` +
+				`保存时为 ${JSON.stringify(saved.dataset.selected_case_numbers[0])}，现在为 "X"\n` +
+				`  - settings.temperature：保存时为 ${saved.settings.temperature}，现在为 1\n` +
+				'一个运行 ID 保留它启动时的输入：输入有变时请使用新的运行 ID，或恢复原来的输入以继续运行。没有覆盖任何内容。'
 		);
 	});
 });

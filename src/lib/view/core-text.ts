@@ -141,7 +141,11 @@ const SAY: Sayers = {
 	bundle_calls_without_manifest: (p) => m.core_bundle_calls_without_manifest(p),
 	bundle_manifest_missing: (p) => m.core_bundle_manifest_missing(p),
 	bundle_case_not_selected: (p) => m.core_bundle_case_not_selected(p),
-	bundle_no_run: () => m.core_bundle_no_run()
+	bundle_no_run: () => m.core_bundle_no_run(),
+	resume_different_inputs: (p) => m.core_resume_different_inputs(p),
+	resume_difference: (p) => m.core_resume_difference(p),
+	resume_selection: (p) => m.core_resume_selection(p),
+	resume_selection_at: (p) => m.core_resume_selection_at(p)
 };
 
 const ROLES: Record<string, () => string> = {
@@ -156,7 +160,13 @@ export function sayCore(text: CoreText): string {
 	if ('role' in params && String(params.role) in ROLES) params.role = ROLES[params.role]();
 	if ('modelRole' in params) params.modelRole = roleName(String(params.modelRole));
 	for (const [name, parts] of Object.entries(text.parts ?? {})) {
-		if (parts.length) params[name] = parts.map(sayCore).join(m.core_list_separator());
+		// `lines` are one a line, each a list item; other lists are joined in the sentence.
+		if (parts.length) {
+			params[name] =
+				name === 'lines'
+					? parts.map((p) => `  - ${sayCore(p)}`).join('\n')
+					: parts.map(sayCore).join(m.core_list_separator());
+		}
 	}
 	const say = SAY[text.code] as (params: Record<string, string | number>) => string;
 	return say(params);
