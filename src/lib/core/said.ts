@@ -153,7 +153,18 @@ export const CORE_TEXTS = {
 	resume_different_inputs: ['manifest', 'run', 'lines'],
 	resume_difference: ['field', 'saved', 'now'],
 	resume_selection: ['savedCount', 'nowCount'],
-	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now']
+	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
+	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
+	category_map_not_json: ['detail'],
+	category_map_not_object: ['example'],
+	category_map_empty: [],
+	category_map_problems: ['lines'],
+	category_where_item: ['cls', 'item'],
+	category_where_key: ['key'],
+	category_cause_empty: ['where'],
+	category_class_empty: ['where'],
+	category_cause_twice: ['where', 'cause', 'cls'],
+	category_mixed: ['key']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

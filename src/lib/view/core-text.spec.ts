@@ -13,6 +13,7 @@ import type { Failure } from '$lib/core/model/retry';
 import { naming } from '$lib/core/engine/run-stages';
 import type { Case } from '$lib/core/dataset/types';
 import { saidOf } from '$lib/core/errors';
+import { parseCategoryMap } from '$lib/core/dataset/categories';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { openRun } from '$lib/core/store/resume';
 import { makeManifest } from '../../../tests/support/record-factories';
@@ -372,6 +373,24 @@ describe('resume refusals in the interface language', () => {
 				`保存时为 ${JSON.stringify(saved.dataset.selected_case_numbers[0])}，现在为 "X"\n` +
 				`  - settings.temperature：保存时为 ${saved.settings.temperature}，现在为 1\n` +
 				'一个运行 ID 保留它启动时的输入：输入有变时请使用新的运行 ID，或恢复原来的输入以继续运行。没有覆盖任何内容。'
+		);
+	});
+});
+
+describe('category map problems in the interface language', () => {
+	it('every problem one a line, its place said in Chinese', () => {
+		const map = '{"合同纠纷": ["民间借贷纠纷", ""], "侵权纠纷": ["民间借贷纠纷"]}';
+		const error = (() => {
+			try {
+				parseCategoryMap(map);
+			} catch (e) {
+				return e;
+			}
+		})();
+		inLocale('zh-CN');
+		expect(coreText((error as Error).message, saidOf(error))).toBe(
+			'类别映射：\n  - 类别 "合同纠纷" 的第 2 项：案由必须是非空字符串\n' +
+				'  - 类别 "侵权纠纷" 的第 1 项："民间借贷纠纷" 已在类别 "合同纠纷" 中'
 		);
 	});
 });

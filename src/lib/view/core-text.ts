@@ -145,7 +145,17 @@ const SAY: Sayers = {
 	resume_different_inputs: (p) => m.core_resume_different_inputs(p),
 	resume_difference: (p) => m.core_resume_difference(p),
 	resume_selection: (p) => m.core_resume_selection(p),
-	resume_selection_at: (p) => m.core_resume_selection_at(p)
+	resume_selection_at: (p) => m.core_resume_selection_at(p),
+	category_map_not_json: (p) => m.core_category_map_not_json(p),
+	category_map_not_object: (p) => m.core_category_map_not_object(p),
+	category_map_empty: () => m.core_category_map_empty(),
+	category_map_problems: (p) => m.core_category_map_problems(p),
+	category_where_item: (p) => m.core_category_where_item(p),
+	category_where_key: (p) => m.core_category_where_key(p),
+	category_cause_empty: (p) => m.core_category_cause_empty(p),
+	category_class_empty: (p) => m.core_category_class_empty(p),
+	category_cause_twice: (p) => m.core_category_cause_twice(p),
+	category_mixed: (p) => m.core_category_mixed(p)
 };
 
 const ROLES: Record<string, () => string> = {
