@@ -2,13 +2,16 @@
  * The core's texts in the interface language. The core gives each problem and error a code and
  * its parameters (`$lib/core/said`) next to its English sentence; this says them through the
  * messages `core_<code>` (messages/core/). Anything without a code is shown as the core wrote it
- * (English). Parameters were escaped by the core; the parts of a place this adds (case_number,
+ * (English). In English itself the page shows the core's own sentence, the one the CLI prints,
+ * so the two never drift apart; the English messages are Paraglide's base-locale fallback.
+ * Parameters were escaped by the core; the parts of a place this adds (case_number,
  * field name) are escaped here the same way, and Svelte prints all of it as text.
  */
 import type { DatasetProblem } from '$lib/core/dataset/problems';
 import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';
 import { escapeControl } from '$lib/core/text/escape-control';
 import { m } from '$lib/paraglide/messages';
+import { baseLocale, getLocale } from '$lib/paraglide/runtime';
 import { roleName } from './role-names';
 
 type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
@@ -163,6 +166,9 @@ const ROLES: Record<string, () => string> = {
 	underspecified: () => m.core_role_underspecified()
 };
 
+/** True in the base locale (English), where the core's sentence is shown as it wrote it. */
+const isBase = (locale: string) => locale === baseLocale;
+
 /** A coded text in the interface language. */
 export function sayCore(text: CoreText): string {
 	const params: Record<string, string | number> = { ...text.params };
@@ -190,7 +196,7 @@ export function coreText(
 	english: string,
 	said: CoreText | readonly CoreText[] | null | undefined
 ): string {
-	if (!said) return english;
+	if (!said || isBase(getLocale())) return english;
 	return 'code' in said ? sayCore(said) : said.map(sayCore).join('');
 }
 
@@ -204,12 +210,13 @@ const FIELD_LABELS: Record<string, () => string> = {
 
 /** A problem's field in the interface language: the validator's labels translated, names as written. */
 export function problemField(field: string): string {
+	if (isBase(getLocale())) return escapeControl(field);
 	return FIELD_LABELS[field]?.() ?? escapeControl(field);
 }
 
 /** The problem alone (no place), in the interface language. */
 export function problemMessage(p: DatasetProblem): string {
-	return p.said ? sayCore(p.said) : p.message;
+	return p.said && !isBase(getLocale()) ? sayCore(p.said) : p.message;
 }
 
 /**
@@ -218,7 +225,7 @@ export function problemMessage(p: DatasetProblem): string {
  * zero-based meaning. A problem without a code is its English line.
  */
 export function problemLine(p: DatasetProblem): string {
-	if (!p.said) return p.text;
+	if (!p.said || isBase(getLocale())) return p.text;
 	let where = '';
 	if (p.caseIndex !== null) {
 		where =
