@@ -3,8 +3,9 @@
  * broken file, configures the simulated provider and an endpoint (Test connection against the
  * fake server), and imports a CLI output folder. Each page must speak Chinese (headings,
  * buttons, labels, the texts the state builds), keep case numbers and dataset text as they are,
- * and show no English interface text: the visible text of the page (data, code and the core's
- * own English diagnoses left out) is compared with the English messages of the three areas.
+ * and show no English interface text: the visible text of the page (data and code left out; the
+ * validator's problems and the connection diagnosis included) is compared with the English
+ * messages of the three areas and of the core's texts.
  * Then the header switches to English and every page follows at once; screenshots of each page
  * in both languages at 1366 and 390 px, none scrolling sideways.
  */
@@ -44,17 +45,8 @@ let check: LanguageCheck;
 const broken = malformedDataset();
 
 beforeAll(async () => {
-	// The validator's problem texts and field names, and the connection diagnosis, are the
-	// core's own (English).
-	check = await languageChecker(
-		['dataset', 'models', 'bundles'],
-		[
-			'td.problem',
-			'td.field',
-			'[data-testid="connection-message"]',
-			'[data-testid="connection-hint"]'
-		]
-	);
+	// The core's texts (validator problems, the connection diagnosis) are said in Chinese too.
+	check = await languageChecker(['dataset', 'models', 'bundles', 'core']);
 	sample = JSON.parse(await readFile(SAMPLE_PATH, 'utf8')) as SampleCase[];
 	outputRoot = await writeOutputRoot([{ runId: 'done', limit: 4 }]);
 	brokenPath = join(await mkdtemp(join(tmpdir(), 'lexpilot-i18n-')), 'broken.json');
@@ -123,6 +115,15 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		await page.getByRole('button', { name: '复制全部问题' }).waitFor();
 		const rows = await page.getByTestId('problems').locator('tbody').innerText();
 		for (const p of broken.planted) expect(rows).toContain(p.caseNumber);
+		// The validator's problems in Chinese; field names as the file has them, its own labels translated.
+		expect(rows).toContain('判决 "全部支持" 不是 支持, 部分支持, 驳回 之一');
+		const fields = await page.getByTestId('problems').locator('td.field').allInnerTexts();
+		expect(fields).toEqual(
+			expect.arrayContaining(['result_dict', 'focal_point', '信息不全历史', '两段历史'])
+		);
+		expect(
+			await page.getByTestId('problems').locator('td.problem').first().getAttribute('title')
+		).toMatch(/^案例 #0（case_number 2023-001）result_dict：/);
 		expect(await text(page, 'stat-cases')).toBe(String(sample.length));
 		expect(await englishLeft(page, ['lexpilot-sample.json', 'broken.json'])).toEqual([]);
 		await e.screenshot('i18n-dataset-zh');
@@ -157,6 +158,9 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		const result = page.getByTestId('role-evaluated').getByTestId('connection-result');
 		await expect.poll(() => result.getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
 		expect(await result.innerText()).toContain('连接正常');
+		expect(await result.getByTestId('connection-message').innerText()).toMatch(
+			new RegExp(`^${fake.baseURL.replace(/\./g, '\\.')} 上的 fake-model 在 \\d+ 毫秒内作答。$`)
+		);
 		expect(fake.chatRequests.at(-1)?.model).toBe('fake-model');
 		const card = page.getByTestId('role-evaluated');
 		for (const label of ['模型 ID', '与默认接口使用相同的 Base URL', '与默认接口使用相同的密钥']) {

@@ -6,7 +6,8 @@
  */
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
-import { UsageError } from '../core/errors';
+import { saidOf, UsageError } from '../core/errors';
+import { coded, type CoreText } from '../core/said';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
 import { manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
@@ -51,7 +52,9 @@ export class BundleError extends UsageError {
 	constructor(
 		readonly problems: string[],
 		bundleName: string,
-		readonly total: number = problems.length
+		readonly total: number = problems.length,
+		/** Each problem as a code, or null where it has none (shown in English then). */
+		readonly problemsSaid: (CoreText | null)[] = problems.map(() => null)
 	) {
 		super(
 			`${bundleName} cannot be imported (${total} problem${total === 1 ? '' : 's'}):\n` +
@@ -168,7 +171,7 @@ export async function unzipBundle(
 			name
 		);
 	}
-	const problems: string[] = [];
+	const problems = new Problems();
 	const count = new Map<string, number>();
 	for (const entry of declared) count.set(entry.name, (count.get(entry.name) ?? 0) + 1);
 	const firstAt = new Map<string, number>();
@@ -206,7 +209,7 @@ export async function unzipBundle(
 				'Import fewer runs at a time, or use the command-line tool for very large results.'
 		);
 	}
-	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
+	if (problems.length) throw problems.error(name);
 	// Every name is now unique and none is reserved, so unpacking into an object keyed by name
 	// keeps every entry; the count is checked all the same.
 	let files: Record<string, Uint8Array>;
@@ -247,12 +250,36 @@ function stripCommonTop(paths: string[]): { strip: string; paths: string[] } {
 	return { strip: `${top}/`, paths: paths.map((p) => p.slice(top.length + 1)) };
 }
 
-function listProblems(problems: string[]): string[] {
-	if (problems.length <= MAX_LISTED) return problems;
-	return [
-		...problems.slice(0, MAX_LISTED),
-		`… and ${problems.length - MAX_LISTED} more problems of the same kinds`
-	];
+/** The problems found, each with its code when it has one. */
+class Problems {
+	readonly texts: string[] = [];
+	readonly said: (CoreText | null)[] = [];
+	get length(): number {
+		return this.texts.length;
+	}
+	push(text: string, said: CoreText | null = null): void {
+		this.texts.push(text);
+		this.said.push(said);
+	}
+	/** The message of a reader's error, with its code when it has exactly one. */
+	pushError(e: unknown, text = (e as Error).message): void {
+		const said = saidOf(e);
+		this.push(text, said?.length === 1 ? said[0] : null);
+	}
+	/** The error listing them: at most MAX_LISTED, then one line for the rest. */
+	error(name: string): BundleError {
+		const n = this.texts.length;
+		if (n <= MAX_LISTED) return new BundleError(this.texts, name, n, this.said);
+		return new BundleError(
+			[
+				...this.texts.slice(0, MAX_LISTED),
+				`… and ${n - MAX_LISTED} more problems of the same kinds`
+			],
+			name,
+			n,
+			[...this.said.slice(0, MAX_LISTED), coded('bundle_more', { count: n - MAX_LISTED })]
+		);
+	}
 }
 
 interface Sorted {
@@ -264,7 +291,7 @@ interface Sorted {
 }
 
 /** Sorts entries into manifests and stage files by run, collecting every path problem. */
-function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorted {
+function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorted {
 	const sorted: Sorted = { manifests: new Map(), calls: new Map(), stages: new Map(), ignored: [] };
 	const files: BundleEntry[] = [];
 	for (const entry of entries) {
@@ -279,18 +306,23 @@ function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorte
 		const path = paths[i];
 		const shown = strip + path;
 		if (seen.has(path)) {
-			problems.push(`${shown}: appears twice in the archive.`);
+			problems.push(
+				`${shown}: appears twice in the archive.`,
+				coded('bundle_twice', { path: shown })
+			);
 			return;
 		}
 		seen.add(path);
 		const named = parseLayoutPath(path);
 		if (!named) {
+			const lock = path.endsWith('/.lock');
 			problems.push(
-				path.endsWith('/.lock')
+				lock
 					? `${shown}: a lock file of the command-line tool, so this run was still being written (or ` +
 							'its writer crashed). Wait for the run to finish, or delete the .lock file, then bundle it again.'
 					: `${shown}: not a file of the canonical layout (runs/<run-id>/<model>/manifest.json, ` +
-							'AwN_gen/…/a1.jsonl, eval_results/…/LCA_results.jsonl, …). Remove it from the bundle.'
+							'AwN_gen/…/a1.jsonl, eval_results/…/LCA_results.jsonl, …). Remove it from the bundle.',
+				coded(lock ? 'bundle_lock_file' : 'bundle_not_layout', { path: shown })
 			);
 			return;
 		}
@@ -308,11 +340,11 @@ function sortEntries(entries: readonly BundleEntry[], problems: string[]): Sorte
 	return sorted;
 }
 
-function decode(bytes: Uint8Array, label: string, problems: string[]): string | null {
+function decode(bytes: Uint8Array, label: string, problems: Problems): string | null {
 	try {
 		return decodeLayoutText(bytes, label);
 	} catch (e) {
-		problems.push(`${(e as Error).message}.`);
+		problems.pushError(e, `${(e as Error).message}.`);
 		return null;
 	}
 }
@@ -320,13 +352,16 @@ function decode(bytes: Uint8Array, label: string, problems: string[]): string | 
 async function readManifest(
 	entry: { run: RunKey; path: string; bytes: Uint8Array },
 	label: string,
-	problems: string[]
+	problems: Problems
 ): Promise<Manifest | null> {
 	try {
 		// Kept as written (field order, unknown fields): export gives it back unchanged.
 		return await readManifestBytes(entry.bytes, label, { run: entry.run, asWritten: true });
 	} catch (e) {
-		problems.push(`${(e as Error).message}${(e as Error).message.endsWith('.') ? '' : '.'}`);
+		problems.pushError(
+			e,
+			`${(e as Error).message}${(e as Error).message.endsWith('.') ? '' : '.'}`
+		);
 		return null;
 	}
 }
@@ -337,7 +372,7 @@ function readStageFile(
 	bytes: Uint8Array,
 	label: string,
 	selected: ReadonlySet<string>,
-	problems: string[]
+	problems: Problems
 ): BundleFile | null {
 	const text = decode(bytes, label, problems);
 	if (text === null) return null;
@@ -345,7 +380,7 @@ function readStageFile(
 	try {
 		records = parseJsonl(text, STAGE_FILES[file].schema, label) as AnyRecord[];
 	} catch (e) {
-		problems.push((e as Error).message);
+		problems.pushError(e);
 		return null;
 	}
 	const body = stripBom(text);
@@ -360,7 +395,13 @@ function readStageFile(
 		if (!selected.has(caseKey(record.case_number))) {
 			problems.push(
 				`${where}: case_number ${record.case_number} is not one of the run's ${selected.size} selected ` +
-					'cases (manifest dataset.selected_case_numbers); the file belongs to another run or dataset.'
+					'cases (manifest dataset.selected_case_numbers); the file belongs to another run or dataset.',
+				coded('bundle_case_not_selected', {
+					file: label,
+					line: i + 1,
+					caseNumber: String(record.case_number),
+					count: selected.size
+				})
 			);
 			ok = false;
 			return;
@@ -378,14 +419,14 @@ function readStageFile(
 }
 
 /** Parses a run's calls.jsonl: every line a valid, bounded call-log entry (file and line named). */
-function readCallsFile(bytes: Uint8Array, label: string, problems: string[]): BundleCalls | null {
+function readCallsFile(bytes: Uint8Array, label: string, problems: Problems): BundleCalls | null {
 	const text = decode(bytes, label, problems);
 	if (text === null) return null;
 	let entries: CallLogEntry[];
 	try {
 		entries = parseCallLog(text, label);
 	} catch (e) {
-		problems.push((e as Error).message);
+		problems.pushError(e);
 		return null;
 	}
 	const lines = text
@@ -408,7 +449,7 @@ export async function readBundle(
 	name: string,
 	limits: BundleLimits = DEFAULT_BUNDLE_LIMITS
 ): Promise<Bundle> {
-	const problems: string[] = [];
+	const problems = new Problems();
 	let total = 0;
 	for (const entry of entries) {
 		total += entry.bytes.length;
@@ -423,7 +464,7 @@ export async function readBundle(
 			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
 		);
 	}
-	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
+	if (problems.length) throw problems.error(name);
 
 	const sorted = sortEntries(entries, problems);
 	const label = (path: string) => `${name}: ${path}`;
@@ -431,17 +472,20 @@ export async function readBundle(
 		if (!sorted.manifests.has(key) && !sorted.stages.has(key)) {
 			problems.push(
 				`${label(calls.path)}: a call log without its run's manifest (${key}); a run is imported ` +
-					'only with its manifest. Add the run folder under runs/ to the bundle.'
+					'only with its manifest. Add the run folder under runs/ to the bundle.',
+				coded('bundle_calls_without_manifest', { path: label(calls.path), run: key })
 			);
 		}
 	}
 	for (const [key, stageFiles] of sorted.stages) {
 		if (!sorted.manifests.has(key)) {
 			const n = stageFiles.length;
+			const first = `${stageFiles[0].path}${n > 1 ? ', …' : ''}`;
 			problems.push(
 				`${label(key)} is missing, so the run's ${n} stage file${n === 1 ? '' : 's'} ` +
-					`(${stageFiles[0].path}${n > 1 ? ', …' : ''}) cannot be imported: a run is imported ` +
-					'only with its manifest. Add the run folder under runs/ to the bundle.'
+					`(${first}) cannot be imported: a run is imported ` +
+					'only with its manifest. Add the run folder under runs/ to the bundle.',
+				coded('bundle_manifest_missing', { manifest: label(key), count: n, first })
 			);
 		}
 	}
@@ -470,7 +514,7 @@ export async function readBundle(
 			) as EvalRecords;
 			checkCrossStage(evalRecords, (f) => label(stageEntryPath(sorted, key, f)));
 		} catch (e) {
-			problems.push((e as Error).message);
+			problems.pushError(e);
 			continue;
 		}
 		runs.push({
@@ -483,10 +527,11 @@ export async function readBundle(
 	if (problems.length === 0 && runs.length === 0) {
 		problems.push(
 			'holds no run: a bundle has runs/<run-id>/<model>/manifest.json and the stage files beside it ' +
-				'(AwN_gen/, Force_ask_gen/, Force_judge_gen/, eval_results/).'
+				'(AwN_gen/, Force_ask_gen/, Force_judge_gen/, eval_results/).',
+			coded('bundle_no_run', {})
 		);
 	}
-	if (problems.length) throw new BundleError(listProblems(problems), name, problems.length);
+	if (problems.length) throw problems.error(name);
 	return { name, runs, ignored: sorted.ignored };
 }
 

@@ -1,13 +1,50 @@
-/** Errors a user sees. Each message names the place: case, file, line, field. */
+/**
+ * Errors a user sees. Each message names the place: case, file, line, field. An error may also
+ * carry `said`, its message as coded pieces (`./said.ts`) that the browser says in the
+ * interface language one after the other; an error without it is shown in English.
+ */
+import type { CoreText } from './said';
+
+/** The coded pieces of `error`'s message, when it has them all. */
+export function saidOf(error: unknown): CoreText[] | undefined {
+	if (error instanceof ModelCallError) return error.details.said;
+	if (error instanceof UsageError || error instanceof CheckpointError) return error.said;
+	return undefined;
+}
+
+/**
+ * `said` with a piece put before and after, or undefined when the error's own message has no
+ * code (then no piece of it is coded, and the whole English message is shown).
+ */
+export function around(
+	said: CoreText[] | undefined,
+	before: CoreText | null,
+	after: CoreText | null
+): CoreText[] | undefined {
+	if (!said) return undefined;
+	return [...(before ? [before] : []), ...said, ...(after ? [after] : [])];
+}
 
 /** An invalid or inconsistent input: dataset, flags, prompt pack, bundle. CLI exit 2. */
 export class UsageError extends Error {
 	override name = 'UsageError';
+	constructor(
+		message: string,
+		readonly said?: CoreText[]
+	) {
+		super(message);
+	}
 }
 
 /** A saved checkpoint or manifest that does not fit this run, or a malformed file. CLI exit 2. */
 export class CheckpointError extends Error {
 	override name = 'CheckpointError';
+	constructor(
+		message: string,
+		readonly said?: CoreText[]
+	) {
+		super(message);
+	}
 }
 
 /**
@@ -45,6 +82,8 @@ export class ModelCallError extends Error {
 				delayMs?: number;
 				rawOutput?: string;
 			}[];
+			/** The message as coded pieces, for the interface language (see the file header). */
+			said?: CoreText[];
 			/** Kind of failure, for the UI to pick an explanation. */
 			kind?:
 				| 'cors'

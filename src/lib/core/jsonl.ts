@@ -1,4 +1,5 @@
 /** JSONL reading and writing with errors that name the file and line. */
+import { coded } from './said';
 import type { z } from 'zod';
 import { CheckpointError } from './errors';
 import { stripBom } from './text';
@@ -60,7 +61,8 @@ export function visitJsonl<S extends z.ZodType>(
 		throw new CheckpointError(
 			`${fileLabel}, line ${line}: holds zero bytes (NUL), not JSON text: the file is damaged ` +
 				'(a disk or copy that lost data fills with zeros). Restore it from a good copy, or ' +
-				'export or generate it again.'
+				'export or generate it again.',
+			[coded('jsonl_zero_bytes', { file: fileLabel, line })]
 		);
 	}
 	if (body.length > 0 && !body.endsWith('\n')) {
@@ -68,7 +70,8 @@ export function visitJsonl<S extends z.ZodType>(
 		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
 		throw new CheckpointError(
 			`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ` +
-				(options.tornAdvice ?? 'Inspect it, remove it, then resume to regenerate that case.')
+				(options.tornAdvice ?? 'Inspect it, remove it, then resume to regenerate that case.'),
+			options.tornAdvice ? undefined : [coded('jsonl_torn_line', { file: fileLabel, line })]
 		);
 	}
 	let start = 0;
@@ -85,12 +88,18 @@ export function visitJsonl<S extends z.ZodType>(
 		const raw = body.slice(start, end);
 		start = end + 1;
 		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-		if (line.trim() === '') throw new CheckpointError(`${where}: empty line`);
+		const at = { file: fileLabel, line: i + 1 };
+		if (line.trim() === '') {
+			throw new CheckpointError(`${where}: empty line`, [coded('jsonl_empty_line', at)]);
+		}
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
 		} catch (e) {
-			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+			const detail = (e as Error).message;
+			throw new CheckpointError(`${where}: not valid JSON (${detail})`, [
+				coded('jsonl_not_json', { ...at, detail })
+			]);
 		}
 		const parsed = schema.safeParse(value);
 		if (!parsed.success) {
@@ -100,7 +109,13 @@ export function visitJsonl<S extends z.ZodType>(
 				throw new CheckpointError(`${where}: not ${options.entry}: ${field}: ${issue.message}`);
 			}
 			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
-			throw new CheckpointError(`${where}: ${field}: ${issue.message}`);
+			const detail = issue.message;
+			throw new CheckpointError(
+				`${where}: ${field}: ${issue.message}`,
+				issue.path.length
+					? [coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })]
+					: [coded('jsonl_bad_record', { ...at, detail })]
+			);
 		}
 		visit(parsed.data, i + 1);
 	}

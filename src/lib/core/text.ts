@@ -4,6 +4,7 @@
  * column instead of turning into U+FFFD characters) for datasets, category maps, bundles and
  * results; BOM stripping for text that is already decoded; byte counts for people.
  */
+import { coded } from './said';
 import { CheckpointError } from './errors';
 import { wideEncoding } from './wide-encoding';
 
@@ -13,7 +14,9 @@ export class TextDecodeError extends Error {
 	constructor(
 		readonly detail: string,
 		readonly line: number | null,
-		readonly column: number | null
+		readonly column: number | null,
+		/** What was wrong, for a coded message: a wide encoding's name, or the bad byte (`0xC3`, '' at the end). */
+		readonly found: { encoding: string } | { byte: string } | null = null
 	) {
 		super(line === null ? detail : `line ${line}, column ${column}: ${detail}`);
 	}
@@ -29,7 +32,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 		throw new TextDecodeError(
 			`the file is ${wide} text; save it as UTF-8 and load it again`,
 			null,
-			null
+			null,
+			{ encoding: wide }
 		);
 	}
 	try {
@@ -50,7 +54,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
 		throw new TextDecodeError(
 			`invalid UTF-8 (${what}); save the file as UTF-8 (not GBK or another encoding)`,
 			line,
-			column
+			column,
+			{ byte: byte === undefined ? '' : `0x${byte}` }
 		);
 	}
 }
@@ -64,7 +69,9 @@ export function decodeLayoutText(bytes: Uint8Array, label: string): string {
 	try {
 		return decodeUtf8(bytes);
 	} catch (e) {
-		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`);
+		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`, [
+			coded('layout_not_utf8', { file: label })
+		]);
 	}
 }
 

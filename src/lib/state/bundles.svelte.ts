@@ -23,13 +23,15 @@ import {
 	type BundleEntry
 } from '$lib/adapters/zip-bundle';
 import { m } from '$lib/paraglide/messages';
+import { saidOf } from '$lib/core/errors';
+import { coreText } from '$lib/view/core-text';
 import { exportFileName } from '$lib/view/export-name';
 import { keyOf } from './results.svelte';
 
 /**
  * What the last import or export came to, for the page to show. `title` and `lines` are in the
- * interface language, built anew on each read so that they follow a language switch (problems
- * found by the bundle reader are its own English text).
+ * interface language, built anew on each read so that they follow a language switch (the bundle
+ * reader's problems through `$lib/view/core-text`; one without a code stays in English).
  */
 export interface Outcome {
 	readonly kind: 'ok' | 'error';
@@ -246,21 +248,22 @@ export class BundlesState {
 			await this.#write(bundle, false);
 		} catch (e) {
 			if (e instanceof BundleError) {
-				const { problems, total } = e;
+				const { problems, problemsSaid, total } = e;
 				this.outcome = outcome(
 					'error',
 					() =>
 						total === 1
 							? m.bundles_cannot_import_one({ name })
 							: m.bundles_cannot_import({ name, count: total }),
-					() => problems
+					() => problems.map((p, i) => coreText(p, problemsSaid[i]))
 				);
 			} else {
 				const message = (e as Error).message;
+				const said = saidOf(e);
 				this.outcome = outcome(
 					'error',
 					() => m.bundles_nothing_imported(),
-					() => [message]
+					() => [coreText(message, said)]
 				);
 			}
 		} finally {

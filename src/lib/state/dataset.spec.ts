@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { overwriteGetLocale } from '$lib/paraglide/runtime';
 import { describe, expect, it } from 'vitest';
 import type { loadDataset } from '$lib/core/dataset/load';
 import { DatasetState } from './dataset.svelte';
@@ -148,6 +149,12 @@ describe('DatasetState', () => {
 
 		await state.setCategoryFile(encoder.encode('[1, 2]'), 'bad.json');
 		expect(state.categoryError).toMatch(/^bad\.json: /);
+		// Said in the interface language, following a switch.
+		overwriteGetLocale(() => 'zh-CN');
+		expect(state.categoryError).toBe(
+			'bad.json: 类别映射：应为“案由 → 类别”的 JSON 对象，例如 {"民间借贷纠纷": "合同纠纷"}'
+		);
+		overwriteGetLocale(() => 'en');
 		expect(state.categoryFile?.name).toBe('map.json');
 		expect(state.dataset?.summary.classes).toEqual({ 合同纠纷: 1 });
 

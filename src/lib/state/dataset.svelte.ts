@@ -7,6 +7,8 @@
  * time in the order asked. A file that does not validate never replaces a valid dataset in
  * use: its problems are shown beside it, and the remembered file stays the valid one.
  */
+import { saidOf } from '$lib/core/errors';
+import { coreText } from '$lib/view/core-text';
 import { parseCategoryMap } from '$lib/core/dataset/categories';
 import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
@@ -106,7 +108,13 @@ export class DatasetState {
 	historyFields = $state.raw<Partial<HistoryFields> | null>(null);
 	/** The category map file in use, if the user loaded one. */
 	categoryFile = $state.raw<{ name: string; map: CategoryMap } | null>(null);
-	categoryError = $state<string | null>(null);
+	/** Why the last category map file was refused: its name and the core's error. */
+	#categoryFailure = $state.raw<{ name: string; error: unknown } | null>(null);
+	/** That refusal as one line in the interface language (English where the core gave no code). */
+	get categoryError(): string | null {
+		const f = this.#categoryFailure;
+		return f ? `${f.name}: ${coreText(message(f.error), saidOf(f.error))}` : null;
+	}
 	persistence = $state<Persistence>('none');
 
 	status: DatasetStatus = $derived(
@@ -194,10 +202,10 @@ export class DatasetState {
 		try {
 			map = parseCategoryMap(bytes);
 		} catch (e) {
-			this.categoryError = `${name}: ${message(e)}`;
+			this.#categoryFailure = { name, error: e };
 			return;
 		}
-		this.categoryError = null;
+		this.#categoryFailure = null;
 		this.categoryFile = { name, map };
 		this.#categoryBytes = bytes;
 		await this.#enqueue(() => this.#reapplyOptions());
@@ -206,7 +214,7 @@ export class DatasetState {
 	/** Goes back to the project's default category map. */
 	async clearCategoryFile(): Promise<void> {
 		this.categoryFile = null;
-		this.categoryError = null;
+		this.#categoryFailure = null;
 		this.#categoryBytes = null;
 		await this.#enqueue(() => this.#reapplyOptions());
 	}
@@ -232,7 +240,7 @@ export class DatasetState {
 					};
 					this.#categoryBytes = saved.categoryFile.bytes;
 				} catch (e) {
-					this.categoryError = `${saved.categoryFile.name}: ${message(e)}`;
+					this.#categoryFailure = { name: saved.categoryFile.name, error: e };
 				}
 			}
 			this.persistence = 'saved';
@@ -262,7 +270,7 @@ export class DatasetState {
 		this.origin = null;
 		this.historyFields = null;
 		this.categoryFile = null;
-		this.categoryError = null;
+		this.#categoryFailure = null;
 		try {
 			await this.#store?.clear();
 			this.persistence = 'none';

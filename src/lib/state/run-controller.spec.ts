@@ -11,7 +11,9 @@ import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { loadPlans } from './run-plans';
-import { RunController, type RunRequest, type RunSnapshot } from './run-controller';
+import { RunController, toRunError, type RunRequest, type RunSnapshot } from './run-controller';
+import { ModelCallError, UsageError } from '$lib/core/errors';
+import { coded } from '$lib/core/said';
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
 const ENDPOINTS = {
@@ -323,3 +325,13 @@ function judgeAnswering(response: string, simulated: boolean): ModelClient {
 				: inner.complete(req)
 	};
 }
+
+describe('toRunError', () => {
+	it('keeps the coded pieces of a message for the error panel, and none when there are none', () => {
+		const said = [coded('fail_aborted', { case: 'A', modelRole: 'judge', model: 'm', url: 'u' })];
+		expect(toRunError(new ModelCallError('x', { kind: 'aborted', said })).said).toEqual(said);
+		expect(toRunError(new UsageError('y', said))).toMatchObject({ kind: 'usage', said });
+		expect(toRunError(new UsageError('y'))).toEqual({ message: 'y', kind: 'usage' });
+		expect(toRunError(new Error('z'))).toEqual({ message: 'z', kind: 'other' });
+	});
+});

@@ -13,7 +13,8 @@
 import { runStages, RunProgress } from '$lib/core/engine';
 import type { ToolInfo } from '$lib/core/engine/manifest';
 import type { RunDataset, StageName, StageProgress } from '$lib/core/engine/types';
-import { ModelCallError, RunLockedError } from '$lib/core/errors';
+import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
+import type { CoreText } from '$lib/core/said';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
 import type { ModelClient } from '$lib/core/model/types';
@@ -73,6 +74,8 @@ export interface RunError {
 	status?: number;
 	/** The output that could not be used (a judge's invalid JSON, an empty or cut-off text). */
 	rawOutput?: string;
+	/** `message` as coded pieces, for the interface language (`$lib/view/core-text`). */
+	said?: CoreText[];
 }
 
 /** A time the run was paused (nothing under way), in `Date.now()` ms; `to` null while it lasts. */
@@ -357,7 +360,9 @@ function alreadyLocked(store: CheckpointStore): CheckpointStore {
 
 export function toRunError(e: unknown): RunError {
 	const message = e instanceof Error ? e.message : String(e);
-	if (e instanceof RunLockedError) return { message, kind: 'locked' };
+	const said = saidOf(e);
+	const coded = said ? { said } : {};
+	if (e instanceof RunLockedError) return { message, kind: 'locked', ...coded };
 	if (e instanceof ModelCallError) {
 		const d = e.details;
 		return {
@@ -367,11 +372,12 @@ export function toRunError(e: unknown): RunError {
 			role: d.role,
 			task: d.task,
 			status: d.status,
-			rawOutput: d.rawOutput
+			rawOutput: d.rawOutput,
+			...coded
 		};
 	}
 	const name = (e as { name?: string } | null)?.name;
-	if (name === 'CheckpointError') return { message, kind: 'checkpoint' };
-	if (name === 'UsageError') return { message, kind: 'usage' };
+	if (name === 'CheckpointError') return { message, kind: 'checkpoint', ...coded };
+	if (name === 'UsageError') return { message, kind: 'usage', ...coded };
 	return { message, kind: 'other' };
 }

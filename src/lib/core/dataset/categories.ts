@@ -3,6 +3,7 @@
  * the project's own six classes, following the parts of the 最高人民法院《民事案件案由规定》
  * (2020 revision). CATEGORIES.md next to this file gives the rationale.
  */
+import { coded, type CoreText } from '../said';
 import { UsageError } from '../errors';
 import { CategoryMap, UNCLASSIFIED } from './types';
 import { decodeUtf8, stripBom } from '../text';
@@ -210,36 +211,60 @@ export function parseCategoryMap(input: Uint8Array | string): CategoryMap {
 	try {
 		value = JSON.parse(text);
 	} catch (e) {
-		throw new UsageError(`category map: not valid JSON (${(e as Error).message})`);
+		const detail = (e as Error).message;
+		throw new UsageError(`category map: not valid JSON (${detail})`, [
+			coded('category_map_not_json', { detail })
+		]);
 	}
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
 		throw new UsageError(
-			'category map: expected a JSON object of cause of action → class, e.g. {"民间借贷纠纷": "合同纠纷"}'
+			'category map: expected a JSON object of cause of action → class, e.g. {"民间借贷纠纷": "合同纠纷"}',
+			[coded('category_map_not_object', { example: '{"民间借贷纠纷": "合同纠纷"}' })]
 		);
 	}
 	const entries = Object.entries(value);
-	if (entries.length === 0) throw new UsageError('category map: the object is empty');
+	if (entries.length === 0) {
+		throw new UsageError('category map: the object is empty', [coded('category_map_empty', {})]);
+	}
 	const grouped = entries.every(([, v]) => Array.isArray(v));
 	const map: CategoryMap = {};
 	const problems: string[] = [];
-	const add = (cause: unknown, cls: unknown, where: string) => {
+	const said: CoreText[] = [];
+	const add = (cause: unknown, cls: unknown, where: string, at: CoreText) => {
+		const place = { where: '' };
+		const parts = { where: [at] };
 		if (typeof cause !== 'string' || cause.trim() === '') {
 			problems.push(`${where}: a cause of action must be a non-empty string`);
+			said.push(coded('category_cause_empty', place, parts));
 		} else if (typeof cls !== 'string' || cls.trim() === '') {
 			problems.push(`${where}: the class must be a non-empty string`);
+			said.push(coded('category_class_empty', place, parts));
 		} else if (Object.hasOwn(map, cause) && map[cause] !== cls) {
 			problems.push(`${where}: "${cause}" is already in class "${map[cause]}"`);
+			said.push(coded('category_cause_twice', { ...place, cause, cls: map[cause] }, parts));
 		} else map[cause] = cls;
 	};
 	for (const [key, v] of entries) {
 		if (grouped) {
-			(v as unknown[]).forEach((cause, i) => add(cause, key, `class "${key}", item ${i + 1}`));
+			(v as unknown[]).forEach((cause, i) =>
+				add(
+					cause,
+					key,
+					`class "${key}", item ${i + 1}`,
+					coded('category_where_item', { cls: key, item: i + 1 })
+				)
+			);
 		} else if (Array.isArray(v)) {
 			problems.push(
 				`"${key}": mixes the two forms; use cause → class strings everywhere, or class → [causes] everywhere`
 			);
-		} else add(key, v, `"${key}"`);
+			said.push(coded('category_mixed', { key }));
+		} else add(key, v, `"${key}"`, coded('category_where_key', { key }));
 	}
-	if (problems.length) throw new UsageError(`category map:\n  ${problems.join('\n  ')}`);
+	if (problems.length) {
+		throw new UsageError(`category map:\n  ${problems.join('\n  ')}`, [
+			coded('category_map_problems', { lines: problems.join('\n') }, { lines: said })
+		]);
+	}
 	return map;
 }

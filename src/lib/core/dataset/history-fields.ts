@@ -4,6 +4,7 @@
  */
 import type { HistoryFields } from './types';
 import { JsonObject, type JsonValue } from './ordered-json';
+import { coded, type CoreText } from '../said';
 
 /** Canonical field names, used whenever a file has them. */
 export const CANONICAL_HISTORY_FIELDS: HistoryFields = {
@@ -47,6 +48,8 @@ export type HistoryFieldDetection =
 			detected: Partial<HistoryFields>;
 			/** Why detection failed, for the problem text. */
 			reason: string;
+			/** The same reasons as codes, one per role that could not be decided. */
+			reasons: CoreText[];
 	  };
 
 /**
@@ -70,20 +73,24 @@ export function detectHistoryFields(
 
 	const pick = (role: keyof HistoryFields, matches: (name: string) => boolean) => {
 		const given = explicit[role];
-		if (given) return { field: given, why: '' };
+		if (given) return { field: given, why: '', said: null };
 		if (allKeys.has(CANONICAL_HISTORY_FIELDS[role])) {
-			return { field: CANONICAL_HISTORY_FIELDS[role], why: '' };
+			return { field: CANONICAL_HISTORY_FIELDS[role], why: '', said: null };
 		}
 		const other = explicit[role === 'complete' ? 'underspecified' : 'complete'];
 		const found = candidateList.filter((name) => name !== other && matches(name));
-		if (found.length === 1) return { field: found[0], why: '' };
-		return {
-			field: undefined,
-			why:
-				found.length === 0
-					? `no message-array field has a name that marks the ${role} history`
-					: `several fields could be the ${role} history (${found.join(', ')})`
-		};
+		if (found.length === 1) return { field: found[0], why: '', said: null };
+		return found.length === 0
+			? {
+					field: undefined,
+					why: `no message-array field has a name that marks the ${role} history`,
+					said: coded('history_field_unmarked', { role })
+				}
+			: {
+					field: undefined,
+					why: `several fields could be the ${role} history (${found.join(', ')})`,
+					said: coded('history_field_several', { role, names: found.join(', ') })
+				};
 	};
 
 	const complete = pick('complete', looksComplete);
@@ -104,9 +111,11 @@ export function detectHistoryFields(
 			ok: false,
 			candidates: candidateList,
 			detected: {},
-			reason: `"${complete.field}" cannot hold both histories`
+			reason: `"${complete.field}" cannot hold both histories`,
+			reasons: [coded('history_field_both', { name: complete.field })]
 		};
 	}
 	const reason = [complete.why, underspecified.why].filter(Boolean).join('; ');
-	return { ok: false, candidates: candidateList, detected, reason };
+	const reasons = [complete, underspecified].flatMap((p) => (p.said ? [p.said] : []));
+	return { ok: false, candidates: candidateList, detected, reason, reasons };
 }

@@ -17,6 +17,7 @@ import {
 import { problem, ProblemCollector, type DatasetProblem } from './problems';
 import { summarise, type DatasetSummary } from './summary';
 import { UNCLASSIFIED, type Case, type CategoryMap, type HistoryFields } from './types';
+import { coded, type CoreText } from '../said';
 
 export type { DatasetProblem } from './problems';
 export type { DatasetSummary } from './summary';
@@ -148,7 +149,8 @@ export async function loadDataset(
 			return fail([
 				problem(
 					{},
-					`${prefix}${e.line === null ? '' : `line ${e.line}, column ${e.column}: `}${what}${e.detail}`
+					`${prefix}${e.line === null ? '' : `line ${e.line}, column ${e.column}: `}${what}${e.detail}`,
+					readError(e)
 				)
 			]);
 		}
@@ -160,10 +162,18 @@ export async function loadDataset(
 				? ' (if the cases sit under a key of this object, save that array as the file)'
 				: '';
 		return fail([
-			problem({}, `the top level must be an array of cases, got ${jsonTypeOf(root)}${hint}`)
+			problem(
+				{},
+				`the top level must be an array of cases, got ${jsonTypeOf(root)}${hint}`,
+				root instanceof JsonObject
+					? coded('top_level_object', {})
+					: coded('top_level_not_array', { got: jsonTypeOf(root) })
+			)
 		]);
 	}
-	if (root.length === 0) return fail([problem({}, 'the file holds no cases')]);
+	if (root.length === 0) {
+		return fail([problem({}, 'the file holds no cases', coded('no_cases', {}))]);
+	}
 
 	// Bounded: past MAX_LISTED_PROBLEMS each problem is only counted.
 	const problems = new ProblemCollector('problem');
@@ -183,7 +193,8 @@ export async function loadDataset(
 				problems.add(
 					problem(
 						{ field: `${role} history` },
-						`no case has the field "${name}"; fields holding message lists: ${listOrNone(detection.candidates)}`
+						`no case has the field "${name}"; fields holding message lists: ${listOrNone(detection.candidates)}`,
+						coded('history_field_absent', { name, candidates: detection.candidates.join(', ') })
 					)
 				);
 			}
@@ -195,7 +206,12 @@ export async function loadDataset(
 				{ field: 'history fields' },
 				`cannot tell which fields hold the complete and the underspecified history (${detection.reason}; ` +
 					`fields holding message lists: ${listOrNone(detection.candidates)}). ` +
-					'Name them: in the CLI with --complete-field NAME --underspecified-field NAME, in the app in the field mapping.'
+					'Name them: in the CLI with --complete-field NAME --underspecified-field NAME, in the app in the field mapping.',
+				coded(
+					'history_fields_undecided',
+					{ reason: detection.reason, candidates: detection.candidates.join(', ') },
+					{ reason: detection.reasons }
+				)
 			)
 		);
 	}
@@ -247,9 +263,28 @@ function unclassifiedWarnings(cases: readonly Case[], categories: CategoryMap): 
 		problem(
 			{ caseIndex: first.index, caseNumber: first.case_number, field: 'cause_of_action' },
 			`"${cause}" is not in the category map (${count} case${count === 1 ? '' : 's'}); ` +
-				`counted as ${UNCLASSIFIED}. Add it to a category map to classify it.`
+				`counted as ${UNCLASSIFIED}. Add it to a category map to classify it.`,
+			coded('cause_unclassified', { cause, count, unclassified: UNCLASSIFIED })
 		)
 	);
+}
+
+/** The code of a file that could not be read as UTF-8 JSON; `detail` stays the reader's English. */
+function readError(e: JsonSyntaxError | TextDecodeError): CoreText {
+	if (e instanceof JsonSyntaxError) {
+		return coded('json_syntax', { line: e.line, column: e.column, detail: e.detail });
+	}
+	const found = e.found;
+	if (found && 'encoding' in found) {
+		return coded('text_encoding_wide', { encoding: found.encoding });
+	}
+	if (found && 'byte' in found && e.line !== null) {
+		const place = { line: e.line, column: e.column ?? 0 };
+		return found.byte
+			? coded('text_invalid_byte', { ...place, byte: found.byte })
+			: coded('text_truncated_char', place);
+	}
+	return coded('text_unreadable', { detail: e.detail });
 }
 
 function listOrNone(names: string[]): string {

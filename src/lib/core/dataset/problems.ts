@@ -1,5 +1,6 @@
 /** One dataset problem or warning, with the place it is about. */
 import { escapeControl } from '../text/escape-control';
+import { coded, type CoreText } from '../said';
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
@@ -23,6 +24,11 @@ export interface DatasetProblem {
 	 * `case #17 (case_number 2023-041) underspecified history, message 3: expected role "assistant", got "user"`.
 	 */
 	text: string;
+	/**
+	 * The problem alone as a code and its parameters (`../said.ts`), for the browser to say in
+	 * the reader's language; `message` is its English. Absent on a problem without a code.
+	 */
+	said?: CoreText;
 }
 
 /** Where a problem is; every part optional. */
@@ -33,7 +39,7 @@ export interface ProblemPlace {
 	messageIndex?: number | null;
 }
 
-export function problem(place: ProblemPlace, message: string): DatasetProblem {
+export function problem(place: ProblemPlace, message: string, said?: CoreText): DatasetProblem {
 	const caseIndex = place.caseIndex ?? null;
 	const caseNumber = place.caseNumber ?? null;
 	const field = place.field ?? null;
@@ -51,7 +57,15 @@ export function problem(place: ProblemPlace, message: string): DatasetProblem {
 	// character in one must show as an escape, never act on a terminal or reorder the line.
 	const shown = escapeControl(message);
 	const text = escapeControl(parts.length ? `${parts.join(' ')}: ${message}` : message);
-	return { caseIndex, caseNumber, field, messageIndex, message: shown, text };
+	return {
+		caseIndex,
+		caseNumber,
+		field,
+		messageIndex,
+		message: shown,
+		text,
+		...(said ? { said } : {})
+	};
 }
 
 /**
@@ -125,7 +139,11 @@ export class ProblemCollector {
 			problem(
 				{},
 				`… and ${count(rest)} more ${noun}, not listed (by field: ${kinds}); ` +
-					`fix the ${this.noun}s above and check again`
+					`fix the ${this.noun}s above and check again`,
+				coded(this.noun === 'problem' ? 'more_problems' : 'more_warnings', {
+					count: count(rest),
+					kinds
+				})
 			)
 		];
 	}

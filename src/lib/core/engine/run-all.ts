@@ -12,7 +12,8 @@
  * dataset order at the end.
  */
 import type { Case } from '../dataset/types';
-import { CheckpointError, ModelCallError, UsageError } from '../errors';
+import { around, CheckpointError, ModelCallError, saidOf, UsageError } from '../errors';
+import { coded } from '../said';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import { LimiterPool } from '../model/limiter';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
@@ -322,8 +323,8 @@ async function schedule(
 	const saved = savedSummary(stages, tracker);
 	if (signal?.aborted) {
 		const error = new ModelCallError(
-			`run stopped on request; ${saved}. Run the same command again to resume.`,
-			{ kind: 'aborted' }
+			`run stopped on request; ${saved.text}. Run the same command again to resume.`,
+			{ kind: 'aborted', said: [coded('run_stopped_on_request', saved.params)] }
 		);
 		tracker.finish('aborted', error.message);
 		throw error;
@@ -337,19 +338,26 @@ async function schedule(
 }
 
 /** `gen 2 of 3, dcg 3 of 3, …`: what is saved of each stage, for the messages that stop a run. */
-function savedSummary(stages: readonly StageName[], tracker: RunTracker): string {
+function savedSummary(
+	stages: readonly StageName[],
+	tracker: RunTracker
+): { text: string; params: { done: number; total: number; perStage: string } } {
 	const snap = tracker.snapshot();
 	const per = snap.stages.map((s) => `${s.stage} ${s.done}`).join(', ');
-	return `${snap.cases.done} of ${snap.cases.total} cases are saved for every stage (cases saved per stage: ${per})`;
+	return {
+		text: `${snap.cases.done} of ${snap.cases.total} cases are saved for every stage (cases saved per stage: ${per})`,
+		params: { done: snap.cases.done, total: snap.cases.total, perStage: per }
+	};
 }
 
 /** The error that stopped the run, telling what is saved and how to go on. */
-function withHint(error: unknown, saved: string): Error {
-	const hint = `\n${saved}; fix the cause and run the same command again to resume.`;
+function withHint(error: unknown, saved: ReturnType<typeof savedSummary>): Error {
+	const hint = `\n${saved.text}; fix the cause and run the same command again to resume.`;
+	const said = around(saidOf(error), null, coded('run_saved_stages', saved.params));
 	if (error instanceof ModelCallError)
-		return new ModelCallError(error.message + hint, error.details);
-	if (error instanceof UsageError) return new UsageError(error.message + hint);
-	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint);
+		return new ModelCallError(error.message + hint, { ...error.details, said });
+	if (error instanceof UsageError) return new UsageError(error.message + hint, said);
+	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint, said);
 	return new Error((error instanceof Error ? error.message : String(error)) + hint);
 }
 

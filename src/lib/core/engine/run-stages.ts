@@ -4,7 +4,15 @@
  */
 import { isCallLog, type CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
-import { CheckpointError, ModelCallError, UpstreamIncompleteError, UsageError } from '../errors';
+import {
+	around,
+	CheckpointError,
+	ModelCallError,
+	saidOf,
+	UpstreamIncompleteError,
+	UsageError
+} from '../errors';
+import { coded } from '../said';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import type { ModelClient } from '../model/types';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
@@ -326,30 +334,40 @@ function checkOptions(options: RunStagesOptions, settings: Settings, concurrency
 /** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
 export function naming(error: unknown, stage: StageName, kase: Case): unknown {
 	const where = `${stage} stopped at case #${kase.index} (case_number ${kase.case_number})`;
+	const place = coded('run_stopped_at_case', {
+		stage,
+		index: kase.index,
+		caseNumber: kase.case_number
+	});
+	const said = around(saidOf(error), place, null);
 	if (error instanceof ModelCallError) {
 		return new ModelCallError(`${where}: ${error.message}`, {
 			caseNumber: kase.case_number,
-			...error.details
+			...error.details,
+			said
 		});
 	}
-	if (error instanceof UsageError) return new UsageError(`${where}: ${error.message}`);
-	if (error instanceof CheckpointError) return new CheckpointError(`${where}: ${error.message}`);
+	if (error instanceof UsageError) return new UsageError(`${where}: ${error.message}`, said);
+	if (error instanceof CheckpointError) {
+		return new CheckpointError(`${where}: ${error.message}`, said);
+	}
 	return new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** The same error, telling how much is saved and how to go on. */
 function resumable(error: unknown, done: number, total: number): Error {
 	const hint = `\n${done} of ${total} cases are saved; fix the cause and run the same command again to resume.`;
+	const said = around(saidOf(error), null, coded('run_saved_cases', { done, total }));
 	if (error instanceof ModelCallError)
-		return new ModelCallError(error.message + hint, error.details);
-	if (error instanceof UsageError) return new UsageError(error.message + hint);
-	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint);
+		return new ModelCallError(error.message + hint, { ...error.details, said });
+	if (error instanceof UsageError) return new UsageError(error.message + hint, said);
+	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint, said);
 	return new Error((error instanceof Error ? error.message : String(error)) + hint);
 }
 
 function stopped(stage: StageName, done: number, total: number): ModelCallError {
 	return new ModelCallError(
 		`${stage} stopped on request; ${done} of ${total} cases are saved. Run the same command again to resume.`,
-		{ kind: 'aborted' }
+		{ kind: 'aborted', said: [coded('stage_stopped_on_request', { stage, done, total })] }
 	);
 }

@@ -6,8 +6,10 @@
  * or shown: {@link publicBaseUrl} keeps the parameter names and hides the values.
  */
 import { redactKeys } from '../text/redact';
+import { coded, type CoreText } from '../said';
 
-export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
+export type BaseUrlCheck =
+	{ ok: true; url: string } | { ok: false; problem: string; said: CoreText };
 
 /** How a value the user typed is quoted back: without any user-info, short, on one line. */
 function quoted(value: string): string {
@@ -27,10 +29,18 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
 	try {
 		url = new URL(text);
 	} catch {
-		return { ok: false, problem: `is not a URL: ${quoted(text)} (expected e.g. https://host/v1)` };
+		return {
+			ok: false,
+			problem: `is not a URL: ${quoted(text)} (expected e.g. https://host/v1)`,
+			said: coded('base_url_not_url', { value: quoted(text) })
+		};
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { ok: false, problem: `must be an http(s) URL, got ${quoted(text)}` };
+		return {
+			ok: false,
+			problem: `must be an http(s) URL, got ${quoted(text)}`,
+			said: coded('base_url_not_http', { value: quoted(text) })
+		};
 	}
 	if (url.username || url.password) {
 		return {
@@ -39,7 +49,8 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
 				`carries a user name${url.password ? ' and password' : ''} (${quoted(text)}), which ` +
 				'would be written into manifest.json and shown in messages, and which fetch cannot ' +
 				'send: remove the "user:password@" part and give the secret as the API key instead ' +
-				'(sent as the Authorization: Bearer header)'
+				'(sent as the Authorization: Bearer header)',
+			said: coded('base_url_credentials', { value: quoted(text) })
 		};
 	}
 	return { ok: true, url: text.replace(/\/+$/, '') };

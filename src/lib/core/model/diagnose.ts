@@ -4,7 +4,8 @@
  * `no-cors` fetch tells them apart: it resolves (with an opaque response) when the server is up,
  * and rejects when nothing answers. Then the user gets the fix for their provider.
  */
-import { keyProblem } from './key-check';
+import { keyCharacter } from './key-check';
+import { coded, redactSaid, type CoreText } from '../said';
 import { NO_KEY } from './openai-client';
 import OpenAI, {
 	APIConnectionError,
@@ -50,6 +51,26 @@ export function guessProvider(baseURL: string): Provider {
 	const host = url.hostname.toLowerCase();
 	for (const [pattern, provider] of HOSTS) if (pattern.test(host)) return provider;
 	return PORTS[url.port] ?? 'generic';
+}
+
+/** {@link corsHint} as a code; `origin` empty when the caller gave none. */
+export function corsHintSaid(provider: Provider, origin = ''): CoreText {
+	switch (provider) {
+		case 'ollama':
+			return origin ? coded('cors_ollama', { origin }) : coded('cors_ollama_page', {});
+		case 'lmstudio':
+			return coded('cors_lmstudio', {});
+		case 'vllm':
+			return origin ? coded('cors_vllm', { origin }) : coded('cors_vllm_page', {});
+		case 'llamacpp':
+			return coded('cors_llamacpp', {});
+		case 'openai':
+		case 'deepseek':
+		case 'openrouter':
+			return coded('cors_hosted', { provider: PROVIDER_NAMES[provider] });
+		case 'generic':
+			return origin ? coded('cors_generic', { origin }) : coded('cors_generic_page', {});
+	}
 }
 
 /** What to change at `provider` so that a page at `origin` may call it. */
@@ -98,6 +119,8 @@ export interface ProbeResult {
 	kind: 'cors' | 'unreachable';
 	/** What to do about it. */
 	hint: string;
+	/** `hint` as a code. */
+	hintSaid: CoreText;
 }
 
 /**
@@ -116,9 +139,18 @@ export async function probeCors(
 			mode: 'no-cors',
 			signal: AbortSignal.any(signals)
 		});
-		return { kind: 'cors', hint: corsHint(guessProvider(baseURL), options.origin) };
+		const provider = guessProvider(baseURL);
+		return {
+			kind: 'cors',
+			hint: corsHint(provider, options.origin),
+			hintSaid: corsHintSaid(provider, options.origin)
+		};
 	} catch {
-		return { kind: 'unreachable', hint: unreachableHint(baseURL) };
+		return {
+			kind: 'unreachable',
+			hint: unreachableHint(baseURL),
+			hintSaid: coded('unreachable_hint', { url: baseURL })
+		};
 	}
 }
 
@@ -138,6 +170,10 @@ export interface ConnectionTestResult {
 	message: string;
 	/** What to change, when something is wrong. */
 	hint?: string;
+	/** `message` as a code and its parameters, for the interface language. */
+	said?: CoreText;
+	/** `hint` as a code. */
+	hintSaid?: CoreText;
 	/** Round trip of the test call, when it succeeded. */
 	latencyMs?: number;
 	/** HTTP status, when the server answered with an error. */
@@ -159,7 +195,9 @@ export async function testConnection(
 			status: 'other',
 			provider,
 			message: `The base URL ${checked.problem}.`,
-			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.'
+			hint: 'Use the full base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1.',
+			said: coded('conn_base_url', { problem: checked.problem }, { problem: [checked.said] }),
+			hintSaid: coded('conn_base_url_hint', {})
 		};
 	}
 	// Messages name the endpoint without query values or key; the SDK gets the query apart.
@@ -169,9 +207,21 @@ export async function testConnection(
 	};
 	const target = sdkTarget(endpoint.baseURL);
 	const at = `${shown.model} at ${shown.baseURL}`;
-	const badKey = keyProblem(endpoint.apiKey);
+	const badKey = keyCharacter(endpoint.apiKey);
 	if (badKey) {
-		return { status: 'auth', provider, message: `${at}: ${badKey}`, hint: 'Paste the key again.' };
+		return {
+			status: 'auth',
+			provider,
+			message: `${at}: ${badKey.text}`,
+			hint: 'Paste the key again.',
+			said: coded('conn_key_character', {
+				model: shown.model,
+				url: shown.baseURL,
+				char: badKey.char,
+				position: badKey.position
+			}),
+			hintSaid: coded('conn_paste_key', {})
+		};
 	}
 	const sdk = new OpenAI({
 		baseURL: target.baseURL,
@@ -189,7 +239,13 @@ export async function testConnection(
 			{ signal: options.signal }
 		);
 		const latencyMs = Date.now() - started;
-		return { status: 'ok', provider, latencyMs, message: `${at} answered in ${latencyMs} ms.` };
+		return {
+			status: 'ok',
+			provider,
+			latencyMs,
+			message: `${at} answered in ${latencyMs} ms.`,
+			said: coded('conn_ok', { model: shown.model, url: shown.baseURL, ms: latencyMs })
+		};
 	} catch (e) {
 		return redactResult(
 			await classifyTestFailure(e, sdk, shown, target.baseURL, provider, options),
@@ -207,12 +263,16 @@ async function classifyTestFailure(
 	options: DiagnoseOptions
 ): Promise<ConnectionTestResult> {
 	const at = `${endpoint.model} at ${endpoint.baseURL}`;
+	const where = { model: endpoint.model, url: endpoint.baseURL };
 	if (e instanceof APIConnectionTimeoutError) {
+		const seconds = Math.round((options.timeoutMs ?? 20_000) / 1000);
 		return {
 			status: 'unreachable',
 			provider,
-			message: `${at} did not answer within ${Math.round((options.timeoutMs ?? 20_000) / 1000)} s.`,
-			hint: 'The server may be loading the model or overloaded; try again, or check the URL.'
+			message: `${at} did not answer within ${seconds} s.`,
+			hint: 'The server may be loading the model or overloaded; try again, or check the URL.',
+			said: coded('conn_timeout', { ...where, seconds }),
+			hintSaid: coded('conn_timeout_hint', {})
 		};
 	}
 	if (e instanceof APIConnectionError) {
@@ -222,20 +282,29 @@ async function classifyTestFailure(
 					status: 'cors',
 					provider,
 					message: `The server at ${endpoint.baseURL} is up but does not allow calls from this page (CORS).`,
-					hint: probe.hint
+					hint: probe.hint,
+					said: coded('conn_cors', { url: endpoint.baseURL }),
+					hintSaid: probe.hintSaid
 				}
 			: {
 					status: 'unreachable',
 					provider,
 					message: `Could not connect to ${endpoint.baseURL}.`,
-					hint: probe.hint
+					hint: probe.hint,
+					said: coded('conn_unreachable', { url: endpoint.baseURL }),
+					hintSaid: probe.hintSaid
 				};
 	}
 	if (!(e instanceof APIError)) {
 		const detail = escapeControl(
 			clipText(e instanceof Error ? e.message : String(e), QUOTED_CHARS)
 		);
-		return { status: 'other', provider, message: `${at}: unexpected answer (${detail}).` };
+		return {
+			status: 'other',
+			provider,
+			message: `${at}: unexpected answer (${detail}).`,
+			said: coded('conn_unexpected', { ...where, detail })
+		};
 	}
 	const httpStatus = e.status;
 	// The provider's words, short and with control characters escaped (a body can be megabytes).
@@ -246,7 +315,9 @@ async function classifyTestFailure(
 			provider,
 			httpStatus,
 			message: `${endpoint.baseURL} refused the key (${httpStatus}: ${said}).`,
-			hint: 'Check the API key for this role (it may be missing, mistyped, or for another provider).'
+			hint: 'Check the API key for this role (it may be missing, mistyped, or for another provider).',
+			said: coded('conn_auth', { url: endpoint.baseURL, status: httpStatus, said }),
+			hintSaid: coded('conn_auth_hint', {})
 		};
 	}
 	if (e instanceof NotFoundError)
@@ -257,14 +328,17 @@ async function classifyTestFailure(
 			provider,
 			httpStatus,
 			message: `${at} is reachable and accepted the key, but is rate-limiting (429: ${said}).`,
-			hint: 'Check the account quota, or lower the concurrency.'
+			hint: 'Check the account quota, or lower the concurrency.',
+			said: coded('conn_rate_limited', { ...where, said }),
+			hintSaid: coded('conn_rate_limited_hint', {})
 		};
 	}
 	return {
 		status: 'other',
 		provider,
 		httpStatus,
-		message: `${at} answered ${httpStatus}: ${said}`
+		message: `${at} answered ${httpStatus}: ${said}`,
+		said: coded('conn_status', { ...where, status: httpStatus, said })
 	};
 }
 
@@ -272,10 +346,12 @@ async function classifyTestFailure(
 async function explainNotFound(
 	sdk: OpenAI,
 	endpoint: RoleEndpoint
-): Promise<Pick<ConnectionTestResult, 'status' | 'message' | 'hint'>> {
-	const pathHint = /\/v\d+\/?$/.test(new URL(endpoint.baseURL).pathname)
+): Promise<Pick<ConnectionTestResult, 'status' | 'message' | 'hint' | 'said' | 'hintSaid'>> {
+	const versioned = /\/v\d+\/?$/.test(new URL(endpoint.baseURL).pathname);
+	const pathHint = versioned
 		? 'Check the base URL path.'
 		: 'OpenAI-compatible base URLs usually end in /v1 (e.g. http://localhost:11434/v1).';
+	const where = { url: endpoint.baseURL, model: endpoint.model };
 	try {
 		const ids: string[] = [];
 		for await (const m of sdk.models.list()) {
@@ -287,7 +363,9 @@ async function explainNotFound(
 			return {
 				status: 'not_found',
 				message: `${endpoint.baseURL} does not know the model "${endpoint.model}".`,
-				hint: `Models it lists: ${shown}.`
+				hint: `Models it lists: ${shown}.`,
+				said: coded('conn_unknown_model', where),
+				hintSaid: coded('conn_models_listed', { models: shown })
 			};
 		}
 	} catch {
@@ -296,12 +374,20 @@ async function explainNotFound(
 	return {
 		status: 'not_found',
 		message: `${endpoint.baseURL} answered 404 for the model "${endpoint.model}": the model is unknown or the base URL path is wrong.`,
-		hint: pathHint
+		hint: pathHint,
+		said: coded('conn_not_found', where),
+		hintSaid: coded(versioned ? 'conn_check_path' : 'conn_path_v1', {})
 	};
 }
 
 /** The key, in part or encoded, never shows in what the page displays (see `redactKeys`). */
 function redactResult(result: ConnectionTestResult, apiKey: string): ConnectionTestResult {
 	const clean = (s?: string) => (s === undefined ? s : redactKeys(s, [apiKey]));
-	return { ...result, message: clean(result.message)!, hint: clean(result.hint) };
+	return {
+		...result,
+		message: clean(result.message)!,
+		hint: clean(result.hint),
+		...(result.said ? { said: redactSaid(result.said, apiKey) } : {}),
+		...(result.hintSaid ? { hintSaid: redactSaid(result.hintSaid, apiKey) } : {})
+	};
 }

@@ -7,6 +7,7 @@ import type { Role } from '../records';
 import type { Failure } from './retry';
 import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
+import { coded, type CoreText } from '../said';
 
 interface RoleSettings {
 	key: string;
@@ -113,6 +114,53 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 			return `${where}: ${detail}${after}; nothing was saved for this case.`;
 		case 'aborted':
 			return `${where}: cancelled.`;
+	}
+}
+
+/**
+ * {@link describeFailure} as a code, for the browser (which names Settings, not flags). Null when
+ * a part of it has no code (an output rule worded elsewhere): the English is shown then.
+ */
+export function failureSaid(f: Failure, c: FailureContext): CoreText | null {
+	const where = {
+		case: c.caseNumber,
+		modelRole: c.role,
+		model: c.model,
+		url: c.baseURL
+	};
+	const ours = f.kind === 'cors' || f.kind === 'invalid_output';
+	const detail = ours ? f.detail : clipText(f.detail, QUOTED_CHARS);
+	const status = f.status ?? '—';
+	const attempts = c.attempts;
+	switch (f.kind) {
+		case 'auth':
+			return coded('fail_auth', { ...where, status, detail });
+		case 'not_found':
+			return coded('fail_not_found', { ...where, status, detail });
+		case 'bad_request':
+			return coded('fail_bad_request', { ...where, status, detail });
+		case 'rate_limit':
+			return coded('fail_rate_limit', { ...where, status, attempts, detail });
+		case 'server':
+			return coded('fail_server', { ...where, status, attempts, detail });
+		case 'timeout':
+			return coded('fail_timeout', { ...where, seconds: c.timeoutMs / 1000, attempts });
+		case 'unreachable':
+			if (f.midAnswer) return coded('fail_dropped_mid_answer', { ...where, attempts, detail });
+			if (c.answeredBefore) {
+				return coded('fail_dropped_before_answer', { ...where, attempts, detail });
+			}
+			return coded('fail_unreachable', { ...where, attempts, detail });
+		case 'cors':
+			return f.detailSaid
+				? coded('fail_cors', { ...where, detail }, { detail: [f.detailSaid] })
+				: null;
+		case 'invalid_output':
+			return f.detailSaid
+				? coded('fail_invalid_output', { ...where, attempts, detail }, { detail: [f.detailSaid] })
+				: null;
+		case 'aborted':
+			return coded('fail_aborted', where);
 	}
 }
 

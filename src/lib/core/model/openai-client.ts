@@ -10,7 +10,8 @@ import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
-import { describeFailure, describeRejectedOutput } from './failure-message';
+import { describeFailure, describeRejectedOutput, failureSaid } from './failure-message';
+import { coded, redactSaid, type CoreText } from '../said';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
 import { splitReasoning } from './output';
@@ -56,7 +57,7 @@ export interface OpenAIClientOptions {
 	probeConnection?: (
 		baseURL: string,
 		signal?: AbortSignal
-	) => Promise<{ kind: 'cors' | 'unreachable'; hint: string }>;
+	) => Promise<{ kind: 'cors' | 'unreachable'; hint: string; hintSaid?: CoreText }>;
 	/** Injectable for tests. @default an abortable setTimeout */
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 	/** Injectable for tests (jitter). @default Math.random */
@@ -193,19 +194,18 @@ export function createOpenAIClient(
 		// Each attempt's outcome, for the call log (returned with the result or the error).
 		const trace: AttemptTrace[] = [];
 		const fail = (f: Failure, attempt: number): never => {
-			const message = redact(
-				describeFailure(f, {
-					caseNumber: request.caseNumber,
-					role: request.role,
-					model: ep.model,
-					baseURL: shownURL,
-					attempts: attempt,
-					maxTokens: request.maxTokens,
-					timeoutMs,
-					answeredBefore: answered.has(endpointKey)
-				}),
-				ep.apiKey
-			);
+			const context = {
+				caseNumber: request.caseNumber,
+				role: request.role,
+				model: ep.model,
+				baseURL: shownURL,
+				attempts: attempt,
+				maxTokens: request.maxTokens,
+				timeoutMs,
+				answeredBefore: answered.has(endpointKey)
+			};
+			const message = redact(describeFailure(f, context), ep.apiKey);
+			const said = failureSaid(f, context);
 			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
 			throw new ModelCallError(message, {
 				kind: f.kind,
@@ -214,7 +214,8 @@ export function createOpenAIClient(
 				role: request.role,
 				task: request.task,
 				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
-				attempts: trace
+				attempts: trace,
+				...(said ? { said: [redactSaid(said, ep.apiKey)] } : {})
 			});
 		};
 		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -267,7 +268,10 @@ export function createOpenAIClient(
 					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
 					.catch(() => null);
 				if (probe?.kind === 'cors')
-					return fail({ kind: 'cors', retryable: false, detail: probe.hint }, attempt);
+					return fail(
+						{ kind: 'cors', retryable: false, detail: probe.hint, detailSaid: probe.hintSaid },
+						attempt
+					);
 			}
 			if (!failure.retryable || attempt >= maxAttempts) return fail(failure, attempt);
 
@@ -380,6 +384,8 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 			kind: 'invalid_output',
 			retryable: true,
 			detail: describeRejectedOutput(reason, maxTokens),
+			detailSaid:
+				reason === 'length' ? coded('output_cut_off', { maxTokens }) : coded('output_empty', {}),
 			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
 		});
 	}

@@ -3,6 +3,7 @@
  * Errors of the `openai` package are told apart with `instanceof`, never by class name (names
  * are minified in production builds).
  */
+import type { CoreText } from '../said';
 import {
 	APIConnectionError,
 	APIConnectionTimeoutError,
@@ -27,6 +28,8 @@ export interface Failure {
 	status?: number;
 	/** What the provider (or the transport) said, for the user. */
 	detail: string;
+	/** `detail` as a code, when it is our own sentence (a CORS fix, an output rule). */
+	detailSaid?: CoreText;
 	/** The provider's requested wait, from `retry-after-ms` or `Retry-After`. */
 	retryAfterMs?: number;
 	/** The unusable output, for empty, cut-off or malformed completions. */

@@ -4,6 +4,7 @@
  * cases; anything that no longer fits is an error, and nothing saved is ever overwritten.
  */
 import { CheckpointError } from '../errors';
+import { coded, type CoreText } from '../said';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
 import { caseKey, type Manifest, type StageFile } from '../records';
 import { OPERATIONAL_SETTINGS, type OperationalEntry } from '../run-config';
@@ -36,6 +37,30 @@ function describeSelection(saved: readonly string[], wanted: readonly string[]):
 			? `; first difference at position ${first + 1}: saved ${show(saved[first])}, now ${show(wanted[first])}`
 			: '';
 	return `dataset.selected_case_numbers: saved ${saved.length} cases, now ${wanted.length}${detail}`;
+}
+
+/** {@link describeSelection} as a code. */
+function selectionSaid(saved: readonly string[], wanted: readonly string[]): CoreText {
+	const at = saved.findIndex((c, i) => c !== wanted[i]);
+	const first = at === -1 ? Math.min(saved.length, wanted.length) : at;
+	const counts = { savedCount: saved.length, nowCount: wanted.length };
+	return first < Math.min(saved.length, wanted.length)
+		? coded('resume_selection_at', {
+				...counts,
+				position: first + 1,
+				saved: show(saved[first]),
+				now: show(wanted[first])
+			})
+		: coded('resume_selection', counts);
+}
+
+/** {@link compareManifest}'s lines as codes. */
+export function compareManifestSaid(saved: Manifest, wanted: Manifest): CoreText[] {
+	return manifestDifferences(saved, wanted).map((d) =>
+		d.field === 'dataset.selected_case_numbers'
+			? selectionSaid(d.saved as string[], d.now as string[])
+			: coded('resume_difference', { field: d.field, saved: show(d.saved), now: show(d.now) })
+	);
 }
 
 /** One field in which a saved manifest and the one a run would write differ. */
@@ -198,7 +223,14 @@ export async function openRun(
 			`${manifestPath(run)}: run ${run.runId} was started with different inputs:\n` +
 				diffs.map((d) => `  - ${d}\n`).join('') +
 				'A run id keeps the inputs it was started with: use a new run id (--run-id) for changed ' +
-				'inputs, or restore the saved ones to resume. Nothing was overwritten.'
+				'inputs, or restore the saved ones to resume. Nothing was overwritten.',
+			[
+				coded(
+					'resume_different_inputs',
+					{ manifest: manifestPath(run), run: run.runId, lines: diffs.join('\n') },
+					{ lines: compareManifestSaid(saved, manifest) }
+				)
+			]
 		);
 	}
 	const warning = categoryChanges(saved, manifest);

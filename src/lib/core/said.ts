@@ -1,0 +1,209 @@
+/**
+ * Codes of the texts the core writes for people (dataset problems, connection diagnoses, run
+ * errors, bundle problems), declared once with the names of their parameters. The core keeps
+ * building its English sentence (the CLI prints it, unchanged); next to it, a problem or an
+ * error carries `{ code, params }` so the browser can say the same in the reader's language
+ * (`src/lib/view/core-text.ts`, messages `core_<code>` in `messages/core/`). The core imports
+ * no interface messages: this table is the whole contract between them, and a unit test fails
+ * when a code here has no message in either language.
+ *
+ * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
+ * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
+ * pass them clipped exactly as the English sentence quotes them.
+ */
+import { escapeControl } from './text/escape-control';
+import { redactKeys } from './text/redact';
+
+export const CORE_TEXTS = {
+	// Dataset: one case (check-case.ts). `got` is a JSON type name or a quoted value.
+	case_not_object: ['got'],
+	case_number_duplicate: ['first'],
+	case_number_missing: [],
+	case_number_too_large: ['value'],
+	case_number_type: ['got'],
+	field_repeated: [],
+	field_missing: [],
+	field_empty: [],
+	field_not_string: ['got'],
+	plaintiff_type_missing: [],
+	focal_point_empty_list: [],
+	focal_point_type: ['got'],
+	item_not_string: ['item', 'got'],
+	item_empty: ['item'],
+	key_details_empty_list: [],
+	key_details_empty_object: [],
+	key_details_entry_repeated: ['key'],
+	key_details_entry_empty: ['key'],
+	key_details_number_keys: [],
+	key_details_type: ['got'],
+	result_dict_type: ['got'],
+	result_dict_empty: [],
+	claim_repeated: ['claim'],
+	claim_text_empty: ['item'],
+	claim_verdict: ['item', 'claim', 'got', 'verdicts'],
+	lone_surrogate_name: ['char', 'offset', 'before'],
+	lone_surrogate_content: ['char', 'offset', 'before'],
+	lone_surrogate_value: ['char', 'offset', 'before'],
+	lone_surrogate_value_at: ['path', 'char', 'offset', 'before'],
+	lone_surrogate_key: ['char', 'offset', 'before'],
+	lone_surrogate_key_at: ['path', 'char', 'offset', 'before'],
+	history_missing: ['name'],
+	history_not_list: ['name', 'got'],
+	history_no_messages: [],
+	message_not_object: ['got'],
+	role_missing: [],
+	role_unknown: ['got'],
+	role_order: ['expected', 'got'],
+	role_order_first: ['expected', 'got'],
+	content_missing: [],
+	content_not_string: ['got'],
+	content_empty: [],
+	history_ends_with_assistant: [],
+	histories_unequal: ['complete', 'underspecified'],
+	// Dataset: the whole file (load.ts, history-fields.ts, problems.ts).
+	json_syntax: ['line', 'column', 'detail'],
+	text_encoding_wide: ['encoding'],
+	text_invalid_byte: ['line', 'column', 'byte'],
+	text_truncated_char: ['line', 'column'],
+	text_unreadable: ['detail'],
+	top_level_not_array: ['got'],
+	top_level_object: [],
+	no_cases: [],
+	history_field_absent: ['name', 'candidates'],
+	history_fields_undecided: ['reason', 'candidates'],
+	history_field_unmarked: ['role'],
+	history_field_several: ['role', 'names'],
+	history_field_both: ['name'],
+	cause_unclassified: ['cause', 'count', 'unclassified'],
+	more_problems: ['count', 'kinds'],
+	more_warnings: ['count', 'kinds'],
+	// Test connection (model/diagnose.ts, base-url.ts, key-check.ts). `said`: the provider's words.
+	base_url_not_url: ['value'],
+	base_url_not_http: ['value'],
+	base_url_credentials: ['value'],
+	conn_base_url: ['problem'],
+	conn_base_url_hint: [],
+	conn_key_character: ['model', 'url', 'char', 'position'],
+	conn_paste_key: [],
+	conn_ok: ['model', 'url', 'ms'],
+	conn_timeout: ['model', 'url', 'seconds'],
+	conn_timeout_hint: [],
+	conn_cors: ['url'],
+	conn_unreachable: ['url'],
+	conn_unexpected: ['model', 'url', 'detail'],
+	conn_auth: ['url', 'status', 'said'],
+	conn_auth_hint: [],
+	conn_rate_limited: ['model', 'url', 'said'],
+	conn_rate_limited_hint: [],
+	conn_status: ['model', 'url', 'status', 'said'],
+	conn_unknown_model: ['url', 'model'],
+	conn_models_listed: ['models'],
+	conn_not_found: ['url', 'model'],
+	conn_check_path: [],
+	conn_path_v1: [],
+	unreachable_hint: ['url'],
+	cors_ollama: ['origin'],
+	cors_ollama_page: [],
+	cors_lmstudio: [],
+	cors_vllm: ['origin'],
+	cors_vllm_page: [],
+	cors_llamacpp: [],
+	cors_hosted: ['provider'],
+	cors_generic: ['origin'],
+	cors_generic_page: [],
+	// Run errors (model/failure-message.ts, engine). `case` is a case_number; `modelRole` one of
+	// evaluated, user, judge; `detail` the provider's words (clipped) or a coded sentence.
+	fail_auth: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_not_found: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_bad_request: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
+	fail_rate_limit: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
+	fail_server: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
+	fail_timeout: ['case', 'modelRole', 'model', 'url', 'seconds', 'attempts'],
+	fail_dropped_mid_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_dropped_before_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_unreachable: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_cors: ['case', 'modelRole', 'model', 'url', 'detail'],
+	fail_invalid_output: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_aborted: ['case', 'modelRole', 'model', 'url'],
+	output_cut_off: ['maxTokens'],
+	output_empty: [],
+	run_stopped_at_case: ['stage', 'index', 'caseNumber'],
+	run_saved_cases: ['done', 'total'],
+	run_saved_stages: ['done', 'total', 'perStage'],
+	run_stopped_on_request: ['done', 'total', 'perStage'],
+	stage_stopped_on_request: ['stage', 'done', 'total'],
+	// Files of the canonical layout (jsonl.ts, text.ts) and bundles (adapters/zip-bundle.ts).
+	// `file` is the label a reader gives (`bundle.zip: runs/…/a1.jsonl`); `detail` the parser's words.
+	jsonl_zero_bytes: ['file', 'line'],
+	jsonl_torn_line: ['file', 'line'],
+	jsonl_empty_line: ['file', 'line'],
+	jsonl_not_json: ['file', 'line', 'detail'],
+	jsonl_bad_field: ['file', 'line', 'field', 'detail'],
+	jsonl_bad_record: ['file', 'line', 'detail'],
+	layout_not_utf8: ['file'],
+	bundle_more: ['count'],
+	bundle_twice: ['path'],
+	bundle_not_layout: ['path'],
+	bundle_lock_file: ['path'],
+	bundle_calls_without_manifest: ['path', 'run'],
+	bundle_manifest_missing: ['manifest', 'count', 'first'],
+	bundle_case_not_selected: ['file', 'line', 'caseNumber', 'count'],
+	bundle_no_run: [],
+	// Resume refusals (store/resume.ts). `lines` is filled with one coded difference a line.
+	resume_different_inputs: ['manifest', 'run', 'lines'],
+	resume_difference: ['field', 'saved', 'now'],
+	resume_selection: ['savedCount', 'nowCount'],
+	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
+	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
+	category_map_not_json: ['detail'],
+	category_map_not_object: ['example'],
+	category_map_empty: [],
+	category_map_problems: ['lines'],
+	category_where_item: ['cls', 'item'],
+	category_where_key: ['key'],
+	category_cause_empty: ['where'],
+	category_class_empty: ['where'],
+	category_cause_twice: ['where', 'cause', 'cls'],
+	category_mixed: ['key']
+} as const satisfies Record<string, readonly string[]>;
+
+export type CoreCode = keyof typeof CORE_TEXTS;
+/** Every code, in declaration order. */
+export const CORE_CODES = Object.keys(CORE_TEXTS) as CoreCode[];
+
+export type CoreParams<C extends CoreCode> = {
+	[P in (typeof CORE_TEXTS)[C][number]]: string | number;
+};
+
+/**
+ * A core text as a code and its parameters. `parts`, when present, are coded texts the
+ * renderer puts in the parameter of the same name (a list of reasons), in place of the English.
+ */
+export type CoreText = {
+	[C in CoreCode]: { code: C; params: CoreParams<C>; parts?: { [P: string]: CoreText[] } };
+}[CoreCode];
+
+/** The same text with runs of `keys` redacted in its string parameters (`redactKeys`). */
+export function redactSaid(said: CoreText, keys: string | readonly string[]): CoreText {
+	const list = typeof keys === 'string' ? [keys] : keys;
+	const params = Object.fromEntries(
+		Object.entries(said.params).map(([k, v]) => [
+			k,
+			typeof v === 'string' ? redactKeys(v, list) : v
+		])
+	);
+	return { ...said, params } as CoreText;
+}
+
+/** `{ code, params }`, every string parameter with its control characters escaped. */
+export function coded<C extends CoreCode>(
+	code: C,
+	params: CoreParams<C>,
+	parts?: { [P: string]: CoreText[] }
+): CoreText {
+	const safe: Record<string, string | number> = {};
+	for (const [k, v] of Object.entries(params as Record<string, string | number>)) {
+		safe[k] = typeof v === 'string' ? escapeControl(v) : v;
+	}
+	return { code, params: safe, ...(parts ? { parts } : {}) } as CoreText;
+}

@@ -1,0 +1,247 @@
+/**
+ * The core's texts in the interface language. The core gives each problem and error a code and
+ * its parameters (`$lib/core/said`) next to its English sentence; this says them through the
+ * messages `core_<code>` (messages/core/). Anything without a code is shown as the core wrote it
+ * (English). In English itself the page shows the core's own sentence, the one the CLI prints,
+ * so the two never drift apart; the English messages are Paraglide's base-locale fallback.
+ * Parameters were escaped by the core; the parts of a place this adds (case_number,
+ * field name) are escaped here the same way, and Svelte prints all of it as text.
+ */
+import type { DatasetProblem } from '$lib/core/dataset/problems';
+import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';
+import { escapeControl } from '$lib/core/text/escape-control';
+import { m } from '$lib/paraglide/messages';
+import { baseLocale, getLocale } from '$lib/paraglide/runtime';
+import { roleName } from './role-names';
+
+type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
+
+/** One message per code: TypeScript fails the build when a code has none. */
+const SAY: Sayers = {
+	case_not_object: (p) => m.core_case_not_object(p),
+	case_number_duplicate: (p) => m.core_case_number_duplicate(p),
+	case_number_missing: () => m.core_case_number_missing(),
+	case_number_too_large: (p) => m.core_case_number_too_large(p),
+	case_number_type: (p) => m.core_case_number_type(p),
+	field_repeated: () => m.core_field_repeated(),
+	field_missing: () => m.core_field_missing(),
+	field_empty: () => m.core_field_empty(),
+	field_not_string: (p) => m.core_field_not_string(p),
+	plaintiff_type_missing: () => m.core_plaintiff_type_missing(),
+	focal_point_empty_list: () => m.core_focal_point_empty_list(),
+	focal_point_type: (p) => m.core_focal_point_type(p),
+	item_not_string: (p) => m.core_item_not_string(p),
+	item_empty: (p) => m.core_item_empty(p),
+	key_details_empty_list: () => m.core_key_details_empty_list(),
+	key_details_empty_object: () => m.core_key_details_empty_object(),
+	key_details_entry_repeated: (p) => m.core_key_details_entry_repeated(p),
+	key_details_entry_empty: (p) => m.core_key_details_entry_empty(p),
+	key_details_number_keys: () => m.core_key_details_number_keys(),
+	key_details_type: (p) => m.core_key_details_type(p),
+	result_dict_type: (p) => m.core_result_dict_type(p),
+	result_dict_empty: () => m.core_result_dict_empty(),
+	claim_repeated: (p) => m.core_claim_repeated(p),
+	claim_text_empty: (p) => m.core_claim_text_empty(p),
+	claim_verdict: (p) => m.core_claim_verdict(p),
+	lone_surrogate_name: (p) => m.core_lone_surrogate_name(p),
+	lone_surrogate_content: (p) => m.core_lone_surrogate_content(p),
+	lone_surrogate_value: (p) => m.core_lone_surrogate_value(p),
+	lone_surrogate_value_at: (p) => m.core_lone_surrogate_value_at(p),
+	lone_surrogate_key: (p) => m.core_lone_surrogate_key(p),
+	lone_surrogate_key_at: (p) => m.core_lone_surrogate_key_at(p),
+	history_missing: (p) => m.core_history_missing(p),
+	history_not_list: (p) => m.core_history_not_list(p),
+	history_no_messages: () => m.core_history_no_messages(),
+	message_not_object: (p) => m.core_message_not_object(p),
+	role_missing: () => m.core_role_missing(),
+	role_unknown: (p) => m.core_role_unknown(p),
+	role_order: (p) => m.core_role_order(p),
+	role_order_first: (p) => m.core_role_order_first(p),
+	content_missing: () => m.core_content_missing(),
+	content_not_string: (p) => m.core_content_not_string(p),
+	content_empty: () => m.core_content_empty(),
+	history_ends_with_assistant: () => m.core_history_ends_with_assistant(),
+	histories_unequal: (p) => m.core_histories_unequal(p),
+	json_syntax: (p) => m.core_json_syntax(p),
+	text_encoding_wide: (p) => m.core_text_encoding_wide(p),
+	text_invalid_byte: (p) => m.core_text_invalid_byte(p),
+	text_truncated_char: (p) => m.core_text_truncated_char(p),
+	text_unreadable: (p) => m.core_text_unreadable(p),
+	top_level_not_array: (p) => m.core_top_level_not_array(p),
+	top_level_object: () => m.core_top_level_object(),
+	no_cases: () => m.core_no_cases(),
+	history_field_absent: (p) => m.core_history_field_absent(p),
+	history_fields_undecided: (p) => m.core_history_fields_undecided(p),
+	history_field_unmarked: (p) => m.core_history_field_unmarked(p),
+	history_field_several: (p) => m.core_history_field_several(p),
+	history_field_both: (p) => m.core_history_field_both(p),
+	cause_unclassified: (p) => m.core_cause_unclassified(p),
+	more_problems: (p) => m.core_more_problems(p),
+	more_warnings: (p) => m.core_more_warnings(p),
+	base_url_not_url: (p) => m.core_base_url_not_url(p),
+	base_url_not_http: (p) => m.core_base_url_not_http(p),
+	base_url_credentials: (p) => m.core_base_url_credentials(p),
+	conn_base_url: (p) => m.core_conn_base_url(p),
+	conn_base_url_hint: () => m.core_conn_base_url_hint(),
+	conn_key_character: (p) => m.core_conn_key_character(p),
+	conn_paste_key: () => m.core_conn_paste_key(),
+	conn_ok: (p) => m.core_conn_ok(p),
+	conn_timeout: (p) => m.core_conn_timeout(p),
+	conn_timeout_hint: () => m.core_conn_timeout_hint(),
+	conn_cors: (p) => m.core_conn_cors(p),
+	conn_unreachable: (p) => m.core_conn_unreachable(p),
+	conn_unexpected: (p) => m.core_conn_unexpected(p),
+	conn_auth: (p) => m.core_conn_auth(p),
+	conn_auth_hint: () => m.core_conn_auth_hint(),
+	conn_rate_limited: (p) => m.core_conn_rate_limited(p),
+	conn_rate_limited_hint: () => m.core_conn_rate_limited_hint(),
+	conn_status: (p) => m.core_conn_status(p),
+	conn_unknown_model: (p) => m.core_conn_unknown_model(p),
+	conn_models_listed: (p) => m.core_conn_models_listed(p),
+	conn_not_found: (p) => m.core_conn_not_found(p),
+	conn_check_path: () => m.core_conn_check_path(),
+	conn_path_v1: () => m.core_conn_path_v1(),
+	unreachable_hint: (p) => m.core_unreachable_hint(p),
+	cors_ollama: (p) => m.core_cors_ollama(p),
+	cors_ollama_page: () => m.core_cors_ollama_page(),
+	cors_lmstudio: () => m.core_cors_lmstudio(),
+	cors_vllm: (p) => m.core_cors_vllm(p),
+	cors_vllm_page: () => m.core_cors_vllm_page(),
+	cors_llamacpp: () => m.core_cors_llamacpp(),
+	cors_hosted: (p) => m.core_cors_hosted(p),
+	cors_generic: (p) => m.core_cors_generic(p),
+	cors_generic_page: () => m.core_cors_generic_page(),
+	fail_auth: (p) => m.core_fail_auth(p),
+	fail_not_found: (p) => m.core_fail_not_found(p),
+	fail_bad_request: (p) => m.core_fail_bad_request(p),
+	fail_rate_limit: (p) => m.core_fail_rate_limit(p),
+	fail_server: (p) => m.core_fail_server(p),
+	fail_timeout: (p) => m.core_fail_timeout(p),
+	fail_dropped_mid_answer: (p) => m.core_fail_dropped_mid_answer(p),
+	fail_dropped_before_answer: (p) => m.core_fail_dropped_before_answer(p),
+	fail_unreachable: (p) => m.core_fail_unreachable(p),
+	fail_cors: (p) => m.core_fail_cors(p),
+	fail_invalid_output: (p) => m.core_fail_invalid_output(p),
+	fail_aborted: (p) => m.core_fail_aborted(p),
+	output_cut_off: (p) => m.core_output_cut_off(p),
+	output_empty: () => m.core_output_empty(),
+	run_stopped_at_case: (p) => m.core_run_stopped_at_case(p),
+	run_saved_cases: (p) => m.core_run_saved_cases(p),
+	run_saved_stages: (p) => m.core_run_saved_stages(p),
+	run_stopped_on_request: (p) => m.core_run_stopped_on_request(p),
+	stage_stopped_on_request: (p) => m.core_stage_stopped_on_request(p),
+	jsonl_zero_bytes: (p) => m.core_jsonl_zero_bytes(p),
+	jsonl_torn_line: (p) => m.core_jsonl_torn_line(p),
+	jsonl_empty_line: (p) => m.core_jsonl_empty_line(p),
+	jsonl_not_json: (p) => m.core_jsonl_not_json(p),
+	jsonl_bad_field: (p) => m.core_jsonl_bad_field(p),
+	jsonl_bad_record: (p) => m.core_jsonl_bad_record(p),
+	layout_not_utf8: (p) => m.core_layout_not_utf8(p),
+	bundle_more: (p) => m.core_bundle_more(p),
+	bundle_twice: (p) => m.core_bundle_twice(p),
+	bundle_not_layout: (p) => m.core_bundle_not_layout(p),
+	bundle_lock_file: (p) => m.core_bundle_lock_file(p),
+	bundle_calls_without_manifest: (p) => m.core_bundle_calls_without_manifest(p),
+	bundle_manifest_missing: (p) => m.core_bundle_manifest_missing(p),
+	bundle_case_not_selected: (p) => m.core_bundle_case_not_selected(p),
+	bundle_no_run: () => m.core_bundle_no_run(),
+	resume_different_inputs: (p) => m.core_resume_different_inputs(p),
+	resume_difference: (p) => m.core_resume_difference(p),
+	resume_selection: (p) => m.core_resume_selection(p),
+	resume_selection_at: (p) => m.core_resume_selection_at(p),
+	category_map_not_json: (p) => m.core_category_map_not_json(p),
+	category_map_not_object: (p) => m.core_category_map_not_object(p),
+	category_map_empty: () => m.core_category_map_empty(),
+	category_map_problems: (p) => m.core_category_map_problems(p),
+	category_where_item: (p) => m.core_category_where_item(p),
+	category_where_key: (p) => m.core_category_where_key(p),
+	category_cause_empty: (p) => m.core_category_cause_empty(p),
+	category_class_empty: (p) => m.core_category_class_empty(p),
+	category_cause_twice: (p) => m.core_category_cause_twice(p),
+	category_mixed: (p) => m.core_category_mixed(p)
+};
+
+const ROLES: Record<string, () => string> = {
+	complete: () => m.core_role_complete(),
+	underspecified: () => m.core_role_underspecified()
+};
+
+/** True in the base locale (English), where the core's sentence is shown as it wrote it. */
+const isBase = (locale: string) => locale === baseLocale;
+
+/** A coded text in the interface language. */
+export function sayCore(text: CoreText): string {
+	const params: Record<string, string | number> = { ...text.params };
+	// A history's role is the validator's own word (complete, underspecified): said, not quoted.
+	if ('role' in params && String(params.role) in ROLES) params.role = ROLES[params.role]();
+	if ('modelRole' in params) params.modelRole = roleName(String(params.modelRole));
+	for (const [name, parts] of Object.entries(text.parts ?? {})) {
+		// `lines` are one a line, each a list item; other lists are joined in the sentence.
+		if (parts.length) {
+			params[name] =
+				name === 'lines'
+					? parts.map((p) => `  - ${sayCore(p)}`).join('\n')
+					: parts.map(sayCore).join(m.core_list_separator());
+		}
+	}
+	const say = SAY[text.code] as (params: Record<string, string | number>) => string;
+	return say(params);
+}
+
+/**
+ * The core's text in the interface language when it has a code (or every piece of it has one),
+ * else its English.
+ */
+export function coreText(
+	english: string,
+	said: CoreText | readonly CoreText[] | null | undefined
+): string {
+	if (!said || isBase(getLocale())) return english;
+	return 'code' in said ? sayCore(said) : said.map(sayCore).join('');
+}
+
+/** Field labels the validator writes (its own words); other fields are JSON names, kept. */
+const FIELD_LABELS: Record<string, () => string> = {
+	'complete history': () => m.core_field_complete_history(),
+	'underspecified history': () => m.core_field_underspecified_history(),
+	histories: () => m.core_field_histories(),
+	'history fields': () => m.core_field_history_fields()
+};
+
+/** A problem's field in the interface language: the validator's labels translated, names as written. */
+export function problemField(field: string): string {
+	if (isBase(getLocale())) return escapeControl(field);
+	return FIELD_LABELS[field]?.() ?? escapeControl(field);
+}
+
+/** The problem alone (no place), in the interface language. */
+export function problemMessage(p: DatasetProblem): string {
+	return p.said && !isBase(getLocale()) ? sayCore(p.said) : p.message;
+}
+
+/**
+ * One full line, place and problem, in the interface language: `案例 #17（case_number
+ * 2023-041）信息不全历史，消息 3：应为 "assistant"，实为 "user"`. Positions keep their
+ * zero-based meaning. A problem without a code is its English line.
+ */
+export function problemLine(p: DatasetProblem): string {
+	if (!p.said || isBase(getLocale())) return p.text;
+	let where = '';
+	if (p.caseIndex !== null) {
+		where =
+			p.caseNumber === null
+				? m.core_place_case({ index: p.caseIndex })
+				: m.core_place_case_number({
+						index: p.caseIndex,
+						caseNumber: escapeControl(p.caseNumber)
+					});
+	}
+	if (p.field !== null) {
+		const name = problemField(p.field);
+		const field =
+			p.messageIndex === null ? name : m.core_place_message({ field: name, index: p.messageIndex });
+		where = where ? m.core_place_both({ case: where, field }) : field;
+	}
+	const problem = sayCore(p.said);
+	return where ? m.core_place_line({ place: where, problem }) : problem;
+}

@@ -1,0 +1,82 @@
+/**
+ * Every text the core can give a code (`src/lib/core/said.ts`) has a message in both languages,
+ * with exactly the parameters the code declares. The list comes from the code table itself, so a
+ * code added to the core without its messages fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { strToU8 } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BundleError, readBundle } from '../../../src/lib/adapters/zip-bundle';
+import { manifestPath, modelDirName, stageFilePath } from '../../../src/lib/core/layout';
+import { CORE_CODES, CORE_TEXTS } from '../../../src/lib/core/said';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { overwriteGetLocale } from '../../../src/lib/paraglide/runtime';
+import { coreText } from '../../../src/lib/view/core-text';
+import { writeRuns } from '../../fixtures/bundles/runs';
+import { makeDataset } from '../../fixtures/engine/cases';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const read = (locale: string) =>
+	JSON.parse(readFileSync(join(ROOT, 'messages/core', `${locale}.json`), 'utf8')) as Record<
+		string,
+		string
+	>;
+const placeholders = (text: string) =>
+	[...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+describe('the core texts', () => {
+	it('are declared', () => {
+		expect(CORE_CODES.length).toBeGreaterThan(50);
+	});
+
+	it.each(['en', 'zh-CN'])('each code has a message in %s with its parameters', (locale) => {
+		const messages = read(locale);
+		const missing = CORE_CODES.filter((code) => typeof messages[`core_${code}`] !== 'string');
+		expect(missing, `codes without a message in messages/core/${locale}.json`).toEqual([]);
+		for (const code of CORE_CODES) {
+			expect(placeholders(messages[`core_${code}`]), code).toEqual([...CORE_TEXTS[code]].sort());
+		}
+	});
+
+	it('the settings name the message area', () => {
+		const settings = readFileSync(join(ROOT, 'project.inlang/settings.json'), 'utf8');
+		expect(settings).toContain('./messages/core/{locale}.json');
+	});
+});
+
+describe('the bundle reader’s problems in Chinese', () => {
+	afterEach(() => overwriteGetLocale(() => 'en'));
+
+	it('a bad line, a foreign case and a run without its manifest: file and line kept', async () => {
+		const store = new MemoryStore();
+		await writeRuns(store, makeDataset(3), [{ runId: 'run1' }, { runId: 'run2', stages: ['gen'] }]);
+		const files = store.toFiles();
+		const run1 = { runId: 'run1', modelDir: await modelDirName('sim-model-a') };
+		const run2 = { runId: 'run2', modelDir: await modelDirName('sim-model-a') };
+		const a1 = stageFilePath(run1, 'a1');
+		const dcg = stageFilePath(run1, 'DCG_results');
+		const lines = files.get(dcg)!.split('\n');
+		lines[1] = '';
+		files.set(dcg, lines.join('\n'));
+		const a1Lines = files.get(a1)!.split('\n');
+		a1Lines[0] = JSON.stringify({ ...JSON.parse(a1Lines[0]), case_number: 'X-\u001b[31m' });
+		files.set(a1, a1Lines.join('\n'));
+		files.delete(manifestPath(run2));
+		const entries = [...files].map(([path, text]) => ({ path, bytes: strToU8(text) }));
+		const error = await readBundle(entries, 'b.zip').catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(BundleError);
+		const { problems, problemsSaid } = error as BundleError;
+		expect(problemsSaid.every((s) => s !== null)).toBe(true);
+		overwriteGetLocale(() => 'zh-CN');
+		const shown = problems.map((p, i) => coreText(p, problemsSaid[i]));
+		expect(shown).toEqual(
+			expect.arrayContaining([
+				`缺少 b.zip: ${manifestPath(run2)}，因此该运行的 ${problems[0].match(/(\d+) stage file/)?.[1]} 个阶段文件（${stageFilePath(run2, 'a1')}${problems[0].includes(', …') ? ', …' : ''}）无法导入：运行只能连同清单一起导入。请把 runs/ 下的运行文件夹加入数据包。`,
+				`b.zip: ${a1}，第 1 行：case_number X-\\u001b[31m 不在该运行选定的 3 个案例之中（清单中的 dataset.selected_case_numbers）；该文件属于另一个运行或数据集。`,
+				`b.zip: ${dcg}，第 2 行：空行`
+			])
+		);
+		expect(shown.join('\n')).not.toContain('\u001b');
+	});
+});
