@@ -30,6 +30,7 @@ import { parseJsonl, toJsonLine, visitJsonl } from '../core/jsonl';
 import {
 	callLogPath,
 	manifestPath,
+	RESUME_SEALS_FILE,
 	RUN_ID_PATTERN,
 	stageFilePath,
 	type RunKey
@@ -74,7 +75,7 @@ export function lockFilePath(run: RunKey): string {
  * is checked in full on its next resume, then sealed.
  */
 export function sealFilePath(run: RunKey): string {
-	return `runs/${run.runId}/${run.modelDir}/.resume-seals.json`;
+	return `runs/${run.runId}/${run.modelDir}/${RESUME_SEALS_FILE}`;
 }
 
 /**

@@ -121,6 +121,25 @@ describe('zip bundles', () => {
 		expect(filesOf(bundle)).toEqual(files);
 	});
 
+	it('leaves out the CLI’s resume seals of a copied output root, and says so', async () => {
+		const seals = `runs/${run.runId}/${run.modelDir}/.resume-seals.json`;
+		const bundle = await readBundle(
+			[...entriesOf(files), { path: `out/${seals}`, bytes: enc('{"version":1}') }].map((e) =>
+				e.path.startsWith('out/') ? e : { ...e, path: `out/${e.path}` }
+			),
+			'out'
+		);
+		expect(filesOf(bundle)).toEqual(files);
+		expect(bundle.ignored).toEqual([`out/${seals}`]);
+		// Only beside a run's manifest: anywhere else it is no file of the layout.
+		const stray = await problemsOf(
+			readBundle([...entriesOf(files), { path: 'runs/.resume-seals.json', bytes: enc('{}') }], 'b')
+		);
+		expect(stray.join('\n')).toContain(
+			'runs/.resume-seals.json: not a file of the canonical layout'
+		);
+	});
+
 	it('skips folders and operating-system clutter, and says so', async () => {
 		const bundle = await readBundle(
 			[

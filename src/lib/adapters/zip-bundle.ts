@@ -10,7 +10,7 @@ import { saidOf, UsageError } from '../core/errors';
 import { coded, type CoreText } from '../core/said';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
-import { manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
+import { isResumeSealsPath, manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
 import {
 	caseKey,
 	STAGE_FILE_NAMES,
@@ -313,6 +313,11 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 			return;
 		}
 		seen.add(path);
+		// The CLI's resume seals hold only for the folder they were written in: left behind.
+		if (isResumeSealsPath(path)) {
+			sorted.ignored.push(shown);
+			return;
+		}
 		const named = parseLayoutPath(path);
 		if (!named) {
 			const lock = path.endsWith('/.lock');

@@ -47,6 +47,25 @@ export function callLogPath(run: RunKey): string {
 }
 
 /**
+ * The CLI's resume seals beside a run's manifest (`adapters/fs-store.ts`): private to the
+ * output root it was written in, never part of a bundle. A reader of a copied folder passes
+ * over it, since a seal never holds for another root.
+ */
+export const RESUME_SEALS_FILE = '.resume-seals.json';
+
+/** Whether `path` is `runs/<runId>/<modelDir>/.resume-seals.json` (a valid run and model). */
+export function isResumeSealsPath(path: string): boolean {
+	const parts = path.split('/');
+	return (
+		parts.length === 4 &&
+		parts[0] === 'runs' &&
+		parts[3] === RESUME_SEALS_FILE &&
+		RUN_ID_PATTERN.test(parts[1]) &&
+		isModelDir(parts[2])
+	);
+}
+
+/**
  * Parses a path of the canonical layout (forward slashes, relative) into what it names,
  * or returns null for any other path.
  */
