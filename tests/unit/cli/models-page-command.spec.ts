@@ -8,8 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseStages } from '../../../src/cli/commands/run';
 import { parseStageArgs } from '../../../src/cli/commands/stage';
-import type { StageName } from '../../../src/lib/core/engine/types';
+import { RUN_ALL_STAGES, type StageName } from '../../../src/lib/core/engine/types';
 import { ROLES } from '../../../src/lib/core/records';
 import { cliCommands, KEY_PLACEHOLDER, type CliRunInput } from '../../../src/lib/state/cli-command';
 import {
@@ -71,6 +72,8 @@ const CASES: Array<{
 	run: CliRunInput;
 	/** The CLI commands expected, in order. */
 	names: string[];
+	/** For `run`: the stages its `--stages` names (every stage without it). */
+	stages?: StageName[];
 	/** Roles whose key the shell should hold as the placeholder; the others get none. */
 	keyed: Array<(typeof ROLES)[number]>;
 }> = [
@@ -119,7 +122,7 @@ const CASES: Array<{
 			stages: ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'],
 			limit: 12
 		},
-		names: ['gen', 'dcg', 'ljp'],
+		names: ['run'],
 		keyed: ['evaluated', 'user', 'judge']
 	},
 	{
@@ -133,7 +136,8 @@ const CASES: Array<{
 			s.concurrency = 1;
 		}),
 		run: { stages: ['ljp-direct', 'ljp-gold'], limit: 1 },
-		names: ['ljp-direct', 'ljp-gold'],
+		names: ['run'],
+		stages: ['ljp-direct', 'ljp-gold'],
 		keyed: []
 	},
 	{
@@ -164,7 +168,8 @@ const CASES: Array<{
 			s.concurrency = 2;
 		}),
 		run: { runId: 'demo', stages: ['gen', 'ljp-interaction'] },
-		names: ['gen', 'ljp-interaction'],
+		names: ['run'],
+		stages: ['gen', 'ljp-interaction'],
 		keyed: []
 	}
 ];
@@ -178,7 +183,13 @@ describe('the Models page’s CLI commands, pasted into sh and parsed by the CLI
 		expect(pasted.commands.map(([name]) => name)).toEqual(c.names);
 
 		const identity = runIdentity(c.settings);
-		for (const [, ...args] of pasted.commands) {
+		for (const [name, ...given] of pasted.commands) {
+			// `run` takes the stage commands' options plus --stages.
+			const at = given.indexOf('--stages');
+			const args = at < 0 ? given : given.filter((_, i) => i !== at && i !== at + 1);
+			if (name === 'run') {
+				expect(parseStages(at < 0 ? undefined : given[at + 1])).toEqual(c.stages ?? RUN_ALL_STAGES);
+			} else expect(at).toBe(-1);
 			const parsed = parseStageArgs(args, { env: pasted.env, cwd: CWD });
 			expect(parsed.simulated).toBe(identity.simulated);
 			expect(parsed.models).toEqual(identity.models);
@@ -210,7 +221,8 @@ describe('the Models page’s CLI commands, pasted into sh and parsed by the CLI
 				{ stages: all }
 			).text
 		);
-		expect(pasted.commands.map(([name]) => name)).toEqual(['gen', 'dcg', 'ljp']);
+		expect(pasted.commands).toEqual([expect.arrayContaining(['run'])]);
+		expect(pasted.commands[0]).not.toContain('--stages');
 		const one = (stage: StageName) =>
 			pasteIntoShell(
 				cliCommands(
