@@ -171,7 +171,7 @@ describe('a giant body is refused while it streams in, not after', () => {
 		const error = await client
 			.complete({
 				role: 'evaluated',
-				task: 'a1',
+				task: 'lexawn',
 				prompt: 'hi',
 				temperature: 0,
 				maxTokens: 8192,
@@ -223,7 +223,7 @@ describe('a giant body is refused while it streams in, not after', () => {
 		// 300,000 bytes of answer, 1.8 MB of body (`\u0001` is six characters).
 		const result = await client.complete({
 			role: 'evaluated',
-			task: 'a1',
+			task: 'lexawn',
 			prompt: 'hi',
 			temperature: 0,
 			maxTokens: 8192,

@@ -4,7 +4,8 @@
  * (2020 revision). CATEGORIES.md next to this file gives the rationale.
  */
 import { UsageError } from '../errors';
-import { CategoryMap, UNCLASSIFIED } from './types';
+import type { CategoryMap } from './types';
+import { UNCLASSIFIED } from './names';
 import { decodeUtf8, stripBom } from '../text';
 
 /** The six default classes, in the order reports list them. */
