@@ -8,3 +8,6 @@
 // checks that zod still reads this setting.
 const scope = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 Object.assign((scope.__zod_globalConfig ??= {}), { jitless: true });
+
+// A module (no hooks of its own): SvelteKit imports it for the line above.
+export {};
