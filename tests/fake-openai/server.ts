@@ -46,7 +46,10 @@ export interface StatusReply {
  * One scripted answer. `delayMs` may be added to any reply (alone it delays the default reply);
  * `hangup` closes the socket without answering, `hang` never answers (the client times out),
  * `malformed` sends a 200 whose JSON body is cut off, `dropMidBody` sends the headers of a 200
- * and part of its body, then closes the socket (a connection dropped mid-answer).
+ * and part of its body, then closes the socket (a connection dropped mid-answer). `giant` sends
+ * a valid completion whose content is `giant.bytes` bytes of `a`, written in 64 KiB pieces as
+ * fast as the client reads them (never held whole in memory), and tells `giant.done` how many
+ * body bytes the socket accepted and whether the body was finished or the client went away.
  */
 export type Reply = (
 	| ContentReply
@@ -55,8 +58,15 @@ export type Reply = (
 	| { hang: true }
 	| { malformed: true }
 	| { dropMidBody: true }
+	| { giant: GiantReply }
 	| { delayMs: number }
 ) & { delayMs?: number };
+
+/** A completion too large to build in memory; see {@link Reply}. */
+export interface GiantReply {
+	bytes: number;
+	done?: (sent: number, finished: boolean) => void;
+}
 
 export type Handler = (request: FakeRequest) => Reply | Promise<Reply>;
 
@@ -208,6 +218,7 @@ async function answer(res: ServerResponse, model: string, script: () => Reply | 
 		res.write('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "par');
 		return void setTimeout(() => res.socket?.destroy(), 20);
 	}
+	if ('giant' in reply) return sendGiant(res, model, reply.giant);
 	if ('malformed' in reply) {
 		res.writeHead(200, { 'content-type': 'application/json' });
 		return void res.end('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "trunc');
@@ -237,6 +248,39 @@ async function answer(res: ServerResponse, model: string, script: () => Reply | 
 				}
 			: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
 	});
+}
+
+async function sendGiant(res: ServerResponse, model: string, giant: GiantReply) {
+	const head = `{"id":"chatcmpl-fake","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
+	const tail = `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`;
+	const piece = Buffer.alloc(64 * 1024, 'a');
+	let sent = 0;
+	let closed = false;
+	res.on('close', () => (closed = true));
+	const write = async (chunk: Buffer | string) => {
+		if (closed) return;
+		if (!res.write(chunk)) {
+			await new Promise<void>((resolve) => {
+				const go = () => {
+					res.off('drain', go);
+					res.off('close', go);
+					resolve();
+				};
+				res.on('drain', go);
+				res.on('close', go);
+			});
+		}
+		if (!closed) sent += Buffer.byteLength(chunk);
+	};
+	res.writeHead(200, { 'content-type': 'application/json' });
+	await write(head);
+	for (let left = giant.bytes; left > 0 && !closed; left -= piece.length) {
+		await write(left >= piece.length ? piece : piece.subarray(0, left));
+	}
+	await write(tail);
+	const finished = !closed;
+	if (finished) res.end();
+	giant.done?.(sent, finished);
 }
 
 function setCorsHeaders(res: ServerResponse, headers: IncomingHttpHeaders) {

@@ -5,7 +5,7 @@
  */
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
-import { caseKey, type StageFile } from '../core/records';
+import { caseKey, type StageFile } from '../core/record-names';
 import { runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
 import type { IdbStore, RecordRow } from './idb-store';

@@ -13,12 +13,8 @@ import {
 	stageFilePath,
 	type RunKey
 } from '../core/layout';
-import {
-	STAGE_FILE_NAMES,
-	type AnyRecord,
-	type RecordsByFile,
-	type StageFile
-} from '../core/records';
+import { STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
+import type { AnyRecord, RecordsByFile } from '../core/records';
 import type { LayoutSource } from '../core/results/source';
 import { checkRecord, runLabel } from '../core/store/checks';
 import { manifestText } from '../core/store/manifest-file';

@@ -1,5 +1,5 @@
 /** The runs kept in IndexedDB as run lists show them: each manifest with its record counts. */
-import { STAGE_FILE_NAMES, type StageFile } from '../core/records';
+import { STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import type { StoredRun } from '../core/store/types';
 import type { IdbStore } from './idb-store';
 

@@ -8,14 +8,8 @@ import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
-import {
-	caseKey,
-	STAGE_FILE_NAMES,
-	type AnyRecord,
-	type Manifest,
-	type OperationalEntry,
-	type StageFile
-} from '../core/records';
+import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
+import type { AnyRecord, Manifest, OperationalEntry } from '../core/records';
 import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
 import { checkManifest, withOperationalEntry } from '../core/store/manifest-file';
 import { checkRecord, checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';

@@ -11,14 +11,8 @@ import { coded, type CoreText } from '../core/said';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
 import { isResumeSealsPath, manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
-import {
-	caseKey,
-	STAGE_FILE_NAMES,
-	STAGE_FILES,
-	type AnyRecord,
-	type Manifest,
-	type StageFile
-} from '../core/records';
+import { caseKey, STAGE_FILE_NAMES, STAGE_PATHS, type StageFile } from '../core/record-names';
+import { STAGE_FILES, type AnyRecord, type Manifest } from '../core/records';
 import { describeIdentity, recordIdentity } from '../core/store/identity';
 import { readManifestBytes } from '../core/store/manifest-file';
 import { decodeLayoutText, formatBytes, stripBom } from '../core/text';
@@ -97,7 +91,7 @@ export interface Bundle {
 	ignored: string[];
 }
 
-const LAYOUT_TOPS = new Set(['runs', ...Object.values(STAGE_FILES).map((s) => s.dir)]);
+const LAYOUT_TOPS = new Set(['runs', ...Object.values(STAGE_PATHS).map((s) => s.dir)]);
 const CLUTTER = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/;
 /** Problems listed before the rest are summarised; a broken bundle should not flood the page. */
 const MAX_LISTED = 40;

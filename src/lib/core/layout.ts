@@ -1,6 +1,7 @@
 /** The canonical folder layout of SPEC §5, shared by the CLI's output root, export and import. */
 import { sha256Hex } from './hash';
-import { STAGE_FILES, type StageFile } from './records';
+import { STAGE_PATHS } from './record-names';
+import type { StageFile } from './record-names';
 
 /**
  * `<model>` folder name: the model id made filesystem-safe (`[A-Za-z0-9._-]`, others → `_`,
@@ -31,7 +32,7 @@ export function manifestPath(run: RunKey): string {
 }
 
 export function stageFilePath(run: RunKey, file: StageFile): string {
-	const { dir, file: name } = STAGE_FILES[file];
+	const { dir, file: name } = STAGE_PATHS[file];
 	return `${dir}/${run.runId}/${run.modelDir}/${name}`;
 }
 
@@ -83,9 +84,14 @@ export function parseLayoutPath(
 	const run = { runId, modelDir };
 	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
 	if (top === 'runs' && name === CALL_LOG_FILE) return { kind: 'calls', run };
-	for (const [file, spec] of Object.entries(STAGE_FILES)) {
+	for (const [file, spec] of Object.entries(STAGE_PATHS)) {
 		if (spec.dir === top && spec.file === name)
 			return { kind: 'stage', run, file: file as StageFile };
 	}
 	return null;
+}
+
+/** `run1 / gpt-x-1a2b3c4d`, for messages. */
+export function runLabel(run: RunKey): string {
+	return `run ${run.runId} / ${run.modelDir}`;
 }

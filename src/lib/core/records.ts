@@ -5,7 +5,18 @@
  */
 import { z } from 'zod';
 import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
+import { STAGE_PATHS, type StageFile } from './record-names';
 import { OperationalEntry, Settings } from './run-config';
+
+export {
+	caseKey,
+	MANIFEST_SCHEMA_VERSION,
+	ROLES,
+	STAGE_FILE_NAMES,
+	STAGE_PATHS,
+	type Role,
+	type StageFile
+} from './record-names';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
 /**
@@ -15,11 +26,6 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowerc
 export const CaseNumber = z.union([z.string().min(1), z.number().int()]);
 export type CaseNumber = z.infer<typeof CaseNumber>;
 const caseNumber = CaseNumber;
-
-/** The string form a case number is compared by: `1001` and `"1001"` name the same case. */
-export function caseKey(caseNumber: CaseNumber): string {
-	return String(caseNumber);
-}
 
 export const HistoryType = z.enum(['complete', 'underspecified']);
 export type HistoryType = z.infer<typeof HistoryType>;
@@ -131,25 +137,19 @@ export const LjpResultRecord = z
 	});
 export type LjpResultRecord = z.infer<typeof LjpResultRecord>;
 
-/** Every JSONL file of the canonical layout, with its folder and record schema. */
+/** Every JSONL file of the canonical layout, with its folder (`STAGE_PATHS`) and record schema. */
 export const STAGE_FILES = {
-	a1: { dir: 'AwN_gen', file: 'a1.jsonl', schema: A1Record },
-	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl', schema: InteractionRecord },
-	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl', schema: ForceAskRecord },
-	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl', schema: ForceJudgeRecord },
-	a1_force_judge: {
-		dir: 'Force_judge_gen',
-		file: 'a1_force_judge.jsonl',
-		schema: ForceJudgeRecord
-	},
-	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl', schema: LcaResultRecord },
-	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl', schema: DcgResultRecord },
-	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl', schema: LjpResultRecord },
-	LJP_gold: { dir: 'eval_results', file: 'LJP_gold.jsonl', schema: LjpResultRecord },
-	LJP_interaction: { dir: 'eval_results', file: 'LJP_interaction.jsonl', schema: LjpResultRecord }
-} as const;
-export type StageFile = keyof typeof STAGE_FILES;
-export const STAGE_FILE_NAMES = Object.keys(STAGE_FILES) as StageFile[];
+	a1: { ...STAGE_PATHS.a1, schema: A1Record },
+	interaction: { ...STAGE_PATHS.interaction, schema: InteractionRecord },
+	force_ask: { ...STAGE_PATHS.force_ask, schema: ForceAskRecord },
+	a1_direct: { ...STAGE_PATHS.a1_direct, schema: ForceJudgeRecord },
+	a1_force_judge: { ...STAGE_PATHS.a1_force_judge, schema: ForceJudgeRecord },
+	LCA_results: { ...STAGE_PATHS.LCA_results, schema: LcaResultRecord },
+	DCG_results: { ...STAGE_PATHS.DCG_results, schema: DcgResultRecord },
+	LJP_direct: { ...STAGE_PATHS.LJP_direct, schema: LjpResultRecord },
+	LJP_gold: { ...STAGE_PATHS.LJP_gold, schema: LjpResultRecord },
+	LJP_interaction: { ...STAGE_PATHS.LJP_interaction, schema: LjpResultRecord }
+} as const satisfies Record<StageFile, unknown>;
 
 /** The record type stored in each stage file. */
 export type RecordOf<F extends StageFile> = z.infer<(typeof STAGE_FILES)[F]['schema']>;
@@ -162,13 +162,8 @@ export type RecordsByFile = {
 /** A record of any stage file; every one carries these two fields. */
 export type AnyRecord = { case_number: CaseNumber; input_sha256: string } & Record<string, unknown>;
 
-export const ROLES = ['evaluated', 'user', 'judge'] as const;
-export type Role = (typeof ROLES)[number];
-
 // Settings live with the rest of a run's configuration; re-exported as every record type is here.
 export { DEFAULT_SETTINGS, OperationalEntry, Settings } from './run-config';
-
-export const MANIFEST_SCHEMA_VERSION = 1;
 
 /** `runs/<run-id>/<model>/manifest.json`. Never holds a key. */
 export const Manifest = z

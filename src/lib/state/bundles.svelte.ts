@@ -3,30 +3,26 @@
  * import a zip or a folder (e.g. the CLI's output root) all-or-nothing.
  */
 import { downloadBytes, downloadText } from '$lib/adapters/download';
-import { findConflicts, importRuns } from '$lib/adapters/idb-import';
-import { readRunFiles, readRunsFiles, runFileSizes } from '$lib/adapters/idb-layout-source';
 import { listStoredRuns } from '$lib/adapters/idb-listing';
-import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StorageInfo } from '$lib/adapters/storage-info';
 import type { StoredRun } from '$lib/core/store/types';
-import { runLabel } from '$lib/core/store/checks';
+import { runLabel } from '$lib/core/layout';
 import type { RunKey } from '$lib/core/layout';
 import { formatBytes } from '$lib/core/text';
 import { storageUse } from './storage-use.svelte';
+import type { Bundle, BundleEntry, BundleError } from '$lib/adapters/zip-bundle';
 import {
-	BundleError,
-	DEFAULT_BUNDLE_LIMITS,
-	readBundle,
-	readZipBundle,
-	zipBundle,
-	type Bundle,
-	type BundleEntry
-} from '$lib/adapters/zip-bundle';
+	idbImportModule,
+	layoutSourceModule,
+	openSharedIdbStore,
+	zipBundleModule
+} from './lazy-store';
 import { m } from '$lib/paraglide/messages';
 import { saidOf } from '$lib/core/errors';
 import { coreText } from '$lib/view/core-text';
 import { exportFileName } from '$lib/view/export-name';
-import { keyOf } from './results.svelte';
+import { keyOf } from './run-key';
 
 /**
  * What the last import or export came to, for the page to show. `title` and `lines` are in the
@@ -100,7 +96,7 @@ export class BundlesState {
 
 	#openStore: () => Promise<IdbStore>;
 
-	constructor(openStore: () => Promise<IdbStore> = sharedIdbStore) {
+	constructor(openStore: () => Promise<IdbStore> = openSharedIdbStore) {
 		this.#openStore = openStore;
 	}
 
@@ -136,6 +132,10 @@ export class BundlesState {
 		this.outcome = null;
 		try {
 			const runs = chosen.map((r) => r.run);
+			const [{ readRunsFiles }, { zipBundle }] = await Promise.all([
+				layoutSourceModule(),
+				zipBundleModule()
+			]);
 			const files = await readRunsFiles(await this.#openStore(), runs);
 			const zip = await zipBundle(files);
 			const name = exportFileName(runs, Date.now());
@@ -161,6 +161,7 @@ export class BundlesState {
 
 	/** Downloads one file of a run, exactly as it would be in the zip. */
 	async downloadFile(run: RunKey, path: string): Promise<void> {
+		const { readRunFiles } = await layoutSourceModule();
 		const files = await readRunFiles(await this.#openStore(), run);
 		const text = files.get(path);
 		if (text === undefined) return;
@@ -170,12 +171,14 @@ export class BundlesState {
 
 	/** The files of a stored run (path → size in bytes), for the single-file downloads. */
 	async filesOf(run: RunKey): Promise<{ path: string; bytes: number }[]> {
+		const { runFileSizes } = await layoutSourceModule();
 		return runFileSizes(await this.#openStore(), run);
 	}
 
 	/** Imports a zip file. */
 	async importZip(file: File): Promise<void> {
 		await this.#import(file.name, async () => {
+			const { BundleError, DEFAULT_BUNDLE_LIMITS, readZipBundle } = await zipBundleModule();
 			if (file.size > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
 					[
@@ -198,6 +201,7 @@ export class BundlesState {
 	async importFolder(files: readonly File[]): Promise<void> {
 		const name = files[0]?.webkitRelativePath.split('/')[0] || m.bundles_the_folder();
 		await this.#import(name, async () => {
+			const { BundleError, DEFAULT_BUNDLE_LIMITS, readBundle } = await zipBundleModule();
 			const total = files.reduce((n, f) => n + f.size, 0);
 			if (total > DEFAULT_BUNDLE_LIMITS.maxTotalBytes) {
 				throw new BundleError(
@@ -226,8 +230,11 @@ export class BundlesState {
 		this.busy = 'import';
 		this.outcome = null;
 		this.pending = null;
+		let bundleError: typeof BundleError | null = null;
 		try {
+			bundleError = (await zipBundleModule()).BundleError;
 			const bundle = await read();
+			const { findConflicts } = await idbImportModule();
 			const conflicts = await findConflicts(await this.#openStore(), bundle.runs);
 			if (conflicts.length) {
 				this.pending = { bundle, conflicts };
@@ -247,7 +254,7 @@ export class BundlesState {
 			}
 			await this.#write(bundle, false);
 		} catch (e) {
-			if (e instanceof BundleError) {
+			if (bundleError && e instanceof bundleError) {
 				const { problems, problemsSaid, total } = e;
 				this.outcome = outcome(
 					'error',
@@ -272,6 +279,7 @@ export class BundlesState {
 	}
 
 	async #write(bundle: Bundle, replace: boolean): Promise<void> {
+		const { importRuns } = await idbImportModule();
 		await importRuns(await this.#openStore(), bundle.runs, { replace });
 		this.pending = null;
 		const what = { count: bundle.runs.length, name: bundle.name };

@@ -3,7 +3,7 @@
  * count per case except gen, whose interaction stops early on a judgment: between 0 and 3 more
  * questions, each with a user reply and a label, and at most one forced prediction.
  */
-import { ROLES, type Role } from '$lib/core/records';
+import { ROLES, type Role } from '$lib/core/record-names';
 import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
 
 export interface CallRange {

@@ -3,16 +3,16 @@
  * provider that refuses web pages, CORS). Base URLs and model ids are written out; keys never
  * are: each key appears only as the name of the environment variable to set (SPEC §8).
  */
-import { ROLES, type Role } from '$lib/core/records';
+import { ROLES, type Role } from '$lib/core/record-names';
 import { RUN_ALL_STAGES, type StageName } from '$lib/core/engine/types';
 import {
 	DEFAULT_BASE_URL,
 	DEFAULT_CONCURRENCY,
 	DEFAULT_JUDGE_MODEL,
 	DEFAULT_SETTINGS,
-	DEFAULT_USER_MODEL,
-	type Settings
-} from '$lib/core/run-config';
+	DEFAULT_USER_MODEL
+} from '$lib/core/run-defaults';
+import type { Settings } from '$lib/core/run-config';
 import type { ModelSettings } from './model-settings';
 import { PRESETS, type PresetId } from './provider-presets';
 

@@ -7,14 +7,13 @@
  * A link naming a run, case or compared run that is not stored never falls back to something
  * else silently: `issues` says what was asked for and why it is not shown.
  */
-import { readCaseCalls, readCaseRecords, readRunRecords } from '$lib/adapters/idb-layout-source';
 import { listStoredRuns } from '$lib/adapters/idb-listing';
-import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StoredRun } from '$lib/core/store/types';
 import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
-import { caseKey } from '$lib/core/records';
-import { keyOf } from '$lib/state/results.svelte';
+import { caseKey } from '$lib/core/record-names';
+import { keyOf } from '$lib/state/run-key';
 import { compareCase } from '$lib/view/case-compare';
 import {
 	buildCaseRows,
@@ -26,6 +25,7 @@ import {
 } from '$lib/view/case-table';
 import { caseView, type CaseView } from '$lib/view/case-view';
 import type { LinkProblem } from '$lib/view/inspect-link';
+import { layoutSourceModule, openSharedIdbStore } from './lazy-store';
 
 /** Why something a link names is not shown. */
 export type LinkIssue =
@@ -105,7 +105,7 @@ export class InspectorState {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a cache, never observed
 	#tables = new Map<string, { signature: string; rows: Promise<CaseRow[]> }>();
 
-	constructor(openStore: () => Promise<IdbStore> = sharedIdbStore) {
+	constructor(openStore: () => Promise<IdbStore> = openSharedIdbStore) {
 		this.#openStore = openStore;
 	}
 
@@ -181,6 +181,7 @@ export class InspectorState {
 					? (dataset.cases.find((c) => c.case_number === chosen) ?? null)
 					: null;
 			const side = async (r: StoredRun): Promise<CaseSide> => {
+				const { readCaseCalls, readCaseRecords } = await layoutSourceModule();
 				const records = await readCaseRecords(store, r.run, chosen);
 				let calls: CallLogEntry[] = [];
 				let callsError: string | null = null;
@@ -263,9 +264,11 @@ export class InspectorState {
 			this.#tables.set(key, kept);
 			return kept.rows;
 		}
-		const rows = readRunRecords(store, run.run).then((records) =>
-			buildCaseRows(run.manifest.dataset.selected_case_numbers, records, run.manifest.categories)
-		);
+		const rows = layoutSourceModule()
+			.then(({ readRunRecords }) => readRunRecords(store, run.run))
+			.then((records) =>
+				buildCaseRows(run.manifest.dataset.selected_case_numbers, records, run.manifest.categories)
+			);
 		rows.catch(() => {
 			if (this.#tables.get(key)?.rows === rows) this.#tables.delete(key);
 		});

@@ -182,6 +182,45 @@ describe('stored settings', () => {
 		expect(back.concurrency).toBe(8);
 	});
 
+	it('checks each stored field on its own: odd values fall back, unknown fields and keys are dropped', () => {
+		const back = fromStored(
+			JSON.stringify({
+				mode: 'quantum',
+				defaults: { preset: 'nope', baseURL: 7, apiKey: 'sk-smuggled-0123456789' },
+				roles: {
+					evaluated: { model: 'm', useDefaultKey: 'yes', preset: 'ollama', extra: 1 },
+					user: 'not a role',
+					judge: { apiKey: 'sk-smuggled-0123456789' }
+				},
+				generation: [1, 2],
+				concurrency: '8',
+				rememberKeys: 1,
+				unknown: true
+			}),
+			JSON.stringify({ defaults: 'k', evaluated: 'k', user: 'k', judge: 'k' })
+		);
+		const d = defaultModelSettings();
+		expect(back).toEqual({
+			...d,
+			defaults: { preset: 'custom', baseURL: d.defaults.baseURL, apiKey: '' },
+			roles: {
+				evaluated: { ...d.roles.evaluated, model: 'm', preset: 'ollama' },
+				user: d.roles.user,
+				judge: d.roles.judge
+			}
+		});
+		// Keys are read only with the opt-in, and only as four strings.
+		const opted = JSON.stringify({ rememberKeys: true });
+		expect(
+			fromStored(opted, JSON.stringify({ defaults: 'k', evaluated: 'k', user: 'k' })).defaults
+				.apiKey
+		).toBe('');
+		expect(
+			fromStored(opted, JSON.stringify({ defaults: 'k', evaluated: 'e', user: 'u', judge: 'j' }))
+				.roles.judge.apiKey
+		).toBe('j');
+	});
+
 	it.each([
 		['nothing stored', null],
 		['not JSON', '{oops'],

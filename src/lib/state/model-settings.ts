@@ -6,10 +6,9 @@
  * Keys are stored only when the user opts in, and then under their own localStorage entry, so
  * "forget keys" removes exactly them and nothing else ever holds one.
  */
-import { z } from 'zod';
 import { checkBaseUrl, publicBaseUrl } from '$lib/core/model/base-url';
 import type { RoleEndpoint } from '$lib/core/model/types';
-import { ROLES, type Role } from '$lib/core/records';
+import { ROLES, type Role } from '$lib/core/record-names';
 import {
 	DEFAULT_BASE_URL,
 	DEFAULT_CONCURRENCY,
@@ -19,9 +18,9 @@ import {
 	SETTING_LIMITS,
 	SIMULATED_ENDPOINT,
 	SIMULATED_MODEL,
-	type NumberLimit,
-	type Settings
-} from '$lib/core/run-config';
+	type NumberLimit
+} from '$lib/core/run-defaults';
+import type { Settings } from '$lib/core/run-config';
 import { m } from '$lib/paraglide/messages';
 import { PRESET_IDS, type PresetId } from './provider-presets';
 
@@ -230,58 +229,86 @@ export const SETTINGS_STORAGE_KEY = 'lexpilot.model-settings.v1';
 /** Only written when the user ticks "Remember keys on this device". */
 export const KEYS_STORAGE_KEY = 'lexpilot.api-keys.v1';
 
-const Preset = z.enum(PRESET_IDS);
-// Each field falls back on its own, so one odd value (an emptied number field stores null)
-// never throws away the rest of the user's settings.
-const StoredRole = (model: string) =>
-	z
-		.object({
-			useDefaultBaseURL: z.boolean().catch(true),
-			preset: Preset.catch('custom'),
-			baseURL: z.string().catch(''),
-			useDefaultKey: z.boolean().catch(true),
-			model: z.string().catch(model)
-		})
-		.catch(() => ({ ...role(model) }));
-const number = (fallback: number) => z.number().catch(fallback);
-const StoredSettings = z.object({
-	mode: z.enum(['api', 'simulated']).catch('api'),
-	defaults: z
-		.object({ preset: Preset.catch('custom'), baseURL: z.string().catch(DEFAULT_BASE_URL) })
-		.catch({ preset: 'openai', baseURL: DEFAULT_BASE_URL }),
-	roles: z
-		.object({
-			evaluated: StoredRole(''),
-			user: StoredRole(DEFAULT_USER_MODEL),
-			judge: StoredRole(DEFAULT_JUDGE_MODEL)
-		})
-		.catch(() => ({
-			evaluated: role(''),
-			user: role(DEFAULT_USER_MODEL),
-			judge: role(DEFAULT_JUDGE_MODEL)
-		})),
-	generation: z
-		.object({
-			temperature: number(DEFAULT_SETTINGS.temperature),
-			judge_temperature: number(DEFAULT_SETTINGS.judge_temperature),
-			max_tokens: number(DEFAULT_SETTINGS.max_tokens),
-			timeout_s: number(DEFAULT_SETTINGS.timeout_s),
-			retries: number(DEFAULT_SETTINGS.retries)
-		})
-		.catch({ ...DEFAULT_SETTINGS }),
-	concurrency: number(DEFAULT_CONCURRENCY),
-	rememberKeys: z.boolean().catch(false)
-});
-const StoredKeys = z.object({
-	defaults: z.string(),
-	evaluated: z.string(),
-	user: z.string(),
-	judge: z.string()
-});
+// Stored settings are read on every page's first load, so they are checked by hand rather than
+// with zod (which then stays out of the pages that do not validate anything on opening). Each
+// field falls back on its own, so one odd value (an emptied number field stores null) never
+// throws away the rest of the user's settings; unknown fields are dropped.
+type StoredRole = Omit<RoleConfig, 'apiKey'>;
+interface StoredSettings {
+	mode: ProviderMode;
+	defaults: { preset: PresetId; baseURL: string };
+	roles: Record<Role, StoredRole>;
+	generation: Settings;
+	concurrency: number;
+	rememberKeys: boolean;
+}
+type StoredKeys = Record<'defaults' | Role, string>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
+const oneOf = <T extends string>(v: unknown, options: readonly T[], fallback: T): T =>
+	typeof v === 'string' && (options as readonly string[]).includes(v) ? (v as T) : fallback;
+const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
+const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback);
+const number = (v: unknown, fallback: number) =>
+	typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+
+function storedRole(v: unknown, model: string): StoredRole {
+	if (!isRecord(v)) return { ...role(model) };
+	return {
+		useDefaultBaseURL: flag(v.useDefaultBaseURL, true),
+		preset: oneOf(v.preset, PRESET_IDS, 'custom'),
+		baseURL: text(v.baseURL, ''),
+		useDefaultKey: flag(v.useDefaultKey, true),
+		model: text(v.model, model)
+	};
+}
+
+/** The stored settings object, each field checked on its own; null when it is no object. */
+function readStoredSettings(v: unknown): StoredSettings | null {
+	if (!isRecord(v)) return null;
+	const { defaults, roles, generation: g } = v;
+	const models: Record<Role, string> = {
+		evaluated: '',
+		user: DEFAULT_USER_MODEL,
+		judge: DEFAULT_JUDGE_MODEL
+	};
+	return {
+		mode: oneOf(v.mode, ['api', 'simulated'], 'api'),
+		defaults: isRecord(defaults)
+			? {
+					preset: oneOf(defaults.preset, PRESET_IDS, 'custom'),
+					baseURL: text(defaults.baseURL, DEFAULT_BASE_URL)
+				}
+			: { preset: 'openai', baseURL: DEFAULT_BASE_URL },
+		roles: Object.fromEntries(
+			ROLES.map((r) => [r, isRecord(roles) ? storedRole(roles[r], models[r]) : role(models[r])])
+		) as Record<Role, StoredRole>,
+		generation: isRecord(g)
+			? {
+					temperature: number(g.temperature, DEFAULT_SETTINGS.temperature),
+					judge_temperature: number(g.judge_temperature, DEFAULT_SETTINGS.judge_temperature),
+					max_tokens: number(g.max_tokens, DEFAULT_SETTINGS.max_tokens),
+					timeout_s: number(g.timeout_s, DEFAULT_SETTINGS.timeout_s),
+					retries: number(g.retries, DEFAULT_SETTINGS.retries)
+				}
+			: { ...DEFAULT_SETTINGS },
+		concurrency: number(v.concurrency, DEFAULT_CONCURRENCY),
+		rememberKeys: flag(v.rememberKeys, false)
+	};
+}
+
+/** The stored keys: four strings, or null. */
+function readStoredKeys(v: unknown): StoredKeys | null {
+	if (!isRecord(v)) return null;
+	const { defaults, evaluated, user, judge } = v;
+	if (![defaults, evaluated, user, judge].every((k) => typeof k === 'string')) return null;
+	return { defaults, evaluated, user, judge } as StoredKeys;
+}
 
 /** The two localStorage entries for `s`; `keys` is null unless the user opted in. */
 export function toStored(s: ModelSettings): { settings: string; keys: string | null } {
-	const settings: z.infer<typeof StoredSettings> = {
+	const settings: StoredSettings = {
 		mode: s.mode,
 		defaults: { preset: s.defaults.preset, baseURL: s.defaults.baseURL },
 		roles: Object.fromEntries(
@@ -297,7 +324,7 @@ export function toStored(s: ModelSettings): { settings: string; keys: string | n
 				};
 				return [r, stored];
 			})
-		) as z.infer<typeof StoredSettings>['roles'],
+		) as StoredSettings['roles'],
 		generation: { ...s.generation },
 		concurrency: s.concurrency,
 		rememberKeys: s.rememberKeys
@@ -308,7 +335,7 @@ export function toStored(s: ModelSettings): { settings: string; keys: string | n
 				evaluated: s.roles.evaluated.apiKey,
 				user: s.roles.user.apiKey,
 				judge: s.roles.judge.apiKey
-			} satisfies z.infer<typeof StoredKeys>)
+			} satisfies StoredKeys)
 		: null;
 	return { settings: JSON.stringify(settings), keys };
 }
@@ -328,20 +355,20 @@ function parseJson(text: string | null): unknown {
  */
 export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
 	const base = defaultModelSettings();
-	const stored = StoredSettings.safeParse(parseJson(settingsText));
-	const s: ModelSettings = stored.success
+	const stored = readStoredSettings(parseJson(settingsText));
+	const s: ModelSettings = stored
 		? {
-				...stored.data,
-				defaults: { ...stored.data.defaults, apiKey: '' },
+				...stored,
+				defaults: { ...stored.defaults, apiKey: '' },
 				roles: Object.fromEntries(
-					ROLES.map((r) => [r, { ...stored.data.roles[r], apiKey: '' }])
+					ROLES.map((r) => [r, { ...stored.roles[r], apiKey: '' }])
 				) as Record<Role, RoleConfig>
 			}
 		: base;
-	const keys = s.rememberKeys ? StoredKeys.safeParse(parseJson(keysText)) : null;
-	if (keys?.success) {
-		s.defaults.apiKey = keys.data.defaults;
-		for (const r of ROLES) s.roles[r].apiKey = keys.data[r];
+	const keys = s.rememberKeys ? readStoredKeys(parseJson(keysText)) : null;
+	if (keys) {
+		s.defaults.apiKey = keys.defaults;
+		for (const r of ROLES) s.roles[r].apiKey = keys[r];
 	}
 	return s;
 }

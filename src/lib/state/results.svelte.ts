@@ -5,17 +5,11 @@
  * the files the page offers for download.
  */
 import { downloadBlob } from '$lib/adapters/download';
-import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
 import { listStoredRuns } from '$lib/adapters/idb-listing';
-import { sharedIdbStore, type IdbStore } from '$lib/adapters/idb-store';
+import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StoredRun } from '$lib/core/store/types';
-import {
-	computeReport,
-	withIntervals,
-	type ComparisonReport,
-	type LoadedRun,
-	type ResultsReport
-} from '$lib/core/results';
+import type { ComparisonReport, LoadedRun, ResultsReport } from '$lib/core/results';
+import { withIntervals } from '$lib/core/results/with-intervals';
 import type { Locale } from '$lib/paraglide/runtime';
 import { refusalOf, refusalText } from '$lib/view/compare-refusal';
 import type { FigureContext, SeriesMode } from '$lib/view/figures';
@@ -29,12 +23,12 @@ import {
 import type { ResultsQuery } from '$lib/view/results-query';
 import { isInProgress } from '$lib/view/run-progress';
 import { drawnReport, groupDifferences } from '$lib/view/shown-report';
+import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
+import { keyOf } from './run-key';
 import { StatsClient } from './stats-client';
 
-/** `run_id/model_dir`: how selections, series and URLs name a run. */
-export function keyOf(run: { runId: string; modelDir: string }): string {
-	return `${run.runId}/${run.modelDir}`;
-}
+// In its own module so that pages naming runs need not load this one.
+export { keyOf };
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -184,7 +178,7 @@ export class ResultsState {
 	#generation = 0;
 
 	constructor(deps: ResultsDeps = {}) {
-		this.#openStore = deps.openStore ?? sharedIdbStore;
+		this.#openStore = deps.openStore ?? openSharedIdbStore;
 		this.#stats = deps.stats ?? new StatsClient();
 		this.#save = deps.save ?? downloadBlob;
 	}
@@ -285,7 +279,9 @@ export class ResultsState {
 		const report =
 			shown.length === 0
 				? null
-				: await computeReport(idbLayoutSource(store, { runs: shown }), {
+				: await (
+						await resultsModule()
+					).computeReport((await layoutSourceModule()).idbLayoutSource(store, { runs: shown }), {
 						partial: true,
 						onRun: (run, manifest, table) =>
 							loaded.set(keyOf({ runId: run.run_id, modelDir: run.model_dir }), {

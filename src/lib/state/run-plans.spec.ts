@@ -62,6 +62,26 @@ describe('run plans', () => {
 		expect(runIds).toEqual(text.includes('"ok"') ? ['ok'] : []);
 	});
 
+	it('drops each entry that breaks one rule of a plan, and only those', () => {
+		const broken: [string, unknown][] = [
+			['an empty run id', { runId: '' }],
+			['no model folder', { modelDir: undefined }],
+			['no stages', { stages: [] }],
+			['an unknown stage', { stages: ['gen', 'deploy'] }],
+			['concurrency 0', { concurrency: 0 }],
+			['a fractional concurrency', { concurrency: 1.5 }],
+			['an unknown status', { status: 'exploded' }],
+			['a numeric error', { error: 3 }],
+			['no date', { updatedAt: null }]
+		];
+		const entries = broken.map(([, o]) => ({ ...plan('bad'), ...(o as object) }));
+		const s = storage(JSON.stringify([...entries, plan('ok', { status: 'done', error: 'x' })]));
+		expect(loadPlans(s)).toEqual([plan('ok', { status: 'done', error: 'x' })]);
+		expect(() => savePlan(storage(), { ...plan('x'), concurrency: 0 })).toThrow(
+			/not a valid run plan/
+		);
+	});
+
 	it('works without localStorage at all', () => {
 		expect(loadPlans(null)).toEqual([]);
 		expect(() => savePlan(null, plan('run1'))).not.toThrow();

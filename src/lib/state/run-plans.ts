@@ -4,31 +4,66 @@
  * settings, selected cases, prompts) this is everything "Resume" needs after a reload or a
  * closed tab, except keys, which a plan never holds.
  */
-import { z } from 'zod';
-import { STAGE_NAMES } from '$lib/core/engine/types';
+import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
 
 export const PLANS_STORAGE_KEY = 'lexpilot.run-plans.v1';
 
-export const RunPlan = z.object({
-	runId: z.string().min(1),
-	modelDir: z.string().min(1),
-	/** Stages asked for, in run order. */
-	stages: z.array(z.enum(STAGE_NAMES)).min(1),
-	concurrency: z.number().int().positive(),
+/** A remembered run. */
+export interface RunPlan {
+	runId: string;
+	modelDir: string;
+	/** Stages asked for, in run order; at least one. */
+	stages: StageName[];
+	/** A whole number ≥ 1. */
+	concurrency: number;
 	/** File name of the dataset, to tell the user which file to load before resuming. */
-	datasetName: z.string(),
+	datasetName: string;
 	/**
 	 * `running` stays written when a tab is closed or reloaded mid-run; with no tab holding the
 	 * run's lock it means "interrupted".
 	 */
-	status: z.enum(['running', 'paused', 'stopped', 'failed', 'done']),
+	status: 'running' | 'paused' | 'stopped' | 'failed' | 'done';
 	/** Why it stopped, when it failed. */
-	error: z.string().nullable(),
-	updatedAt: z.string()
-});
-export type RunPlan = z.infer<typeof RunPlan>;
+	error: string | null;
+	updatedAt: string;
+}
 export type PlanStatus = RunPlan['status'];
+const STATUSES: readonly PlanStatus[] = ['running', 'paused', 'stopped', 'failed', 'done'];
+
+/**
+ * `v` as a plan with exactly the fields above (any other field, a key above all, is dropped),
+ * or null. Checked by hand, not with zod: the Run page reads plans on opening, and zod is kept
+ * out of the pages' first load.
+ */
+export function readPlan(v: unknown): RunPlan | null {
+	if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+	const p = v as Record<string, unknown>;
+	const nonEmpty = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
+	const ok =
+		nonEmpty(p.runId) &&
+		nonEmpty(p.modelDir) &&
+		Array.isArray(p.stages) &&
+		p.stages.length > 0 &&
+		p.stages.every((st) => (STAGE_NAMES as readonly unknown[]).includes(st)) &&
+		Number.isSafeInteger(p.concurrency) &&
+		(p.concurrency as number) > 0 &&
+		typeof p.datasetName === 'string' &&
+		(STATUSES as readonly unknown[]).includes(p.status) &&
+		(p.error === null || typeof p.error === 'string') &&
+		typeof p.updatedAt === 'string';
+	if (!ok) return null;
+	return {
+		runId: p.runId as string,
+		modelDir: p.modelDir as string,
+		stages: [...(p.stages as StageName[])],
+		concurrency: p.concurrency as number,
+		datasetName: p.datasetName as string,
+		status: p.status as PlanStatus,
+		error: p.error as string | null,
+		updatedAt: p.updatedAt as string
+	};
+}
 
 /** The part of `localStorage` plans use; null when the browser offers none. */
 export type PlanStorage = Pick<Storage, 'getItem' | 'setItem'> | null;
@@ -46,10 +81,7 @@ export function loadPlans(storage: PlanStorage): RunPlan[] {
 		return [];
 	}
 	if (!Array.isArray(value)) return [];
-	return value.flatMap((v) => {
-		const parsed = RunPlan.safeParse(v);
-		return parsed.success ? [parsed.data] : [];
-	});
+	return value.flatMap((v) => readPlan(v) ?? []);
 }
 
 function write(storage: PlanStorage, plans: RunPlan[]): void {
@@ -63,7 +95,9 @@ function write(storage: PlanStorage, plans: RunPlan[]): void {
 /** Adds or replaces the plan of a run. */
 export function savePlan(storage: PlanStorage, plan: RunPlan): void {
 	const others = loadPlans(storage).filter((p) => planKey(p) !== planKey(plan));
-	write(storage, [...others, RunPlan.parse(plan)]);
+	const checked = readPlan(plan);
+	if (!checked) throw new Error(`not a valid run plan (run ${String(plan.runId)})`);
+	write(storage, [...others, checked]);
 }
 
 /** Changes the status (and error) of a remembered plan; a run without one is left alone. */

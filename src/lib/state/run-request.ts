@@ -10,8 +10,9 @@ import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/t
 import { RUN_ID_PATTERN } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
-import { ROLES, type Manifest, type Role, type Settings } from '$lib/core/records';
-import { OPERATIONAL_SETTINGS } from '$lib/core/run-config';
+import { ROLES, type Role } from '$lib/core/record-names';
+import type { Manifest, Settings } from '$lib/core/records';
+import { OPERATIONAL_SETTINGS } from '$lib/core/run-defaults';
 import { m } from '$lib/paraglide/messages';
 import type { ClientHooks, RunRequest } from './run-controller';
 import {

@@ -4,7 +4,8 @@
  * Keys live in this object's memory; they reach localStorage only when the user opts in.
  */
 import type { ConnectionTestResult } from '$lib/core/model/diagnose';
-import { DEFAULT_SETTINGS, ROLES, type Role } from '$lib/core/records';
+import { DEFAULT_SETTINGS } from '$lib/core/run-defaults';
+import { ROLES, type Role } from '$lib/core/record-names';
 import {
 	defaultModelSettings,
 	fromStored,

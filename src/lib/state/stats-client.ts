@@ -6,7 +6,7 @@
 import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap';
 import type { CaseTable } from '$lib/core/metrics/case-table';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
-import { handleStatsRequest, type StatsRequest, type StatsResponse } from './stats-protocol';
+import type { StatsRequest, StatsResponse } from './stats-protocol';
 
 type StatsRequestBody = StatsRequest extends infer R
 	? R extends StatsRequest
@@ -49,6 +49,9 @@ export class StatsClient {
 		const worker = this.#start();
 		if (!worker) {
 			await new Promise((r) => setTimeout(r, 0));
+			// Loaded here only: the page's worker has its own copy, so the page's first load
+			// does not carry the statistics code.
+			const { handleStatsRequest } = await import('./stats-protocol');
 			return handleStatsRequest(structuredClone(request));
 		}
 		return new Promise((resolve, reject) => {

@@ -9,7 +9,7 @@ import {
 	type RunIntervals
 } from '$lib/core/metrics/bootstrap';
 import type { CaseTable } from '$lib/core/metrics/case-table';
-import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results';
+import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results/compare';
 
 export type StatsRequest =
 	| {

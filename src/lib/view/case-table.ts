@@ -6,7 +6,8 @@
  */
 import { classOf, orderClasses } from '$lib/core/metrics/by-class';
 import type { CategoryMap, History } from '$lib/core/dataset/types';
-import { caseKey, type CaseNumber, type HistoryType, type RecordsByFile } from '$lib/core/records';
+import { caseKey } from '$lib/core/record-names';
+import type { CaseNumber, HistoryType, RecordsByFile } from '$lib/core/records';
 import { EXPECTED_LABEL } from './case-view';
 
 /**

@@ -6,17 +6,16 @@
  */
 import { classOf } from '$lib/core/metrics/by-class';
 import type { Case, CategoryMap, History, Verdict } from '$lib/core/dataset/types';
-import {
-	STAGE_FILE_NAMES,
-	type A1Record,
-	type DcgLabel,
-	type ForceAskRecord,
-	type ForceJudgeRecord,
-	type HistoryType,
-	type InteractionRecord,
-	type LcaLabel,
-	type RecordsByFile,
-	type StageFile
+import { STAGE_FILE_NAMES, type StageFile } from '$lib/core/record-names';
+import type {
+	A1Record,
+	DcgLabel,
+	ForceAskRecord,
+	ForceJudgeRecord,
+	HistoryType,
+	InteractionRecord,
+	LcaLabel,
+	RecordsByFile
 } from '$lib/core/records';
 import type { LjpSetup } from '$lib/core/metrics/types';
 

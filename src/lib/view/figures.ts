@@ -4,7 +4,7 @@
  * a grid of cells: one row of values per series (a run, or a group of comparable runs) and one
  * column per category (metrics, LJP setups or cause classes). Framework-free.
  */
-import { UNCLASSIFIED } from '$lib/core/dataset/types';
+import { UNCLASSIFIED } from '$lib/core/dataset/names';
 import type { Aggregate } from '$lib/core/metrics/aggregate';
 import type { Interval } from '$lib/core/metrics/bootstrap';
 import type { RateTree } from '$lib/core/metrics/kernel';

@@ -1,5 +1,5 @@
 /** The model roles as the Run page names them, in the interface language. */
-import type { Role } from '$lib/core/records';
+import type { Role } from '$lib/core/record-names';
 import { m } from '$lib/paraglide/messages';
 
 const NAMES: Record<Role, () => string> = {

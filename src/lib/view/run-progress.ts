@@ -1,6 +1,6 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
 import type { StoredRun } from '$lib/core/store/types';
-import type { StageFile } from '$lib/core/records';
+import type { StageFile } from '$lib/core/record-names';
 import { m } from '$lib/paraglide/messages';
 
 export interface StageCount {

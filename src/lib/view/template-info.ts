@@ -1,6 +1,6 @@
 /** What each template of the pack is for, as the Prompts page explains it (in the UI language). */
-import type { TemplateName } from '$lib/core/prompts/pack';
-import type { Role } from '$lib/core/records';
+import type { TemplateName } from '$lib/core/prompts/slots';
+import type { Role } from '$lib/core/record-names';
 import { m } from '$lib/paraglide/messages';
 
 export interface TemplateInfo {

@@ -8,15 +8,28 @@ import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maxAnswerBytes } from '../../../src/lib/core/model/openai-client';
+import { ModelCallError } from '../../../src/lib/core/errors';
+import { maxTokensOf } from '../../../src/lib/core/model/bounded-fetch';
+import {
+	createOpenAIClient,
+	maxAnswerBytes,
+	maxResponseBytes
+} from '../../../src/lib/core/model/openai-client';
 import { clipText } from '../../../src/lib/core/text/clip';
 import { runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+import {
+	startFakeOpenAI,
+	type FakeOpenAI,
+	type Handler,
+	type Reply
+} from '../../fake-openai/server';
 import { DATASET } from '../faults/harness';
 
 const TEN_MB = 10 * 1024 * 1024;
+const ONE_MIB = 1024 * 1024;
+const FIFTY_MB = 50 * 1000 * 1000;
 const simulated = byTask(simulatedScript);
 let server: FakeOpenAI | null = null;
 afterEach(async () => {
@@ -67,16 +80,16 @@ describe('the answer bound', () => {
 });
 
 describe('giant answers through the CLI', () => {
-	it('a 10 MB answer on every attempt: refused, retried, nothing written, stderr short', async () => {
-		const r = await gen(() => ({ content: 'x'.repeat(TEN_MB) }), '--retries', '1');
+	it('a 1 MiB answer on every attempt: refused, retried, nothing written, stderr short', async () => {
+		const r = await gen(() => ({ content: 'x'.repeat(ONE_MIB) }), '--retries', '1');
 		expect(r.code).toBe(1);
 		// Both histories of the case, two attempts each at most.
 		expect(r.calls).toBeLessThanOrEqual(4);
 		expect(r.stderr).toMatch(
-			/the answer is 10\.0 MiB \(10485760 bytes\), more than the 320 KiB allowed for max_tokens 8192 \(32 bytes a token \+ 64 KiB\): the provider ignored max_tokens after 2 attempts; nothing was saved/
+			/the answer is 1\.0 MiB \(1048576 bytes\), more than the 320 KiB allowed for max_tokens 8192 \(32 bytes a token \+ 64 KiB\): the provider ignored max_tokens after 2 attempts; nothing was saved/
 		);
 		expect(r.stderr).toContain(`raw output:\nxxx`);
-		expect(r.stderr).toContain(`… (${TEN_MB} characters in all)`);
+		expect(r.stderr).toContain(`… (${ONE_MIB} characters in all)`);
 		expect(r.stderr.length).toBeLessThan(10_000);
 		expect(await bytesUnder(r.root)).toBeLessThan(20_000);
 	});
@@ -109,5 +122,126 @@ describe('giant answers through the CLI', () => {
 		expect(r.stderr).toContain(`raw output:\nnot json 啊`);
 		expect(r.stderr).toContain(`… (${junk.length} characters in all)`);
 		expect(r.stderr.length).toBeLessThan(5_000);
+	});
+});
+
+/** What the server managed to send of each giant body, and whether it got to the end. */
+function giantLog() {
+	const sent: { bytes: number; finished: boolean }[] = [];
+	const reply = (): Reply => ({
+		giant: { bytes: FIFTY_MB, done: (bytes, finished) => void sent.push({ bytes, finished }) }
+	});
+	return { sent, reply };
+}
+
+/** Waits until the server has reported `n` giant bodies (it learns of a cut after the client). */
+async function reported(sent: unknown[], n: number) {
+	for (let i = 0; i < 200 && sent.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+	expect(sent).toHaveLength(n);
+}
+
+describe('a giant body is refused while it streams in, not after', () => {
+	it('a 50 MB answer: the client reads at most the body bound, then hangs up', async () => {
+		const log = giantLog();
+		server = await startFakeOpenAI({ handler: log.reply });
+		// Bytes the client pulled off the socket, counted under the bounded fetch.
+		let read = 0;
+		const counting: typeof fetch = async (input, init) => {
+			const response = await fetch(input, init);
+			const counted = response.body!.pipeThrough(
+				new TransformStream<Uint8Array, Uint8Array>({
+					transform(chunk, controller) {
+						read += chunk.byteLength;
+						controller.enqueue(chunk);
+					}
+				})
+			);
+			return new Response(counted, { status: response.status, headers: response.headers });
+		};
+		const endpoint = { baseURL: server.baseURL, apiKey: 'sk-giant-0123456789abcdef', model: 'm' };
+		const client = createOpenAIClient(
+			{ evaluated: endpoint, user: endpoint, judge: endpoint },
+			{ retries: 0, fetch: counting }
+		);
+		// Memory the process holds meanwhile, sampled: reading 50 MB whole would add ≥ 50 MB.
+		const held = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+		const before = held();
+		let peak = before;
+		const sampler = setInterval(() => (peak = Math.max(peak, held())), 2);
+		const error = await client
+			.complete({
+				role: 'evaluated',
+				task: 'lexawn',
+				prompt: 'hi',
+				temperature: 0,
+				maxTokens: 8192,
+				caseNumber: 'c1'
+			})
+			.then(
+				() => null,
+				(e: unknown) => e
+			);
+		clearInterval(sampler);
+		expect(read).toBeLessThan(maxResponseBytes(8192) + 1024 * 1024);
+		expect(peak - before).toBeLessThan(20 * 1024 * 1024);
+		expect(error).toBeInstanceOf(ModelCallError);
+		expect((error as ModelCallError).details.kind).toBe('invalid_output');
+		expect((error as Error).message).toContain(
+			`the response passed 1.9 MiB (${maxResponseBytes(8192)} bytes) and was not read further: ` +
+				'no answer within the 320 KiB allowed for max_tokens 8192 (32 bytes a token + 64 KiB) ' +
+				'is that long, even as escaped JSON: the provider ignored max_tokens'
+		);
+		await reported(log.sent, 1);
+		expect(log.sent[0].finished).toBe(false);
+		expect(log.sent[0].bytes).toBeLessThan(FIFTY_MB / 2);
+	});
+
+	it('through the CLI: refused as the provider ignoring max_tokens, nothing saved', async () => {
+		const log = giantLog();
+		const r = await gen(
+			(req) => (req.model === 'eval-model' ? log.reply() : simulated(req)),
+			'--retries',
+			'0'
+		);
+		expect(r.code).toBe(1);
+		expect(r.stderr).toMatch(
+			/the response passed 1\.9 MiB \(\d+ bytes\) and was not read further: .* the provider ignored max_tokens/
+		);
+		expect(r.stderr.length).toBeLessThan(5_000);
+		expect(await bytesUnder(r.root)).toBeLessThan(20_000);
+		await reported(log.sent, r.calls);
+		for (const s of log.sent) expect(s.finished).toBe(false);
+	});
+
+	it('an answer within the bound is read whole even when JSON escapes every byte', async () => {
+		server = await startFakeOpenAI({ handler: () => ({ content: '\u0001'.repeat(300_000) }) });
+		const endpoint = { baseURL: server.baseURL, apiKey: 'sk-giant-0123456789abcdef', model: 'm' };
+		const client = createOpenAIClient(
+			{ evaluated: endpoint, user: endpoint, judge: endpoint },
+			{ retries: 0 }
+		);
+		// 300,000 bytes of answer, 1.8 MB of body (`\u0001` is six characters).
+		const result = await client.complete({
+			role: 'evaluated',
+			task: 'lexawn',
+			prompt: 'hi',
+			temperature: 0,
+			maxTokens: 8192,
+			caseNumber: 'c1'
+		});
+		expect(result.response).toHaveLength(300_000);
+	});
+});
+
+describe('maxTokensOf', () => {
+	it('reads the key, never a quoted "max_tokens" inside the prompt', () => {
+		const body = JSON.stringify({
+			model: 'm',
+			messages: [{ role: 'user', content: '"max_tokens": 99999999' }],
+			max_tokens: 512
+		});
+		expect(maxTokensOf(body)).toBe(512);
+		expect(maxTokensOf(JSON.stringify({ messages: [{ content: '"max_tokens":7' }] }))).toBe(null);
+		expect(maxTokensOf(undefined)).toBe(null);
 	});
 });

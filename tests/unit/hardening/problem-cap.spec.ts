@@ -4,9 +4,10 @@
  * memory stays bounded), and `validate` prints those lines and one line saying how many more
  * of which kind, under a header counting them all.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../../../src/lib/core/dataset/load';
 import {
@@ -67,4 +68,33 @@ describe('the problem cap', () => {
 		);
 		expect(r.stderr.length).toBeLessThan(100_000);
 	}, 60_000);
+
+	it("validate on the issue's 1,000,000 empty cases (3 MB) peaks under 512 MiB, not gigabytes", async () => {
+		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-cap-'));
+		const path = join(dir, 'million.json');
+		await writeFile(path, `[${Array(1_000_000).fill('{}').join(',')}]`);
+		const probe = join(dir, 'probe.json');
+		const root = resolve(import.meta.dirname, '../../..');
+		// The built CLI as a user runs it, under the bench's probe (which records peak RSS).
+		const code = await new Promise<number | null>((done, fail) => {
+			const child = spawn(
+				process.execPath,
+				[
+					'--import',
+					'tsx',
+					'tests/bench/cli-probe.ts',
+					'bin/lexpilot.js',
+					'validate',
+					'--dataset',
+					path
+				],
+				{ cwd: root, env: { ...process.env, LEXPILOT_BENCH_PROBE: probe }, stdio: 'ignore' }
+			);
+			child.on('error', fail);
+			child.on('close', done);
+		});
+		expect(code).toBe(2);
+		const { maxRssKiB } = JSON.parse(await readFile(probe, 'utf8')) as { maxRssKiB: number };
+		expect(maxRssKiB / 1024).toBeLessThan(512);
+	}, 120_000);
 });

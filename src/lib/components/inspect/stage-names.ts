@@ -1,7 +1,7 @@
 /** Names of LJP setups and stage files on the Inspect page, in the page's language. */
 import { m } from '$lib/paraglide/messages';
 import type { LjpSetup } from '$lib/core/metrics/types';
-import type { StageFile } from '$lib/core/records';
+import type { StageFile } from '$lib/core/record-names';
 
 /** `Direct`, or with `long` the history it predicts from. */
 export function setupName(setup: LjpSetup, long = false): string {

@@ -5,7 +5,7 @@
  * stores, bundles, results, Inspect) goes through this schema.
  */
 import { z } from 'zod';
-import { ROLES } from '../records';
+import { ROLES } from '../record-names';
 
 /** `case_number` as the dataset holds it: a string or an integer (SPEC §5). */
 const CaseNumberValue = z.union([z.string().min(1), z.number().int()]);

@@ -1,5 +1,5 @@
 /** Run totals from a call log: calls, retries, tokens per role and stage, wall time. */
-import { ROLES, type Role } from '../records';
+import { ROLES, type Role } from '../record-names';
 import type { CallLogEntry } from './schema';
 
 /** Tokens summed over calls; `reasoning` is null when no call of the group reported it. */

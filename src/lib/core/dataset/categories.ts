@@ -5,7 +5,8 @@
  */
 import { coded, type CoreText } from '../said';
 import { UsageError } from '../errors';
-import { CategoryMap, UNCLASSIFIED } from './types';
+import type { CategoryMap } from './types';
+import { UNCLASSIFIED } from './names';
 import { decodeUtf8, stripBom } from '../text';
 
 /** The six default classes, in the order reports list them. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { VERDICTS } from './names';
 
-/** The three verdicts a claim can receive, in ordinal order (支持=0, 部分支持=1, 驳回=2). */
-export const VERDICTS = ['支持', '部分支持', '驳回'] as const;
+export { UNCLASSIFIED, VERDICTS } from './names';
+
 export const Verdict = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof Verdict>;
 
@@ -60,6 +61,3 @@ export type HistoryFields = z.infer<typeof HistoryFields>;
 /** cause_of_action → class. */
 export const CategoryMap = z.record(z.string(), z.string());
 export type CategoryMap = z.infer<typeof CategoryMap>;
-
-/** The class a cause lands in when the category map does not know it. */
-export const UNCLASSIFIED = '未分类';

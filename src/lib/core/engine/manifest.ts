@@ -2,7 +2,8 @@
 import type { Case } from '../dataset/types';
 import { codeSha256, promptsSha256 } from '../prompts/hashes';
 import type { PromptPack } from '../prompts/pack';
-import { MANIFEST_SCHEMA_VERSION, type Manifest, type Role, type Settings } from '../records';
+import { MANIFEST_SCHEMA_VERSION, type Role } from '../record-names';
+import type { Manifest, Settings } from '../records';
 import type { RunDataset } from './types';
 
 /** Name and version of the program that wrote a run. */

@@ -2,7 +2,7 @@
  * Progress of the stage that is running, for the UI and the CLI. The model client reports
  * retries through `noteRetry`, since only it sees them; the engine reports the rest.
  */
-import { ROLES, type Role } from '../records';
+import { ROLES, type Role } from '../record-names';
 import type { StageName, StageProgress, TokenCounts } from './types';
 
 function perRole<T>(make: () => T): Record<Role, T> {

@@ -17,14 +17,9 @@ import { coded } from '../said';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import { LimiterPool } from '../model/limiter';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
-import type { StageFile } from '../records';
-import {
-	Concurrency,
-	DEFAULT_CONCURRENCY,
-	DEFAULT_SETTINGS,
-	SETTING_LIMITS,
-	Settings
-} from '../run-config';
+import type { StageFile } from '../record-names';
+import { Concurrency, Settings } from '../run-config';
+import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
 import { openRun } from '../store/resume';

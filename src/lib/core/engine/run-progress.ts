@@ -6,7 +6,7 @@
  * change is never lost, and at once when the run ends.
  */
 import type { LimiterPool } from '../model/limiter';
-import { ROLES, type Role } from '../records';
+import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, TokenCounts } from './types';
 

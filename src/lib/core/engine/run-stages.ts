@@ -17,14 +17,10 @@ import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../lay
 import type { ModelClient } from '../model/types';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
-import type { Manifest, Role, StageFile } from '../records';
-import {
-	Concurrency,
-	DEFAULT_CONCURRENCY,
-	DEFAULT_SETTINGS,
-	SETTING_LIMITS,
-	Settings
-} from '../run-config';
+import type { Manifest } from '../records';
+import type { Role, StageFile } from '../record-names';
+import { Concurrency, Settings } from '../run-config';
+import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
 import { openRun } from '../store/resume';
 import type { CheckpointStore } from '../store/types';
 import { createContext, type StageContext } from './context';

@@ -1,6 +1,6 @@
 /** The words of the engine: stages, the dataset it runs, and what it reports. */
 import type { Case, CategoryMap, HistoryFields } from '../dataset/types';
-import type { Role, StageFile } from '../records';
+import type { Role, StageFile } from '../record-names';
 
 /** The stages of SPEC §4, plus `lca`: re-judging saved a1 responses (SPEC §8 `lca` command). */
 export const STAGE_NAMES = [

@@ -1,5 +1,6 @@
 /** Cause classes (SPEC §1): every cause_of_action maps to a class through the run's map. */
-import { UNCLASSIFIED, type CategoryMap } from '../dataset/types';
+import { UNCLASSIFIED } from '../dataset/names';
+import type { CategoryMap } from '../dataset/types';
 
 /** The class of a cause; a cause the map lacks is `未分类`. */
 export function classOf(cause: string, categories: CategoryMap): string {

@@ -3,14 +3,10 @@
  * bootstrap resample is a sum of rows (no records, no objects per resample). The table is
  * plain data (arrays and typed arrays), so it can be posted to a Web Worker as it is.
  */
-import { VERDICTS, type CategoryMap, type Verdict } from '../dataset/types';
-import {
-	caseKey,
-	type CaseNumber,
-	type DcgResultRecord,
-	type LcaResultRecord,
-	type LjpResultRecord
-} from '../records';
+import { VERDICTS } from '../dataset/names';
+import type { CategoryMap, Verdict } from '../dataset/types';
+import { caseKey } from '../record-names';
+import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
 import { classOf, orderClasses } from './by-class';
 import { LJP_SETUPS, type LjpSetup } from './types';
 

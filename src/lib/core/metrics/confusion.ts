@@ -2,7 +2,7 @@
  * LJP confusion matrices and case/claim counts of a run, overall and per class, read off the
  * case table (so they always agree with the metrics and intervals computed from it).
  */
-import { VERDICTS } from '../dataset/types';
+import { VERDICTS } from '../dataset/names';
 import { LJP_OFFSET, ROW_WIDTH, scopeRows, sumRows, type CaseTable } from './case-table';
 import { LJP_SETUPS, type LjpSetup } from './types';
 

@@ -4,7 +4,8 @@
  * left out: they do not change results.
  */
 import { canonicalJson } from '../hash';
-import { caseKey, type Manifest } from '../records';
+import { caseKey } from '../record-names';
+import type { Manifest } from '../records';
 
 /**
  * What must match for two runs to be averaged: dataset sha256, selected cases (in order),

@@ -1,5 +1,6 @@
 /** LJP (SPEC §7): claim-level agreement between predicted and gold verdicts. */
-import { VERDICTS, type Verdict } from '../dataset/types';
+import { VERDICTS } from '../dataset/names';
+import type { Verdict } from '../dataset/types';
 import type { LjpResultRecord } from '../records';
 import { ratio } from './ratio';
 import type { LjpMetrics } from './types';

@@ -15,7 +15,7 @@
  * a case's calls the number of the task they belong to, so a case that started earlier finishes
  * earlier and its records are saved, instead of every case advancing a step at a time.
  */
-import { DEFAULT_CONCURRENCY } from '../run-config';
+import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import { onAbort } from './abort-fan-out';
 import { publicBaseUrl } from './base-url';
 

@@ -6,6 +6,15 @@
  */
 import OpenAI from 'openai';
 import { ModelCallError } from '../errors';
+import {
+	ANSWER_MARGIN_BYTES,
+	boundedFetch,
+	BYTES_PER_TOKEN,
+	maxAnswerBytes,
+	maxResponseBytes,
+	ResponseTooLarge,
+	sizeText
+} from './bounded-fetch';
 import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
@@ -109,7 +118,8 @@ export function createOpenAIClient(
 				dangerouslyAllowBrowser: true,
 				maxRetries: 0,
 				timeout: timeoutMs,
-				...(options.fetch ? { fetch: options.fetch } : {})
+				// A successful body is read at most to maxResponseBytes(max_tokens) of the request.
+				fetch: boundedFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)))
 			});
 			sdks.set(role, sdk);
 		}
@@ -250,6 +260,8 @@ export function createOpenAIClient(
 				else if (e === TIMEOUT)
 					failure = { kind: 'timeout', retryable: true, detail: 'the request timed out' };
 				else if (e instanceof RejectedOutput) failure = e.failure;
+				else if (e instanceof ResponseTooLarge)
+					failure = { kind: 'invalid_output', retryable: true, detail: e.message };
 				else failure = classifyError(e);
 				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
 				if (failure.status !== undefined) answered.add(endpointKey);
@@ -311,27 +323,8 @@ export function createOpenAIClient(
 	return { complete, simulated: false, limiters };
 }
 
-/** UTF-8 bytes a token may take at most, for {@link maxAnswerBytes}. */
-export const BYTES_PER_TOKEN = 32;
-/** Slack on top, for a provider's rounding and short outputs. */
-export const ANSWER_MARGIN_BYTES = 64 * 1024;
-
-/**
- * The largest answer (content plus reasoning, in UTF-8 bytes) accepted for `maxTokens`:
- * `maxTokens × 32 + 64 KiB` (8192 tokens: 320 KiB). A token of the usual byte-level vocabularies
- * is at most a few dozen bytes (a CJK character is 3), so a longer answer means the provider
- * ignored max_tokens; it is refused like an empty or cut-off output, never saved, and retried
- * (a run-away sampling may not repeat), within the same retry budget.
- */
-export function maxAnswerBytes(maxTokens: number): number {
-	return maxTokens * BYTES_PER_TOKEN + ANSWER_MARGIN_BYTES;
-}
-
-function sizeText(bytes: number): string {
-	return bytes >= 1024 * 1024
-		? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-		: `${Math.ceil(bytes / 1024)} KiB`;
-}
+// The bounds live with the fetch that enforces the body's; re-exported for the client's users.
+export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
 
 /** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
 class RejectedOutput extends Error {

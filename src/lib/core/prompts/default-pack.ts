@@ -10,7 +10,8 @@
  *   consultation is complete.
  * - The three judge prompts end with the exact JSON contract of SPEC §3.
  */
-import type { PromptPack, TemplateName } from './pack';
+import type { PromptPack } from './pack';
+import type { TemplateName } from './slots';
 
 const lexawn = `你是一名熟悉中国民事法律的执业律师，正在为当事人提供法律咨询。下面是你与当事人到目前为止的对话。
 

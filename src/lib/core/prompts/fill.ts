@@ -4,10 +4,10 @@ import {
 	SLOT_PATTERN,
 	TEMPLATE_NAMES,
 	TEMPLATE_SLOTS,
-	type PromptPack,
 	type SlotName,
 	type TemplateName
-} from './pack';
+} from './slots';
+import type { PromptPack } from './pack';
 
 /** The values a template may receive; a template may leave out its optional slots. */
 export type SlotValues = Partial<Record<SlotName, string>>;

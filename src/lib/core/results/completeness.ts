@@ -5,13 +5,8 @@
  * selected, or a second record for the same case, is an error naming file, line and case.
  */
 import { CheckpointError } from '../errors';
-import {
-	caseKey,
-	type CaseNumber,
-	type DcgResultRecord,
-	type LcaResultRecord,
-	type LjpResultRecord
-} from '../records';
+import { caseKey } from '../record-names';
+import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
 
 /** The stage files metrics are computed from. */
 export const EVAL_FILES = [

@@ -1,6 +1,6 @@
 /** The "Model calls" section of `results` text: call-log totals per run, stage and role. */
 import type { CallGroupTotals, CallTotals } from '../calls/totals';
-import { ROLES } from '../records';
+import { ROLES } from '../record-names';
 import type { RunReport } from './report';
 import { renderTable, type Align } from './text-table';
 

@@ -3,7 +3,7 @@
  * and what the browser calls with records from IndexedDB.
  */
 import type { CategoryMap } from '../dataset/types';
-import { UNCLASSIFIED } from '../dataset/types';
+import { UNCLASSIFIED } from '../dataset/names';
 import type { Manifest } from '../records';
 import { dcgMetrics } from '../metrics/dcg';
 import { lcaMetrics } from '../metrics/lca';

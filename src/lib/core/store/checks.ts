@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import { CheckpointError } from '../errors';
 import type { RunKey } from '../layout';
-import { STAGE_FILES, type AnyRecord, type StageFile } from '../records';
+import { STAGE_FILES, type AnyRecord } from '../records';
+import type { StageFile } from '../record-names';
 
 function describeIssue(error: z.ZodError): string {
 	const issue = error.issues[0];
@@ -36,7 +37,5 @@ export function compareRunKeys(a: RunKey, b: RunKey): number {
 	return 0;
 }
 
-/** `run1 / gpt-x-1a2b3c4d`, for messages. */
-export function runLabel(run: RunKey): string {
-	return `run ${run.runId} / ${run.modelDir}`;
-}
+// Kept with the layout (no zod), re-exported for the stores' other users.
+export { runLabel } from '../layout';

@@ -9,13 +9,8 @@
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
 import { sha256Canonical, sha256CanonicalSync } from '../hash';
-import {
-	STAGE_FILES,
-	STAGE_FILE_NAMES,
-	type AnyRecord,
-	type RecordOf,
-	type StageFile
-} from '../records';
+import { STAGE_FILES, type AnyRecord, type RecordOf } from '../records';
+import { STAGE_FILE_NAMES, type StageFile } from '../record-names';
 
 /** The fields that repeat a dataset history; heads leave them out. */
 export const HISTORY_FIELDS = ['history', 'initial_history'] as const;

@@ -3,7 +3,8 @@
  * records per case (one per history_type); every other file holds one record per case.
  */
 import { CheckpointError } from '../errors';
-import { caseKey, type CaseNumber, type StageFile } from '../records';
+import { caseKey, type StageFile } from '../record-names';
+import type { CaseNumber } from '../records';
 
 /** Stage files whose records are keyed by case_number and history_type. */
 export const PAIRED_FILES: ReadonlySet<StageFile> = new Set<StageFile>(['a1', 'LCA_results']);

@@ -6,8 +6,10 @@
 import { CheckpointError } from '../errors';
 import { coded, type CoreText } from '../said';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
-import { caseKey, type Manifest, type StageFile } from '../records';
-import { OPERATIONAL_SETTINGS, type OperationalEntry } from '../run-config';
+import { caseKey, type StageFile } from '../record-names';
+import type { Manifest } from '../records';
+import { OPERATIONAL_SETTINGS } from '../run-defaults';
+import type { OperationalEntry } from '../run-config';
 import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, recordIdentity } from './identity';
 import { assertKeyFree } from './key-free';

@@ -12,9 +12,9 @@ import type {
 	InteractionRecord,
 	InteractionRound,
 	LcaLabel,
-	LcaResultRecord,
-	StageFile
+	LcaResultRecord
 } from '../../records';
+import type { StageFile } from '../../record-names';
 import { recordHead, type RecordHead } from '../../store/heads';
 import type { Checkpoint } from '../../store/resume';
 import type { StageContext } from '../context';

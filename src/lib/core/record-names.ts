@@ -1,0 +1,32 @@
+/**
+ * The names of the canonical layout (SPEC §5) without the record schemas (`records.ts`, which
+ * re-exports all of this): stage files and their folders, roles, how case numbers compare.
+ * Pages that only name files or roles import this and so do not load zod on their first visit.
+ */
+import type { CaseNumber } from './records';
+
+/** The string form a case number is compared by: `1001` and `"1001"` name the same case. */
+export function caseKey(caseNumber: CaseNumber): string {
+	return String(caseNumber);
+}
+
+/** Every JSONL file of the canonical layout with its folder; `records.ts` adds each schema. */
+export const STAGE_PATHS = {
+	a1: { dir: 'AwN_gen', file: 'a1.jsonl' },
+	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl' },
+	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl' },
+	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl' },
+	a1_force_judge: { dir: 'Force_judge_gen', file: 'a1_force_judge.jsonl' },
+	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl' },
+	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl' },
+	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl' },
+	LJP_gold: { dir: 'eval_results', file: 'LJP_gold.jsonl' },
+	LJP_interaction: { dir: 'eval_results', file: 'LJP_interaction.jsonl' }
+} as const;
+export type StageFile = keyof typeof STAGE_PATHS;
+export const STAGE_FILE_NAMES = Object.keys(STAGE_PATHS) as StageFile[];
+
+export const ROLES = ['evaluated', 'user', 'judge'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const MANIFEST_SCHEMA_VERSION = 1;

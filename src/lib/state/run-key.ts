@@ -1,0 +1,4 @@
+/** `run_id/model_dir`: how selections, series and URLs name a run. */
+export function keyOf(run: { runId: string; modelDir: string }): string {
+	return `${run.runId}/${run.modelDir}`;
+}
