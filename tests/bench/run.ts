@@ -11,6 +11,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
+import { browserRunBench } from './browser-run.bench';
 import { bundleBench } from './bundle.bench';
 import { cliResumeBench, cliRunBench } from './cli-run.bench';
 import { cliStartupBench } from './cli-startup.bench';
@@ -37,6 +38,7 @@ const BENCHES: BenchModule[] = [
 	...engineBenches,
 	cliRunBench,
 	cliResumeBench,
+	browserRunBench,
 	validationBench,
 	datasetBrowserBench,
 	idbBench,
