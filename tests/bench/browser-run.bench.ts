@@ -29,8 +29,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const QUICK = process.env.QUICK === '1';
 const CASES = QUICK ? 48 : 432;
 const TARGET_RATIO = 1.25;
-/** A task this long is a dropped frame or two; a click answered later than this feels stuck. */
-const TARGET_LONG_TASK_MS = 100;
+/** RAIL's 100 ms for a response, doubled for a shared 2-core machine, as the other page rows. */
+const TARGET_LONG_TASK_MS = 200;
 
 type Watched = { __longTasks: number[] };
 
