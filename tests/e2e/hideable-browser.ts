@@ -60,7 +60,11 @@ export async function launchHideableChromium(): Promise<HideableBrowser> {
 	let browser: Browser | null = null;
 	try {
 		const port = await devToolsPort(profile, child);
-		browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { noDefaults: true });
+		// `isLocal`: files are set on inputs by path, as with a launched browser.
+		browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+			noDefaults: true,
+			isLocal: true
+		});
 		const context = browser.contexts()[0];
 		const page = context.pages()[0] ?? (await context.newPage());
 		await page.setViewportSize({ width: 1360, height: 900 });
