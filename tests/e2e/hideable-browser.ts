@@ -101,13 +101,13 @@ export async function launchHideableChromium(): Promise<HideableBrowser> {
 				await browser?.close().catch(() => {});
 				child.kill();
 				await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-				await rm(profile, { recursive: true, force: true });
+				await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 			}
 		};
 	} catch (e) {
 		await browser?.close().catch(() => {});
 		child.kill();
-		await rm(profile, { recursive: true, force: true });
+		await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 		throw e;
 	}
 }
