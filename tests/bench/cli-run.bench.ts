@@ -22,14 +22,12 @@ import { buildCli, isStale } from '../../scripts/build-cli.js';
 import { runAll } from '../../src/lib/core/engine';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
-import { simulatedScript } from '../engine/simulated-script';
-import { byTask } from '../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fake-openai/server';
+import type { FakeOpenAI, RecordedRequest } from '../fake-openai/server';
+import { datasetFile, idealRun, longestChain, startLatencyFake } from './run-ideal';
 import { benchDataset } from './simulated-runs';
-import { syntheticDataset, writeLargeDataset } from './synthetic-dataset';
+import { writeLargeDataset } from './synthetic-dataset';
 import type { BenchModule, BenchRow } from './types';
 
-const LATENCY_MS = 100;
 const QUICK = process.env.QUICK === '1';
 const KEY = 'sk-bench-7d1e4c9a2b6f3e80';
 const MODELS = [
@@ -139,30 +137,6 @@ async function runCli(
 	});
 }
 
-/** The dataset file the CLI reads: the very bytes `benchDataset` loads, so the SHA-256 matches. */
-async function datasetFile(dir: string, cases: number): Promise<string> {
-	const path = join(dir, `synthetic-${cases}.json`);
-	await writeFile(path, JSON.stringify(syntheticDataset(cases)));
-	return path;
-}
-
-/**
- * The longest chain of one case, in calls: gen's a1 → LCA → per clarification round a user reply
- * and (rounds 1–2) a new response and its label, or (round 3) the forced one, then the LJP of the
- * interaction; dcg's four (the two judges run together); Direct's and Gold's two.
- */
-export function longestChain(interactions: readonly { rounds: { label: string }[] }[]): number {
-	let longest = 4;
-	for (const { rounds } of interactions) {
-		let chain = 2;
-		for (const [i, round] of rounds.entries()) {
-			if (round.label === 'clarification') chain += i + 1 < 3 ? 3 : 2;
-		}
-		longest = Math.max(longest, chain + 1);
-	}
-	return longest;
-}
-
 async function readJsonl(path: string): Promise<unknown[]> {
 	const text = await readFile(path, 'utf8');
 	return text
@@ -198,11 +172,7 @@ const f2 = (n: number) => n.toFixed(2);
 
 async function endToEnd(): Promise<BenchRow[]> {
 	const tmp = await mkdtemp(join(tmpdir(), 'lexpilot-bench-cli-'));
-	const simulated = byTask(simulatedScript);
-	const server: FakeOpenAI = await startFakeOpenAI({
-		requireKey: KEY,
-		handler: async (req) => ({ ...(await simulated(req)), delayMs: LATENCY_MS })
-	});
+	const server: FakeOpenAI = await startLatencyFake({ requireKey: KEY });
 	const rows: BenchRow[] = [];
 	const startups: number[] = [];
 	try {
@@ -240,14 +210,15 @@ async function endToEnd(): Promise<BenchRow[]> {
 				rounds: { label: string }[];
 			}[];
 			const chain = longestChain(interactions);
-			const byCalls = (calls * LATENCY_MS) / plan.concurrency;
-			const byChain = chain * LATENCY_MS;
-			const ideal = Math.max(byCalls, byChain);
+			const {
+				byCallsMs: byCalls,
+				idealMs: ideal,
+				bound
+			} = idealRun(calls, chain, plan.concurrency);
 			const first = result.probe.firstRequest;
 			const wall = result.probe.exit.at - first.at;
 			startups.push(first.at - result.spawnedAt);
 			const label = `${plan.cases} cases, concurrency ${plan.concurrency}`;
-			const bound = byCalls >= byChain ? 'calls-bound' : `chain-bound, ${chain} calls`;
 			if (plan.concurrency === 1) {
 				rows.push({
 					name: `run overhead, ${label}: (wall − Σ latency) / Σ latency (${calls} calls)`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestChain } from './cli-run.bench';
+import { longestChain } from './run-ideal';
 
 const rounds = (...labels: string[]) => ({ rounds: labels.map((label) => ({ label })) });
 

@@ -11,6 +11,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
+import { browserRunBench } from './browser-run.bench';
 import { bundleBench } from './bundle.bench';
 import { cliResumeBench, cliRunBench, cliValidateBench } from './cli-run.bench';
 import { cliStartupBench } from './cli-startup.bench';
@@ -38,6 +39,7 @@ const BENCHES: BenchModule[] = [
 	cliRunBench,
 	cliResumeBench,
 	cliValidateBench,
+	browserRunBench,
 	validationBench,
 	datasetBrowserBench,
 	idbBench,

@@ -59,6 +59,13 @@ describe('Run page', () => {
 		for (const stage of ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']) {
 			expect(await page.getByTestId(`done-${stage}`).innerText()).toBe('3 / 3');
 		}
+		// The whole run: every call the server answered, of a total that is now exact.
+		const answered = fake.server.chatRequests.filter((r) => r.prompt !== 'ping').length;
+		const calls = page.getByTestId('overall-calls');
+		expect(await calls.getAttribute('data-done')).toBe(String(answered));
+		expect(await calls.getAttribute('data-total')).toBe(String(answered));
+		expect(await page.getByTestId('overall-cases').innerText()).toBe('3 / 3');
+		expect(await page.getByTestId('overall-concurrency').getAttribute('data-max')).toBe('4');
 		const first3 = sample.cases.slice(0, 3).map((c) => c.case_number);
 		const records = await savedRecords(page, 'e2e-full');
 		for (const file of STAGE_FILE_NAMES) {

@@ -1,28 +1,38 @@
 /**
  * Runs one run of the engine for the Run page: start, pause, resume, stop, and a snapshot of
- * every stage's progress for the screen. Framework-free, so it is tested in Node with the memory
- * store and the simulated provider.
+ * every stage's progress and of the whole run for the screen. Framework-free, so it is tested in
+ * Node with the memory store and the simulated provider.
  *
- * Main thread, not a Web Worker: the engine spends its time awaiting the network and IndexedDB,
- * and the CPU work between calls (filling prompts, hashing with WebCrypto, validating a record)
- * is a few milliseconds per case. What would make the page stutter is redrawing on every
- * progress event, so the page draws at most once per animation frame (`frame-throttle.ts`).
- * Staying on the main thread also keeps the Web Lock, the keys and the abort signal in one
- * place, and a worker would need its own copy of the dataset and the prompt pack.
+ * In the browser it runs in a dedicated module worker (`run.worker.ts`, driven by the page
+ * through `run-engine.ts`): a hidden tab's timers are throttled by the browser (the simulated
+ * provider's delays, retry backoff), and the engine's bursts of work (reading a resumed run,
+ * ordering the files at the end of a stage) were main-thread tasks of several hundred ms at
+ * 432 cases. The worker owns the store, the run's Web Lock, the model client and its keys; the
+ * page gets throttled snapshots and writes the plans into `localStorage`, which a worker has not.
  */
 import { runStages, RunProgress } from '$lib/core/engine';
 import type { ToolInfo } from '$lib/core/engine/manifest';
 import type { RunDataset, StageName, StageProgress } from '$lib/core/engine/types';
-import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
-import type { CoreText } from '$lib/core/said';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
+import type { LimiterPool } from '$lib/core/model/limiter';
 import type { ModelClient } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { PauseGate } from './pause-gate';
-import { savePlan, updatePlanStatus, type PlanStatus, type PlanStorage } from './run-plans';
+import { CallRate, overallProgress } from './run-overall';
+import { planBook, type PlanBook, type PlanStatus, type PlanStorage } from './run-plans';
+import type { ClientSpec } from './run-request';
+import {
+	idleSnapshot,
+	toRunError,
+	type RetryNote,
+	type PauseSpan,
+	type RunSnapshot
+} from './run-snapshot';
+
+export * from './run-snapshot';
 
 /** Hooks the model client reports to, so retries count in the progress. */
 export interface ClientHooks {
@@ -48,97 +58,26 @@ export interface RunRequest {
 	keys: readonly string[];
 	/** Builds the model client, wired to the hooks. */
 	makeClient(hooks: ClientHooks): ModelClient | Promise<ModelClient>;
+	/**
+	 * What `makeClient` was built from (keys included), so the run's worker can build the same
+	 * client; it reaches the worker by `postMessage` only and is never stored.
+	 */
+	clientSpec?: ClientSpec;
+	/** Cases saved per stage before this start (a resume), for the whole run's estimate. */
+	saved?: Partial<Record<StageName, number>>;
 	tool?: ToolInfo;
-}
-
-export type RunStatus =
-	| 'idle'
-	| 'starting'
-	| 'running'
-	| 'pausing'
-	| 'paused'
-	| 'stopping'
-	| 'done'
-	| 'failed'
-	| 'stopped';
-
-/** The error that ended a run, with what the page needs to explain it. */
-export interface RunError {
-	message: string;
-	/** `locked`: another tab holds the run. */
-	kind:
-		NonNullable<ModelCallError['details']['kind']> | 'locked' | 'checkpoint' | 'usage' | 'other';
-	caseNumber?: string;
-	role?: string;
-	task?: string;
-	status?: number;
-	/** The output that could not be used (a judge's invalid JSON, an empty or cut-off text). */
-	rawOutput?: string;
-	/** `message` as coded pieces, for the interface language (`$lib/view/core-text`). */
-	said?: CoreText[];
-}
-
-/** A time the run was paused (nothing under way), in `Date.now()` ms; `to` null while it lasts. */
-export interface PauseSpan {
-	from: number;
-	to: number | null;
-}
-
-/** A retry the client made, for the page's log. */
-export interface RetryNote {
-	caseNumber: string;
-	role: Role;
-	reason: string;
-	attempt: number;
-	maxAttempts: number;
-	at: number;
-}
-
-export interface RunSnapshot {
-	status: RunStatus;
-	run: RunKey | null;
-	/** Stages of this run in order. */
-	stages: readonly StageName[];
-	/** The latest progress of each stage that has started. */
-	progress: Partial<Record<StageName, StageProgress>>;
-	/** Cases held at the pause gate. */
-	waiting: number;
-	error: RunError | null;
-	warnings: string[];
-	/** Whether this start created the run (false: it resumed a saved one); null until known. */
-	created: boolean | null;
-	/** The last retries, newest last. */
-	retries: RetryNote[];
-	/** When the run stood paused, oldest first: elapsed time leaves these out. */
-	pauses: PauseSpan[];
 }
 
 const MAX_RETRY_NOTES = 20;
 
 export interface RunControllerOptions {
 	store: CheckpointStore;
-	/** Where plans are remembered for "Resume". */
-	plans: PlanStorage;
+	/** Where plans are remembered for "Resume": `localStorage`, or the page's (from a worker). */
+	plans: PlanStorage | PlanBook;
 	/** Told on every change; throttle before drawing. */
 	onChange?: (snapshot: RunSnapshot) => void;
 	/** @default () => new Date() */
 	now?: () => Date;
-}
-
-/** The snapshot before any run. */
-export function idleSnapshot(): RunSnapshot {
-	return {
-		status: 'idle',
-		run: null,
-		stages: [],
-		progress: {},
-		waiting: 0,
-		error: null,
-		warnings: [],
-		created: null,
-		retries: [],
-		pauses: []
-	};
 }
 
 export class RunController {
@@ -150,10 +89,21 @@ export class RunController {
 	/** Whether this start has written its plan: until then the run's saved plan is not ours. */
 	#planned = false;
 	#current: StageName | null = null;
+	/** What the whole run's figures are made of, for the run under way. */
+	#run: {
+		total: number;
+		saved: Partial<Record<StageName, number>>;
+		max: number;
+		limiters: LimiterPool | null;
+	} | null = null;
+	readonly #rate = new CallRate();
 	readonly #options: RunControllerOptions;
+	readonly #plans: PlanBook;
 
 	constructor(options: RunControllerOptions) {
 		this.#options = options;
+		const plans = options.plans;
+		this.#plans = plans && 'save' in plans ? plans : planBook(plans);
 	}
 
 	get snapshot(): RunSnapshot {
@@ -173,6 +123,13 @@ export class RunController {
 		if (this.active) throw new Error('a run is already active in this page');
 		const stages = [...request.stages];
 		this.#current = null;
+		this.#rate.reset();
+		this.#run = {
+			total: Math.min(request.limit ?? Infinity, request.dataset.cases.length),
+			saved: request.saved ?? {},
+			max: request.concurrency,
+			limiters: null
+		};
 		this.#set({ ...idleSnapshot(), status: 'starting', stages });
 		let run: RunKey;
 		let release: () => Promise<void>;
@@ -184,7 +141,7 @@ export class RunController {
 		} catch (e) {
 			return this.#set({ status: 'failed', error: toRunError(e) });
 		}
-		const storage = this.#options.plans;
+		const plans = this.#plans;
 		this.#planned = false;
 		const abort = new AbortController();
 		const gate = new PauseGate(() => this.#checkPaused());
@@ -195,7 +152,7 @@ export class RunController {
 		// other inputs) leaves the run's own plan, its status and its error as they were. The write
 		// fires a `storage` event in the other tabs, whose Run pages list this run as busy.
 		this.#announce = () => {
-			savePlan(storage, {
+			plans.save({
 				runId: run.runId,
 				modelDir: run.modelDir,
 				stages,
@@ -224,6 +181,7 @@ export class RunController {
 					this.#set({ retries: [...this.#snap.retries, note].slice(-MAX_RETRY_NOTES) });
 				}
 			});
+			if (this.#run) this.#run.limiters = client.limiters ?? null;
 			this.#set({ status: 'running' });
 			const result = await runStages({
 				dataset: request.dataset,
@@ -270,6 +228,7 @@ export class RunController {
 	pause(): void {
 		if (!this.#gate || !['running', 'pausing'].includes(this.#snap.status)) return;
 		this.#gate.pause();
+		this.#rate.reset();
 		this.#writeStatus('paused');
 		this.#set({ status: 'pausing' });
 		this.#checkPaused();
@@ -278,6 +237,7 @@ export class RunController {
 	resume(): void {
 		if (!this.#gate || !['pausing', 'paused'].includes(this.#snap.status)) return;
 		this.#writeStatus('running');
+		this.#rate.reset();
 		this.#set({ status: 'running', pauses: this.#endPause() });
 		this.#gate.resume();
 	}
@@ -296,8 +256,40 @@ export class RunController {
 			this.#current = p.stage;
 			this.#gate?.newStage();
 		}
-		this.#set({ progress: { ...this.#snap.progress, [p.stage]: p } });
+		const progress = { ...this.#snap.progress, [p.stage]: p };
+		this.#set({ progress, overall: this.#overall(progress) });
 		this.#checkPaused();
+	}
+
+	/** The whole run's figures for `progress`. */
+	#overall(progress: RunSnapshot['progress']): RunSnapshot['overall'] {
+		const run = this.#run;
+		if (!run) return null;
+		const now = this.#now().getTime();
+		let calls = 0;
+		for (const p of Object.values(progress)) {
+			calls += p.calls.evaluated + p.calls.user + p.calls.judge;
+		}
+		const paused = this.#snap.status === 'pausing' || this.#snap.status === 'paused';
+		if (!paused) this.#rate.note(calls, now);
+		const limits = run.limiters?.limits() ?? [];
+		const current = this.#current ? progress[this.#current] : undefined;
+		return overallProgress({
+			stages: this.#snap.stages,
+			progress,
+			total: run.total,
+			saved: run.saved,
+			perSecond: this.#rate.perSecond(now),
+			paused,
+			concurrency: {
+				limit: limits.length > 0 ? Math.min(...limits.map((l) => l.limit)) : run.max,
+				max: run.max,
+				casesUnderWay:
+					current?.status === 'running'
+						? Math.max(0, current.inFlight - (this.#gate?.waitingCases ?? 0))
+						: 0
+			}
+		});
 	}
 
 	/** Pausing becomes paused once no case is under way except those held at the gate. */
@@ -326,7 +318,7 @@ export class RunController {
 	/** Writes how the run stands into its plan, once this start owns the plan. */
 	#writeStatus(status: PlanStatus, error: string | null = null): void {
 		if (this.#planned && this.#snap.run) {
-			updatePlanStatus(this.#options.plans, this.#snap.run, status, error, this.#now());
+			this.#plans.setStatus(this.#snap.run, status, error, this.#now());
 		}
 	}
 
@@ -356,28 +348,4 @@ function alreadyLocked(store: CheckpointStore): CheckpointStore {
 			? (run, file, order) => store.finalizeStageFile!(run, file, order)
 			: undefined
 	};
-}
-
-export function toRunError(e: unknown): RunError {
-	const message = e instanceof Error ? e.message : String(e);
-	const said = saidOf(e);
-	const coded = said ? { said } : {};
-	if (e instanceof RunLockedError) return { message, kind: 'locked', ...coded };
-	if (e instanceof ModelCallError) {
-		const d = e.details;
-		return {
-			message,
-			kind: d.kind ?? 'other',
-			caseNumber: d.caseNumber,
-			role: d.role,
-			task: d.task,
-			status: d.status,
-			rawOutput: d.rawOutput,
-			...coded
-		};
-	}
-	const name = (e as { name?: string } | null)?.name;
-	if (name === 'CheckpointError') return { message, kind: 'checkpoint', ...coded };
-	if (name === 'UsageError') return { message, kind: 'usage', ...coded };
-	return { message, kind: 'other' };
 }

@@ -121,3 +121,19 @@ export function removePlan(storage: PlanStorage, run: RunKey): void {
 		loadPlans(storage).filter((p) => planKey(p) !== planKey(run))
 	);
 }
+
+/** The two writes a running run makes to its plan; a run's worker sends them to the page. */
+export interface PlanBook {
+	/** Adds or replaces the plan of a run. */
+	save(plan: RunPlan): void;
+	/** Changes the status (and error) of a remembered plan. */
+	setStatus(run: RunKey, status: PlanStatus, error: string | null, now: Date): void;
+}
+
+/** The plan writes of a run, made to `storage` (the page's `localStorage`). */
+export function planBook(storage: PlanStorage): PlanBook {
+	return {
+		save: (plan) => savePlan(storage, plan),
+		setStatus: (run, status, error, now) => updatePlanStatus(storage, run, status, error, now)
+	};
+}

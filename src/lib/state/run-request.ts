@@ -98,7 +98,7 @@ export function newRunRequest(
 		concurrency: s.concurrency,
 		pack: sources.pack,
 		keys: identity.simulated ? [] : keysOf(endpoints),
-		makeClient: makeClient({
+		...client(makeClient, {
 			simulated: identity.simulated,
 			endpoints,
 			settings: { ...s.generation },
@@ -106,6 +106,14 @@ export function newRunRequest(
 			pack: sources.pack
 		})
 	};
+}
+
+/** The client of a request, and what it is built from (for the run's worker). */
+function client(
+	makeClient: ClientFactory,
+	spec: ClientSpec
+): Pick<RunRequest, 'makeClient' | 'clientSpec'> {
+	return { makeClient: makeClient(spec), clientSpec: spec };
 }
 
 function keysOf(endpoints: Record<Role, RoleEndpoint>): string[] {
@@ -218,7 +226,7 @@ export function resumeRequest(
 		concurrency: page.concurrency,
 		pack: sources.pack,
 		keys: keysOf(endpoints),
-		makeClient: makeClient({
+		...client(makeClient, {
 			simulated: manifest.simulated,
 			endpoints,
 			settings: { ...settings },

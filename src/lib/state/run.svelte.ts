@@ -1,7 +1,7 @@
 /**
  * The Run page's state: the form (with what its run id already holds), the run in progress
  * (drawn at most once per frame), the unfinished runs of this browser, and storage use. The
- * engine runs on the main thread; see `run-controller.ts` for why.
+ * engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see `run-controller.ts` for why.
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
@@ -15,13 +15,7 @@ import { cliCommands } from './cli-command';
 import { datasetState } from './dataset.svelte';
 import { frameThrottle, type Throttled } from './frame-throttle';
 import { promptsState } from './prompts.svelte';
-import {
-	idleSnapshot,
-	RunController,
-	toRunError,
-	type RunError,
-	type RunSnapshot
-} from './run-controller';
+import { browserRunEngine, type RunEngine } from './run-engine';
 import { loadPlans, planKey, removePlan } from './run-plans';
 import {
 	checkResume,
@@ -32,6 +26,7 @@ import {
 	type RunSources
 } from './run-request';
 import { checkSavedRun, type ManifestRequest, type SavedRun } from './saved-run';
+import { idleSnapshot, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
 import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
@@ -221,7 +216,7 @@ export class RunState {
 	/** Browser storage, one figure for every page. */
 	readonly storage = storageUse;
 
-	#controller: RunController | null = null;
+	#engine: RunEngine;
 	#store: Promise<IdbStore> | null = null;
 	#draw: Throttled;
 	#ticker: ReturnType<typeof setInterval> | null = null;
@@ -230,8 +225,11 @@ export class RunState {
 	#checks = 0;
 
 	constructor() {
-		this.#draw = frameThrottle(() => {
-			if (this.#controller) this.snapshot = this.#controller.snapshot;
+		this.#draw = frameThrottle(() => (this.snapshot = this.#engine.snapshot));
+		this.#engine = browserRunEngine({
+			plans: browserStorage,
+			onChange: () => this.#draw.request(),
+			store: () => this.store()
 		});
 	}
 
@@ -252,17 +250,6 @@ export class RunState {
 			this.#store.catch(() => (this.#store = null));
 		}
 		return this.#store;
-	}
-
-	async #controllerFor(): Promise<RunController> {
-		if (!this.#controller) {
-			this.#controller = new RunController({
-				store: await this.store(),
-				plans: browserStorage(),
-				onChange: () => this.#draw.request()
-			});
-		}
-		return this.#controller;
 	}
 
 	/**
@@ -354,7 +341,8 @@ export class RunState {
 				this.snapshot = before;
 				return;
 			}
-			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
+			if (saved?.kind === 'resume') request.saved = saved.saved;
+			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
 		}
@@ -388,8 +376,9 @@ export class RunState {
 				Object.keys(this.stages).map((s) => [s, item.plan.stages.includes(s as StageName)])
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
+			request.saved = item.saved;
 			this.#showStarting(request.stages, { runId: item.plan.runId, modelDir: item.plan.modelDir });
-			await this.#run(() => this.#controllerFor().then((c) => c.start(request)));
+			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
 		}
@@ -402,15 +391,15 @@ export class RunState {
 	}
 
 	pause(): void {
-		this.#controller?.pause();
+		this.#engine.pause();
 	}
 
 	resume(): void {
-		this.#controller?.resume();
+		this.#engine.resume();
 	}
 
 	stop(): void {
-		this.#controller?.stop();
+		this.#engine.stop();
 	}
 
 	async #run(body: () => Promise<RunSnapshot>): Promise<void> {
@@ -424,8 +413,7 @@ export class RunState {
 			await body();
 		} finally {
 			this.#draw.flush();
-			// Without a controller (storage would not open) nothing started: the error says why.
-			this.snapshot = this.#controller ? this.#controller.snapshot : idleSnapshot();
+			this.snapshot = this.#engine.snapshot;
 			if (this.#ticker) clearInterval(this.#ticker);
 			this.#ticker = null;
 			this.now = Date.now();

@@ -1,0 +1,165 @@
+/**
+ * Where the Run page's run is carried out: in a dedicated module worker (`run.worker.ts`) when
+ * the browser can start one, else in this thread with the same `RunController` (a host whose CSP
+ * forbids workers, say: the run works, but slows down while its tab is hidden, and the page may
+ * stutter at hundreds of cases). Either way the page sees one `RunEngine`.
+ */
+import type { CheckpointStore } from '$lib/core/store/types';
+import type { RunRequest } from './run-controller';
+import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
+import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
+import { toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
+
+export interface RunEngine {
+	/** The run as last reported. */
+	readonly snapshot: RunSnapshot;
+	/** Runs the request to its end; never throws: how it ended is in the snapshot. */
+	start(request: RunRequest): Promise<RunSnapshot>;
+	pause(): void;
+	resume(): void;
+	stop(): void;
+}
+
+/** The part of a `Worker` the engine uses, so tests can hand in a stand-in. */
+export interface RunWorkerLike {
+	postMessage(message: ToWorker): void;
+	onmessage: ((event: MessageEvent<FromWorker>) => void) | null;
+	onerror: ((event: ErrorEvent | Event) => void) | null;
+	terminate(): void;
+}
+
+export interface RunEngineOptions {
+	/** Where the page keeps plans (`localStorage`), asked at each write. */
+	plans: () => PlanStorage;
+	/** Told on every snapshot; throttle before drawing. */
+	onChange: (snapshot: RunSnapshot) => void;
+	/** The store for the in-thread fallback. */
+	store: () => Promise<CheckpointStore>;
+}
+
+/** The in-thread engine, loaded on first use: it carries the whole engine. */
+async function inThread(options: RunEngineOptions): Promise<RunEngine> {
+	const { RunController } = await import('./run-controller');
+	return new RunController({
+		store: await options.store(),
+		plans: options.plans(),
+		onChange: options.onChange
+	});
+}
+
+/**
+ * An engine over a worker made by `spawn` on first start. A worker that cannot start (it fails
+ * before its first message) hands the run to the in-thread engine; one that dies during a run
+ * ends it as failed, with what is saved still saved, and is replaced at the next start.
+ */
+export function workerRunEngine(
+	spawn: (() => RunWorkerLike) | null,
+	options: RunEngineOptions
+): RunEngine {
+	let worker: RunWorkerLike | null = null;
+	/** The worker has sent something: it runs. */
+	let alive = false;
+	let fallback: Promise<RunEngine> | null = null;
+	let usingFallback = false;
+	let snapshot = idleSnapshot();
+	/** Resolves the run under way: its last snapshot, or null when the worker could not start. */
+	let ended: ((snapshot: RunSnapshot | null) => void) | null = null;
+
+	const show = (next: RunSnapshot) => {
+		snapshot = next;
+		options.onChange(next);
+	};
+	const finish = (last: RunSnapshot) => {
+		show(last);
+		const resolve = ended;
+		ended = null;
+		resolve?.(last);
+	};
+	const viaFallback = async (request: RunRequest): Promise<RunSnapshot> => {
+		usingFallback = true;
+		fallback ??= inThread({ ...options, onChange: show });
+		const engine = await fallback;
+		return engine.start(request);
+	};
+
+	const start = (): RunWorkerLike => {
+		const w = spawn!();
+		w.onmessage = (event) => {
+			alive = true;
+			const message = event.data;
+			if (message.type === 'snapshot') show(message.snapshot);
+			else if (message.type === 'ended') finish(message.snapshot);
+			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
+			else {
+				const { run, status, error, at } = message;
+				updatePlanStatus(options.plans(), run, status, error, new Date(at));
+			}
+		};
+		w.onerror = (event) => {
+			event.preventDefault?.();
+			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
+			w.terminate();
+			worker = null;
+			if (!ended) return;
+			if (!alive) {
+				// It never ran (a CSP without worker-src, say): the page runs the request instead.
+				const resolve = ended;
+				ended = null;
+				return resolve(null);
+			}
+			finish({
+				...snapshot,
+				status: 'failed',
+				error: {
+					kind: 'other',
+					message: `The run's worker stopped${detail}. Cases already saved stay saved; start the run again to resume it.`
+				}
+			});
+		};
+		return w;
+	};
+
+	return {
+		get snapshot() {
+			return snapshot;
+		},
+		async start(request) {
+			if (ended) throw new Error('a run is already active in this page');
+			if (!spawn || usingFallback) return viaFallback(request);
+			let message: ToWorker;
+			try {
+				worker ??= start();
+				message = { type: 'start', request: toWire(request) };
+			} catch {
+				return viaFallback(request);
+			}
+			const done = new Promise<RunSnapshot | null>((resolve) => (ended = resolve));
+			try {
+				worker.postMessage(message);
+			} catch (e) {
+				finish({ ...idleSnapshot(), status: 'failed', error: toRunError(e) });
+			}
+			return (await done) ?? viaFallback(request);
+		},
+		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
+		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),
+		stop: () => (usingFallback ? void fallback?.then((e) => e.stop()) : post('stop'))
+	};
+
+	function post(type: 'pause' | 'resume' | 'stop') {
+		worker?.postMessage({ type });
+	}
+}
+
+/** The browser's engine: the run's module worker when `Worker` exists, else this thread. */
+export function browserRunEngine(options: RunEngineOptions): RunEngine {
+	const spawn =
+		typeof Worker === 'undefined'
+			? null
+			: () =>
+					new Worker(new URL('./run.worker.ts', import.meta.url), {
+						type: 'module',
+						name: 'run'
+					}) as unknown as RunWorkerLike;
+	return workerRunEngine(spawn, options);
+}

@@ -1,0 +1,118 @@
+/**
+ * What the Run page is shown of a run: its snapshot (status, every stage's progress, the whole
+ * run's figures, the error that ended it). Plain data, so it crosses from the run's worker to the
+ * page by `postMessage`; this module carries no engine, so the page can import it at once.
+ */
+import type { StageName, StageProgress } from '$lib/core/engine/types';
+import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
+import type { RunKey } from '$lib/core/layout';
+import type { CoreText } from '$lib/core/said';
+import type { Role } from '$lib/core/records';
+import type { OverallProgress } from './run-overall';
+
+export type { OverallProgress };
+
+export type RunStatus =
+	| 'idle'
+	| 'starting'
+	| 'running'
+	| 'pausing'
+	| 'paused'
+	| 'stopping'
+	| 'done'
+	| 'failed'
+	| 'stopped';
+
+/** The error that ended a run, with what the page needs to explain it. */
+export interface RunError {
+	message: string;
+	/** `locked`: another tab holds the run. */
+	kind:
+		NonNullable<ModelCallError['details']['kind']> | 'locked' | 'checkpoint' | 'usage' | 'other';
+	caseNumber?: string;
+	role?: string;
+	task?: string;
+	status?: number;
+	/** The output that could not be used (a judge's invalid JSON, an empty or cut-off text). */
+	rawOutput?: string;
+	/** `message` as coded pieces, for the interface language (`$lib/view/core-text`). */
+	said?: CoreText[];
+}
+
+/** A time the run was paused (nothing under way), in `Date.now()` ms; `to` null while it lasts. */
+export interface PauseSpan {
+	from: number;
+	to: number | null;
+}
+
+/** A retry the client made, for the page's log. */
+export interface RetryNote {
+	caseNumber: string;
+	role: Role;
+	reason: string;
+	attempt: number;
+	maxAttempts: number;
+	at: number;
+}
+
+export interface RunSnapshot {
+	status: RunStatus;
+	run: RunKey | null;
+	/** Stages of this run in order. */
+	stages: readonly StageName[];
+	/** The latest progress of each stage that has started. */
+	progress: Partial<Record<StageName, StageProgress>>;
+	/** Cases held at the pause gate. */
+	waiting: number;
+	error: RunError | null;
+	warnings: string[];
+	/** Whether this start created the run (false: it resumed a saved one); null until known. */
+	created: boolean | null;
+	/** The last retries, newest last. */
+	retries: RetryNote[];
+	/** When the run stood paused, oldest first: elapsed time leaves these out. */
+	pauses: PauseSpan[];
+	/** The whole run (every stage of it); null until its first stage starts. */
+	overall: OverallProgress | null;
+}
+
+/** The snapshot before any run. */
+export function idleSnapshot(): RunSnapshot {
+	return {
+		status: 'idle',
+		run: null,
+		stages: [],
+		progress: {},
+		waiting: 0,
+		error: null,
+		warnings: [],
+		created: null,
+		retries: [],
+		pauses: [],
+		overall: null
+	};
+}
+
+export function toRunError(e: unknown): RunError {
+	const message = e instanceof Error ? e.message : String(e);
+	const said = saidOf(e);
+	const coded = said ? { said } : {};
+	if (e instanceof RunLockedError) return { message, kind: 'locked', ...coded };
+	if (e instanceof ModelCallError) {
+		const d = e.details;
+		return {
+			message,
+			kind: d.kind ?? 'other',
+			caseNumber: d.caseNumber,
+			role: d.role,
+			task: d.task,
+			status: d.status,
+			rawOutput: d.rawOutput,
+			...coded
+		};
+	}
+	const name = (e as { name?: string } | null)?.name;
+	if (name === 'CheckpointError') return { message, kind: 'checkpoint', ...coded };
+	if (name === 'UsageError') return { message, kind: 'usage', ...coded };
+	return { message, kind: 'other' };
+}

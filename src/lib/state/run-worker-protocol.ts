@@ -1,0 +1,102 @@
+/**
+ * The messages between the Run page and the run's worker (`run.worker.ts`), and the pure parts of
+ * each side: the request as it crosses (plain data: the dataset's cases, the pack, the client's
+ * spec with its keys, never a function), and the worker's throttle of snapshots.
+ */
+import type { RunDataset } from '$lib/core/engine/types';
+import type { RunKey } from '$lib/core/layout';
+import type { RunRequest } from './run-controller';
+import type { PlanStatus, RunPlan } from './run-plans';
+import type { ClientSpec } from './run-request';
+import type { RunSnapshot } from './run-snapshot';
+
+/** A `RunRequest` without its client: the worker builds the client again from `clientSpec`. */
+export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'dataset'> & {
+	dataset: RunDataset;
+	clientSpec: ClientSpec;
+};
+
+export type ToWorker =
+	| { type: 'start'; request: WireRequest }
+	| { type: 'pause' }
+	| { type: 'resume' }
+	| { type: 'stop' };
+
+export type FromWorker =
+	| { type: 'snapshot'; snapshot: RunSnapshot }
+	/** The run has ended (or never started): its last snapshot. */
+	| { type: 'ended'; snapshot: RunSnapshot }
+	| { type: 'plan-save'; plan: RunPlan }
+	| { type: 'plan-status'; run: RunKey; status: PlanStatus; error: string | null; at: string };
+
+/** Plain copies: the pages' state may hold proxies, which `postMessage` cannot clone. */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** The request as it is posted. Throws when it was not built with its client's spec. */
+export function toWire(request: RunRequest): WireRequest {
+	if (!request.clientSpec) throw new Error('the run request carries no client spec');
+	const { dataset } = request;
+	return {
+		// Only what the engine reads; the cases are plain data from the loader.
+		dataset: {
+			cases: dataset.cases,
+			sha256: dataset.sha256,
+			historyFields: plain(dataset.historyFields),
+			categories: plain(dataset.categories)
+		},
+		datasetName: request.datasetName,
+		runId: request.runId,
+		limit: request.limit,
+		stages: [...request.stages],
+		models: plain(request.models),
+		endpoints: plain(request.endpoints),
+		settings: plain(request.settings),
+		concurrency: request.concurrency,
+		pack: plain(request.pack),
+		keys: [...request.keys],
+		clientSpec: plain(request.clientSpec),
+		...(request.saved ? { saved: plain(request.saved) } : {}),
+		...(request.tool ? { tool: plain(request.tool) } : {})
+	};
+}
+
+/**
+ * Posts the controller's snapshots at most every `intervalMs`, the last one always: a run answers
+ * hundreds of calls a second at high concurrency, and the page draws once a frame at most. A
+ * change of status, run or error goes at once, so Pause, Stop and the error panel never lag.
+ */
+export class SnapshotThrottle {
+	#last: RunSnapshot | null = null;
+	#pending: RunSnapshot | null = null;
+	#timer: ReturnType<typeof setTimeout> | null = null;
+	readonly #post: (snapshot: RunSnapshot) => void;
+	readonly #intervalMs: number;
+
+	constructor(post: (snapshot: RunSnapshot) => void, intervalMs = 50) {
+		this.#post = post;
+		this.#intervalMs = intervalMs;
+	}
+
+	changed(snapshot: RunSnapshot): void {
+		const last = this.#last;
+		const urgent =
+			!last ||
+			last.status !== snapshot.status ||
+			last.run !== snapshot.run ||
+			last.error !== snapshot.error;
+		this.#pending = snapshot;
+		if (urgent) return this.flush();
+		this.#timer ??= setTimeout(() => this.flush(), this.#intervalMs);
+	}
+
+	/** Posts the latest snapshot now, if one waits. */
+	flush(): void {
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = null;
+		const snapshot = this.#pending;
+		this.#pending = null;
+		if (!snapshot) return;
+		this.#last = snapshot;
+		this.#post(snapshot);
+	}
+}
