@@ -179,20 +179,27 @@ export async function unzipBundle(
 			problems.push(
 				`${entry.name}: appears ${n === 2 ? 'twice' : `${n} times`} in the archive ` +
 					`(entries ${first + 1} and ${i + 1}${n > 2 ? ', …' : ''}); which copy is meant ` +
-					'cannot be told, so the archive is refused as a whole. Export the bundle again.'
+					'cannot be told, so the archive is refused as a whole. Export the bundle again.',
+				coded('bundle_entry_repeated', { name: entry.name, count: n, first: first + 1, at: i + 1 })
 			);
 		}
 		const reserved = reservedSegment(entry.name);
 		if (reserved !== null) {
 			problems.push(
 				`${entry.name}: "${reserved}" is a reserved name, never part of a bundle the workbench or ` +
-					'the command-line tool writes; such an archive is refused as a whole.'
+					'the command-line tool writes; such an archive is refused as a whole.',
+				coded('bundle_reserved_name', { name: entry.name, reserved })
 			);
 		}
 		if (entry.size > limits.maxEntryBytes) {
 			problems.push(
 				`${entry.name}: unpacks to ${formatBytes(entry.size)}, more than the ${formatBytes(limits.maxEntryBytes)} ` +
-					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).'
+					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).',
+				coded('bundle_entry_too_large', {
+					name: entry.name,
+					size: formatBytes(entry.size),
+					max: formatBytes(limits.maxEntryBytes)
+				})
 			);
 		}
 	});
@@ -200,7 +207,11 @@ export async function unzipBundle(
 	if (total > limits.maxTotalBytes) {
 		problems.push(
 			`the archive unpacks to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. ` +
-				'Import fewer runs at a time, or use the command-line tool for very large results.'
+				'Import fewer runs at a time, or use the command-line tool for very large results.',
+			coded('bundle_archive_too_large', {
+				size: formatBytes(total),
+				max: formatBytes(limits.maxTotalBytes)
+			})
 		);
 	}
 	if (problems.length) throw problems.error(name);
@@ -290,8 +301,13 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 	const files: BundleEntry[] = [];
 	for (const entry of entries) {
 		const bad = unsafePath(entry.path);
-		if (bad) problems.push(`${entry.path}: ${bad}; such an archive is refused as a whole.`);
-		else if (entry.path.endsWith('/') || CLUTTER.test(entry.path)) sorted.ignored.push(entry.path);
+		if (bad) {
+			problems.push(
+				`${entry.path}: ${bad}; such an archive is refused as a whole.`,
+				coded('bundle_unsafe_path', { path: entry.path, why: bad })
+			);
+		} else if (entry.path.endsWith('/') || CLUTTER.test(entry.path))
+			sorted.ignored.push(entry.path);
 		else files.push(entry);
 	}
 	const { strip, paths } = stripCommonTop(files.map((f) => f.path));
@@ -409,7 +425,21 @@ function readStageFile(
 		const line = first.get(identity);
 		if (line !== undefined) {
 			problems.push(
-				`${where}: ${describeIdentity(identity)} already has a record on line ${line}; a case is saved once.`
+				`${where}: ${describeIdentity(identity)} already has a record on line ${line}; a case is saved once.`,
+				'history_type' in record && typeof record.history_type === 'string'
+					? coded('bundle_case_twice_role', {
+							file: label,
+							at: i + 1,
+							caseNumber: String(record.case_number),
+							role: record.history_type,
+							line
+						})
+					: coded('bundle_case_twice', {
+							file: label,
+							at: i + 1,
+							caseNumber: String(record.case_number),
+							line
+						})
 			);
 			ok = false;
 		} else first.set(identity, i + 1);
@@ -454,13 +484,22 @@ export async function readBundle(
 		total += entry.bytes.length;
 		if (entry.bytes.length > limits.maxEntryBytes) {
 			problems.push(
-				`${entry.path}: ${formatBytes(entry.bytes.length)}, more than the ${formatBytes(limits.maxEntryBytes)} allowed per file.`
+				`${entry.path}: ${formatBytes(entry.bytes.length)}, more than the ${formatBytes(limits.maxEntryBytes)} allowed per file.`,
+				coded('bundle_file_too_large', {
+					path: entry.path,
+					size: formatBytes(entry.bytes.length),
+					max: formatBytes(limits.maxEntryBytes)
+				})
 			);
 		}
 	}
 	if (total > limits.maxTotalBytes) {
 		problems.push(
-			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`
+			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`,
+			coded('bundle_files_too_large', {
+				size: formatBytes(total),
+				max: formatBytes(limits.maxTotalBytes)
+			})
 		);
 	}
 	if (problems.length) throw problems.error(name);

@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { strToU8 } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BundleError, readBundle } from '../../../src/lib/adapters/zip-bundle';
+import {
+	BundleError,
+	DEFAULT_BUNDLE_LIMITS,
+	readBundle,
+	type BundleLimits
+} from '../../../src/lib/adapters/zip-bundle';
 import { manifestPath, modelDirName, stageFilePath } from '../../../src/lib/core/layout';
 import { CORE_CODES, CORE_TEXTS } from '../../../src/lib/core/said';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
@@ -78,5 +83,50 @@ describe('the bundle reader’s problems in Chinese', () => {
 			])
 		);
 		expect(shown.join('\n')).not.toContain('\u001b');
+	});
+});
+
+describe('the bundle reader’s refusals of a whole archive, in Chinese', () => {
+	afterEach(() => overwriteGetLocale(() => 'en'));
+
+	async function refused(entries: { path: string; bytes: Uint8Array }[], limits?: BundleLimits) {
+		const error = await readBundle(entries, 'b.zip', limits).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(BundleError);
+		const { problems, problemsSaid } = error as BundleError;
+		// Every problem has its code: none is left in English on a Chinese page.
+		expect(problemsSaid.every((s) => s !== null)).toBe(true);
+		overwriteGetLocale(() => 'zh-CN');
+		return problems.map((p, i) => coreText(p, problemsSaid[i]));
+	}
+
+	it('an unsafe path, files too large, a case saved twice', async () => {
+		const store = new MemoryStore();
+		await writeRuns(store, makeDataset(2), [{ runId: 'run1', stages: ['gen'] }]);
+		const files = store.toFiles();
+		const run = { runId: 'run1', modelDir: await modelDirName('sim-model-a') };
+		const entries = (map: Map<string, string>) =>
+			[...map].map(([path, text]) => ({ path, bytes: strToU8(text) }));
+
+		expect(
+			await refused([...entries(files), { path: '../evil\u001b.json', bytes: strToU8('{}') }])
+		).toEqual(['../evil\\u001b.json：points outside the bundle (..)；这样的压缩包整个被拒绝。']);
+		overwriteGetLocale(() => 'en');
+
+		const small = await refused(entries(files), {
+			...DEFAULT_BUNDLE_LIMITS,
+			maxEntryBytes: 100,
+			maxTotalBytes: 200
+		});
+		expect(small.some((s) => /：[\d.]+ [KMk]?i?B，超过每个文件允许的 100 B。$/.test(s))).toBe(true);
+		expect(small.at(-1)).toMatch(/^这些文件合计 .+，超过允许的 200 B。请一次导入较少的运行。$/);
+		overwriteGetLocale(() => 'en');
+
+		const a1 = stageFilePath(run, 'a1');
+		const [first] = files.get(a1)!.split('\n');
+		const twice = new Map(files).set(a1, `${first}\n${files.get(a1)}`);
+		const shownTwice = await refused(entries(twice));
+		expect(shownTwice).toContain(
+			`b.zip: ${a1}，第 2 行：case_number ${JSON.parse(first).case_number}（完整历史）已在第 1 行有记录；一个案例只保存一次。`
+		);
 	});
 });
