@@ -125,6 +125,7 @@ export const CORE_TEXTS = {
 	fail_cors: ['case', 'modelRole', 'model', 'url', 'detail'],
 	fail_invalid_output: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
 	fail_aborted: ['case', 'modelRole', 'model', 'url'],
+	judge_invalid_json: ['case', 'task', 'asks', 'detail'],
 	output_cut_off: ['maxTokens'],
 	output_empty: [],
 	run_stopped_at_case: ['stage', 'index', 'caseNumber'],

@@ -9,6 +9,8 @@ import { corsHintSaid, testConnection, type ConnectionTestResult } from '$lib/co
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fake-openai/server';
 import { failureSaid } from '$lib/core/model/failure-message';
 import { createOpenAIClient } from '$lib/core/model/openai-client';
+import { completeJudge, JudgeDcgOutput } from '$lib/core/model/output';
+import type { ModelClient } from '$lib/core/model/types';
 import type { Failure } from '$lib/core/model/retry';
 import { naming } from '$lib/core/engine/run-stages';
 import type { Case } from '$lib/core/dataset/types';
@@ -339,6 +341,35 @@ describe('run errors in the interface language', () => {
 		} finally {
 			await server.close();
 		}
+	});
+
+	it('a judge that never answers in JSON: the task, the asks and the parser’s words', async () => {
+		const judge = {
+			complete: async () => ({ response: 'I think 是', finishReason: 'stop' })
+		} as unknown as ModelClient;
+		const error = await completeJudge(
+			judge,
+			{
+				role: 'judge',
+				task: 'judge_dcg',
+				prompt: 'p',
+				temperature: 0,
+				maxTokens: 16,
+				caseNumber: 'C-\u001b9'
+			},
+			JudgeDcgOutput
+		).catch((e: unknown) => e);
+		const named = naming(error, 'dcg', { index: 2, case_number: 'C-\u001b9' } as Case);
+		const shown = { message: (named as Error).message, said: saidOf(named) };
+		inLocale('zh-CN');
+		const zh = coreText(shown.message, shown.said);
+		expect(zh).toMatch(
+			/^dcg 停在案例 #2（case_number C-\\u001b9）：案例 C-\\u001b9，judge_dcg：问了 4 次，评审模型的输出仍不是约定的 JSON（.+）。原始输出保留在下方；请检查评审模型是否遵循提示词包中的 judge_dcg 提示词，或换一个评审模型。$/
+		);
+		inLocale('en');
+		expect(shown.message).toContain(
+			"judge_dcg: the judge's output was not the expected JSON after 4 asks"
+		);
 	});
 
 	it('an error whose cause has no code is shown in English, whole', () => {

@@ -123,6 +123,7 @@ const SAY: Sayers = {
 	fail_cors: (p) => m.core_fail_cors(p),
 	fail_invalid_output: (p) => m.core_fail_invalid_output(p),
 	fail_aborted: (p) => m.core_fail_aborted(p),
+	judge_invalid_json: (p) => m.core_judge_invalid_json(p),
 	output_cut_off: (p) => m.core_output_cut_off(p),
 	output_empty: () => m.core_output_empty(),
 	run_stopped_at_case: (p) => m.core_run_stopped_at_case(p),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { Verdict } from '../dataset/types';
 import { ModelCallError } from '../errors';
+import { coded } from '../said';
 import { DcgLabel, LcaLabel } from '../records';
 import type { ChatRequest, ChatResult, ModelClient } from './types';
 import { clipText, RAW_OUTPUT_CHARS } from '../text/clip';
@@ -172,7 +173,15 @@ export async function completeJudge<S extends z.ZodType>(
 			caseNumber: request.caseNumber,
 			role: request.role,
 			task: request.task,
-			rawOutput: clipText(lastRaw, RAW_OUTPUT_CHARS)
+			rawOutput: clipText(lastRaw, RAW_OUTPUT_CHARS),
+			said: [
+				coded('judge_invalid_json', {
+					case: request.caseNumber,
+					task: request.task,
+					asks: reasks + 1,
+					detail: lastError
+				})
+			]
 		}
 	);
 }
