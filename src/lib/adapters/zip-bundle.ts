@@ -233,13 +233,24 @@ export async function unzipBundle(
 	return entries;
 }
 
-/** Problems of a path as stored, or null when it is safe to look at. */
-function unsafePath(path: string): string | null {
+/** Problems of a path as stored (its English and its code), or null when it is safe to look at. */
+function unsafePath(path: string): { why: string; said: CoreText } | null {
 	const reserved = reservedSegment(path);
-	if (reserved !== null) return `"${reserved}" is a reserved name`;
-	if (path.includes('\\')) return 'uses backslashes; bundle paths use forward slashes';
-	if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'is an absolute path';
-	if (path.split('/').some((part) => part === '..')) return 'points outside the bundle (..)';
+	if (reserved !== null) {
+		return { why: `"${reserved}" is a reserved name`, said: coded('path_reserved', { reserved }) };
+	}
+	if (path.includes('\\')) {
+		return {
+			why: 'uses backslashes; bundle paths use forward slashes',
+			said: coded('path_backslashes', {})
+		};
+	}
+	if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) {
+		return { why: 'is an absolute path', said: coded('path_absolute', {}) };
+	}
+	if (path.split('/').some((part) => part === '..')) {
+		return { why: 'points outside the bundle (..)', said: coded('path_outside', {}) };
+	}
 	return null;
 }
 
@@ -303,8 +314,8 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 		const bad = unsafePath(entry.path);
 		if (bad) {
 			problems.push(
-				`${entry.path}: ${bad}; such an archive is refused as a whole.`,
-				coded('bundle_unsafe_path', { path: entry.path, why: bad })
+				`${entry.path}: ${bad.why}; such an archive is refused as a whole.`,
+				coded('bundle_unsafe_path', { path: entry.path, why: bad.why }, { why: [bad.said] })
 			);
 		} else if (entry.path.endsWith('/') || CLUTTER.test(entry.path))
 			sorted.ignored.push(entry.path);

@@ -109,7 +109,7 @@ describe('the bundle reader’s refusals of a whole archive, in Chinese', () => 
 
 		expect(
 			await refused([...entries(files), { path: '../evil\u001b.json', bytes: strToU8('{}') }])
-		).toEqual(['../evil\\u001b.json：points outside the bundle (..)；这样的压缩包整个被拒绝。']);
+		).toEqual(['../evil\\u001b.json：指向数据包之外（..）；这样的压缩包整个被拒绝。']);
 		overwriteGetLocale(() => 'en');
 
 		const small = await refused(entries(files), {
