@@ -81,8 +81,7 @@ describe('the problem cap', () => {
 				process.execPath,
 				[
 					'--import',
-					'tsx',
-					'tests/bench/cli-probe.ts',
+					'./tests/bench/cli-probe.js',
 					'bin/lexpilot.js',
 					'validate',
 					'--dataset',
