@@ -165,6 +165,13 @@ export const CORE_TEXTS = {
 	bundle_case_twice_role: ['file', 'at', 'caseNumber', 'role', 'line'],
 	// Resume refusals (store/resume.ts). `lines` is filled with one coded difference a line.
 	resume_different_inputs: ['manifest', 'run', 'lines'],
+	checkpoint_unfit: ['file', 'count', 'lines'],
+	checkpoint_saved_twice: ['line', 'record', 'first'],
+	checkpoint_not_selected: ['line', 'record'],
+	checkpoint_other_inputs: ['line', 'record', 'saved', 'now'],
+	checkpoint_more: ['count'],
+	identity_case: ['caseNumber'],
+	identity_case_history: ['caseNumber', 'role'],
 	resume_difference: ['field', 'saved', 'now'],
 	resume_selection: ['savedCount', 'nowCount'],
 	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],

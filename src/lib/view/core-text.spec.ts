@@ -17,8 +17,11 @@ import type { Case } from '$lib/core/dataset/types';
 import { saidOf } from '$lib/core/errors';
 import { parseCategoryMap } from '$lib/core/dataset/categories';
 import { MemoryStore } from '$lib/core/store/memory-store';
-import { openRun } from '$lib/core/store/resume';
-import { makeManifest } from '../../../tests/support/record-factories';
+import { loadCheckpoint, openRun } from '$lib/core/store/resume';
+import { recordIdentity } from '$lib/core/store/identity';
+import { stageFilePath } from '$lib/core/layout';
+import { toJsonLine } from '$lib/core/jsonl';
+import { fakeSha, makeA1, makeManifest } from '../../../tests/support/record-factories';
 import { overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
 import { coreText, problemField, problemLine, problemMessage, sayCore } from './core-text';
 
@@ -384,6 +387,47 @@ describe('run errors in the interface language', () => {
 });
 
 describe('resume refusals in the interface language', () => {
+	it('saved records that do not fit: each one a line, its case and history said in Chinese', async () => {
+		const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+		const records = [
+			makeA1('1', 'complete'),
+			makeA1('1', 'complete'),
+			makeA1('9', 'complete'),
+			makeA1('2', 'underspecified')
+		];
+		const store = MemoryStore.fromFiles([
+			[stageFilePath(run, 'a1'), records.map(toJsonLine).join('')]
+		]);
+		const expected = new Map(
+			['1', '2'].flatMap((c) =>
+				(['complete', 'underspecified'] as const).map((t) => [
+					recordIdentity('a1', makeA1(c, t)),
+					c === '2' && t === 'underspecified' ? fakeSha('changed') : makeA1(c, t).input_sha256
+				])
+			)
+		);
+		const error = await loadCheckpoint(store, run, 'a1', expected).catch((e: unknown) => e);
+		const said = saidOf(error);
+		expect(said).toHaveLength(1);
+		inLocale('zh-CN');
+		const lines = coreText((error as Error).message, said).split('\n');
+		expect(lines[0]).toBe(`${stageFilePath(run, 'a1')}：有 3 条已保存的记录与本次运行不符：`);
+		expect(lines[1]).toBe(
+			'  - 第 2 行（case_number 1（完整历史））：保存了两次（第一次在第 1 行）；请删除你不信任的那一份，然后继续运行。'
+		);
+		expect(lines[2]).toMatch(
+			/^ {2}- 第 3 行（case_number 9（完整历史））：已保存，但该案例不在本次运行选定的案例之中/
+		);
+		expect(lines[3]).toMatch(
+			/^ {2}- 第 4 行（case_number 2（信息不全历史））：保存时的输入不同（保存的 input_sha256 为 \S+，现在为 \S+）/
+		);
+		expect(lines.at(-1)).toBe('没有覆盖任何内容。');
+		inLocale('en');
+		expect((error as Error).message).toContain(
+			'line 2 (case_number 1 (complete history)): saved twice'
+		);
+	});
+
 	it('a run id started with other inputs: every difference one a line, in Chinese', async () => {
 		const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 		const saved = makeManifest(run);

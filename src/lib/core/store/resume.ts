@@ -21,6 +21,14 @@ export { assertKeyFree } from './key-free';
 /** How many problems one error lists before it summarises the rest. */
 const MAX_LISTED = 20;
 
+/** A record's identity as `describeIdentity` says it, coded: its case and, where it has one, its history. */
+function identitySaid(identity: string): CoreText {
+	const [caseNumber, historyType] = JSON.parse(identity) as [string, string?];
+	return historyType === undefined
+		? coded('identity_case', { caseNumber })
+		: coded('identity_case_history', { caseNumber, role: historyType });
+}
+
 function show(value: unknown): string {
 	if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) return `${value.slice(0, 12)}…`;
 	return JSON.stringify(value);
@@ -309,23 +317,36 @@ export async function loadCheckpoint<F extends StageFile>(
 	);
 	const kept = new Map<string, RecordHead<F>>();
 	const problems: string[] = [];
+	const problemsSaid: CoreText[] = [];
 	lines.forEach(({ head, identity, line, seenAt }, i) => {
 		const where = `line ${line} (${describeIdentity(identity)})`;
+		const record = { record: [identitySaid(identity)] };
 		const saved = head.record.input_sha256 as string;
 		if (seenAt !== undefined) {
 			problems.push(
 				`${where}: saved twice (first at line ${seenAt}); remove the copy you do not trust, then resume.`
+			);
+			problemsSaid.push(
+				coded('checkpoint_saved_twice', { line, record: where, first: seenAt }, record)
 			);
 		} else if (!selected.has(identity)) {
 			problems.push(
 				`${where}: saved, but this case is not among the run's selected cases; the file does not ` +
 					'belong to this selection. Use a new run id, or remove the line.'
 			);
+			problemsSaid.push(coded('checkpoint_not_selected', { line, record: where }, record));
 		} else if (saved !== hashes[i]) {
 			problems.push(
 				`${where}: saved from different inputs (input_sha256 saved ${show(saved)}, now ` +
 					`${show(hashes[i])}): the dataset, prompts or an upstream record changed since it was saved. ` +
 					'Use a new run id to regenerate it.'
+			);
+			problemsSaid.push(
+				coded(
+					'checkpoint_other_inputs',
+					{ line, record: where, saved: show(saved), now: show(hashes[i]) },
+					record
+				)
 			);
 		} else {
 			kept.set(identity, head);
@@ -335,9 +356,18 @@ export async function loadCheckpoint<F extends StageFile>(
 		const listed = problems.slice(0, MAX_LISTED).map((p) => `  - ${p}\n`);
 		const more =
 			problems.length > MAX_LISTED ? `  … and ${problems.length - MAX_LISTED} more\n` : '';
+		const linesSaid = problemsSaid.slice(0, MAX_LISTED);
+		if (more) linesSaid.push(coded('checkpoint_more', { count: problems.length - MAX_LISTED }));
 		throw new CheckpointError(
 			`${label}: ${problems.length} saved record(s) do not fit this run:\n${listed.join('')}${more}` +
-				'Nothing was overwritten.'
+				'Nothing was overwritten.',
+			[
+				coded(
+					'checkpoint_unfit',
+					{ file: label, count: problems.length, lines: listed.join('') },
+					{ lines: linesSaid }
+				)
+			]
 		);
 	}
 	const missing = want.identities.filter((identity) => !kept.has(identity));
