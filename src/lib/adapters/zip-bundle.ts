@@ -160,9 +160,12 @@ export async function unzipBundle(
 			}
 		});
 	} catch (e) {
+		const detail = (e as Error).message;
 		throw new BundleError(
-			[`not a readable zip archive (${(e as Error).message}). Export the bundle again.`],
-			name
+			[`not a readable zip archive (${detail}). Export the bundle again.`],
+			name,
+			1,
+			[coded('bundle_not_zip', { detail })]
 		);
 	}
 	const problems = new Problems();
@@ -221,14 +224,19 @@ export async function unzipBundle(
 	try {
 		files = unzipSync(zip);
 	} catch (e) {
+		const detail = (e as Error).message;
 		throw new BundleError(
-			[`the archive is damaged (${(e as Error).message}). Export the bundle again.`],
-			name
+			[`the archive is damaged (${detail}). Export the bundle again.`],
+			name,
+			1,
+			[coded('bundle_damaged', { detail })]
 		);
 	}
 	const entries = declared.map((d) => ({ path: d.name, bytes: files[d.name] }));
 	if (entries.some((e) => !(e.bytes instanceof Uint8Array))) {
-		throw new BundleError([`the archive is damaged (its entries changed while read).`], name);
+		throw new BundleError([`the archive is damaged (its entries changed while read).`], name, 1, [
+			coded('bundle_changed_while_read', {})
+		]);
 	}
 	return entries;
 }
@@ -603,12 +611,10 @@ export async function readZipBundle(
 	limits: BundleLimits = DEFAULT_BUNDLE_LIMITS
 ): Promise<Bundle> {
 	if (zip.length > limits.maxTotalBytes) {
-		throw new BundleError(
-			[
-				`the archive is ${formatBytes(zip.length)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed.`
-			],
-			name
-		);
+		const [size, max] = [formatBytes(zip.length), formatBytes(limits.maxTotalBytes)];
+		throw new BundleError([`the archive is ${size}, more than the ${max} allowed.`], name, 1, [
+			coded('bundle_zip_too_large', { size, max })
+		]);
 	}
 	return readBundle(await unzipBundle(zip, name, limits), name, limits);
 }

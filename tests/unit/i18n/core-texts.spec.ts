@@ -11,6 +11,7 @@ import {
 	BundleError,
 	DEFAULT_BUNDLE_LIMITS,
 	readBundle,
+	readZipBundle,
 	type BundleLimits
 } from '../../../src/lib/adapters/zip-bundle';
 import { manifestPath, modelDirName, stageFilePath } from '../../../src/lib/core/layout';
@@ -128,5 +129,23 @@ describe('the bundle reader’s refusals of a whole archive, in Chinese', () => 
 		expect(shownTwice).toContain(
 			`b.zip: ${a1}，第 2 行：case_number ${JSON.parse(first).case_number}（完整历史）已在第 1 行有记录；一个案例只保存一次。`
 		);
+	});
+
+	it('an archive that is no zip, or too large, in Chinese', async () => {
+		const notZip = await readZipBundle(strToU8('hello'), 'x.zip').catch((e: unknown) => e);
+		const big = await readZipBundle(new Uint8Array(300), 'y.zip', {
+			...DEFAULT_BUNDLE_LIMITS,
+			maxTotalBytes: 200
+		}).catch((e: unknown) => e);
+		overwriteGetLocale(() => 'zh-CN');
+		for (const error of [notZip, big]) expect(error).toBeInstanceOf(BundleError);
+		const say = (e: unknown) => {
+			const { problems, problemsSaid } = e as BundleError;
+			return problems.map((p, i) => coreText(p, problemsSaid[i]));
+		};
+		expect(say(notZip)).toEqual([
+			expect.stringMatching(/^不是可读取的 zip 压缩包（.+）。请重新导出数据包。$/)
+		]);
+		expect(say(big)).toEqual(['压缩包大小为 300 B，超过允许的 200 B。']);
 	});
 });
