@@ -232,3 +232,44 @@ export function coded<C extends CoreCode>(
 	}
 	return { code, params: safe, ...(parts ? { parts } : {}) } as CoreText;
 }
+
+/** How deep `parts` may nest in a text read back from storage. */
+const MAX_PART_DEPTH = 4;
+/** Texts, and parts of one text, read back at the most. */
+const MAX_READ_TEXTS = 64;
+
+/**
+ * `v` as coded texts again (a list kept in storage, say), each with a known code and exactly
+ * its declared parameters, strings escaped once more; null when any piece does not fit, so a
+ * reader falls back to the English it kept beside them.
+ */
+export function readCoreTexts(v: unknown, depth = 0): CoreText[] | null {
+	if (!Array.isArray(v) || v.length > MAX_READ_TEXTS || depth > MAX_PART_DEPTH) return null;
+	const out: CoreText[] = [];
+	for (const item of v as unknown[]) {
+		if (typeof item !== 'object' || item === null) return null;
+		const { code, params, parts } = item as Record<string, unknown>;
+		if (typeof code !== 'string' || !Object.hasOwn(CORE_TEXTS, code)) return null;
+		const names: readonly string[] = CORE_TEXTS[code as CoreCode];
+		if (typeof params !== 'object' || params === null) return null;
+		const given = Object.entries(params);
+		if (
+			given.length !== names.length ||
+			!given.every(([k, x]) => names.includes(k) && (typeof x === 'string' || Number.isFinite(x)))
+		) {
+			return null;
+		}
+		let readParts: { [P: string]: CoreText[] } | undefined;
+		if (parts !== undefined) {
+			if (typeof parts !== 'object' || parts === null) return null;
+			readParts = {};
+			for (const [name, list] of Object.entries(parts)) {
+				const read = names.includes(name) ? readCoreTexts(list, depth + 1) : null;
+				if (!read) return null;
+				readParts[name] = read;
+			}
+		}
+		out.push(coded(code as CoreCode, params as CoreParams<CoreCode>, readParts) satisfies CoreText);
+	}
+	return out;
+}

@@ -15,6 +15,7 @@ import type { ToolInfo } from '$lib/core/engine/manifest';
 import type { RunDataset, StageName, StageProgress } from '$lib/core/engine/types';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
+import type { CoreText } from '$lib/core/said';
 import type { LimiterPool } from '$lib/core/model/limiter';
 import type { ModelClient } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
@@ -210,7 +211,7 @@ export class RunController {
 		} catch (e) {
 			const stopped = abort.signal.aborted;
 			const error = toRunError(e);
-			this.#writeStatus(stopped ? 'stopped' : 'failed', error.message);
+			this.#writeStatus(stopped ? 'stopped' : 'failed', error.message, error.said);
 			return this.#set({
 				status: stopped ? 'stopped' : 'failed',
 				error: stopped ? null : error,
@@ -316,9 +317,9 @@ export class RunController {
 	}
 
 	/** Writes how the run stands into its plan, once this start owns the plan. */
-	#writeStatus(status: PlanStatus, error: string | null = null): void {
+	#writeStatus(status: PlanStatus, error: string | null = null, errorSaid?: CoreText[]): void {
 		if (this.#planned && this.#snap.run) {
-			this.#plans.setStatus(this.#snap.run, status, error, this.#now());
+			this.#plans.setStatus(this.#snap.run, status, error, this.#now(), errorSaid);
 		}
 	}
 

@@ -91,8 +91,8 @@ export function workerRunEngine(
 			else if (message.type === 'ended') finish(message.snapshot);
 			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
 			else {
-				const { run, status, error, at } = message;
-				updatePlanStatus(options.plans(), run, status, error, new Date(at));
+				const { run, status, error, errorSaid, at } = message;
+				updatePlanStatus(options.plans(), run, status, error, new Date(at), errorSaid);
 			}
 		};
 		w.onerror = (event) => {

@@ -8,6 +8,7 @@ import {
 	type RunPlan
 } from './run-plans';
 import { memoryStorage } from '../../../tests/support/memory-storage';
+import { coded } from '$lib/core/said';
 
 /** A storage holding `plans` as the run plans' entry, or nothing. */
 const storage = (plans?: string) =>
@@ -45,6 +46,33 @@ describe('run plans', () => {
 		});
 		removePlan(s, plan('run1'));
 		expect(loadPlans(s).map((p) => p.runId)).toEqual(['run2']);
+	});
+
+	it('keeps a failure’s coded pieces beside its English, and drops pieces that do not read back', () => {
+		const s = storage();
+		savePlan(s, plan('run1'));
+		const said = [
+			coded('run_stopped_at_case', { stage: 'gen', index: 3, caseNumber: 'A\u001b' }),
+			coded('run_saved_cases', { done: 3, total: 9 })
+		];
+		updatePlanStatus(s, plan('run1'), 'failed', 'gen stopped at case #3', new Date(), said);
+		expect(loadPlans(s)[0].errorSaid).toEqual(said);
+		expect(JSON.stringify(said)).toContain('A\\\\u001b');
+		// Another status drops them with the error.
+		updatePlanStatus(s, plan('run1'), 'running');
+		expect(loadPlans(s)[0]).not.toHaveProperty('errorSaid');
+		// An unknown code, a missing parameter, a parameter too many: the English alone is kept.
+		for (const bad of [
+			[{ code: 'no_such_code', params: {} }],
+			[{ code: 'run_saved_cases', params: { done: 3 } }],
+			[{ code: 'run_saved_cases', params: { done: 3, total: 9, extra: 'x' } }],
+			'not a list'
+		]) {
+			const text = JSON.stringify([{ ...plan('run2', { error: 'boom' }), errorSaid: bad }]);
+			const [read] = loadPlans(storage(text));
+			expect(read.error).toBe('boom');
+			expect(read).not.toHaveProperty('errorSaid');
+		}
 	});
 
 	it('never stores a field it does not know, such as a key', () => {

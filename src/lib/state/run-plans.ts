@@ -6,6 +6,7 @@
  */
 import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
+import { readCoreTexts, type CoreText } from '$lib/core/said';
 
 export const PLANS_STORAGE_KEY = 'lexpilot.run-plans.v1';
 
@@ -26,6 +27,8 @@ export interface RunPlan {
 	status: 'running' | 'paused' | 'stopped' | 'failed' | 'done';
 	/** Why it stopped, when it failed. */
 	error: string | null;
+	/** `error` as coded pieces, for the interface language; absent in plans of older versions. */
+	errorSaid?: CoreText[];
 	updatedAt: string;
 }
 export type PlanStatus = RunPlan['status'];
@@ -53,6 +56,8 @@ export function readPlan(v: unknown): RunPlan | null {
 		(p.error === null || typeof p.error === 'string') &&
 		typeof p.updatedAt === 'string';
 	if (!ok) return null;
+	// Coded pieces that do not read back cost only the Chinese wording: the English stays.
+	const errorSaid = p.error === null ? null : readCoreTexts(p.errorSaid);
 	return {
 		runId: p.runId as string,
 		modelDir: p.modelDir as string,
@@ -61,6 +66,7 @@ export function readPlan(v: unknown): RunPlan | null {
 		datasetName: p.datasetName as string,
 		status: p.status as PlanStatus,
 		error: p.error as string | null,
+		...(errorSaid ? { errorSaid } : {}),
 		updatedAt: p.updatedAt as string
 	};
 }
@@ -106,12 +112,15 @@ export function updatePlanStatus(
 	run: RunKey,
 	status: PlanStatus,
 	error: string | null = null,
-	now: Date = new Date()
+	now: Date = new Date(),
+	errorSaid?: CoreText[]
 ): void {
 	const plans = loadPlans(storage);
 	const plan = plans.find((p) => planKey(p) === planKey(run));
 	if (!plan) return;
+	delete plan.errorSaid;
 	Object.assign(plan, { status, error, updatedAt: now.toISOString() });
+	if (error !== null && errorSaid) plan.errorSaid = errorSaid;
 	write(storage, plans);
 }
 
@@ -127,13 +136,20 @@ export interface PlanBook {
 	/** Adds or replaces the plan of a run. */
 	save(plan: RunPlan): void;
 	/** Changes the status (and error) of a remembered plan. */
-	setStatus(run: RunKey, status: PlanStatus, error: string | null, now: Date): void;
+	setStatus(
+		run: RunKey,
+		status: PlanStatus,
+		error: string | null,
+		now: Date,
+		errorSaid?: CoreText[]
+	): void;
 }
 
 /** The plan writes of a run, made to `storage` (the page's `localStorage`). */
 export function planBook(storage: PlanStorage): PlanBook {
 	return {
 		save: (plan) => savePlan(storage, plan),
-		setStatus: (run, status, error, now) => updatePlanStatus(storage, run, status, error, now)
+		setStatus: (run, status, error, now, errorSaid) =>
+			updatePlanStatus(storage, run, status, error, now, errorSaid)
 	};
 }

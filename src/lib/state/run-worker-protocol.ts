@@ -4,6 +4,7 @@
  * spec with its keys, never a function), and the worker's throttle of snapshots.
  */
 import type { RunDataset } from '$lib/core/engine/types';
+import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
@@ -27,7 +28,14 @@ export type FromWorker =
 	/** The run has ended (or never started): its last snapshot. */
 	| { type: 'ended'; snapshot: RunSnapshot }
 	| { type: 'plan-save'; plan: RunPlan }
-	| { type: 'plan-status'; run: RunKey; status: PlanStatus; error: string | null; at: string };
+	| {
+			type: 'plan-status';
+			run: RunKey;
+			status: PlanStatus;
+			error: string | null;
+			errorSaid?: CoreText[];
+			at: string;
+	  };
 
 /** Plain copies: the pages' state may hold proxies, which `postMessage` cannot clone. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -25,8 +25,8 @@ function open(): Promise<RunController> {
 				store,
 				plans: {
 					save: (plan) => post({ type: 'plan-save', plan }),
-					setStatus: (run, status, error, now) =>
-						post({ type: 'plan-status', run, status, error, at: now.toISOString() })
+					setStatus: (run, status, error, now, errorSaid) =>
+						post({ type: 'plan-status', run, status, error, errorSaid, at: now.toISOString() })
 				},
 				onChange: (snapshot) => throttle.changed(snapshot)
 			})
