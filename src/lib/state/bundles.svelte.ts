@@ -20,7 +20,7 @@ import {
 } from './lazy-store';
 import { m } from '$lib/paraglide/messages';
 import { saidOf } from '$lib/core/errors';
-import { coreText } from '$lib/view/core-text';
+import { coreText } from './core-text.svelte';
 import { exportFileName } from '$lib/view/export-name';
 import { keyOf } from './run-key';
 

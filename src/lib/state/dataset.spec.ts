@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { overwriteGetLocale } from '$lib/paraglide/runtime';
 import { describe, expect, it } from 'vitest';
 import type { loadDataset } from '$lib/core/dataset/load';
+import { coreTexts } from './core-text.svelte';
 import { DatasetState } from './dataset.svelte';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
 
@@ -149,7 +150,8 @@ describe('DatasetState', () => {
 
 		await state.setCategoryFile(encoder.encode('[1, 2]'), 'bad.json');
 		expect(state.categoryError).toMatch(/^bad\.json: /);
-		// Said in the interface language, following a switch.
+		// Said in the interface language, following a switch (which loads the core's texts).
+		await coreTexts.load();
 		overwriteGetLocale(() => 'zh-CN');
 		expect(state.categoryError).toBe(
 			'bad.json: 类别映射：应为“案由 → 类别”的 JSON 对象，例如 {"民间借贷纠纷": "合同纠纷"}'

@@ -8,7 +8,7 @@
  * use: its problems are shown beside it, and the remembered file stays the valid one.
  */
 import { saidOf } from '$lib/core/errors';
-import { coreText } from '$lib/view/core-text';
+import { coreText } from './core-text.svelte';
 import { parseCategoryMap } from '$lib/core/dataset/categories';
 import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';

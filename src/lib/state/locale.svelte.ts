@@ -6,7 +6,8 @@
  * string on screen follows a switch at once, without a reload (a run in progress goes on).
  * Dataset content, prompts and cause-class names are data and never translated.
  */
-import { locales, overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
+import { baseLocale, locales, overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
+import { coreTexts } from './core-text.svelte';
 import { localeFor } from './locale-choice';
 
 /** Where the choice is remembered. */
@@ -32,6 +33,7 @@ class LocaleState {
 
 	/** Switches the interface language and remembers it. */
 	set(locale: Locale): void {
+		needCoreTexts(locale);
 		this.current = locale;
 		document.documentElement.lang = locale;
 		try {
@@ -42,5 +44,11 @@ class LocaleState {
 	}
 }
 
+/** Starts loading the core's texts in `locale` if it is not English (English needs none). */
+function needCoreTexts(locale: Locale): void {
+	if (locale !== baseLocale && typeof window !== 'undefined') void coreTexts.load();
+}
+
 export const localeState = new LocaleState();
 overwriteGetLocale(() => localeState.current);
+needCoreTexts(localeState.current);

@@ -1,20 +1,26 @@
 /**
  * The prompt pack runs use: the project's default, or one the user edited or imported. An edited
  * pack is kept in localStorage, since a run can only be resumed with the pack it started with.
+ *
+ * The pack's validator (`core/prompts/pack.ts`, a zod schema) is not imported here, to keep zod
+ * out of the Run page's first load: the Prompts page hands it over at start (`useValidator`, it
+ * imports it statically, to check edits and imports), and a page that only uses the pack awaits
+ * `restored()` (the Run page's `+page.ts`), which fetches the validator only when an edited pack
+ * is stored. Until then the pack is the default and `restoring` is true.
  */
 import { canonicalJson } from '$lib/core/hash';
-import {
-	codeSha256,
-	DEFAULT_PROMPT_PACK,
-	exportPromptPack,
-	parsePromptPack,
-	promptPackProblems,
-	promptsSha256,
-	templateProblems,
-	type PromptPack,
-	type TemplateName
-} from '$lib/core/prompts';
+import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts/default-pack';
+import { codeSha256, promptsSha256 } from '$lib/core/prompts/hashes';
+import type { PromptPack } from '$lib/core/prompts/pack';
+import { exportPromptPack } from '$lib/core/prompts/pack-json';
+import { templateProblems, type TemplateName } from '$lib/core/prompts/slots';
 import { browserStorage, type SettingsStorage } from './settings.svelte';
+
+/** What the state needs of `core/prompts/pack.ts`. */
+export type PackValidator = Pick<
+	typeof import('$lib/core/prompts/pack'),
+	'parsePromptPack' | 'promptPackProblems'
+>;
 
 /** @default 'lexpilot.prompt-pack.v1' */
 export const PACK_STORAGE_KEY = 'lexpilot.prompt-pack.v1';
@@ -35,15 +41,55 @@ export class PromptsState {
 	/** Why the stored pack was not used, when it could not be read. */
 	restoreError = $state<string | null>(null);
 
+	/** True while a stored pack waits for the validator to be read. */
+	restoring = $state(false);
+
 	readonly #storage: SettingsStorage;
 	#generation = 0;
+	#validator: PackValidator | null = null;
+	/** The stored pack's text, not read yet (no validator so far). */
+	#pending: string | null = null;
+	#loading: Promise<void> | null = null;
 
-	constructor(storage: SettingsStorage = null) {
+	constructor(storage: SettingsStorage = null, validator: PackValidator | null = null) {
 		this.#storage = storage;
-		const stored = this.#read();
-		if (stored) this.pack = stored;
+		this.#pending = this.#storedText();
+		this.restoring = this.#pending !== null;
 		void this.#hash();
 		void hashesOf(DEFAULT_PROMPT_PACK).then((h) => (this.defaultHashes = h));
+		if (validator) this.useValidator(validator);
+	}
+
+	/** Gives the state the pack's validator; a stored pack is read at once. */
+	useValidator(validator: PackValidator): void {
+		this.#validator ??= validator;
+		const text = this.#pending;
+		if (text === null) return;
+		this.#pending = null;
+		this.restoring = false;
+		const stored = this.#read(text);
+		if (stored) {
+			this.pack = stored;
+			void this.#hash();
+		}
+	}
+
+	/** Resolves once a stored pack has been read (fetching the validator only if there is one). */
+	restored(): Promise<void> {
+		if (this.#pending === null) return Promise.resolve();
+		this.#loading ??= import('$lib/core/prompts/pack').then(
+			(validator) => this.useValidator(validator),
+			(error: unknown) => {
+				this.#loading = null;
+				throw error;
+			}
+		);
+		return this.#loading;
+	}
+
+	get #checker(): PackValidator {
+		if (!this.#validator) throw new Error('the prompt pack validator is not loaded');
+		return this.#validator;
 	}
 
 	/** Problems of a template text, one readable line each; empty when it can be saved. */
@@ -63,7 +109,7 @@ export class PromptsState {
 	/** Renames the pack or changes its version; both are part of `prompts_sha256`. */
 	setLabel(field: 'name' | 'version', value: string): string[] {
 		const next = { ...this.pack, [field]: value };
-		const problems = promptPackProblems(next);
+		const problems = this.#checker.promptPackProblems(next);
 		if (problems.length > 0) return problems;
 		this.#use(next);
 		return [];
@@ -79,7 +125,7 @@ export class PromptsState {
 
 	/** Reads an exported pack; throws a `UsageError` listing every problem. */
 	importText(text: string): void {
-		this.#use(parsePromptPack(text));
+		this.#use(this.#checker.parsePromptPack(text));
 	}
 
 	exportText(): string {
@@ -87,6 +133,9 @@ export class PromptsState {
 	}
 
 	#use(pack: PromptPack): void {
+		// An edit or import replaces a stored pack not read yet.
+		this.#pending = null;
+		this.restoring = false;
 		this.pack = pack;
 		this.restoreError = null;
 		try {
@@ -98,16 +147,17 @@ export class PromptsState {
 		void this.#hash();
 	}
 
-	#read(): PromptPack | null {
-		let text: string | null;
+	#storedText(): string | null {
 		try {
-			text = this.#storage?.getItem(PACK_STORAGE_KEY) ?? null;
+			return this.#storage?.getItem(PACK_STORAGE_KEY) ?? null;
 		} catch {
 			return null;
 		}
-		if (text === null) return null;
+	}
+
+	#read(text: string): PromptPack | null {
 		try {
-			return parsePromptPack(text);
+			return this.#checker.parsePromptPack(text);
 		} catch (e) {
 			this.restoreError = `The edited prompt pack saved in this browser could not be read, so the default pack is in use: ${(e as Error).message}`;
 			return null;

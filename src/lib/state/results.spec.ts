@@ -200,7 +200,7 @@ describe('ResultsState', () => {
 		});
 		await writeRuns(store, dataset, [{ runId: 'run1' }]);
 		await state.load();
-		state.downloadReport(Date.parse('2025-05-01T00:00:00.000Z'));
+		await state.downloadReport(Date.parse('2025-05-01T00:00:00.000Z'));
 		state.download(new Blob(['<svg/>']), 'lexpilot-lca-overall.svg');
 		expect(saved.map((s) => s.name)).toEqual(['lexpilot-report.html', 'lexpilot-lca-overall.svg']);
 		expect(saved[0].file.type).toBe('text/html;charset=utf-8');

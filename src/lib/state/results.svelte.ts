@@ -17,7 +17,6 @@ import {
 	DEFAULT_FIGURE_CHOICE,
 	reportNotes,
 	resultFigures,
-	resultsHtml,
 	type FigureChoice
 } from '$lib/view/result-figures';
 import type { ResultsQuery } from '$lib/view/results-query';
@@ -217,9 +216,11 @@ export class ResultsState {
 
 	/**
 	 * Downloads the self-contained HTML report of what the page shows, made at `now` (ms), in
-	 * the export language.
+	 * the export language. The report's writer is imported on the first download.
 	 */
-	downloadReport(now: number = Date.now()): void {
+	async downloadReport(now: number = Date.now()): Promise<void> {
+		if (!this.drawn || !this.exportFigures) return;
+		const { resultsHtml } = await import('$lib/view/results-html');
 		if (!this.drawn || !this.exportFigures) return;
 		const locale = this.exportLocale;
 		const differences = groupDifferences(this.drawn.report, (key) => this.manifestOf(key), locale);

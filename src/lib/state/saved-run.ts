@@ -3,12 +3,13 @@
  * inputs (Start resumes it; its saved cases are not counted in the estimate), or a run of other
  * inputs, which the engine would refuse (SPEC §6) — with every difference, so the page can say
  * what differs in the browser's words before anything is started, written or overwritten.
+ * The manifest's builder and comparer (and the zod schemas behind them) are imported on the first
+ * check, not with the Run page, to keep its first load small (PERFORMANCE.md).
  */
-import { buildManifest } from '$lib/core/engine/manifest';
 import type { StageName } from '$lib/core/engine/types';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { Manifest } from '$lib/core/records';
-import { manifestDifferences, type ManifestDifference } from '$lib/core/store/resume';
+import type { ManifestDifference } from '$lib/core/store/resume';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunRequest } from './run-controller';
 import { planKey, type RunPlan } from './run-plans';
@@ -41,6 +42,7 @@ export type ManifestRequest = Pick<
 /** The manifest `runStages` would write (or check on resume) for `request`. */
 export async function manifestOf(request: ManifestRequest): Promise<Manifest> {
 	const { dataset } = request;
+	const { buildManifest } = await import('$lib/core/engine/manifest');
 	return buildManifest({
 		runId: request.runId,
 		modelDir: await modelDirName(request.models.evaluated),
@@ -67,6 +69,7 @@ export async function checkSavedRun(
 	const run: RunKey = { runId: wanted.run_id, modelDir: wanted.model_dir };
 	const saved = await store.readManifest(run);
 	if (!saved) return { kind: 'new', run };
+	const { manifestDifferences } = await import('$lib/core/store/resume');
 	const differences = manifestDifferences(saved, wanted);
 	if (differences.length === 0) {
 		return { kind: 'resume', run, saved: await savedPerStage(store, run, stages) };

@@ -9,9 +9,9 @@ import {
 	checkedChoice,
 	DEFAULT_FIGURE_CHOICE,
 	reportNotes,
-	resultFigures,
-	resultsHtml
+	resultFigures
 } from './result-figures';
+import { resultsHtml } from './results-html';
 
 let report: ResultsReport;
 

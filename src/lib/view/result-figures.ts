@@ -1,9 +1,8 @@
 /**
- * The figures the Results page draws, and the HTML report over them: which metrics each figure
+ * The figures the Results page draws (the HTML report over them is `results-html.ts`): which metrics each figure
  * shows, its title and description, and the metric or setup the user picked for the figures
  * by cause class. Framework-free, so the page, the report and the tests build the same figures.
  */
-import { VERDICTS } from '$lib/core/dataset/names';
 import { DEFAULT_RESAMPLES } from '$lib/core/metrics/bootstrap';
 import { DEFAULT_SEED } from '$lib/core/metrics/prng';
 import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
@@ -19,14 +18,11 @@ import {
 	ljpMeasureName,
 	ljpMetric,
 	metricsFigure,
-	runKeyOf,
 	type Figure,
 	type FigureContext,
 	type LjpMeasure
 } from './figures';
-import { htmlReport } from './html-report';
 import { coreNote } from './core-notes';
-import { countsText } from './table-format';
 
 /** What the user picked for the figures by cause class. */
 export interface FigureChoice {
@@ -182,48 +178,4 @@ export function reportNotes(report: ResultsReport, locale?: Locale): string[] {
 		),
 		...report.warnings.map((w) => coreNote(w, locale))
 	];
-}
-
-export interface ResultsHtmlInput {
-	/** The report as drawn (`drawnReport`). */
-	report: ResultsReport;
-	figures: ResultFigures;
-	/** Whether a run (`run_id/model_dir`) was made by the simulated provider. */
-	simulated: (runKey: string) => boolean;
-	/** The page's notes and group differences, in that order. */
-	notes: string[];
-	/** ISO 8601. */
-	generatedAt: string;
-	/** The report's language (its figures should be in it too). @default the interface's */
-	locale?: Locale;
-}
-
-/** The self-contained HTML report of what the page shows. */
-export function resultsHtml(input: ResultsHtmlInput): string {
-	const { report, locale } = input;
-	const o = { locale };
-	const label = (r: ResultsReport['runs'][number]) => `${r.model} · ${r.run_id}`;
-	return htmlReport({
-		title: m.results_report_title({}, o),
-		generatedAt: input.generatedAt,
-		runs: report.runs.map((r) => ({
-			label: label(r),
-			detail: [
-				countsText(r.counts, true, locale),
-				...(input.simulated(runKeyOf(r)) ? [m.results_badge_simulated({}, o)] : []),
-				...(r.partial ? [m.results_badge_partial({}, o)] : [])
-			].join(' · ')
-		})),
-		figures: Object.values(input.figures),
-		confusion: report.runs.flatMap((r) =>
-			LJP_SETUPS.flatMap((s) => {
-				const matrix = r.ljp_confusion[s];
-				return matrix ? [{ label: label(r), setup: LJP_SETUP_NAMES[s], matrix }] : [];
-			})
-		),
-		verdicts: VERDICTS,
-		uncertainty: uncertainty(locale),
-		notes: input.notes,
-		locale
-	});
 }

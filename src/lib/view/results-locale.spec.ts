@@ -19,7 +19,8 @@ import { refusalOf, refusalText } from './compare-refusal';
 import { compareHeaders, compareRows, powerText } from './compare-table';
 import { coreNote } from './core-notes';
 import { axisTitle, type FigureContext } from './figures';
-import { DEFAULT_FIGURE_CHOICE, reportNotes, resultFigures, resultsHtml } from './result-figures';
+import { DEFAULT_FIGURE_CHOICE, reportNotes, resultFigures } from './result-figures';
+import { resultsHtml } from './results-html';
 import { figureSvg } from './svg-chart';
 import { tableOf, toCsv, toLatex, toMarkdown } from './table-format';
 

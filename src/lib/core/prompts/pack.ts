@@ -10,6 +10,7 @@ import { stripBom } from '../text';
 import { TEMPLATE_NAMES, templateProblems, type TemplateName } from './slots';
 
 export * from './slots';
+export { exportPromptPack } from './pack-json';
 
 export const PromptPack = z
 	.object({
@@ -61,9 +62,4 @@ export function parsePromptPack(text: string): PromptPack {
 		throw new UsageError(`prompt pack is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 	}
 	return PromptPack.parse(value);
-}
-
-/** The pack as pretty JSON for export; `parsePromptPack` reads it back unchanged. */
-export function exportPromptPack(pack: PromptPack): string {
-	return `${JSON.stringify(pack, null, '\t')}\n`;
 }
