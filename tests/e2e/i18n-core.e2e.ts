@@ -142,6 +142,16 @@ describe('the core’s texts in Chinese', () => {
 			englishIn(text, [fake.baseURL, 'Incorrect API key provided: sk-wr****', 'fake-model'])
 		).toEqual([]);
 		await e.screenshot('i18n-core-run-error', panel);
+
+		// After a reload the failed run waits under "Unfinished runs", its error still in Chinese.
+		await page.reload();
+		const row = page.getByTestId('unfinished-zh-failure');
+		await row.waitFor({ timeout: 30_000 });
+		const listed = row.locator('.err');
+		await expect
+			.poll(() => listed.innerText())
+			.toMatch(/^gen 停在案例 #0（case_number [^）]+）：案例 /);
+		expect(await listed.getAttribute('title')).toMatch(/已保存 0\/1 个案例/);
 		onlyExpectedFailures();
 	});
 

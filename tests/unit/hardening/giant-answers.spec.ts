@@ -79,7 +79,7 @@ describe('the answer bound', () => {
 	});
 });
 
-describe('giant answers through the CLI', () => {
+describe('giant answers through the CLI', { timeout: 60_000 }, () => {
 	it('a 1 MiB answer on every attempt: refused, retried, nothing written, stderr short', async () => {
 		const r = await gen(() => ({ content: 'x'.repeat(ONE_MIB) }), '--retries', '1');
 		expect(r.code).toBe(1);
