@@ -81,7 +81,8 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		);
 
 		// Case numbers, causes, messages and focal points are shown as the file has them.
-		const list = await text(page, 'case-list');
+		// textContent: rows out of view skip rendering (content-visibility), so innerText omits them.
+		const list = (await page.getByTestId('case-list').textContent()) ?? '';
 		for (const c of sample) expect(list).toContain(c.case_number);
 		const first = sample[0];
 		expect(await text(page, 'detail-case-number')).toBe(first.case_number);
