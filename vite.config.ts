@@ -10,8 +10,9 @@ export default defineConfig({
 		sveltekit()
 	],
 	server: { host: '127.0.0.1' },
-	// The Results page's statistics worker is a module worker (`{ type: 'module' }`).
-	worker: { format: 'es' },
+	// Module workers (`{ type: 'module' }`), each one file: the service worker caches what the
+	// build lists, and chunks split off a worker are not listed, so an offline run would fail.
+	worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
 	test: {
 		reporters: ['default', './tests/support/summary-reporter.ts'],
 		projects: [

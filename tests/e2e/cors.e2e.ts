@@ -61,7 +61,7 @@ describe('CORS-blocked endpoint', () => {
 		const cli = await result.getByTestId('cli-command').innerText();
 		expect(cli).toContain(`export OPENAI_BASE_URL=${fake.server.baseURL}`);
 		expect(cli).toContain(`export OPENAI_API_KEY='<your key>'`);
-		expect(cli).toContain('npm run lexpilot -- gen --dataset static/sample/lexpilot-sample.json');
+		expect(cli).toContain('npm run lexpilot -- run --dataset static/sample/lexpilot-sample.json');
 		expect(cli).not.toContain(KEY);
 		// The server was up (the preflight and the probe reached it), but the browser let no chat
 		// call through.

@@ -55,7 +55,7 @@ describe.each(['zh-CN', 'en'] as const)('the main flow in %s', (locale) => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
 		await page.goto(`${e.url}/`);
-		expect(await page.locator('html').getAttribute('lang')).toBe(locale);
+		await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
 
 		// Dataset: the sample.
 		await nav(page, 'nav_dataset', await t('dataset', 'dataset_title'));
