@@ -13,6 +13,21 @@ import { serve } from '../../scripts/serve.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Where screenshots go (gitignored). */
+/**
+ * Chromium's flags for these tests: headless as root, and none of the background connections
+ * this machine's closed network refuses.
+ */
+export const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync'
+] as const;
+
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 
 /** Options of {@link startBrowser}. */
@@ -87,16 +102,7 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Chr
 			headless: true,
 			...(options.viewport && { viewport: options.viewport }),
 			...(options.locale && { locale: options.locale }),
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync'
-			]
+			args: [...CHROMIUM_FLAGS]
 		});
 		return {
 			context,

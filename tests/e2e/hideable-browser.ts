@@ -11,19 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath } from './browser';
-
-/** The flags of `launchChromium` (tests/e2e/browser.ts), without Playwright's own. */
-const FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync'
-];
+import { CHROMIUM_FLAGS, chromiumPath } from './browser';
 
 export interface HideableBrowser {
 	context: BrowserContext;
@@ -54,7 +42,7 @@ export async function launchHideableChromium(): Promise<HideableBrowser> {
 	const profile = await mkdtemp(join(tmpdir(), 'lexpilot-hidden-'));
 	const child = spawn(
 		chromiumPath(),
-		[...FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+		[...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
 		{ stdio: 'ignore' }
 	);
 	let browser: Browser | null = null;

@@ -5,6 +5,7 @@
  * stores, bundles, results, Inspect) goes through this schema.
  */
 import { z } from 'zod';
+import { TEMPLATE_NAMES } from '../prompts/slots';
 import { ROLES } from '../record-names';
 
 /** `case_number` as the dataset holds it: a string or an integer (SPEC §5). */
@@ -14,15 +15,7 @@ const CaseNumberValue = z.union([z.string().min(1), z.number().int()]);
 export const CallStage = z.enum(['gen', 'lca', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']);
 
 /** The prompts of the pack, as `Task` of the model client. */
-export const CallTask = z.enum([
-	'lexawn',
-	'force_ask',
-	'force_judge',
-	'user_standard',
-	'judge_lca',
-	'judge_dcg',
-	'judge_extract'
-]);
+export const CallTask = z.enum(TEMPLATE_NAMES);
 
 const count = z.number().int().nonnegative();
 
