@@ -8,11 +8,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLogEntry } from '../../src/lib/core/calls/schema';
 import { readTree, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
+import { go, importZip } from './page-support';
 
 let e2e: E2E;
 let tree: Map<string, Uint8Array>;
@@ -46,17 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await e2e?.close();
 });
-
-async function go(page: Page, label: string, heading: string) {
-	await page.getByRole('link', { name: label, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-async function importZip(page: Page, path: string) {
-	await go(page, 'Bundles', 'Bundles');
-	await page.locator('#bundle-file').setInputFiles(path);
-	await page.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
-}
 
 describe('the call log in the browser', () => {
 	it('imports bundles with and without a call log', async () => {

@@ -23,6 +23,7 @@ import {
 	zipFiles
 } from '../fixtures/bundles/folder';
 import { launchChromium, startBrowser, type E2E } from './browser';
+import { go, importZip } from './page-support';
 
 let e2e: E2E;
 let root: string;
@@ -49,17 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await e2e?.close();
 });
-
-async function go(page: Page, label: string, heading: string) {
-	await page.getByRole('link', { name: label, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-async function importZip(page: Page, path: string) {
-	await go(page, 'Bundles', 'Bundles');
-	await page.locator('#bundle-file').setInputFiles(path);
-	await page.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
-}
 
 interface CellValue {
 	figure: string;

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
 import { fillRunForm, loadSampleDataset, savedRecords, waitForRunStatus } from './run-support';
+import { go } from './page-support';
 
 const BUILD = resolve(import.meta.dirname, '../../build');
 let e: E2E | undefined;
@@ -19,11 +20,6 @@ afterEach(async () => {
 	await e?.close();
 	e = undefined;
 });
-
-async function go(page: Page, label: string, heading: string) {
-	await page.getByRole('link', { name: label, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
 
 /** Loads the sample, picks the simulated provider and runs `runId` on `limit` cases to the end. */
 async function simulatedRun(page: Page, url: string, runId: string, limit: number) {

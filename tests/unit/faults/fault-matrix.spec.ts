@@ -21,6 +21,7 @@ import {
 	CASE_E003_TEXT,
 	CASES,
 	COMMANDS,
+	cleanRun,
 	comparableManifest,
 	Endpoint,
 	filesUnder,
@@ -311,22 +312,10 @@ const cleanCalls = { evaluated: 0, user: 0, judge: 0 };
 
 beforeAll(async () => {
 	tmp = await mkdtemp(join(tmpdir(), 'lexpilot-faults-'));
-	const endpoint = await Endpoint.start();
-	port = endpoint.port;
-	const root = join(tmp, 'clean');
-	try {
-		for (const command of COMMANDS) {
-			const result = await runCli({ command, root, endpoint });
-			expect(result.code, result.stderr).toBe(0);
-		}
-	} finally {
-		await endpoint.stop();
-	}
-	clean = await stageFiles(root);
-	cleanManifest = await comparableManifest(root);
-	cleanCalls.evaluated = endpoint.requests.filter((r) => r.model === MODELS.evaluated).length;
-	cleanCalls.user = endpoint.requests.filter((r) => r.model === MODELS.user).length;
-	cleanCalls.judge = endpoint.requests.filter((r) => r.model === MODELS.judge).length;
+	const run = await cleanRun(join(tmp, 'clean'), COMMANDS);
+	({ port, files: clean, manifest: cleanManifest } = run);
+	for (const role of ['evaluated', 'user', 'judge'] as const)
+		cleanCalls[role] = run.requests.filter((r) => r.model === MODELS[role]).length;
 }, 60_000);
 
 afterAll(async () => {

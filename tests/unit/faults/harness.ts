@@ -288,3 +288,34 @@ export function firstAttempts(
 	return (req, { attempt, call }) =>
 		which(req) && attempt <= attempts ? reply(attempt, call) : undefined;
 }
+
+/** A run that met no fault: what every row's files are compared with. */
+export interface CleanRun {
+	/** The endpoint's port, for the rows' endpoints (the manifest records the base URL). */
+	port: number;
+	/** Stage files, layout path → text. */
+	files: Map<string, string>;
+	manifest: Record<string, unknown>;
+	/** Chat requests the run made. */
+	requests: readonly FakeRequest[];
+}
+
+/** Runs `commands` in turn into `root` against a fresh endpoint that faults nothing. */
+export async function cleanRun(root: string, commands: readonly string[]): Promise<CleanRun> {
+	const endpoint = await Endpoint.start();
+	try {
+		for (const command of commands) {
+			const result = await runCli({ command, root, endpoint });
+			if (result.code !== 0)
+				throw new Error(`clean ${command} exited ${result.code}: ${result.stderr}`);
+		}
+	} finally {
+		await endpoint.stop();
+	}
+	return {
+		port: endpoint.port,
+		files: await stageFiles(root),
+		manifest: await comparableManifest(root),
+		requests: endpoint.requests
+	};
+}

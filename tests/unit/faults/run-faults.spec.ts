@@ -18,6 +18,7 @@ import {
 	CASE_E003_TEXT,
 	CASES,
 	callsBetween,
+	cleanRun,
 	comparableManifest,
 	DATASET,
 	Endpoint,
@@ -43,19 +44,11 @@ let cleanManifest: Record<string, unknown>;
 
 beforeAll(async () => {
 	tmp = await mkdtemp(join(tmpdir(), 'lexpilot-run-faults-'));
-	const endpoint = await Endpoint.start();
-	port = endpoint.port;
-	const root = join(tmp, 'stage-commands');
-	try {
-		for (const command of FIVE) {
-			const result = await runCli({ command, root, endpoint });
-			expect(result.code, result.stderr).toBe(0);
-		}
-	} finally {
-		await endpoint.stop();
-	}
-	clean = await stageFiles(root);
-	cleanManifest = await comparableManifest(root);
+	({
+		port,
+		files: clean,
+		manifest: cleanManifest
+	} = await cleanRun(join(tmp, 'stage-commands'), FIVE));
 }, 60_000);
 
 afterAll(async () => {
