@@ -222,8 +222,8 @@ export class RunController {
 						// The gate before the slot: a call held while paused holds no slot.
 						client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
 						concurrency: request.concurrency,
-						// Every change, so pausing sees the tasks as they are; the worker throttles posts.
-						snapshotIntervalMs: 0,
+						// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+						snapshotIntervalMs: 50,
 						onTracker: (tracker) => (this.#tracker = tracker),
 						onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
 					})
