@@ -97,7 +97,9 @@ describe('Run page', () => {
 		expect(new Set(served)).toEqual(new Set(first3));
 		// The stages ran together (one scheduler), not one after another: dcg's first forced
 		// question went out before gen's last call.
-		const tasks = fake.server.chatRequests.map((r) => taskOfPrompt(r.prompt, DEFAULT_PROMPT_PACK));
+		const tasks = fake.server.chatRequests.map((r) =>
+			taskOfPrompt(r.prompt ?? '', DEFAULT_PROMPT_PACK)
+		);
 		const lastGen = tasks.findLastIndex((t) => t === 'user_standard' || t === 'judge_lca');
 		expect(tasks.indexOf('force_ask')).toBeGreaterThan(-1);
 		expect(tasks.indexOf('force_ask')).toBeLessThan(lastGen);
