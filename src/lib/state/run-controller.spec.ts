@@ -587,3 +587,42 @@ describe('RunController, several stages together, stopped', () => {
 		).toEqual([]);
 	});
 });
+
+describe('RunController, several stages together, retries', () => {
+	it('counts a retry the client reports for the stage its request came from', async () => {
+		const inner = createSimulatedClient();
+		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
+		const snap = await controller.start({
+			...request(inner, { stages: ['gen', 'dcg'], limit: 2 }),
+			// Every forced question (dcg only) is answered at the second attempt.
+			makeClient: (hooks) => ({
+				simulated: true,
+				complete: async (req) => {
+					if (req.task === 'force_ask') {
+						hooks.onEvent({
+							type: 'retry',
+							delayMs: 0,
+							fromRetryAfter: false,
+							kind: 'server',
+							reason: 'HTTP 503',
+							caseNumber: req.caseNumber,
+							role: req.role,
+							task: req.task,
+							model: 'm',
+							baseURL: 'http://e.test/v1',
+							attempt: 1,
+							maxAttempts: 4,
+							...(req.stage !== undefined ? { stage: req.stage } : {})
+						});
+					}
+					return inner.complete(req);
+				}
+			})
+		});
+		expect(snap.status, snap.error?.message).toBe('done');
+		// dcg asks two forced questions per case.
+		expect(snap.progress.dcg?.retries).toBe(4);
+		expect(snap.progress.gen?.retries).toBe(0);
+		expect(snap.retries).toHaveLength(4);
+	});
+});
