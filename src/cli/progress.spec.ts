@@ -103,7 +103,21 @@ function snapshot(overrides: Partial<RunSnapshot> = {}): RunSnapshot {
 	const tokens = { prompt: 0, completion: 0 };
 	return {
 		status: 'running',
-		stages: [{ stage: 'gen', total: 10, done: 4, resumed: 1, inFlight: 2, calls: 30 }],
+		stages: [
+			{
+				stage: 'gen',
+				total: 10,
+				done: 4,
+				resumed: 1,
+				inFlight: 2,
+				calls: 30,
+				byRole: { ...role, evaluated: 30 },
+				tokens: { evaluated: { ...tokens }, user: { ...tokens }, judge: { ...tokens } },
+				retries: 1,
+				failures: 0,
+				doneAt: null
+			}
+		],
 		cases: { total: 10, done: 3 },
 		calls: { done: 30, estimatedTotal: 120, perSecond: 6, byRole: { ...role, evaluated: 30 } },
 		tokens: { evaluated: { ...tokens }, user: { ...tokens }, judge: { ...tokens } },

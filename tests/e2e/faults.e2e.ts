@@ -276,12 +276,16 @@ describe('browser fault matrix: same records, or a clear stop that a resume comp
 		expect(cases).toContain(named);
 		expect(await panel.innerText()).toContain('Cases finished before the error stay saved');
 
-		// Nothing half-saved: every record kept is a clean-run record, and the stage that stopped
-		// holds none of the case it names.
-		const stopped = await page
-			.locator('[data-testid^="progress-"][data-status="failed"]')
-			.getAttribute('data-testid');
-		const stage = stopped!.replace('progress-', '') as StageName;
+		// Nothing half-saved: every record kept is a clean-run record, and the stage the error names
+		// holds none of the case it names. The stages run together, so every task whose call was in
+		// flight when the provider went away failed too: each of their rows says failed.
+		const stage = /(gen|dcg|ljp-direct|ljp-gold|ljp-interaction) stopped at case/.exec(
+			await panel.innerText()
+		)?.[1] as StageName;
+		expect(stage).toBeDefined();
+		expect(await page.getByTestId(`progress-${stage}`).getAttribute('data-status'), stage).toBe(
+			'failed'
+		);
 		const kept = await recordsOf(page, 'outage');
 		for (const [file, lines] of Object.entries(kept)) {
 			for (const line of lines) expect(clean[file], file).toContain(line);
@@ -290,8 +294,8 @@ describe('browser fault matrix: same records, or a clear stop that a resume comp
 			const savedCases = (kept[file] ?? []).map((l) => String(JSON.parse(l).case_number));
 			expect(savedCases, `${file} holds the stopped case`).not.toContain(named);
 		}
-		// A clean run makes 34 calls, so 25 in, gen and dcg are done and saved.
-		expect(kept.DCG_results).toHaveLength(LIMIT);
+		// A clean run makes 34 calls: 25 in, cases of some stages are done and saved.
+		expect(Object.values(kept).flat().length).toBeGreaterThan(0);
 
 		await endpoint.restart();
 		endpoint.arm(null);

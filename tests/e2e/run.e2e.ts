@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/lib/core/dataset/load';
+import { DEFAULT_PROMPT_PACK, taskOfPrompt } from '../../src/lib/core/prompts';
 import { STAGE_FILE_NAMES } from '../../src/lib/core/records';
 import { startBrowser, type E2E } from './browser';
 import {
@@ -49,6 +50,7 @@ describe('Run page', () => {
 		await e.screenshot('models-page');
 
 		await fillRunForm(page, { runId: 'e2e-full', limit: 3 });
+		await page.getByTestId('stages-together').waitFor();
 		// Before starting: gen's range plus the fixed counts of the other stages, for 3 cases.
 		expect(await page.getByTestId('estimate-total').innerText()).toBe('42–66');
 		await e.screenshot('run-before-start');
@@ -93,6 +95,14 @@ describe('Run page', () => {
 		const served = fake.casesOf();
 		expect(served.length).toBeGreaterThanOrEqual(42);
 		expect(new Set(served)).toEqual(new Set(first3));
+		// The stages ran together (one scheduler), not one after another: dcg's first forced
+		// question went out before gen's last call.
+		const tasks = fake.server.chatRequests.map((r) =>
+			taskOfPrompt(r.prompt ?? '', DEFAULT_PROMPT_PACK)
+		);
+		const lastGen = tasks.findLastIndex((t) => t === 'user_standard' || t === 'judge_lca');
+		expect(tasks.indexOf('force_ask')).toBeGreaterThan(-1);
+		expect(tasks.indexOf('force_ask')).toBeLessThan(lastGen);
 	});
 
 	it('resumes after a reload in the middle of a run without repeating finished cases', async () => {
@@ -248,7 +258,10 @@ describe('Run page', () => {
 		// were tried by then, and none reached the provider.
 		expect(started.size).toBeLessThanOrEqual(4);
 		await expect
-			.poll(() => page.getByText('2 case(s) wait to start.').count(), { timeout: 10_000 })
+			.poll(
+				() => page.getByText('2 case(s) wait to start (a case counts once per stage).').count(),
+				{ timeout: 10_000 }
+			)
 			.toBe(1);
 		expect(fake.server.chatRequests.length).toBe(calls);
 

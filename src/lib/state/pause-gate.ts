@@ -1,18 +1,25 @@
 /**
  * Pause for a running run: no new case starts, cases already under way finish and are saved.
  * The engine has no pause of its own (only stop, which aborts calls in flight), so the gate sits
- * between the engine and the model client: a case's first call waits while the gate is closed;
- * later calls of a case that has started pass, so it can finish. Resuming opens the gate.
+ * between the engine and the model client: a task's first call waits while the gate is closed;
+ * later calls of a task that has started pass, so it can finish. Resuming opens the gate. A task
+ * is one case of one stage (the request's `stage`): when stages run together (`runAll`), a case's
+ * dcg does not slip through because its gen had started.
  */
 import { ModelCallError } from '$lib/core/errors';
 import type { ChatRequest, ModelClient } from '$lib/core/model/types';
 
+/** The task a call belongs to: its stage and case. */
+function taskOf(request: ChatRequest): string {
+	return `${request.stage ?? ''}\u0000${request.caseNumber}`;
+}
+
 export class PauseGate {
 	#closed = false;
-	/** Cases that made a call in the current stage: their later calls always pass. */
+	/** Tasks that made a call: their later calls always pass. */
 	#started = new Set<string>();
-	/** Cases waiting at the gate for their first call. */
-	#waiting = new Map<string, number>();
+	/** Tasks waiting at the gate for their first call, with their stage. */
+	#waiting = new Map<string, { count: number; stage: string | undefined }>();
 	#opened: Array<() => void> = [];
 	readonly #onChange: () => void;
 
@@ -25,9 +32,16 @@ export class PauseGate {
 		return this.#closed;
 	}
 
-	/** Cases held at the gate now. */
+	/** Tasks (a case of a stage) held at the gate now. */
 	get waitingCases(): number {
 		return this.#waiting.size;
+	}
+
+	/** Tasks held at the gate now, by stage (a request without a stage counts under ''). */
+	waitingByStage(): Record<string, number> {
+		const by: Record<string, number> = {};
+		for (const { stage } of this.#waiting.values()) by[stage ?? ''] = (by[stage ?? ''] ?? 0) + 1;
+		return by;
 	}
 
 	pause(): void {
@@ -42,7 +56,7 @@ export class PauseGate {
 		this.#onChange();
 	}
 
-	/** A new stage starts: its cases have made no call yet. */
+	/** A new stage starts (one stage after another): its cases have made no call yet. */
 	newStage(): void {
 		this.#started.clear();
 	}
@@ -51,17 +65,21 @@ export class PauseGate {
 	wrap(client: ModelClient): ModelClient {
 		return {
 			simulated: client.simulated,
+			// The client's own limiters stay in force: a call held here holds no slot.
+			...(client.limiters ? { limiters: client.limiters } : {}),
 			complete: async (request) => {
-				if (this.#closed && !this.#started.has(request.caseNumber)) await this.#wait(request);
-				this.#started.add(request.caseNumber);
+				const task = taskOf(request);
+				if (this.#closed && !this.#started.has(task)) await this.#wait(request);
+				this.#started.add(task);
 				return client.complete(request);
 			}
 		};
 	}
 
 	async #wait(request: ChatRequest): Promise<void> {
-		const id = request.caseNumber;
-		this.#waiting.set(id, (this.#waiting.get(id) ?? 0) + 1);
+		const id = taskOf(request);
+		const held = this.#waiting.get(id);
+		this.#waiting.set(id, { count: (held?.count ?? 0) + 1, stage: request.stage });
 		this.#onChange();
 		try {
 			await new Promise<void>((resolve, reject) => {
@@ -75,8 +93,9 @@ export class PauseGate {
 				});
 			});
 		} finally {
-			const left = (this.#waiting.get(id) ?? 1) - 1;
-			if (left > 0) this.#waiting.set(id, left);
+			const held = this.#waiting.get(id);
+			const left = (held?.count ?? 1) - 1;
+			if (held && left > 0) this.#waiting.set(id, { ...held, count: left });
 			else this.#waiting.delete(id);
 			this.#onChange();
 		}

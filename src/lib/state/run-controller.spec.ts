@@ -8,6 +8,8 @@ import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
 import { MemoryStore } from '$lib/core/store/memory-store';
+import type { CheckpointStore } from '$lib/core/store/types';
+import type { RunKey } from '$lib/core/layout';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { loadPlans } from './run-plans';
@@ -333,5 +335,294 @@ describe('toRunError', () => {
 		expect(toRunError(new UsageError('y', said))).toMatchObject({ kind: 'usage', said });
 		expect(toRunError(new UsageError('y'))).toEqual({ message: 'y', kind: 'usage' });
 		expect(toRunError(new Error('z'))).toEqual({ message: 'z', kind: 'other' });
+	});
+});
+
+/** The records of every stage file and the manifest (less its times), as stored. */
+async function storedRun(store: CheckpointStore, run: RunKey): Promise<Map<string, string>> {
+	const out = new Map<string, string>();
+	for (const file of new Set(Object.values(STAGE_OUTPUTS).flat())) {
+		const records = await store.readRecords(run, file);
+		out.set(file, records.map((r) => JSON.stringify(r)).join('\n'));
+	}
+	const manifest = await store.readManifest(run);
+	out.set(
+		'manifest',
+		JSON.stringify(manifest, (key, value: unknown) =>
+			key === 'created_at' || key === 'at' ? undefined : value
+		)
+	);
+	return out;
+}
+
+/** The simulated provider answering after a delay that differs by case, noting calls in flight. */
+function jitteredClient() {
+	const inner = createSimulatedClient();
+	const log: Array<{ event: 'start' | 'end'; request: ChatRequest }> = [];
+	const client: ModelClient = {
+		simulated: true,
+		async complete(request) {
+			log.push({ event: 'start', request });
+			await new Promise((r) => setTimeout(r, 1 + (request.caseNumber.charCodeAt(9) % 3) * 3));
+			try {
+				return await inner.complete(request);
+			} finally {
+				log.push({ event: 'end', request });
+			}
+		}
+	};
+	return { client, log };
+}
+
+const EVERY_STAGE: StageName[] = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];
+
+describe('RunController, several stages together', () => {
+	it.each(['memory', 'IndexedDB'] as const)(
+		'writes in the %s store the very records, manifest and input_sha256 the stages one by one write',
+		async (kind) => {
+			let db = 0;
+			const open = async (): Promise<CheckpointStore> =>
+				kind === 'memory'
+					? new MemoryStore()
+					: openIdbStore({ dbName: `together-${db++}`, idbFactory: new IDBFactory(), locks: null });
+			const apart = await open();
+			const one = new RunController({ store: apart, plans: memoryStorage() });
+			for (const stage of EVERY_STAGE) {
+				const snap = await one.start(request(jitteredClient().client, { stages: [stage] }));
+				expect(snap.status, snap.error?.message).toBe('done');
+			}
+			const together = await open();
+			const all = new RunController({ store: together, plans: memoryStorage() });
+			const snap = await all.start(request(jitteredClient().client, { stages: EVERY_STAGE }));
+			expect(snap.status, snap.error?.message).toBe('done');
+
+			const a = await storedRun(apart, snap.run!);
+			const b = await storedRun(together, snap.run!);
+			expect([...b.keys()]).toEqual([...a.keys()]);
+			for (const [file, text] of a) expect(b.get(file), file).toBe(text);
+			// Every stage file holds every case, each record with its input_sha256.
+			const ljp = await together.readRecords(snap.run!, 'LJP_interaction');
+			expect(ljp).toHaveLength(6);
+			expect(ljp.every((r) => /^[0-9a-f]{64}$/.test(String(r.input_sha256)))).toBe(true);
+			if (apart instanceof MemoryStore && together instanceof MemoryStore) {
+				const files = (s: MemoryStore) =>
+					new Map([...s.toFiles()].filter(([p]) => !/manifest\.json$|calls\.jsonl$/.test(p)));
+				expect(files(together)).toEqual(files(apart));
+			}
+		}
+	);
+
+	it('starts a case’s Interaction once its gen is saved, before gen of the last case is done, and dcg alongside', async () => {
+		const { client, log } = jitteredClient();
+		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
+		const snap = await controller.start(
+			request(client, { stages: ['gen', 'dcg', 'ljp-interaction'], concurrency: 2 })
+		);
+		expect(snap.status, snap.error?.message).toBe('done');
+		const genTasks = new Set(['user_standard', 'judge_lca']);
+		const lastGenEnd = log.findLastIndex((e) => e.event === 'end' && genTasks.has(e.request.task));
+		// Only Interaction asks judge_extract here; only dcg asks force_ask.
+		const firstInteraction = log.findIndex((e) => e.request.task === 'judge_extract');
+		const firstDcg = log.findIndex((e) => e.request.task === 'force_ask');
+		expect(firstInteraction).toBeGreaterThan(-1);
+		expect(firstInteraction).toBeLessThan(lastGenEnd);
+		expect(firstDcg).toBeLessThan(lastGenEnd);
+		// Concurrency counts calls in flight per endpoint: never more than 2 at one endpoint, but
+		// more than 2 in all at times (one scheduler fills every endpoint's slots).
+		const inFlight = new Map<string, number>();
+		let most = 0;
+		let mostAll = 0;
+		let all = 0;
+		for (const { event, request: r } of log) {
+			const n = (inFlight.get(r.role) ?? 0) + (event === 'start' ? 1 : -1);
+			all += event === 'start' ? 1 : -1;
+			inFlight.set(r.role, n);
+			most = Math.max(most, n);
+			mostAll = Math.max(mostAll, all);
+		}
+		expect(most).toBe(2);
+		expect(mostAll).toBeGreaterThan(2);
+	});
+
+	it('counts per-stage and whole-run progress as the calls made and the cases saved', async () => {
+		const { client, log } = jitteredClient();
+		const seen: RunSnapshot[] = [];
+		const controller = new RunController({
+			store: new MemoryStore(),
+			plans: memoryStorage(),
+			onChange: (s) => seen.push(s)
+		});
+		const snap = await controller.start(request(client, { stages: EVERY_STAGE }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		const calls = log.filter((e) => e.event === 'end').length;
+		let perStage = 0;
+		for (const stage of EVERY_STAGE) {
+			const p = snap.progress[stage]!;
+			expect(p).toMatchObject({ status: 'done', done: 6, total: 6, resumed: 0, inFlight: 0 });
+			perStage += p.calls.evaluated + p.calls.user + p.calls.judge;
+		}
+		expect(perStage).toBe(calls);
+		expect(snap.overall?.calls).toEqual({ done: calls, estimatedTotal: calls });
+		expect(snap.overall?.cases).toEqual({ done: 6, total: 6 });
+		// While running, several stages were under way at once, and a case counted done only
+		// once every stage had it.
+		expect(
+			seen.some(
+				(s) => EVERY_STAGE.filter((stage) => s.progress[stage]?.status === 'running').length > 1
+			)
+		).toBe(true);
+		for (const s of seen) {
+			if (!s.overall) continue;
+			const least = Math.min(...EVERY_STAGE.map((stage) => s.progress[stage]?.done ?? 0));
+			expect(s.overall.cases.done).toBeLessThanOrEqual(least);
+		}
+	});
+
+	it('pause starts no new task, lets those under way finish and be saved, then resume completes', async () => {
+		const store = new MemoryStore();
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, log } = jitteredClient();
+		// More tasks than the scheduler keeps going (2 + 2 × 3 endpoints × 1 call).
+		const dataset = makeDataset(16);
+		const running = controller.start(
+			request(client, { stages: ['gen', 'dcg'], dataset, concurrency: 1 })
+		);
+		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		controller.pause();
+		await until('paused', () => controller.snapshot.status === 'paused');
+		const callsWhenPaused = log.length;
+		// Every task (a case of a stage) that had made a call is saved.
+		for (const [stage, task] of [
+			['gen', 'lexawn'],
+			['dcg', 'force_ask']
+		] as const) {
+			const called = new Set(
+				log.filter((e) => e.request.task === task).map((e) => e.request.caseNumber)
+			);
+			expect(new Set(await savedCases(store, controller.snapshot, stage)), stage).toEqual(called);
+		}
+		expect(controller.snapshot.waiting).toBeGreaterThan(0);
+		const by = controller.snapshot.waitingBy;
+		expect(Object.values(by).reduce((a, b) => a! + b!, 0)).toBe(controller.snapshot.waiting);
+		await new Promise((r) => setTimeout(r, 50));
+		expect(log.length).toBe(callsWhenPaused);
+		controller.resume();
+		const snap = await running;
+		expect(snap.status, snap.error?.message).toBe('done');
+		expect(await savedCases(store, snap, 'dcg')).toHaveLength(16);
+	});
+
+	it('one failure stops new work, saves what finished, marks the plan failed, and resumes the mix', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		// dcg's judge never answers in JSON: the first dcg case fails.
+		const inner = createSimulatedClient();
+		const started: ChatRequest[] = [];
+		const bad: ModelClient = {
+			simulated: true,
+			complete: async (req) => {
+				started.push(req);
+				await new Promise((r) => setTimeout(r, 2));
+				return req.task === 'judge_dcg'
+					? { response: 'no JSON', reasoning: null, finishReason: 'stop', usage: null }
+					: inner.complete(req);
+			}
+		};
+		const failed = await controller.start(request(bad, { stages: ['gen', 'dcg'] }));
+		expect(failed.status).toBe('failed');
+		expect(failed.error).toMatchObject({
+			kind: 'invalid_output',
+			role: 'judge',
+			task: 'judge_dcg'
+		});
+		expect(failed.error?.message).toMatch(/dcg stopped at case/);
+		expect(failed.progress.dcg?.status).toBe('failed');
+		expect(failed.progress.dcg?.failures).toBeGreaterThan(0);
+		expect(loadPlans(plans)[0]).toMatchObject({ status: 'failed', stages: ['gen', 'dcg'] });
+		// Tasks in flight finished and were saved; not every gen case was started.
+		const gen = await savedCases(store, failed, 'gen');
+		expect(failed.progress.gen?.done).toBe(gen.length);
+		const genStarted = new Set(started.filter((r) => r.task === 'lexawn').map((r) => r.caseNumber));
+		expect(new Set(gen)).toEqual(genStarted);
+
+		// Resume: the saved gen cases are not asked again; every stage completes.
+		const { client, log } = jitteredClient();
+		const resumed = await controller.start(request(client, { stages: ['gen', 'dcg'] }));
+		expect(resumed.status, resumed.error?.message).toBe('done');
+		expect(resumed.progress.gen?.resumed).toBe(gen.length);
+		const again = log.filter(
+			(e) => e.request.task === 'lexawn' && gen.includes(e.request.caseNumber)
+		);
+		expect(again).toEqual([]);
+		expect(loadPlans(plans)[0].status).toBe('done');
+	});
+});
+
+describe('RunController, several stages together, stopped', () => {
+	it('stop ends every stage as stopped, keeps what is saved, and a second start repeats none of it', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		const first = jitteredClient();
+		const dataset = makeDataset(16);
+		const stages: StageName[] = ['gen', 'dcg'];
+		const running = controller.start(request(first.client, { stages, dataset, concurrency: 1 }));
+		await until('a gen case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		controller.stop();
+		const stopped = await running;
+		expect(stopped.status).toBe('stopped');
+		expect(stopped.error).toBeNull();
+		expect(loadPlans(plans)[0].status).toBe('stopped');
+		expect(stopped.progress.gen?.status).toBe('aborted');
+		const kept = await savedCases(store, stopped, 'gen');
+		expect(stopped.progress.gen?.done).toBe(kept.length);
+
+		const second = jitteredClient();
+		const resumed = await controller.start(request(second.client, { stages, dataset }));
+		expect(resumed.status, resumed.error?.message).toBe('done');
+		expect(resumed.progress.gen?.resumed).toBe(kept.length);
+		expect(
+			second.log.filter((e) => e.request.task === 'lexawn' && kept.includes(e.request.caseNumber))
+		).toEqual([]);
+	});
+});
+
+describe('RunController, several stages together, retries', () => {
+	it('counts a retry the client reports for the stage its request came from', async () => {
+		const inner = createSimulatedClient();
+		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
+		const snap = await controller.start({
+			...request(inner, { stages: ['gen', 'dcg'], limit: 2 }),
+			// Every forced question (dcg only) is answered at the second attempt.
+			makeClient: (hooks) => ({
+				simulated: true,
+				complete: async (req) => {
+					if (req.task === 'force_ask') {
+						hooks.onEvent({
+							type: 'retry',
+							delayMs: 0,
+							fromRetryAfter: false,
+							kind: 'server',
+							reason: 'HTTP 503',
+							caseNumber: req.caseNumber,
+							role: req.role,
+							task: req.task,
+							model: 'm',
+							baseURL: 'http://e.test/v1',
+							attempt: 1,
+							maxAttempts: 4,
+							...(req.stage !== undefined ? { stage: req.stage } : {})
+						});
+					}
+					return inner.complete(req);
+				}
+			})
+		});
+		expect(snap.status, snap.error?.message).toBe('done');
+		// dcg asks two forced questions per case.
+		expect(snap.progress.dcg?.retries).toBe(4);
+		expect(snap.progress.gen?.retries).toBe(0);
+		expect(snap.retries).toHaveLength(4);
 	});
 });

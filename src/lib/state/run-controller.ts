@@ -3,6 +3,13 @@
  * every stage's progress and of the whole run for the screen. Framework-free, so it is tested in
  * Node with the memory store and the simulated provider.
  *
+ * Several stages run together, as the CLI's `run` command runs them: `runAll`, one scheduler, so
+ * per case gen, dcg, Direct and Gold overlap and Interaction starts once that case's gen is saved;
+ * the concurrency set counts model calls in flight per endpoint. One stage alone (and the CLI-only
+ * pair gen + lca, which `runAll` refuses) runs through `runStages`, as a stage command does: its
+ * cases are worked on `concurrency` at a time, and each endpoint takes that many calls at once.
+ * Both write the same records (run-controller.spec.ts compares them byte for byte).
+ *
  * In the browser it runs in a dedicated module worker (`run.worker.ts`, driven by the page
  * through `run-engine.ts`): a hidden tab's timers are throttled by the browser (the simulated
  * provider's delays, retry backoff), and the engine's bursts of work (reading a resumed run,
@@ -10,13 +17,18 @@
  * 432 cases. The worker owns the store, the run's Web Lock, the model client and its keys; the
  * page gets throttled snapshots and writes the plans into `localStorage`, which a worker has not.
  */
-import { runStages, RunProgress } from '$lib/core/engine';
+import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
 import type { ToolInfo } from '$lib/core/engine/manifest';
-import type { RunDataset, StageName, StageProgress } from '$lib/core/engine/types';
+import type {
+	RunDataset,
+	RunSnapshot as EngineSnapshot,
+	StageName,
+	StageProgress
+} from '$lib/core/engine/types';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
 import type { CoreText } from '$lib/core/said';
-import type { LimiterPool } from '$lib/core/model/limiter';
+import { LimiterPool } from '$lib/core/model/limiter';
 import type { ModelClient } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
@@ -90,6 +102,8 @@ export class RunController {
 	/** Whether this start has written its plan: until then the run's saved plan is not ours. */
 	#planned = false;
 	#current: StageName | null = null;
+	/** The whole run's tracker while stages run together (`runAll`); null otherwise. */
+	#tracker: RunTracker | null = null;
 	/** What the whole run's figures are made of, for the run under way. */
 	#run: {
 		total: number;
@@ -124,6 +138,7 @@ export class RunController {
 		if (this.active) throw new Error('a run is already active in this page');
 		const stages = [...request.stages];
 		this.#current = null;
+		this.#tracker = null;
 		this.#rate.reset();
 		this.#run = {
 			total: Math.min(request.limit ?? Infinity, request.dataset.cases.length),
@@ -165,12 +180,15 @@ export class RunController {
 			});
 			this.#planned = true;
 		};
+		// Several stages run together (`runAll`); one alone, and gen with lca, stage by stage.
+		const together = stages.length > 1 && !(stages.includes('gen') && stages.includes('lca'));
 		const progress = new RunProgress((p) => this.#onProgress(p));
 		try {
 			const client = await request.makeClient({
 				onEvent: (event) => {
 					if (event.type !== 'retry') return;
-					progress.noteRetry();
+					if (together) this.#tracker?.noteRetry(event.stage);
+					else progress.noteRetry();
 					const note: RetryNote = {
 						caseNumber: event.caseNumber,
 						role: event.role,
@@ -184,23 +202,38 @@ export class RunController {
 			});
 			if (this.#run) this.#run.limiters = client.limiters ?? null;
 			this.#set({ status: 'running' });
-			const result = await runStages({
+			const common = {
 				dataset: request.dataset,
 				limit: request.limit ?? undefined,
-				stages,
-				client: gate.wrap(client),
 				store: alreadyLocked(this.#options.store),
 				runId: run.runId,
 				models: request.models,
 				endpoints: request.endpoints,
 				settings: request.settings,
 				pack: request.pack,
-				concurrency: request.concurrency,
 				signal: abort.signal,
-				progress,
 				keys: request.keys,
 				tool: request.tool
-			});
+			};
+			const result = together
+				? await runAll({
+						...common,
+						stages,
+						// The gate before the slot: a call held while paused holds no slot.
+						client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
+						concurrency: request.concurrency,
+						// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+						snapshotIntervalMs: 50,
+						onTracker: (tracker) => (this.#tracker = tracker),
+						onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
+					})
+				: await runStages({
+						...common,
+						stages,
+						client: gate.wrap(client),
+						concurrency: request.concurrency,
+						progress
+					});
 			this.#writeStatus('done');
 			return this.#set({
 				status: 'done',
@@ -221,6 +254,7 @@ export class RunController {
 			this.#gate = null;
 			this.#abort = null;
 			this.#announce = null;
+			this.#tracker = null;
 			await release();
 		}
 	}
@@ -262,8 +296,47 @@ export class RunController {
 		this.#checkPaused();
 	}
 
-	/** The whole run's figures for `progress`. */
-	#overall(progress: RunSnapshot['progress']): RunSnapshot['overall'] {
+	/** A snapshot of stages running together (`runAll`): every stage's row and the whole run. */
+	#onRunSnapshot(snap: EngineSnapshot): void {
+		// A failing or refused start ends with a snapshot too: only a running one saves the plan.
+		if (snap.status === 'running') {
+			this.#announce?.();
+			this.#announce = null;
+		}
+		const progress: RunSnapshot['progress'] = {};
+		for (const s of snap.stages) {
+			const complete = s.done >= s.total && s.inFlight === 0;
+			const status: StageProgress['status'] = complete
+				? 'done'
+				: snap.status === 'running'
+					? 'running'
+					: s.failures > 0
+						? 'failed'
+						: 'aborted';
+			const end = s.doneAt ?? snap.startedAt + snap.elapsedMs;
+			progress[s.stage] = {
+				stage: s.stage,
+				status,
+				total: s.total,
+				done: s.done,
+				resumed: s.resumed,
+				inFlight: s.inFlight,
+				retries: s.retries,
+				failures: s.failures,
+				calls: s.byRole,
+				tokens: s.tokens,
+				startedAt: snap.startedAt,
+				elapsedMs: Math.max(0, end - snap.startedAt),
+				...(status === 'failed' && snap.error !== undefined ? { error: snap.error } : {})
+			};
+		}
+		const overall = this.#overall(progress, snap);
+		this.#set({ progress, overall, waitingBy: this.#gate?.waitingByStage() ?? {} });
+		this.#checkPaused();
+	}
+
+	/** The whole run's figures for `progress` (and the tracker's `engine` snapshot, if any). */
+	#overall(progress: RunSnapshot['progress'], engine?: EngineSnapshot): RunSnapshot['overall'] {
 		const run = this.#run;
 		if (!run) return null;
 		const now = this.#now().getTime();
@@ -273,9 +346,8 @@ export class RunController {
 		}
 		const paused = this.#snap.status === 'pausing' || this.#snap.status === 'paused';
 		if (!paused) this.#rate.note(calls, now);
-		const limits = run.limiters?.limits() ?? [];
-		const current = this.#current ? progress[this.#current] : undefined;
-		return overallProgress({
+		const limits = engine?.concurrency.endpoints ?? run.limiters?.limits() ?? [];
+		const overall = overallProgress({
 			stages: this.#snap.stages,
 			progress,
 			total: run.total,
@@ -285,23 +357,33 @@ export class RunController {
 			concurrency: {
 				limit: limits.length > 0 ? Math.min(...limits.map((l) => l.limit)) : run.max,
 				max: run.max,
-				casesUnderWay:
-					current?.status === 'running'
-						? Math.max(0, current.inFlight - (this.#gate?.waitingCases ?? 0))
-						: 0
+				casesUnderWay: engine?.status === 'running' || !engine ? Math.max(0, this.#underWay()) : 0
 			}
 		});
+		// Stages run together: a case is done once all its stages are, whichever finished last.
+		if (engine) overall.cases.done = engine.cases.done;
+		return overall;
 	}
 
-	/** Pausing becomes paused once no case is under way except those held at the gate. */
+	/** Tasks (a case of a stage) under way now, less those held at the pause gate. */
+	#underWay(): number {
+		const waiting = this.#gate?.waitingCases ?? 0;
+		if (this.#tracker) return this.#tracker.inFlight - waiting;
+		const stage = this.#current ? this.#snap.progress[this.#current] : undefined;
+		return (stage?.status === 'running' ? stage.inFlight : 0) - waiting;
+	}
+
+	/** Pausing becomes paused once no task is under way except those held at the gate. */
 	#checkPaused(): void {
 		const gate = this.#gate;
 		if (!gate) return;
 		const waiting = gate.waitingCases;
-		const stage = this.#current ? this.#snap.progress[this.#current] : undefined;
-		const underWay = (stage?.status === 'running' ? stage.inFlight : 0) - waiting;
+		const underWay = this.#underWay();
 		const patch: Partial<RunSnapshot> = {};
-		if (waiting !== this.#snap.waiting) patch.waiting = waiting;
+		if (waiting !== this.#snap.waiting) {
+			patch.waiting = waiting;
+			patch.waitingBy = gate.waitingByStage();
+		}
 		if (this.#snap.status === 'pausing' && underWay <= 0) {
 			patch.status = 'paused';
 			patch.pauses = [...this.#snap.pauses, { from: this.#now().getTime(), to: null }];
@@ -348,5 +430,28 @@ function alreadyLocked(store: CheckpointStore): CheckpointStore {
 		finalizeStageFile: store.finalizeStageFile
 			? (run, file, order) => store.finalizeStageFile!(run, file, order)
 			: undefined
+	};
+}
+
+/**
+ * The client with a slot per call of each endpoint, when it has no limiters of its own (the
+ * simulated provider): `runAll` counts concurrency in calls per endpoint either way, and the
+ * pause gate wraps this, so a call held at the gate takes no slot a task under way needs.
+ */
+function withLimiters(
+	client: ModelClient,
+	endpoints: Record<Role, string>,
+	max: number
+): ModelClient {
+	if (client.limiters) return client;
+	const limiters = new LimiterPool({ max });
+	return {
+		simulated: client.simulated,
+		limiters,
+		complete: (request) =>
+			limiters.get(endpoints[request.role]).run(() => client.complete(request), {
+				signal: request.signal,
+				priority: request.priority
+			})
 	};
 }

@@ -62,8 +62,10 @@ export interface RunSnapshot {
 	stages: readonly StageName[];
 	/** The latest progress of each stage that has started. */
 	progress: Partial<Record<StageName, StageProgress>>;
-	/** Cases held at the pause gate. */
+	/** Tasks (a case of a stage) held at the pause gate. */
 	waiting: number;
+	/** Of `waiting`, by stage. */
+	waitingBy: Partial<Record<string, number>>;
 	error: RunError | null;
 	warnings: string[];
 	/** Whether this start created the run (false: it resumed a saved one); null until known. */
@@ -84,6 +86,7 @@ export function idleSnapshot(): RunSnapshot {
 		stages: [],
 		progress: {},
 		waiting: 0,
+		waitingBy: {},
 		error: null,
 		warnings: [],
 		created: null,

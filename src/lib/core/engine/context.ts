@@ -204,7 +204,8 @@ export function createContext(options: ContextOptions): StageContext {
 		});
 		let result: ChatResult;
 		try {
-			result = await send(req);
+			// The stage rides along for wrappers of the client (the Run page's pause gate).
+			result = await send(stage ? { ...req, stage } : req);
 		} catch (e) {
 			if (callLog && stage) {
 				const details = e instanceof ModelCallError ? e.details : {};

@@ -27,6 +27,9 @@ interface StageState extends RunStageCounts {
 	generated: number;
 }
 
+const perRole = <T>(make: (role: Role) => T) =>
+	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
+
 export interface RunTrackerOptions {
 	cases: number;
 	stages: readonly StageName[];
@@ -69,6 +72,11 @@ export class RunTracker {
 				resumed: 0,
 				inFlight: 0,
 				calls: 0,
+				byRole: perRole(() => 0),
+				tokens: perRole((): TokenCounts => ({ prompt: 0, completion: 0 })),
+				retries: 0,
+				failures: 0,
+				doneAt: null,
 				generated: 0
 			});
 		}
@@ -79,6 +87,7 @@ export class RunTracker {
 		const state = this.#stages.get(stage)!;
 		state.resumed = cases;
 		state.done = cases;
+		if (cases >= state.total) state.doneAt = this.#now();
 		this.#changed();
 	}
 
@@ -88,6 +97,9 @@ export class RunTracker {
 		return {
 			call: (role, usage) => {
 				state.calls++;
+				state.byRole[role]++;
+				state.tokens[role].prompt += usage?.promptTokens ?? 0;
+				state.tokens[role].completion += usage?.completionTokens ?? 0;
 				this.#calls++;
 				this.#byRole[role]++;
 				this.#tokens[role].prompt += usage?.promptTokens ?? 0;
@@ -99,14 +111,26 @@ export class RunTracker {
 				}
 				this.#changed();
 			},
-			noteRetry: () => this.noteRetry()
+			noteRetry: () => this.noteRetry(stage)
 		};
 	}
 
-	/** A retry the model client saw (it does not know the stage). */
-	noteRetry(): void {
+	/**
+	 * A retry the model client saw; counted for `stage` too when the client's event names one
+	 * of this run's stages (the request's `stage`).
+	 */
+	noteRetry(stage?: string): void {
 		this.#retries++;
+		const state = stage === undefined ? undefined : this.#stages.get(stage as StageName);
+		if (state) state.retries++;
 		this.#changed();
+	}
+
+	/** Tasks under way now, every stage: read live, where a snapshot may be one interval old. */
+	get inFlight(): number {
+		let n = 0;
+		for (const s of this.#stages.values()) n += s.inFlight;
+		return n;
 	}
 
 	/** Cases already done for every stage when the run starts. */
@@ -127,9 +151,13 @@ export class RunTracker {
 		if (outcome === 'done') {
 			state.done++;
 			state.generated++;
+			if (state.done >= state.total) state.doneAt ??= this.#now();
 			if (caseDone) this.#casesDone++;
 		}
-		if (outcome === 'failed') this.#failures++;
+		if (outcome === 'failed') {
+			this.#failures++;
+			state.failures++;
+		}
 		this.#changed();
 	}
 
@@ -159,13 +187,18 @@ export class RunTracker {
 		const left = estimatedTotal - this.#calls;
 		return {
 			status: this.#status,
-			stages: stages.map(({ stage, total, done, resumed, inFlight, calls }) => ({
-				stage,
-				total,
-				done,
-				resumed,
-				inFlight,
-				calls
+			stages: stages.map((s) => ({
+				stage: s.stage,
+				total: s.total,
+				done: s.done,
+				resumed: s.resumed,
+				inFlight: s.inFlight,
+				calls: s.calls,
+				byRole: { ...s.byRole },
+				tokens: perRole((r) => ({ ...s.tokens[r] })),
+				retries: s.retries,
+				failures: s.failures,
+				doneAt: s.doneAt
 			})),
 			cases: { total: this.#options.cases, done: this.#casesDone },
 			calls: {

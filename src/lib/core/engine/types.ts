@@ -89,6 +89,16 @@ export interface RunStageCounts {
 	inFlight: number;
 	/** Model calls answered for this stage. */
 	calls: number;
+	/** Of `calls`, by role. */
+	byRole: Record<Role, number>;
+	/** Tokens of this stage's calls, by role. */
+	tokens: Record<Role, TokenCounts>;
+	/** Retries of this stage's calls and re-asked judges (those a client reports with a stage). */
+	retries: number;
+	/** Cases of this stage that failed. */
+	failures: number;
+	/** `Date.now()` when every case of the stage was done; null until then. */
+	doneAt: number | null;
 }
 
 /** The concurrency in force for one endpoint. */

@@ -15,6 +15,8 @@ export interface CallInfo {
 	attempt: number;
 	/** `retries + 1`. */
 	maxAttempts: number;
+	/** The request's `stage`, when the engine named it. */
+	stage?: string;
 }
 
 export type ModelEvent =

@@ -224,6 +224,14 @@ describe('createOpenAIClient: retries', () => {
 		expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
 	});
 
+	it('names the request’s stage in its events, for per-stage counts', async () => {
+		const server = await scripted([{ status: 503 }, { content: 'ok' }]);
+		const { client, events } = setup(server);
+		await client.complete({ ...request(), stage: 'dcg' });
+		expect(events.find((e) => e.type === 'retry')).toMatchObject({ stage: 'dcg' });
+		expect(events.find((e) => e.type === 'success')).toMatchObject({ stage: 'dcg' });
+	});
+
 	it('retries a timeout, then succeeds', async () => {
 		const server = await scripted([{ hang: true }, { content: 'ok' }]);
 		const { client, events } = setup(server, { timeoutMs: 200 });

@@ -199,7 +199,8 @@ export function createOpenAIClient(
 			model: ep.model,
 			baseURL: shownURL,
 			attempt,
-			maxAttempts
+			maxAttempts,
+			...(request.stage !== undefined ? { stage: request.stage } : {})
 		});
 		// Each attempt's outcome, for the call log (returned with the result or the error).
 		const trace: AttemptTrace[] = [];

@@ -28,6 +28,11 @@ export interface ChatRequest {
 	 * order. The engine passes the number of the task the call belongs to. @default last
 	 */
 	priority?: number;
+	/**
+	 * The engine's stage this call serves, so a wrapper (the Run page's pause, its per-stage
+	 * retries) can tell stages of one case apart when they run together. Not sent anywhere.
+	 */
+	stage?: string;
 }
 
 export interface ChatResult {
