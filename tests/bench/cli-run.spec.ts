@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestChain } from './run-ideal';
+import { LATENCY_MS, longestChain, mostInFlight } from './run-ideal';
 
 const rounds = (...labels: string[]) => ({ rounds: labels.map((label) => ({ label })) });
 
@@ -18,5 +18,13 @@ describe('longestChain', () => {
 		// a1, LCA, 3 + 3 + (user, force_judge), LJP = 11.
 		const full = rounds('clarification', 'clarification', 'clarification', 'forced');
 		expect(longestChain([full])).toBe(11);
+	});
+});
+
+describe('mostInFlight', () => {
+	it('counts the calls whose latency overlaps, a call ending as the next arrives not counted', () => {
+		expect(mostInFlight([])).toBe(0);
+		expect(mostInFlight([0, LATENCY_MS, 2 * LATENCY_MS])).toBe(1);
+		expect(mostInFlight([50, 0, 10, 99, 150, 160])).toBe(4);
 	});
 });

@@ -17,10 +17,11 @@ export const LATENCY_MS = 100;
 
 /**
  * The fake provider of the run benches: simulated answers, each after `LATENCY_MS`. `arrivals`
- * gets the `Date.now()` of every chat request as it comes in.
+ * gets the `Date.now()` of every chat request as it comes in. `transport: 'h2'` serves HTTP/2
+ * over TLS (self-signed), as hosted providers do; the default is plain HTTP/1.1.
  */
 export async function startLatencyFake(
-	options: { requireKey?: string; arrivals?: number[] } = {}
+	options: { requireKey?: string; arrivals?: number[]; transport?: 'http1' | 'h2' } = {}
 ): Promise<FakeOpenAI> {
 	const simulated = byTask(simulatedScript);
 	const { arrivals, ...serverOptions } = options;
@@ -77,4 +78,19 @@ export function idealRun(calls: number, chain: number, concurrency: number): Ide
 		idealMs: Math.max(byCallsMs, byChainMs),
 		bound: byCallsMs >= byChainMs ? 'calls-bound' : `chain-bound, ${chain} calls`
 	};
+}
+
+/**
+ * The most calls in flight at once, each call taken as `LATENCY_MS` from its arrival (what the
+ * fake server holds it): how much of the concurrency reached the provider.
+ */
+export function mostInFlight(arrivals: readonly number[]): number {
+	const sorted = [...arrivals].sort((a, b) => a - b);
+	let most = 0;
+	let first = 0;
+	for (let i = 0; i < sorted.length; i++) {
+		while (sorted[first] + LATENCY_MS <= sorted[i]) first++;
+		most = Math.max(most, i - first + 1);
+	}
+	return most;
 }

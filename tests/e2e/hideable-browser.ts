@@ -38,11 +38,23 @@ async function devToolsPort(profile: string, child: ChildProcess): Promise<numbe
 	throw new Error('Chromium did not open its DevTools port within 30 s');
 }
 
-export async function launchHideableChromium(): Promise<HideableBrowser> {
+/**
+ * `extraFlags` go after `CHROMIUM_FLAGS` (the browser run bench adds `--ignore-certificate-errors`
+ * for its fake provider's self-signed certificate; no e2e test should).
+ */
+export async function launchHideableChromium(
+	extraFlags: readonly string[] = []
+): Promise<HideableBrowser> {
 	const profile = await mkdtemp(join(tmpdir(), 'lexpilot-hidden-'));
 	const child = spawn(
 		chromiumPath(),
-		[...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+		[
+			...CHROMIUM_FLAGS,
+			...extraFlags,
+			'--remote-debugging-port=0',
+			`--user-data-dir=${profile}`,
+			'about:blank'
+		],
 		{ stdio: 'ignore' }
 	);
 	let browser: Browser | null = null;

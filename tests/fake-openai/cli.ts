@@ -3,8 +3,10 @@
  * browser app. Prints one JSON line `{"url": …, "baseURL": …}` on stdout once it listens, and
  * runs until SIGINT/SIGTERM.
  *
- *   npx tsx tests/fake-openai/cli.ts [--script <module>] [--port N] [--host H]
+ *   npx tsx tests/fake-openai/cli.ts [--script <module>] [--port N] [--host H] [--h2]
  *                                    [--no-cors] [--require-key K] [--known-models a,b]
+ *
+ * `--h2` serves HTTP/2 (and HTTP/1.1) over TLS with a throw-away self-signed certificate.
  *
  * The script module (or $LEXPILOT_FAKE_SCRIPT) default-exports a `Handler` or a `TaskScript`
  * (see by-task.ts). Without one every chat call gets a 501 that says a script is missing.
@@ -32,6 +34,7 @@ async function main() {
 			script: { type: 'string' },
 			port: { type: 'string', default: '0' },
 			host: { type: 'string', default: '127.0.0.1' },
+			h2: { type: 'boolean', default: false },
 			'no-cors': { type: 'boolean', default: false },
 			'require-key': { type: 'string' },
 			'known-models': { type: 'string' }
@@ -41,6 +44,7 @@ async function main() {
 		handler: await loadHandler(values.script ?? process.env.LEXPILOT_FAKE_SCRIPT),
 		port: Number(values.port),
 		host: values.host,
+		transport: values.h2 ? 'h2' : 'http1',
 		cors: !values['no-cors'],
 		requireKey: values['require-key'],
 		knownModels: values['known-models']?.split(',').map((m) => m.trim())

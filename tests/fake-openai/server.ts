@@ -3,9 +3,29 @@
  * headers, so the model client is tested through the `openai` package exactly as in production.
  * A handler decides each chat completion's reply; faults (status codes, delays, hang-ups, hangs,
  * malformed bodies) are replies too.
+ *
+ * Two transports share one request handler: plain HTTP/1.1 (the default), and HTTP/2 over TLS
+ * with a throw-away self-signed certificate (`transport: 'h2'`), as the hosted providers speak;
+ * a browser multiplexes every call to such a host on one connection instead of opening at most
+ * 6 HTTP/1.1 connections.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse
+} from 'node:http';
+import {
+	constants as h2constants,
+	createSecureServer,
+	type Http2ServerRequest,
+	type Http2ServerResponse
+} from 'node:http2';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** What the handler sees of one chat completion request. */
 export interface FakeRequest {
@@ -88,6 +108,14 @@ export interface FakeOpenAIOptions {
 	port?: number;
 	/** @default '127.0.0.1' */
 	host?: string;
+	/**
+	 * `'http1'`: plain HTTP/1.1 (`http://`). `'h2'`: HTTP/2 over TLS (`https://`), HTTP/1.1 over
+	 * TLS too for clients that do not offer h2 (ALPN), with a self-signed certificate for `host`
+	 * made by `openssl` at start (in a temporary folder, removed at once; see `certificate`).
+	 * Replies, faults and recording are the same in both.
+	 * @default 'http1'
+	 */
+	transport?: 'http1' | 'h2';
 }
 
 /** Every request the server received, in arrival order, including preflights and /models. */
@@ -95,7 +123,10 @@ export interface RecordedRequest {
 	method: string;
 	/** Path and query as received. */
 	url: string;
+	/** Without HTTP/2's pseudo-headers (`:method`, `:path`, …), as over HTTP/1.1. */
 	headers: IncomingHttpHeaders;
+	/** The HTTP version the request came over: `'1.1'` or `'2.0'`. */
+	httpVersion: string;
 	/** Set for chat completion requests. */
 	model?: string;
 	prompt?: string;
@@ -107,8 +138,10 @@ export interface RecordedRequest {
 }
 
 export interface FakeOpenAI {
-	/** `http://127.0.0.1:<port>` */
+	/** `http://127.0.0.1:<port>`, or `https://…` with `transport: 'h2'` */
 	url: string;
+	/** The self-signed certificate (PEM) of `transport: 'h2'`, for a client to trust; else null. */
+	certificate: string | null;
 	/** `url + '/v1'`, what a client uses as its base URL. */
 	baseURL: string;
 	requests: RecordedRequest[];
@@ -126,15 +159,21 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 	const requests: RecordedRequest[] = [];
 	let callIndex = 0;
 
-	const server = createServer((req, res) => {
+	const onRequest = (req: Req, res: Res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const url = req.url ?? '/';
 			const path = url.split('?')[0].replace(/\/+$/, '');
-			const record: RecordedRequest = { method: req.method ?? '', url, headers: req.headers };
+			const headers = withoutPseudoHeaders(req.headers);
+			const record: RecordedRequest = {
+				method: req.method ?? '',
+				url,
+				headers,
+				httpVersion: req.httpVersion
+			};
 			requests.push(record);
-			if (cors) setCorsHeaders(res, req.headers);
+			if (cors) setCorsHeaders(res, headers);
 
 			if (req.method === 'OPTIONS') return void res.writeHead(204).end();
 			const isChat = req.method === 'POST' && path.endsWith('/chat/completions');
@@ -148,7 +187,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 				const model = String(body.model ?? '');
 				Object.assign(record, { chat: true, model, prompt: lastUserContent(body.messages), body });
 			}
-			if (options.requireKey !== undefined && !isAuthorized(req.headers, options.requireKey)) {
+			if (options.requireKey !== undefined && !isAuthorized(headers, options.requireKey)) {
 				return sendError(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
 			}
 			if (req.method === 'GET' && path.endsWith('/models')) {
@@ -175,20 +214,31 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 				model,
 				prompt: record.prompt!,
 				body,
-				headers: req.headers,
+				headers,
 				callIndex: index
 			};
 			void answer(res, model, () => handler(scripted));
 		});
-	});
+	};
 
-	await new Promise<void>((resolve) =>
-		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve)
-	);
+	const host = options.host ?? '127.0.0.1';
+	const h2 = options.transport === 'h2';
+	const tls = h2 ? await selfSignedCertificate(host) : null;
+	const server = tls
+		? createSecureServer({ ...tls, allowHTTP1: true }, onRequest)
+		: createServer(onRequest);
+	// Every socket, so close() can end hanging requests and HTTP/2 sessions too.
+	const sockets = new Set<Socket>();
+	server.on('connection', (socket: Socket) => {
+		sockets.add(socket);
+		socket.once('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
 	const { address, port } = server.address() as AddressInfo;
-	const url = `http://${address}:${port}`;
+	const url = `${h2 ? 'https' : 'http'}://${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
 	return {
 		url,
+		certificate: tls?.cert ?? null,
 		baseURL: `${url}/v1`,
 		requests,
 		get chatRequests() {
@@ -196,14 +246,69 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 		},
 		close: () =>
 			new Promise<void>((resolve) => {
-				// Hanging requests would keep close() waiting for ever.
-				server.closeAllConnections();
 				server.close(() => resolve());
+				// Hanging requests (and idle HTTP/2 sessions) would keep close() waiting for ever.
+				for (const socket of sockets) socket.destroy();
 			})
 	};
 }
 
-async function answer(res: ServerResponse, model: string, script: () => Reply | Promise<Reply>) {
+type Req = IncomingMessage | Http2ServerRequest;
+type Res = ServerResponse | Http2ServerResponse;
+/** What `sendGiant` writes with: the part of both responses' streams it needs. */
+type BodyStream = Pick<ServerResponse, 'on' | 'off'> & {
+	write(chunk: Buffer | string): boolean;
+};
+
+/**
+ * Drops the request's connection without an answer. Over HTTP/2 that is its stream (reset with
+ * INTERNAL_ERROR, as a proxy that lost its upstream does), not the session other calls share.
+ */
+function dropConnection(res: Res) {
+	if ('stream' in res) res.stream.close(h2constants.NGHTTP2_INTERNAL_ERROR);
+	else res.socket?.destroy();
+}
+
+function withoutPseudoHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+	return Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith(':')));
+}
+
+/**
+ * A key and a self-signed certificate for `host` (an IP address or a name), valid one day,
+ * made by `openssl` in a temporary folder that is removed at once: nothing is kept on disk.
+ */
+async function selfSignedCertificate(host: string): Promise<{ key: string; cert: string }> {
+	const dir = await mkdtemp(join(tmpdir(), 'fake-openai-tls-'));
+	try {
+		const key = join(dir, 'key.pem');
+		const cert = join(dir, 'cert.pem');
+		const san = isIP(host) ? `IP:${host}` : `DNS:${host}`;
+		// prettier-ignore
+		const args = [
+			'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+			'-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=${san}`,
+			'-keyout', key, '-out', cert
+		];
+		await new Promise<void>((resolve, reject) =>
+			execFile('openssl', args, (error, _stdout, stderr) => {
+				if (!error) return resolve();
+				if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+					return reject(
+						new Error(
+							"fake-openai: transport 'h2' makes its TLS certificate with openssl, which is not on PATH (apt-get install openssl)"
+						)
+					);
+				}
+				reject(new Error(`fake-openai: openssl could not make a certificate: ${stderr.trim()}`));
+			})
+		);
+		return { key: await readFile(key, 'utf8'), cert: await readFile(cert, 'utf8') };
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+async function answer(res: Res, model: string, script: () => Reply | Promise<Reply>) {
 	let reply: Reply;
 	try {
 		reply = await script();
@@ -212,11 +317,11 @@ async function answer(res: ServerResponse, model: string, script: () => Reply | 
 	}
 	if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
 	if ('hang' in reply) return;
-	if ('hangup' in reply) return void res.socket?.destroy();
+	if ('hangup' in reply) return dropConnection(res);
 	if ('dropMidBody' in reply) {
 		res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
-		res.write('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "par');
-		return void setTimeout(() => res.socket?.destroy(), 20);
+		(res as BodyStream).write('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "par');
+		return void setTimeout(() => dropConnection(res), 20);
 	}
 	if ('giant' in reply) return sendGiant(res, model, reply.giant);
 	if ('malformed' in reply) {
@@ -250,24 +355,25 @@ async function answer(res: ServerResponse, model: string, script: () => Reply | 
 	});
 }
 
-async function sendGiant(res: ServerResponse, model: string, giant: GiantReply) {
+async function sendGiant(res: Res, model: string, giant: GiantReply) {
 	const head = `{"id":"chatcmpl-fake","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
 	const tail = `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`;
 	const piece = Buffer.alloc(64 * 1024, 'a');
 	let sent = 0;
 	let closed = false;
-	res.on('close', () => (closed = true));
+	const out = res as BodyStream;
+	out.on('close', () => (closed = true));
 	const write = async (chunk: Buffer | string) => {
 		if (closed) return;
-		if (!res.write(chunk)) {
+		if (!out.write(chunk)) {
 			await new Promise<void>((resolve) => {
 				const go = () => {
-					res.off('drain', go);
-					res.off('close', go);
+					out.off('drain', go);
+					out.off('close', go);
 					resolve();
 				};
-				res.on('drain', go);
-				res.on('close', go);
+				out.on('drain', go);
+				out.on('close', go);
 			});
 		}
 		if (!closed) sent += Buffer.byteLength(chunk);
@@ -283,7 +389,7 @@ async function sendGiant(res: ServerResponse, model: string, giant: GiantReply) 
 	giant.done?.(sent, finished);
 }
 
-function setCorsHeaders(res: ServerResponse, headers: IncomingHttpHeaders) {
+function setCorsHeaders(res: Res, headers: IncomingHttpHeaders) {
 	res.setHeader('Access-Control-Allow-Origin', '*');
 	res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
 	// CORS has no wildcard inside a header name, so echo back the requested ones we allow.
@@ -310,11 +416,11 @@ function lastUserContent(messages: unknown): string {
 	return typeof content === 'string' ? content : JSON.stringify(content ?? '');
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+function sendJson(res: Res, status: number, body: unknown) {
 	res.writeHead(status, { 'content-type': 'application/json' });
 	res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, status: number, message: string, code: string | null) {
+function sendError(res: Res, status: number, message: string, code: string | null) {
 	sendJson(res, status, { error: { message, type: 'invalid_request_error', param: null, code } });
 }

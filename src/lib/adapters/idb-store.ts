@@ -419,7 +419,9 @@ export class IdbStore implements CheckpointStore, CallLog {
 		await this.#write(['records', 'heads'], label, async (tx) => {
 			const store = tx.objectStore('records');
 			// Within one readwrite transaction no other append can take the same seq.
-			const last = await store.index('by_file').openCursor([run.runId, run.modelDir, file], 'prev');
+			const last = await store
+				.index('by_file')
+				.openKeyCursor([run.runId, run.modelDir, file], 'prev');
 			const seq = last ? (last.primaryKey[3] as number) + 1 : 0;
 			await tx.objectStore('heads').put({ ...run, file, seq, head });
 			await store.add({

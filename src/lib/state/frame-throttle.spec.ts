@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameThrottle, type Scheduler } from './frame-throttle';
+import { frameThrottle, spacedFrames, type Scheduler, type Timer } from './frame-throttle';
 
 /** A scheduler the test advances by hand, one "frame" at a time. */
 function manualFrames() {
@@ -56,5 +56,70 @@ describe('frameThrottle', () => {
 		t.cancel();
 		frames.frame();
 		expect(draws).toBe(0);
+	});
+});
+
+describe('spacedFrames', () => {
+	it('draws at the first frame at least the gap after the last draw', () => {
+		const frames = manualFrames();
+		let clock = 0;
+		const timers: Array<{ at: number; run: () => void }> = [];
+		const timer: Timer = (run, ms) => {
+			const t = { at: clock + ms, run };
+			timers.push(t);
+			return () => timers.splice(timers.indexOf(t), 1);
+		};
+		const advance = (ms: number) => {
+			clock += ms;
+			for (const t of timers.filter((t) => t.at <= clock)) {
+				timers.splice(timers.indexOf(t), 1);
+				t.run();
+			}
+		};
+		let draws = 0;
+		const t = frameThrottle(
+			() => draws++,
+			spacedFrames(200, frames.schedule, timer, () => clock)
+		);
+		t.request();
+		frames.frame();
+		expect(draws).toBe(1);
+		// A change 50 ms later waits out the gap: no frame is asked for before it.
+		advance(50);
+		t.request();
+		t.request();
+		frames.frame();
+		expect([draws, frames.pending]).toEqual([1, 0]);
+		advance(149);
+		expect(frames.pending).toBe(0);
+		advance(1);
+		frames.frame();
+		expect(draws).toBe(2);
+		// Long after the last draw, the next frame draws at once.
+		advance(1000);
+		t.request();
+		frames.frame();
+		expect(draws).toBe(3);
+	});
+
+	it('cancel drops a draw that waits for the gap, flush draws it at once', () => {
+		const frames = manualFrames();
+		let clock = 0;
+		let pending: (() => void) | null = null;
+		const timer: Timer = (run) => ((pending = run), () => (pending = null));
+		let draws = 0;
+		const t = frameThrottle(
+			() => draws++,
+			spacedFrames(200, frames.schedule, timer, () => clock)
+		);
+		t.request();
+		frames.frame();
+		clock = 10;
+		t.request();
+		t.cancel();
+		expect(pending).toBeNull();
+		t.request();
+		t.flush();
+		expect([draws, pending]).toEqual([2, null]);
 	});
 });

@@ -22,6 +22,38 @@ export const nextFrame: Scheduler = (callback) => {
 	return () => clearTimeout(id);
 };
 
+/** Calls `callback` after `ms`; returns a function that cancels it. */
+export type Timer = (callback: () => void, ms: number) => () => void;
+
+const timeout: Timer = (callback, ms) => {
+	const id = setTimeout(callback, ms);
+	return () => clearTimeout(id);
+};
+
+/**
+ * A `frame` at least `gapMs` after the last one this scheduler fired: a page that redraws a
+ * whole table for a change every 50 ms spends a core on style, layout and paint, which a run's
+ * worker on a 2-core machine needs; a few draws a second are all a reader can follow.
+ */
+export function spacedFrames(
+	gapMs: number,
+	frame: Scheduler = nextFrame,
+	timer: Timer = timeout,
+	clock: () => number = Date.now
+): Scheduler {
+	let last = -Infinity;
+	return (callback) => {
+		const fire = () => {
+			last = clock();
+			callback();
+		};
+		const wait = last + gapMs - clock();
+		if (wait <= 0) return frame(fire);
+		let cancel = timer(() => (cancel = frame(fire)), wait);
+		return () => cancel();
+	};
+}
+
 export interface Throttled {
 	/** Asks for `run` to be called on the next frame; repeated asks before then are merged. */
 	request(): void;

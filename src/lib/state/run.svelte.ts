@@ -1,7 +1,8 @@
 /**
  * The Run page's state: the form (with what its run id already holds), the run in progress
- * (drawn at most once per frame), the unfinished runs of this browser, and storage use. The
- * engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see `run-controller.ts` for why.
+ * (drawn at most once per frame and 4 times a second), the unfinished runs of this browser, and
+ * storage use. The engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see
+ * `run-controller.ts` for why.
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
@@ -13,7 +14,7 @@ import { browserClientFactory } from './browser-client';
 import { estimateCalls } from './call-estimate';
 import { cliCommands } from './cli-command';
 import { datasetState } from './dataset.svelte';
-import { frameThrottle, type Throttled } from './frame-throttle';
+import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
 import { promptsState } from './prompts.svelte';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { loadPlans, planKey, removePlan } from './run-plans';
@@ -60,6 +61,12 @@ export interface Readiness {
 		| null;
 	prompts: { isDefault: boolean; sha256: string | null };
 }
+
+/**
+ * The least time between two draws of a run's progress (the worker sends a snapshot every
+ * 50 ms): redrawing the Run page 20 times a second took a core of a 2-core machine from the run.
+ */
+const DRAW_GAP_MS = 250;
 
 export class RunState {
 	runId = $state('');
@@ -225,7 +232,10 @@ export class RunState {
 	#checks = 0;
 
 	constructor() {
-		this.#draw = frameThrottle(() => (this.snapshot = this.#engine.snapshot));
+		this.#draw = frameThrottle(
+			() => (this.snapshot = this.#engine.snapshot),
+			spacedFrames(DRAW_GAP_MS)
+		);
 		this.#engine = browserRunEngine({
 			plans: browserStorage,
 			onChange: () => this.#draw.request(),

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byTask } from '../../fake-openai/by-task';
@@ -101,6 +103,142 @@ describe('fake OpenAI server: routes and scripting', () => {
 		expect(missing.status).toBe(501);
 		expect((await missing.json()).error.message).toContain('no responder for task judge_dcg');
 		expect((await chat(server.baseURL, '???')).status).toBe(501);
+	});
+});
+
+/** One chat call over HTTP/2 on `session`: status, headers and body text. */
+function h2Chat(session: ClientHttp2Session, path: string, prompt: string) {
+	return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+		(resolve, reject) => {
+			const stream = session.request({
+				':method': 'POST',
+				':path': path,
+				'content-type': 'application/json',
+				authorization: 'Bearer k'
+			});
+			let status = 0;
+			let headers: Record<string, unknown> = {};
+			let text = '';
+			stream.on('response', (h) => ((status = Number(h[':status'])), (headers = h)));
+			stream.setEncoding('utf8');
+			stream.on('data', (c: string) => (text += c));
+			stream.on('end', () => resolve({ status, headers, text }));
+			stream.on('error', reject);
+			stream.end(
+				JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: prompt }] })
+			);
+		}
+	);
+}
+
+describe("fake OpenAI server: transport 'h2'", () => {
+	const script = ({ prompt }: { prompt: string }) =>
+		prompt === 'hang up'
+			? { hangup: true as const }
+			: prompt === 'busy'
+				? { status: 429, headers: { 'Retry-After': '2' } }
+				: prompt === 'cut'
+					? { malformed: true as const }
+					: { content: `re: ${prompt}`, delayMs: 100 };
+
+	it('answers over HTTP/2 with TLS, one session for concurrent calls, and records the version', async () => {
+		const server = await serve({ transport: 'h2', handler: script });
+		expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+		expect(server.certificate).toContain('BEGIN CERTIFICATE');
+		const session = connect(server.url, { ca: server.certificate! });
+		try {
+			const path = new URL(`${server.baseURL}/chat/completions`).pathname;
+			const started = Date.now();
+			const replies = await Promise.all(
+				['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((p) => h2Chat(session, path, p))
+			);
+			// Eight calls of 100 ms each, all in flight at once on one connection.
+			expect(Date.now() - started).toBeLessThan(600);
+			expect(replies.map((r) => JSON.parse(r.text).choices[0].message.content)).toEqual(
+				['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((p) => `re: ${p}`)
+			);
+			expect(replies[0].headers['access-control-allow-origin']).toBe('*');
+		} finally {
+			session.close();
+		}
+		expect(server.chatRequests.map((r) => r.httpVersion)).toEqual(Array(8).fill('2.0'));
+		expect(Object.keys(server.chatRequests[0].headers).filter((h) => h.startsWith(':'))).toEqual(
+			[]
+		);
+		expect(server.chatRequests[0].headers.authorization).toBe('Bearer k');
+	});
+
+	it('gives the same faults as over HTTP/1.1; a hang-up resets only its own stream', async () => {
+		const server = await serve({ transport: 'h2', handler: script });
+		const session = connect(server.url, { ca: server.certificate! });
+		try {
+			const path = '/v1/chat/completions';
+			const [dropped, fine, busy, cut] = await Promise.allSettled([
+				h2Chat(session, path, 'hang up'),
+				h2Chat(session, path, 'fine'),
+				h2Chat(session, path, 'busy'),
+				h2Chat(session, path, 'cut')
+			]);
+			expect(dropped.status).toBe('rejected');
+			expect(String((dropped as PromiseRejectedResult).reason)).toMatch(/INTERNAL_ERROR/);
+			const ok = (fine as PromiseFulfilledResult<{ text: string }>).value;
+			expect(JSON.parse(ok.text).choices[0].message.content).toBe('re: fine');
+			const refused = (
+				busy as PromiseFulfilledResult<{ status: number; headers: Record<string, unknown> }>
+			).value;
+			expect([refused.status, refused.headers['retry-after']]).toEqual([429, '2']);
+			const truncated = (cut as PromiseFulfilledResult<{ status: number; text: string }>).value;
+			expect(truncated.status).toBe(200);
+			expect(() => JSON.parse(truncated.text)).toThrow();
+		} finally {
+			session.close();
+		}
+	});
+
+	it('still answers HTTP/1.1 clients over TLS', async () => {
+		const server = await serve({ transport: 'h2', handler: script });
+		const text = await new Promise<string>((resolve, reject) => {
+			const req = httpsRequest(
+				`${server.baseURL}/chat/completions`,
+				{
+					method: 'POST',
+					ca: server.certificate!,
+					headers: { 'content-type': 'application/json' }
+				},
+				(res) => {
+					let body = '';
+					res.setEncoding('utf8');
+					res.on('data', (c: string) => (body += c));
+					res.on('end', () => resolve(body));
+				}
+			);
+			req.on('error', reject);
+			req.end(
+				JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'one' }] })
+			);
+		});
+		expect(JSON.parse(text).choices[0].message.content).toBe('re: one');
+		expect(server.chatRequests.map((r) => r.httpVersion)).toEqual(['1.1']);
+	});
+
+	it('says openssl is missing when it cannot make its certificate', async () => {
+		const path = process.env.PATH;
+		process.env.PATH = '/nonexistent';
+		try {
+			await expect(startFakeOpenAI({ transport: 'h2' })).rejects.toThrow(
+				/makes its TLS certificate with openssl, which is not on PATH/
+			);
+		} finally {
+			process.env.PATH = path;
+		}
+	});
+
+	it('keeps HTTP/1.1 without TLS the default', async () => {
+		const server = await serve();
+		expect(server.url).toMatch(/^http:\/\//);
+		expect(server.certificate).toBeNull();
+		await chat(server.baseURL, 'x');
+		expect(server.chatRequests[0].httpVersion).toBe('1.1');
 	});
 });
 
