@@ -184,7 +184,9 @@ describe('resuming a finished run from the dataset seal', { timeout: 60_000 }, (
 		}
 		expect(outcomes).toEqual(full);
 		// Nothing of the run changed: the next start still has nothing to do.
-		expect((await cli('run')).stdout).toContain('ljp-interaction: 3 cases (0 generated, 3 resumed)');
+		expect((await cli('run')).stdout).toContain(
+			'ljp-interaction: 3 cases (0 generated, 3 resumed)'
+		);
 	});
 
 	it('a record appended or torn off unseals its stage: the dataset is parsed and the stage checked', async () => {
