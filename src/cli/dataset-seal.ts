@@ -100,7 +100,9 @@ export function datasetSealKey(
 }
 
 /** SHA-256 of the `--categories` file, null without one; undefined when it cannot be read. */
-export async function categoriesSha256(inputs: DatasetReadInputs): Promise<string | null | undefined> {
+export async function categoriesSha256(
+	inputs: DatasetReadInputs
+): Promise<string | null | undefined> {
 	if (inputs.categoriesPath === null) return null;
 	return fileSha256(inputs.categoriesPath).catch(() => undefined);
 }

@@ -72,8 +72,9 @@ async function seals(): Promise<{ dataset?: unknown; stages: Record<string, unkn
 /** Drops the dataset seal, so the next start takes the full path (as before this seal existed). */
 async function dropDatasetSeal(): Promise<void> {
 	const file = join(root, sealFilePath(await runKey()));
-	const { dataset: _, ...rest } = JSON.parse(await readFile(file, 'utf8'));
-	await writeFile(file, JSON.stringify(rest));
+	const seals = JSON.parse(await readFile(file, 'utf8'));
+	delete seals.dataset;
+	await writeFile(file, JSON.stringify(seals));
 }
 
 /** Rewrites a file with the same length and puts its modification time back to the nanosecond. */
