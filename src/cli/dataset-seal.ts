@@ -11,7 +11,9 @@
  *   a file's size and times are not trusted, since an edit can keep both),
  * - the history-field flags and the bytes of the `--categories` file, if any,
  * - this code: the CLI bundle's size and modification time and the package version, so a
- *   rebuilt CLI (whose loader may judge the file otherwise) never trusts an older seal.
+ *   rebuilt CLI (whose loader may judge the file otherwise) never trusts an older seal. (Run
+ *   unbundled, through tsx, it is this source file's: an edit of the loader alone is not seen
+ *   there; delete `.resume-seals.json` after one.)
  *
  * The store writes it with the run's stage seals (`.resume-seals.json`, under the run's lock). A
  * later start whose key matches prints the same warnings and hands the engine placeholder cases
