@@ -1,7 +1,8 @@
 /**
  * The generation commands of SPEC §8: `gen`, `lca`, `dcg`, `ljp-direct`, `ljp-gold`,
  * `ljp-interaction` and `ljp` (the three LJP stages). Each reads the dataset, opens or resumes
- * the run under --output-root, runs its stages and prints where the records went.
+ * the run under --output-root, runs its stages and prints where the records went. A resume of a
+ * sealed run on the same dataset bytes does not parse the dataset (`../dataset-seal.ts`).
  *
  * `--simulated` (not in the SPEC; an addition of this workbench) answers every role with the
  * offline simulated provider: no network, no key, deterministic text. The manifest records
@@ -22,7 +23,10 @@ import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
-import { FsStore } from '../../lib/adapters/fs-store';
+import { FsStore, type DatasetSeal } from '../../lib/adapters/fs-store';
+import { modelDirName, RUN_ID_PATTERN } from '../../lib/core/layout';
+import { datasetFromFacts } from '../../lib/core/engine/seal';
+import type { RunDataset } from '../../lib/core/engine/types';
 import {
 	GENERATION_OPTIONS,
 	GENERATION_OPTIONS_HELP,
@@ -31,7 +35,14 @@ import {
 	type GenerationOptions
 } from '../args';
 import { readValidDataset } from '../dataset-file';
-import type { Dataset } from '../../lib/core/dataset/load';
+import {
+	categoriesSha256,
+	codeIdentity,
+	datasetSealKey,
+	matchingSealedDataset,
+	sealedDatasetOf,
+	type DatasetReadInputs
+} from '../dataset-seal';
 import { createProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 import { name as packageName, version as packageVersion } from '../../../package.json';
@@ -145,26 +156,73 @@ export function stageArgsFrom(
 
 /** What a generation command runs on. */
 export interface StageInputs {
-	dataset: Dataset;
+	/** The loaded dataset, or placeholders from the run's dataset seal (`loadDataset` set). */
+	dataset: RunDataset;
 	pack: PromptPack;
+	/** With placeholders: loads the dataset, for the engine when a stage is not sealed. */
+	loadDataset?: () => Promise<RunDataset>;
+	/** What the file store keeps with the run's stage seals, for the next start. */
+	datasetSeal?: DatasetSeal;
 }
 
-/** The dataset (its warnings printed) and the prompt pack a generation command runs with. */
+/**
+ * The dataset (its warnings printed) and the prompt pack a generation command runs with. When
+ * the run's dataset seal holds for the file as it is now (`dataset-seal.ts`), the dataset is not
+ * parsed: the seal's warnings are printed and the engine gets placeholders and the loader.
+ */
 export async function readStageInputs(args: StageArgs, io: CliIo): Promise<StageInputs> {
 	const { options, datasetLabel, promptsPath } = args;
-	const { dataset, warnings } = await readValidDataset(options.dataset, {
+	const readOptions = {
 		label: datasetLabel,
 		notFound: options.datasetChoice.notFound,
 		historyFields: options.historyFields,
 		categoriesPath: options.categoriesPath
-	});
-	for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+	};
+	const sealInputs: DatasetReadInputs = {
+		path: options.dataset,
+		historyFields: options.historyFields,
+		categoriesPath: options.categoriesPath,
+		code: await codeIdentity()
+	};
+	const saved = RUN_ID_PATTERN.test(options.runId)
+		? await new FsStore(options.outputRoot)
+				.readDatasetSeal({
+					runId: options.runId,
+					modelDir: await modelDirName(args.models.evaluated)
+				})
+				.catch(() => null)
+		: null;
+	const sealed = await matchingSealedDataset(saved, sealInputs);
+	let inputs: Omit<StageInputs, 'pack'>;
+	if (sealed !== null) {
+		for (const w of sealed.warnings) io.stderr(`warning: ${w}\n`);
+		inputs = {
+			dataset: datasetFromFacts(sealed),
+			loadDataset: async () => (await readValidDataset(options.dataset, readOptions)).dataset,
+			datasetSeal: saved!
+		};
+	} else {
+		const categoriesBefore = await categoriesSha256(sealInputs);
+		const { dataset, warnings } = await readValidDataset(options.dataset, readOptions);
+		for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+		const categories = await categoriesSha256(sealInputs);
+		const facts = sealedDatasetOf(dataset, warnings);
+		const code = sealInputs.code;
+		inputs = { dataset };
+		// Sealed only when the category file read is the one hashed on both sides of the load.
+		if (facts && code !== null && categories !== undefined && categories === categoriesBefore) {
+			inputs.datasetSeal = {
+				key: datasetSealKey({ ...sealInputs, code }, dataset.sha256, categories),
+				facts
+			};
+		}
+	}
 	// A relative --prompts is taken from the user's directory.
 	const pack =
 		promptsPath === undefined
 			? DEFAULT_PROMPT_PACK
 			: await readPack(resolve(io.cwd, promptsPath), promptsPath);
-	return { dataset, pack };
+	return { ...inputs, pack };
 }
 
 /** The engine's options that do not depend on the scheduler (`runStages` or `runAll`). */
@@ -176,16 +234,20 @@ export type EngineInputs = Omit<
 /** The engine's inputs of a generation command: the run, its dataset, models and output root. */
 export function engineInputs(
 	args: StageArgs,
-	{ dataset, pack }: StageInputs,
+	{ dataset, pack, loadDataset, datasetSeal }: StageInputs,
 	client: ModelClient,
 	io: CliIo
 ): EngineInputs {
 	const { options } = args;
 	return {
 		dataset,
+		...(loadDataset ? { loadDataset } : {}),
 		limit: options.limit ?? undefined,
 		client,
-		store: new FsStore(options.outputRoot, { onNotice: (m) => io.stderr(`note: ${m}\n`) }),
+		store: new FsStore(options.outputRoot, {
+			onNotice: (m) => io.stderr(`note: ${m}\n`),
+			...(datasetSeal ? { datasetSeal } : {})
+		}),
 		runId: options.runId,
 		models: args.models,
 		endpoints: args.endpoints,

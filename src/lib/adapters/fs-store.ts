@@ -111,10 +111,24 @@ const sameFingerprint = (a: Fingerprint | null | undefined, b: Fingerprint | nul
 			a.ino === b.ino &&
 			a.dev === b.dev);
 
-/** The seal file: per stage, the key it was sealed under and its files' fingerprints. */
+/**
+ * The seal file: per stage, the key it was sealed under and its files' fingerprints; and what the
+ * CLI last learnt of the run's dataset (`FsStoreOptions.datasetSeal`), opaque to the store.
+ */
 interface SealFile {
 	version: 1;
 	stages: Record<string, { key: string; files: Record<string, Fingerprint | null> }>;
+	dataset?: DatasetSeal;
+}
+
+/**
+ * What a caller knows of a run's dataset, under a key naming the dataset's bytes and how they
+ * were read (the CLI's `dataset-seal.ts`). Kept with the resume seals, so a later start whose
+ * key matches can open the run without parsing the dataset. Opaque to the store.
+ */
+export interface DatasetSeal {
+	key: string;
+	facts: unknown;
 }
 
 const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
@@ -181,6 +195,11 @@ export interface FsStoreOptions {
 	 * The CLI prints these as notes. @default ignored
 	 */
 	onNotice?: (message: string) => void;
+	/**
+	 * Written into the run's seal file with every stage seal this store writes (under the run's
+	 * lock), for {@link FsStore.readDatasetSeal} to find at a later start. @default none
+	 */
+	datasetSeal?: DatasetSeal;
 }
 
 /** One stage file as this process knows it, from its first read or append on. */
@@ -228,6 +247,7 @@ export class FsStore implements CheckpointStore, CallLog {
 	/** Call logs kept open while this store holds their run's lock, by absolute path. */
 	readonly #callLogs = new Map<string, FileHandle>();
 	readonly #notice: (message: string) => void;
+	readonly #datasetSeal: DatasetSeal | undefined;
 
 	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
 	constructor(
@@ -235,6 +255,7 @@ export class FsStore implements CheckpointStore, CallLog {
 		options: FsStoreOptions = {}
 	) {
 		this.#notice = options.onNotice ?? (() => {});
+		this.#datasetSeal = options.datasetSeal;
 	}
 
 	/** The absolute path of a layout path. */
@@ -755,14 +776,20 @@ export class FsStore implements CheckpointStore, CallLog {
 			}
 			const saved = (await this.#readSeals(path)) ?? { version: 1, stages: {} };
 			saved.stages[stage] = entry;
-			const tmp = await writeTemp(path, `${JSON.stringify(saved)}\n`);
-			try {
-				await fs.rename(tmp, path);
-			} catch (e) {
-				await fs.unlink(tmp).catch(() => undefined);
-				throw e;
-			}
+			if (this.#datasetSeal) saved.dataset = this.#datasetSeal;
+			await this.#writeSeals(path, saved);
 		});
+	}
+
+	/** Replaces the seal file whole (a reader sees the old one or the new one). */
+	async #writeSeals(path: string, seals: SealFile): Promise<void> {
+		const tmp = await writeTemp(path, `${JSON.stringify(seals)}\n`);
+		try {
+			await fs.rename(tmp, path);
+		} catch (e) {
+			await fs.unlink(tmp).catch(() => undefined);
+			throw e;
+		}
 	}
 
 	async isStageSealed(
@@ -774,7 +801,8 @@ export class FsStore implements CheckpointStore, CallLog {
 		// A reader without the lock could see a file another process is writing.
 		if (!this.#locked.has(runName(run))) return false;
 		const path = this.pathOf(sealFilePath(run));
-		const entry = (await this.#serial(path, () => this.#readSeals(path)))?.stages[stage];
+		const saved = await this.#serial(path, () => this.#readSeals(path));
+		const entry = saved?.stages[stage];
 		if (!entry || entry.key !== key || typeof entry.files !== 'object' || !entry.files)
 			return false;
 		for (const file of files) {
@@ -784,7 +812,27 @@ export class FsStore implements CheckpointStore, CallLog {
 				return false;
 			}
 		}
+		// A run sealed before its dataset was (an older version): the dataset seal joins it now.
+		const dataset = this.#datasetSeal;
+		if (dataset && JSON.stringify(saved?.dataset) !== JSON.stringify(dataset)) {
+			await this.#serial(path, async () => {
+				const now = await this.#readSeals(path);
+				if (!now) return;
+				now.dataset = dataset;
+				await this.#writeSeals(path, now);
+			}).catch(() => undefined);
+		}
 		return true;
+	}
+
+	/**
+	 * The dataset seal last written with the run's stage seals, or null. Read without the lock: a
+	 * hint the caller checks (its key) and the run checks again (its manifest, its stage seals).
+	 */
+	async readDatasetSeal(run: RunKey): Promise<DatasetSeal | null> {
+		const path = this.pathOf(sealFilePath(run));
+		const entry = (await this.#serial(path, () => this.#readSeals(path)))?.dataset;
+		return entry && typeof entry === 'object' && typeof entry.key === 'string' ? entry : null;
 	}
 
 	/** The seal file, or null when there is none or it is not one (then nothing is sealed). */

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FsStore, sealFilePath } from '../../../src/lib/adapters/fs-store';
 import { runAll } from '../../../src/lib/core/engine';
+import { datasetFromFacts } from '../../../src/lib/core/engine/seal';
 import { CheckpointError } from '../../../src/lib/core/errors';
 import { stageFilePath } from '../../../src/lib/core/layout';
 import { STAGE_FILE_NAMES } from '../../../src/lib/core/records';
@@ -177,5 +178,111 @@ describe('resume seals (file store)', () => {
 		expect(Object.keys(seals.stages)).toEqual(['ljp-gold']);
 		await store.deleteRun(await runKey());
 		await expect(stat(path)).rejects.toThrow(/ENOENT/);
+	});
+});
+
+describe('a dataset of placeholders (the CLI start from its dataset seal)', () => {
+	const facts = {
+		sha256: dataset.sha256,
+		caseNumbers: dataset.cases.map((c) => c.case_number_value),
+		historyFields: dataset.historyFields,
+		categories: dataset.categories
+	};
+	const loader = (loaded = dataset) => vi.fn(async () => loaded);
+
+	it('opens a sealed run without loading the dataset, in runStages and runAll alike', async () => {
+		await run(new ScriptedClient(), new FsStore(root), { dataset });
+		const files = await stageFiles();
+		const load = loader();
+		const client = new ScriptedClient();
+		const result = await run(client, new FsStore(root), {
+			dataset: datasetFromFacts(facts),
+			loadDataset: load
+		});
+		expect(result.stages.map((s) => [s.stage, s.resumed, s.generated])).toEqual(
+			ALL_STAGES.map((stage) => [stage, 4, 0])
+		);
+		const all = await runAll({
+			dataset: datasetFromFacts(facts),
+			loadDataset: load,
+			client,
+			store: new FsStore(root),
+			runId: 'r1',
+			models: MODELS,
+			endpoints: ENDPOINTS
+		});
+		expect(all.stages.every((s) => s.resumed === 4 && s.generated === 0)).toBe(true);
+		expect(load).not.toHaveBeenCalled();
+		expect(client.requests).toHaveLength(0);
+		expect(await stageFiles()).toEqual(files);
+	});
+
+	it('loads the dataset when a stage is not sealed, and makes what is missing from it', async () => {
+		await run(new ScriptedClient(), new FsStore(root), { dataset, stages: ['dcg'] });
+		const file = await pathOf('DCG_results');
+		const dropLast = async () => {
+			const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+			expect(lines).toHaveLength(4);
+			await writeFile(file, `${lines.slice(0, -1).join('\n')}\n`);
+		};
+		await dropLast();
+		const viaStages = loader();
+		const stages = await run(new ScriptedClient(), new FsStore(root), {
+			dataset: datasetFromFacts(facts),
+			loadDataset: viaStages,
+			stages: ['dcg']
+		});
+		expect(viaStages).toHaveBeenCalledTimes(1);
+		expect([stages.stages[0].resumed, stages.stages[0].generated]).toEqual([3, 1]);
+
+		await dropLast();
+		const viaAll = loader();
+		const all = await runAll({
+			dataset: datasetFromFacts(facts),
+			loadDataset: viaAll,
+			stages: ['dcg'],
+			client: new ScriptedClient(),
+			store: new FsStore(root),
+			runId: 'r1',
+			models: MODELS,
+			endpoints: ENDPOINTS
+		});
+		expect(viaAll).toHaveBeenCalledTimes(1);
+		expect([all.stages[0].resumed, all.stages[0].generated]).toEqual([3, 1]);
+		expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(4);
+	});
+
+	it('refuses a loaded dataset that is not the file the placeholders stand for, writing nothing', async () => {
+		await run(new ScriptedClient(), new FsStore(root), { dataset, stages: ['dcg'] });
+		const file = await pathOf('DCG_results');
+		const whole = await readFile(file, 'utf8');
+		await writeFile(file, whole.split('\n').filter(Boolean).slice(0, 2).join('\n') + '\n');
+		const before = await readFile(file, 'utf8');
+		const other = makeDataset(4, (k) => ({
+			...k,
+			case_number: `${k.case_number}x`,
+			case_number_value: `${k.case_number_value}x`
+		}));
+		const client = new ScriptedClient();
+		const error = await run(client, new FsStore(root), {
+			dataset: datasetFromFacts(facts),
+			loadDataset: loader(other),
+			stages: ['dcg']
+		}).catch((e) => e);
+		expect(error).toBeInstanceOf(CheckpointError);
+		expect(error.message).toMatch(/dataset file changed while the run was starting/);
+		expect(client.requests).toHaveLength(0);
+		expect(await readFile(file, 'utf8')).toBe(before);
+	});
+
+	it('a placeholder case tells its number and refuses its contents', () => {
+		const [kase] = datasetFromFacts(facts).cases;
+		expect([kase.index, kase.case_number, kase.case_number_value]).toEqual([
+			0,
+			String(facts.caseNumbers[0]),
+			facts.caseNumbers[0]
+		]);
+		expect(() => kase.complete).toThrow(/only its number is known; its complete was not loaded/);
+		expect(() => kase.claims).toThrow(/claims/);
 	});
 });

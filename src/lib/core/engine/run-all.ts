@@ -27,7 +27,7 @@ import { isCallLog } from '../calls/types';
 import { createContext, newCallSession, type StageContext } from './context';
 import { buildManifest } from './manifest';
 import { RunTracker } from './run-progress';
-import { isSealed, seal, sealedPlan, sealKey } from './seal';
+import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
 import {
 	naming,
 	releaseKeepingFailure,
@@ -87,7 +87,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	const stages = checkRunAllOptions(options);
 	const settings = options.settings ?? DEFAULT_SETTINGS;
 	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
-	const selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
+	let selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
 	const run: RunKey = {
 		runId: options.runId,
 		modelDir: await modelDirName(options.models.evaluated)
@@ -173,6 +173,10 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		const plans = new Map<StageName, PreparedStage>();
 		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
 		const key = await sealKey(opened.manifest);
+		if (options.loadDataset) {
+			const done = await allSealed(options.store, run, stages, key);
+			selected = await casesToPrepare(options.dataset, options.loadDataset, selected, done);
+		}
 		const sealed = new Set<StageName>();
 		for (const stage of stages) {
 			const ctx = contextOf(stage);

@@ -27,7 +27,7 @@ import { createContext, type StageContext } from './context';
 import { buildManifest, type ToolInfo } from './manifest';
 import { runPool } from './pool';
 import { RunProgress } from './progress';
-import { isSealed, seal, sealedPlan, sealKey } from './seal';
+import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
 import { prepareDcg } from './stages/dcg';
 import { prepareGen, prepareLca } from './stages/gen';
 import { prepareLjpDirect, prepareLjpGold, prepareLjpInteraction } from './stages/ljp';
@@ -57,6 +57,12 @@ const UPSTREAM: Partial<Record<StageName, StageName>> = { lca: 'gen', 'ljp-inter
 
 export interface RunStagesOptions {
 	dataset: RunDataset;
+	/**
+	 * Only when `dataset` is made of placeholders (`datasetFromFacts`, the CLI's start from a
+	 * dataset it recognised by its bytes): loads the real one. Called under the run's lock when
+	 * some stage is not sealed, before any stage is prepared; never when every stage is sealed.
+	 */
+	loadDataset?: () => Promise<RunDataset>;
 	/** Run the first `limit` cases in file order. @default every case */
 	limit?: number;
 	/** Stages to run, in this order. */
@@ -124,7 +130,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	checkOptions(options, settings, concurrency);
-	const selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
+	let selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
 	const run: RunKey = {
 		runId: options.runId,
 		modelDir: await modelDirName(options.models.evaluated)
@@ -172,6 +178,10 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
 		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
 		const key = await sealKey(opened.manifest);
+		if (options.loadDataset) {
+			const done = await allSealed(options.store, run, options.stages, key);
+			selected = await casesToPrepare(options.dataset, options.loadDataset, selected, done);
+		}
 		const sealed = new Set<StageName>();
 		const prepare = async (stage: StageName): Promise<PreparedStage> => {
 			if (await isSealed(options.store, run, stage, key)) {

@@ -16,13 +16,15 @@
  * result-affecting settings, simulated or not) and `INPUT_HASH_SCHEME`, which names how this
  * code computes `input_sha256`.
  */
+import { Case, type CategoryMap, type HistoryFields } from '../dataset/types';
+import { CheckpointError } from '../errors';
 import { sha256Canonical } from '../hash';
 import { caseKey, type Manifest, type StageFile } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-config';
 import type { CheckpointStore } from '../store/types';
 import type { RunKey } from '../layout';
 import type { PreparedStage } from './stages/shared';
-import type { StageName } from './types';
+import type { RunDataset, StageName } from './types';
 
 /**
  * Names the way `input_sha256` is computed; a seal made under another name is void. It is
@@ -105,4 +107,91 @@ export async function seal(
 	key: string
 ): Promise<void> {
 	await store.sealStage?.(run, stage, key, SEALED_FILES[stage]).catch(() => undefined);
+}
+
+/**
+ * What a run's manifest takes from its dataset: enough to open or resume the run and to find
+ * its seals without the cases' contents. The CLI keeps these beside its seals (`dataset-seal.ts`
+ * there) and starts from them when the dataset file's bytes are unchanged.
+ */
+export interface DatasetFacts {
+	/** SHA-256 of the file's bytes. */
+	sha256: string;
+	/** `case_number` of every case as the file holds it, in file order. */
+	caseNumbers: (string | number)[];
+	historyFields: HistoryFields;
+	categories: CategoryMap;
+}
+
+/**
+ * A case of which only the position and number are known. Every other field of a case is a
+ * getter that throws: code that needs a case's contents must have loaded the dataset.
+ */
+class PlaceholderCase {
+	constructor(
+		readonly index: number,
+		readonly case_number: string,
+		readonly case_number_value: string | number
+	) {}
+}
+for (const field of Object.keys(Case.shape)) {
+	if (Object.hasOwn(new PlaceholderCase(0, '', ''), field)) continue;
+	Object.defineProperty(PlaceholderCase.prototype, field, {
+		get(this: PlaceholderCase) {
+			throw new Error(`case #${this.index}: only its number is known; its ${field} was not loaded`);
+		}
+	});
+}
+
+/**
+ * A dataset made of {@link DatasetFacts}: each case a placeholder holding only its position and
+ * number. It opens the run and counts its cases; a stage that is not sealed needs the real one
+ * (`loadDataset` of `RunStagesOptions`), and a placeholder asked for anything else throws.
+ */
+export function datasetFromFacts(facts: DatasetFacts): RunDataset {
+	return {
+		cases: facts.caseNumbers.map(
+			(value, index) => new PlaceholderCase(index, String(value), value) as unknown as Case
+		),
+		sha256: facts.sha256,
+		historyFields: facts.historyFields,
+		categories: facts.categories
+	};
+}
+
+/**
+ * The selected cases to prepare stages with. When `dataset` is made of placeholders (`loadDataset`
+ * given) and some stage is not sealed, the real dataset is loaded here, under the run's lock,
+ * and must be the file the placeholders stand for (same bytes, same cases), else the run stops
+ * with a CheckpointError before anything is read or written.
+ */
+export async function casesToPrepare(
+	dataset: RunDataset,
+	loadDataset: (() => Promise<RunDataset>) | undefined,
+	selected: Case[],
+	everySealed: boolean
+): Promise<Case[]> {
+	if (!loadDataset || everySealed) return selected;
+	const loaded = await loadDataset();
+	const same =
+		loaded.sha256 === dataset.sha256 &&
+		loaded.cases.length === dataset.cases.length &&
+		loaded.cases.every((c, i) => c.case_number_value === dataset.cases[i].case_number_value);
+	if (!same) {
+		throw new CheckpointError(
+			'the dataset file changed while the run was starting; run the same command again'
+		);
+	}
+	return loaded.cases.slice(0, selected.length);
+}
+
+/** Whether every one of `stages` holds a valid seal under `key`. */
+export async function allSealed(
+	store: CheckpointStore,
+	run: RunKey,
+	stages: readonly StageName[],
+	key: string
+): Promise<boolean> {
+	for (const stage of stages) if (!(await isSealed(store, run, stage, key))) return false;
+	return true;
 }

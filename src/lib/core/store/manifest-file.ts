@@ -75,7 +75,9 @@ export async function checkManifest(
 	}
 	// Compared as strings, as every reader compares case numbers.
 	const selected = m.dataset.selected_case_numbers.map(String);
-	const dup = selected.find((c, i) => selected.indexOf(c) !== i);
+	// One pass with a set: 4,320 cases by indexOf would be 9 million comparisons at every resume.
+	const seen = new Set<string>();
+	const dup = selected.find((c) => seen.size === seen.add(c).size);
 	if (dup !== undefined) {
 		throw new CheckpointError(
 			`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`
