@@ -98,10 +98,7 @@ function isSpecialKey(bytes: Uint8Array, start: number, end: number): boolean {
  * reads (the caller then parses it whole). Checks only the array's own syntax; the items are
  * checked by `readItems`. `onItem` is called after each item with the offset just past it.
  */
-export function scanItems(
-	bytes: Uint8Array,
-	onItem?: (end: number) => void
-): ItemScan | null {
+export function scanItems(bytes: Uint8Array, onItem?: (end: number) => void): ItemScan | null {
 	const n = bytes.length;
 	if (n >= 2 ** 32 - 1) return null;
 	let pos = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

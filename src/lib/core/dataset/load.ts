@@ -361,7 +361,9 @@ function checkAsRead(
 }
 
 function sameFields(a: HistoryFields | null, b: HistoryFields | null): boolean {
-	return a === b || (!!a && !!b && a.complete === b.complete && a.underspecified === b.underspecified);
+	return (
+		a === b || (!!a && !!b && a.complete === b.complete && a.underspecified === b.underspecified)
+	);
 }
 
 /** Checks every case with the history fields decided on the whole file (`tally` holds every case). */
@@ -420,7 +422,9 @@ function checkCases(
 	};
 }
 
-function undecidedProblem(detection: Extract<HistoryFieldDetection, { ok: false }>): DatasetProblem {
+function undecidedProblem(
+	detection: Extract<HistoryFieldDetection, { ok: false }>
+): DatasetProblem {
 	return problem(
 		{ field: 'history fields' },
 		`cannot tell which fields hold the complete and the underspecified history (${detection.reason}; ` +
