@@ -61,20 +61,68 @@ export function detectHistoryFields(
 	cases: readonly JsonObject[],
 	explicit: Partial<HistoryFields> = {}
 ): HistoryFieldDetection {
-	const allKeys = new Set<string>();
-	const candidates = new Set<string>();
-	for (const c of cases) {
-		c.keys.forEach((k, i) => {
-			allKeys.add(k);
-			if (!candidates.has(k) && isMessageArray(c.values[i])) candidates.add(k);
-		});
-	}
-	const candidateList = [...candidates];
+	const tally = new HistoryFieldTally(explicit);
+	for (const c of cases) tally.add(c);
+	return tally.decide();
+}
 
+/**
+ * What history-field detection needs to know about the cases, gathered one case at a time, so
+ * a loader that drops each case's parse tree can still decide (and decide again as it goes).
+ */
+export class HistoryFieldTally {
+	/** The names whose presence matters: the canonical ones and those given. */
+	readonly #watched: Set<string>;
+	readonly #present = new Set<string>();
+	readonly #candidates = new Set<string>();
+
+	constructor(readonly explicit: Partial<HistoryFields> = {}) {
+		this.#watched = new Set(
+			[
+				CANONICAL_HISTORY_FIELDS.complete,
+				CANONICAL_HISTORY_FIELDS.underspecified,
+				explicit.complete,
+				explicit.underspecified
+			].filter((name): name is string => !!name)
+		);
+	}
+
+	/** Counts in one case; says whether that changed anything `decide` looks at. */
+	add(c: JsonObject): boolean {
+		let changed = false;
+		c.keys.forEach((k, i) => {
+			if (this.#watched.has(k) && !this.#present.has(k)) {
+				this.#present.add(k);
+				changed = true;
+			}
+			if (!this.#candidates.has(k) && isMessageArray(c.values[i])) {
+				this.#candidates.add(k);
+				changed = true;
+			}
+		});
+		return changed;
+	}
+
+	/** Whether some case counted in has the field `name` (a watched name or a message-array field). */
+	has(name: string): boolean {
+		return this.#present.has(name) || this.#candidates.has(name);
+	}
+
+	/** The decision on the cases counted in so far. */
+	decide(): HistoryFieldDetection {
+		return decide([...this.#candidates], (name) => this.#present.has(name), this.explicit);
+	}
+}
+
+function decide(
+	candidateList: string[],
+	present: (name: string) => boolean,
+	explicit: Partial<HistoryFields>
+): HistoryFieldDetection {
 	const pick = (role: keyof HistoryFields, matches: (name: string) => boolean) => {
 		const given = explicit[role];
 		if (given) return { field: given, why: '', said: null };
-		if (allKeys.has(CANONICAL_HISTORY_FIELDS[role])) {
+		if (present(CANONICAL_HISTORY_FIELDS[role])) {
 			return { field: CANONICAL_HISTORY_FIELDS[role], why: '', said: null };
 		}
 		const other = explicit[role === 'complete' ? 'underspecified' : 'complete'];
