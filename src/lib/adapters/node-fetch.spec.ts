@@ -38,10 +38,10 @@ describe('createNodeFetch', () => {
 		expect(response).toBeInstanceOf(Response);
 		expect(response.status).toBe(200);
 		expect(response.headers.get('content-type')).toContain('application/json');
-		const body = (await response.json()) as { choices: { message: { content: string } }[] };
+		const body = (await response.json()) as { choices: [{ message: { content: string } }] };
 		expect(body.choices[0].message.content).toBe('echo 问题');
-		expect(s.chatRequests[0].headers.authorization).toBe('Bearer sk-x');
-		expect(s.chatRequests[0].body.max_tokens).toBe(100);
+		expect(s.chatRequests[0]?.headers.authorization).toBe('Bearer sk-x');
+		expect((s.chatRequests[0]?.body as { max_tokens?: number }).max_tokens).toBe(100);
 	});
 
 	it('passes an error status and its headers through', async () => {
