@@ -1,13 +1,14 @@
 /**
  * Loaded with `node --import ./tests/bench/cli-probe.js bin/lexpilot.js …` (the CLI as users run
  * it), it writes to `$LEXPILOT_BENCH_PROBE`, as the process exits, what only the process itself
- * can know: when it sent its first HTTP request and how much CPU it had used by then (start-up),
+ * can know: when it sent its first HTTP request (through `fetch` or `node:http`) and how much CPU it had used by then (start-up),
  * the CPU at exit, and its peak resident memory. Plain JavaScript, so no TypeScript loader runs
  * in the measured process. Bench-only instrumentation; the CLI knows nothing of it.
  *
  * The report: `{ firstRequest: { at, cpuUs } | null, exit: { at, cpuUs }, maxRssKiB }`, times as
  * epoch milliseconds, CPU in microseconds (`ProbeReport` in cli-run.bench.ts).
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 
 const out = process.env.LEXPILOT_BENCH_PROBE;
@@ -25,6 +26,10 @@ globalThis.fetch = (...args) => {
 	firstRequest ??= { at: epoch(), cpuUs: cpu() };
 	return realFetch(...args);
 };
+// The CLI sends model calls over node:http (src/lib/adapters/node-fetch.ts), not fetch.
+subscribe('http.client.request.start', () => {
+	firstRequest ??= { at: epoch(), cpuUs: cpu() };
+});
 process.on('exit', () => {
 	const report = {
 		firstRequest,

@@ -8,13 +8,15 @@
  * where the chain is the longest run of one case's calls that must wait for each other (gen's
  * a1 → LCA → interaction rounds → LJP on the interaction), read from the saved records. Start-up
  * (spawn to first request) is excluded and reported on its own. Beside it, the bench's own
- * minimal client replays the very same requests at the same concurrency, ignoring their order:
+ * minimal client (`node:http`, keep-alive) replays the very same requests at the same concurrency,
+ * ignoring their order:
  * what the transport costs without the workbench. And the resume of a finished 4,320-case run,
  * and `validate`'s peak memory against the size of the file.
  *
  * `QUICK=1 npm run bench -- cli` runs fewer, smaller rows.
  */
 import { spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -145,27 +147,58 @@ async function readJsonl(path: string): Promise<unknown[]> {
 		.map((l) => JSON.parse(l));
 }
 
-/** Sends `requests` again, `concurrency` at a time, with plain fetch: the floor of the transport. */
+/**
+ * Sends `requests` again, `concurrency` at a time, over `node:http` with keep-alive (the cheapest
+ * transport Node has, and the one the CLI uses): the floor of the transport.
+ */
 async function replay(
 	baseURL: string,
 	requests: RecordedRequest[],
 	concurrency: number
 ): Promise<number> {
+	const url = new URL(`${baseURL}/chat/completions`);
+	const agent = new Agent({ keepAlive: true });
+	const post = (body: string) =>
+		new Promise<void>((resolve, reject) => {
+			const req = httpRequest(
+				url,
+				{
+					method: 'POST',
+					agent,
+					headers: {
+						'content-type': 'application/json',
+						'content-length': Buffer.byteLength(body),
+						authorization: `Bearer ${KEY}`
+					}
+				},
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () => {
+						try {
+							JSON.parse(Buffer.concat(chunks).toString('utf8'));
+							resolve();
+						} catch (e) {
+							reject(e);
+						}
+					});
+					res.on('error', reject);
+				}
+			);
+			req.on('error', reject);
+			req.end(body);
+		});
 	let next = 0;
 	const start = performance.now();
 	const lane = async () => {
-		while (next < requests.length) {
-			const body = JSON.stringify(requests[next++].body);
-			const res = await fetch(`${baseURL}/chat/completions`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-				body
-			});
-			await res.json();
-		}
+		while (next < requests.length) await post(JSON.stringify(requests[next++].body));
 	};
-	await Promise.all(Array.from({ length: concurrency }, lane));
-	return performance.now() - start;
+	try {
+		await Promise.all(Array.from({ length: concurrency }, lane));
+		return performance.now() - start;
+	} finally {
+		agent.destroy();
+	}
 }
 
 const f2 = (n: number) => n.toFixed(2);
@@ -235,6 +268,9 @@ async function endToEnd(): Promise<BenchRow[]> {
 				});
 			}
 			const replayMs = await replay(server.baseURL, requests, plan.concurrency);
+			// The server records every request; dropped after each row, so that it does not answer
+			// later rows slower (garbage collection of tens of thousands of prompts).
+			server.requests.length = 0;
 			rows.push({
 				name: `run wall / minimal replay client, ${label} (replay ${f2(replayMs / 1000)} s, order ignored)`,
 				value: wall / replayMs,

@@ -24,6 +24,7 @@ import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
 import { FsStore, type DatasetSeal } from '../../lib/adapters/fs-store';
+import { createNodeFetch } from '../../lib/adapters/node-fetch';
 import { modelDirName, RUN_ID_PATTERN } from '../../lib/core/layout';
 import { datasetFromFacts } from '../../lib/core/engine/seal';
 import type { RunDataset } from '../../lib/core/engine/types';
@@ -277,6 +278,8 @@ export function stageClient(
 		retries: settings.retries,
 		timeoutMs: settings.timeout_s * 1000,
 		...limits,
+		// node:http instead of Node's fetch: a third of the CPU per call (adapters/node-fetch.ts).
+		fetch: createNodeFetch(),
 		onEvent: (event) => {
 			if (event.type !== 'retry') return;
 			onRetry();

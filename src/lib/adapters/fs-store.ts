@@ -246,6 +246,11 @@ export class FsStore implements CheckpointStore, CallLog {
 	readonly #callLogsChecked = new Set<string>();
 	/** Call logs kept open while this store holds their run's lock, by absolute path. */
 	readonly #callLogs = new Map<string, FileHandle>();
+	/** Call-log lines waiting for the next write, by absolute path (`appendCall`). */
+	readonly #callLines = new Map<
+		string,
+		{ bytes: Buffer; resolve: () => void; reject: (error: unknown) => void }[]
+	>();
 	readonly #notice: (message: string) => void;
 	readonly #datasetSeal: DatasetSeal | undefined;
 
@@ -657,13 +662,32 @@ export class FsStore implements CheckpointStore, CallLog {
 	 * Appends one line to `calls.jsonl`. Not synced per line (a log, not a checkpoint: losing the
 	 * last lines in a crash loses no result). The first append of a process drops a cut-off last
 	 * line a crash may have left, so the file stays readable; it reads only the file's tail for
-	 * that. While this store holds the run's lock the file stays open, so a line is one write.
+	 * that. While this store holds the run's lock the file stays open, so a line is one write, and
+	 * lines that arrive while a write is on its way share the next one.
 	 */
 	async appendCall(run: RunKey, line: string): Promise<void> {
 		const path = this.pathOf(callLogPath(run));
-		await this.#serial(path, async () => {
+		const keep = this.#locked.has(runName(run));
+		let queue = this.#callLines.get(path);
+		if (!queue) {
+			queue = [];
+			this.#callLines.set(path, queue);
+		}
+		await new Promise<void>((resolve, reject) => {
+			queue.push({ bytes: Buffer.from(line, 'utf8'), resolve, reject });
+			// One write for every line waiting: the lines of calls that end while a write is on
+			// its way go out together (one thread-pool job instead of one each).
+			if (queue.length === 1) void this.#serial(path, () => this.#writeCallLines(path, keep));
+		});
+	}
+
+	/** Writes every call-log line waiting for `path` at once; see `appendCall`. */
+	async #writeCallLines(path: string, keep: boolean): Promise<void> {
+		const batch = this.#callLines.get(path) ?? [];
+		this.#callLines.delete(path);
+		if (batch.length === 0) return;
+		try {
 			let handle = this.#callLogs.get(path);
-			const keep = this.#locked.has(runName(run));
 			if (!handle) {
 				await fs.mkdir(dirname(path), { recursive: true });
 				handle = await fs.open(path, 'a+');
@@ -679,14 +703,18 @@ export class FsStore implements CheckpointStore, CallLog {
 				if (keep) this.#callLogs.set(path, handle);
 			}
 			try {
-				const bytes = Buffer.from(line, 'utf8');
+				const bytes =
+					batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((line) => line.bytes));
 				for (let done = 0; done < bytes.length;) {
 					done += (await handle.write(bytes, done, bytes.length - done, null)).bytesWritten;
 				}
 			} finally {
 				if (!keep) await handle.close().catch(() => undefined);
 			}
-		});
+			for (const line of batch) line.resolve();
+		} catch (e) {
+			for (const line of batch) line.reject(e);
+		}
 	}
 
 	/** Closes the call log of a run kept open by `appendCall` (after its queued lines). */

@@ -46,6 +46,18 @@ function cut(entry: CallLogEntry, limit: number): CallLogEntry {
 	return out as CallLogEntry;
 }
 
+/** True when some string of `value` (a key of an object included) holds one of `keys`. */
+function holdsKey(value: unknown, keys: readonly string[]): boolean {
+	if (typeof value === 'string') return keys.some((key) => value.includes(key));
+	if (Array.isArray(value)) return value.some((v) => holdsKey(v, keys));
+	if (value !== null && typeof value === 'object') {
+		for (const [k, v] of Object.entries(value)) {
+			if (holdsKey(k, keys) || holdsKey(v, keys)) return true;
+		}
+	}
+	return false;
+}
+
 /**
  * The JSONL line of one call (`\n`-terminated): every key in `keys` replaced by `[key]` (a
  * provider may echo it in an error), text fields over `MAX_CALL_FIELD_CHARS` cut and named in
@@ -54,7 +66,8 @@ function cut(entry: CallLogEntry, limit: number): CallLogEntry {
  */
 export function callLogLine(entry: CallLogEntry, keys: Iterable<string> = []): string {
 	const secrets = [...keys].filter((k) => typeof k === 'string' && k.length >= MIN_KEY_LENGTH);
-	let value = CallLogEntry.parse(redactDeep(entry, secrets));
+	// Copied with the keys replaced only where one occurs (the line of nearly every call has none).
+	let value = CallLogEntry.parse(holdsKey(entry, secrets) ? redactDeep(entry, secrets) : entry);
 	let line = JSON.stringify(cut(value, MAX_CALL_FIELD_CHARS));
 	// Escapes can make a bounded field longer in JSON than in memory; cut harder then.
 	if (line.length >= MAX_CALL_LINE_CHARS) {

@@ -71,6 +71,18 @@ export function maxTokensOf(body: unknown): number | null {
 	return match ? Number(match[1]) : null;
 }
 
+/** Fetch implementations that bound bodies by this very rule themselves (`markBoundsBodies`). */
+const bounding = new WeakSet<typeof fetch>();
+
+/**
+ * Registers a `fetch` that applies {@link maxResponseBytes} to successful bodies itself, failing
+ * the body with {@link ResponseTooLarge} past it (the CLI's `node:http` fetch): `boundedFetch`
+ * then returns it unwrapped, without a second stream per response.
+ */
+export function markBoundsBodies(fetchImpl: typeof fetch): void {
+	bounding.add(fetchImpl);
+}
+
 /**
  * Wraps `inner` so that the body of every successful response to a request naming `max_tokens`
  * is read at most to {@link maxResponseBytes}: one byte more and the body fails with
@@ -79,6 +91,7 @@ export function maxTokensOf(body: unknown): number | null {
  * pass through unchanged.
  */
 export function boundedFetch(inner: typeof fetch): typeof fetch {
+	if (bounding.has(inner)) return inner;
 	return async (input, init) => {
 		const response = await inner(input, init);
 		const maxTokens = maxTokensOf(init?.body);
