@@ -281,7 +281,7 @@ describe('DatasetState', () => {
 		expect(state.refused?.error).toBe('lost.json could not be validated: worker stopped');
 	});
 
-	it("keeps a large dataset's cases in the loader until asked, and lists them from there", async () => {
+	it('keeps the cases of a large dataset in the loader until asked, and lists them from there', async () => {
 		const { createInlineLoader } = await import('./dataset-inline-loader');
 		const state = new DatasetState({
 			store: null,
