@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Case } from '$lib/core/dataset/types';
-import { filterCases } from './case-filter';
+import { queryCases } from './case-filter';
 
 function makeCase(index: number, case_number: string, cause_of_action: string): Case {
 	const history = [{ role: 'user' as const, content: '我想咨询一下。' }];
@@ -26,7 +26,7 @@ const cases = [
 ];
 const categories = { 民间借贷纠纷: '合同纠纷', 离婚纠纷: '婚姻家庭与继承纠纷' };
 
-describe('filterCases', () => {
+describe('queryCases', () => {
 	it.each([
 		{ name: 'empty query lists every case in file order', query: {}, want: [0, 1, 2, 3] },
 		{ name: 'case_number substring, ignoring case', query: { text: 'a0' }, want: [0] },
@@ -38,6 +38,24 @@ describe('filterCases', () => {
 		{ name: 'text and class together', query: { text: '2023', cls: '合同纠纷' }, want: [0] },
 		{ name: 'nothing matches', query: { text: '合同', cls: '婚姻家庭与继承纠纷' }, want: [] }
 	])('$name', ({ query, want }) => {
-		expect(filterCases(cases, categories, query).map((c) => c.index)).toEqual(want);
+		const page = queryCases(cases, categories, { ...query, limit: 10, selected: null });
+		expect(page.rows.map((c) => c.index)).toEqual(want);
+		expect(page.listed).toBe(want.length);
+	});
+
+	it('counts every match, returns the first `limit`, and finds the open case beyond them', () => {
+		const page = queryCases(cases, categories, { text: '纠纷', limit: 2, selected: 'X-9' });
+		expect(page.listed).toBe(4);
+		expect(page.rows.map((c) => c.index)).toEqual([0, 1]);
+		expect(page.current?.index).toBe(3);
+	});
+
+	it('shows the first match when the open case is filtered out, and none without matches', () => {
+		expect(
+			queryCases(cases, categories, { text: '借贷', limit: 1, selected: 'X-9' }).current?.index
+		).toBe(0);
+		expect(
+			queryCases(cases, categories, { text: 'zzz', limit: 1, selected: null }).current
+		).toBeNull();
 	});
 });

@@ -1,13 +1,19 @@
 /**
  * The worker's side of the dataset protocol (`dataset-load-protocol.ts`): load, cap the
- * problem lists, and send a valid dataset's cases in chunks. Imported by the worker and by
- * the in-thread fallback only, so the validator stays out of the pages' own JavaScript.
+ * problem lists, and send a small valid dataset's cases in chunks or keep a large one's for
+ * later `cases` and `query` requests. Imported by the worker and by the in-thread fallback
+ * only, so the validator stays out of the pages' own JavaScript.
  */
-import { loadDataset, type DatasetProblem } from '$lib/core/dataset/load';
+import { loadDataset, type Dataset, type DatasetProblem } from '$lib/core/dataset/load';
 import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
+import { queryCases } from './case-filter';
 import {
+	EAGER_CASES,
 	PROBLEMS_SENT,
+	type CasesRequest,
+	type QueryRequest,
+	type WorkerRequest,
 	type LoadRequest,
 	type Post,
 	type ProblemList
@@ -114,7 +120,22 @@ export interface HandlerOptions {
 	chunkCases?: number;
 	/** @default CHUNK_CHARS */
 	chunkChars?: number;
+	/** @default EAGER_CASES */
+	eagerCases?: number;
+	/** Where a large dataset's cases are kept between requests. @default one per process */
+	kept?: Kept;
 }
+
+/**
+ * The one large dataset the worker keeps: the last valid one it loaded whose cases did not
+ * go to the page. The page uses the dataset of its last valid load, so an older one is never
+ * asked for again and is dropped.
+ */
+export interface Kept {
+	current: { handle: number; dataset: Dataset } | null;
+}
+
+const processKept: Kept = { current: null };
 
 /**
  * The worker's side of one request: loads the bytes, posts progress, then the outcome with
@@ -158,17 +179,77 @@ export async function handleLoadRequest(
 		return;
 	}
 	const { cases, ...rest } = result.dataset;
+	const casesFollow = cases.length <= (options.eagerCases ?? EAGER_CASES);
+	const kept = options.kept ?? processKept;
+	// A newer valid dataset replaces the kept one on the page: drop it (and free its memory).
+	kept.current = casesFollow ? null : { handle: id, dataset: result.dataset };
 	post(
 		{
 			type: 'valid',
 			id,
 			bytes,
 			head: { ...rest, caseCount: cases.length },
+			casesFollow,
 			warnings: fromCore(result.warnings, result.warningCount, result.moreWarnings)
 		},
 		back
 	);
+	if (casesFollow) sendCases(id, cases, post, options);
+}
+
+function sendCases(id: number, cases: readonly Case[], post: Post, options: HandlerOptions): void {
 	for (const chunk of chunkCases(cases, options.chunkCases, options.chunkChars)) {
 		post({ type: 'cases', id, ...chunk });
+	}
+}
+
+/** The kept dataset of `handle`, or a message saying it is gone. */
+function keptDataset(handle: number, kept: Kept): Dataset | string {
+	if (kept.current?.handle === handle) return kept.current.dataset;
+	return 'the dataset is no longer held by the validation worker; open the file again';
+}
+
+/** Every case of a kept dataset, in chunks (`cases` messages for the request's id). */
+export function handleCasesRequest(
+	request: CasesRequest,
+	post: Post,
+	options: HandlerOptions = {}
+): void {
+	const dataset = keptDataset(request.handle, options.kept ?? processKept);
+	if (typeof dataset === 'string') {
+		post({ type: 'failed', id: request.id, bytes: null, message: dataset });
+		return;
+	}
+	sendCases(request.id, dataset.cases, post, options);
+}
+
+/** One page of the case browser over a kept dataset. */
+export function handleQueryRequest(
+	request: QueryRequest,
+	post: Post,
+	options: HandlerOptions = {}
+): void {
+	const dataset = keptDataset(request.handle, options.kept ?? processKept);
+	if (typeof dataset === 'string') {
+		post({ type: 'failed', id: request.id, bytes: null, message: dataset });
+		return;
+	}
+	const page = queryCases(dataset.cases, dataset.categories, request.query);
+	post({ type: 'query-result', id: request.id, page });
+}
+
+/** Any request from the page. */
+export async function handleRequest(
+	request: WorkerRequest,
+	post: Post,
+	options: HandlerOptions = {}
+): Promise<void> {
+	switch (request.type) {
+		case 'load':
+			return handleLoadRequest(request, post, options);
+		case 'cases':
+			return handleCasesRequest(request, post, options);
+		case 'query':
+			return handleQueryRequest(request, post, options);
 	}
 }

@@ -7,16 +7,18 @@ import {
 	capProblems,
 	chunkCases,
 	handleLoadRequest,
-	type HandlerOptions
+	handleRequest,
+	type HandlerOptions,
+	type Kept
 } from './dataset-load-handler';
 import {
 	kindsText,
 	notShownByKind,
 	LoadReceiver,
 	progressText,
-	type LoadRequest,
 	type LoadResponse,
-	type Progress
+	type Progress,
+	type WorkerRequest
 } from './dataset-load-protocol';
 import { createInlineLoader } from './dataset-inline-loader';
 import { createWorkerLoader, type WorkerLike } from './dataset-loader';
@@ -156,7 +158,14 @@ describe('LoadReceiver', () => {
 		};
 		const warnings = { items: [], total: 0, omitted: [] };
 		expect(
-			receiver.accept({ type: 'valid', id: 1, bytes: new ArrayBuffer(1), head, warnings })
+			receiver.accept({
+				type: 'valid',
+				id: 1,
+				bytes: new ArrayBuffer(1),
+				head,
+				casesFollow: true,
+				warnings
+			})
 		).toBeNull();
 		expect(receiver.accept({ type: 'cases', id: 1, from: 0, cases: [{} as Case] })).toBeNull();
 		expect(progress).toEqual([{ phase: 'receiving', done: 1, total: 4 }]);
@@ -177,7 +186,7 @@ describe('createInlineLoader with structured cloning', () => {
 		expect(bytes.byteLength).toBe(0);
 		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
 		expect(outcome.bytes).toEqual(original);
-		expect(outcome.dataset.cases.map((c) => c.case_number)).toEqual(['T-001', 'T-002']);
+		expect(outcome.dataset?.cases.map((c) => c.case_number)).toEqual(['T-001', 'T-002']);
 		expect(progress.map((p) => p.phase)).toContain('reading');
 		expect(progress.at(-1)).toEqual({ phase: 'receiving', done: 2, total: 2 });
 	});
@@ -189,14 +198,28 @@ class FakeWorker implements WorkerLike {
 	onerror: WorkerLike['onerror'] = null;
 	onmessageerror: WorkerLike['onmessageerror'] = null;
 	terminated = false;
-	requests: LoadRequest[] = [];
-	constructor(private readonly answer: boolean) {}
-	postMessage(message: LoadRequest): void {
+	requests: WorkerRequest[] = [];
+	readonly kept: Kept = { current: null };
+	#queue: Promise<void> = Promise.resolve();
+	constructor(
+		private readonly answer: boolean,
+		private readonly eagerCases?: number
+	) {}
+	postMessage(message: WorkerRequest): void {
 		this.requests.push(message);
 		if (!this.answer) return;
-		void handleLoadRequest(message, (m) => {
-			setTimeout(() => this.onmessage?.({ data: m } as MessageEvent<LoadResponse>), 0);
-		});
+		// One request after another, every reply cloned, as a worker does.
+		const request = structuredClone(message);
+		this.#queue = this.#queue.then(() =>
+			handleRequest(
+				request,
+				(m) => {
+					const data = structuredClone(m);
+					setTimeout(() => this.onmessage?.({ data } as MessageEvent<LoadResponse>), 0);
+				},
+				{ kept: this.kept, eagerCases: this.eagerCases, chunkCases: 3 }
+			)
+		);
 	}
 	terminate(): void {
 		this.terminated = true;
@@ -231,6 +254,52 @@ describe('createWorkerLoader', () => {
 		expect(workers[1].requests.map((r) => r.id)).toEqual([2, 3]);
 		expect(a.kind).toBe('valid');
 		expect(b.kind).toBe('invalid');
+	});
+});
+
+describe('a large dataset (more cases than eagerCases)', () => {
+	it('stays in the worker: the head comes alone, then pages and every case on request', async () => {
+		const cases = validCases(10);
+		const bytes = datasetBytes(cases);
+		const workers: FakeWorker[] = [];
+		const loader = createWorkerLoader(() => {
+			const w = new FakeWorker(true, 4);
+			workers.push(w);
+			return w;
+		});
+		const outcome = await loader.load(bytes, {});
+		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
+		expect(outcome.dataset).toBeNull();
+		expect(outcome.head.caseCount).toBe(10);
+		expect(outcome.head.summary.cases).toBe(10);
+		expect(workers[0].kept.current?.handle).toBe(outcome.handle);
+
+		const numbers = cases.map((c) => c.case_number as string);
+		const page = await loader.query(outcome.handle, {
+			text: '',
+			cls: '',
+			limit: 3,
+			selected: numbers[7]
+		});
+		if (!page.ok) throw new Error(page.message);
+		expect(page.page.listed).toBe(10);
+		expect(page.page.rows.map((c) => c.case_number)).toEqual(numbers.slice(0, 3));
+		expect(page.page.current?.case_number).toBe(numbers[7]);
+
+		const progress: Progress[] = [];
+		const all = await loader.cases(outcome.handle, 10, (p) => progress.push(p));
+		if (!all.ok) throw new Error(all.message);
+		const expected = await loadDataset(bytes);
+		if (!expected.ok) throw new Error('expected a valid dataset');
+		expect(all.cases).toEqual(expected.dataset.cases);
+		expect(progress.at(-1)).toEqual({ phase: 'receiving', done: 10, total: 10 });
+
+		// A smaller valid file loaded next goes to the page whole; the large one is dropped.
+		const small = await loader.load(datasetBytes([validCase(1)]), {});
+		expect(small.kind === 'valid' && small.dataset?.cases.length).toBe(1);
+		expect(workers[0].kept.current).toBeNull();
+		const gone = await loader.query(outcome.handle, { limit: 1, selected: null });
+		expect(gone).toEqual({ ok: false, message: expect.stringContaining('open the file again') });
 	});
 });
 

@@ -8,18 +8,29 @@
  * Why the shape: parsing and checking 100 MB takes seconds, so it runs in the worker. The
  * file goes there as a Blob (a File from the file input, or the Blob IndexedDB gives back):
  * a handle, so the page never copies or even reads the bytes; bytes the page does hold travel
- * as a transferred ArrayBuffer and come back with the answer (no copy either way). The valid
- * dataset comes back once, because the Run page needs every case on the main thread, but
- * in chunks of at most `CHUNK_CASES` cases / `CHUNK_CHARS` characters: the structured clone
- * of 200,000 cases costs the receiving thread seconds, and one message is one task, so
- * chunking keeps every task on the page short. Problem and warning lists are cut to
- * `PROBLEMS_SENT` items plus counts by kind of the rest: a million problems would cost more to
- * send than to find, and nobody reads past the first screens.
+ * as a transferred ArrayBuffer and come back with the answer (no copy either way).
+ *
+ * A small dataset's cases follow its head in chunks (`casesFollow`), and the page holds them
+ * all. A large one's (more than `EAGER_CASES`) stay in the worker: 205,000 cases held by the
+ * page cost it one V8 garbage collection of 200–700 ms after another while they arrive (a
+ * trace shows scavenges of cases that all survive, then compactions of the grown heap), so
+ * the page gets the head only, asks the worker for the case browser's pages (`query`), and
+ * fetches every case (`cases`) only when a page that runs or inspects needs them. Problem and
+ * warning lists are cut to `PROBLEMS_SENT` items plus counts by kind of the rest: a million
+ * problems would cost more to send than to find, and nobody reads past the first screens.
  */
 // Types only: the page's side must not pull the validator into every page's JavaScript.
 import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
 import type { Case, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
+import type { CasePageQuery, CaseQueryPage } from './case-filter';
+
+/**
+ * Datasets of up to this many cases are handed to the page whole with their head; larger
+ * ones stay in the worker until asked for (the page then receives them in chunks, costing it
+ * the garbage collections this avoids at load: so only where every case is needed).
+ */
+export const EAGER_CASES = 20_000;
 
 /** Problems (or warnings) sent to the page; the rest are counted by kind. */
 export const PROBLEMS_SENT = 1000;
@@ -45,6 +56,15 @@ export interface LoadRequest {
 	options: Omit<LoadOptions, 'onProgress'>;
 }
 
+/**
+ * The page asks for every case of a dataset the worker keeps (`handle`: the id of the load
+ * that gave it), or for one page of the case browser.
+ */
+export type CasesRequest = { type: 'cases'; id: number; handle: number };
+export type QueryRequest = { type: 'query'; id: number; handle: number; query: CasePageQuery };
+/** Everything the page sends the worker. */
+export type WorkerRequest = LoadRequest | CasesRequest | QueryRequest;
+
 /** How far a load has got: the loader's phases, then `receiving` (cases arrived on the page). */
 export type Progress = LoadProgress | { phase: 'receiving'; done: number; total: number };
 
@@ -67,9 +87,12 @@ export type LoadResponse =
 			id: number;
 			bytes: ArrayBuffer | null;
 			head: DatasetHead;
+			/** True when the cases follow in `cases` messages; false when the worker keeps them. */
+			casesFollow: boolean;
 			warnings: ProblemList;
 	  }
 	| { type: 'cases'; id: number; from: number; cases: Case[] }
+	| { type: 'query-result'; id: number; page: CaseQueryPage }
 	| { type: 'failed'; id: number; bytes: ArrayBuffer | null; message: string };
 
 /**
@@ -77,7 +100,16 @@ export type LoadResponse =
  * Blob source, which never left, or when a worker died with them).
  */
 export type LoadOutcome =
-	| { kind: 'valid'; bytes: Uint8Array | null; dataset: Dataset; warnings: ProblemList }
+	| {
+			kind: 'valid';
+			bytes: Uint8Array | null;
+			head: DatasetHead;
+			/** The whole dataset when its cases came along; null when the worker keeps them. */
+			dataset: Dataset | null;
+			/** Names the kept cases in later `cases` and `query` requests (the load's id). */
+			handle: number;
+			warnings: ProblemList;
+	  }
 	| {
 			kind: 'invalid';
 			bytes: Uint8Array | null;
@@ -97,6 +129,8 @@ export type Post = (message: LoadResponse, transfer?: Transferable[]) => void;
  */
 export class LoadReceiver {
 	#head: DatasetHead | null = null;
+	#casesFollow = true;
+	#handle = 0;
 	#warnings: ProblemList | null = null;
 	#bytes: Uint8Array | null = null;
 	#cases: Case[] = [];
@@ -122,8 +156,12 @@ export class LoadReceiver {
 					sha256: message.sha256,
 					mapping: message.mapping ?? null
 				};
+			case 'query-result':
+				return this.#broken('a case page arrived for a load');
 			case 'valid':
 				this.#head = message.head;
+				this.#casesFollow = message.casesFollow;
+				this.#handle = message.id;
 				this.#warnings = message.warnings;
 				this.#bytes = message.bytes ? new Uint8Array(message.bytes) : null;
 				return this.#complete();
@@ -144,15 +182,17 @@ export class LoadReceiver {
 
 	#complete(): LoadOutcome | null {
 		const head = this.#head;
-		if (!head || this.#cases.length < head.caseCount) return null;
-		const dataset: Dataset & { caseCount?: number } = { ...head, cases: this.#cases };
-		delete dataset.caseCount;
-		return {
-			kind: 'valid',
+		if (!head) return null;
+		const common = {
+			kind: 'valid' as const,
 			bytes: this.#bytes,
-			dataset,
+			head,
+			handle: this.#handle,
 			warnings: this.#warnings!
 		};
+		if (!this.#casesFollow) return { ...common, dataset: null };
+		if (this.#cases.length < head.caseCount) return null;
+		return { ...common, dataset: withCases(head, this.#cases) };
 	}
 
 	#broken(text: string): LoadOutcome {
@@ -161,6 +201,38 @@ export class LoadReceiver {
 			bytes: this.#bytes,
 			message: `the dataset worker's reply was broken: ${text}`
 		};
+	}
+}
+
+/** A head and its cases as the core's `Dataset`. */
+export function withCases(head: DatasetHead, cases: Case[]): Dataset {
+	const dataset: Dataset & { caseCount?: number } = { ...head, cases };
+	delete dataset.caseCount;
+	return dataset;
+}
+
+/**
+ * The page's side of a `cases` request: feed it every message for its id; `accept` returns
+ * the cases once all `total` have arrived, or the failure.
+ */
+export class CasesReceiver {
+	#cases: Case[] = [];
+
+	constructor(
+		private readonly total: number,
+		private readonly onProgress: (progress: Progress) => void = () => {}
+	) {}
+
+	accept(
+		message: LoadResponse
+	): { ok: true; cases: Case[] } | { ok: false; message: string } | null {
+		if (message.type === 'failed') return { ok: false, message: message.message };
+		if (message.type !== 'cases' || message.from !== this.#cases.length) {
+			return { ok: false, message: "the dataset worker's reply was broken" };
+		}
+		for (const c of message.cases) this.#cases.push(c);
+		this.onProgress({ phase: 'receiving', done: this.#cases.length, total: this.total });
+		return this.#cases.length >= this.total ? { ok: true, cases: this.#cases } : null;
 	}
 }
 

@@ -4,15 +4,23 @@
  * the very same protocol (`dataset-load-protocol.ts`).
  */
 import type { LoadOptions } from '$lib/core/dataset/load';
+import type { Case } from '$lib/core/dataset/types';
+import type { CasePageQuery, CaseQueryPage } from './case-filter';
 import type { InlineLoaderOptions } from './dataset-inline-loader';
 import {
+	CasesReceiver,
 	LoadReceiver,
 	ownBuffer,
 	type LoadOutcome,
-	type LoadRequest,
 	type LoadResponse,
-	type Progress
+	type Progress,
+	type WorkerRequest
 } from './dataset-load-protocol';
+
+/** Every case of a kept dataset, or why they could not be had. */
+export type CasesOutcome = { ok: true; cases: Case[] } | { ok: false; message: string };
+/** A page of the case browser, or why it could not be had. */
+export type QueryOutcome = { ok: true; page: CaseQueryPage } | { ok: false; message: string };
 
 /**
  * Loads one file. A Blob (a File) is only a handle and stays usable; bytes are lent: read
@@ -24,20 +32,29 @@ export interface DatasetLoader {
 		options: Omit<LoadOptions, 'onProgress'>,
 		onProgress?: (progress: Progress) => void
 	): Promise<LoadOutcome>;
+	/** Every case of the dataset a valid outcome without cases names (`handle`, `total` cases). */
+	cases(
+		handle: number,
+		total: number,
+		onProgress?: (progress: Progress) => void
+	): Promise<CasesOutcome>;
+	/** A page of the case browser over the dataset `handle` names. */
+	query(handle: number, query: CasePageQuery): Promise<QueryOutcome>;
 }
 
 /** The part of a `Worker` the loader uses, so tests can hand in a stand-in. */
 export interface WorkerLike {
-	postMessage(message: LoadRequest, transfer: Transferable[]): void;
+	postMessage(message: WorkerRequest, transfer: Transferable[]): void;
 	onmessage: ((event: MessageEvent<LoadResponse>) => void) | null;
 	onerror: ((event: ErrorEvent | Event) => void) | null;
 	onmessageerror?: ((event: MessageEvent) => void) | null;
 	terminate(): void;
 }
 
+/** A request waiting for its replies: `accept` is true once the last has come. */
 interface Pending {
-	receiver: LoadReceiver;
-	resolve: (outcome: LoadOutcome) => void;
+	accept(message: LoadResponse): boolean;
+	fail(message: string): void;
 }
 
 /**
@@ -53,13 +70,15 @@ export function createWorkerLoader(
 	let worker: WorkerLike | null = null;
 	let nextId = 1;
 	const pending = new Map<number, Pending>();
+	/** The fallback, once no worker could be started. */
+	let inline: DatasetLoader | null = null;
 
 	const failAll = (message: string) => {
 		worker?.terminate();
 		worker = null;
 		for (const [id, p] of pending) {
 			pending.delete(id);
-			p.resolve({ kind: 'failed', bytes: null, message });
+			p.fail(message);
 		}
 	};
 
@@ -69,11 +88,7 @@ export function createWorkerLoader(
 			const message = event.data;
 			const p = pending.get(message.id);
 			if (!p) return;
-			const outcome = p.receiver.accept(message);
-			if (outcome) {
-				pending.delete(message.id);
-				p.resolve(outcome);
-			}
+			if (p.accept(message)) pending.delete(message.id);
 		};
 		w.onerror = (event) => {
 			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
@@ -86,23 +101,83 @@ export function createWorkerLoader(
 		return w;
 	};
 
+	/** Sends a request, starting the worker if needed; false when none can be started. */
+	const send = (request: WorkerRequest, p: Pending, transfer: Transferable[] = []): boolean => {
+		try {
+			worker ??= start();
+		} catch {
+			return false;
+		}
+		pending.set(request.id, p);
+		worker.postMessage(request, transfer);
+		return true;
+	};
+	const noWorker = (e: unknown) =>
+		`no validation worker could be started: ${e instanceof Error ? e.message : String(e)}`;
+
 	return {
 		load(source, options, onProgress) {
+			if (inline) return inline.load(source, options, onProgress);
 			try {
 				worker ??= start();
 			} catch (e) {
-				if (fallback) return fallback.load(source, options, onProgress);
-				const message = `no validation worker could be started: ${e instanceof Error ? e.message : String(e)}`;
-				return Promise.resolve({ kind: 'failed', bytes: null, message });
+				// The kept cases of a load live where it ran: later requests follow it there.
+				inline = fallback;
+				if (inline) return inline.load(source, options, onProgress);
+				return Promise.resolve({ kind: 'failed', bytes: null, message: noWorker(e) });
 			}
 			const id = nextId++;
 			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
 			return new Promise<LoadOutcome>((resolve) => {
-				pending.set(id, { receiver: new LoadReceiver(onProgress), resolve });
-				worker!.postMessage(
+				const receiver = new LoadReceiver(onProgress);
+				send(
 					{ type: 'load', id, source: sent, options },
+					{
+						accept(message) {
+							const outcome = receiver.accept(message);
+							if (outcome) resolve(outcome);
+							return outcome !== null;
+						},
+						fail: (message) => resolve({ kind: 'failed', bytes: null, message })
+					},
 					sent instanceof ArrayBuffer ? [sent] : []
 				);
+			});
+		},
+		cases(handle, total, onProgress) {
+			if (inline) return inline.cases(handle, total, onProgress);
+			return new Promise<CasesOutcome>((resolve) => {
+				const receiver = new CasesReceiver(total, onProgress);
+				const sent = send(
+					{ type: 'cases', id: nextId++, handle },
+					{
+						accept(message) {
+							const outcome = receiver.accept(message);
+							if (outcome) resolve(outcome);
+							return outcome !== null;
+						},
+						fail: (message) => resolve({ ok: false, message })
+					}
+				);
+				if (!sent) resolve({ ok: false, message: noWorker('gone') });
+			});
+		},
+		query(handle, query) {
+			if (inline) return inline.query(handle, query);
+			return new Promise<QueryOutcome>((resolve) => {
+				const sent = send(
+					{ type: 'query', id: nextId++, handle, query },
+					{
+						accept(message) {
+							if (message.type === 'query-result') resolve({ ok: true, page: message.page });
+							else if (message.type === 'failed') resolve({ ok: false, message: message.message });
+							else resolve({ ok: false, message: "the dataset worker's reply was broken" });
+							return true;
+						},
+						fail: (message) => resolve({ ok: false, message })
+					}
+				);
+				if (!sent) resolve({ ok: false, message: noWorker('gone') });
 			});
 		}
 	};
@@ -114,10 +189,17 @@ export function createWorkerLoader(
  */
 export function lazyInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
 	let loader: Promise<DatasetLoader> | null = null;
+	const get = () =>
+		(loader ??= import('./dataset-inline-loader').then((m) => m.createInlineLoader(options)));
 	return {
 		async load(source, loadOptions, onProgress) {
-			loader ??= import('./dataset-inline-loader').then((m) => m.createInlineLoader(options));
-			return (await loader).load(source, loadOptions, onProgress);
+			return (await get()).load(source, loadOptions, onProgress);
+		},
+		async cases(handle, total, onProgress) {
+			return (await get()).cases(handle, total, onProgress);
+		},
+		async query(handle, query) {
+			return (await get()).query(handle, query);
 		}
 	};
 }

@@ -267,6 +267,7 @@ describe('DatasetState', () => {
 		const state = new DatasetState({
 			store: null,
 			loader: {
+				...inline,
 				load: (bytes, options, onProgress) =>
 					dies
 						? Promise.resolve({ kind: 'failed', bytes: null, message: 'worker stopped' })
@@ -278,6 +279,38 @@ describe('DatasetState', () => {
 		await state.open(bytesOf([validCase('LOST')]), { fileName: 'lost.json' });
 		expect(state.dataset?.cases[0].case_number).toBe('KEEP');
 		expect(state.refused?.error).toBe('lost.json could not be validated: worker stopped');
+	});
+
+	it('keeps the cases of a large dataset in the loader until asked, and lists them from there', async () => {
+		const { createInlineLoader } = await import('./dataset-inline-loader');
+		const state = new DatasetState({
+			store: null,
+			loader: createInlineLoader({ clone: true, eagerCases: 2 })
+		});
+		await state.open(bytesOf([validCase('A-1'), validCase('B-2'), validCase('A-3')]), {
+			fileName: 'big.json'
+		});
+		expect(state.status).toBe('ready');
+		expect(state.head?.caseCount).toBe(3);
+		expect(state.dataset).toBeNull();
+		const page = await state.queryCases({ text: 'a-', limit: 1, selected: 'A-3' });
+		expect(page).toEqual({
+			ok: true,
+			page: expect.objectContaining({
+				listed: 2,
+				current: expect.objectContaining({ case_number: 'A-3' })
+			})
+		});
+		if (page.ok) expect(page.page.rows.map((c) => c.case_number)).toEqual(['A-1']);
+
+		await state.loadCases();
+		expect(state.dataset?.cases.map((c) => c.case_number)).toEqual(['A-1', 'B-2', 'A-3']);
+		expect(state.dataset?.sha256).toBe(state.head?.sha256);
+		expect(state.casesLoading).toBeNull();
+
+		await state.forget();
+		expect(state.head).toBeNull();
+		expect(state.dataset).toBeNull();
 	});
 
 	it('shows progress while loading, and a forget during a load discards its outcome', async () => {

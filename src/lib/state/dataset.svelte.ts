@@ -13,8 +13,20 @@ import { parseCategoryMap } from '$lib/core/dataset/categories';
 import type { Dataset, loadDataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
-import type { LoadOutcome, ProblemList, Progress } from './dataset-load-protocol';
-import { defaultDatasetLoader, lazyInlineLoader, type DatasetLoader } from './dataset-loader';
+import { queryCases, type CasePageQuery } from './case-filter';
+import {
+	withCases,
+	type DatasetHead,
+	type LoadOutcome,
+	type ProblemList,
+	type Progress
+} from './dataset-load-protocol';
+import {
+	defaultDatasetLoader,
+	lazyInlineLoader,
+	type DatasetLoader,
+	type QueryOutcome
+} from './dataset-loader';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
 
 /**
@@ -90,8 +102,18 @@ interface OpenedFile {
 const NO_PROBLEMS: ProblemList = { items: [], total: 0, omitted: [] };
 
 export class DatasetState {
-	/** The valid dataset in use, or null. Large: never deep-proxied. */
+	/** The valid dataset in use without its cases (summary, sha256, categories…), or null. */
+	head = $state.raw<DatasetHead | null>(null);
+	/**
+	 * The valid dataset in use with every case, or null: set with `head` for a small dataset;
+	 * a large one's cases stay in the loader's worker until `loadCases` (the Run and Inspect
+	 * pages call it). Large: never deep-proxied.
+	 */
 	dataset = $state.raw<Dataset | null>(null);
+	/** Cases of a large dataset arriving on the page after `loadCases`, or null. */
+	casesLoading = $state.raw<{ done: number; total: number } | null>(null);
+	/** Why the last `loadCases` failed, or null. */
+	casesError = $state<string | null>(null);
 	/** Non-blocking findings of the dataset in use (e.g. causes that fall into 未分类). */
 	warnings = $state.raw<ProblemList>(NO_PROBLEMS);
 	/** The last file refused since the dataset in use was loaded, or null. */
@@ -118,7 +140,7 @@ export class DatasetState {
 	persistence = $state<Persistence>('none');
 
 	status: DatasetStatus = $derived(
-		this.dataset
+		this.head
 			? 'ready'
 			: this.loading
 				? 'loading'
@@ -130,6 +152,9 @@ export class DatasetState {
 	);
 
 	#inUse: OpenedFile | null = null;
+	/** Names the dataset in use to the loader, which keeps a large one's cases. */
+	#handle = 0;
+	#casesPending: { head: DatasetHead; done: Promise<void> } | null = null;
 	#refused: OpenedFile | null = null;
 	#categoryBytes: Uint8Array | null = null;
 	/** Bumped by `forget`, so a load still running then changes nothing. */
@@ -254,12 +279,58 @@ export class DatasetState {
 		});
 	}
 
+	/**
+	 * Brings every case of the dataset in use to the page (`dataset`), for a large one whose
+	 * cases the loader kept; at once for a small one. Progress is in `casesLoading`.
+	 */
+	loadCases(): Promise<void> {
+		const head = this.head;
+		if (!head || this.dataset) return Promise.resolve();
+		if (this.#casesPending?.head === head) return this.#casesPending.done;
+		const handle = this.#handle;
+		const generation = this.#generation;
+		const current = () => generation === this.#generation && this.head === head;
+		this.casesError = null;
+		this.casesLoading = { done: 0, total: head.caseCount };
+		const run = (async () => {
+			const outcome = await this.#loader.cases(handle, head.caseCount, (progress) => {
+				if (current()) this.casesLoading = { done: progress.done, total: progress.total };
+			});
+			if (!current()) return;
+			this.casesLoading = null;
+			if (outcome.ok) this.dataset = withCases(head, outcome.cases);
+			else this.casesError = outcome.message;
+		})();
+		const pending = {
+			head,
+			done: run.finally(() => {
+				if (this.#casesPending === pending) this.#casesPending = null;
+			})
+		};
+		this.#casesPending = pending;
+		return pending.done;
+	}
+
+	/**
+	 * A page of the case browser: computed here when the cases are on the page, else by the
+	 * loader's worker, which kept them.
+	 */
+	async queryCases(query: CasePageQuery): Promise<QueryOutcome> {
+		const dataset = this.dataset;
+		if (dataset) return { ok: true, page: queryCases(dataset.cases, dataset.categories, query) };
+		if (!this.head) return { ok: true, page: { listed: 0, rows: [], current: null } };
+		return this.#loader.query(this.#handle, query);
+	}
+
 	/** Forgets the current dataset here and in storage. Checkpoints are not touched. */
 	async forget(): Promise<void> {
 		this.#generation++;
 		this.#inUse = null;
 		this.#refused = null;
 		this.#categoryBytes = null;
+		this.head = null;
+		this.casesLoading = null;
+		this.casesError = null;
 		this.dataset = null;
 		this.warnings = NO_PROBLEMS;
 		this.refused = null;
@@ -309,7 +380,7 @@ export class DatasetState {
 		const source = file.source;
 		if (!source) {
 			this.#refuse(file, { error: () => m.dataset_error_lost({ file: file.fileName }) });
-			return this.dataset ? 'refused-kept' : 'refused-alone';
+			return this.head ? 'refused-kept' : 'refused-alone';
 		}
 		// Bytes are lent to the loader (transferred); a Blob is a handle and stays.
 		if (!(source instanceof Blob)) file.source = null;
@@ -339,21 +410,25 @@ export class DatasetState {
 		if (outcome.kind === 'invalid') {
 			const { problems, mapping, sha256 } = outcome;
 			this.#refuse(file, { problems, mapping, sha256 });
-			return this.dataset ? 'refused-kept' : 'refused-alone';
+			return this.head ? 'refused-kept' : 'refused-alone';
 		}
 		if (outcome.kind === 'failed') {
 			const reason = outcome.message;
 			this.#refuse(file, {
 				error: () => m.dataset_error_not_validated({ file: file.fileName, reason })
 			});
-			return this.dataset ? 'refused-kept' : 'refused-alone';
+			return this.head ? 'refused-kept' : 'refused-alone';
 		}
 		this.#inUse = file;
 		this.#refused = null;
 		this.refused = null;
+		this.#handle = outcome.handle;
+		this.casesLoading = null;
+		this.casesError = null;
+		this.head = outcome.head;
 		this.dataset = outcome.dataset;
 		this.warnings = outcome.warnings;
-		this.#showFile(file, outcome.dataset.sha256);
+		this.#showFile(file, outcome.head.sha256);
 		return 'valid';
 	}
 
@@ -377,9 +452,9 @@ export class DatasetState {
 			get error() {
 				return error ? error() : null;
 			},
-			keptDataset: this.dataset !== null
+			keptDataset: this.head !== null
 		};
-		if (!this.dataset) this.#showFile(file, what.sha256 ?? null);
+		if (!this.head) this.#showFile(file, what.sha256 ?? null);
 	}
 
 	#showFile(file: OpenedFile, sha256: string | null): void {

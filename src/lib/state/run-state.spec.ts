@@ -16,9 +16,19 @@ beforeEach(() => {
 });
 afterEach(() => {
 	settingsState.value = defaultModelSettings();
-	datasetState.dataset = null;
+	useDataset(null);
 	delete (globalThis as { localStorage?: Storage }).localStorage;
 });
+
+/** Puts a dataset in use, as a load of a small file does: its head and every case. */
+function useDataset(dataset: Dataset | null): void {
+	datasetState.dataset = dataset;
+	if (!dataset) datasetState.head = null;
+	else {
+		const { cases, ...head } = dataset;
+		datasetState.head = { ...head, caseCount: cases.length };
+	}
+}
 
 /** A `localStorage` of this test's own, where run plans are remembered. */
 function useLocalStorage(): Storage {
@@ -89,7 +99,7 @@ describe('RunState.suggestRunId', () => {
 describe('RunState.start', () => {
 	it('shows the new run as starting on the click, never the last run’s failure meanwhile', async () => {
 		settingsState.value.mode = 'simulated';
-		datasetState.dataset = makeDataset(2) as Dataset;
+		useDataset(makeDataset(2) as Dataset);
 		try {
 			const r = new RunState();
 			r.runId = 'shown-at-once';
@@ -112,7 +122,7 @@ describe('RunState.start', () => {
 			expect(r.snapshot.status).toBe('done');
 			expect(r.snapshot.run?.runId).toBe('shown-at-once');
 		} finally {
-			datasetState.dataset = null;
+			useDataset(null);
 		}
 	});
 });
@@ -121,7 +131,7 @@ describe('RunState and what the form’s run id holds', () => {
 	it('says a run id of the same inputs resumes, and leaves its saved cases out of the estimate', async () => {
 		settingsState.value.mode = 'simulated';
 		useLocalStorage();
-		datasetState.dataset = makeDataset(3) as Dataset;
+		useDataset(makeDataset(3) as Dataset);
 		const first = formFor('same-inputs', 2);
 		await first.start();
 		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
@@ -136,14 +146,14 @@ describe('RunState and what the form’s run id holds', () => {
 	it('names what differs before Start, counts every case, refuses Start and keeps the run’s plan', async () => {
 		settingsState.value.mode = 'simulated';
 		const storage = useLocalStorage();
-		datasetState.dataset = makeDataset(3) as Dataset;
+		useDataset(makeDataset(3) as Dataset);
 		const first = formFor('other-inputs', 2);
 		await first.start();
 		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
 		const plans = loadPlans(storage);
 
 		// The same run id on another dataset (other bytes, so another SHA-256).
-		datasetState.dataset = { ...makeDataset(3), sha256: 'e'.repeat(64) } as Dataset;
+		useDataset({ ...makeDataset(3), sha256: 'e'.repeat(64) } as Dataset);
 		const r = formFor('other-inputs', 2);
 		await r.checkSavedRun();
 		expect(r.savedRun?.kind).toBe('refused');
@@ -165,7 +175,7 @@ describe('RunState and what the form’s run id holds', () => {
 	it('checks the form as it is now: an answer for an earlier run id is never shown', async () => {
 		settingsState.value.mode = 'simulated';
 		useLocalStorage();
-		datasetState.dataset = makeDataset(3) as Dataset;
+		useDataset(makeDataset(3) as Dataset);
 		const first = formFor('shown-now', 1);
 		await first.start();
 

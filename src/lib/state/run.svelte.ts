@@ -117,16 +117,16 @@ export class RunState {
 
 	/** Cases of the loaded dataset; 0 without a valid one. */
 	nCases = $derived(
-		datasetState.status === 'ready' && datasetState.dataset ? datasetState.dataset.cases.length : 0
+		datasetState.status === 'ready' && datasetState.head ? datasetState.head.caseCount : 0
 	);
 	readiness = $derived.by((): Readiness => {
-		const d = datasetState.status === 'ready' ? datasetState.dataset : null;
+		const d = datasetState.status === 'ready' ? datasetState.head : null;
 		const models = settingsState.identity.models;
 		return {
 			dataset: d
 				? {
 						name: datasetState.fileName ?? '',
-						cases: d.cases.length,
+						cases: d.caseCount,
 						sha256: d.sha256,
 						sample: datasetState.isSample
 					}
@@ -205,6 +205,20 @@ export class RunState {
 		});
 		if (this.savedRun?.kind === 'refused') {
 			problems.push(m.run_problem_run_id_taken({ runId: this.runId }));
+		}
+		// A large dataset's cases come to the page when this page asks (`loadCases`): say so
+		// rather than "load a dataset".
+		const head = datasetState.status === 'ready' ? datasetState.head : null;
+		if (head && !datasetState.dataset) {
+			const noDataset = m.run_problem_no_dataset();
+			const at = problems.indexOf(noDataset);
+			const waiting = datasetState.casesError
+				? m.run_problem_cases_failed({ reason: datasetState.casesError })
+				: m.run_problem_cases_arriving({
+						done: (datasetState.casesLoading?.done ?? 0).toLocaleString('en'),
+						total: head.caseCount.toLocaleString('en')
+					});
+			if (at >= 0) problems[at] = waiting;
 		}
 		return problems;
 	});
