@@ -299,12 +299,9 @@ export async function prepareGen(
 			const rank = ([file, record]: [StageFile, AnyRecord]) =>
 				GEN_FILES.indexOf(file) * 2 + (record.history_type === 'underspecified' ? 1 : 0);
 			fresh.sort((a, b) => rank(a) - rank(b));
-			// A file's records (the two histories' a1, or LCA) are appended together, one write and
-			// one sync; each file only once the files it builds on are saved, so a crash never
-			// leaves an LCA result whose a1 is missing, nor an interaction without its LCA.
-			for (const file of GEN_FILES) {
-				await settleAll(fresh.filter(([f]) => f === file).map(([f, r]) => ctx.save(f, r)));
-			}
+			// One record at a time, in file order: a store that refuses one (a full disk) keeps
+			// exactly the records before it (tests/unit/bad-input/idb-quota.spec.ts).
+			for (const [file, record] of fresh) await ctx.save(file, record);
 		}
 	};
 }
