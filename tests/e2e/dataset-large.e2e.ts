@@ -202,4 +202,35 @@ describe('Dataset page with large files', () => {
 		await page.getByRole('button', { name: 'Show 200 more' }).click();
 		expect(await page.getByTestId('problems').locator('tbody tr').count()).toBe(400);
 	});
+	// Last: the Run page holds every case afterwards.
+	it('brings the cases of a large dataset to the Run page, which says so while they come', async () => {
+		const { page } = e;
+		await gotoDataset(page, e.url);
+		// The file remembered last (the 5 MB message) is restored first; the file picker is
+		// disabled until it is.
+		await expect
+			.poll(() => text(page, 'stat-cases').catch(() => ''), { timeout: 100_000 })
+			.toBe('1');
+		await expect.poll(() => page.locator('#dataset-file').isEnabled()).toBe(true);
+		await page.setInputFiles('#dataset-file', largePath);
+		await expect
+			.poll(() => text(page, 'stat-cases').catch(() => ''), { timeout: 100_000 })
+			.toBe(String(LARGE_CASES));
+		await page.getByTestId('persistence').waitFor();
+		await page.goto(`${e.url}/run`);
+		const problems = page.getByTestId('start-problems');
+		// First restored (no dataset yet), then its cases come from the worker; Start then asks
+		// only for what is still missing (the model settings).
+		await expect
+			.poll(
+				async () => {
+					const said = await problems.innerText({ timeout: 1000 }).catch(() => '');
+					const waiting = /Load a valid dataset|cases are coming to this page|could not be brought/;
+					return said !== '' && !waiting.test(said);
+				},
+				{ timeout: 100_000 }
+			)
+			.toBe(true);
+		expect(await text(page, 'dataset-status')).toContain('large.json');
+	});
 });
