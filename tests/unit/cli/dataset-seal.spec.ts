@@ -4,8 +4,7 @@
  * difference does, and what the command prints and exits with is what the full path gives.
  * Dataset parses are counted at the loader (`loadDataset`), not timed.
  */
-import { execFileSync } from 'node:child_process';
-import { appendFile, copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +12,7 @@ import { sealFilePath } from '../../../src/lib/adapters/fs-store';
 import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
 import { DEFAULT_PROMPT_PACK, exportPromptPack } from '../../../src/lib/core/prompts';
 import { runCliInProcess } from '../../cli/run-cli';
+import { editKeepingSizeAndTimes } from '../../support/file-edits';
 
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../src/lib/core/dataset/load', async (importOriginal) => {
@@ -77,19 +77,6 @@ async function dropDatasetSeal(): Promise<void> {
 	await writeFile(file, JSON.stringify(seals));
 }
 
-/** Rewrites a file with the same length and puts its modification time back to the nanosecond. */
-async function editKeepingSizeAndTime(path: string, from: string, to: string): Promise<void> {
-	const before = await stat(path, { bigint: true });
-	const text = await readFile(path, 'utf8');
-	expect(text).toContain(from);
-	expect(Buffer.byteLength(from)).toBe(Buffer.byteLength(to));
-	await writeFile(path, text.replace(from, to));
-	const ns = (t: bigint) => `@${t / 1_000_000_000n}.${String(t % 1_000_000_000n).padStart(9, '0')}`;
-	execFileSync('touch', ['-m', '-d', ns(before.mtimeNs), path]);
-	const after = await stat(path, { bigint: true });
-	expect([after.size, after.mtimeNs]).toEqual([before.size, before.mtimeNs]);
-}
-
 describe('resuming a finished run from the dataset seal', { timeout: 60_000 }, () => {
 	it('does not parse the dataset, and prints and exits exactly as a full resume does', async () => {
 		const first = await cli('run');
@@ -136,7 +123,7 @@ describe('resuming a finished run from the dataset seal', { timeout: 60_000 }, (
 		const from = [...text].slice(at, at + 1).join('');
 		const to = from === '甲' ? '乙' : '甲';
 		const context = [...text].slice(at, at + 8).join('');
-		await editKeepingSizeAndTime(dataset, context, to + context.slice(1));
+		await editKeepingSizeAndTimes(dataset, context, to + context.slice(1));
 
 		const edited = await cli('run');
 		expect(edited.parses).toBe(1);

@@ -2,7 +2,6 @@
  * Resume seals (src/lib/core/engine/seal.ts) with the file store: a finished stage resumes
  * without reading its files, and a seal is never trusted once a file it covers changed.
  */
-import { execFileSync } from 'node:child_process';
 import { appendFile, mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +16,7 @@ import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { ALL_STAGES, ENDPOINTS, MODELS, run, runKey } from './harness';
 import { ScriptedClient } from './scripted-client';
+import { editKeepingSizeAndTimes } from '../../support/file-edits';
 
 const dataset = makeDataset(4);
 let root: string;
@@ -45,22 +45,6 @@ async function stageFiles(): Promise<Record<string, string>> {
 
 const pathOf = async (file: (typeof STAGE_FILE_NAMES)[number]) =>
 	join(root, stageFilePath(await runKey(), file));
-
-/**
- * Rewrites a file in place with the same byte length and sets its modification time back to the
- * nanosecond (`touch -d @s.ns`), as a careful hand edit or a tool preserving times would.
- */
-async function editKeepingSizeAndTimes(path: string, from: string, to: string): Promise<void> {
-	const before = await stat(path, { bigint: true });
-	const text = await readFile(path, 'utf8');
-	expect(text).toContain(from);
-	expect(Buffer.byteLength(from)).toBe(Buffer.byteLength(to));
-	await writeFile(path, text.replace(from, to));
-	const ns = (t: bigint) => `@${t / 1_000_000_000n}.${String(t % 1_000_000_000n).padStart(9, '0')}`;
-	execFileSync('touch', ['-m', '-d', ns(before.mtimeNs), path]);
-	const after = await stat(path, { bigint: true });
-	expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
-}
 
 describe('resume seals (file store)', () => {
 	it('a finished run resumes without reading a stage file or calling a model, and writes nothing to the layout', async () => {
