@@ -203,10 +203,21 @@ function sendCases(id: number, cases: readonly Case[], post: Post, options: Hand
 	}
 }
 
-/** The kept dataset of `handle`, or a message saying it is gone. */
-function keptDataset(handle: number, kept: Kept): Dataset | string {
-	if (kept.current?.handle === handle) return kept.current.dataset;
-	return 'the dataset is no longer held by the validation worker; open the file again';
+/** The kept dataset a request names, or null once a `failed` answer says it is gone. */
+function keptOrFailed(
+	request: { id: number; handle: number },
+	post: Post,
+	options: HandlerOptions
+): Dataset | null {
+	const kept = options.kept ?? processKept;
+	if (kept.current?.handle === request.handle) return kept.current.dataset;
+	post({
+		type: 'failed',
+		id: request.id,
+		bytes: null,
+		message: 'the dataset is no longer held by the validation worker; open the file again'
+	});
+	return null;
 }
 
 /** Every case of a kept dataset, in chunks (`cases` messages for the request's id). */
@@ -215,12 +226,8 @@ export function handleCasesRequest(
 	post: Post,
 	options: HandlerOptions = {}
 ): void {
-	const dataset = keptDataset(request.handle, options.kept ?? processKept);
-	if (typeof dataset === 'string') {
-		post({ type: 'failed', id: request.id, bytes: null, message: dataset });
-		return;
-	}
-	sendCases(request.id, dataset.cases, post, options);
+	const dataset = keptOrFailed(request, post, options);
+	if (dataset) sendCases(request.id, dataset.cases, post, options);
 }
 
 /** One page of the case browser over a kept dataset. */
@@ -229,11 +236,8 @@ export function handleQueryRequest(
 	post: Post,
 	options: HandlerOptions = {}
 ): void {
-	const dataset = keptDataset(request.handle, options.kept ?? processKept);
-	if (typeof dataset === 'string') {
-		post({ type: 'failed', id: request.id, bytes: null, message: dataset });
-		return;
-	}
+	const dataset = keptOrFailed(request, post, options);
+	if (!dataset) return;
 	const page = queryCases(dataset.cases, dataset.categories, request.query);
 	post({ type: 'query-result', id: request.id, page });
 }
