@@ -16,7 +16,7 @@ export const bundleBench: BenchModule = {
 	name: 'bundle export/import',
 	async run() {
 		const files = await repeatedRuns(CASES, RUNS);
-		const records = countRecords(files);
+		const { records, calls } = countRecords(files);
 		const zip = await zipBundle(files);
 		const bundle = await readZipBundle(zip, 'bench.zip');
 		const read = bundle.runs.reduce(
@@ -24,9 +24,11 @@ export const bundleBench: BenchModule = {
 				sum + Object.values(run.files).reduce((n, file) => n + (file?.records.length ?? 0), 0),
 			0
 		);
-		if (bundle.runs.length !== RUNS || read !== records) {
+		const readCalls = bundle.runs.reduce((sum, run) => sum + (run.calls?.entries.length ?? 0), 0);
+		if (bundle.runs.length !== RUNS || read !== records || readCalls !== calls) {
 			throw new Error(
-				`the bundle read back ${bundle.runs.length} runs / ${read} records, not ${RUNS} / ${records}`
+				`the bundle read back ${bundle.runs.length} runs / ${read} records / ${readCalls} calls, ` +
+					`not ${RUNS} / ${records} / ${calls}`
 			);
 		}
 		const options = { warmup: 1, iterations: 3 };
@@ -37,7 +39,7 @@ export const bundleBench: BenchModule = {
 		for (const text of files.values()) rawBytes += encoder.encode(text).length;
 		return [
 			{
-				name: `bundle export (zipBundle), ${RUNS} runs × ${CASES} cases, ${records} records`,
+				name: `bundle export (zipBundle), ${RUNS} runs × ${CASES} cases, ${records} records, ${calls} calls`,
 				value: exportMs,
 				unit: 'ms',
 				target: null

@@ -113,11 +113,15 @@ export async function repeatedRuns(cases: number, count: number): Promise<Map<st
 	return all;
 }
 
-/** Number of JSONL records in a layout (manifests excluded). */
-export function countRecords(files: Map<string, string>): number {
+/** Number of stage records and of call-log lines in a layout (manifests excluded). */
+export function countRecords(files: Map<string, string>): { records: number; calls: number } {
 	let records = 0;
+	let calls = 0;
 	for (const [path, text] of files) {
-		if (path.endsWith('.jsonl')) records += text.split('\n').length - 1;
+		const kind = parseLayoutPath(path)?.kind;
+		const lines = text.split('\n').length - 1;
+		if (kind === 'calls') calls += lines;
+		else if (kind !== 'manifest') records += lines;
 	}
-	return records;
+	return { records, calls };
 }
