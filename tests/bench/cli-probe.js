@@ -5,8 +5,9 @@
  * the CPU at exit, and its peak resident memory. Plain JavaScript, so no TypeScript loader runs
  * in the measured process. Bench-only instrumentation; the CLI knows nothing of it.
  *
- * The report: `{ firstRequest: { at, cpuUs } | null, exit: { at, cpuUs }, maxRssKiB }`, times as
- * epoch milliseconds, CPU in microseconds (`ProbeReport` in cli-run.bench.ts).
+ * The report: `{ firstRequest: { at, cpuUs } | null, mark: { at, cpuUs } | null, exit: { at,
+ * cpuUs }, maxRssKiB }`, times as epoch milliseconds, CPU in microseconds (`ProbeReport` in
+ * cli-run.bench.ts); `mark` is when request number `$LEXPILOT_BENCH_PROBE_MARK` (if set) started.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
@@ -18,21 +19,29 @@ const cpu = () => {
 	return user + system;
 };
 const epoch = () => performance.timeOrigin + performance.now();
+const markAt = Number(process.env.LEXPILOT_BENCH_PROBE_MARK ?? 0);
 /** @type {{ at: number, cpuUs: number } | null} */
 let firstRequest = null;
+/** @type {{ at: number, cpuUs: number } | null} */
+let mark = null;
+let requests = 0;
+const started = () => {
+	requests++;
+	if (requests === 1) firstRequest = { at: epoch(), cpuUs: cpu() };
+	if (requests === markAt) mark = { at: epoch(), cpuUs: cpu() };
+};
 const realFetch = globalThis.fetch;
 /** @param {Parameters<typeof fetch>} args */
 globalThis.fetch = (...args) => {
-	firstRequest ??= { at: epoch(), cpuUs: cpu() };
+	started();
 	return realFetch(...args);
 };
 // The CLI sends model calls over node:http (src/lib/adapters/node-fetch.ts), not fetch.
-subscribe('http.client.request.start', () => {
-	firstRequest ??= { at: epoch(), cpuUs: cpu() };
-});
+subscribe('http.client.request.start', started);
 process.on('exit', () => {
 	const report = {
 		firstRequest,
+		mark,
 		exit: { at: epoch(), cpuUs: cpu() },
 		maxRssKiB: process.resourceUsage().maxRSS
 	};

@@ -16,7 +16,6 @@
  * `QUICK=1 npm run bench -- cli` runs fewer, smaller rows.
  */
 import { spawn } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -67,6 +66,8 @@ const PLANS: Plan[] = QUICK
 const TARGET_OVERHEAD_PERCENT = 5;
 const TARGET_VS_REPLAY = 1.05;
 const TARGET_CPU_PER_CALL_MS = 1.5;
+/** The 432-case rows also split CPU per call at this request: as many calls as a 24-case run. */
+const WARM_UP_CALLS = 354;
 const RESUME_CASES = QUICK ? 864 : 4320;
 const TARGET_RESUME_MS = 1500;
 const TARGET_RESUME_RSS_MIB = 300;
@@ -78,6 +79,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** What `cli-probe.js` writes: times as epoch milliseconds, CPU in microseconds. */
 export interface ProbeReport {
 	firstRequest: { at: number; cpuUs: number } | null;
+	/** When request number `$LEXPILOT_BENCH_PROBE_MARK` started, if the run got that far. */
+	mark: { at: number; cpuUs: number } | null;
 	exit: { at: number; cpuUs: number };
 	maxRssKiB: number;
 }
@@ -113,6 +116,7 @@ async function runCli(
 					PATH: process.env.PATH,
 					HOME: process.env.HOME,
 					LEXPILOT_BENCH_PROBE: probeFile,
+					LEXPILOT_BENCH_PROBE_MARK: String(WARM_UP_CALLS),
 					...env
 				},
 				stdio: ['ignore', 'pipe', 'pipe']
@@ -148,57 +152,36 @@ async function readJsonl(path: string): Promise<unknown[]> {
 }
 
 /**
- * Sends `requests` again, `concurrency` at a time, over `node:http` with keep-alive (the cheapest
- * transport Node has, and the one the CLI uses): the floor of the transport.
+ * Sends `requests` again through the minimal client (`replay-client.js`, a process of its own),
+ * `concurrency` at a time: the floor of the transport, in wall time and in CPU.
  */
 async function replay(
 	baseURL: string,
 	requests: RecordedRequest[],
-	concurrency: number
-): Promise<number> {
-	const url = new URL(`${baseURL}/chat/completions`);
-	const agent = new Agent({ keepAlive: true });
-	const post = (body: string) =>
-		new Promise<void>((resolve, reject) => {
-			const req = httpRequest(
-				url,
-				{
-					method: 'POST',
-					agent,
-					headers: {
-						'content-type': 'application/json',
-						'content-length': Buffer.byteLength(body),
-						authorization: `Bearer ${KEY}`
-					}
-				},
-				(res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () => {
-						try {
-							JSON.parse(Buffer.concat(chunks).toString('utf8'));
-							resolve();
-						} catch (e) {
-							reject(e);
-						}
-					});
-					res.on('error', reject);
-				}
-			);
-			req.on('error', reject);
-			req.end(body);
+	concurrency: number,
+	dir: string
+): Promise<{ wallMs: number; cpuUs: number }> {
+	const file = join(dir, 'replay-bodies.json');
+	await writeFile(file, JSON.stringify(requests.map((r) => r.body)));
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(
+			process.execPath,
+			['tests/bench/replay-client.js', file, baseURL, String(concurrency), KEY],
+			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
+		);
+		let stdout = '';
+		let stderr = '';
+		child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+		child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+		child.on('error', reject);
+		child.on('close', (code) => {
+			if (code !== 0) {
+				reject(new Error(`the replay client exited ${code}:\n${stderr.slice(-2000)}`));
+				return;
+			}
+			resolvePromise(JSON.parse(stdout) as { wallMs: number; cpuUs: number });
 		});
-	let next = 0;
-	const start = performance.now();
-	const lane = async () => {
-		while (next < requests.length) await post(JSON.stringify(requests[next++].body));
-	};
-	try {
-		await Promise.all(Array.from({ length: concurrency }, lane));
-		return performance.now() - start;
-	} finally {
-		agent.destroy();
-	}
+	});
 }
 
 const f2 = (n: number) => n.toFixed(2);
@@ -267,7 +250,8 @@ async function endToEnd(): Promise<BenchRow[]> {
 					target: plan.target
 				});
 			}
-			const replayMs = await replay(server.baseURL, requests, plan.concurrency);
+			const replayed = await replay(server.baseURL, requests, plan.concurrency, tmp);
+			const replayMs = replayed.wallMs;
 			// The server records every request; dropped after each row, so that it does not answer
 			// later rows slower (garbage collection of tens of thousands of prompts).
 			server.requests.length = 0;
@@ -277,12 +261,36 @@ async function endToEnd(): Promise<BenchRow[]> {
 				unit: '×',
 				target: bound === 'calls-bound' && plan.concurrency > 1 ? TARGET_VS_REPLAY : null
 			});
+			const cpuPerCall = (result.probe.exit.cpuUs - first.cpuUs) / 1000 / calls;
 			rows.push({
 				name: `run CPU per call after start-up, ${label}`,
-				value: (result.probe.exit.cpuUs - first.cpuUs) / 1000 / calls,
+				value: cpuPerCall,
 				unit: 'ms',
 				target: TARGET_CPU_PER_CALL_MS
 			});
+			rows.push({
+				name: `  the minimal replay client's CPU per call, same calls and concurrency`,
+				value: replayed.cpuUs / 1000 / calls,
+				unit: 'ms',
+				target: null
+			});
+			const mark = result.probe.mark;
+			if (mark && calls > 2 * WARM_UP_CALLS) {
+				// The same process early and late: what the first calls cost before V8 has optimised
+				// the code they run, against the calls after.
+				rows.push({
+					name: `  of which calls 1–${WARM_UP_CALLS} (before the code is warm)`,
+					value: (mark.cpuUs - first.cpuUs) / 1000 / (WARM_UP_CALLS - 1),
+					unit: 'ms',
+					target: null
+				});
+				rows.push({
+					name: `  of which calls ${WARM_UP_CALLS + 1}–${calls}`,
+					value: (result.probe.exit.cpuUs - mark.cpuUs) / 1000 / (calls - WARM_UP_CALLS + 1),
+					unit: 'ms',
+					target: null
+				});
+			}
 		}
 		startups.sort((a, b) => a - b);
 		rows.push({
