@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loadDataset } from '../../src/lib/core/dataset/load';
+import { SAVED_DATASET_DB } from '../../src/lib/state/saved-dataset';
 import { writeLargeDataset } from '../bench/synthetic-dataset';
 import { startBrowser, type E2E } from './browser';
 import { validCase } from './fixtures';
@@ -216,7 +217,32 @@ describe('Dataset page with large files', () => {
 		await expect
 			.poll(() => text(page, 'stat-cases').catch(() => ''), { timeout: 100_000 })
 			.toBe(String(LARGE_CASES));
-		await page.getByTestId('persistence').waitFor();
+		// The Run page restores the dataset remembered last: wait until that is this one (the
+		// "remembered" line reads the same before and after the save, so it cannot tell).
+		await expect
+			.poll(
+				() =>
+					page.evaluate(async (dbName) => {
+						const db = await new Promise<IDBDatabase>((ok, fail) => {
+							const req = indexedDB.open(dbName);
+							req.onsuccess = () => ok(req.result);
+							req.onerror = () => fail(req.error);
+						});
+						try {
+							if (!db.objectStoreNames.contains('last')) return null;
+							const row = await new Promise<{ fileName?: string } | undefined>((ok, fail) => {
+								const req = db.transaction('last').objectStore('last').get('current');
+								req.onsuccess = () => ok(req.result as { fileName?: string } | undefined);
+								req.onerror = () => fail(req.error);
+							});
+							return row?.fileName ?? null;
+						} finally {
+							db.close();
+						}
+					}, SAVED_DATASET_DB),
+				{ timeout: 100_000 }
+			)
+			.toBe('large.json');
 		await page.goto(`${e.url}/run`);
 		const problems = page.getByTestId('start-problems');
 		// First restored (no dataset yet), then its cases come from the worker; Start then asks
