@@ -19,6 +19,7 @@ import {
 	type Fault
 } from '../unit/faults/harness';
 import { startBrowser, type E2E } from './browser';
+import { go } from './page-support';
 import {
 	fillRunForm,
 	loadSampleDataset,
@@ -72,7 +73,7 @@ async function recordsOf(page: Page, runId: string): Promise<Record<string, stri
 
 /** The Models page pointed at the fault endpoint with the harness's key and model ids. */
 async function useFaultEndpoint(page: Page, retries = 3) {
-	await page.getByRole('link', { name: 'Models', exact: true }).click();
+	await go(page, 'Models', 'Models & settings');
 	await page.getByTestId('preset-default').selectOption('custom');
 	await page.getByTestId('base-url-default').fill(endpoint.baseURL);
 	await page.getByTestId('key-default').fill(KEY);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 import { readTree, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
+import { go } from './i18n-support';
 
 let e: E2E;
 const servers: FakeOpenAI[] = [];
@@ -26,11 +27,6 @@ afterAll(async () => {
 	await e?.close();
 	for (const s of servers) await s.close();
 });
-
-async function go(page: Page, link: string, heading: string) {
-	await page.locator('#main-nav').getByRole('link', { name: link, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
 
 /**
  * The refused key and the closed port show up as failed requests (expected here); anything else

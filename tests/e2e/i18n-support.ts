@@ -8,6 +8,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { follow } from './page-support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const PHONE = { width: 390, height: 844 };
@@ -151,8 +152,11 @@ export async function languageChecker(
 
 /** Follows a link of the main menu and waits for the page's heading. */
 export async function go(page: Page, link: string, heading: string): Promise<void> {
-	await page.locator('#main-nav').getByRole('link', { name: link, exact: true }).click();
-	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+	await follow(
+		page,
+		page.locator('#main-nav').getByRole('link', { name: link, exact: true }),
+		heading
+	);
 }
 
 /** Waits one animation frame (a resize laid out). */

@@ -15,12 +15,12 @@ import {
 import { startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 import { startBrowser, type E2E } from './browser';
 import { writeFixtures } from './fixtures';
+import { go } from './page-support';
 
 const KEY = 'sk-e2e-models-secret-42';
 
 async function gotoModels(page: Page) {
-	await page.getByRole('link', { name: 'Models', exact: true }).click();
-	await page.getByRole('heading', { name: 'Models & settings', level: 1 }).waitFor();
+	await go(page, 'Models', 'Models & settings');
 }
 
 async function testResult(page: Page, role: string) {

@@ -1,10 +1,34 @@
 /** Moves between the workbench's pages the way a user does, for the e2e tests. */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
-/** Follows the navigation link `label` and waits for the page's heading. */
-export async function go(page: Page, label: string, heading: string): Promise<void> {
-	await page.getByRole('link', { name: label, exact: true }).click();
+/**
+ * Clicks `link` and waits for the page's heading (`heading`, or any) and for the navigation to
+ * end. SvelteKit
+ * takes the focus from whatever holds it just before it swaps the page, so a field filled
+ * before then loses what was typed. That happens when the link leads to the page already
+ * shown: its heading is there at once (it made the fault matrix's run ids flaky).
+ */
+export async function follow(page: Page, link: Locator, heading?: string): Promise<void> {
+	await link.click();
 	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+	// The click gave the link the focus; the navigation ends by taking it away.
+	await link.evaluate(
+		(el) =>
+			new Promise<void>((done, fail) => {
+				const until = Date.now() + 10_000;
+				const wait = () => {
+					if (document.activeElement !== el) done();
+					else if (Date.now() > until) fail(new Error(`"${el.textContent}" kept the focus 10 s`));
+					else setTimeout(wait, 10);
+				};
+				wait();
+			})
+	);
+}
+
+/** Follows the navigation link `label` and waits for the page's heading (`heading`, or any). */
+export async function go(page: Page, label: string, heading?: string): Promise<void> {
+	await follow(page, page.getByRole('link', { name: label, exact: true }), heading);
 }
 
 /** Imports the bundle at `path` on the Bundles page (reached by its link) and waits for "Imported". */

@@ -13,6 +13,7 @@ import type { Task } from '../../src/lib/core/model/types';
 import { DEFAULT_PROMPT_PACK, taskOfPrompt, TEMPLATE_NAMES } from '../../src/lib/core/prompts';
 import { simulateResponse } from '../../src/lib/core/simulated';
 import { byTask } from '../fake-openai/by-task';
+import { go } from './page-support';
 import {
 	startFakeOpenAI,
 	type FakeOpenAI,
@@ -148,7 +149,7 @@ export async function openDatasetFile(page: Page, path: string, timeout = 60_000
 /** Opens the app and loads the bundled sample on the Dataset page. */
 export async function loadSampleDataset(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/`);
-	await page.getByRole('link', { name: 'Dataset', exact: true }).click();
+	await go(page, 'Dataset', 'Dataset');
 	await page
 		.getByRole('button', { name: 'Load the sample (synthetic demo data, not LexPilot)' })
 		.click();
@@ -171,8 +172,7 @@ export async function useEndpoint(
 	baseURL: string,
 	model = 'fake-model'
 ): Promise<void> {
-	await page.getByRole('link', { name: 'Models', exact: true }).click();
-	await page.getByRole('heading', { name: 'Models & settings', level: 1 }).waitFor();
+	await go(page, 'Models', 'Models & settings');
 	await page.getByText('OpenAI-compatible endpoints').click();
 	await page.getByTestId('preset-default').selectOption('custom');
 	await page.getByTestId('base-url-default').fill(baseURL);
@@ -186,8 +186,7 @@ export async function fillRunForm(
 	page: Page,
 	options: { runId: string; limit?: number; stages?: string[] }
 ): Promise<void> {
-	await page.getByRole('link', { name: 'Run', exact: true }).click();
-	await page.getByRole('heading', { name: 'Run', level: 1 }).waitFor();
+	await go(page, 'Run', 'Run');
 	await page.getByTestId('run-id').fill(options.runId);
 	await page.getByTestId('run-limit').fill(options.limit ? String(options.limit) : '');
 	const all = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];

@@ -19,6 +19,7 @@ import { simulateResponse } from '../../src/lib/core/simulated';
 import { KEYS_STORAGE_KEY } from '../../src/lib/state/model-settings';
 import type { FakeRequest } from '../fake-openai/server';
 import { startBrowser, type E2E } from './browser';
+import { go } from './page-support';
 import {
 	fillRunForm,
 	loadSampleDataset,
@@ -83,11 +84,6 @@ afterAll(async () => {
 	await e?.close();
 	for (const f of fakes) await f.server.close();
 });
-
-async function go(page: Page, name: string) {
-	await page.getByRole('link', { name, exact: true }).click();
-	await page.getByRole('heading', { level: 1 }).waitFor();
-}
 
 /** Enters the default key and an own key for the user and judge roles (client-side only). */
 async function enterKeys(page: Page) {
