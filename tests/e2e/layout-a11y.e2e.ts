@@ -57,8 +57,32 @@ async function open(page: Page, path: string, heading: string) {
 		}, `${e.url}${path}`);
 	}
 	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-	// Charts and tables settle after the heading.
-	await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(undefined))));
+	// Charts and tables come after the heading (the Results page's once its report is made), and
+	// a table that scrolls becomes a Tab stop at the frame after it is laid out: wait for 200 ms
+	// without a change to the page (5 s at most), then for two frames.
+	await page.evaluate(
+		() =>
+			new Promise<void>((ok) => {
+				let quiet: ReturnType<typeof setTimeout>;
+				const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => ok()));
+				const observer = new MutationObserver(() => {
+					clearTimeout(quiet);
+					quiet = setTimeout(done, 200);
+				});
+				let ended = false;
+				const done = () => {
+					if (ended) return;
+					ended = true;
+					observer.disconnect();
+					clearTimeout(quiet);
+					frames();
+				};
+				observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+				quiet = setTimeout(done, 200);
+				// A page that never rests is checked as it is after 5 s.
+				setTimeout(done, 5000);
+			})
+	);
 }
 
 async function sidewaysOverflow(page: Page) {
