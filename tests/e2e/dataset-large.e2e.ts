@@ -154,6 +154,38 @@ describe('Dataset page with large files', () => {
 		);
 	});
 
+	it('names a file dropped while another is read as not opened, and opens it when dropped again', async () => {
+		const { page } = e;
+		const drop = async () => {
+			const dataTransfer = await page.evaluateHandle(
+				(text) => {
+					const dt = new DataTransfer();
+					dt.items.add(new File([text], 'small.json', { type: 'application/json' }));
+					return dt;
+				},
+				JSON.stringify([validCase('SMALL-1')])
+			);
+			await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer });
+		};
+		await expect.poll(() => page.locator('#dataset-file').isEnabled()).toBe(true);
+		await page.setInputFiles('#dataset-file', largePath);
+		await page.getByTestId('load-progress').waitFor();
+		await drop();
+		const note = page.getByTestId('drop-not-opened');
+		expect(await note.innerText()).toBe(
+			'small.json was not opened: another file is still being read. Drop it again once that is done.'
+		);
+		// The file being read goes on and is opened; the note stays until a file is taken.
+		await expect
+			.poll(() => page.getByTestId('load-progress').count(), { timeout: 100_000 })
+			.toBe(0);
+		expect(await text(page, 'summary-file')).toBe('large.json');
+		expect(await note.count()).toBe(1);
+		await drop();
+		await expect.poll(() => text(page, 'summary-file').catch(() => '')).toBe('small.json');
+		expect(await note.count()).toBe(0);
+	});
+
 	it('draws a 5 MB message cut, with "Show all" giving the whole text', async () => {
 		const { page } = e;
 		const content = `开头${'很长的咨询内容。'.repeat(655_360)}结尾`;
