@@ -14,6 +14,7 @@ import { loadDataset } from '../../src/lib/core/dataset/load';
 import { SAVED_DATASET_DB } from '../../src/lib/state/saved-dataset';
 import { writeLargeDataset } from '../bench/synthetic-dataset';
 import { startBrowser, type E2E } from './browser';
+import { go } from './page-support';
 import { validCase } from './fixtures';
 
 /** The page's long-task budget while a file loads (issue 14). */
@@ -290,5 +291,12 @@ describe('Dataset page with large files', () => {
 			)
 			.toBe(true);
 		expect(await text(page, 'dataset-status')).toContain('large.json');
+
+		// The worker has let go of the cases now on the page: the Dataset page lists them from here.
+		await go(page, 'Dataset', 'Dataset');
+		const rows = page.getByTestId('case-list').getByRole('button', { name: /LARGE-/ });
+		await expect.poll(() => rows.count()).toBe(200);
+		await page.locator('#case-search').fill(`LARGE-${LARGE_CASES}`);
+		await expect.poll(() => text(page, 'detail-case-number')).toBe(`LARGE-${LARGE_CASES}`);
 	});
 });

@@ -7,6 +7,7 @@ import {
 	handleCasesRequest,
 	handleLoadRequest,
 	handleQueryRequest,
+	handleReleaseRequest,
 	type Kept
 } from './dataset-load-handler';
 import {
@@ -83,6 +84,9 @@ export function createInlineLoader(options: InlineLoaderOptions = {}): DatasetLo
 				{ kept }
 			);
 			return outcome ?? { ok: false, message: 'the dataset loader gave no answer' };
+		},
+		release(handle) {
+			handleReleaseRequest(cloned({ type: 'release', id: nextId++, handle }), { kept });
 		}
 	};
 }

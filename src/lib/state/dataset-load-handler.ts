@@ -13,6 +13,7 @@ import {
 	PROBLEMS_SENT,
 	type CasesRequest,
 	type QueryRequest,
+	type ReleaseRequest,
 	type WorkerRequest,
 	type LoadRequest,
 	type Post,
@@ -242,6 +243,12 @@ export function handleQueryRequest(
 	post({ type: 'query-result', id: request.id, page });
 }
 
+/** Drops the kept dataset `request` names, freeing its memory; any other is left as it is. */
+export function handleReleaseRequest(request: ReleaseRequest, options: HandlerOptions = {}): void {
+	const kept = options.kept ?? processKept;
+	if (kept.current?.handle === request.handle) kept.current = null;
+}
+
 /** Any request from the page. */
 export async function handleRequest(
 	request: WorkerRequest,
@@ -255,5 +262,7 @@ export async function handleRequest(
 			return handleCasesRequest(request, post, options);
 		case 'query':
 			return handleQueryRequest(request, post, options);
+		case 'release':
+			return handleReleaseRequest(request, options);
 	}
 }

@@ -303,6 +303,36 @@ describe('a large dataset (more cases than eagerCases)', () => {
 	});
 });
 
+describe('release', () => {
+	it('frees the kept dataset it names, leaves any other, and never starts a worker', async () => {
+		const workers: FakeWorker[] = [];
+		const loader = createWorkerLoader(() => {
+			const w = new FakeWorker(true, 4);
+			workers.push(w);
+			return w;
+		});
+		loader.release(1);
+		expect(workers).toHaveLength(0);
+
+		const outcome = await loader.load(datasetBytes(validCases(10)), {});
+		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
+		const query = { text: '', cls: '', limit: 1, selected: null };
+		loader.release(outcome.handle + 1);
+		// Requests run in order: this query comes after the release.
+		expect((await loader.query(outcome.handle, query)).ok).toBe(true);
+		expect(workers[0].kept.current?.handle).toBe(outcome.handle);
+
+		loader.release(outcome.handle);
+		const gone = await loader.query(outcome.handle, query);
+		expect(gone).toEqual({ ok: false, message: expect.stringContaining('open the file again') });
+		expect(workers[0].kept.current).toBeNull();
+		expect(workers[0].requests.filter((r) => r.type === 'release').map((r) => r.handle)).toEqual([
+			outcome.handle + 1,
+			outcome.handle
+		]);
+	});
+});
+
 describe('notShownByKind and kindsText', () => {
 	it('counts unshown sent items and omitted ones together', () => {
 		const p = (field: string) => ({

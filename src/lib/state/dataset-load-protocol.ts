@@ -62,8 +62,10 @@ export interface LoadRequest {
  */
 export type CasesRequest = { type: 'cases'; id: number; handle: number };
 export type QueryRequest = { type: 'query'; id: number; handle: number; query: CasePageQuery };
+/** The page no longer asks for the dataset `handle` names (forgotten, or its cases are on the page): no reply. */
+export type ReleaseRequest = { type: 'release'; id: number; handle: number };
 /** Everything the page sends the worker. */
-export type WorkerRequest = LoadRequest | CasesRequest | QueryRequest;
+export type WorkerRequest = LoadRequest | CasesRequest | QueryRequest | ReleaseRequest;
 
 /** How far a load has got: the loader's phases, then `receiving` (cases arrived on the page). */
 export type Progress = LoadProgress | { phase: 'receiving'; done: number; total: number };

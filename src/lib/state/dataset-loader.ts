@@ -40,6 +40,11 @@ export interface DatasetLoader {
 	): Promise<CasesOutcome>;
 	/** A page of the case browser over the dataset `handle` names. */
 	query(handle: number, query: CasePageQuery): Promise<QueryOutcome>;
+	/**
+	 * Lets go of the dataset `handle` names, whose cases the page no longer asks for (it was
+	 * forgotten, or they are all on the page), so that its memory is freed.
+	 */
+	release(handle: number): void;
 }
 
 /** The part of a `Worker` the loader uses, so tests can hand in a stand-in. */
@@ -179,6 +184,11 @@ export function createWorkerLoader(
 				);
 				if (!sent) resolve({ ok: false, message: noWorker('gone') });
 			});
+		},
+		release(handle) {
+			if (inline) return inline.release(handle);
+			// No worker, nothing kept: a new one is not started for this.
+			worker?.postMessage({ type: 'release', id: nextId++, handle }, []);
 		}
 	};
 }
@@ -200,6 +210,10 @@ export function lazyInlineLoader(options: InlineLoaderOptions = {}): DatasetLoad
 		},
 		async query(handle, query) {
 			return (await get()).query(handle, query);
+		},
+		release(handle) {
+			// Never loaded, nothing kept.
+			void loader?.then((l) => l.release(handle));
 		}
 	};
 }

@@ -283,9 +283,17 @@ describe('DatasetState', () => {
 
 	it('keeps the cases of a large dataset in the loader until asked, and lists them from there', async () => {
 		const { createInlineLoader } = await import('./dataset-inline-loader');
+		const inline = createInlineLoader({ clone: true, eagerCases: 2 });
+		const released: number[] = [];
 		const state = new DatasetState({
 			store: null,
-			loader: createInlineLoader({ clone: true, eagerCases: 2 })
+			loader: {
+				...inline,
+				release(handle) {
+					released.push(handle);
+					inline.release(handle);
+				}
+			}
 		});
 		await state.open(bytesOf([validCase('A-1'), validCase('B-2'), validCase('A-3')]), {
 			fileName: 'big.json'
@@ -303,14 +311,21 @@ describe('DatasetState', () => {
 		});
 		if (page.ok) expect(page.page.rows.map((c) => c.case_number)).toEqual(['A-1']);
 
+		expect(released).toEqual([]);
 		await state.loadCases();
 		expect(state.dataset?.cases.map((c) => c.case_number)).toEqual(['A-1', 'B-2', 'A-3']);
 		expect(state.dataset?.sha256).toBe(state.head?.sha256);
 		expect(state.casesLoading).toBeNull();
+		// The cases are on the page now: the loader lets go of its copy, and the page answers.
+		expect(released).toHaveLength(1);
+		const query = { text: 'a-', limit: 1, selected: null };
+		expect((await inline.query(released[0], query)).ok).toBe(false);
+		expect((await state.queryCases(query)).ok).toBe(true);
 
 		await state.forget();
 		expect(state.head).toBeNull();
 		expect(state.dataset).toBeNull();
+		expect(released).toEqual([released[0], released[0]]);
 	});
 
 	it('shows progress while loading, and a forget during a load discards its outcome', async () => {

@@ -298,8 +298,13 @@ export class DatasetState {
 			});
 			if (!current()) return;
 			this.casesLoading = null;
-			if (outcome.ok) this.dataset = withCases(head, outcome.cases);
-			else this.casesError = outcome.message;
+			if (!outcome.ok) {
+				this.casesError = outcome.message;
+				return;
+			}
+			this.dataset = withCases(head, outcome.cases);
+			// The page answers every question about the cases now: one copy is enough.
+			this.#loader.release(handle);
 		})();
 		const pending = {
 			head,
@@ -324,6 +329,7 @@ export class DatasetState {
 
 	/** Forgets the current dataset here and in storage. Checkpoints are not touched. */
 	async forget(): Promise<void> {
+		this.#loader.release(this.#handle);
 		this.#generation++;
 		this.#inUse = null;
 		this.#refused = null;
