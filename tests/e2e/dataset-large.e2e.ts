@@ -174,7 +174,7 @@ describe('Dataset page with large files', () => {
 		await drop();
 		const note = page.getByTestId('drop-not-opened');
 		expect(await note.innerText()).toBe(
-			'small.json was not opened: another file is still being read. Drop it again once that is done.'
+			'small.json was not opened: drop it again once the current task has finished.'
 		);
 		// The file being read goes on and is opened; the note stays until a file is taken.
 		await expect
