@@ -15,6 +15,7 @@ import { SAVED_DATASET_DB } from '../../src/lib/state/saved-dataset';
 import { writeLargeDataset } from '../bench/synthetic-dataset';
 import { startBrowser, type E2E } from './browser';
 import { go } from './page-support';
+import { storedRows } from './run-support';
 import { validCase } from './fixtures';
 
 /** The page's long-task budget while a file loads (issue 14). */
@@ -252,30 +253,12 @@ describe('Dataset page with large files', () => {
 			.toBe(String(LARGE_CASES));
 		// The Run page restores the dataset remembered last: wait until that is this one (the
 		// "remembered" line reads the same before and after the save, so it cannot tell).
-		await expect
-			.poll(
-				() =>
-					page.evaluate(async (dbName) => {
-						const db = await new Promise<IDBDatabase>((ok, fail) => {
-							const req = indexedDB.open(dbName);
-							req.onsuccess = () => ok(req.result);
-							req.onerror = () => fail(req.error);
-						});
-						try {
-							if (!db.objectStoreNames.contains('last')) return null;
-							const row = await new Promise<{ fileName?: string } | undefined>((ok, fail) => {
-								const req = db.transaction('last').objectStore('last').get('current');
-								req.onsuccess = () => ok(req.result as { fileName?: string } | undefined);
-								req.onerror = () => fail(req.error);
-							});
-							return row?.fileName ?? null;
-						} finally {
-							db.close();
-						}
-					}, SAVED_DATASET_DB),
-				{ timeout: 100_000 }
-			)
-			.toBe('large.json');
+		const remembered = () =>
+			storedRows<{ fileName?: string }>(page, SAVED_DATASET_DB, 'last').then(
+				(rows) => rows[0]?.fileName ?? null,
+				() => null // the store is made at the first save
+			);
+		await expect.poll(remembered, { timeout: 100_000 }).toBe('large.json');
 		await page.goto(`${e.url}/run`);
 		const problems = page.getByTestId('start-problems');
 		// First restored (no dataset yet), then its cases come from the worker; Start then asks

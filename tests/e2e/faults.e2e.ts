@@ -25,6 +25,7 @@ import {
 	loadSampleDataset,
 	readSample,
 	savedManifest,
+	storedRows,
 	waitForRunStatus
 } from './run-support';
 
@@ -39,28 +40,13 @@ let clean: Record<string, string[]>;
 
 /** Each stage file of `runId` in this page's IndexedDB: its records' JSON, in identity order. */
 async function recordsOf(page: Page, runId: string): Promise<Record<string, string[]>> {
-	const rows = await page.evaluate(async () => {
-		const db = await new Promise<IDBDatabase>((ok, fail) => {
-			const req = indexedDB.open('lexpilot-workbench');
-			req.onsuccess = () => ok(req.result);
-			req.onerror = () => fail(req.error);
-		});
-		const all = await new Promise<
-			Array<{
-				runId: string;
-				file: string;
-				case_number: string;
-				history_type: string;
-				json: string;
-			}>
-		>((ok, fail) => {
-			const req = db.transaction('records').objectStore('records').getAll();
-			req.onsuccess = () => ok(req.result);
-			req.onerror = () => fail(req.error);
-		});
-		db.close();
-		return all;
-	});
+	const rows = await storedRows<{
+		runId: string;
+		file: string;
+		case_number: string;
+		history_type: string;
+		json: string;
+	}>(page, 'lexpilot-workbench', 'records');
 	const out: Record<string, string[]> = {};
 	const mine = rows.filter((r) => r.runId === runId);
 	// Saved in the order cases finished, which concurrency shuffles; identity order is stable.

@@ -3,10 +3,9 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Clicks `link` and waits for the page's heading (`heading`, or any) and for the navigation to
- * end. SvelteKit
- * takes the focus from whatever holds it just before it swaps the page, so a field filled
- * before then loses what was typed. That happens when the link leads to the page already
- * shown: its heading is there at once (it made the fault matrix's run ids flaky).
+ * end. SvelteKit takes the focus from whatever holds it just before it swaps the page, so a
+ * field filled before then loses what was typed. That happens when the link leads to the page
+ * already shown: its heading is there at once (it made the fault matrix's run ids flaky).
  */
 export async function follow(page: Page, link: Locator, heading?: string): Promise<void> {
 	await link.click();

@@ -224,26 +224,42 @@ export async function waitForRunStatus(page: Page, status: string, timeout = 60_
 	}
 }
 
-/** Records saved in the page's IndexedDB for `runId`: count per stage file, case numbers per file. */
-export async function savedRecords(page: Page, runId: string): Promise<Record<string, string[]>> {
-	return page.evaluate(async (runId) => {
-		const db = await new Promise<IDBDatabase>((ok, fail) => {
-			const req = indexedDB.open('lexpilot-workbench');
-			req.onsuccess = () => ok(req.result);
-			req.onerror = () => fail(req.error);
-		});
-		const rows = await new Promise<Array<{ runId: string; file: string; case_number: string }>>(
-			(ok, fail) => {
-				const req = db.transaction('records').objectStore('records').getAll();
+/** Every row of `store` in the page's IndexedDB database `dbName` (a store not there yet throws). */
+export async function storedRows<T>(page: Page, dbName: string, store: string): Promise<T[]> {
+	const rows = await page.evaluate(
+		async ({ dbName, store }) => {
+			const db = await new Promise<IDBDatabase>((ok, fail) => {
+				const req = indexedDB.open(dbName);
 				req.onsuccess = () => ok(req.result);
 				req.onerror = () => fail(req.error);
+			});
+			try {
+				if (!db.objectStoreNames.contains(store))
+					throw new Error(`${dbName} has no store ${store}`);
+				return await new Promise<unknown[]>((ok, fail) => {
+					const req = db.transaction(store).objectStore(store).getAll();
+					req.onsuccess = () => ok(req.result);
+					req.onerror = () => fail(req.error);
+				});
+			} finally {
+				db.close();
 			}
-		);
-		db.close();
-		const out: Record<string, string[]> = {};
-		for (const row of rows) if (row.runId === runId) (out[row.file] ??= []).push(row.case_number);
-		return out;
-	}, runId);
+		},
+		{ dbName, store }
+	);
+	return rows as T[];
+}
+
+/** Records saved in the page's IndexedDB for `runId`: count per stage file, case numbers per file. */
+export async function savedRecords(page: Page, runId: string): Promise<Record<string, string[]>> {
+	const rows = await storedRows<{ runId: string; file: string; case_number: string }>(
+		page,
+		'lexpilot-workbench',
+		'records'
+	);
+	const out: Record<string, string[]> = {};
+	for (const row of rows) if (row.runId === runId) (out[row.file] ??= []).push(row.case_number);
+	return out;
 }
 
 /** The manifest saved for `runId` in the page's IndexedDB, or null. */
@@ -251,20 +267,10 @@ export async function savedManifest(
 	page: Page,
 	runId: string
 ): Promise<Record<string, unknown> | null> {
-	return page.evaluate(async (runId) => {
-		const db = await new Promise<IDBDatabase>((ok, fail) => {
-			const req = indexedDB.open('lexpilot-workbench');
-			req.onsuccess = () => ok(req.result);
-			req.onerror = () => fail(req.error);
-		});
-		const rows = await new Promise<Array<{ runId: string; manifest: Record<string, unknown> }>>(
-			(ok, fail) => {
-				const req = db.transaction('manifests').objectStore('manifests').getAll();
-				req.onsuccess = () => ok(req.result);
-				req.onerror = () => fail(req.error);
-			}
-		);
-		db.close();
-		return rows.find((r) => r.runId === runId)?.manifest ?? null;
-	}, runId);
+	const rows = await storedRows<{ runId: string; manifest: Record<string, unknown> }>(
+		page,
+		'lexpilot-workbench',
+		'manifests'
+	);
+	return rows.find((r) => r.runId === runId)?.manifest ?? null;
 }
