@@ -1,12 +1,16 @@
 /** Text forms of dataset fields for prompts and screens (SPEC §2). */
+import { neutraliseTurnMarkers } from '../prompts/fences';
 import type { History, KeyDetails } from './types';
 
 /**
  * A history as prompt text: `User: <content>` / `Assistant: <content>` lines, every message
- * in order, joined by '\n'. Content is kept verbatim, line breaks included.
+ * in order, joined by '\n'. Content is kept verbatim, line breaks included, except that a line of
+ * it that would start a turn of its own is marked as quoted (`neutraliseTurnMarkers`).
  */
 export function renderHistory(history: History): string {
-	return history.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n');
+	return history
+		.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${neutraliseTurnMarkers(m.content)}`)
+		.join('\n');
 }
 
 /**

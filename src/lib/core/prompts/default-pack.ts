@@ -3,8 +3,11 @@
  * written for this workbench: plain, careful Chinese for a legal audience, one task each.
  *
  * Design choices a reviewer should know:
- * - Every slot sits inside a tag (`<对话历史>…</对话历史>` and so on), so model text can never
- *   be mistaken for instructions and the simulated provider can find each part.
+ * - Every slot sits directly inside a tag (`<对话历史>…</对话历史>` and so on). `fillTemplate`
+ *   neutralises every tag of the template inside the values it inserts (`fences.ts`), so model
+ *   or dataset text can neither close its fence and go on as the prompt's own instructions nor
+ *   open another; the simulated provider finds each part by the same tags
+ *   (`fences.spec.ts` checks both for every template and slot).
  * - `force_judge` serves Direct, Gold and the forced final interaction prediction: it may use
  *   only the facts in the conversation, must state its assumptions, and never says the
  *   consultation is complete.

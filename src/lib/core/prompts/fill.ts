@@ -8,20 +8,25 @@ import {
 	type TemplateName
 } from './slots';
 import type { PromptPack } from './pack';
+import { neutraliserFor } from './fences';
 
 /** The values a template may receive; a template may leave out its optional slots. */
 export type SlotValues = Partial<Record<SlotName, string>>;
 
 /**
  * Fills `name` from `pack`. Substitution is a single pass, so a value that itself contains
- * `{history}` (a user quoting a template, say) is inserted literally, never re-expanded.
+ * `{history}` (a user quoting a template, say) is inserted literally, never re-expanded. Every
+ * value first loses what could open or close one of the template's own fences (`fences.ts`):
+ * a value without such text is inserted byte for byte.
  * A slot the template may not use, or one without a value, throws a `UsageError` naming the
  * template, so a broken pack fails before any model call.
  */
 export function fillTemplate(pack: PromptPack, name: TemplateName, values: SlotValues): string {
 	const { required, optional } = TEMPLATE_SLOTS[name];
 	const allowed = new Set<string>([...required, ...optional]);
-	return pack.templates[name].replace(SLOT_PATTERN, (_match, slot: string) => {
+	const template = pack.templates[name];
+	const neutralise = neutraliserFor(template);
+	return template.replace(SLOT_PATTERN, (_match, slot: string) => {
 		if (!allowed.has(slot)) {
 			throw new UsageError(
 				`prompt pack "${pack.name}", template "${name}": unknown slot {${slot}}`
@@ -33,7 +38,7 @@ export function fillTemplate(pack: PromptPack, name: TemplateName, values: SlotV
 				`prompt pack "${pack.name}", template "${name}": no value for slot {${slot}}`
 			);
 		}
-		return value;
+		return neutralise(value);
 	});
 }
 
