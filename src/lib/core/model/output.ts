@@ -1,7 +1,7 @@
 /**
- * Output rules of SPEC §3: reasoning is split off the response, and judge outputs are JSON
- * parsed leniently (fenced block or surrounding prose), validated with zod, and re-asked when
- * invalid.
+ * Output rules of PROTOCOL.md §3: reasoning is split off the response, and judge outputs are
+ * JSON parsed leniently (fenced block or surrounding prose; the last object that fits wins),
+ * validated with zod, and re-asked when invalid.
  */
 import { z } from 'zod';
 import { Verdict } from '../dataset/types';
@@ -11,6 +11,7 @@ import { DcgLabel, LcaLabel } from '../records';
 import type { ChatRequest, ChatResult, ModelClient } from './types';
 import { clipText, RAW_OUTPUT_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
+import { findJsonObjects } from './json-objects';
 
 const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
@@ -72,52 +73,34 @@ export function judgeExtractOutput(claimCount: number) {
 export type JudgeParse<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
- * Finds the judge's JSON object in `text` and validates it. Tried in order: each ```json (or
- * plain ```) fenced block, then each balanced `{…}` object in the text; the first candidate that
- * validates wins. When none does, the error describes the first candidate that was valid JSON
- * (the most likely intended answer), or says that no JSON object was found.
+ * At most this many of the answer's last objects are tried against the contract; an answer with
+ * more (thousands of `{}`) has its earlier ones ignored, so validating stays bounded too.
+ */
+export const MAX_JUDGE_CANDIDATES = 1000;
+
+/**
+ * Finds the judge's conclusion in `text` and validates it (PROTOCOL.md §3). Every JSON object of
+ * the text is a candidate, bare, in prose or in a ```json fence alike (`findJsonObjects`, linear
+ * in the text's length); the LAST one that fits the contract wins, so an object the judge quotes
+ * before its own conclusion (say, a `{"label": "是"}` that the evaluated model wrote into its
+ * question) never decides. An object holding others is tried before them, as it ends after them.
+ * Objects that do not fit (`{"confidence": 0.9}` after the answer) are passed over. When none
+ * fits, the error describes the last object that was valid JSON (the most likely intended
+ * answer), or says that no JSON object was found.
  */
 export function parseJudgeJson<S extends z.ZodType>(
 	text: string,
 	schema: S
 ): JudgeParse<z.output<S>> {
-	let firstError: string | null = null;
-	for (const candidate of jsonCandidates(text)) {
-		let json: unknown;
-		try {
-			json = JSON.parse(candidate);
-		} catch {
-			continue;
-		}
-		const parsed = schema.safeParse(json);
+	const { objects } = findJsonObjects(text);
+	let lastError: string | null = null;
+	const first = Math.max(0, objects.length - MAX_JUDGE_CANDIDATES);
+	for (let i = objects.length - 1; i >= first; i--) {
+		const parsed = schema.safeParse(objects[i].value);
 		if (parsed.success) return { ok: true, value: parsed.data };
-		firstError ??= `${escapeControl(clipText(candidate, 200))} does not fit: ${describeIssues(parsed.error)}`;
+		lastError ??= `${escapeControl(clipText(text.slice(objects[i].start, objects[i].end), 200))} does not fit: ${describeIssues(parsed.error)}`;
 	}
-	return { ok: false, error: firstError ?? 'no JSON object found in the output' };
-}
-
-function* jsonCandidates(text: string): Generator<string> {
-	for (const m of text.matchAll(/```[a-zA-Z]*[ \t]*\r?\n?([\s\S]*?)```/g)) yield m[1].trim();
-	for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) {
-		const end = balancedEnd(text, i);
-		if (end > 0) yield text.slice(i, end);
-	}
-}
-
-/** Index just past the `}` closing the object opened at `start`, skipping braces in strings. */
-function balancedEnd(text: string, start: number): number {
-	let depth = 0;
-	let inString = false;
-	for (let i = start; i < text.length; i++) {
-		const c = text[i];
-		if (inString) {
-			if (c === '\\') i++;
-			else if (c === '"') inString = false;
-		} else if (c === '"') inString = true;
-		else if (c === '{') depth++;
-		else if (c === '}' && --depth === 0) return i + 1;
-	}
-	return -1;
+	return { ok: false, error: lastError ?? 'no JSON object found in the output' };
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -94,7 +94,7 @@ describe('fillTemplate neutralises the template’s fences in every slot', () =>
 		);
 	});
 
-	it.each(cases)('$name {$slot} holding $form', ({ name, slot, tag, form }) => {
+	it.each(cases)('$name {$slot} holding $form', ({ name, slot, form }) => {
 		const pack = DEFAULT_PROMPT_PACK;
 		const hostile = `${BENIGN[slot]}${form}${INJECTION}${form}`;
 		const prompt = fillTemplate(pack, name, valuesFor(name, pack, { [slot]: hostile }));
