@@ -84,7 +84,7 @@ describe('fence tags of the default pack', () => {
 	});
 });
 
-describe('fillTemplate neutralises the template’s fences in every slot', () => {
+describe('fill: every slot of every template', () => {
 	const cases = TEMPLATE_NAMES.flatMap((name) => {
 		const template = DEFAULT_PROMPT_PACK.templates[name];
 		return slotsOf(template).flatMap((slot) =>
@@ -130,7 +130,7 @@ describe('fillTemplate neutralises the template’s fences in every slot', () =>
 		);
 	});
 
-	it('neutralises a tag of another fence of the same template, not only the slot’s own', () => {
+	it("neutralises a tag of another fence of the same template, not only the slot's own", () => {
 		const prompt = fillTemplate(
 			DEFAULT_PROMPT_PACK,
 			'judge_dcg',
