@@ -108,7 +108,9 @@ describe('a hostile judge answer parses in linear time', () => {
 		[`${N} × \\`, `{"a": "${'\\'.repeat(N)}`],
 		[`${N} deep array`, `{"a": ${'['.repeat(N)}${']'.repeat(N)}}`],
 		[`${N} × {"a":[`, '{"a":['.repeat(N)],
-		[`a ${N}-digit number`, `{"a": ${'1'.repeat(N)}}`]
+		[`a ${N}-digit number`, `{"a": ${'1'.repeat(N)}}`],
+		[`${N} numbers in an array`, `{"a": [${'1,'.repeat(N)}1]}`],
+		[`${N} escapes`, `{"a": "${'\\u0041'.repeat(N)}"}`]
 	];
 
 	it.each(shapes)('%s', (_name, hostile) => {

@@ -199,8 +199,10 @@ class SpanReader {
 	}
 
 	private number(): number {
-		const rest = this.text.slice(this.i, Math.min(this.end, this.i + 400));
-		const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(rest);
+		// Sticky, from the cursor: the match costs the number's own length, and it cannot run past
+		// the span, which ends in `}`.
+		NUMBER.lastIndex = this.i;
+		const m = NUMBER.exec(this.text);
 		if (!m) throw NOT_JSON;
 		this.i += m[0].length;
 		this.work += m[0].length;
@@ -239,6 +241,8 @@ class SpanReader {
 		return this.text.charCodeAt(this.i++);
 	}
 }
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 const OWN = (value: unknown): PropertyDescriptor => ({
 	value,
