@@ -91,7 +91,7 @@ describe('findJsonObjects', () => {
  * more than twice its characters: the assertion that does not depend on the machine), and in
  * well under a second on an idle machine. The time bound is a generous 5 s, as these tests run on
  * 2 cores shared by several test runs (a load of 16 was seen); the quadratic search this replaced
- * took 2 s on 20,000 `{` of the first shape, and a minute and more on 100,000.
+ * took 2 s on 20,000 `{` of the first shape, and about a minute on 100,000.
  */
 describe('a hostile judge answer parses in linear time', () => {
 	const N = 100_000;

@@ -2,7 +2,7 @@
  * The JSON objects written somewhere in a model's answer (prose, a fenced block, or bare), found
  * in time linear in the answer's length (PROTOCOL.md §3): a judge answer is provider text, and
  * one of 100,000 `{` must cost milliseconds, not the time that scanning from every `{` to its
- * match took (quadratic: 2 s for 20,000 `{` already, a minute and more for 100,000).
+ * match took (quadratic: 2 s for 20,000 `{` already, about a minute for 100,000).
  *
  * Two passes over the text:
  * 1. **Pairing.** One left-to-right pass with a stack of open `{`. Inside an open brace, JSON
