@@ -11,9 +11,16 @@ import { dirname } from 'node:path';
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import { callLogPath, type RunKey } from '../core/layout';
-import type { StoreContext } from './fs-store-context';
+import { errorCode, type StoreContext } from './fs-store-context';
 import { readIfExists } from './fs-store-io';
 import { dropTornCallLine } from './fs-store-torn';
+import { cutBack, isDiskFull, writeAll } from './fs-store-write';
+
+/** An open call log and its size: every byte before it is a whole line. */
+interface OpenLog {
+	handle: FileHandle;
+	size: number;
+}
 
 interface WaitingLine {
 	bytes: Buffer;
@@ -27,7 +34,7 @@ export class CallLogFiles {
 	/** Call logs whose last line was checked by this process (a torn tail is dropped once). */
 	readonly #checked = new Set<string>();
 	/** Call logs kept open while the store holds their run's lock, by absolute path. */
-	readonly #open = new Map<string, FileHandle>();
+	readonly #open = new Map<string, OpenLog>();
 	/** Lines waiting for the next write, by absolute path. */
 	readonly #waiting = new Map<string, WaitingLine[]>();
 
@@ -51,21 +58,33 @@ export class CallLogFiles {
 		});
 	}
 
-	/** Writes every line waiting for `path` at once; see `append`. */
+	/**
+	 * Writes every line waiting for `path` at once; see `append`. A failed write (a full disk) is
+	 * cut back to the last whole line; when that fails too, the log is closed and its next open
+	 * drops the cut-off line, as after a crash.
+	 */
 	async #write(path: string, keep: boolean): Promise<void> {
 		const batch = this.#waiting.get(path) ?? [];
 		this.#waiting.delete(path);
 		if (batch.length === 0) return;
 		try {
-			const handle = this.#open.get(path) ?? (await this.#openLog(path, keep));
+			const log = this.#open.get(path) ?? (await this.#openLog(path, keep));
 			try {
 				const bytes =
 					batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((line) => line.bytes));
-				for (let done = 0; done < bytes.length;) {
-					done += (await handle.write(bytes, done, bytes.length - done, null)).bytesWritten;
+				try {
+					await writeAll(log.handle, bytes, path);
+				} catch (e) {
+					if (!(await cutBack(log.handle, log.size))) {
+						this.#checked.delete(path);
+						this.#open.delete(path);
+						keep = false;
+					}
+					throw isDiskFull(e) ? new Error(`${path}: the disk is full (${errorCode(e)})`) : e;
 				}
+				log.size += bytes.length;
 			} finally {
-				if (!keep) await handle.close().catch(() => undefined);
+				if (!keep) await log.handle.close().catch(() => undefined);
 			}
 			for (const line of batch) line.resolve();
 		} catch (e) {
@@ -73,29 +92,31 @@ export class CallLogFiles {
 		}
 	}
 
-	async #openLog(path: string, keep: boolean): Promise<FileHandle> {
+	async #openLog(path: string, keep: boolean): Promise<OpenLog> {
 		await fs.mkdir(dirname(path), { recursive: true });
 		const handle = await fs.open(path, 'a+');
+		let log: OpenLog;
 		try {
 			if (!this.#checked.has(path)) {
 				await dropTornCallLine(handle);
 				this.#checked.add(path);
 			}
+			log = { handle, size: (await handle.stat()).size };
 		} catch (e) {
 			await handle.close().catch(() => undefined);
 			throw e;
 		}
-		if (keep) this.#open.set(path, handle);
-		return handle;
+		if (keep) this.#open.set(path, log);
+		return log;
 	}
 
 	/** Closes the call log of a run kept open by `append` (after its queued lines). */
 	async close(run: RunKey): Promise<void> {
 		const path = this.#ctx.pathOf(callLogPath(run));
 		await this.#ctx.serial(path, async () => {
-			const handle = this.#open.get(path);
+			const log = this.#open.get(path);
 			this.#open.delete(path);
-			await handle?.close().catch(() => undefined);
+			await log?.handle.close().catch(() => undefined);
 		});
 	}
 

@@ -18,6 +18,9 @@ export interface StoreContext {
 	notice(message: string): void;
 }
 
+/** The `code` of a Node file-system error (`ENOENT`, `ENOSPC`, …). */
+export const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
+
 /** `runs/<id>/<model>`: what a lock covers. */
 export function runName(run: RunKey): string {
 	return `${run.runId}/${run.modelDir}`;

@@ -6,10 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CheckpointError } from '../core/errors';
+import { errorCode } from './fs-store-context';
+import { writeAll } from './fs-store-write';
 
-export const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
+export { errorCode } from './fs-store-context';
 
-/** Writes `data` to a temporary file beside `path` and syncs it; returns the temporary path. */
+/**
+ * Writes `data` to a temporary file beside `path` and syncs it; returns the temporary path. A
+ * failed write (a full disk) removes the temporary file.
+ */
 export async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
 	const tmp = join(
 		dirname(path),
@@ -17,11 +22,14 @@ export async function writeTemp(path: string, data: string | Uint8Array): Promis
 	);
 	const handle = await fs.open(tmp, 'wx');
 	try {
-		await handle.writeFile(data);
+		await writeAll(handle, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, tmp);
 		await handle.sync();
-	} finally {
-		await handle.close();
+	} catch (e) {
+		await handle.close().catch(() => undefined);
+		await fs.unlink(tmp).catch(() => undefined);
+		throw e;
 	}
+	await handle.close();
 	return tmp;
 }
 

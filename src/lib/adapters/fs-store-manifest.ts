@@ -14,6 +14,7 @@ import {
 	withOperationalEntry
 } from '../core/store/manifest-file';
 import { errorCode, readIfExists, replaceFile, syncDir, writeTemp } from './fs-store-io';
+import { orDiskFull } from './fs-store-write';
 
 export async function readManifestFile(path: string, run: RunKey): Promise<Manifest | null> {
 	const bytes = await readIfExists(path);
@@ -25,7 +26,9 @@ export async function createManifestFile(path: string, manifest: Manifest): Prom
 	const exists = () =>
 		new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
 	await fs.mkdir(dirname(path), { recursive: true });
-	const tmp = await writeTemp(path, manifestText(manifest));
+	const tmp = await writeTemp(path, manifestText(manifest)).catch((e) => {
+		throw orDiskFull(e, path, 'the manifest');
+	});
 	try {
 		// link, unlike rename, fails when the target exists: no window between check and write.
 		await fs.link(tmp, path);
@@ -60,6 +63,8 @@ export async function recordOperationalFile(
 		asWritten: true
 	});
 	// Whole or absent, as on creation: a crash leaves the old manifest or the new one.
-	await replaceFile(path, manifestText(next));
+	await replaceFile(path, manifestText(next)).catch((e) => {
+		throw orDiskFull(e, path, 'the new operational settings');
+	});
 	await syncDir(dirname(path));
 }

@@ -11,6 +11,7 @@ import { orderByIdentity, recordIdentity } from '../core/store/identity';
 import type { StoreContext } from './fs-store-context';
 import { readIfExists, syncDir, writeTemp } from './fs-store-io';
 import type { StageFiles } from './fs-store-stage-files';
+import { orDiskFull } from './fs-store-write';
 
 export async function reorderStageFile(
 	ctx: StoreContext,
@@ -40,7 +41,9 @@ export async function reorderStageFile(
 		}));
 		const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
 		if (sorted.every((row, i) => row === rows[i])) return;
-		const tmp = await writeTemp(path, Buffer.concat(sorted.map((row) => row.bytes)));
+		const tmp = await writeTemp(path, Buffer.concat(sorted.map((row) => row.bytes))).catch((e) => {
+			throw orDiskFull(e, path, 'the file in dataset order');
+		});
 		if (state) await files.close(state);
 		await fs.rename(tmp, path);
 		await syncDir(dirname(path));

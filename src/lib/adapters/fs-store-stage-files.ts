@@ -16,7 +16,8 @@ import { checkRecordToAppend } from '../core/store/checks';
 import { recordHead, recordHeadSync, type RecordHead } from '../core/store/heads';
 import { describeIdentity, recordIdentity } from '../core/store/identity';
 import type { StoreContext } from './fs-store-context';
-import { errorCode, readIfExists } from './fs-store-io';
+import { errorCode, readIfExists, syncDir } from './fs-store-io';
+import { cutBack, diskFullError, isDiskFull, writeAll } from './fs-store-write';
 import { repairTorn } from './fs-store-torn';
 
 /** One stage file as this process knows it, from its first read or append on. */
@@ -36,6 +37,11 @@ export interface FileState {
 	/** Appends waiting for the next write: several at once share one write and one sync. */
 	pending: PendingAppend[];
 	flushQueued: boolean;
+	/**
+	 * Why the file takes no more appends in this process: a failed write that could not be cut
+	 * back, so the file may end in part of a line. Null while appends may go on.
+	 */
+	damaged: unknown;
 }
 
 interface PendingAppend {
@@ -122,14 +128,17 @@ export class StageFiles {
 
 	/**
 	 * Writes every waiting append of a file at once and syncs it; each append resolves once its
-	 * line is on disk. A failed write (disk full) is cut back so no half line is left for the next
-	 * append to extend, and every append of the batch is refused, its identity free again.
+	 * line is on disk, to the last byte. A failed write (disk full) is cut back so no half line is
+	 * left for the next append to extend, and every append of the batch is refused, its identity
+	 * free again; when the cut fails too, the file takes no more appends in this process (the
+	 * next writer to load it moves the cut-off line aside as a torn line).
 	 */
 	async #flush(path: string, state: FileState, keep: boolean): Promise<void> {
 		state.flushQueued = false;
 		const batch = state.pending.splice(0);
 		if (batch.length === 0) return;
 		try {
+			if (state.damaged !== null) throw state.damaged;
 			if (!state.handle) {
 				await fs.mkdir(dirname(path), { recursive: true });
 				state.handle = await fs.open(path, 'a');
@@ -137,11 +146,12 @@ export class StageFiles {
 			const handle = state.handle;
 			const bytes = batch.length === 1 ? batch[0].line : Buffer.concat(batch.map((a) => a.line));
 			try {
-				await handle.write(bytes);
+				await writeAll(handle, bytes, path);
 				await handle.datasync();
+				// A new file's name must be on disk before its first record counts as saved.
+				if (state.size === 0) await syncDirs(path);
 			} catch (e) {
-				// A failed write (disk full) must not leave half a line for the next append to extend.
-				await handle.truncate(state.size).catch(() => undefined);
+				if (!(await cutBack(handle, state.size))) state.damaged = e;
 				throw e;
 			}
 			state.size += bytes.length;
@@ -150,18 +160,9 @@ export class StageFiles {
 				append.resolve();
 			}
 		} catch (e) {
-			const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
 			for (const append of batch) {
 				state.identities.delete(append.identity);
-				append.reject(
-					new CheckpointError(
-						`${path}: could not save the record of ${describeIdentity(append.identity)} ` +
-							`(${(e as Error).message}); earlier records are kept. ` +
-							(readOnly
-								? 'The file or its disk is no longer writable: fix that, then resume.'
-								: 'Free space, then resume.')
-					)
-				);
+				append.reject(appendError(path, append.identity, e));
 			}
 		} finally {
 			if (!keep) await this.close(state);
@@ -209,7 +210,8 @@ export class StageFiles {
 			size: bytes.length,
 			handle,
 			pending: [],
-			flushQueued: false
+			flushQueued: false,
+			damaged: null
 		};
 		this.#files.set(path, state);
 		return state;
@@ -241,4 +243,23 @@ export class StageFiles {
 			await this.drop(path);
 		}
 	}
+}
+
+/** The stage file's folder and the folder above it, so a new file and folder are on disk. */
+async function syncDirs(path: string): Promise<void> {
+	await syncDir(dirname(path));
+	await syncDir(dirname(dirname(path)));
+}
+
+/** Why an append was refused, and what to do. */
+function appendError(path: string, identity: string, e: unknown): CheckpointError {
+	const record = `the record of ${describeIdentity(identity)}`;
+	if (isDiskFull(e)) return diskFullError(path, record, e);
+	const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
+	return new CheckpointError(
+		`${path}: could not save ${record} (${(e as Error).message}); earlier records are kept. ` +
+			(readOnly
+				? 'The file or its disk is no longer writable: fix that, then resume.'
+				: 'Free space, then resume.')
+	);
 }

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorCode, syncDir } from './fs-store-io';
+import { orDiskFull, writeAll } from './fs-store-write';
 
 /**
  * The bytes of a stage file, its torn last line moved aside when `writer` (this store holds the
@@ -37,19 +38,25 @@ async function moveTornLine(
 	for (let i = bytes.indexOf(0x0a); i !== -1 && i < keep; i = bytes.indexOf(0x0a, i + 1)) line++;
 	let target = `${path}.torn`;
 	for (let n = 2; ; n++) {
+		let handle: FileHandle;
 		try {
-			const handle = await fs.open(target, 'wx');
-			try {
-				await handle.writeFile(torn);
-				await handle.sync();
-			} finally {
-				await handle.close();
-			}
-			break;
+			handle = await fs.open(target, 'wx');
 		} catch (e) {
 			if (errorCode(e) !== 'EEXIST') throw e;
 			target = `${path}.torn-${n}`;
+			continue;
 		}
+		try {
+			await writeAll(handle, torn, target);
+			await handle.sync();
+		} catch (e) {
+			// The stage file still holds the line: nothing is lost, and a later writer tries again.
+			await handle.close().catch(() => undefined);
+			await fs.unlink(target).catch(() => undefined);
+			throw orDiskFull(e, target, `the cut-off last line of ${path}`);
+		}
+		await handle.close();
+		break;
 	}
 	await fs.truncate(path, keep);
 	const handle = await fs.open(path, 'r+');

@@ -2,7 +2,8 @@
  * The CLI's `CheckpointStore`: the canonical layout of SPEC §5 under an output root. This class
  * wires the parts, one module each beside it:
  *
- * - `fs-store-lock.ts`: the run's `.lock` file, stale locks taken over;
+ * - `fs-store-lock.ts`: the run's `.lock` file, stale locks taken over (`fs-store-process.ts`:
+ *   a live writer told from a zombie or a reused pid);
  * - `fs-store-io.ts`: writes whole or absent (temporary file, sync, rename);
  * - `fs-store-stage-files.ts`: appends synced line by line, kept file states and heads;
  * - `fs-store-reorder.ts`: `finalizeStageFile`, lines moved as bytes;
@@ -31,11 +32,13 @@ import { runName, SerialQueues, type StoreContext } from './fs-store-context';
 import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
 import { acquireLock, lockFilePath, releaseLock } from './fs-store-lock';
 import { createManifestFile, readManifestFile, recordOperationalFile } from './fs-store-manifest';
+import { procProbe, type ProcessProbe } from './fs-store-process';
 import { reorderStageFile } from './fs-store-reorder';
 import { ResumeSeals, sealFilePath, type DatasetSeal } from './fs-store-seals';
 import { StageFiles } from './fs-store-stage-files';
 
 export { lockFilePath, type LockInfo } from './fs-store-lock';
+export { procProbe, type ProcessProbe, type ProcessStart } from './fs-store-process';
 export { sealFilePath, type DatasetSeal } from './fs-store-seals';
 
 /** Options of {@link FsStore}. */
@@ -45,6 +48,11 @@ export interface FsStoreOptions {
 	 * The CLI prints these as notes. @default ignored
 	 */
 	onNotice?: (message: string) => void;
+	/**
+	 * How the lock tells a live writer from a stale lock: `/proc` and `kill(pid, 0)`
+	 * (`fs-store-process.ts`); tests give a fake. @default procProbe()
+	 */
+	processes?: ProcessProbe;
 	/**
 	 * Written into the run's seal file with every stage seal this store writes (under the run's
 	 * lock), for {@link FsStore.readDatasetSeal} to find at a later start. @default none
@@ -64,6 +72,7 @@ export class FsStore implements CheckpointStore, CallLog {
 	readonly #files: StageFiles;
 	readonly #calls: CallLogFiles;
 	readonly #seals: ResumeSeals;
+	readonly #processes: ProcessProbe;
 
 	/** @param root the output root (`--output-root`) holding `runs/`, `AwN_gen/`, … */
 	constructor(
@@ -81,6 +90,7 @@ export class FsStore implements CheckpointStore, CallLog {
 		this.#files = new StageFiles(this.#ctx);
 		this.#calls = new CallLogFiles(this.#ctx);
 		this.#seals = new ResumeSeals(this.#ctx, options.datasetSeal);
+		this.#processes = options.processes ?? procProbe();
 	}
 
 	/** The absolute path of a layout path. */
@@ -92,7 +102,8 @@ export class FsStore implements CheckpointStore, CallLog {
 		const path = this.pathOf(lockFilePath(run));
 		const info = await acquireLock(run, path, {
 			notice: this.#ctx.notice,
-			unwritable: (e, at) => unwritableError(this.root, e, at)
+			unwritable: (e, at) => unwritableError(this.root, e, at),
+			processes: this.#processes
 		});
 		// Another process may have written while this one did not hold the lock.
 		await this.#forget(run);
