@@ -227,7 +227,7 @@ describe('FsStore locks over the real /proc', () => {
 		await release();
 	});
 
-	it('takes over a lock whose pid now runs `sleep`, and refuses it while it names that sleep', async () => {
+	it('takes over a lock whose pid now runs sleep, and refuses it while it names that sleep', async () => {
 		const { child } = await shell('echo started; exec sleep 60');
 		const pid = child.pid!;
 		await vi.waitFor(async () =>

@@ -9,47 +9,17 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CheckpointError } from '../core/errors';
-import { parseJsonl, toJsonLine, visitJsonl } from '../core/jsonl';
+import { parseJsonl, toJsonLine } from '../core/jsonl';
 import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, STAGE_FILE_NAMES, type AnyRecord, type StageFile } from '../core/records';
 import { checkRecordToAppend } from '../core/store/checks';
-import { recordHead, recordHeadSync, type RecordHead } from '../core/store/heads';
+import { recordHead, type RecordHead } from '../core/store/heads';
 import { describeIdentity, recordIdentity } from '../core/store/identity';
 import type { StoreContext } from './fs-store-context';
-import { errorCode, readIfExists, syncDir } from './fs-store-io';
-import { cutBack, diskFullError, isDiskFull, writeAll } from './fs-store-write';
+import { appendError, fileState, syncDirs, type FileState } from './fs-store-file-state';
+import { readIfExists } from './fs-store-io';
 import { repairTorn } from './fs-store-torn';
-
-/** One stage file as this process knows it, from its first read or append on. */
-export interface FileState {
-	file: StageFile;
-	/**
-	 * Each saved record's identity and head, in file order. Appended records keep no head (it
-	 * would hold every response of the run in memory); `heads` reads the file again then.
-	 */
-	rows: { identity: string; head: RecordHead | null }[];
-	/** Saved identities, and those of appends not yet synced (reserved, so a duplicate is refused at once). */
-	identities: Set<string>;
-	/** Bytes of the file as saved. */
-	size: number;
-	/** Kept open while the run is locked by this store, so an append is one write and one sync. */
-	handle: FileHandle | null;
-	/** Appends waiting for the next write: several at once share one write and one sync. */
-	pending: PendingAppend[];
-	flushQueued: boolean;
-	/**
-	 * Why the file takes no more appends in this process: a failed write that could not be cut
-	 * back, so the file may end in part of a line. Null while appends may go on.
-	 */
-	damaged: unknown;
-}
-
-interface PendingAppend {
-	line: Buffer;
-	identity: string;
-	resolve: () => void;
-	reject: (error: unknown) => void;
-}
+import { cutBack, writeAll } from './fs-store-write';
 
 /** `FsStore`'s `readRecords`, `readHeads` and `appendRecord`, over kept file states. */
 export class StageFiles {
@@ -187,32 +157,7 @@ export class StageFiles {
 		handle: FileHandle | null
 	): Promise<FileState> {
 		const bytes = await this.#repair(path, (await readIfExists(path)) ?? Buffer.alloc(0), run);
-		// Each record's head at once, so the whole records (histories and all, most of a run's
-		// bytes) are never all in memory together; without a synchronous SHA-256, afterwards.
-		const heads: RecordHead[] = [];
-		const later: { at: number; record: AnyRecord }[] = [];
-		visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) => {
-			const head = recordHeadSync(file, record as AnyRecord);
-			if (head === null) later.push({ at: heads.length, record: record as AnyRecord });
-			heads.push(head!);
-		});
-		for (const { at, record } of later) heads[at] = await recordHead(file, record);
-		const identities = new Set<string>();
-		const rows = heads.map((head) => {
-			const identity = recordIdentity(file, head.record);
-			identities.add(identity);
-			return { identity, head };
-		});
-		const state: FileState = {
-			file,
-			rows,
-			identities,
-			size: bytes.length,
-			handle,
-			pending: [],
-			flushQueued: false,
-			damaged: null
-		};
+		const state = await fileState(path, file, bytes, handle);
 		this.#files.set(path, state);
 		return state;
 	}
@@ -243,23 +188,4 @@ export class StageFiles {
 			await this.drop(path);
 		}
 	}
-}
-
-/** The stage file's folder and the folder above it, so a new file and folder are on disk. */
-async function syncDirs(path: string): Promise<void> {
-	await syncDir(dirname(path));
-	await syncDir(dirname(dirname(path)));
-}
-
-/** Why an append was refused, and what to do. */
-function appendError(path: string, identity: string, e: unknown): CheckpointError {
-	const record = `the record of ${describeIdentity(identity)}`;
-	if (isDiskFull(e)) return diskFullError(path, record, e);
-	const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
-	return new CheckpointError(
-		`${path}: could not save ${record} (${(e as Error).message}); earlier records are kept. ` +
-			(readOnly
-				? 'The file or its disk is no longer writable: fix that, then resume.'
-				: 'Free space, then resume.')
-	);
 }

@@ -1,5 +1,5 @@
 /**
- * The CLI's `CheckpointStore`: the canonical layout of SPEC §5 under an output root. This class
+ * The CLI's `CheckpointStore`: the canonical layout of `PROTOCOL.md §5` under an output root. This class
  * wires the parts, one module each beside it:
  *
  * - `fs-store-lock.ts`: the run's `.lock` file, stale locks taken over (`fs-store-process.ts`:
