@@ -7,6 +7,7 @@ import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
+import { coded } from '../core/said';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import type { AnyRecord, Manifest, OperationalEntry } from '../core/records';
@@ -199,6 +200,9 @@ export async function openIdbStore(options: IdbStoreOptions = {}): Promise<IdbSt
 
 /** Locks held in this JavaScript realm, when the Web Locks API is missing. */
 const localLocks = new Set<string>();
+
+/** What a stored file's label starts with in messages. */
+const LABEL_PREFIX = 'browser storage: ';
 
 function isQuotaError(e: unknown): boolean {
 	return (e as { name?: string } | null)?.name === 'QuotaExceededError';
@@ -644,7 +648,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 
 	/** Names a stored file for messages; IndexedDB keeps the same files as the CLI's folders. */
 	#label(layoutPath: string): string {
-		return `browser storage: ${layoutPath}`;
+		return `${LABEL_PREFIX}${layoutPath}`;
 	}
 
 	/**
@@ -671,10 +675,15 @@ export class IdbStore implements CheckpointStore, CallLog {
 			}
 			await tx.done.catch(() => undefined);
 			if (isQuotaError(e) || isQuotaError(tx.error)) {
+				if (full) throw new CheckpointError(full);
 				throw new CheckpointError(
-					full ??
-						`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
-							'every earlier record is kept. Free space (export and delete old runs), then resume.'
+					`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
+						'every earlier record is kept. Free space (export and delete old runs), then resume.',
+					[
+						coded('storage_full_record', {
+							file: label.slice(label.startsWith(LABEL_PREFIX) ? LABEL_PREFIX.length : 0)
+						})
+					]
 				);
 			}
 			throw e;

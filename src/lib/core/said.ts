@@ -179,6 +179,8 @@ export const CORE_TEXTS = {
 	resume_difference: ['field', 'saved', 'now'],
 	resume_selection: ['savedCount', 'nowCount'],
 	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
+	// A record IndexedDB refused for lack of room (adapters/idb-store.ts); `file` its stored path.
+	storage_full_record: ['file'],
 	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
 	category_map_not_json: ['detail'],
 	category_map_not_object: ['example'],

@@ -26,9 +26,14 @@ export type RunStatus =
 /** The error that ended a run, with what the page needs to explain it. */
 export interface RunError {
 	message: string;
-	/** `locked`: another tab holds the run. */
+	/** `locked`: another tab holds the run; `storage_full`: browser storage refused a record. */
 	kind:
-		NonNullable<ModelCallError['details']['kind']> | 'locked' | 'checkpoint' | 'usage' | 'other';
+		| NonNullable<ModelCallError['details']['kind']>
+		| 'locked'
+		| 'storage_full'
+		| 'checkpoint'
+		| 'usage'
+		| 'other';
 	caseNumber?: string;
 	role?: string;
 	task?: string;
@@ -115,6 +120,9 @@ export function toRunError(e: unknown): RunError {
 		};
 	}
 	const name = (e as { name?: string } | null)?.name;
+	if (said?.some((text) => text.code === 'storage_full_record')) {
+		return { message, kind: 'storage_full', ...coded };
+	}
 	if (name === 'CheckpointError') return { message, kind: 'checkpoint', ...coded };
 	if (name === 'UsageError') return { message, kind: 'usage', ...coded };
 	return { message, kind: 'other' };

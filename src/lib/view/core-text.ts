@@ -174,6 +174,7 @@ const SAY: Sayers = {
 	resume_difference: (p) => m.core_resume_difference(p),
 	resume_selection: (p) => m.core_resume_selection(p),
 	resume_selection_at: (p) => m.core_resume_selection_at(p),
+	storage_full_record: (p) => m.core_storage_full_record(p),
 	category_map_not_json: (p) => m.core_category_map_not_json(p),
 	category_map_not_object: (p) => m.core_category_map_not_object(p),
 	category_map_empty: () => m.core_category_map_empty(),

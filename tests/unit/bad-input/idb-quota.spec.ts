@@ -13,6 +13,7 @@ import { CheckpointError } from '../../../src/lib/core/errors';
 import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
 import type { StageFile } from '../../../src/lib/core/records';
 import { createSimulatedClient } from '../../../src/lib/core/simulated';
+import { toRunError } from '../../../src/lib/state/run-snapshot';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { ALL_STAGES, ENDPOINTS, MODELS } from '../engine/harness';
 import { closeTestStores, openTestStore } from '../../support/idb';
@@ -123,6 +124,8 @@ describe('IndexedDB full mid-run', () => {
 		);
 		full.mockRestore();
 		expect(error).toBeInstanceOf(CheckpointError);
+		// The Run page heads it as full storage, not as a run that does not fit.
+		expect(toRunError(error).kind).toBe('storage_full');
 		const kase = dataset.cases[row.case];
 		const path = stageFilePath(key, row.file);
 		expect((error as Error).message).toBe(
@@ -150,5 +153,89 @@ describe('IndexedDB full mid-run', () => {
 		const report = resumed.stages.find((s) => s.stage === row.stage)!;
 		expect([report.resumed, report.generated]).toEqual([row.case, 4 - row.case]);
 		expect(await exported(store, key)).toEqual(expected);
+	});
+});
+
+/** Makes the `nth` `method` call on object store `name` from now on fail as a full disk does. */
+function fillStoreAt(name: string, method: 'add' | 'put', nth: number) {
+	const original = IDBObjectStore.prototype[method];
+	let calls = 0;
+	return vi.spyOn(IDBObjectStore.prototype, method).mockImplementation(function (
+		this: IDBObjectStore,
+		...args: Parameters<typeof original>
+	) {
+		if (this.name === name && ++calls === nth) {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		}
+		return original.apply(this, args);
+	});
+}
+
+describe('IndexedDB full mid-transaction, at other writes', () => {
+	it('a head refused in its record’s transaction: neither is saved, the page heads it "storage is full", a rerun completes', async () => {
+		const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const roomy = await open();
+		await run(roomy);
+		const expected = await exported(roomy, key);
+
+		const store = await open();
+		// Record 8 is case #1's complete LCA label (see ROWS): its head is the 8th put on heads.
+		const full = fillStoreAt('heads', 'put', 8);
+		const error = await run(store).then(
+			() => null,
+			(e: unknown) => e
+		);
+		full.mockRestore();
+		expect(error).toBeInstanceOf(CheckpointError);
+		expect((error as Error).message).toMatch(
+			/^gen stopped at case #1 .*LCA_results\.jsonl: browser storage is full/
+		);
+		expect(toRunError(error)).toMatchObject({ kind: 'storage_full' });
+		// The transaction is one: the record went with its head, and nothing downstream was saved.
+		const kept = await exported(store, key);
+		const lines = (file: StageFile) =>
+			(kept.get(stageFilePath(key, file)) ?? '').split('\n').filter(Boolean).length;
+		expect([lines('a1'), lines('LCA_results'), lines('interaction')]).toEqual([4, 2, 1]);
+		expect(await store.readHeads(key, 'LCA_results')).toHaveLength(2);
+
+		const resumed = await run(store);
+		expect(resumed.stages.find((s) => s.stage === 'gen')!.resumed).toBe(1);
+		expect(await exported(store, key)).toEqual(expected);
+	});
+
+	it('the manifest refused: the start stops saying storage is full, nothing saved; a rerun completes', async () => {
+		const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const roomy = await open();
+		await run(roomy);
+		const expected = await exported(roomy, key);
+
+		const store = await open();
+		const full = fillStoreAt('manifests', 'add', 1);
+		const error = await run(store).then(
+			() => null,
+			(e: unknown) => e
+		);
+		full.mockRestore();
+		expect((error as Error).message).toMatch(/manifest\.json: browser storage is full/);
+		expect(toRunError(error).kind).toBe('storage_full');
+		expect(await store.listRuns()).toEqual([]);
+		await run(store);
+		expect(await exported(store, key)).toEqual(expected);
+	});
+
+	it('a call-log line refused: the run goes on with a warning, its records those of a roomy run', async () => {
+		const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const roomy = await open();
+		await run(roomy);
+		const expected = await exported(roomy, key);
+
+		const store = await open();
+		const full = fillStoreAt('calls', 'add', 5);
+		const result = await run(store);
+		full.mockRestore();
+		expect(result.warnings.join('\n')).toMatch(/browser storage is full/);
+		expect(await exported(store, key)).toEqual(expected);
+		// The lines before the refused one are kept, whole.
+		expect((await store.readCalls(key)).length).toBe(4);
 	});
 });

@@ -1,0 +1,97 @@
+/**
+ * Writes that are whole or absent: a temporary file beside the target, synced, then moved into
+ * place; and the folder synced so the move itself survives a crash.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CheckpointError } from '../core/errors';
+import { errorCode } from './fs-store-context';
+import { writeAll } from './fs-store-write';
+
+export { errorCode } from './fs-store-context';
+
+/**
+ * Writes `data` to a temporary file beside `path` and syncs it; returns the temporary path. A
+ * failed write (a full disk) removes the temporary file.
+ */
+export async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
+	const tmp = join(
+		dirname(path),
+		`.${path.split(/[\\/]/).pop()}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`
+	);
+	const handle = await fs.open(tmp, 'wx');
+	try {
+		await writeAll(handle, typeof data === 'string' ? Buffer.from(data, 'utf8') : data, tmp);
+		await handle.sync();
+	} catch (e) {
+		await handle.close().catch(() => undefined);
+		await fs.unlink(tmp).catch(() => undefined);
+		throw e;
+	}
+	await handle.close();
+	return tmp;
+}
+
+/** Replaces `path` whole with `data` (a reader sees the old file or the new one). */
+export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
+	const tmp = await writeTemp(path, data);
+	try {
+		await fs.rename(tmp, path);
+	} catch (e) {
+		await fs.unlink(tmp).catch(() => undefined);
+		throw e;
+	}
+}
+
+/** Makes a rename or link durable. Some platforms (Windows) cannot open a folder; skip there. */
+export async function syncDir(dir: string): Promise<void> {
+	try {
+		const handle = await fs.open(dir, 'r');
+		try {
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+	} catch {
+		// best effort
+	}
+}
+
+export async function removeIfEmpty(dir: string): Promise<void> {
+	await fs.rmdir(dir).catch(() => undefined);
+}
+
+/** The bytes of a file, or null when there is none. */
+export async function readIfExists(path: string): Promise<Buffer | null> {
+	try {
+		return await fs.readFile(path);
+	} catch (e) {
+		if (errorCode(e) === 'ENOENT') return null;
+		throw e;
+	}
+}
+
+/**
+ * A file-system error from the first write under the output root, as a `CheckpointError`
+ * (exit 2) naming the folder and what to do; other errors pass unchanged.
+ */
+export function unwritableError(root: string, e: unknown, path: string): unknown {
+	const code = errorCode(e);
+	if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST'].includes(code)) {
+		return e;
+	}
+	const why =
+		code === 'EROFS'
+			? 'the file system is read-only'
+			: code === 'ENOTDIR' || code === 'EEXIST'
+				? 'a file stands where a folder is needed'
+				: code === 'ENOENT'
+					? 'the folder cannot be created'
+					: 'permission denied';
+	return new CheckpointError(
+		`cannot write under the output root ${root}: ${why} (${code} at ${path}). Choose a ` +
+			'folder you can write with --output-root, or make this one writable; nothing was ' +
+			'written and no model was called.'
+	);
+}

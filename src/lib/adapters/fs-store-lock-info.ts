@@ -1,0 +1,110 @@
+/**
+ * What a lock file holds, whether its writer still runs (`kill(pid, 0)`, then `/proc` through
+ * `fs-store-process.ts`), and what a refused writer is told.
+ */
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import { RunLockedError } from '../core/errors';
+import type { RunKey } from '../core/layout';
+import { runLabel } from '../core/store/checks';
+import { sameProcess, type ProcessProbe, type ProcessStart } from './fs-store-process';
+
+/** What a lock file holds. */
+export interface LockInfo {
+	pid: number;
+	hostname: string;
+	/** ISO time the lock was taken. */
+	started_at: string;
+	/** Tells this lock from a later one at the same path, so release removes only its own. */
+	token: string;
+	/** The writer as `/proc` told it (absent elsewhere, and in locks of older versions). */
+	process?: ProcessStart;
+}
+
+/** How a lock's writer stands: still writing, or gone in one of three ways. */
+export type Verdict = 'live' | 'gone' | 'zombie' | 'reused';
+
+/** What the takeover note adds for each way a writer can be gone. */
+export const GONE: Record<Exclude<Verdict, 'live'>, string> = {
+	gone: '',
+	zombie: ' (its pid is a zombie, an ended process not yet reaped)',
+	reused:
+		' (its pid now belongs to another process, started at another time or running another program)'
+};
+
+/**
+ * Whether the writer a lock of this host names still runs: `kill(pid, 0)`, then, for a lock that
+ * recorded its writer's start, `/proc`: a zombie has ended, and a pid whose start or command line
+ * differs was reused (perhaps by this very process, after a restart). A lock without that record
+ * (an older version, a system without `/proc`) is judged by `kill(pid, 0)` alone, as before.
+ */
+export async function judge(info: LockInfo, processes: ProcessProbe): Promise<Verdict> {
+	const now = await processes.look(info.pid);
+	if (now.kind === 'gone') return 'gone';
+	const recorded = startOf(info.process);
+	if (!recorded) return 'live';
+	if (now.kind === 'zombie') return 'zombie';
+	return now.start && !sameProcess(recorded, now.start) ? 'reused' : 'live';
+}
+
+/** A lock file's `process` field when it has the shape this code writes, else null. */
+function startOf(value: unknown): ProcessStart | null {
+	const v = value as Partial<ProcessStart> | null | undefined;
+	const ok =
+		typeof v?.boot === 'string' &&
+		typeof v.ticks === 'string' &&
+		Array.isArray(v.cmdline) &&
+		v.cmdline.every((arg) => typeof arg === 'string');
+	return ok ? (v as ProcessStart) : null;
+}
+
+export async function readLockInfo(path: string): Promise<LockInfo | null> {
+	try {
+		const info = JSON.parse(await fs.readFile(path, 'utf8')) as Partial<LockInfo>;
+		return typeof info.pid === 'number' && typeof info.hostname === 'string'
+			? (info as LockInfo)
+			: null;
+	} catch {
+		return null;
+	}
+}
+
+export async function lockedError(
+	run: RunKey,
+	path: string,
+	processes: ProcessProbe
+): Promise<RunLockedError> {
+	const info = await readLockInfo(path);
+	const only = 'Only one writer per run id and model is allowed.';
+	if (info === null) {
+		return new RunLockedError(
+			`${runLabel(run)}: the lock file ${path} exists but does not say who holds it (a writer may ` +
+				'have been killed while taking it). If no lexpilot process is writing this run, delete ' +
+				'that file and run again.'
+		);
+	}
+	const who = `process ${info.pid} on ${info.hostname}, started ${info.started_at}`;
+	if (info.hostname !== hostname()) {
+		return new RunLockedError(
+			`${runLabel(run)} is locked by ${who} (${path}). ${only} If that process is no longer ` +
+				'running, delete the lock file and run again.'
+		);
+	}
+	const live = (await judge(info, processes)) === 'live';
+	if (live && info.pid === process.pid) {
+		return new RunLockedError(
+			`${runLabel(run)} is already being written by this process (lock file ${path}). ${only}`
+		);
+	}
+	if (live) {
+		return new RunLockedError(
+			`${runLabel(run)} is being written by another lexpilot ${who} (lock file ${path}). Wait ` +
+				`for it to finish or stop it. ${only}`
+		);
+	}
+	return new RunLockedError(
+		`${runLabel(run)}: the lock file ${path} was left by ${who}, which is no longer running ` +
+			'(the run was interrupted). Make sure no other lexpilot writes this run, delete the lock ' +
+			'file, and run again to resume.'
+	);
+}

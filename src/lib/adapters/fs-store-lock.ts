@@ -1,0 +1,137 @@
+/**
+ * The run's lock file, `runs/<run-id>/<model>/.lock`: created exclusively, it holds the writer's
+ * pid, host, start time, a token and, on Linux, the process's start and command line as `/proc`
+ * tells them (`fs-store-process.ts`). A lock left by a process of this host that is gone (pid
+ * not alive, a zombie, or a pid that now names another process) is taken over, with a note: it is renamed away under a unique name, the renamed file is
+ * checked to be the very lock judged stale (a rival taking over at the same moment would have
+ * replaced it; then it is put back and this writer refuses), and a new lock is created
+ * exclusively. A lock of a live process, of another host (whose pids mean nothing here) or one
+ * that names no process is refused; the error names the file and says when it is safe to delete
+ * it.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { CheckpointError } from '../core/errors';
+import type { RunKey } from '../core/layout';
+import { runLabel } from '../core/store/checks';
+import { errorCode } from './fs-store-io';
+import {
+	GONE,
+	judge,
+	lockedError,
+	readLockInfo,
+	type LockInfo,
+	type Verdict
+} from './fs-store-lock-info';
+import type { ProcessProbe } from './fs-store-process';
+import { orDiskFull, writeAll } from './fs-store-write';
+
+export type { LockInfo } from './fs-store-lock-info';
+
+/** `runs/<run-id>/<model>/.lock`, next to the manifest. */
+export function lockFilePath(run: RunKey): string {
+	return `runs/${run.runId}/${run.modelDir}/.lock`;
+}
+
+/** How a lock is taken: where notes go, how a first failed write is worded, how pids are told. */
+export interface LockOptions {
+	notice: (message: string) => void;
+	unwritable: (e: unknown, path: string) => unknown;
+	processes: ProcessProbe;
+}
+
+/** Creates the lock file at `path` (taking over a stale one); returns what it holds. */
+export async function acquireLock(run: RunKey, path: string, options: LockOptions) {
+	try {
+		await fs.mkdir(dirname(path), { recursive: true });
+	} catch (e) {
+		throw options.unwritable(e, dirname(path));
+	}
+	const self = await options.processes.self();
+	const info: LockInfo = {
+		pid: process.pid,
+		hostname: hostname(),
+		started_at: new Date().toISOString(),
+		token: randomUUID(),
+		...(self ? { process: self } : {})
+	};
+	let handle: fs.FileHandle;
+	try {
+		handle = await fs.open(path, 'wx');
+	} catch (e) {
+		if (errorCode(e) !== 'EEXIST') throw options.unwritable(e, path);
+		const stale = await takeOverStale(path, options.processes);
+		if (!stale) throw await lockedError(run, path, options.processes);
+		try {
+			handle = await fs.open(path, 'wx');
+		} catch (again) {
+			// Another writer created its lock between the takeover and this open.
+			if (errorCode(again) === 'EEXIST') throw await lockedError(run, path, options.processes);
+			throw again;
+		}
+		options.notice(
+			`${runLabel(run)}: took over the lock ${path} left by process ${stale.info.pid} on this ` +
+				`host (started ${stale.info.started_at}), which is no longer running${GONE[stale.verdict]}.`
+		);
+	}
+	try {
+		await writeAll(handle, Buffer.from(`${JSON.stringify(info)}\n`, 'utf8'), path);
+		await handle.sync();
+	} catch (e) {
+		// A lock naming nobody would stop every later run until deleted by hand.
+		await handle.close().catch(() => undefined);
+		await fs.unlink(path).catch(() => undefined);
+		throw orDiskFull(e, path, 'the lock file');
+	}
+	await handle.close();
+	return info;
+}
+
+/** Removes the lock file at `path` if it is still the one `info` describes. */
+export async function releaseLock(path: string, info: LockInfo): Promise<void> {
+	if ((await readLockInfo(path))?.token !== info.token) return;
+	await fs.unlink(path).catch((e) => {
+		if (errorCode(e) === 'ENOENT') return;
+		throw new CheckpointError(
+			`could not remove the lock file ${path} (${errorCode(e) ?? (e as Error).message}); ` +
+				'the next run on this host takes it over once this process has ended, or delete it.'
+		);
+	});
+}
+
+/**
+ * Moves a lock of a dead process of this host out of the way. Returns what it held, or null
+ * when the lock is not provably stale (live, other host, unreadable) or a rival got there first.
+ */
+async function takeOverStale(
+	path: string,
+	processes: ProcessProbe
+): Promise<{ info: LockInfo; verdict: Exclude<Verdict, 'live'> } | null> {
+	const info = await readLockInfo(path);
+	if (!info || info.hostname !== hostname()) return null;
+	const verdict = await judge(info, processes);
+	if (verdict === 'live') return null;
+	const aside = `${path}.stale-${process.pid}-${randomUUID().slice(0, 8)}`;
+	try {
+		await fs.rename(path, aside);
+	} catch (e) {
+		if (errorCode(e) === 'ENOENT') return { info, verdict }; // removed meanwhile: try to create it
+		throw e;
+	}
+	const moved = await readLockInfo(aside);
+	const same =
+		moved !== null &&
+		moved.pid === info.pid &&
+		moved.started_at === info.started_at &&
+		moved.token === info.token;
+	if (!same) {
+		// A rival replaced the stale lock with its own before the rename: give it back.
+		await fs.link(aside, path).catch(() => undefined);
+		await fs.unlink(aside).catch(() => undefined);
+		return null;
+	}
+	await fs.unlink(aside).catch(() => undefined);
+	return { info, verdict };
+}
