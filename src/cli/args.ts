@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
+import { escapeControl } from '../lib/core/text/escape-control';
 import { RUN_ID_PATTERN } from '../lib/core/layout';
 import { checkBaseUrl as checkUrl } from '../lib/core/model/base-url';
 import type { RoleEndpoint } from '../lib/core/model/types';
@@ -137,7 +138,7 @@ export function generationOptionsFrom(
 	}
 	if (!RUN_ID_PATTERN.test(runId)) {
 		throw new UsageError(
-			`--run-id "${runId}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
+			`--run-id "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
 				'starting with a letter or digit, at most 64 characters'
 		);
 	}
@@ -224,12 +225,13 @@ export function numberFlag(
 	const kind = rule.integer ? 'a whole number' : 'a number';
 	const range = describeRange(rule);
 	if (!pattern.test(text) || !Number.isFinite(value)) {
-		throw new UsageError(`--${name} must be ${kind}${range}, got "${raw}"`);
+		throw new UsageError(`--${name} must be ${kind}${range}, got "${escapeControl(raw)}"`);
 	}
 	const tooLow =
 		rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min);
 	const tooHigh = rule.max !== undefined && value > rule.max;
-	if (tooLow || tooHigh) throw new UsageError(`--${name} must be ${kind}${range}, got ${raw}`);
+	if (tooLow || tooHigh)
+		throw new UsageError(`--${name} must be ${kind}${range}, got ${escapeControl(raw)}`);
 	return value;
 }
 
