@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
 import { escapeControl } from '../lib/core/text/escape-control';
-import { RUN_ID_PATTERN } from '../lib/core/layout';
+import { runIdProblem, unportableText } from '../lib/core/layout';
 import { checkBaseUrl as checkUrl } from '../lib/core/model/base-url';
 import type { RoleEndpoint } from '../lib/core/model/types';
 import { ROLES, type Role } from '../lib/core/records';
@@ -60,7 +60,7 @@ export interface GenerationOptions {
 	 * @default './lexpilot-output'
 	 */
 	outputRoot: string;
-	/** The run id (required; checked against `RUN_ID_PATTERN`). */
+	/** The run id (required; checked by `runIdProblem`: the safe alphabet, portable). */
 	runId: string;
 	/** Only the first `limit` cases in file order; null for all. */
 	limit: number | null;
@@ -136,10 +136,17 @@ export function generationOptionsFrom(
 				'run the same id again to resume, use a new id for each independent repetition.'
 		);
 	}
-	if (!RUN_ID_PATTERN.test(runId)) {
+	const runIdRule = runIdProblem(runId);
+	if (runIdRule === 'alphabet') {
 		throw new UsageError(
 			`--run-id "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
 				'starting with a letter or digit, at most 64 characters'
+		);
+	}
+	if (runIdRule !== null) {
+		throw new UsageError(
+			`--run-id: ${unportableText(runIdRule, runId)}; choose another run id (an output root ` +
+				'or a bundle holding it could not be unpacked on Windows)'
 		);
 	}
 

@@ -19,6 +19,8 @@ const ESCAPED = /^\s*escape(Control|Strings)\(/;
 /** `file: expression` pairs that print as they are, each with why. */
 const ALLOWED: Record<string, string> = {
 	'args.ts: name': 'a flag name of GENERATION_OPTIONS (ours)',
+	'args.ts: unportableText(runIdRule, runId)':
+		'a run id that passed RUN_ID_PATTERN (the safe alphabet)',
 	'args.ts: checked.problem':
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
 	'commands/stage.ts: name': 'a command name of this file (ours)',
