@@ -213,12 +213,12 @@ describe('resume', () => {
 	it('refuses to resume with an operational setting out of its range, and only those', async () => {
 		const m = await manifest();
 		const src = sources((s) => {
-			s.generation.retries = SETTING_LIMITS.retries.max! + 1;
+			s.generation.retries = SETTING_LIMITS.retries.max + 1;
 			s.generation.temperature = 99; // not used on resume: the manifest's is
 		});
 		const check = checkResume(src, m, plan, await promptsSha256(DEFAULT_PROMPT_PACK));
 		expect(check.problems).toEqual([
-			`Models page: Retries must be at most ${SETTING_LIMITS.retries.max}.`
+			`Models page: Retries must be a whole number from 0 to ${SETTING_LIMITS.retries.max}.`
 		]);
 	});
 
