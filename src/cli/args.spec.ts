@@ -171,11 +171,11 @@ describe('parseGenerationArgs: usage errors', () => {
 		{ args: [...base, '--model', ''], message: '--model needs a value' },
 		{
 			args: [...base, '--model', 'm', '--limit', '0'],
-			message: '--limit must be a whole number of at least 1, got 0'
+			message: '--limit must be a whole number from 1 to 1000000, got 0'
 		},
 		{
 			args: [...base, '--model', 'm', '--limit', '2.5'],
-			message: '--limit must be a whole number of at least 1, got "2.5"'
+			message: '--limit must be a whole number from 1 to 1000000, got "2.5"'
 		},
 		{
 			args: [...base, '--model', 'm', '--temperature', 'hot'],
@@ -191,11 +191,23 @@ describe('parseGenerationArgs: usage errors', () => {
 		},
 		{
 			args: [...base, '--model', 'm', '--max-tokens', '1e4'],
-			message: '--max-tokens must be a whole number of at least 1, got "1e4"'
+			message: '--max-tokens must be a whole number from 1 to 262144, got "1e4"'
 		},
 		{
 			args: [...base, '--model', 'm', '--timeout', '0'],
-			message: '--timeout must be a number above 0, got 0'
+			message: '--timeout must be a number above 0 and at most 86400, got 0'
+		},
+		{
+			args: [...base, '--model', 'm', '--timeout', '3000000'],
+			message: '--timeout must be a number above 0 and at most 86400, got 3000000'
+		},
+		{
+			args: [...base, '--model', 'm', '--max-tokens', '262145'],
+			message: '--max-tokens must be a whole number from 1 to 262144, got 262145'
+		},
+		{
+			args: [...base, '--model', 'm', '--limit', '1000001'],
+			message: '--limit must be a whole number from 1 to 1000000, got 1000001'
 		},
 		{
 			args: [...base, '--model', 'm', '--retries=-1'],
@@ -238,19 +250,19 @@ describe('parseGenerationArgs: usage errors', () => {
 
 describe('numberFlag', () => {
 	it.each([
-		['3', {}, 3],
-		[' 0.25 ', {}, 0.25],
-		['.5', {}, 0.5],
-		['12', { integer: true, min: 1 }, 12]
-	])('reads %j', (raw, rule, value) => {
-		expect(numberFlag('x', raw, 0, rule)).toBe(value);
+		['3', 'retries', 3],
+		[' 0.25 ', 'temperature', 0.25],
+		['.5', 'timeout_s', 0.5],
+		['12', 'max_tokens', 12]
+	] as const)('reads %j', (raw, setting, value) => {
+		expect(numberFlag('x', raw, 0, setting)).toBe(value);
 	});
 
 	it('returns the fallback when the flag is absent', () => {
-		expect(numberFlag('x', undefined, 7)).toBe(7);
+		expect(numberFlag('x', undefined, 7, 'retries')).toBe(7);
 	});
 
 	it.each(['', '0x10', '1e3', '12abc', 'Infinity', 'NaN'])('refuses %j', (raw) => {
-		expect(() => numberFlag('x', raw, 0)).toThrow(UsageError);
+		expect(() => numberFlag('x', raw, 0, 'timeout_s')).toThrow(UsageError);
 	});
 });

@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
-import { RUN_ID_PATTERN } from '../lib/core/layout';
+import { escapeControl } from '../lib/core/text/escape-control';
+import { runIdProblem, unportableText } from '../lib/core/layout';
 import { checkBaseUrl as checkUrl } from '../lib/core/model/base-url';
 import type { RoleEndpoint } from '../lib/core/model/types';
 import { ROLES, type Role } from '../lib/core/records';
@@ -16,7 +17,10 @@ import {
 	DEFAULT_JUDGE_MODEL,
 	DEFAULT_SETTINGS,
 	DEFAULT_USER_MODEL,
+	limited,
 	SETTING_LIMITS,
+	type NumberLimit,
+	type SettingName,
 	type Settings
 } from '../lib/core/run-config';
 import type { CliIo } from './types';
@@ -59,7 +63,7 @@ export interface GenerationOptions {
 	 * @default './lexpilot-output'
 	 */
 	outputRoot: string;
-	/** The run id (required; checked against `RUN_ID_PATTERN`). */
+	/** The run id (required; checked by `runIdProblem`: the safe alphabet, portable). */
 	runId: string;
 	/** Only the first `limit` cases in file order; null for all. */
 	limit: number | null;
@@ -75,6 +79,12 @@ export interface GenerationOptions {
 	categoriesPath: string | null;
 }
 
+/** `0-2`, `above 0, at most 86400`: a setting's range in the help text. */
+function range(name: SettingName): string {
+	const { min, max, exclusiveMin } = SETTING_LIMITS[name];
+	return exclusiveMin ? `above ${min}, at most ${max}` : `${min}-${max}`;
+}
+
 /** Help text for the shared options, for each command's `usage`. */
 export const GENERATION_OPTIONS_HELP = `Options:
   --model ID               evaluated model (or LEXPILOT_MODEL); required, never chosen for you
@@ -83,13 +93,13 @@ export const GENERATION_OPTIONS_HELP = `Options:
   --dataset FILE           LexPilot dataset JSON [$LEXPILOT_DATASET, else ./${DEFAULT_DATASET}]
   --output-root DIR        where results are written [${DEFAULT_OUTPUT_ROOT}]
   --run-id NAME            run id, e.g. run1 (required; the same id resumes)
-  --limit N                only the first N cases
-  --temperature T          evaluated and user model [${DEFAULT_SETTINGS.temperature}]
-  --judge-temperature T    judge [${DEFAULT_SETTINGS.judge_temperature}]
-  --max-tokens N           [${DEFAULT_SETTINGS.max_tokens}]
-  --timeout SECONDS        per call; a resume may change it [${DEFAULT_SETTINGS.timeout_s}]
-  --retries N              per call (0-${SETTING_LIMITS.retries.max}); a resume may change it [${DEFAULT_SETTINGS.retries}]
-  --concurrency N          cases in parallel; does not change results [${DEFAULT_CONCURRENCY}]
+  --limit N                only the first N cases (${range('limit')})
+  --temperature T          evaluated and user model, ${range('temperature')} [${DEFAULT_SETTINGS.temperature}]
+  --judge-temperature T    judge, ${range('judge_temperature')} [${DEFAULT_SETTINGS.judge_temperature}]
+  --max-tokens N           ${range('max_tokens')} [${DEFAULT_SETTINGS.max_tokens}]
+  --timeout SECONDS        per call, ${range('timeout_s')}; a resume may change it [${DEFAULT_SETTINGS.timeout_s}]
+  --retries N              per call, ${range('retries')}; a resume may change it [${DEFAULT_SETTINGS.retries}]
+  --concurrency N          cases in parallel, ${range('concurrency')}; does not change results [${DEFAULT_CONCURRENCY}]
   --complete-field NAME    dataset field of the complete history (when not detected)
   --underspecified-field NAME  dataset field of the underspecified history
   --categories FILE        cause → class map JSON [built-in six classes]
@@ -135,10 +145,17 @@ export function generationOptionsFrom(
 				'run the same id again to resume, use a new id for each independent repetition.'
 		);
 	}
-	if (!RUN_ID_PATTERN.test(runId)) {
+	const runIdRule = runIdProblem(runId);
+	if (runIdRule === 'alphabet') {
 		throw new UsageError(
-			`--run-id "${runId}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
+			`--run-id "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
 				'starting with a letter or digit, at most 64 characters'
+		);
+	}
+	if (runIdRule !== null) {
+		throw new UsageError(
+			`--run-id: ${unportableText(runIdRule, runId)}; choose another run id (an output root ` +
+				'or a bundle holding it could not be unpacked on Windows)'
 		);
 	}
 
@@ -164,7 +181,7 @@ export function generationOptionsFrom(
 	) as Record<Role, RoleEndpoint>;
 
 	const setting = (name: keyof Settings, flagName: keyof typeof GENERATION_OPTIONS) =>
-		numberFlag(flagName, flag(flagName), DEFAULT_SETTINGS[name], SETTING_LIMITS[name]);
+		numberFlag(flagName, flag(flagName), DEFAULT_SETTINGS[name], name);
 	const settings: Settings = {
 		temperature: setting('temperature', 'temperature'),
 		judge_temperature: setting('judge_temperature', 'judge-temperature'),
@@ -182,15 +199,9 @@ export function generationOptionsFrom(
 		datasetChoice,
 		outputRoot: resolve(io.cwd, flag('output-root') ?? DEFAULT_OUTPUT_ROOT),
 		runId,
-		limit:
-			limitRaw === undefined ? null : numberFlag('limit', limitRaw, 0, { integer: true, min: 1 }),
+		limit: limitRaw === undefined ? null : numberFlag('limit', limitRaw, 0, 'limit'),
 		settings,
-		concurrency: numberFlag(
-			'concurrency',
-			flag('concurrency'),
-			DEFAULT_CONCURRENCY,
-			SETTING_LIMITS.concurrency
-		),
+		concurrency: numberFlag('concurrency', flag('concurrency'), DEFAULT_CONCURRENCY, 'concurrency'),
 		roles,
 		historyFields: {
 			...(complete ? { complete } : {}),
@@ -200,44 +211,36 @@ export function generationOptionsFrom(
 	};
 }
 
-/** Limits of a numeric flag. */
-export interface NumberRule {
-	/** Whole numbers only. @default false */
-	integer?: boolean;
-	min?: number;
-	max?: number;
-	/** `min` itself is not allowed. @default false */
-	exclusiveMin?: boolean;
-}
-
-/** Parses a numeric flag strictly ("1e3", "0x10", "12abc" are refused) with a UsageError naming it. */
+/**
+ * Parses a numeric flag strictly ("1e3", "0x10", "12abc" are refused) and checks it with the
+ * setting's schema (`run-config.ts`, from `SETTING_LIMITS`); a UsageError names the flag and the
+ * range. `fallback` when the flag is absent.
+ */
 export function numberFlag(
 	name: string,
 	raw: string | undefined,
 	fallback: number,
-	rule: NumberRule = {}
+	setting: SettingName
 ): number {
 	if (raw === undefined) return fallback;
+	const limit = SETTING_LIMITS[setting];
 	const text = raw.trim();
-	const pattern = rule.integer ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)$/;
+	const pattern = limit.integer ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)$/;
 	const value = Number(text);
-	const kind = rule.integer ? 'a whole number' : 'a number';
-	const range = describeRange(rule);
+	const kind = limit.integer ? 'a whole number' : 'a number';
+	const range = describeRange(limit);
 	if (!pattern.test(text) || !Number.isFinite(value)) {
-		throw new UsageError(`--${name} must be ${kind}${range}, got "${raw}"`);
+		throw new UsageError(`--${name} must be ${kind}${range}, got "${escapeControl(raw)}"`);
 	}
-	const tooLow =
-		rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min);
-	const tooHigh = rule.max !== undefined && value > rule.max;
-	if (tooLow || tooHigh) throw new UsageError(`--${name} must be ${kind}${range}, got ${raw}`);
+	if (!limited(setting).safeParse(value).success) {
+		throw new UsageError(`--${name} must be ${kind}${range}, got ${escapeControl(raw)}`);
+	}
 	return value;
 }
 
-function describeRange({ min, max, exclusiveMin }: NumberRule): string {
-	if (min !== undefined && max !== undefined) return ` from ${min} to ${max}`;
-	if (min !== undefined) return exclusiveMin ? ` above ${min}` : ` of at least ${min}`;
-	if (max !== undefined) return ` of at most ${max}`;
-	return '';
+/** ` from 0 to 2`, ` above 0 and at most 86400`: the range of a setting, for its message. */
+export function describeRange({ min, max, exclusiveMin }: NumberLimit): string {
+	return exclusiveMin ? ` above ${min} and at most ${max}` : ` from ${min} to ${max}`;
 }
 
 function checkBaseUrl(value: string, variable: string): string {

@@ -9,6 +9,7 @@ import {
 } from '../lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
+import { escapeControl } from '../lib/core/text/escape-control';
 
 export interface DatasetFileOptions {
 	/** History fields named on the command line. */
@@ -27,7 +28,12 @@ export async function readDatasetFile(
 	options: DatasetFileOptions = {}
 ): Promise<LoadResult> {
 	const label = options.label ?? path;
-	const bytes = await readBytes(path, `dataset file ${label}`, '--dataset', options.notFound);
+	const bytes = await readBytes(
+		path,
+		`dataset file ${escapeControl(label)}`,
+		'--dataset',
+		options.notFound
+	);
 	const categories = options.categoriesPath
 		? await readCategoryFile(options.categoriesPath)
 		: undefined;
@@ -59,14 +65,14 @@ export function formatInvalidDataset(
 	// The total, not the lines listed: past a few hundred problems the rest are only counted.
 	const n = result.problemCount;
 	const lines = [
-		`${label} is not a valid LexPilot dataset (${n} problem${n === 1 ? '' : 's'}):`,
+		`${escapeControl(label)} is not a valid LexPilot dataset (${n} problem${n === 1 ? '' : 's'}):`,
 		...result.problems.map((p) => `  ${p.text}`)
 	];
 	if (result.mapping) {
 		const { candidates, detected } = result.mapping;
 		const example = [
-			`--complete-field ${detected.complete ?? candidates[0] ?? 'NAME'}`,
-			`--underspecified-field ${detected.underspecified ?? candidates[1] ?? 'NAME'}`
+			`--complete-field ${escapeControl(detected.complete ?? candidates[0] ?? 'NAME')}`,
+			`--underspecified-field ${escapeControl(detected.underspecified ?? candidates[1] ?? 'NAME')}`
 		].join(' ');
 		lines.push(`Map the history fields, e.g.: ${example}`);
 	}
@@ -75,11 +81,11 @@ export function formatInvalidDataset(
 
 /** Reads a category map file (`--categories`), with a UsageError naming it when it is wrong. */
 export async function readCategoryFile(path: string): Promise<CategoryMap> {
-	const bytes = await readBytes(path, `category map ${path}`, '--categories');
+	const bytes = await readBytes(path, `category map ${escapeControl(path)}`, '--categories');
 	try {
 		return parseCategoryMap(bytes);
 	} catch (e) {
-		if (e instanceof UsageError) throw new UsageError(`${path}: ${e.message}`);
+		if (e instanceof UsageError) throw new UsageError(`${escapeControl(path)}: ${e.message}`);
 		throw e;
 	}
 }
@@ -99,6 +105,6 @@ async function readBytes(
 		if (code === 'ENOENT') throw new UsageError(notFound ?? `${what} not found (check ${flag})`);
 		if (code === 'EISDIR') throw new UsageError(`${what} is a folder; ${flag} needs a file`);
 		if (code === 'EACCES') throw new UsageError(`${what} cannot be read: permission denied`);
-		throw new UsageError(`${what} cannot be read: ${(e as Error).message}`);
+		throw new UsageError(`${what} cannot be read: ${escapeControl((e as Error).message)}`);
 	}
 }

@@ -4,6 +4,7 @@
  * expect. A relative path resolves from the directory the command was typed in.
  */
 import { resolve } from 'node:path';
+import { escapeControl } from '../lib/core/text/escape-control';
 
 /** The released multi-turn benchmark's file name: the dataset used when none is named. */
 export const DEFAULT_DATASET = 'LexPilot_release_multiturn.json';
@@ -33,14 +34,16 @@ export function chooseDataset(
 	const label = flag ?? fromEnv ?? DEFAULT_DATASET;
 	const path = resolve(cwd, label);
 	const from = flag !== undefined ? 'flag' : fromEnv !== undefined ? 'env' : 'default';
-	const lookedFor = path === label ? '' : `; looked for ${path}`;
+	// Typed paths are quoted escaped, like any other text the CLI did not write.
+	const shown = escapeControl(label);
+	const lookedFor = path === label ? '' : `; looked for ${escapeControl(path)}`;
 	const notFound =
 		from === 'flag'
-			? `dataset file ${label} not found (check --dataset${lookedFor})`
+			? `dataset file ${shown} not found (check --dataset${lookedFor})`
 			: from === 'env'
-				? `dataset file ${label}, named by LEXPILOT_DATASET, not found${lookedFor ? ` (${lookedFor.slice(2)})` : ''}. Point LEXPILOT_DATASET ` +
+				? `dataset file ${shown}, named by LEXPILOT_DATASET, not found${lookedFor ? ` (${lookedFor.slice(2)})` : ''}. Point LEXPILOT_DATASET ` +
 					'at the dataset file, or pass --dataset FILE.'
-				: `no dataset: looked for ${DEFAULT_DATASET} (the default) in ${cwd} and it is not there. ` +
+				: `no dataset: looked for ${DEFAULT_DATASET} (the default) in ${escapeControl(cwd)} and it is not there. ` +
 					'Pass --dataset FILE (e.g. --dataset static/sample/lexpilot-sample.json, the synthetic ' +
 					'sample) or set LEXPILOT_DATASET.';
 	return { path, label, from, notFound };

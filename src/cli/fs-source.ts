@@ -5,6 +5,7 @@ import { UsageError } from '../lib/core/errors';
 import { STAGE_FILES } from '../lib/core/records';
 import type { LayoutSource } from '../lib/core/results/source';
 import { decodeLayoutText } from '../lib/core/text';
+import { escapeControl } from '../lib/core/text/escape-control';
 
 /** The layout's top folders; anything else in the root (a dataset, notes) is never walked. */
 const TOP_DIRS = [...new Set(['runs', ...Object.values(STAGE_FILES).map((s) => s.dir)])];
@@ -17,7 +18,7 @@ export async function fsLayoutSource(root: string): Promise<LayoutSource> {
 	const info = await stat(root).catch(() => null);
 	if (!info?.isDirectory()) {
 		throw new UsageError(
-			`output root ${root} does not exist or is not a folder; pass --output-root.`
+			`output root ${escapeControl(root)} does not exist or is not a folder; pass --output-root.`
 		);
 	}
 	const list = async () => {

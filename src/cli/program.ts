@@ -5,7 +5,7 @@
  */
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';
 import { clipText, RAW_OUTPUT_CHARS } from '../lib/core/text/clip';
-import { escapeForTerminal } from '../lib/core/text/escape-control';
+import { escapeControl, escapeForTerminal } from '../lib/core/text/escape-control';
 import { installNodeSha256 } from '../lib/adapters/node-hash';
 import type { CliIo, CommandHandler } from './types';
 
@@ -46,7 +46,7 @@ export function createProgram(handlers: Record<string, CommandHandler>) {
 		}
 		const handler = handlers[name];
 		if (!handler) {
-			io.stderr(`Unknown command "${name}".\n\n${help()}`);
+			io.stderr(`Unknown command "${escapeControl(name)}".\n\n${help()}`);
 			return 2;
 		}
 		if (args.includes('--help') || args.includes('-h')) {
@@ -77,7 +77,8 @@ export function reportError(e: unknown, io: CliIo): number {
 	// Node's util.parseArgs reports unknown or malformed flags with these codes.
 	const code = (e as { code?: string } | null)?.code;
 	if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-		io.stderr(`error: ${(e as Error).message}\n`);
+		// One line quoting what was typed (an unknown flag, a value): escaped whole.
+		io.stderr(`error: ${escapeControl((e as Error).message)}\n`);
 		return 2;
 	}
 	io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -1,6 +1,8 @@
 /**
- * One range per setting (`src/lib/core/run-config.ts`): the CLI's flag parser, the Models page
- * and the engine accept exactly what the shared zod schema accepts, at and just past each edge.
+ * One range per setting, from one table (`SETTING_LIMITS`, `src/lib/core/run-defaults.ts`): the
+ * CLI's flags, the Models page form, the stored settings and run plans and the engine accept
+ * exactly the values inside it, at and just past each end, and say the flag or field and its
+ * range when they refuse one.
  */
 import { describe, expect, it } from 'vitest';
 import { parseGenerationArgs } from '../../src/cli/args';
@@ -16,7 +18,13 @@ import {
 } from '../../src/lib/core/run-config';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
-import { defaultModelSettings, settingsProblems } from '../../src/lib/state/model-settings';
+import {
+	defaultModelSettings,
+	readStoredModelSettings,
+	settingsProblems,
+	toStored
+} from '../../src/lib/state/model-settings';
+import { readPlan } from '../../src/lib/state/run-plans';
 
 const FLAGS: Record<SettingName, string> = {
 	temperature: '--temperature',
@@ -24,23 +32,23 @@ const FLAGS: Record<SettingName, string> = {
 	max_tokens: '--max-tokens',
 	timeout_s: '--timeout',
 	retries: '--retries',
-	concurrency: '--concurrency'
+	concurrency: '--concurrency',
+	limit: '--limit'
 };
 
-const schemaOf = (name: SettingName) =>
-	name === 'concurrency' ? Concurrency : Settings.shape[name as keyof typeof Settings.shape];
-
-/** Values at and around each edge of a setting's range, from the schema itself. */
-function edges(name: SettingName): number[] {
-	const schema = schemaOf(name);
-	const step = SETTING_LIMITS[name].integer ? 1 : 0.5;
-	const min = schema.minValue ?? 0;
-	const values = [min - step, min, min + step];
-	// zod reports MAX_SAFE_INTEGER as the ceiling of an unbounded whole number.
-	if (schema.maxValue !== null && schema.maxValue < Number.MAX_SAFE_INTEGER) {
-		values.push(schema.maxValue - step, schema.maxValue, schema.maxValue + step);
-	}
-	return values.filter((v) => v >= 0);
+/** Values at and around each end of a setting's range, with whether the table allows them. */
+function edges(name: SettingName): [number, boolean][] {
+	const { integer, min, max, exclusiveMin } = SETTING_LIMITS[name];
+	const step = integer ? 1 : 0.5;
+	return [
+		[min - step, false],
+		[min, !exclusiveMin],
+		[min + step, true],
+		[max - step, true],
+		[max, true],
+		[max + step, false],
+		...(integer ? ([[min + 0.5, false]] as [number, boolean][]) : [])
+	];
 }
 
 function cliAccepts(name: SettingName, value: number): boolean {
@@ -51,21 +59,29 @@ function cliAccepts(name: SettingName, value: number): boolean {
 		'r1',
 		'--model',
 		'm',
-		FLAGS[name],
-		String(value)
+		// `--flag=value`, so a negative value is not read as a flag.
+		`${FLAGS[name]}=${value}`
 	];
 	try {
 		const parsed = parseGenerationArgs(args, { env: {}, cwd: '/tmp' });
-		const got = name === 'concurrency' ? parsed.concurrency : parsed.settings[name];
+		const got =
+			name === 'concurrency'
+				? parsed.concurrency
+				: name === 'limit'
+					? parsed.limit
+					: parsed.settings[name];
 		expect(got).toBe(value);
 		return true;
 	} catch (e) {
 		expect(e).toBeInstanceOf(UsageError);
+		expect((e as Error).message).toMatch(
+			new RegExp(`^${FLAGS[name]} must be .*${SETTING_LIMITS[name].max}`)
+		);
 		return false;
 	}
 }
 
-function pageAccepts(name: SettingName, value: number): boolean {
+function pageAccepts(name: Exclude<SettingName, 'limit'>, value: number): boolean {
 	const s = defaultModelSettings();
 	s.roles.evaluated.model = 'm';
 	if (name === 'concurrency') s.concurrency = value;
@@ -73,14 +89,50 @@ function pageAccepts(name: SettingName, value: number): boolean {
 	return settingsProblems(s).length === 0;
 }
 
+/** Whether a stored settings entry holding `value` reads back with it (else with a repair). */
+function storedAccepts(name: Exclude<SettingName, 'limit'>, value: number): boolean {
+	const s = defaultModelSettings();
+	if (name === 'concurrency') s.concurrency = value;
+	else s.generation[name] = value;
+	const read = readStoredModelSettings(toStored(s).settings, null);
+	const got = name === 'concurrency' ? read.settings.concurrency : read.settings.generation[name];
+	expect(read.repaired.length).toBe(got === value ? 0 : 1);
+	return got === value;
+}
+
+function planAccepts(concurrency: number): boolean {
+	const plan = {
+		runId: 'r1',
+		modelDir: 'm-1a2b3c4d',
+		stages: ['gen'],
+		concurrency,
+		datasetName: 'd.json',
+		status: 'done',
+		error: null,
+		updatedAt: '2025-01-01T00:00:00.000Z'
+	};
+	return readPlan(plan) !== null;
+}
+
 describe('one range per setting', () => {
 	for (const name of Object.keys(SETTING_LIMITS) as SettingName[]) {
-		it.each(edges(name))(`${name} = %s: the CLI and the Models page agree with the schema`, (v) => {
-			const ok = schemaOf(name).safeParse(v).success;
-			expect(cliAccepts(name, v)).toBe(ok);
-			expect(pageAccepts(name, v)).toBe(ok);
-		});
+		it.each(edges(name))(
+			`${name} = %s: CLI, form, stored settings and plans agree (%s)`,
+			(v, ok) => {
+				expect(cliAccepts(name, v)).toBe(ok);
+				if (name === 'limit') return;
+				expect(pageAccepts(name, v)).toBe(ok);
+				expect(storedAccepts(name, v)).toBe(ok);
+				if (name === 'concurrency') expect(planAccepts(v)).toBe(ok);
+			}
+		);
 	}
+
+	it("every setting has an upper end; a timeout stays far from the timers' 2^31 ms overflow", () => {
+		for (const limit of Object.values(SETTING_LIMITS))
+			expect(Number.isFinite(limit.max)).toBe(true);
+		expect(SETTING_LIMITS.timeout_s.max * 1000).toBeLessThan(2 ** 31 - 1);
+	});
 
 	it('the defaults fit their own ranges', () => {
 		expect(Settings.parse(DEFAULT_SETTINGS)).toEqual(DEFAULT_SETTINGS);
@@ -89,7 +141,7 @@ describe('one range per setting', () => {
 
 	it("the engine refuses retries above the schema's ceiling before writing anything", async () => {
 		const store = new MemoryStore();
-		const retries = Settings.shape.retries.maxValue! + 1;
+		const retries = SETTING_LIMITS.retries.max + 1;
 		await expect(
 			runStages({
 				...engineOptions(store),
@@ -100,7 +152,7 @@ describe('one range per setting', () => {
 	});
 
 	it('the engine refuses a concurrency outside the schema before any call', async () => {
-		const over = Concurrency.maxValue! + 1;
+		const over = SETTING_LIMITS.concurrency.max + 1;
 		await expect(
 			runStages({ ...engineOptions(new MemoryStore()), concurrency: over })
 		).rejects.toThrow(`concurrency must be a whole number from 1 to ${over - 1}, got ${over}`);

@@ -9,6 +9,7 @@ import { formatComparison } from '../../lib/core/results/format-compare';
 import { formatReport } from '../../lib/core/results/format-report';
 import { computeReport } from '../../lib/core/results/report';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
+import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
 
@@ -89,13 +90,15 @@ export const resultsCommand: CommandHandler = {
 				bootstrap
 			});
 			io.stdout(
-				values.json ? `${JSON.stringify({ comparison }, null, 2)}\n` : formatComparison(comparison)
+				values.json
+					? `${JSON.stringify({ comparison }, null, 2)}\n`
+					: formatComparison(escapeStrings(comparison))
 			);
 			return 0;
 		}
 		if (positionals.length > 0) {
 			throw new UsageError(
-				`unexpected argument ${JSON.stringify(positionals[0])}: run ids are given with --run-id, or two with --compare.`
+				`unexpected argument ${escapeControl(JSON.stringify(positionals[0]))}: run ids are given with --run-id, or two with --compare.`
 			);
 		}
 		if (values['model-a'] !== undefined || values['model-b'] !== undefined) {
@@ -112,20 +115,26 @@ export const resultsCommand: CommandHandler = {
 		});
 		if (report.runs.length === 0) {
 			const filters = [
-				values['run-id'] !== undefined ? `run id "${values['run-id']}"` : '',
-				values.model !== undefined ? `model "${values.model}"` : ''
+				values['run-id'] !== undefined ? `run id "${escapeControl(values['run-id'])}"` : '',
+				values.model !== undefined ? `model "${escapeControl(values.model)}"` : ''
 			].filter(Boolean);
 			const what = filters.length ? `no runs with ${filters.join(' and ')}` : 'no runs';
 			const hint = filters.length
 				? 'Drop --run-id/--model to list every run.'
 				: 'Check --output-root, or run a generation command first.';
 			io.stderr(
-				`error: ${what} under ${root} (a run is a runs/<run-id>/<model>/manifest.json). ${hint}\n`
+				`error: ${what} under ${escapeControl(root)} (a run is a runs/<run-id>/<model>/manifest.json). ${hint}\n`
 			);
-			for (const w of report.warnings) io.stderr(`note: ${w}\n`);
+			for (const w of report.warnings) io.stderr(`note: ${escapeControl(w)}\n`);
 			return 2;
 		}
-		io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, root));
+		// Every string of the report (model ids, causes, notes quoting records) escaped before the
+		// tables are laid out, so a value can neither break a line nor shift a column.
+		io.stdout(
+			values.json
+				? `${JSON.stringify(report, null, 2)}\n`
+				: formatReport(escapeStrings(report), escapeControl(root))
+		);
 		return 0;
 	}
 };
@@ -142,7 +151,7 @@ function integerFlag(
 	const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
 	if (!Number.isSafeInteger(n) || n < min || n > max) {
 		throw new UsageError(
-			`${flag} ${JSON.stringify(value)}: expected an integer from ${min} to ${max}.`
+			`${flag} ${escapeControl(JSON.stringify(value))}: expected an integer from ${min} to ${max}.`
 		);
 	}
 	return n;

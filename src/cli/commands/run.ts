@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { runAll, RUN_ALL_STAGES, RunTracker } from '../../lib/core/engine';
 import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import {
 	AUTO_INITIAL_CONCURRENCY,
 	AUTO_MAX_CONCURRENCY,
@@ -49,7 +50,7 @@ export function parseStages(raw: string | undefined): StageName[] {
 		const known = ALIASES[name] ?? (STAGE_NAMES.includes(name as StageName) ? [name] : null);
 		if (!known) {
 			throw new UsageError(
-				`--stages: unknown stage ${JSON.stringify(name.slice(0, 40))}; the stages are ` +
+				`--stages: unknown stage ${escapeControl(JSON.stringify(name.slice(0, 40)))}; the stages are ` +
 					`${STAGE_NAMES.join(', ')} (and ljp for the three LJP stages)`
 			);
 		}
@@ -113,7 +114,9 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		onLimitChange: (endpoint, limit, reason) => {
 			// The pool names endpoints without query values; keys are hidden here as well.
 			if (!io.isTTY) {
-				io.stderr(`concurrency: ${publicBaseUrl(endpoint, keys)} now ${limit} (${reason})\n`);
+				io.stderr(
+					`concurrency: ${escapeControl(publicBaseUrl(endpoint, keys))} now ${limit} (${escapeControl(reason)})\n`
+				);
 			}
 		}
 	});
@@ -127,7 +130,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 			onTracker: (t) => (tracker = t)
 		});
 		printer.end();
-		for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
+		for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 		io.stdout(summaryText(result, options.outputRoot, simulated));
 		return 0;
 	} finally {

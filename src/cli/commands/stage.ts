@@ -23,6 +23,7 @@ import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import { FsStore, type DatasetSeal } from '../../lib/adapters/fs-store';
 import { createNodeFetch } from '../../lib/adapters/node-fetch';
 import { modelDirName, RUN_ID_PATTERN } from '../../lib/core/layout';
@@ -196,7 +197,7 @@ export async function readStageInputs(args: StageArgs, io: CliIo): Promise<Stage
 	const sealed = await matchingSealedDataset(saved, sealInputs);
 	let inputs: Omit<StageInputs, 'pack'>;
 	if (sealed !== null) {
-		for (const w of sealed.warnings) io.stderr(`warning: ${w}\n`);
+		for (const w of sealed.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 		inputs = {
 			dataset: datasetFromFacts(sealed),
 			loadDataset: async () => (await readValidDataset(options.dataset, readOptions)).dataset,
@@ -205,7 +206,7 @@ export async function readStageInputs(args: StageArgs, io: CliIo): Promise<Stage
 	} else {
 		const categoriesBefore = await categoriesSha256(sealInputs);
 		const { dataset, warnings } = await readValidDataset(options.dataset, readOptions);
-		for (const w of warnings) io.stderr(`warning: ${w.text}\n`);
+		for (const w of warnings) io.stderr(`warning: ${escapeControl(w.text)}\n`);
 		const categories = await categoriesSha256(sealInputs);
 		const facts = sealedDatasetOf(dataset, warnings);
 		const code = sealInputs.code;
@@ -246,7 +247,7 @@ export function engineInputs(
 		limit: options.limit ?? undefined,
 		client,
 		store: new FsStore(options.outputRoot, {
-			onNotice: (m) => io.stderr(`note: ${m}\n`),
+			onNotice: (m) => io.stderr(`note: ${escapeControl(m)}\n`),
 			...(datasetSeal ? { datasetSeal } : {})
 		}),
 		runId: options.runId,
@@ -286,7 +287,8 @@ export function stageClient(
 			// On a TTY the bar counts retries; a log gets the reason of each.
 			if (!io.isTTY) {
 				io.stderr(
-					`retry: case ${event.caseNumber}, ${event.role} model ${event.model}: ${event.reason}; ` +
+					`retry: case ${escapeControl(String(event.caseNumber))}, ${event.role} model ` +
+						`${escapeControl(event.model)}: ${escapeControl(event.reason)}; ` +
 						`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
 				);
 			}
@@ -319,7 +321,7 @@ async function runCommand(
 	} finally {
 		printer.end();
 	}
-	for (const w of result.warnings) io.stderr(`warning: ${w}\n`);
+	for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 	io.stdout(summaryText(result, options.outputRoot, simulated));
 	return 0;
 }
@@ -330,12 +332,14 @@ export async function readPack(path: string, label: string): Promise<PromptPack>
 	try {
 		text = await readFile(path, 'utf8');
 	} catch (e) {
-		throw new UsageError(`--prompts ${label}: cannot read the file (${(e as Error).message})`);
+		throw new UsageError(
+			`--prompts ${escapeControl(label)}: cannot read the file (${escapeControl((e as Error).message)})`
+		);
 	}
 	try {
 		return parsePromptPack(text);
 	} catch (e) {
-		throw new UsageError(`--prompts ${label}: ${(e as Error).message}`);
+		throw new UsageError(`--prompts ${escapeControl(label)}: ${(e as Error).message}`);
 	}
 }
 
@@ -346,8 +350,9 @@ export function summaryText(
 ): string {
 	const { run } = result;
 	const lines = [
-		`${result.created ? 'Started' : 'Resumed'} run ${run.runId} of ${result.manifest.models.evaluated}` +
-			`${simulated ? ' (simulated provider, offline)' : ''} under ${outputRoot}`
+		`${result.created ? 'Started' : 'Resumed'} run ${escapeControl(run.runId)} of ` +
+			`${escapeControl(result.manifest.models.evaluated)}` +
+			`${simulated ? ' (simulated provider, offline)' : ''} under ${escapeControl(outputRoot)}`
 	];
 	for (const s of result.stages) {
 		lines.push(`  ${s.stage}: ${s.total} cases (${s.generated} generated, ${s.resumed} resumed)`);
@@ -356,7 +361,7 @@ export function summaryText(
 		`runs/${run.runId}/${run.modelDir}/manifest.json`,
 		...result.stages.flatMap((s) => s.files)
 	];
-	lines.push('Files:', ...files.map((f) => `  ${f}`));
+	lines.push('Files:', ...files.map((f) => `  ${escapeControl(f)}`));
 	return `${lines.join('\n')}\n`;
 }
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
 import { classOf } from '../../lib/core/dataset/categories';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS } from '../args';
 import { formatInvalidDataset, readDatasetFile } from '../dataset-file';
 import { chooseDataset, DEFAULT_DATASET } from '../dataset-path';
@@ -67,32 +68,37 @@ function summaryText(
 ): string {
 	const s = dataset.summary;
 	const m = s.messages;
+	// Causes and classes come from the dataset and the category map: one line each, escaped.
 	const lines = [
-		`${label}: valid LexPilot dataset`,
+		`${escapeControl(label)}: valid LexPilot dataset`,
 		`  sha256          ${dataset.sha256}`,
 		`  cases           ${s.cases}`,
 		`  histories       ${s.histories} (messages per history: min ${m.min}, max ${m.max}, ` +
 			`mean ${m.mean.toFixed(2)}; ${m.total} in all)`,
 		`  extra pairs     ${s.extraPairs} case${s.extraPairs === 1 ? '' : 's'} with more than one user message`,
 		`  causes          ${s.causes}`,
-		`  history fields  complete = ${dataset.historyFields.complete}, ` +
-			`underspecified = ${dataset.historyFields.underspecified}`,
-		`  category map    ${categoriesFile ?? 'built-in (src/lib/core/dataset/CATEGORIES.md)'}`,
+		`  history fields  complete = ${escapeControl(dataset.historyFields.complete)}, ` +
+			`underspecified = ${escapeControl(dataset.historyFields.underspecified)}`,
+		`  category map    ${categoriesFile === undefined ? 'built-in (src/lib/core/dataset/CATEGORIES.md)' : escapeControl(categoriesFile)}`,
 		'',
 		'Classes (cases):',
-		...table(Object.entries(s.classes).map(([cls, n]) => [cls, String(n)])),
+		...table(Object.entries(s.classes).map(([cls, n]) => [escapeControl(cls), String(n)])),
 		'',
 		'Causes of action (cases, class):',
 		...table(
 			Object.entries(s.causeCounts).map(([cause, n]) => [
-				cause,
+				escapeControl(cause),
 				String(n),
-				classOf(cause, dataset.categories)
+				escapeControl(classOf(cause, dataset.categories))
 			])
 		)
 	];
 	if (warnings.length) {
-		lines.push('', `Warnings (${warningCount}):`, ...warnings.map((w) => `  ${w.text}`));
+		lines.push(
+			'',
+			`Warnings (${warningCount}):`,
+			...warnings.map((w) => `  ${escapeControl(w.text)}`)
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }

@@ -7,10 +7,18 @@
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import { saidOf, UsageError } from '../core/errors';
-import { coded, type CoreText } from '../core/said';
+import { coded, type CoreCode, type CoreText } from '../core/said';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
-import { isResumeSealsPath, manifestPath, parseLayoutPath, type RunKey } from '../core/layout';
+import {
+	isResumeSealsPath,
+	manifestPath,
+	parseLayoutPath,
+	unportableName,
+	unportableText,
+	type RunKey,
+	type UnportableRule
+} from '../core/layout';
 import { caseKey, STAGE_FILE_NAMES, STAGE_PATHS, type StageFile } from '../core/record-names';
 import { STAGE_FILES, type AnyRecord, type Manifest } from '../core/records';
 import { describeIdentity, recordIdentity } from '../core/store/identity';
@@ -314,6 +322,21 @@ interface Sorted {
 	ignored: string[];
 }
 
+const UNPORTABLE_CODES = {
+	reserved: 'bundle_name_reserved',
+	'trailing-dot': 'bundle_name_trailing_dot',
+	'leading-dot': 'bundle_name_leading_dot'
+} as const satisfies Record<UnportableRule, CoreCode>;
+
+/** The folder of `run` (its run id first) that breaks a portability rule, or null. */
+function unportableFolder(run: RunKey): { name: string; rule: UnportableRule } | null {
+	for (const name of [run.runId, run.modelDir]) {
+		const rule = unportableName(name);
+		if (rule) return { name, rule };
+	}
+	return null;
+}
+
 /** Sorts entries into manifests and stage files by run, collecting every path problem. */
 function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorted {
 	const sorted: Sorted = { manifests: new Map(), calls: new Map(), stages: new Map(), ignored: [] };
@@ -357,6 +380,16 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 					: `${shown}: not a file of the canonical layout (runs/<run-id>/<model>/manifest.json, ` +
 							'AwN_gen/…/a1.jsonl, eval_results/…/LCA_results.jsonl, …). Remove it from the bundle.',
 				coded(lock ? 'bundle_lock_file' : 'bundle_not_layout', { path: shown })
+			);
+			return;
+		}
+		// A run id or model folder Windows cannot create (or a hidden one) is refused by name, so
+		// a bundle imported here can always be exported and unpacked again anywhere.
+		const unportable = unportableFolder(named.run);
+		if (unportable) {
+			problems.push(
+				`${shown}: ${unportableText(unportable.rule, unportable.name)}; such a bundle is refused.`,
+				coded(UNPORTABLE_CODES[unportable.rule], { path: shown, name: unportable.name })
 			);
 			return;
 		}

@@ -5,12 +5,62 @@ import type { StageFile } from './record-names';
 
 /**
  * `<model>` folder name: the model id made filesystem-safe (`[A-Za-z0-9._-]`, others → `_`,
- * at most 64 characters) + `-` + the first 8 hex digits of SHA-256 of the exact model id.
+ * at most 64 characters) + `-` + the first 8 hex digits of SHA-256 of the exact model id. A
+ * name that would not be portable ({@link unportableName}: a leading dot, as a model `..` gives
+ * `..-5ec1f7e7`, or a Windows device name such as `nul.x-…`) gets a leading `_`; every other
+ * name is exactly what it was before that rule, so saved runs keep their folders.
  */
 export async function modelDirName(modelId: string): Promise<string> {
 	const safe = modelId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
 	const hash = (await sha256Hex(modelId)).slice(0, 8);
-	return `${safe}-${hash}`;
+	const name = `${safe}-${hash}`;
+	return unportableName(name) === null ? name : `_${name}`;
+}
+
+/**
+ * Why a folder name of the layout could not be unpacked as itself on every system, or null:
+ * `reserved`, a device name Windows reserves (`CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`,
+ * `LPT0`–`LPT9`, in any case, with any extension: `nul.txt`, `Com1.jsonl`); `trailing-dot`, a
+ * name ending in a dot or a space, which Windows drops (so `run1.` would become `run1`);
+ * `leading-dot`, a name starting with a dot, which hides the folder on Unix.
+ */
+export type UnportableRule = 'reserved' | 'trailing-dot' | 'leading-dot';
+
+const WINDOWS_DEVICE =
+	/^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\.|$)/i;
+
+/** The rule `name` breaks (see {@link UnportableRule}), or null when it is portable. */
+export function unportableName(name: string): UnportableRule | null {
+	if (WINDOWS_DEVICE.test(name)) return 'reserved';
+	if (/[. ]$/.test(name)) return 'trailing-dot';
+	if (name.startsWith('.')) return 'leading-dot';
+	return null;
+}
+
+/** The rule in English, for a message quoting `name` (already escaped by the caller). */
+export function unportableText(rule: UnportableRule, name: string): string {
+	switch (rule) {
+		case 'reserved':
+			return (
+				`"${name}" is a device name Windows reserves (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9, ` +
+				'in any case and with any extension), so no folder can have it there'
+			);
+		case 'trailing-dot':
+			return `"${name}" ends in a dot or a space, which Windows drops, making it another name`;
+		case 'leading-dot':
+			return `"${name}" starts with a dot, which hides the folder`;
+	}
+}
+
+/**
+ * Why `runId` cannot name a new run, or null when it can: `alphabet` when it does not match
+ * {@link RUN_ID_PATTERN}, else the {@link UnportableRule} it breaks. Runs are started (CLI,
+ * Run page) and imported only under ids that pass; readers still list what `RUN_ID_PATTERN`
+ * accepts, so a run saved under such an id before this rule is not hidden.
+ */
+export function runIdProblem(runId: string): 'alphabet' | UnportableRule | null {
+	if (!RUN_ID_PATTERN.test(runId)) return 'alphabet';
+	return unportableName(runId);
 }
 
 /** A run of one model: `runs/<runId>/<modelDir>/`. */

@@ -1,20 +1,21 @@
 /**
  * A run's configuration, declared once: the defaults of SPEC §2–§3 and the range of every
- * numeric setting (`run-defaults.ts`, re-exported here), the zod schemas that check them, and
- * the simulated provider's identity. The CLI's flag parser, the Models page and the engine all
- * read these, so a default or a limit cannot differ between them.
+ * numeric setting (`run-defaults.ts`, re-exported here; it imports nothing from this file), the
+ * zod schemas that check them, and the simulated provider's identity. The CLI's flag parser, the
+ * manifest and the engine check with these schemas; the Models page, stored settings and run
+ * plans with `withinLimit` over the same table (they load on every page, zod does not).
  */
 import { z } from 'zod';
-import { SETTING_LIMITS, type SettingName } from './run-defaults';
+import { DEFAULT_SETTINGS, SETTING_LIMITS, type SettingName } from './run-defaults';
 
 export * from './run-defaults';
 
-/** The zod schema of a numeric setting, from its limit. */
-function limited(name: SettingName): z.ZodNumber {
+/** The zod schema of a numeric setting, from its limit in `SETTING_LIMITS`. */
+export function limited(name: SettingName): z.ZodNumber {
 	const { integer, min, exclusiveMin, max } = SETTING_LIMITS[name];
 	let schema = integer ? z.number().int() : z.number();
 	schema = exclusiveMin ? schema.gt(min) : schema.min(min);
-	return max === undefined ? schema : schema.max(max);
+	return schema.max(max);
 }
 
 /**
@@ -35,8 +36,14 @@ export const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
+// The defaults are plain data in run-defaults.ts; here they are held to the schema's type.
+DEFAULT_SETTINGS satisfies Settings;
+
 /** Cases worked on at once; not part of a manifest's `settings` (it does not change results). */
 export const Concurrency = limited('concurrency');
+
+/** Only the first N cases of a dataset. */
+export const CaseLimit = limited('limit');
 
 /**
  * The operational values one start or resume of a run used (SPEC §5–§6): how patient it was,

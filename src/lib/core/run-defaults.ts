@@ -1,9 +1,9 @@
 /**
- * A run's defaults and the range of every numeric setting (SPEC §2–§3), without the schemas
- * that check them (`run-config.ts`, which re-exports all of this): pages that only show a
- * default or a limit import this and so do not load zod on their first visit.
+ * A run's defaults and the range of every numeric setting (SPEC §2–§3), as plain data: the one
+ * limits table (`SETTING_LIMITS`) that the CLI's flags, the Models page form, the stored settings
+ * and plans and the engine all check against, through the schemas `run-config.ts` builds from
+ * it. Imports nothing: `run-config.ts` imports this (and re-exports it), never the other way.
  */
-import type { Settings } from './run-config';
 
 /** SPEC §2: no base URL at all means OpenAI's. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -19,35 +19,66 @@ export const SIMULATED_MODEL = 'simulated';
 /** What a simulated run records as every role's endpoint. */
 export const SIMULATED_ENDPOINT = 'simulated://offline';
 
-/** The range of one numeric setting. */
+/** The range of one numeric setting: every setting has both ends. */
 export interface NumberLimit {
 	/** Whole numbers only. */
 	integer: boolean;
 	min: number;
 	/** `min` itself is not allowed. */
 	exclusiveMin: boolean;
-	/** No upper bound when left out. */
-	max?: number;
+	max: number;
 }
 
-/** The numeric settings a run takes: the five of `Settings` plus concurrency. */
-export type SettingName =
-	'temperature' | 'judge_temperature' | 'max_tokens' | 'timeout_s' | 'retries' | 'concurrency';
+/** The five settings a manifest records (`Settings` in `run-config.ts`), in their order. */
+export const SETTINGS_KEYS = [
+	'temperature',
+	'judge_temperature',
+	'max_tokens',
+	'timeout_s',
+	'retries'
+] as const;
+export type SettingsKey = (typeof SETTINGS_KEYS)[number];
+
+/** The numeric settings a run takes: the five of `Settings`, concurrency and the case limit. */
+export type SettingName = SettingsKey | 'concurrency' | 'limit';
 
 /**
- * Range of every numeric setting. Temperatures follow the OpenAI API (0–2); retries and
- * concurrency are capped so a typo cannot hammer a provider.
+ * Range of every numeric setting, both ends included unless `exclusiveMin`:
+ * - `temperature`, `judge_temperature`: 0–2, the OpenAI API's range.
+ * - `max_tokens`: 1–262144 (2^18): above the longest answer any provider offers today, and the
+ *   answer-size bound (32 bytes a token) stays a few MB.
+ * - `timeout_s`: above 0, at most 86400 (a day): slow local hardware may take an hour on one
+ *   long answer; past 2^31 ms (24.8 days) timers overflow (Node warns `TimeoutOverflowWarning`
+ *   and fires at once), so a huge value would fail every call at once instead of waiting.
+ * - `retries`: 0–20, and `concurrency`: 1–64, so a typo cannot hammer a provider.
+ * - `limit` (first N cases): 1–1000000, more cases than a dataset the workbench loads holds.
  */
 export const SETTING_LIMITS: Readonly<Record<SettingName, Readonly<NumberLimit>>> = {
 	temperature: { integer: false, min: 0, exclusiveMin: false, max: 2 },
 	judge_temperature: { integer: false, min: 0, exclusiveMin: false, max: 2 },
-	max_tokens: { integer: true, min: 1, exclusiveMin: false },
-	timeout_s: { integer: false, min: 0, exclusiveMin: true },
+	max_tokens: { integer: true, min: 1, exclusiveMin: false, max: 262_144 },
+	timeout_s: { integer: false, min: 0, exclusiveMin: true, max: 86_400 },
 	retries: { integer: true, min: 0, exclusiveMin: false, max: 20 },
-	concurrency: { integer: true, min: 1, exclusiveMin: false, max: 64 }
+	concurrency: { integer: true, min: 1, exclusiveMin: false, max: 64 },
+	limit: { integer: true, min: 1, exclusiveMin: false, max: 1_000_000 }
 };
 
-export const DEFAULT_SETTINGS: Settings = {
+/**
+ * Whether `value` is inside `limit`: a finite number, whole when it must be, between its ends.
+ * The one range check without zod, for what a page checks on its first load (the Models form,
+ * stored settings and run plans), where zod (even zod/mini) measured 17 kB gzip more per page;
+ * the zod schemas of `run-config.ts` are built from the same table, and
+ * `tests/unit/run-config.spec.ts` holds the two to the same answers at every end.
+ */
+export function withinLimit(value: unknown, limit: NumberLimit): value is number {
+	if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+	if (limit.integer && !Number.isSafeInteger(value)) return false;
+	const aboveMin = limit.exclusiveMin ? value > limit.min : value >= limit.min;
+	return aboveMin && value <= limit.max;
+}
+
+/** The settings of a run started without any given (SPEC §2–§3). */
+export const DEFAULT_SETTINGS: Readonly<Record<SettingsKey, number>> = {
 	temperature: 0.7,
 	judge_temperature: 0.1,
 	max_tokens: 8192,

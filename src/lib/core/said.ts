@@ -191,7 +191,11 @@ export const CORE_TEXTS = {
 	category_cause_empty: ['where'],
 	category_class_empty: ['where'],
 	category_cause_twice: ['where', 'cause', 'cls'],
-	category_mixed: ['key']
+	category_mixed: ['key'],
+	// Layout names a bundle may not hold (layout.ts `unportableName`); `name` is the folder.
+	bundle_name_reserved: ['path', 'name'],
+	bundle_name_trailing_dot: ['path', 'name'],
+	bundle_name_leading_dot: ['path', 'name']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-	DEFAULT_BASE_URL,
-	SETTING_LIMITS,
-	Settings,
-	SIMULATED_ENDPOINT
-} from '$lib/core/run-config';
+import { DEFAULT_BASE_URL, SETTING_LIMITS, SIMULATED_ENDPOINT } from '$lib/core/run-config';
 import {
 	defaultModelSettings,
 	fromStored,
@@ -98,13 +93,12 @@ describe('settingsProblems', () => {
 		expect(problems.map((p) => p.field)).toEqual(field ? [field] : []);
 	});
 
-	it("takes retries up to the shared schema's ceiling and refuses one more", () => {
-		const max = Settings.shape.retries.maxValue!;
-		expect(max).toBe(SETTING_LIMITS.retries.max);
+	it("takes retries up to the limits table's ceiling and refuses one more, with the range", () => {
+		const max = SETTING_LIMITS.retries.max;
 		expect(settingsProblems(settings((s) => (s.generation.retries = max)))).toEqual([]);
 		const over = settingsProblems(settings((s) => (s.generation.retries = max + 1)));
 		expect(over).toEqual([
-			{ field: 'generation.retries', message: `Retries must be at most ${max}.` }
+			{ field: 'generation.retries', message: `Retries must be a whole number from 0 to ${max}.` }
 		]);
 	});
 

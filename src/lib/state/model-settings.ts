@@ -16,9 +16,11 @@ import {
 	DEFAULT_SETTINGS,
 	DEFAULT_USER_MODEL,
 	SETTING_LIMITS,
+	SETTINGS_KEYS,
 	SIMULATED_ENDPOINT,
 	SIMULATED_MODEL,
-	type NumberLimit
+	withinLimit,
+	type SettingName
 } from '$lib/core/run-defaults';
 import type { Settings } from '$lib/core/run-config';
 import { m } from '$lib/paraglide/messages';
@@ -156,19 +158,17 @@ const GENERATION_LABELS: Record<keyof Settings, () => string> = {
 	retries: () => m.models_retries()
 };
 
-function numberProblem(label: string, value: unknown, rule: NumberLimit): string | null {
-	if (typeof value !== 'number' || !Number.isFinite(value))
-		return m.models_problem_number({ label });
-	if (rule.integer && !Number.isInteger(value)) return m.models_problem_integer({ label });
-	if (rule.exclusiveMin ? value <= rule.min : value < rule.min) {
-		return rule.exclusiveMin
-			? m.models_problem_more_than({ label, min: rule.min })
-			: m.models_problem_at_least({ label, min: rule.min });
-	}
-	if (rule.max !== undefined && value > rule.max) {
-		return m.models_problem_at_most({ label, max: rule.max });
-	}
-	return null;
+/**
+ * The problem of a numeric field, or null: its limit in `SETTING_LIMITS` decides (the CLI's
+ * flags and the manifest's schema take the same), and the message names the field and its range.
+ */
+function numberProblem(label: string, value: unknown, name: SettingName): string | null {
+	if (withinLimit(value, SETTING_LIMITS[name])) return null;
+	const { integer, min, max, exclusiveMin } = SETTING_LIMITS[name];
+	if (exclusiveMin) return m.models_problem_range_above({ label, min, max });
+	return integer
+		? m.models_problem_range_integer({ label, min, max })
+		: m.models_problem_range({ label, min, max });
 }
 
 /**
@@ -182,14 +182,10 @@ export function settingsProblems(s: ModelSettings): SettingsProblem[] {
 		keyof Settings,
 		() => string
 	][]) {
-		const message = numberProblem(label(), s.generation[key], SETTING_LIMITS[key]);
+		const message = numberProblem(label(), s.generation[key], key);
 		if (message) problems.push({ field: `generation.${key}`, message });
 	}
-	const concurrency = numberProblem(
-		m.models_concurrency(),
-		s.concurrency,
-		SETTING_LIMITS.concurrency
-	);
+	const concurrency = numberProblem(m.models_concurrency(), s.concurrency, 'concurrency');
 	if (concurrency) problems.push({ field: 'concurrency', message: concurrency });
 	if (s.mode === 'simulated') return problems;
 
@@ -229,10 +225,12 @@ export const SETTINGS_STORAGE_KEY = 'lexpilot.model-settings.v1';
 /** Only written when the user ticks "Remember keys on this device". */
 export const KEYS_STORAGE_KEY = 'lexpilot.api-keys.v1';
 
-// Stored settings are read on every page's first load, so they are checked by hand rather than
-// with zod (which then stays out of the pages that do not validate anything on opening). Each
-// field falls back on its own, so one odd value (an emptied number field stores null) never
-// throws away the rest of the user's settings; unknown fields are dropped.
+// Stored settings are read on every page's first load, so they are checked without zod (zod,
+// even zod/mini, measured 17 kB gzip more on every page's first load, since full zod elsewhere
+// in the app keeps most of zod's shared core module alive). Each field falls
+// back on its own, so one odd value (an emptied number field stores null, an older version's
+// number outside today's range) never throws away the rest of the user's settings; unknown
+// fields are dropped. Numbers are held to `SETTING_LIMITS`, the form's and the CLI's ranges.
 type StoredRole = Omit<RoleConfig, 'apiKey'>;
 interface StoredSettings {
 	mode: ProviderMode;
@@ -250,8 +248,8 @@ const oneOf = <T extends string>(v: unknown, options: readonly T[], fallback: T)
 	typeof v === 'string' && (options as readonly string[]).includes(v) ? (v as T) : fallback;
 const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
 const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback);
-const number = (v: unknown, fallback: number) =>
-	typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+const number = (v: unknown, name: SettingName, fallback: number) =>
+	withinLimit(v, SETTING_LIMITS[name]) ? v : fallback;
 
 function storedRole(v: unknown, model: string): StoredRole {
 	if (!isRecord(v)) return { ...role(model) };
@@ -284,16 +282,10 @@ function readStoredSettings(v: unknown): StoredSettings | null {
 		roles: Object.fromEntries(
 			ROLES.map((r) => [r, isRecord(roles) ? storedRole(roles[r], models[r]) : role(models[r])])
 		) as Record<Role, StoredRole>,
-		generation: isRecord(g)
-			? {
-					temperature: number(g.temperature, DEFAULT_SETTINGS.temperature),
-					judge_temperature: number(g.judge_temperature, DEFAULT_SETTINGS.judge_temperature),
-					max_tokens: number(g.max_tokens, DEFAULT_SETTINGS.max_tokens),
-					timeout_s: number(g.timeout_s, DEFAULT_SETTINGS.timeout_s),
-					retries: number(g.retries, DEFAULT_SETTINGS.retries)
-				}
-			: { ...DEFAULT_SETTINGS },
-		concurrency: number(v.concurrency, DEFAULT_CONCURRENCY),
+		generation: Object.fromEntries(
+			SETTINGS_KEYS.map((k) => [k, number(isRecord(g) ? g[k] : undefined, k, DEFAULT_SETTINGS[k])])
+		) as Settings,
+		concurrency: number(v.concurrency, 'concurrency', DEFAULT_CONCURRENCY),
 		rememberKeys: flag(v.rememberKeys, false)
 	};
 }
@@ -304,6 +296,37 @@ function readStoredKeys(v: unknown): StoredKeys | null {
 	const { defaults, evaluated, user, judge } = v;
 	if (![defaults, evaluated, user, judge].every((k) => typeof k === 'string')) return null;
 	return { defaults, evaluated, user, judge } as StoredKeys;
+}
+
+/** A stored numeric setting that was outside its range (or no number) and was set back. */
+export interface SettingsRepair {
+	field: Extract<SettingsField, `generation.${string}` | 'concurrency'>;
+	/** The stored value as JSON, clipped (it came from storage). */
+	stored: string;
+	/** The value used instead: the default. */
+	used: number;
+}
+
+/** What the page says of a repair: the field's range problem, the stored and the used value. */
+export function repairMessage(r: SettingsRepair): string {
+	const key = r.field === 'concurrency' ? 'concurrency' : (r.field.slice(11) as keyof Settings);
+	const label = key === 'concurrency' ? m.models_concurrency() : GENERATION_LABELS[key]();
+	// The range problem the form shows for a bad value (NaN is outside every range).
+	const problem = numberProblem(label, Number.NaN, key) ?? '';
+	return m.models_stored_repaired({ stored: r.stored, problem, used: r.used });
+}
+
+/** The numeric fields `raw` held (present, not null) that the schema set back to a default. */
+function repairsOf(raw: unknown, read: StoredSettings): SettingsRepair[] {
+	if (!isRecord(raw)) return [];
+	const g = isRecord(raw.generation) ? raw.generation : {};
+	const fields: (readonly [SettingsRepair['field'], unknown, number])[] = [
+		...SETTINGS_KEYS.map((k) => [`generation.${k}`, g[k], read.generation[k]] as const),
+		['concurrency', raw.concurrency, read.concurrency]
+	];
+	return fields
+		.filter(([, v, used]) => v !== undefined && v !== null && v !== used)
+		.map(([field, v, used]) => ({ field, stored: JSON.stringify(v).slice(0, 40), used }));
 }
 
 /** The two localStorage entries for `s`; `keys` is null unless the user opted in. */
@@ -350,12 +373,17 @@ function parseJson(text: string | null): unknown {
 }
 
 /**
- * Settings from the two localStorage entries. Anything unreadable falls back to the defaults
- * (a stored setting from an older version must never stop the page from opening).
+ * Settings from the two localStorage entries, and the numeric fields that were set back to
+ * their default because the stored value was outside today's range (a timeout of 3000000 s
+ * stored by an older version) or no number, for the page to say so. Anything unreadable falls
+ * back to the defaults: a stored setting must never stop the page from opening.
  */
-export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
-	const base = defaultModelSettings();
-	const stored = readStoredSettings(parseJson(settingsText));
+export function readStoredModelSettings(
+	settingsText: string | null,
+	keysText: string | null
+): { settings: ModelSettings; repaired: SettingsRepair[] } {
+	const raw = parseJson(settingsText);
+	const stored = readStoredSettings(raw);
 	const s: ModelSettings = stored
 		? {
 				...stored,
@@ -364,11 +392,16 @@ export function fromStored(settingsText: string | null, keysText: string | null)
 					ROLES.map((r) => [r, { ...stored.roles[r], apiKey: '' }])
 				) as Record<Role, RoleConfig>
 			}
-		: base;
+		: defaultModelSettings();
 	const keys = s.rememberKeys ? readStoredKeys(parseJson(keysText)) : null;
 	if (keys) {
 		s.defaults.apiKey = keys.defaults;
 		for (const r of ROLES) s.roles[r].apiKey = keys[r];
 	}
-	return s;
+	return { settings: s, repaired: stored ? repairsOf(raw, stored) : [] };
+}
+
+/** {@link readStoredModelSettings} without the repairs. */
+export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
+	return readStoredModelSettings(settingsText, keysText).settings;
 }

@@ -100,6 +100,15 @@ describe('startProblems', () => {
 		],
 		['an unsafe run id', { runId: '../x' }, sources(), ['Run id "../x"']],
 		['no run id', { runId: '' }, sources(), ['Enter a run id']],
+		['a Windows device name as run id', { runId: 'CON' }, sources(), ['Run id "CON" is a device']],
+		[
+			'a device name with an extension',
+			{ runId: 'nul.txt' },
+			sources(),
+			['Run id "nul.txt" is a device']
+		],
+		['a device name in any case', { runId: 'Lpt9' }, sources(), ['Run id "Lpt9" is a device']],
+		['a run id ending in a dot', { runId: 'run1.' }, sources(), ['Run id "run1." ends in a dot']],
 		['a zero limit', { limit: 0 }, sources(), ['Limit:']],
 		['a fractional limit', { limit: 2.5 }, sources(), ['Limit:']],
 		['no stage', { stages: [] }, sources(), ['Choose at least one stage']]
@@ -204,12 +213,12 @@ describe('resume', () => {
 	it('refuses to resume with an operational setting out of its range, and only those', async () => {
 		const m = await manifest();
 		const src = sources((s) => {
-			s.generation.retries = SETTING_LIMITS.retries.max! + 1;
+			s.generation.retries = SETTING_LIMITS.retries.max + 1;
 			s.generation.temperature = 99; // not used on resume: the manifest's is
 		});
 		const check = checkResume(src, m, plan, await promptsSha256(DEFAULT_PROMPT_PACK));
 		expect(check.problems).toEqual([
-			`Models page: Retries must be at most ${SETTING_LIMITS.retries.max}.`
+			`Models page: Retries must be a whole number from 0 to ${SETTING_LIMITS.retries.max}.`
 		]);
 	});
 

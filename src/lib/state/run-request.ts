@@ -7,12 +7,12 @@
  * §6) come from the Models page.
  */
 import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';
-import { RUN_ID_PATTERN } from '$lib/core/layout';
+import { runIdProblem } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import { ROLES, type Role } from '$lib/core/record-names';
 import type { Manifest, Settings } from '$lib/core/records';
-import { OPERATIONAL_SETTINGS } from '$lib/core/run-defaults';
+import { OPERATIONAL_SETTINGS, SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { m } from '$lib/paraglide/messages';
 import type { ClientHooks, RunRequest } from './run-controller';
 import {
@@ -57,13 +57,19 @@ export function startProblems(sources: RunSources, form: RunForm): string[] {
 	for (const p of settingsProblems(sources.settings)) {
 		problems.push(m.run_problem_models({ message: p.message }));
 	}
-	if (!RUN_ID_PATTERN.test(form.runId)) {
+	const runIdRule = runIdProblem(form.runId);
+	if (runIdRule === 'alphabet') {
 		problems.push(
 			form.runId ? m.run_problem_run_id_bad({ runId: form.runId }) : m.run_problem_run_id_empty()
 		);
+	} else if (runIdRule === 'reserved') {
+		problems.push(m.run_problem_run_id_reserved({ runId: form.runId }));
+	} else if (runIdRule !== null) {
+		// A run id never starts with a dot (the alphabet), so this is one ending in one.
+		problems.push(m.run_problem_run_id_trailing_dot({ runId: form.runId }));
 	}
-	if (form.limit !== null && (!Number.isInteger(form.limit) || form.limit < 1)) {
-		problems.push(m.run_problem_limit());
+	if (form.limit !== null && !withinLimit(form.limit, SETTING_LIMITS.limit)) {
+		problems.push(m.run_problem_limit({ max: SETTING_LIMITS.limit.max }));
 	}
 	if (form.stages.length === 0) problems.push(m.run_problem_no_stage());
 	return problems;

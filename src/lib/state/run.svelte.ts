@@ -7,7 +7,7 @@
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
-import { modelDirName, RUN_ID_PATTERN } from '$lib/core/layout';
+import { modelDirName, runIdProblem } from '$lib/core/layout';
 import { m } from '$lib/paraglide/messages';
 import { appUpdate } from './app-update.svelte';
 import { browserClientFactory } from './browser-client';
@@ -155,7 +155,7 @@ export class RunState {
 		const dataset = datasetState.status === 'ready' ? datasetState.dataset : null;
 		const identity = settingsState.identity;
 		const limit = this.limit;
-		if (!dataset || !identity.models.evaluated || !RUN_ID_PATTERN.test(this.runId)) return null;
+		if (!dataset || !identity.models.evaluated || runIdProblem(this.runId) !== null) return null;
 		if (limit !== null && (!Number.isInteger(limit) || limit < 1)) return null;
 		const s = settingsState.value;
 		const request: ManifestRequest = {

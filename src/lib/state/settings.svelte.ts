@@ -8,15 +8,16 @@ import { DEFAULT_SETTINGS } from '$lib/core/run-defaults';
 import { ROLES, type Role } from '$lib/core/record-names';
 import {
 	defaultModelSettings,
-	fromStored,
 	KEYS_STORAGE_KEY,
+	readStoredModelSettings,
 	resolveEndpoints,
 	runIdentity,
 	SETTINGS_STORAGE_KEY,
 	settingsProblems,
 	toStored,
 	type EndpointConfig,
-	type ModelSettings
+	type ModelSettings,
+	type SettingsRepair
 } from './model-settings';
 import { m } from '$lib/paraglide/messages';
 import { PRESETS, type PresetId } from './provider-presets';
@@ -53,6 +54,8 @@ export class SettingsState {
 	identity = $derived(runIdentity(this.value));
 	problems = $derived(settingsProblems(this.value));
 	simulated = $derived(this.value.mode === 'simulated');
+	/** Stored numbers outside their range, set back to their default when the settings were read. */
+	repaired = $state.raw<SettingsRepair[]>([]);
 
 	readonly #storage: SettingsStorage;
 
@@ -60,10 +63,12 @@ export class SettingsState {
 		this.#storage = storage;
 		if (storage) {
 			try {
-				this.value = fromStored(
+				const read = readStoredModelSettings(
 					storage.getItem(SETTINGS_STORAGE_KEY),
 					storage.getItem(KEYS_STORAGE_KEY)
 				);
+				this.value = read.settings;
+				this.repaired = read.repaired;
 			} catch {
 				// Unreadable storage: start from the defaults.
 			}

@@ -184,7 +184,10 @@ const SAY: Sayers = {
 	category_cause_empty: (p) => m.core_category_cause_empty(p),
 	category_class_empty: (p) => m.core_category_class_empty(p),
 	category_cause_twice: (p) => m.core_category_cause_twice(p),
-	category_mixed: (p) => m.core_category_mixed(p)
+	category_mixed: (p) => m.core_category_mixed(p),
+	bundle_name_reserved: (p) => m.core_bundle_name_reserved(p),
+	bundle_name_trailing_dot: (p) => m.core_bundle_name_trailing_dot(p),
+	bundle_name_leading_dot: (p) => m.core_bundle_name_leading_dot(p)
 };
 
 const ROLES: Record<string, () => string> = {

@@ -78,6 +78,25 @@ describe('copies', () => {
 		);
 	});
 
+	it('CSV: labels and notes that start a formula are neutralised, negative figures stay numbers', () => {
+		const hostile = figure(false);
+		hostile.categories = ['=HYPERLINK("http://evil","x")', '@SUM(A1)'];
+		hostile.series[0].label = '+cmd|/c calc';
+		hostile.series[1].label = '-2+3';
+		hostile.cells[0][0] = { value: -0.0123, sd: undefined, notes: ['=1+1 note'] };
+		hostile.cells[1][0] = { value: -1, sd: undefined, notes: ['\tnote'] };
+		expect(toCsv(tableOf(hostile)).split('\n')).toEqual([
+			`Run,"'=HYPERLINK(""http://evil"",""x"")","'@SUM(A1)",notes`,
+			`"'+cmd|/c calc",-0.0123,,[1] [2]`,
+			`"'-2+3",-1.0000,,[2] [3]`,
+			'',
+			`[1],"'=1+1 note"`,
+			`[2],${QWK_NOTE}`,
+			`[3],"'\tnote"`,
+			''
+		]);
+	});
+
 	it('CSV: an SD column after each value for mean ± SD', () => {
 		const csv = toCsv(tableOf(figure(true)));
 		expect(csv.split('\n').slice(0, 2)).toEqual([

@@ -5,6 +5,7 @@
  */
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
+import { csvCell } from '$lib/core/text/csv-cell';
 import type { Cell, Figure } from './figures';
 
 export interface TableCell {
@@ -166,13 +167,11 @@ export function superscript(marks: readonly number[]): string {
 		.join('˒');
 }
 
-function csvField(text: string): string {
-	return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /**
  * CSV for a spreadsheet: plain numbers (an undefined value is an empty field), an SD column after
- * each value in mean ± SD tables, a `notes` column with the note numbers, then the notes.
+ * each value in mean ± SD tables, a `notes` column with the note numbers, then the notes. Every
+ * field goes through `csvCell`: figures as numbers, labels and notes (class names, model ids
+ * from files) as text a spreadsheet never runs as a formula.
  */
 export function toCsv(table: TableModel): string {
 	const o = { locale: table.locale };
@@ -188,25 +187,26 @@ export function toCsv(table: TableModel): string {
 		]),
 		m.results_csv_notes({}, o)
 	];
-	const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(4));
-	const lines = [head.map(csvField).join(',')];
+	const lines = [head.map((h) => csvCell(h)).join(',')];
 	for (const row of table.rows) {
 		const marks = [...new Set(row.cells.flatMap((c) => c.marks))].sort((a, b) => a - b);
 		const fields = [
 			row.label,
 			...(table.withCounts ? [row.counts ?? ''] : []),
 			...row.cells.flatMap((c) => [
-				num(c.value),
-				...(table.withSd ? [num(c.sd)] : []),
-				...(table.withCi ? [num(c.ci?.[0]), num(c.ci?.[1])] : [])
+				c.value,
+				...(table.withSd ? [c.sd] : []),
+				...(table.withCi ? [c.ci?.[0], c.ci?.[1]] : [])
 			]),
 			marks.map((m) => `[${m}]`).join(' ')
 		];
-		lines.push(fields.map(csvField).join(','));
+		lines.push(fields.map((f) => csvCell(f)).join(','));
 	}
 	if (table.notes.length) {
 		lines.push('');
-		table.notes.forEach((note, i) => lines.push([`[${i + 1}]`, note].map(csvField).join(',')));
+		table.notes.forEach((note, i) =>
+			lines.push([`[${i + 1}]`, note].map((f) => csvCell(f)).join(','))
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }

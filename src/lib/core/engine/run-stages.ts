@@ -13,6 +13,7 @@ import {
 	UsageError
 } from '../errors';
 import { coded } from '../said';
+import { escapeControl } from '../text/escape-control';
 import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import type { ModelClient } from '../model/types';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
@@ -339,7 +340,7 @@ function checkOptions(options: RunStagesOptions, settings: Settings, concurrency
 
 /** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
 export function naming(error: unknown, stage: StageName, kase: Case): unknown {
-	const where = `${stage} stopped at case #${kase.index} (case_number ${kase.case_number})`;
+	const where = `${stage} stopped at case #${kase.index} (case_number ${escapeControl(String(kase.case_number))})`;
 	const place = coded('run_stopped_at_case', {
 		stage,
 		index: kase.index,

@@ -6,6 +6,7 @@
  */
 import { CheckpointError } from '../errors';
 import { caseKey } from '../record-names';
+import { escapeControl } from '../text/escape-control';
 import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
 
 /** The stage files metrics are computed from. */
@@ -62,7 +63,7 @@ export function checkStage(
 		const caseNumber = caseKey(r.case_number);
 		if (!known.has(caseNumber)) {
 			throw new CheckpointError(
-				`${where}: case_number ${r.case_number} is not one of the run's ${selected.length} selected cases ` +
+				`${where}: case_number ${escapeControl(String(r.case_number))} is not one of the run's ${selected.length} selected cases ` +
 					'(manifest dataset.selected_case_numbers). The file belongs to another dataset or selection: ' +
 					'move it out of the output root or restore the matching manifest.'
 			);
@@ -70,9 +71,9 @@ export function checkStage(
 		const key = perCase === 2 ? `${caseNumber}\u0000${r.history_type}` : caseNumber;
 		const first = seen.get(key);
 		if (first !== undefined) {
-			const which = perCase === 2 ? ` (${r.history_type} history)` : '';
+			const which = perCase === 2 ? ` (${escapeControl(String(r.history_type))} history)` : '';
 			throw new CheckpointError(
-				`${where}: case_number ${r.case_number}${which} already has a record on line ${first}. ` +
+				`${where}: case_number ${escapeControl(String(r.case_number))}${which} already has a record on line ${first}. ` +
 					'Each case must be scored once: remove one of the two lines.'
 			);
 		}
@@ -102,8 +103,8 @@ export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) =>
 			if (!cause) causes.set(caseNumber, { cause: r.cause_of_action, where });
 			else if (cause.cause !== r.cause_of_action) {
 				throw new CheckpointError(
-					`${where}: case_number ${r.case_number} has cause_of_action "${r.cause_of_action}", but ` +
-						`"${cause.cause}" at ${cause.where}. The run's files come from different datasets; ` +
+					`${where}: case_number ${escapeControl(String(r.case_number))} has cause_of_action ` +
+						`"${escapeControl(r.cause_of_action)}", but "${escapeControl(cause.cause)}" at ${cause.where}. The run's files come from different datasets; ` +
 						'move the stray file out of the output root.'
 				);
 			}
@@ -113,7 +114,7 @@ export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) =>
 				if (!seen) claims.set(caseNumber, { value, where });
 				else if (seen.value !== value) {
 					throw new CheckpointError(
-						`${where}: case_number ${r.case_number} has other claims or gold verdicts than at ${seen.where}. ` +
+						`${where}: case_number ${escapeControl(String(r.case_number))} has other claims or gold verdicts than at ${seen.where}. ` +
 							'All LJP setups of a run must score the same claims; the files come from different datasets.'
 					);
 				}

@@ -3,6 +3,7 @@
  * records per case (one per history_type); every other file holds one record per case.
  */
 import { CheckpointError } from '../errors';
+import { escapeControl } from '../text/escape-control';
 import { caseKey, type StageFile } from '../record-names';
 import type { CaseNumber } from '../records';
 
@@ -31,7 +32,10 @@ export function recordIdentity(file: StageFile, record: RecordName): string {
 
 /** A record identity as a person reads it: `case_number 2023-041 (underspecified history)`. */
 export function describeIdentity(identity: string): string {
-	const [caseNumber, historyType] = JSON.parse(identity) as [string, string?];
+	const [raw, rawHistory] = JSON.parse(identity) as [string, string?];
+	// The case_number comes from a file: quoted escaped, so it cannot break the message's line.
+	const caseNumber = escapeControl(raw);
+	const historyType = rawHistory === undefined ? undefined : escapeControl(rawHistory);
 	return historyType === undefined
 		? `case_number ${caseNumber}`
 		: `case_number ${caseNumber} (${historyType} history)`;

@@ -9,6 +9,7 @@ import { CheckpointError } from '../errors';
 import { modelDirName, type RunKey } from '../layout';
 import { Manifest, type OperationalEntry } from '../records';
 import { decodeLayoutText, stripBom } from '../text';
+import { escapeControl } from '../text/escape-control';
 
 /** The manifest file as every writer writes it: two-space JSON and a final line end. */
 export function manifestText(manifest: Manifest): string {
@@ -80,7 +81,7 @@ export async function checkManifest(
 	const dup = selected.find((c) => seen.size === seen.add(c).size);
 	if (dup !== undefined) {
 		throw new CheckpointError(
-			`${label}: dataset.selected_case_numbers lists case_number ${dup} twice.`
+			`${label}: dataset.selected_case_numbers lists case_number ${escapeControl(String(dup))} twice.`
 		);
 	}
 	return options.asWritten ? (value as Manifest) : m;

@@ -1,10 +1,13 @@
 /**
  * Terminal- and log-safe text. Everything a dataset, a record, a bundle or a provider says is
  * hostile: an ESC in a `case_number` can clear a terminal, write its clipboard (OSC 52) or hide
- * the lines after it, and a bidi override can make `case A` read as `case B`. This is the one
- * place that makes such text visible instead of active; the CLI passes every line it writes
- * through {@link escapeForTerminal}, and messages escape the untrusted parts they quote with
- * {@link escapeControl}.
+ * the lines after it, a bidi override can make `case A` read as `case B`, and a line break can
+ * print a line that reads like the CLI's own (`error: …`). This is the one place that makes such
+ * text visible instead of active: every value the CLI or a core message quotes (a case_number,
+ * a cause, a model id, a provider's words, a typed path) goes through {@link escapeControl},
+ * line breaks included, so it stays on the line that quotes it
+ * (`tests/unit/hardening/cli-print-escape.spec.ts` checks `src/cli/` for it); on top, the CLI
+ * passes every line it writes through {@link escapeForTerminal}, which keeps its own layout.
  *
  * Escapes use the `\uXXXX` form of JSON and JavaScript, so text that is JSON stays JSON with
  * the same value, and two ids that differ only in an invisible or invalid character print
@@ -66,4 +69,20 @@ const LONE = new RegExp(LONE_SURROGATE);
  */
 export function firstLoneSurrogate(text: string): number {
 	return text.search(LONE);
+}
+
+/**
+ * A copy of a JSON-like value (a results report, a comparison) with {@link escapeControl} applied
+ * to every string in it, object keys included: for a whole structure of file or provider text
+ * that a formatter then lays out in lines of its own, so no value can break a line or a column.
+ */
+export function escapeStrings<T>(value: T): T {
+	if (typeof value === 'string') return escapeControl(value) as T;
+	if (Array.isArray(value)) return value.map((v) => escapeStrings(v)) as T;
+	if (typeof value === 'object' && value !== null) {
+		const out: Record<string, unknown> = {};
+		for (const [k, v] of Object.entries(value)) out[escapeControl(k)] = escapeStrings(v);
+		return out as T;
+	}
+	return value;
 }

@@ -8,6 +8,7 @@ import { renderHistory } from '../../dataset/render';
 import type { Case } from '../../dataset/types';
 import { judgeExtractOutput } from '../../model/output';
 import { claimsText } from '../../prompts/fill';
+import { escapeControl } from '../../text/escape-control';
 import type { ForceJudgeRecord, HistoryType, LjpResultRecord } from '../../records';
 import type { StageFile } from '../../record-names';
 import { recordHead, type RecordHead } from '../../store/heads';
@@ -176,7 +177,7 @@ export async function prepareLjpInteraction(
 			const source = sourceOf(savedOf(kase) ?? fresh?.(kase));
 			if (!source) {
 				throw new Error(
-					`ljp-interaction started before the interaction of case_number ${kase.case_number} was saved`
+					`ljp-interaction started before the interaction of case_number ${escapeControl(String(kase.case_number))} was saved`
 				);
 			}
 			await ctx.save('LJP_interaction', await extract(ctx, 'LJP_interaction', kase, source));

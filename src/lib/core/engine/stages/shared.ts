@@ -1,5 +1,6 @@
 /** Pieces every stage shares: history types, record identities, loading a checkpoint. */
 import { keyDetailsText, renderHistory } from '../../dataset/render';
+import { escapeControl } from '../../text/escape-control';
 import type { Case, History } from '../../dataset/types';
 import { UpstreamIncompleteError } from '../../errors';
 import { stageFilePath } from '../../layout';
@@ -71,7 +72,8 @@ export function requireComplete(
 ): void {
 	if (missing.length === 0) return;
 	const [caseNumber, historyType] = JSON.parse(missing[0]) as [string, string?];
-	const first = historyType ? `${caseNumber} (${historyType} history)` : caseNumber;
+	const shown = escapeControl(caseNumber);
+	const first = historyType ? `${shown} (${escapeControl(historyType)} history)` : shown;
 	throw new UpstreamIncompleteError(
 		`${stage} needs ${stageFilePath(ctx.run, file)} complete for the selected cases, but ` +
 			`${missing.length} of ${total} records are missing (first: case_number ${first}). ` +
