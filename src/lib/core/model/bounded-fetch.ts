@@ -157,7 +157,7 @@ export function markBoundsBodies(fetchImpl: typeof fetch): void {
  */
 export function boundedFetch(inner: typeof fetch): typeof fetch {
 	if (bounding.has(inner)) return inner;
-	return async (input, init) => {
+	const wrapped: typeof fetch = async (input, init) => {
 		const maxTokens = maxTokensOf(init?.body);
 		if (typeof input !== 'string' && !(input instanceof URL)) {
 			return bound(await inner(input, { ...init, redirect: 'manual' }), maxTokens);
@@ -179,6 +179,9 @@ export function boundedFetch(inner: typeof fetch): typeof fetch {
 			next = hop.keepBody ? { ...next, method: hop.method } : withoutBody(next, hop.method);
 		}
 	};
+	// Wrapping it again would only add a stream per response.
+	bounding.add(wrapped);
+	return wrapped;
 }
 
 /** `init` for a request that carries no body (a GET after a 301, 302 or 303). */
@@ -201,7 +204,12 @@ function bound(response: Response, maxTokens: number | null): Response {
 	const body = new ReadableStream<Uint8Array>({
 		async pull(controller) {
 			const { done, value } = await reader.read();
-			if (done) return controller.close();
+			if (done) {
+				// A body `inner` cut already is still a cut body.
+				const cutAt = bodyCutAt(response.headers);
+				if (cutAt !== undefined) markBodyCut(headers!, cutAt);
+				return controller.close();
+			}
 			read += value.byteLength;
 			if (read <= rule.limit) return controller.enqueue(value);
 			if (rule.past === 'cut') {
