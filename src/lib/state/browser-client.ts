@@ -29,6 +29,6 @@ export const browserClientFactory: ClientFactory = (spec) => async (hooks) => {
 		// Tells a CORS refusal from a server that is down, so the run stops with the fix at once,
 		// and both from a browser that went offline.
 		probeConnection: (baseURL, signal) =>
-			probeCors(baseURL, { origin, signal, online: () => navigator.onLine })
+			probeCors(baseURL, { origin, signal, online: () => globalThis.navigator?.onLine !== false })
 	});
 };

@@ -132,7 +132,7 @@ export class SettingsState {
 			const { testConnection } = await import('$lib/core/model/diagnose');
 			result = await testConnection(this.resolved[role], {
 				origin: globalThis.location?.origin,
-				online: () => navigator.onLine
+				online: () => globalThis.navigator?.onLine !== false
 			});
 		}
 		this.tests = { ...this.tests, [role]: { state: 'done', result, at: Date.now() } };
