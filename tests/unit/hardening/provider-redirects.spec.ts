@@ -34,9 +34,9 @@ async function serve(handler: Handler) {
 	return server;
 }
 
-const FETCHES: { name: string; fetch: () => typeof fetch }[] = [
-	{ name: 'node-fetch (CLI)', fetch: () => createNodeFetch() },
-	{ name: 'boundedFetch (page)', fetch: () => boundedFetch((i, init) => fetch(i, init)) }
+const FETCHES: [string, () => typeof fetch][] = [
+	['node-fetch (CLI)', () => createNodeFetch()],
+	['boundedFetch (page)', () => boundedFetch((i, init) => fetch(i, init))]
 ];
 
 /** One call of the evaluated model at `server`, no retries; the error it fails with, or null. */
@@ -61,7 +61,7 @@ async function call(server: FakeOpenAI, fetchImpl: typeof fetch) {
 		);
 }
 
-describe.each(FETCHES)('redirects through $name', ({ fetch: makeFetch }) => {
+describe.each(FETCHES)('redirects through %s', (_name, makeFetch) => {
 	it('follows a 307 within the origin, with the same POST and body', async () => {
 		const server = await serve(({ callIndex }) =>
 			callIndex === 0
@@ -142,7 +142,7 @@ describe.each(FETCHES)('redirects through $name', ({ fetch: makeFetch }) => {
 	});
 });
 
-describe.each(FETCHES)('error bodies through $name', ({ fetch: makeFetch }) => {
+describe.each(FETCHES)('error bodies through %s', (_name, makeFetch) => {
 	it.each([false, true])(
 		'a 500 of 1 GB (gzip: %s) is read to 64 KiB and quoted saying the rest was not read',
 		async (gzip) => {
