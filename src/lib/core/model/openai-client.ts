@@ -292,13 +292,27 @@ export function createOpenAIClient(
 					attempt,
 					outcome: failure.kind,
 					status: failure.status,
-					reason: redact(failure.detail, ep.apiKey),
+					// A cut error body goes to the call log as its quote, saying it was cut.
+					reason: redact(
+						failure.bodyCutAt !== undefined
+							? providerWords(failure.detail, failure.bodyCutAt)
+							: failure.detail,
+						ep.apiKey
+					),
 					latencyMs: Date.now() - started,
 					rawOutput:
 						failure.rawOutput === undefined ? undefined : redact(failure.rawOutput, ep.apiKey)
 				});
 			}
-			if (failure.kind === 'unreachable' && options.probeConnection && !request.signal?.aborted) {
+			const last = !failure.retryable || attempt >= maxAttempts;
+			// Before any answer every attempt asks (a CORS refusal stops at once); after answers only
+			// the last one, whose message the probe words.
+			if (
+				failure.kind === 'unreachable' &&
+				options.probeConnection &&
+				!request.signal?.aborted &&
+				(last || !answered.has(endpointKey))
+			) {
 				const probe = await options
 					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
 					.catch(() => null);
@@ -310,7 +324,7 @@ export function createOpenAIClient(
 						attempt
 					);
 			}
-			if (!failure.retryable || attempt >= maxAttempts) return fail(failure, attempt);
+			if (last) return fail(failure, attempt);
 
 			const fromRetryAfter = failure.retryAfterMs !== undefined;
 			const delayMs = fromRetryAfter
