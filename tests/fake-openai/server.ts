@@ -26,6 +26,7 @@ import {
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createGzip } from 'node:zlib';
 
 /** What the handler sees of one chat completion request. */
 export interface FakeRequest {
@@ -45,6 +46,8 @@ export interface ContentReply {
 	reasoning_content?: string;
 	/** Some providers (OpenRouter, vLLM) name the field `reasoning`. */
 	reasoning?: string;
+	/** OpenAI's `message.tool_calls`, sent as given (with `content: null`: tool calls, no text). */
+	tool_calls?: unknown[];
 	/** @default 'stop' */
 	finish_reason?: string;
 	usage?: {
@@ -70,6 +73,9 @@ export interface StatusReply {
  * a valid completion whose content is `giant.bytes` bytes of `a`, written in 64 KiB pieces as
  * fast as the client reads them (never held whole in memory), and tells `giant.done` how many
  * body bytes the socket accepted and whether the body was finished or the client went away.
+ * `giantError` does the same with an error status and a body of `x` (gzip-encoded on the fly
+ * with `gzip: true`: a bomb of a few kilobytes a megabyte), and `redirect` answers a redirect
+ * status with a `Location`, and a body of `redirect.bytes` bytes when given.
  */
 export type Reply = (
 	| ContentReply
@@ -79,8 +85,31 @@ export type Reply = (
 	| { malformed: true }
 	| { dropMidBody: true }
 	| { giant: GiantReply }
+	| { giantError: GiantErrorReply }
+	| { redirect: RedirectReply }
 	| { delayMs: number }
 ) & { delayMs?: number };
+
+/** An error answer too large to build in memory; see {@link Reply}. */
+export interface GiantErrorReply {
+	status: number;
+	/** Bytes of the body (decoded, with `gzip`). */
+	bytes: number;
+	/** Send it `content-encoding: gzip`, compressed as it goes. @default false */
+	gzip?: boolean;
+	/** Bytes the socket accepted (compressed, with `gzip`), and whether the body was finished. */
+	done?: (sent: number, finished: boolean) => void;
+}
+
+/** A redirect answer; see {@link Reply}. */
+export interface RedirectReply {
+	/** 301, 302, 303, 307 or 308. */
+	status: number;
+	/** The `Location` header, sent as given. */
+	location: string;
+	/** Bytes of `x` in the body, written as fast as the client reads them. @default 0 */
+	bytes?: number;
+}
 
 /** A completion too large to build in memory; see {@link Reply}. */
 export interface GiantReply {
@@ -324,6 +353,15 @@ async function answer(res: Res, model: string, script: () => Reply | Promise<Rep
 		return void setTimeout(() => dropConnection(res), 20);
 	}
 	if ('giant' in reply) return sendGiant(res, model, reply.giant);
+	if ('giantError' in reply) return sendGiantError(res, reply.giantError);
+	if ('redirect' in reply) {
+		const { status, location, bytes = 0 } = reply.redirect;
+		res.writeHead(status, { location, 'content-type': 'text/plain' });
+		const out = bodyWriter(res);
+		await out.pieces(bytes, 'x');
+		if (!out.closed()) res.end();
+		return;
+	}
 	if ('malformed' in reply) {
 		res.writeHead(200, { 'content-type': 'application/json' });
 		return void res.end('{"id": "chatcmpl-fake", "choices": [{"message": {"content": "trunc');
@@ -337,6 +375,7 @@ async function answer(res: Res, model: string, script: () => Reply | Promise<Rep
 	}
 	const content: ContentReply = 'content' in reply ? reply : { content: 'OK' };
 	const message: Record<string, unknown> = { role: 'assistant', content: content.content };
+	if (content.tool_calls !== undefined) message.tool_calls = content.tool_calls;
 	if (content.reasoning_content !== undefined)
 		message.reasoning_content = content.reasoning_content;
 	if (content.reasoning !== undefined) message.reasoning = content.reasoning;
@@ -355,13 +394,14 @@ async function answer(res: Res, model: string, script: () => Reply | Promise<Rep
 	});
 }
 
-async function sendGiant(res: Res, model: string, giant: GiantReply) {
-	const head = `{"id":"chatcmpl-fake","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
-	const tail = `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`;
-	const piece = Buffer.alloc(64 * 1024, 'a');
+/**
+ * Writes to `res` as fast as the client reads (waiting for `drain`), counting the bytes the
+ * socket took, and stops once the client goes away.
+ */
+function bodyWriter(res: Res | NodeJS.WritableStream) {
+	const out = res as BodyStream;
 	let sent = 0;
 	let closed = false;
-	const out = res as BodyStream;
 	out.on('close', () => (closed = true));
 	const write = async (chunk: Buffer | string) => {
 		if (closed) return;
@@ -378,15 +418,49 @@ async function sendGiant(res: Res, model: string, giant: GiantReply) {
 		}
 		if (!closed) sent += Buffer.byteLength(chunk);
 	};
+	/** `bytes` bytes of `fill`, in 64 KiB pieces. */
+	const pieces = async (bytes: number, fill: string) => {
+		const piece = Buffer.alloc(64 * 1024, fill);
+		for (let left = bytes; left > 0 && !closed; left -= piece.length) {
+			await write(left >= piece.length ? piece : piece.subarray(0, left));
+		}
+	};
+	return { write, pieces, sent: () => sent, closed: () => closed };
+}
+
+async function sendGiant(res: Res, model: string, giant: GiantReply) {
+	const head = `{"id":"chatcmpl-fake","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`;
+	const tail = `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`;
+	const out = bodyWriter(res);
 	res.writeHead(200, { 'content-type': 'application/json' });
-	await write(head);
-	for (let left = giant.bytes; left > 0 && !closed; left -= piece.length) {
-		await write(left >= piece.length ? piece : piece.subarray(0, left));
-	}
-	await write(tail);
-	const finished = !closed;
+	await out.write(head);
+	await out.pieces(giant.bytes, 'a');
+	await out.write(tail);
+	const finished = !out.closed();
 	if (finished) res.end();
-	giant.done?.(sent, finished);
+	giant.done?.(out.sent(), finished);
+}
+
+async function sendGiantError(res: Res, giant: GiantErrorReply) {
+	const headers: Record<string, string> = { 'content-type': 'text/plain' };
+	if (giant.gzip) headers['content-encoding'] = 'gzip';
+	res.writeHead(giant.status, headers);
+	const socket = bodyWriter(res);
+	if (!giant.gzip) {
+		await socket.pieces(giant.bytes, 'x');
+	} else {
+		// Compressed as it goes, each piece flushed to the socket before the next is made.
+		const gzip = createGzip({ level: 9 });
+		gzip.on('data', (chunk: Buffer) => void socket.write(chunk));
+		// The client hanging up ends the compression too (its 'close' stops the pieces).
+		(res as BodyStream).on('close', () => gzip.destroy());
+		const input = bodyWriter(gzip);
+		await input.pieces(giant.bytes, 'x');
+		if (!gzip.destroyed) await new Promise<void>((resolve) => gzip.end(resolve));
+	}
+	const finished = !socket.closed();
+	if (finished) res.end();
+	giant.done?.(socket.sent(), finished);
 }
 
 function setCorsHeaders(res: Res, headers: IncomingHttpHeaders) {

@@ -7,31 +7,34 @@
  * sends the body in one write and reads the answer into one buffer, then hands the SDK a standard
  * `Response` made from it.
  *
- * It keeps what the model client relies on from `fetch`:
- * - the body of a successful answer to a request naming `max_tokens` is read at most to
- *   `maxResponseBytes` (the rule of `boundedFetch`, which it is registered to replace): one byte
- *   more and the connection is cut, and the response's body fails with `ResponseTooLarge`;
+ * It keeps what the model client relies on from `fetch`, and bounds what fetch does not:
+ * - every body is read at most to `bodyBound` (the rule of `boundedFetch`, which it is
+ *   registered to replace): a successful answer to a request naming `max_tokens` to
+ *   `maxResponseBytes`, one byte more and the connection is cut and the body fails with
+ *   `ResponseTooLarge`; an error body (a 500 of a gigabyte) to `ERROR_BODY_BYTES`, then the
+ *   connection is cut and the body ends there, marked for `bodyCutAt`; anything else to
+ *   `OTHER_BODY_BYTES`;
+ * - gzip, deflate and brotli answers are decoded, and the bound counts decoded bytes (a small
+ *   gzip that inflates to gigabytes stops at the same place);
+ * - a redirect is followed by the rule of `core/model/redirect.ts`: within the origin asked,
+ *   at most `MAX_REDIRECTS` times, never a POST turned into a GET; any other redirect rejects
+ *   the request with `RedirectRefused`, naming where it pointed (fetch would follow it to any
+ *   origin, with no bound on its body);
  * - a connection dropped after the headers makes the body fail (as `fetch` does, so the client
  *   reports a connection dropped mid-answer), not the request;
- * - the request's `signal` aborts it at any point, with an `AbortError`;
- * - gzip, deflate and brotli answers are decoded (the bound counts decoded bytes, as with fetch).
- * Anything it does not handle (a `Request` object, a body other than text or bytes, a redirect)
- * goes to `globalThis.fetch` unchanged, so nothing works differently, only slower.
+ * - the request's `signal` aborts it at any point, with an `AbortError`.
+ * Anything it does not handle (a `Request` object, a body other than text or bytes) goes to
+ * `globalThis.fetch` unchanged, so nothing works differently, only slower.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import {
-	markBoundsBodies,
-	maxResponseBytes,
-	maxTokensOf,
-	ResponseTooLarge
-} from '../core/model/bounded-fetch';
+import { bodyBound, markBodyCut, markBoundsBodies, maxTokensOf } from '../core/model/bounded-fetch';
+import { nextHop, REDIRECT_STATUSES } from '../core/model/redirect';
 
 /** Statuses whose Response may carry no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
 
 /** A `fetch` over `node:http(s)`; see the module comment. One pair of keep-alive agents each. */
 export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis.fetch(i, init)) {
@@ -51,38 +54,53 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 		) {
 			return fallback(input, init);
 		}
-		const target = new URL(url);
-		const agent = agents[target.protocol as keyof typeof agents];
-		if (!agent) return fallback(input, init);
+		let target = new URL(url);
+		if (!agents[target.protocol as keyof typeof agents]) return fallback(input, init);
 		const signal = init?.signal ?? undefined;
 		if (signal?.aborted) throw abortError(signal);
-		const bytes =
+		let bytes =
 			body === undefined || body === null
 				? null
 				: typeof body === 'string'
 					? Buffer.from(body, 'utf8')
 					: body;
+		let method = init?.method ?? 'GET';
 		const headers = headerObject(init?.headers);
-		if (bytes) headers['content-length'] = String(bytes.byteLength);
 		const maxTokens = maxTokensOf(body);
-		const answer = await exchange(target, agent, init?.method ?? 'GET', headers, bytes, signal);
-		if (REDIRECT.has(answer.res.statusCode ?? 0) && answer.res.headers.location) {
-			answer.res.resume();
-			return fallback(input, init);
+		for (let hops = 1; ; hops++) {
+			if (bytes) headers['content-length'] = String(bytes.byteLength);
+			// Same origin as asked (redirects never leave it), so the same protocol and agent.
+			const agent = agents[target.protocol as keyof typeof agents];
+			const answer = await exchange(target, agent, method, headers, bytes, signal);
+			const status = answer.res.statusCode ?? 0;
+			const location = answer.res.headers.location;
+			if (REDIRECT_STATUSES.has(status) && location !== undefined) {
+				// Nothing of a redirect's body is read (it may be gigabytes); the socket goes.
+				answer.destroy();
+				const hop = nextHop(target, status, location, method, hops);
+				target = hop.url;
+				method = hop.method;
+				if (!hop.keepBody) {
+					bytes = null;
+					delete headers['content-length'];
+					delete headers['content-type'];
+				}
+				continue;
+			}
+			const read = await readBody(answer.res, answer.destroy, bodyBound(status, maxTokens), signal);
+			const responseInit = {
+				status,
+				statusText: answer.res.statusMessage ?? '',
+				headers: headerPairs(answer.res.rawHeaders)
+			};
+			if (!('bytes' in read)) return new Response(failingBody(read.error), responseInit);
+			const response = new Response(
+				NULL_BODY.has(status) ? null : (read.bytes as Uint8Array<ArrayBuffer>),
+				responseInit
+			);
+			if (read.cutAt !== undefined) markBodyCut(response.headers, read.cutAt);
+			return response;
 		}
-		const status = answer.res.statusCode ?? 0;
-		const bound = status >= 200 && status < 300 && maxTokens !== null ? maxTokens : null;
-		const read = await readBody(answer.res, answer.destroy, bound, signal);
-		const responseInit = {
-			status,
-			statusText: answer.res.statusMessage ?? '',
-			headers: headerPairs(answer.res.rawHeaders)
-		};
-		if (!('bytes' in read)) return new Response(failingBody(read.error), responseInit);
-		return new Response(
-			NULL_BODY.has(status) ? null : (read.bytes as Uint8Array<ArrayBuffer>),
-			responseInit
-		);
 	};
 	markBoundsBodies(nodeFetch);
 	return nodeFetch;
@@ -144,18 +162,17 @@ function exchange(
 }
 
 /**
- * Reads a response body whole, decoded, at most `maxResponseBytes(maxTokens)` bytes when
- * `maxTokens` is given (then the connection is cut).
+ * Reads a response body whole, decoded, at most to `bound` (then the connection is cut, and
+ * the body either fails or comes back cut at the bound, with `cutAt`).
  * Never rejects: a failure after the headers comes back as `error`, for the body to fail with,
  * except an abort, which rejects as `fetch` does.
  */
 function readBody(
 	res: IncomingMessage,
 	destroy: (error?: Error) => void,
-	maxTokens: number | null,
+	bound: ReturnType<typeof bodyBound>,
 	signal: AbortSignal | undefined
-): Promise<{ bytes: Buffer } | { error: unknown }> {
-	const limit = maxTokens === null ? null : maxResponseBytes(maxTokens);
+): Promise<{ bytes: Buffer; cutAt?: number } | { error: unknown }> {
 	return new Promise((resolve, reject) => {
 		let stream: Readable = res;
 		const encoding = String(res.headers['content-encoding'] ?? '')
@@ -176,7 +193,11 @@ function readBody(
 		const chunks: Buffer[] = [];
 		let size = 0;
 		let settled = false;
-		const finish = (value: { bytes: Buffer } | { error: unknown } | null, abort?: unknown) => {
+		const whole = () => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+		const finish = (
+			value: { bytes: Buffer; cutAt?: number } | { error: unknown } | null,
+			abort?: unknown
+		) => {
 			if (settled) return;
 			settled = true;
 			signal?.removeEventListener('abort', onAbort);
@@ -191,18 +212,16 @@ function readBody(
 		if (signal?.aborted) return onAbort();
 		signal?.addEventListener('abort', onAbort, { once: true });
 		stream.on('data', (chunk: Buffer) => {
+			if (settled) return;
 			size += chunk.byteLength;
-			if (limit !== null && size > limit) {
-				const error = new ResponseTooLarge(limit, maxTokens!);
-				destroy();
-				decoder?.destroy();
-				return finish({ error });
-			}
-			chunks.push(chunk);
+			if (size <= bound.limit) return void chunks.push(chunk);
+			destroy();
+			decoder?.destroy();
+			if (bound.past === 'fail') return finish({ error: bound.error() });
+			chunks.push(chunk.subarray(0, chunk.byteLength - (size - bound.limit)));
+			finish({ bytes: whole(), cutAt: bound.limit });
 		});
-		stream.on('end', () =>
-			finish({ bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) })
-		);
+		stream.on('end', () => finish({ bytes: whole() }));
 		const failed = (e: Error) => finish({ error: new TypeError('terminated', { cause: e }) });
 		stream.on('error', failed);
 		// A socket closed before the body's end ("aborted" on the response, no "end").

@@ -195,7 +195,20 @@ export const CORE_TEXTS = {
 	// Layout names a bundle may not hold (layout.ts `unportableName`); `name` is the folder.
 	bundle_name_reserved: ['path', 'name'],
 	bundle_name_trailing_dot: ['path', 'name'],
-	bundle_name_leading_dot: ['path', 'name']
+	bundle_name_leading_dot: ['path', 'name'],
+	// A hostile provider (model/redirect.ts, bounded-fetch.ts, failure-message.ts, diagnose.ts).
+	// `location` is where a redirect pointed (query values hidden); `said` the provider's words cut.
+	redirect_other_origin: ['status', 'location'],
+	redirect_post_to_get: ['status', 'location'],
+	redirect_loop: ['count', 'status', 'location'],
+	redirect_hidden: [],
+	fail_redirect: ['case', 'modelRole', 'model', 'url', 'detail'],
+	conn_redirect: ['model', 'url', 'detail'],
+	provider_body_cut: ['said', 'bytes'],
+	fail_offline: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_stopped_answering: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	conn_offline: ['url'],
+	output_tool_calls: []
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

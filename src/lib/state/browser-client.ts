@@ -26,7 +26,9 @@ export const browserClientFactory: ClientFactory = (spec) => async (hooks) => {
 		timeoutMs: spec.settings.timeout_s * 1000,
 		concurrency: spec.concurrency,
 		onEvent: hooks.onEvent,
-		// Tells a CORS refusal from a server that is down, so the run stops with the fix at once.
-		probeConnection: (baseURL, signal) => probeCors(baseURL, { origin, signal })
+		// Tells a CORS refusal from a server that is down, so the run stops with the fix at once,
+		// and both from a browser that went offline.
+		probeConnection: (baseURL, signal) =>
+			probeCors(baseURL, { origin, signal, online: () => globalThis.navigator?.onLine !== false })
 	});
 };

@@ -136,7 +136,8 @@ export class SettingsState {
 			// Loaded on demand: the openai package is large and only needed here and on Run.
 			const { testConnection } = await import('$lib/core/model/diagnose');
 			result = await testConnection(this.resolved[role], {
-				origin: globalThis.location?.origin
+				origin: globalThis.location?.origin,
+				online: () => globalThis.navigator?.onLine !== false
 			});
 		}
 		this.tests = { ...this.tests, [role]: { state: 'done', result, at: Date.now() } };

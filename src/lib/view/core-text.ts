@@ -187,7 +187,18 @@ const SAY: Sayers = {
 	category_mixed: (p) => m.core_category_mixed(p),
 	bundle_name_reserved: (p) => m.core_bundle_name_reserved(p),
 	bundle_name_trailing_dot: (p) => m.core_bundle_name_trailing_dot(p),
-	bundle_name_leading_dot: (p) => m.core_bundle_name_leading_dot(p)
+	bundle_name_leading_dot: (p) => m.core_bundle_name_leading_dot(p),
+	redirect_other_origin: (p) => m.core_redirect_other_origin(p),
+	redirect_post_to_get: (p) => m.core_redirect_post_to_get(p),
+	redirect_loop: (p) => m.core_redirect_loop(p),
+	redirect_hidden: () => m.core_redirect_hidden(),
+	fail_redirect: (p) => m.core_fail_redirect(p),
+	conn_redirect: (p) => m.core_conn_redirect(p),
+	provider_body_cut: (p) => m.core_provider_body_cut(p),
+	fail_offline: (p) => m.core_fail_offline(p),
+	fail_stopped_answering: (p) => m.core_fail_stopped_answering(p),
+	conn_offline: (p) => m.core_conn_offline(p),
+	output_tool_calls: () => m.core_output_tool_calls()
 };
 
 const ROLES: Record<string, () => string> = {

@@ -3,9 +3,13 @@
  * stops reading past a bound derived from the request's `max_tokens` (issue 14, item 5). The SDK
  * reads a body whole before the client can look at it, so without this a provider that ignores
  * max_tokens makes the CLI or the page hold its entire answer (megabytes, or a gigabyte) in
- * memory before the answer bound refuses it. Web-standard globals only (Response,
- * ReadableStream): the same code runs in Node and in the page.
+ * memory before the answer bound refuses it. Every other body is bounded too (an error body, a
+ * model list), and redirects are followed only within one origin (`./redirect`). Web-standard
+ * globals only (Response, ReadableStream): the same code runs in Node and in the page.
  */
+import { nextHop, REDIRECT_STATUSES, RedirectRefused } from './redirect';
+
+export { MAX_REDIRECTS, RedirectRefused } from './redirect';
 
 /** UTF-8 bytes a token may take at most (see {@link maxAnswerBytes}). */
 export const BYTES_PER_TOKEN = 32;
@@ -71,53 +75,161 @@ export function maxTokensOf(body: unknown): number | null {
 	return match ? Number(match[1]) : null;
 }
 
+/**
+ * The most of an error answer's body that is read (64 KiB): a provider's JSON error is a few
+ * hundred bytes, and only 300 characters of it are ever quoted (`QUOTED_CHARS`). Past it the body
+ * is cut (ended there, the connection dropped) rather than failed, so the error still reads as
+ * the provider's status and words; {@link bodyCutAt} tells it was cut.
+ */
+export const ERROR_BODY_BYTES = 64 * 1024;
+/** The most of any other successful body (a model list, say) that is read: 16 MiB. */
+export const OTHER_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How far a body is read, by its response's status and the request's `max_tokens`: a
+ * successful chat completion to {@link maxResponseBytes} (past it the body fails with
+ * {@link ResponseTooLarge}), an error (status 300 or more) to {@link ERROR_BODY_BYTES} (past it
+ * the body is cut), anything else to {@link OTHER_BODY_BYTES} (past it the body fails with
+ * {@link BodyTooLarge}). Bytes are counted decoded, so a small gzip that inflates to gigabytes
+ * stops at the same place.
+ */
+export function bodyBound(
+	status: number,
+	maxTokens: number | null
+): { limit: number; past: 'cut' } | { limit: number; past: 'fail'; error: () => Error } {
+	if (status >= 300) return { limit: ERROR_BODY_BYTES, past: 'cut' };
+	if (maxTokens !== null) {
+		const limit = maxResponseBytes(maxTokens);
+		return { limit, past: 'fail', error: () => new ResponseTooLarge(limit, maxTokens) };
+	}
+	return { limit: OTHER_BODY_BYTES, past: 'fail', error: () => new BodyTooLarge(OTHER_BODY_BYTES) };
+}
+
+/** A successful body other than a chat completion that passed {@link OTHER_BODY_BYTES}. */
+export class BodyTooLarge extends Error {
+	constructor(readonly limit: number) {
+		super(`the response passed ${sizeText(limit)} (${limit} bytes) and was not read further`);
+		this.name = 'BodyTooLarge';
+	}
+}
+
+/** Headers of responses whose body was cut at its bound, with the bound. */
+const cutBodies = new WeakMap<Headers, number>();
+
+/** Records that the body of the response with these headers was cut at `limit` bytes. */
+export function markBodyCut(headers: Headers, limit: number): void {
+	cutBodies.set(headers, limit);
+}
+
+/**
+ * The bound an error body was cut at, or undefined when it was read whole. Takes the headers
+ * because they are what the SDK's `APIError` keeps of the response (`error.headers`).
+ */
+export function bodyCutAt(headers: Headers | undefined): number | undefined {
+	return headers ? cutBodies.get(headers) : undefined;
+}
+
 /** Fetch implementations that bound bodies by this very rule themselves (`markBoundsBodies`). */
 const bounding = new WeakSet<typeof fetch>();
 
 /**
- * Registers a `fetch` that applies {@link maxResponseBytes} to successful bodies itself, failing
- * the body with {@link ResponseTooLarge} past it (the CLI's `node:http` fetch): `boundedFetch`
- * then returns it unwrapped, without a second stream per response.
+ * Registers a `fetch` that applies {@link bodyBound} to every body and the redirect rule of
+ * `./redirect` itself (the CLI's `node:http` fetch): `boundedFetch` then returns it unwrapped,
+ * without a second stream per response.
  */
 export function markBoundsBodies(fetchImpl: typeof fetch): void {
 	bounding.add(fetchImpl);
 }
 
 /**
- * Wraps `inner` so that the body of every successful response to a request naming `max_tokens`
- * is read at most to {@link maxResponseBytes}: one byte more and the body fails with
- * {@link ResponseTooLarge} (what the SDK's `response.json()` then rejects with) and the
- * connection is cancelled, so the rest is never downloaded. Error statuses and other requests
- * pass through unchanged.
+ * Wraps `inner` so that every body is read at most to {@link bodyBound}: a successful chat
+ * completion fails one byte past {@link maxResponseBytes} (with {@link ResponseTooLarge}, what
+ * the SDK's `response.json()` then rejects with), an error body ends at {@link ERROR_BODY_BYTES}
+ * (marked for {@link bodyCutAt}), and the connection is cancelled, so the rest is never
+ * downloaded.
+ *
+ * Redirects are not left to `inner`, which would follow them to any origin with no bound: the
+ * request goes out with `redirect: 'manual'`. Where the redirect can be read (Node's fetch gives
+ * the 3xx and its `Location`), it is followed by the rule of `./redirect` (the same origin only,
+ * at most `MAX_REDIRECTS`, never a POST turned into a GET); a browser gives a page only an
+ * opaque answer (`type: 'opaqueredirect'`, no status, no `Location`), so there every redirect is
+ * refused with {@link RedirectRefused} (`hidden`). Either way no request leaves the origin.
  */
 export function boundedFetch(inner: typeof fetch): typeof fetch {
 	if (bounding.has(inner)) return inner;
-	return async (input, init) => {
-		const response = await inner(input, init);
+	const wrapped: typeof fetch = async (input, init) => {
 		const maxTokens = maxTokensOf(init?.body);
-		if (!response.ok || !response.body || maxTokens === null) return response;
-		const limit = maxResponseBytes(maxTokens);
-		const reader = response.body.getReader();
-		let read = 0;
-		const body = new ReadableStream<Uint8Array>({
-			async pull(controller) {
-				const { done, value } = await reader.read();
-				if (done) return controller.close();
-				read += value.byteLength;
-				if (read > limit) {
-					const error = new ResponseTooLarge(limit, maxTokens);
-					controller.error(error);
-					await reader.cancel(error).catch(() => {});
-					return;
-				}
-				controller.enqueue(value);
-			},
-			cancel: (reason) => reader.cancel(reason)
-		});
-		return new Response(body, {
-			status: response.status,
-			statusText: response.statusText,
-			headers: response.headers
-		});
+		if (typeof input !== 'string' && !(input instanceof URL)) {
+			return bound(await inner(input, { ...init, redirect: 'manual' }), maxTokens);
+		}
+		let url = new URL(input);
+		let next: RequestInit = { ...init, redirect: 'manual' };
+		for (let hops = 1; ; hops++) {
+			const response = await inner(url.href, next);
+			if (response.type === 'opaqueredirect') {
+				throw new RedirectRefused('hidden', 0, '');
+			}
+			const location = response.headers.get('location');
+			if (!REDIRECT_STATUSES.has(response.status) || location === null) {
+				return bound(response, maxTokens);
+			}
+			await response.body?.cancel().catch(() => {});
+			const hop = nextHop(url, response.status, location, next.method ?? 'GET', hops);
+			url = hop.url;
+			next = hop.keepBody ? { ...next, method: hop.method } : withoutBody(next, hop.method);
+		}
 	};
+	// Wrapping it again would only add a stream per response.
+	bounding.add(wrapped);
+	return wrapped;
+}
+
+/** `init` for a request that carries no body (a GET after a 301, 302 or 303). */
+function withoutBody(init: RequestInit, method: string): RequestInit {
+	const headers = new Headers(init.headers);
+	headers.delete('content-type');
+	headers.delete('content-length');
+	// eslint-disable-next-line @typescript-eslint/no-unused-vars
+	const { body, ...rest } = init;
+	return { ...rest, method, headers };
+}
+
+/** `response` with its body read at most to {@link bodyBound}. */
+function bound(response: Response, maxTokens: number | null): Response {
+	if (!response.body) return response;
+	const rule = bodyBound(response.status, maxTokens);
+	const reader = response.body.getReader();
+	let read = 0;
+	let headers: Headers | null = null;
+	const body = new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			const { done, value } = await reader.read();
+			if (done) {
+				// A body `inner` cut already is still a cut body.
+				const cutAt = bodyCutAt(response.headers);
+				if (cutAt !== undefined) markBodyCut(headers!, cutAt);
+				return controller.close();
+			}
+			read += value.byteLength;
+			if (read <= rule.limit) return controller.enqueue(value);
+			if (rule.past === 'cut') {
+				controller.enqueue(value.subarray(0, value.byteLength - (read - rule.limit)));
+				markBodyCut(headers!, rule.limit);
+				controller.close();
+				await reader.cancel().catch(() => {});
+				return;
+			}
+			const error = rule.error();
+			controller.error(error);
+			await reader.cancel(error).catch(() => {});
+		},
+		cancel: (reason) => reader.cancel(reason)
+	});
+	const out = new Response(body, {
+		status: response.status,
+		statusText: response.statusText,
+		headers: response.headers
+	});
+	headers = out.headers;
+	return out;
 }

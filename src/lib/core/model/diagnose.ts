@@ -17,6 +17,8 @@ import OpenAI, {
 	RateLimitError
 } from 'openai';
 import { providerMessage } from './retry';
+import { bodyCutAt, boundedFetch, RedirectRefused } from './bounded-fetch';
+import { providerWords, providerWordsSaid } from './failure-message';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { clipText, QUOTED_CHARS } from '../text/clip';
@@ -113,10 +115,17 @@ export interface DiagnoseOptions {
 	signal?: AbortSignal;
 	/** Timeout of each request, in ms. @default 20000 (the probe: 5000) */
 	timeoutMs?: number;
+	/**
+	 * Whether the browser says it is online (the page passes `() => navigator.onLine`; the core
+	 * reads no DOM global). False means offline for certain; true may still be offline (a
+	 * network without a route out), which the probe's own failure then tells. @default () => true
+	 */
+	online?: () => boolean;
 }
 
 export interface ProbeResult {
-	kind: 'cors' | 'unreachable';
+	/** `offline`: the browser is offline, nothing was asked; `unreachable`: nothing answered. */
+	kind: 'cors' | 'unreachable' | 'offline';
 	/** What to do about it. */
 	hint: string;
 	/** `hint` as a code. */
@@ -131,6 +140,13 @@ export async function probeCors(
 	baseURL: string,
 	options: DiagnoseOptions = {}
 ): Promise<ProbeResult> {
+	if (options.online?.() === false) {
+		return {
+			kind: 'offline',
+			hint: offlineHint(baseURL),
+			hintSaid: coded('conn_offline', { url: baseURL })
+		};
+	}
 	const fetchImpl = options.fetchImpl ?? globalThis.fetch;
 	const signals = [AbortSignal.timeout(options.timeoutMs ?? 5000)];
 	if (options.signal) signals.push(options.signal);
@@ -152,6 +168,10 @@ export async function probeCors(
 			hintSaid: coded('unreachable_hint', { url: baseURL })
 		};
 	}
+}
+
+function offlineHint(baseURL: string): string {
+	return `The browser is offline: nothing was sent to ${baseURL}. Connect to the network, then test again.`;
 }
 
 function unreachableHint(baseURL: string): string {
@@ -230,7 +250,8 @@ export async function testConnection(
 		dangerouslyAllowBrowser: true,
 		maxRetries: 0,
 		timeout: options.timeoutMs ?? 20_000,
-		...(options.fetchImpl ? { fetch: options.fetchImpl } : {})
+		// Every body bounded and no redirect out of the origin, as for the run's calls.
+		fetch: boundedFetch(options.fetchImpl ?? ((input, init) => globalThis.fetch(input, init)))
 	});
 	const started = Date.now();
 	try {
@@ -275,8 +296,28 @@ async function classifyTestFailure(
 			hintSaid: coded('conn_timeout_hint', {})
 		};
 	}
+	if (e instanceof APIConnectionError && e.cause instanceof RedirectRefused) {
+		return {
+			status: 'other',
+			provider,
+			message: `${at}: ${e.cause.message}.`,
+			said: coded(
+				'conn_redirect',
+				{ ...where, detail: e.cause.message },
+				{ detail: [e.cause.said] }
+			)
+		};
+	}
 	if (e instanceof APIConnectionError) {
 		const probe = await probeCors(probeURL, options);
+		if (probe.kind === 'offline') {
+			return {
+				status: 'unreachable',
+				provider,
+				message: probe.hint,
+				said: probe.hintSaid
+			};
+		}
 		return probe.kind === 'cors'
 			? {
 					status: 'cors',
@@ -307,8 +348,12 @@ async function classifyTestFailure(
 		};
 	}
 	const httpStatus = e.status;
-	// The provider's words, short and with control characters escaped (a body can be megabytes).
-	const said = escapeControl(clipText(providerMessage(e), QUOTED_CHARS));
+	// The provider's words, short and with control characters escaped (a body can be megabytes,
+	// of which only a prefix was read: then it says so).
+	const words = providerMessage(e);
+	const cutAt = bodyCutAt(e.headers);
+	const said = escapeControl(providerWords(words, cutAt));
+	const cut = cutAt === undefined ? undefined : { said: [providerWordsSaid(words, cutAt)] };
 	if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) {
 		return {
 			status: 'auth',
@@ -316,7 +361,7 @@ async function classifyTestFailure(
 			httpStatus,
 			message: `${endpoint.baseURL} refused the key (${httpStatus}: ${said}).`,
 			hint: 'Check the API key for this role (it may be missing, mistyped, or for another provider).',
-			said: coded('conn_auth', { url: endpoint.baseURL, status: httpStatus, said }),
+			said: coded('conn_auth', { url: endpoint.baseURL, status: httpStatus, said }, cut),
 			hintSaid: coded('conn_auth_hint', {})
 		};
 	}
@@ -329,7 +374,7 @@ async function classifyTestFailure(
 			httpStatus,
 			message: `${at} is reachable and accepted the key, but is rate-limiting (429: ${said}).`,
 			hint: 'Check the account quota, or lower the concurrency.',
-			said: coded('conn_rate_limited', { ...where, said }),
+			said: coded('conn_rate_limited', { ...where, said }, cut),
 			hintSaid: coded('conn_rate_limited_hint', {})
 		};
 	}
@@ -338,7 +383,7 @@ async function classifyTestFailure(
 		provider,
 		httpStatus,
 		message: `${at} answered ${httpStatus}: ${said}`,
-		said: coded('conn_status', { ...where, status: httpStatus, said })
+		said: coded('conn_status', { ...where, status: httpStatus, said }, cut)
 	};
 }
 

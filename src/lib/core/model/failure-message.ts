@@ -8,6 +8,41 @@ import type { Failure } from './retry';
 import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import { coded, type CoreText } from '../said';
+import type { RedirectRefused } from './redirect';
+
+/** A failure as the client knows it: the retry policy's `Failure` and what it learnt around it. */
+export interface ClientFailure extends Failure {
+	/** The error body was cut at this many bytes (`bodyCutAt`): only a prefix was read. */
+	bodyCutAt?: number;
+	/** A redirect the call refused to follow (kind `bad_request`). */
+	redirect?: RedirectRefused;
+	/** For `unreachable`: the browser says it is offline (`navigator.onLine`). */
+	offline?: boolean;
+	/** For `unreachable`: a `no-cors` probe got no answer either, so nothing answers there now. */
+	silent?: boolean;
+}
+
+/**
+ * The provider's words as a message quotes them: at most `QUOTED_CHARS` characters with the
+ * full length, or, for a body cut at its bound (`cutAt`), its first characters and that it
+ * was longer than the bound (its full length was never read). Not escaped.
+ */
+export function providerWords(text: string, cutAt?: number): string {
+	if (cutAt === undefined) return clipText(text, QUOTED_CHARS);
+	return `${head(text)}… (more than ${cutAt} bytes; the rest was not read)`;
+}
+
+/** {@link providerWords} of a cut body as a code, for the `detail` (or `said`) part. */
+export function providerWordsSaid(text: string, cutAt: number): CoreText {
+	return coded('provider_body_cut', { said: head(text), bytes: cutAt });
+}
+
+/** The first `QUOTED_CHARS` characters of `text`, never half a surrogate pair. */
+function head(text: string): string {
+	if (text.length <= QUOTED_CHARS) return text;
+	const last = text.charCodeAt(QUOTED_CHARS - 1);
+	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? QUOTED_CHARS - 1 : QUOTED_CHARS);
+}
 
 interface RoleSettings {
 	key: string;
@@ -62,7 +97,7 @@ export interface FailureContext {
 }
 
 /** The message of the `ModelCallError` thrown for `failure`. */
-export function describeFailure(f: Failure, c: FailureContext): string {
+export function describeFailure(f: ClientFailure, c: FailureContext): string {
 	const where = `case ${escapeControl(c.caseNumber)}, ${c.role} model ${escapeControl(c.model)} at ${c.baseURL}`;
 	const s = ROLE_SETTINGS[c.role];
 	const status = f.status ? `${f.status} ${STATUS_TEXT[f.status] ?? ''}`.trim() : '';
@@ -70,9 +105,11 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 	// line breaks and terminal codes.
 	// (A CORS hint and an output rule are our own sentences, kept whole.)
 	const ours = f.kind === 'cors' || f.kind === 'invalid_output';
-	const detail = escapeControl(ours ? f.detail : clipText(f.detail, QUOTED_CHARS));
+	const detail = escapeControl(ours ? f.detail : providerWords(f.detail, f.bodyCutAt));
 	const said = detail ? ` (provider: "${detail}")` : '';
 	const after = c.attempts > 1 ? ` after ${c.attempts} attempts` : '';
+	// Its own sentence: where the redirect pointed is escaped and its query values hidden.
+	if (f.redirect) return `${where}: ${f.redirect.message}.`;
 	switch (f.kind) {
 		case 'auth':
 			return `${where}: ${status}${said} — the key was refused: check ${s.key}.`;
@@ -90,6 +127,19 @@ export function describeFailure(f: Failure, c: FailureContext): string {
 		case 'timeout':
 			return `${where}: no answer within ${c.timeoutMs / 1000} s${after} — the server is slow or overloaded; raise --timeout / Timeout in Settings or resume later.`;
 		case 'unreachable':
+			if (f.offline) {
+				return (
+					`${where}: the browser is offline${after} (${detail}) — the network connection was ` +
+					'lost, not the server; reconnect, then resume the run.'
+				);
+			}
+			if (f.silent && (f.midAnswer || c.answeredBefore)) {
+				return (
+					`${where}: the connection was lost${after} (${detail}), and nothing answers at this ` +
+					'address any more, although it answered earlier calls — the server stopped, or the ' +
+					'network to it is down; check both, then resume the run.'
+				);
+			}
 			if (f.midAnswer || c.answeredBefore) {
 				const when = f.midAnswer
 					? 'the connection dropped while the answer was being received'
@@ -121,7 +171,7 @@ export function describeFailure(f: Failure, c: FailureContext): string {
  * {@link describeFailure} as a code, for the browser (which names Settings, not flags). Null when
  * a part of it has no code (an output rule worded elsewhere): the English is shown then.
  */
-export function failureSaid(f: Failure, c: FailureContext): CoreText | null {
+export function failureSaid(f: ClientFailure, c: FailureContext): CoreText | null {
 	const where = {
 		case: c.caseNumber,
 		modelRole: c.role,
@@ -129,23 +179,39 @@ export function failureSaid(f: Failure, c: FailureContext): CoreText | null {
 		url: c.baseURL
 	};
 	const ours = f.kind === 'cors' || f.kind === 'invalid_output';
-	const detail = ours ? f.detail : clipText(f.detail, QUOTED_CHARS);
+	const detail = ours ? f.detail : providerWords(f.detail, f.bodyCutAt);
+	// A cut body's words come with a note of their own, said in the reader's language.
+	const cut =
+		!ours && f.bodyCutAt !== undefined
+			? { detail: [providerWordsSaid(f.detail, f.bodyCutAt)] }
+			: undefined;
 	const status = f.status ?? '—';
 	const attempts = c.attempts;
+	if (f.redirect) {
+		return coded(
+			'fail_redirect',
+			{ ...where, detail: f.redirect.message },
+			{ detail: [f.redirect.said] }
+		);
+	}
 	switch (f.kind) {
 		case 'auth':
-			return coded('fail_auth', { ...where, status, detail });
+			return coded('fail_auth', { ...where, status, detail }, cut);
 		case 'not_found':
-			return coded('fail_not_found', { ...where, status, detail });
+			return coded('fail_not_found', { ...where, status, detail }, cut);
 		case 'bad_request':
-			return coded('fail_bad_request', { ...where, status, detail });
+			return coded('fail_bad_request', { ...where, status, detail }, cut);
 		case 'rate_limit':
-			return coded('fail_rate_limit', { ...where, status, attempts, detail });
+			return coded('fail_rate_limit', { ...where, status, attempts, detail }, cut);
 		case 'server':
-			return coded('fail_server', { ...where, status, attempts, detail });
+			return coded('fail_server', { ...where, status, attempts, detail }, cut);
 		case 'timeout':
 			return coded('fail_timeout', { ...where, seconds: c.timeoutMs / 1000, attempts });
 		case 'unreachable':
+			if (f.offline) return coded('fail_offline', { ...where, attempts, detail });
+			if (f.silent && (f.midAnswer || c.answeredBefore)) {
+				return coded('fail_stopped_answering', { ...where, attempts, detail });
+			}
 			if (f.midAnswer) return coded('fail_dropped_mid_answer', { ...where, attempts, detail });
 			if (c.answeredBefore) {
 				return coded('fail_dropped_before_answer', { ...where, attempts, detail });
@@ -165,8 +231,16 @@ export function failureSaid(f: Failure, c: FailureContext): CoreText | null {
 }
 
 /** Why an output was rejected and, for the final message, what to change. */
-export function describeRejectedOutput(reason: 'empty' | 'length', maxTokens: number): string {
-	return reason === 'length'
-		? `the output was cut off at max_tokens ${maxTokens} (finish_reason "length") — raise --max-tokens / Max tokens in Settings (reasoning models need room for their reasoning; a new setting needs a new run id)`
-		: 'the model returned empty content — check that the model id is a chat model that answers this prompt';
+export function describeRejectedOutput(
+	reason: 'empty' | 'length' | 'tool_calls',
+	maxTokens: number
+): string {
+	switch (reason) {
+		case 'length':
+			return `the output was cut off at max_tokens ${maxTokens} (finish_reason "length") — raise --max-tokens / Max tokens in Settings (reasoning models need room for their reasoning; a new setting needs a new run id)`;
+		case 'tool_calls':
+			return 'the model answered with tool calls and no text — the benchmark offers no tools and needs a text answer; check that the model, or a proxy in front of it, does not force tool use';
+		case 'empty':
+			return 'the model returned empty content — check that the model id is a chat model that answers this prompt';
+	}
 }

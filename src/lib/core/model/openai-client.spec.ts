@@ -48,6 +48,29 @@ function setup(server: FakeOpenAI, options: OpenAIClientOptions = {}, model = 'f
 	return { client, sleeps, events };
 }
 
+/**
+ * A handler that holds each call until `n` are in flight at the server, then lets those go: a
+ * client that keeps its limit of `n` always gets there (`n` divides the calls of the test), and
+ * one that sends more shows it in `peak()`.
+ */
+function holdUntil(n: number) {
+	let inFlight = 0;
+	let peak = 0;
+	let waiting: (() => void)[] = [];
+	const handler = async () => {
+		peak = Math.max(peak, ++inFlight);
+		const go = new Promise<void>((resolve) => waiting.push(resolve));
+		if (waiting.length >= n) {
+			for (const resolve of waiting) resolve();
+			waiting = [];
+		}
+		await go;
+		inFlight--;
+		return { content: 'ok' };
+	};
+	return { handler, peak: () => peak };
+}
+
 function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
 	return {
 		role: 'judge',
@@ -386,11 +409,16 @@ describe('createOpenAIClient: output rules', () => {
 
 describe('createOpenAIClient: abort', () => {
 	it('stops a hanging call promptly when aborted', async () => {
-		const server = await scripted([{ hang: true }]);
-		const { client } = setup(server, { timeoutMs: 60_000 });
 		const ctl = new AbortController();
+		// Aborted once the server holds the request, so the call is in flight.
+		const server = await serve({
+			handler: () => {
+				ctl.abort();
+				return { hang: true };
+			}
+		});
+		const { client } = setup(server, { timeoutMs: 60_000 });
 		const started = Date.now();
-		setTimeout(() => ctl.abort(), 50);
 		const e = await failure(client.complete(request({ signal: ctl.signal })));
 		expect(e.details.kind).toBe('aborted');
 		expect(Date.now() - started).toBeLessThan(2000);
@@ -398,10 +426,14 @@ describe('createOpenAIClient: abort', () => {
 
 	it('stops during the backoff wait when aborted', async () => {
 		const server = await scripted([{ status: 503 }]);
-		const { client } = setup(server, { sleep: undefined, backoffBaseMs: 30_000 });
 		const ctl = new AbortController();
+		// Aborted as the 30 s backoff begins (the retry event comes just before the wait).
+		const { client } = setup(server, {
+			sleep: undefined,
+			backoffBaseMs: 30_000,
+			onEvent: (event) => event.type === 'retry' && ctl.abort()
+		});
 		const started = Date.now();
-		setTimeout(() => ctl.abort(), 100);
 		const e = await failure(client.complete(request({ signal: ctl.signal })));
 		expect(e.details.kind).toBe('aborted');
 		expect(Date.now() - started).toBeLessThan(2000);
@@ -413,8 +445,7 @@ describe('createOpenAIClient: abort', () => {
 		// and in the backoff sleep at the same time, as in a 429 storm at high concurrency.
 		const limited = new Set<string>();
 		const server = await serve({
-			handler: async ({ prompt }) => {
-				await new Promise((r) => setTimeout(r, 2));
+			handler: ({ prompt }) => {
 				const even = Number(prompt.slice(1)) % 2 === 0;
 				if (!even || limited.has(prompt)) return { content: 'ok' };
 				limited.add(prompt);
@@ -459,41 +490,24 @@ describe('createOpenAIClient: abort', () => {
 
 describe('createOpenAIClient: concurrency', () => {
 	it('never has more calls in flight per endpoint than the concurrency', async () => {
-		let inFlight = 0;
-		let peak = 0;
-		const server = await serve({
-			handler: async () => {
-				inFlight++;
-				peak = Math.max(peak, inFlight);
-				await new Promise((r) => setTimeout(r, 20));
-				inFlight--;
-				return { content: 'ok' };
-			}
-		});
+		const held = holdUntil(3);
+		const server = await serve({ handler: held.handler });
 		const { client } = setup(server, { concurrency: 3 });
 		await Promise.all(
 			Array.from({ length: 12 }, (_, i) => client.complete(request({ caseNumber: `c${i}` })))
 		);
-		expect(peak).toBe(3);
+		expect(held.peak()).toBe(3);
 	});
 
 	it('shares one limit between roles on the same base URL', async () => {
-		let inFlight = 0;
-		let peak = 0;
-		const server = await serve({
-			handler: async () => {
-				peak = Math.max(peak, ++inFlight);
-				await new Promise((r) => setTimeout(r, 20));
-				inFlight--;
-				return { content: 'ok' };
-			}
-		});
+		const held = holdUntil(2);
+		const server = await serve({ handler: held.handler });
 		const { client } = setup(server, { concurrency: 2 });
 		const roles: Role[] = ['evaluated', 'user', 'judge'];
 		await Promise.all(
 			roles.flatMap((role) => [1, 2].map(() => client.complete(request({ role }))))
 		);
-		expect(peak).toBe(2);
+		expect(held.peak()).toBe(2);
 	});
 
 	it('halves the endpoint limit on 429 and grows it back after successes', async () => {

@@ -4,14 +4,16 @@
  * that every attempt is logged, abortable and counted, and so that empty or cut-off outputs are
  * retried like any other failure. Works in browsers and in Node 20.
  */
-import OpenAI from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { ModelCallError } from '../errors';
 import {
 	ANSWER_MARGIN_BYTES,
 	boundedFetch,
+	bodyCutAt,
 	BYTES_PER_TOKEN,
 	maxAnswerBytes,
 	maxResponseBytes,
+	RedirectRefused,
 	ResponseTooLarge,
 	sizeText
 } from './bounded-fetch';
@@ -19,7 +21,13 @@ import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
-import { describeFailure, describeRejectedOutput, failureSaid } from './failure-message';
+import {
+	describeFailure,
+	describeRejectedOutput,
+	failureSaid,
+	providerWords,
+	type ClientFailure
+} from './failure-message';
 import { coded, redactSaid, type CoreText } from '../said';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
@@ -28,7 +36,7 @@ import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/cl
 import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
-import { backoffDelay, classifyError, type Failure } from './retry';
+import { backoffDelay, classifyError } from './retry';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
 /** Options of {@link createOpenAIClient}. */
@@ -58,15 +66,17 @@ export interface OpenAIClientOptions {
 	/** Progress and log events; see {@link ModelEvent}. Never receives a key. */
 	onEvent?: (event: ModelEvent) => void;
 	/**
-	 * Tells a CORS refusal from a server that is down after a connection error. The browser app
-	 * passes `probeCors` from `./diagnose`; a refused origin then stops at once (retrying cannot
-	 * help) with the provider-specific fix. Not asked once the base URL has answered this client:
-	 * a dropped connection there is retried. Without it connection errors are plain retries.
+	 * Tells a CORS refusal from a server that is down, and both from a browser that is offline,
+	 * after a connection error. The browser app passes `probeCors` from `./diagnose`; a refused
+	 * origin then stops at once (retrying cannot help) with the provider-specific fix. Once the
+	 * base URL has answered this client a dropped connection there is retried whatever the probe
+	 * says, which then only words the final message: offline, or nothing answering any more,
+	 * never "the server is up" when it is not. Without it connection errors are plain retries.
 	 */
 	probeConnection?: (
 		baseURL: string,
 		signal?: AbortSignal
-	) => Promise<{ kind: 'cors' | 'unreachable'; hint: string; hintSaid?: CoreText }>;
+	) => Promise<{ kind: 'cors' | 'unreachable' | 'offline'; hint: string; hintSaid?: CoreText }>;
 	/** Injectable for tests. @default an abortable setTimeout */
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 	/** Injectable for tests (jitter). @default Math.random */
@@ -204,7 +214,7 @@ export function createOpenAIClient(
 		});
 		// Each attempt's outcome, for the call log (returned with the result or the error).
 		const trace: AttemptTrace[] = [];
-		const fail = (f: Failure, attempt: number): never => {
+		const fail = (f: ClientFailure, attempt: number): never => {
 			const context = {
 				caseNumber: request.caseNumber,
 				role: request.role,
@@ -229,7 +239,7 @@ export function createOpenAIClient(
 				...(said ? { said: [redactSaid(said, ep.apiKey)] } : {})
 			});
 		};
-		const aborted: Failure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
+		const aborted: ClientFailure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
 
 		for (let attempt = 1; ; attempt++) {
 			if (request.signal?.aborted) return fail(aborted, attempt - 1);
@@ -241,7 +251,7 @@ export function createOpenAIClient(
 			}
 			emit({ type: 'attempt', ...info(attempt) });
 			const started = Date.now();
-			let failure: Failure;
+			let failure: ClientFailure;
 			try {
 				const result = await attemptOnce(request, ep);
 				slot.release('success');
@@ -263,30 +273,58 @@ export function createOpenAIClient(
 				else if (e instanceof RejectedOutput) failure = e.failure;
 				else if (e instanceof ResponseTooLarge)
 					failure = { kind: 'invalid_output', retryable: true, detail: e.message };
-				else failure = classifyError(e);
+				else if (e instanceof APIConnectionError && e.cause instanceof RedirectRefused)
+					failure = {
+						kind: 'bad_request',
+						retryable: false,
+						detail: e.cause.message,
+						redirect: e.cause
+					};
+				else {
+					failure = classifyError(e);
+					// Only a prefix of a giant error body was read: the message must not call it whole.
+					const cutAt = e instanceof APIError ? bodyCutAt(e.headers) : undefined;
+					if (cutAt !== undefined) failure.bodyCutAt = cutAt;
+				}
 				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
 				if (failure.status !== undefined) answered.add(endpointKey);
 				trace.push({
 					attempt,
 					outcome: failure.kind,
 					status: failure.status,
-					reason: redact(failure.detail, ep.apiKey),
+					// A cut error body goes to the call log as its quote, saying it was cut.
+					reason: redact(
+						failure.bodyCutAt !== undefined
+							? providerWords(failure.detail, failure.bodyCutAt)
+							: failure.detail,
+						ep.apiKey
+					),
 					latencyMs: Date.now() - started,
 					rawOutput:
 						failure.rawOutput === undefined ? undefined : redact(failure.rawOutput, ep.apiKey)
 				});
 			}
-			if (failure.kind === 'unreachable' && options.probeConnection && !answered.has(endpointKey)) {
+			const last = !failure.retryable || attempt >= maxAttempts;
+			// Before any answer every attempt asks (a CORS refusal stops at once); after answers only
+			// the last one, whose message the probe words.
+			if (
+				failure.kind === 'unreachable' &&
+				options.probeConnection &&
+				!request.signal?.aborted &&
+				(last || !answered.has(endpointKey))
+			) {
 				const probe = await options
 					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
 					.catch(() => null);
-				if (probe?.kind === 'cors')
+				if (probe?.kind === 'offline') failure.offline = true;
+				else if (probe?.kind === 'unreachable') failure.silent = true;
+				else if (probe?.kind === 'cors' && !answered.has(endpointKey))
 					return fail(
 						{ kind: 'cors', retryable: false, detail: probe.hint, detailSaid: probe.hintSaid },
 						attempt
 					);
 			}
-			if (!failure.retryable || attempt >= maxAttempts) return fail(failure, attempt);
+			if (last) return fail(failure, attempt);
 
 			const fromRetryAfter = failure.retryAfterMs !== undefined;
 			const delayMs = fromRetryAfter
@@ -305,10 +343,12 @@ export function createOpenAIClient(
 				status: failure.status,
 				reason: redact(
 					escapeControl(
-						clipText(
-							failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
-							QUOTED_CHARS
-						)
+						failure.bodyCutAt !== undefined
+							? `${failure.status} ${providerWords(failure.detail, failure.bodyCutAt)}`
+							: clipText(
+									failure.status ? `${failure.status} ${failure.detail}` : failure.detail,
+									QUOTED_CHARS
+								)
 					),
 					ep.apiKey
 				)
@@ -329,7 +369,7 @@ export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes 
 
 /** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
 class RejectedOutput extends Error {
-	constructor(readonly failure: Failure) {
+	constructor(readonly failure: ClientFailure) {
 		super(failure.detail);
 	}
 }
@@ -373,13 +413,21 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 	);
 	const finishReason = choice.finish_reason ?? null;
 	if (finishReason === 'length' || !response) {
-		const reason = finishReason === 'length' ? 'length' : 'empty';
+		// Tool calls and no text: a model (or a proxy) forcing tool use, not a model that is mute.
+		const reason =
+			finishReason === 'length'
+				? 'length'
+				: Array.isArray(message.tool_calls) && message.tool_calls.length > 0
+					? 'tool_calls'
+					: 'empty';
 		throw new RejectedOutput({
 			kind: 'invalid_output',
 			retryable: true,
 			detail: describeRejectedOutput(reason, maxTokens),
 			detailSaid:
-				reason === 'length' ? coded('output_cut_off', { maxTokens }) : coded('output_empty', {}),
+				reason === 'length'
+					? coded('output_cut_off', { maxTokens })
+					: coded(reason === 'tool_calls' ? 'output_tool_calls' : 'output_empty', {}),
 			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
 		});
 	}
