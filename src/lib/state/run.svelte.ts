@@ -65,7 +65,7 @@ export interface Readiness {
 
 /**
  * The least time between two draws of a run's progress (the worker sends a snapshot every
- * 50 ms): redrawing the Run page 20 times a second took a core of a 2-core machine from the run.
+ * 50 ms): redrawing the Run page at that pace takes CPU from the run (PERFORMANCE.md, "Browser run").
  */
 const DRAW_GAP_MS = 250;
 
