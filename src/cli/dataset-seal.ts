@@ -7,7 +7,7 @@
  * case numbers, history fields, category map) and the warnings the load printed, under a key
  * naming everything the load depended on:
  *
- * - the SHA-256 of the dataset file's bytes (hashed at every start: about 0.1–0.2 s for 50 MB;
+ * - the SHA-256 of the dataset file's bytes (hashed at every start, a fraction of a full load;
  *   a file's size and times are not trusted, since an edit can keep both),
  * - the history-field flags and the bytes of the `--categories` file, if any,
  * - this code: the CLI bundle's size and modification time and the package version, so a

@@ -26,7 +26,7 @@ import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { FsStore, type DatasetSeal } from '../../lib/adapters/fs-store';
 import { createNodeFetch } from '../../lib/adapters/node-fetch';
-import { modelDirName, RUN_ID_PATTERN } from '../../lib/core/layout';
+import { manifestPath, modelDirName, RUN_ID_PATTERN } from '../../lib/core/layout';
 import { datasetFromFacts } from '../../lib/core/engine/seal';
 import type { RunDataset } from '../../lib/core/engine/types';
 import {
@@ -357,10 +357,7 @@ export function summaryText(
 	for (const s of result.stages) {
 		lines.push(`  ${s.stage}: ${s.total} cases (${s.generated} generated, ${s.resumed} resumed)`);
 	}
-	const files = [
-		`runs/${run.runId}/${run.modelDir}/manifest.json`,
-		...result.stages.flatMap((s) => s.files)
-	];
+	const files = [manifestPath(run), ...result.stages.flatMap((s) => s.files)];
 	lines.push('Files:', ...files.map((f) => `  ${escapeControl(f)}`));
 	return `${lines.join('\n')}\n`;
 }

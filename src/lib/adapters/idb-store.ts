@@ -9,6 +9,7 @@ import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { coded } from '../core/said';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
+import { parseRunKey, runKey } from '../core/names';
 import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import type { AnyRecord, Manifest, OperationalEntry } from '../core/records';
 import { checkHead, recordHead, type RecordHead } from '../core/store/heads';
@@ -239,7 +240,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 
 	/** The Web Lock (or in-process lock) that makes one writer per run. */
 	#lockName(run: RunKey): string {
-		return `${this.#lockPrefix}${run.runId}/${run.modelDir}`;
+		return `${this.#lockPrefix}${runKey(run)}`;
 	}
 
 	/**
@@ -259,9 +260,8 @@ export class IdbStore implements CheckpointStore, CallLog {
 		const runs: RunKey[] = [];
 		for (const name of names) {
 			if (!name.startsWith(this.#lockPrefix)) continue;
-			const rest = name.slice(this.#lockPrefix.length);
-			const slash = rest.lastIndexOf('/');
-			if (slash > 0) runs.push({ runId: rest.slice(0, slash), modelDir: rest.slice(slash + 1) });
+			const run = parseRunKey(name.slice(this.#lockPrefix.length));
+			if (run) runs.push(run);
 		}
 		return runs.sort(compareRunKeys);
 	}

@@ -1,11 +1,10 @@
 /**
  * A `fetch` for the CLI's model calls over `node:http` / `node:https` with keep-alive agents.
  *
- * Node's own `fetch` (undici) builds a web-streams pipeline for every request and response; at
- * 100 ms a call that costs the CLI about three times the CPU of the call's own work (measured:
- * 3.3 ms against 0.8 ms per request with `node:http`, same server, load 12 on 2 cores). This one
- * sends the body in one write and reads the answer into one buffer, then hands the SDK a standard
- * `Response` made from it.
+ * Node's own `fetch` (undici) builds a web-streams pipeline for every request and response, which
+ * costs the CLI several times the CPU per request that `node:http` does (PERFORMANCE.md, "CLI
+ * `run` end to end"). This one sends the body in one write and reads the answer into one buffer,
+ * then hands the SDK a standard `Response` made from it.
  *
  * It keeps what the model client relies on from `fetch`, and bounds what fetch does not:
  * - every body is read at most to `bodyBound` (the rule of `boundedFetch`, which it is

@@ -1,7 +1,13 @@
-/** The canonical folder layout of SPEC §5, shared by the CLI's output root, export and import. */
+/**
+ * The canonical folder layout of PROTOCOL.md §5, shared by the CLI's output root, export and
+ * import: every path of a run is built here, from the run key of `names.ts`.
+ */
 import { sha256Hex } from './hash';
+import { parseRunKey, runKey, type RunKey } from './names';
 import { STAGE_PATHS } from './record-names';
 import type { StageFile } from './record-names';
+
+export type { RunKey } from './names';
 
 /**
  * `<model>` folder name: the model id made filesystem-safe (`[A-Za-z0-9._-]`, others → `_`,
@@ -63,12 +69,6 @@ export function runIdProblem(runId: string): 'alphabet' | UnportableRule | null 
 	return unportableName(runId);
 }
 
-/** A run of one model: `runs/<runId>/<modelDir>/`. */
-export interface RunKey {
-	runId: string;
-	modelDir: string;
-}
-
 /** Run ids become folder names, so they are held to the same safe alphabet. */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -77,13 +77,32 @@ export function isModelDir(name: string): boolean {
 	return /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..';
 }
 
+/** Whether `key` is a `runKey` whose run id and model folder the layout allows. */
+export function isRunKey(key: string): boolean {
+	const run = parseRunKey(key);
+	return run !== null && RUN_ID_PATTERN.test(run.runId) && isModelDir(run.modelDir);
+}
+
+/** `runs/<runId>/<modelDir>`: the folder of a run's manifest, call log, seals and lock. */
+export function runFolder(run: RunKey): string {
+	return `runs/${runKey(run)}`;
+}
+
+/** `runs/<runId>/<modelDir>/<name>`: a file beside the run's manifest. */
+export function runFilePath(run: RunKey, name: string): string {
+	return `${runFolder(run)}/${name}`;
+}
+
+/** The file name of a run's manifest. */
+export const MANIFEST_FILE = 'manifest.json';
+
 export function manifestPath(run: RunKey): string {
-	return `runs/${run.runId}/${run.modelDir}/manifest.json`;
+	return runFilePath(run, MANIFEST_FILE);
 }
 
 export function stageFilePath(run: RunKey, file: StageFile): string {
 	const { dir, file: name } = STAGE_PATHS[file];
-	return `${dir}/${run.runId}/${run.modelDir}/${name}`;
+	return `${dir}/${runKey(run)}/${name}`;
 }
 
 /** The file name of a run's call log, beside its manifest. */
@@ -91,10 +110,10 @@ export const CALL_LOG_FILE = 'calls.jsonl';
 
 /**
  * `runs/<runId>/<modelDir>/calls.jsonl`: one line per model call (`core/calls`). Not a canonical
- * stage file of SPEC §5: optional, never read to resume or score, not an input of any hash.
+ * stage file of PROTOCOL.md §5: optional, never read to resume or score, not an input of any hash.
  */
 export function callLogPath(run: RunKey): string {
-	return `runs/${run.runId}/${run.modelDir}/${CALL_LOG_FILE}`;
+	return runFilePath(run, CALL_LOG_FILE);
 }
 
 /**
@@ -132,7 +151,7 @@ export function parseLayoutPath(
 	const [top, runId, modelDir, name] = parts;
 	if (!RUN_ID_PATTERN.test(runId) || !isModelDir(modelDir)) return null;
 	const run = { runId, modelDir };
-	if (top === 'runs' && name === 'manifest.json') return { kind: 'manifest', run };
+	if (top === 'runs' && name === MANIFEST_FILE) return { kind: 'manifest', run };
 	if (top === 'runs' && name === CALL_LOG_FILE) return { kind: 'calls', run };
 	for (const [file, spec] of Object.entries(STAGE_PATHS)) {
 		if (spec.dir === top && spec.file === name)

@@ -1,12 +1,15 @@
 /**
- * The names of the canonical layout (SPEC §5) without the record schemas (`records.ts`, which
+ * The names of the canonical layout (PROTOCOL.md §5) without the record schemas (`records.ts`, which
  * re-exports all of this): stage files and their folders, roles, how case numbers compare.
  * Pages that only name files or roles import this and so do not load zod on their first visit.
  */
-import type { CaseNumber } from './records';
 
-/** The string form a case number is compared by: `1001` and `"1001"` name the same case. */
-export function caseKey(caseNumber: CaseNumber): string {
+/**
+ * The string form a case number is compared by: `1001` and `"1001"` name the same case. It takes
+ * any `CaseNumber` of `records.ts` (a string or an integer), which imports this module, not the
+ * other way round.
+ */
+export function caseKey(caseNumber: string | number): string {
 	return String(caseNumber);
 }
 

@@ -22,7 +22,7 @@ import { m } from '$lib/paraglide/messages';
 import { saidOf } from '$lib/core/errors';
 import { coreText } from './core-text.svelte';
 import { exportFileName } from '$lib/view/export-name';
-import { keyOf } from './run-key';
+import { runKey } from '$lib/core/names';
 
 /**
  * What the last import or export came to, for the page to show. `title` and `lines` are in the
@@ -103,7 +103,7 @@ export class BundlesState {
 	async load(): Promise<void> {
 		try {
 			const runs = await listStoredRuns(await this.#openStore());
-			const keys = runs.map((r) => keyOf(r.run));
+			const keys = runs.map((r) => runKey(r.run));
 			this.selected = this.selected.filter((k) => keys.includes(k));
 			this.runs = runs;
 			this.status = 'ready';
@@ -121,12 +121,12 @@ export class BundlesState {
 	}
 
 	selectAll(on: boolean): void {
-		this.selected = on ? this.runs.map((r) => keyOf(r.run)) : [];
+		this.selected = on ? this.runs.map((r) => runKey(r.run)) : [];
 	}
 
 	/** Downloads the selected runs as one zip in the canonical layout. */
 	async exportSelected(): Promise<void> {
-		const chosen = this.runs.filter((r) => this.selected.includes(keyOf(r.run)));
+		const chosen = this.runs.filter((r) => this.selected.includes(runKey(r.run)));
 		if (chosen.length === 0) return;
 		this.busy = 'export';
 		this.outcome = null;

@@ -18,7 +18,7 @@ import {
 	type LoadRequest,
 	type LoadResponse
 } from './dataset-load-protocol';
-import type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader';
+import type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader-types';
 
 /** Options of {@link createInlineLoader}. */
 export interface InlineLoaderOptions {

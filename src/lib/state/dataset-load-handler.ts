@@ -21,9 +21,9 @@ import {
 } from './dataset-load-protocol';
 
 /**
- * At most this many cases in one message… (measured in Chromium: 2,000 small cases took the
- * page 40–100 ms to receive under load, 500 stay near 10–25 ms but reach 110–140 ms at a load
- * of 8 on two cores; 200 keep each message a small task even then).
+ * At most this many cases in one message… (in Chromium, receiving a message of 2,000 or even 500
+ * small cases became a long task of the page on a loaded machine; 200 keep each message a small
+ * task even then).
  */
 export const CHUNK_CASES = 200;
 /** …and about this many characters of text (a single larger case travels alone). */

@@ -13,7 +13,7 @@ import type { StoredRun } from '$lib/core/store/types';
 import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { caseKey } from '$lib/core/record-names';
-import { keyOf } from '$lib/state/run-key';
+import { runKey } from '$lib/core/names';
 import { compareCase } from '$lib/view/case-compare';
 import {
 	buildCaseRows,
@@ -80,8 +80,8 @@ export class InspectorState {
 	table = $state.raw<Rows>({ status: 'loading' });
 	vsTable = $state.raw<Rows | null>(null);
 
-	readonly run = $derived(this.runs.find((r) => keyOf(r.run) === this.runKey) ?? null);
-	readonly vsRun = $derived(this.runs.find((r) => keyOf(r.run) === this.vsKey) ?? null);
+	readonly run = $derived(this.runs.find((r) => runKey(r.run) === this.runKey) ?? null);
+	readonly vsRun = $derived(this.runs.find((r) => runKey(r.run) === this.vsKey) ?? null);
 	/** The run's case numbers as strings: how the URL and the records are matched (SPEC §5). */
 	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers.map(caseKey) ?? []);
 	readonly rows = $derived(this.table.status === 'ready' ? this.table.rows : null);
@@ -134,16 +134,16 @@ export class InspectorState {
 			if (!current()) return;
 			this.runs = runs;
 			const issues: LinkIssue[] = [];
-			const run = target.run === null ? runs[0] : runs.find((r) => keyOf(r.run) === target.run);
+			const run = target.run === null ? runs[0] : runs.find((r) => runKey(r.run) === target.run);
 			if (!run) {
 				if (target.run !== null) issues.push({ kind: 'run', key: target.run });
 				this.#clear(issues);
 				return;
 			}
-			const key = keyOf(run.run);
+			const key = runKey(run.run);
 			const selected = run.manifest.dataset.selected_case_numbers.map(caseKey);
 			const vs = this.#compared(runs, run, target.vs, issues);
-			const vsKey = vs ? keyOf(vs.run) : null;
+			const vsKey = vs ? runKey(vs.run) : null;
 
 			if (this.runKey !== key) this.table = { status: 'loading' };
 			if (vsKey === null) this.vsTable = null;
@@ -196,7 +196,7 @@ export class InspectorState {
 			const vsHas = vs
 				? vs.manifest.dataset.selected_case_numbers.map(caseKey).includes(chosen)
 				: false;
-			if (vs && !vsHas) issues.push({ kind: 'vs-case', key: keyOf(vs.run), caseNumber: chosen });
+			if (vs && !vsHas) issues.push({ kind: 'vs-case', key: runKey(vs.run), caseNumber: chosen });
 			const [a, b] = await Promise.all([side(run), vs && vsHas ? side(vs) : null]);
 			if (!current()) return;
 			this.caseNumber = chosen;
@@ -218,7 +218,7 @@ export class InspectorState {
 		issues: LinkIssue[]
 	): StoredRun | null {
 		if (wanted === null) return null;
-		const vs = runs.find((r) => keyOf(r.run) === wanted);
+		const vs = runs.find((r) => runKey(r.run) === wanted);
 		if (!vs) issues.push({ kind: 'vs', key: wanted });
 		else if (vs === run) issues.push({ kind: 'vs-same', key: wanted });
 		else if (vs.manifest.dataset.sha256 !== run.manifest.dataset.sha256) {
@@ -255,7 +255,7 @@ export class InspectorState {
 
 	/** The case table's rows of a run, read once for as long as its record counts stay the same. */
 	#rowsOf(store: IdbStore, run: StoredRun): Promise<CaseRow[]> {
-		const key = keyOf(run.run);
+		const key = runKey(run.run);
 		const signature = JSON.stringify(run.counts);
 		const kept = this.#tables.get(key);
 		if (kept && kept.signature === signature) {

@@ -5,10 +5,11 @@ import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
+import { runKey } from '$lib/core/names';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
-import { keyOf, ResultsState } from './results.svelte';
+import { ResultsState } from './results.svelte';
 
 const dataset = makeDataset(3);
 
@@ -26,7 +27,7 @@ describe('ResultsState', () => {
 		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
 		await state.load();
 		expect(state.status).toBe('ready');
-		expect(state.selected).toEqual(state.runs.map((r) => keyOf(r.run)));
+		expect(state.selected).toEqual(state.runs.map((r) => runKey(r.run)));
 		expect(state.report?.runs.map((r) => r.run_id)).toEqual(['run1', 'run2']);
 		expect(state.mode).toBe('groups');
 	});
@@ -123,7 +124,7 @@ describe('ResultsState', () => {
 			{ runId: 'run3', limit: 11 }
 		]);
 		await state.load();
-		const [k1, k2, k3] = state.runs.map((r) => keyOf(r.run));
+		const [k1, k2, k3] = state.runs.map((r) => runKey(r.run));
 		await state.compare(k1, k2);
 		expect(state.comparison?.status).toBe('ready');
 		expect(state.comparison?.report?.n_cases).toBe(12);
@@ -151,11 +152,11 @@ describe('ResultsState', () => {
 			mixSimulated: false,
 			choice: DEFAULT_FIGURE_CHOICE
 		});
-		const [k1] = state.runs.map((r) => keyOf(r.run));
+		const [k1] = state.runs.map((r) => runKey(r.run));
 		state.toggle(k1, false);
 		state.setMode('runs');
 		state.choice.ljpSetup = 'gold';
-		const [, k2] = state.runs.map((r) => keyOf(r.run));
+		const [, k2] = state.runs.map((r) => runKey(r.run));
 		expect(state.query).toEqual({
 			runs: [k2],
 			mode: 'runs',
@@ -167,7 +168,7 @@ describe('ResultsState', () => {
 	it('shows exactly the runs a link names, and says which are not stored here', async () => {
 		const { store, state } = await setup();
 		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }, { runId: 'run3' }]);
-		const keys = (await store.listRuns()).map(keyOf);
+		const keys = (await store.listRuns()).map(runKey);
 		state.restore({
 			runs: [keys[2], 'gone/m-1', keys[0]],
 			mode: 'runs',

@@ -23,11 +23,8 @@ import type { ResultsQuery } from '$lib/view/results-query';
 import { isInProgress } from '$lib/view/run-progress';
 import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
-import { keyOf } from './run-key';
+import { reportRunKey, runKey } from '$lib/core/names';
 import { StatsClient } from './stats-client';
-
-// In its own module so that pages naming runs need not load this one.
-export { keyOf };
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -109,9 +106,9 @@ export class ResultsState {
 
 	/** Whether a run (by key) was made by the simulated provider. */
 	readonly isSimulated = (key: string): boolean =>
-		this.runs.find((r) => keyOf(r.run) === key)?.manifest.simulated ?? false;
+		this.runs.find((r) => runKey(r.run) === key)?.manifest.simulated ?? false;
 
-	readonly shownRuns = $derived(this.runs.filter((r) => this.selected.includes(keyOf(r.run))));
+	readonly shownRuns = $derived(this.runs.filter((r) => this.selected.includes(runKey(r.run))));
 	/** A shown run has a stage under way: its figures are partial and may still change. */
 	readonly inProgress = $derived(this.shownRuns.some(isInProgress));
 	/** The report as drawn: simulated runs left out beside real ones unless `mixSimulated`. */
@@ -249,7 +246,7 @@ export class ResultsState {
 			const store = await this.#openStore();
 			const runs = await listStoredRuns(store);
 			if (generation !== this.#generation) return;
-			const keys = runs.map((r) => keyOf(r.run));
+			const keys = runs.map((r) => runKey(r.run));
 			const linked = this.#linked;
 			this.#linked = null;
 			if (linked) {
@@ -285,7 +282,7 @@ export class ResultsState {
 					).computeReport((await layoutSourceModule()).idbLayoutSource(store, { runs: shown }), {
 						partial: true,
 						onRun: (run, manifest, table) =>
-							loaded.set(keyOf({ runId: run.run_id, modelDir: run.model_dir }), {
+							loaded.set(reportRunKey(run), {
 								run,
 								manifest,
 								table
@@ -399,13 +396,13 @@ export class ResultsState {
 	setModel(model: string, on: boolean): void {
 		const keys = this.runs
 			.filter((r) => r.manifest.models.evaluated === model)
-			.map((r) => keyOf(r.run));
+			.map((r) => runKey(r.run));
 		const rest = this.selected.filter((k) => !keys.includes(k));
 		this.#select(on ? [...rest, ...keys] : rest);
 	}
 
 	selectAll(): void {
-		this.#select(this.runs.map((r) => keyOf(r.run)));
+		this.#select(this.runs.map((r) => runKey(r.run)));
 	}
 
 	selectNone(): void {

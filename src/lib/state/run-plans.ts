@@ -5,7 +5,7 @@
  * closed tab, except keys, which a plan never holds.
  */
 import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
-import type { RunKey } from '$lib/core/layout';
+import { runKey, type RunKey } from '$lib/core/names';
 import { SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { readCoreTexts, type CoreText } from '$lib/core/said';
 
@@ -75,10 +75,6 @@ export function readPlan(v: unknown): RunPlan | null {
 /** The part of `localStorage` plans use; null when the browser offers none. */
 export type PlanStorage = Pick<Storage, 'getItem' | 'setItem'> | null;
 
-export function planKey(run: RunKey): string {
-	return `${run.runId}/${run.modelDir}`;
-}
-
 /** Every remembered plan; unreadable entries are dropped rather than block the page. */
 export function loadPlans(storage: PlanStorage): RunPlan[] {
 	let value: unknown;
@@ -101,7 +97,7 @@ function write(storage: PlanStorage, plans: RunPlan[]): void {
 
 /** Adds or replaces the plan of a run. */
 export function savePlan(storage: PlanStorage, plan: RunPlan): void {
-	const others = loadPlans(storage).filter((p) => planKey(p) !== planKey(plan));
+	const others = loadPlans(storage).filter((p) => runKey(p) !== runKey(plan));
 	const checked = readPlan(plan);
 	if (!checked) throw new Error(`not a valid run plan (run ${String(plan.runId)})`);
 	write(storage, [...others, checked]);
@@ -117,7 +113,7 @@ export function updatePlanStatus(
 	errorSaid?: CoreText[]
 ): void {
 	const plans = loadPlans(storage);
-	const plan = plans.find((p) => planKey(p) === planKey(run));
+	const plan = plans.find((p) => runKey(p) === runKey(run));
 	if (!plan) return;
 	delete plan.errorSaid;
 	Object.assign(plan, { status, error, updatedAt: now.toISOString() });
@@ -128,7 +124,7 @@ export function updatePlanStatus(
 export function removePlan(storage: PlanStorage, run: RunKey): void {
 	write(
 		storage,
-		loadPlans(storage).filter((p) => planKey(p) !== planKey(run))
+		loadPlans(storage).filter((p) => runKey(p) !== runKey(run))
 	);
 }
 

@@ -9,6 +9,7 @@
 import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';
 import { runIdProblem } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
+import { sameEndpoint } from '$lib/core/names';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import { ROLES, type Role } from '$lib/core/record-names';
 import type { Manifest, Settings } from '$lib/core/records';
@@ -126,8 +127,6 @@ function keysOf(endpoints: Record<Role, RoleEndpoint>): string[] {
 	return [...new Set(ROLES.map((r) => endpoints[r].apiKey).filter((k) => k.length > 0))];
 }
 
-const sameURL = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
-
 /**
  * The key for each role of a saved run: the Models page's key for that role when it points at
  * the same base URL, else the default endpoint's when that one matches, else none.
@@ -138,8 +137,9 @@ export function keysForManifest(settings: ModelSettings, manifest: Manifest): Re
 	return Object.fromEntries(
 		ROLES.map((r) => {
 			const saved = manifest.endpoints[r];
-			if (sameURL(resolved[r].baseURL, saved)) return [r, resolved[r].apiKey];
-			if (defaultURL && sameURL(defaultURL, saved)) return [r, settings.defaults.apiKey.trim()];
+			if (sameEndpoint(resolved[r].baseURL, saved)) return [r, resolved[r].apiKey];
+			if (defaultURL && sameEndpoint(defaultURL, saved))
+				return [r, settings.defaults.apiKey.trim()];
 			return [r, ''];
 		})
 	) as Record<Role, string>;

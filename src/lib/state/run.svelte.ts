@@ -17,7 +17,8 @@ import { datasetState } from './dataset.svelte';
 import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
 import { promptsState } from './prompts.svelte';
 import { browserRunEngine, type RunEngine } from './run-engine';
-import { loadPlans, planKey, removePlan } from './run-plans';
+import { runKey } from '$lib/core/names';
+import { loadPlans, removePlan } from './run-plans';
 import {
 	checkResume,
 	newRunRequest,
@@ -64,7 +65,7 @@ export interface Readiness {
 
 /**
  * The least time between two draws of a run's progress (the worker sends a snapshot every
- * 50 ms): redrawing the Run page 20 times a second took a core of a 2-core machine from the run.
+ * 50 ms): redrawing the Run page at that pace takes CPU from the run (PERFORMANCE.md, "Browser run").
  */
 const DRAW_GAP_MS = 250;
 
@@ -111,8 +112,8 @@ export class RunState {
 	 * counts (a run resumed or paused here is never listed twice).
 	 */
 	unfinished = $derived.by(() => {
-		const shown = this.shownRun ? planKey(this.shownRun) : null;
-		return this.#listed.filter((u) => planKey(u.plan) !== shown);
+		const shown = this.shownRun ? runKey(this.shownRun) : null;
+		return this.#listed.filter((u) => runKey(u.plan) !== shown);
 	});
 
 	/** Cases of the loaded dataset; 0 without a valid one. */
@@ -411,7 +412,7 @@ export class RunState {
 	/** Forgets an unfinished run's plan; its records stay in the browser. */
 	dismiss(item: UnfinishedRun): void {
 		removePlan(browserStorage(), item.plan);
-		this.#listed = this.#listed.filter((u) => planKey(u.plan) !== planKey(item.plan));
+		this.#listed = this.#listed.filter((u) => runKey(u.plan) !== runKey(item.plan));
 	}
 
 	pause(): void {

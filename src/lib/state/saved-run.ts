@@ -12,7 +12,8 @@ import type { Manifest } from '$lib/core/records';
 import type { ManifestDifference } from '$lib/core/store/resume';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunRequest } from './run-controller';
-import { planKey, type RunPlan } from './run-plans';
+import { runKey } from '$lib/core/names';
+import { type RunPlan } from './run-plans';
 import { savedPerStage } from './unfinished-runs';
 
 export type SavedRun =
@@ -74,7 +75,7 @@ export async function checkSavedRun(
 	if (differences.length === 0) {
 		return { kind: 'resume', run, saved: await savedPerStage(store, run, stages) };
 	}
-	const plan = plans.find((p) => planKey(p) === planKey(run));
+	const plan = plans.find((p) => runKey(p) === runKey(run));
 	return {
 		kind: 'refused',
 		run,

@@ -10,7 +10,8 @@ import type { RunKey } from '$lib/core/layout';
 import type { Manifest, StageFile } from '$lib/core/records';
 import { PAIRED_FILES } from '$lib/core/store/identity';
 import type { CheckpointStore } from '$lib/core/store/types';
-import { planKey, type RunPlan } from './run-plans';
+import { runKey } from '$lib/core/names';
+import { type RunPlan } from './run-plans';
 
 export interface UnfinishedRun {
 	plan: RunPlan;
@@ -76,7 +77,7 @@ export async function listUnfinished(
 	const found: Omit<UnfinishedRun, 'busyElsewhere' | 'state'>[] = [];
 	for (const plan of plans) {
 		if (plan.status === 'done') continue;
-		if (exclude && planKey(exclude) === planKey(plan)) continue;
+		if (exclude && runKey(exclude) === runKey(plan)) continue;
 		let manifest: Manifest | null;
 		let saved: Partial<Record<StageName, number>>;
 		try {
@@ -93,9 +94,9 @@ export async function listUnfinished(
 		found.push({ plan, manifest, saved, selected });
 	}
 	const held = typeof heldRuns === 'function' ? await heldRuns() : heldRuns;
-	const busy = new Set(held.map(planKey));
+	const busy = new Set(held.map(runKey));
 	const out = found.map((item): UnfinishedRun => {
-		const busyElsewhere = busy.has(planKey(item.plan));
+		const busyElsewhere = busy.has(runKey(item.plan));
 		return { ...item, busyElsewhere, state: stateOf(item.plan.status, busyElsewhere) };
 	});
 	return out.sort((a, b) => b.plan.updatedAt.localeCompare(a.plan.updatedAt));

@@ -6,6 +6,7 @@
  */
 import { UNCLASSIFIED } from '$lib/core/dataset/names';
 import type { Aggregate } from '$lib/core/metrics/aggregate';
+import { reportRunKey } from '$lib/core/names';
 import type { Interval } from '$lib/core/metrics/bootstrap';
 import type { RateTree } from '$lib/core/metrics/kernel';
 import type { LjpSetup, MetricsTree, StatTree } from '$lib/core/metrics/types';
@@ -277,11 +278,6 @@ export function groupCell(
 		: { value, sd, notes, ci: null, ...flag };
 }
 
-/** Runs keyed as the series and URLs name them. */
-export function runKeyOf(run: { run_id: string; model_dir: string }): string {
-	return `${run.run_id}/${run.model_dir}`;
-}
-
 /** What a figure needs to know beyond the report: which runs are simulated. */
 export interface FigureContext {
 	report: ResultsReport;
@@ -297,7 +293,7 @@ export interface FigureContext {
  * is simulated the page says so once instead of on every bar.
  */
 function mixed(ctx: FigureContext): boolean {
-	const flags = new Set(ctx.report.runs.map((r) => ctx.simulated(runKeyOf(r))));
+	const flags = new Set(ctx.report.runs.map((r) => ctx.simulated(reportRunKey(r))));
 	return flags.size > 1;
 }
 
@@ -320,7 +316,7 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 		const idCount = new Map<string, number>();
 		for (const r of report.runs) idCount.set(r.run_id, (idCount.get(r.run_id) ?? 0) + 1);
 		return report.runs.map((run, i) => {
-			const id = runKeyOf(run);
+			const id = reportRunKey(run);
 			const simulated = ctx.simulated(id);
 			const label = marked(`${run.model} · ${run.run_id}`, simulated);
 			return {
@@ -341,7 +337,7 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 	for (const g of report.groups) perModel.set(g.model, (perModel.get(g.model) ?? 0) + 1);
 	return report.groups.map((group, i) => {
 		const members = membersOf(report, group);
-		const simulated = members.some((r) => ctx.simulated(runKeyOf(r)));
+		const simulated = members.some((r) => ctx.simulated(reportRunKey(r)));
 		const count =
 			group.n === 1 ? m.results_runs_one({}, o) : m.results_runs_count({ count: group.n }, o);
 		// A model with several groups (other settings, another dataset) needs its runs named.
@@ -349,7 +345,7 @@ export function seriesSources(ctx: FigureContext): SeriesSource[] {
 		const runs = ids ? m.results_group_runs_which({ runs: count, ids }, o) : count;
 		return {
 			series: {
-				id: members.map(runKeyOf).join('+'),
+				id: members.map(reportRunKey).join('+'),
 				label: marked(m.results_group_label({ model: group.model, runs }, o), simulated),
 				short: m.results_group_label({ model: group.model, runs: ids ?? String(group.n) }, o),
 				color: PALETTE[i % PALETTE.length],

@@ -3,7 +3,8 @@ import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { computeReport, memorySource, type ResultsReport } from '$lib/core/results';
 import { MemoryStore } from '$lib/core/store/memory-store';
-import { runKeyOf, type FigureContext } from './figures';
+import { reportRunKey } from '$lib/core/names';
+import type { FigureContext } from './figures';
 import {
 	choiceOptions,
 	checkedChoice,
@@ -42,7 +43,7 @@ describe('the Results figures', () => {
 			'ljp-class'
 		]);
 		for (const figure of Object.values(figures)) {
-			expect(figure.series.map((s) => s.id)).toEqual(report.runs.map(runKeyOf));
+			expect(figure.series.map((s) => s.id)).toEqual(report.runs.map(reportRunKey));
 		}
 		expect(figures.lca.description).toMatch(/per run/);
 		expect(resultFigures(ctx('groups'), DEFAULT_FIGURE_CHOICE).lca.description).toMatch(

@@ -8,7 +8,8 @@ import { LJP_SETUPS } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { LJP_SETUP_NAMES, runKeyOf } from './figures';
+import { reportRunKey } from '$lib/core/names';
+import { LJP_SETUP_NAMES } from './figures';
 import { htmlReport } from './html-report';
 import { uncertainty, type ResultFigures } from './result-figures';
 import { countsText } from './table-format';
@@ -39,7 +40,7 @@ export function resultsHtml(input: ResultsHtmlInput): string {
 			label: label(r),
 			detail: [
 				countsText(r.counts, true, locale),
-				...(input.simulated(runKeyOf(r)) ? [m.results_badge_simulated({}, o)] : []),
+				...(input.simulated(reportRunKey(r)) ? [m.results_badge_simulated({}, o)] : []),
 				...(r.partial ? [m.results_badge_partial({}, o)] : [])
 			].join(' · ')
 		})),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIGURE_CHOICE } from './result-figures';
 import {
-	isRunKey,
 	MAX_LINKED_RUNS,
 	parseResultsQuery,
 	resultsSearch,
@@ -66,18 +65,5 @@ describe('the Results query', () => {
 	it('reads a bounded number of runs from a link', () => {
 		const keys = Array.from({ length: MAX_LINKED_RUNS + 50 }, (_, i) => `run${i}/m-1`);
 		expect(parse(`?runs=${keys.join(',')}`).runs).toEqual(keys.slice(0, MAX_LINKED_RUNS));
-	});
-
-	it.each([
-		['run1/gpt-x-1a2b3c4d', true],
-		['run1', false],
-		['/gpt-x', false],
-		['run1/', false],
-		['run1/.', false],
-		['-run/m', false],
-		['run1/a/b', false],
-		['run 1/m', false]
-	])('%s is a run key: %s', (key, ok) => {
-		expect(isRunKey(key)).toBe(ok);
 	});
 });

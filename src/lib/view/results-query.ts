@@ -4,7 +4,7 @@
  * lca=f1_u&dcg=round1_rate&ljp=gold&measure=accuracy`. Only what the user chose is written; a
  * link is hostile text, so what does not name a run or a choice is dropped, never shown.
  */
-import { isModelDir, RUN_ID_PATTERN } from '$lib/core/layout';
+import { isRunKey } from '$lib/core/layout';
 import type { SeriesMode } from './figures';
 import { checkedChoice, DEFAULT_FIGURE_CHOICE, type FigureChoice } from './result-figures';
 
@@ -27,13 +27,6 @@ const PARAMS: Record<keyof FigureChoice, string> = {
 	ljpSetup: 'ljp',
 	ljpMeasure: 'measure'
 };
-
-/** Whether `key` is `run_id/model_dir` as the layout allows them. */
-export function isRunKey(key: string): boolean {
-	const slash = key.indexOf('/');
-	if (slash < 0) return false;
-	return RUN_ID_PATTERN.test(key.slice(0, slash)) && isModelDir(key.slice(slash + 1));
-}
 
 /** The choices a URL's query names; anything it does not name is the default. */
 export function parseResultsQuery(params: URLSearchParams): ResultsQuery {

@@ -8,7 +8,7 @@ import type { Manifest } from '$lib/core/records';
 import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { runKeyOf } from './figures';
+import { reportRunKey } from '$lib/core/names';
 
 /**
  * The report without its simulated runs when real runs are shown too and `mix` is off;
@@ -19,7 +19,7 @@ export function drawnReport(
 	simulated: (runKey: string) => boolean,
 	mix: boolean
 ): { report: ResultsReport; hidden: number; mixed: boolean } {
-	const flags = report.runs.map((r) => simulated(runKeyOf(r)));
+	const flags = report.runs.map((r) => simulated(reportRunKey(r)));
 	const mixed = flags.includes(true) && flags.includes(false);
 	if (!mixed || mix) return { report, hidden: 0, mixed };
 	const runs = report.runs.filter((_, i) => !flags[i]);
@@ -46,7 +46,7 @@ export function groupDifferences(
 		if (groups.length < 2) continue;
 		const firstOf = (g: ResultsReport['groups'][number]) => {
 			const run = report.runs.find((r) => r.model === g.model && r.run_id === g.run_ids[0]);
-			return run ? manifestOf(runKeyOf(run)) : undefined;
+			return run ? manifestOf(reportRunKey(run)) : undefined;
 		};
 		const base = firstOf(groups[0]);
 		if (!base) continue;

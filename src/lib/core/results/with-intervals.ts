@@ -9,6 +9,7 @@ import {
 	type BootstrapOptions,
 	type RunIntervals
 } from '../metrics/bootstrap';
+import { reportRunKey } from '../names';
 import type { ResultsReport } from './report';
 
 /** `intervals` keyed by `run_id/model_dir`; a run without an entry keeps null intervals. */
@@ -21,7 +22,7 @@ export function withIntervals(
 	return {
 		...report,
 		runs: report.runs.map((run) => {
-			const found = intervals[`${run.run_id}/${run.model_dir}`];
+			const found = intervals[reportRunKey(run)];
 			if (!found) return run;
 			return {
 				...run,

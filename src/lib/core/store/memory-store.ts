@@ -10,6 +10,7 @@ import { CheckpointError, RunLockedError } from '../errors';
 import { parseJsonl, toJsonLine } from '../jsonl';
 import { stripBom } from '../text';
 import { callLogPath, manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
+import { runKey } from '../names';
 import {
 	STAGE_FILES,
 	STAGE_FILE_NAMES,
@@ -54,7 +55,7 @@ export class MemoryStore implements CheckpointStore, CallLog {
 	}
 
 	async lock(run: RunKey): Promise<() => Promise<void>> {
-		const name = `${run.runId}/${run.modelDir}`;
+		const name = runKey(run);
 		if (this.#locks.has(name)) {
 			throw new RunLockedError(
 				`${runLabel(run)} is already being written by another task of this session; wait for it to finish.`
@@ -154,7 +155,7 @@ export class MemoryStore implements CheckpointStore, CallLog {
 	}
 
 	async deleteRun(run: RunKey): Promise<void> {
-		if (this.#locks.has(`${run.runId}/${run.modelDir}`)) {
+		if (this.#locks.has(runKey(run))) {
 			throw new RunLockedError(
 				`${runLabel(run)} is being written; stop that run before deleting it.`
 			);

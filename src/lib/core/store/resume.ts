@@ -6,6 +6,7 @@
 import { CheckpointError } from '../errors';
 import { coded, type CoreText } from '../said';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
+import { sameEndpoint } from '../names';
 import { caseKey, type StageFile } from '../record-names';
 import type { Manifest } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-defaults';
@@ -32,11 +33,6 @@ function identitySaid(identity: string): CoreText {
 function show(value: unknown): string {
 	if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) return `${value.slice(0, 12)}…`;
 	return JSON.stringify(value);
-}
-
-/** Base URLs that differ only by a trailing slash name the same endpoint. */
-function sameEndpoint(a: string, b: string): boolean {
-	return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 
 function describeSelection(saved: readonly string[], wanted: readonly string[]): string {
