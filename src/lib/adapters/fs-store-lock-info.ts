@@ -34,16 +34,18 @@ export const GONE: Record<Exclude<Verdict, 'live'>, string> = {
 
 /**
  * Whether the writer a lock of this host names still runs: `kill(pid, 0)`, then, for a lock that
- * recorded its writer's start, `/proc`: a zombie has ended, and a pid whose start or command line
- * differs was reused (perhaps by this very process, after a restart). A lock without that record
- * (an older version, a system without `/proc`) is judged by `kill(pid, 0)` alone, as before.
+ * recorded its writer's start, `/proc`: a pid whose start or command line differs was reused
+ * (perhaps by this very process, after a restart). A zombie has ended, whichever version wrote its
+ * lock. A lock without the start record (an older version, a system without `/proc`) is otherwise
+ * judged by `kill(pid, 0)` alone, as before.
  */
 export async function judge(info: LockInfo, processes: ProcessProbe): Promise<Verdict> {
 	const now = await processes.look(info.pid);
 	if (now.kind === 'gone') return 'gone';
+	// A zombie has ended whatever its lock recorded: it writes nothing more.
+	if (now.kind === 'zombie') return 'zombie';
 	const recorded = startOf(info.process);
 	if (!recorded) return 'live';
-	if (now.kind === 'zombie') return 'zombie';
 	return now.start && !sameProcess(recorded, now.start) ? 'reused' : 'live';
 }
 
