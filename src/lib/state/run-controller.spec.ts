@@ -266,6 +266,38 @@ describe('RunController', () => {
 	});
 });
 
+describe('RunController and the call log', () => {
+	// The engine logs through the store it is handed; the controller hands it a view of the store
+	// with the lock held, which must still be the store's call log (a hand-listed view was not).
+	it.each([
+		['one stage (runStages)', ['gen'] as StageName[]],
+		['stages together (runAll)', ['gen', 'dcg', 'ljp-direct'] as StageName[]]
+	])('keeps one line per model call with its exact prompt: %s', async (_, stages) => {
+		const store = new MemoryStore();
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(0);
+		const snap = await controller.start(request(client, { stages, limit: 3 }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		const logged = await store.readCalls(snap.run!);
+		expect(logged).toHaveLength(calls.length);
+		expect(logged.map((l) => l.prompt).sort()).toEqual(calls.map((c) => c.prompt).sort());
+	});
+
+	it('logs into browser storage too (IndexedDB)', async () => {
+		const store = await openIdbStore({
+			dbName: 'calls',
+			idbFactory: new IDBFactory(),
+			locks: null
+		});
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(0);
+		const snap = await controller.start(request(client, { stages: ['gen', 'dcg'], limit: 2 }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		expect(await store.readCalls(snap.run!)).toHaveLength(calls.length);
+		store.close();
+	});
+});
+
 describe('RunController and the run’s saved plan', () => {
 	it('leaves the plan, status and error of a run alone when the engine refuses a start under its id', async () => {
 		const store = new MemoryStore();
