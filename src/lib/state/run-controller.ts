@@ -29,7 +29,7 @@ import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
 import type { CoreText } from '$lib/core/said';
 import { LimiterPool } from '$lib/core/model/limiter';
-import type { ModelClient } from '$lib/core/model/types';
+import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
 import { withHeldLock } from '$lib/core/store/held-lock';
@@ -38,7 +38,6 @@ import { forwarding } from '$lib/core/forward';
 import { PauseGate } from './pause-gate';
 import { CallRate, overallProgress } from './run-overall';
 import { planBook, type PlanBook, type PlanStatus, type PlanStorage } from './run-plans';
-import type { ClientSpec } from './run-request';
 import {
 	idleSnapshot,
 	toRunError,
@@ -52,6 +51,15 @@ export * from './run-snapshot';
 /** Hooks the model client reports to, so retries count in the progress. */
 export interface ClientHooks {
 	onEvent(event: ModelEvent): void;
+}
+
+/** What a run's model client is built from (keys included); see `RunRequest.clientSpec`. */
+export interface ClientSpec {
+	simulated: boolean;
+	endpoints: Record<Role, RoleEndpoint>;
+	settings: Settings;
+	concurrency: number;
+	pack: PromptPack;
 }
 
 /** Everything one run needs. Holds keys only inside `makeClient`'s closure. */
