@@ -26,6 +26,7 @@ import { openRun } from '../store/resume';
 import { isCallLog } from '../calls/types';
 import { createContext, newCallSession, type StageContext } from './context';
 import { buildManifest } from './manifest';
+import { callPriority } from './priority';
 import { RunTracker } from './run-progress';
 import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
 import {
@@ -166,7 +167,8 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 				keys,
 				signal: options.signal,
 				hashes,
-				gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints }
+				gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints },
+				priority: callPriority
 			}).forStage(stage);
 		// Interactions gen saves in this call, for ljp-interaction to score.
 		const interactions = new Map<string, RecordHead<'interaction'>>();
@@ -233,6 +235,18 @@ const PREPARE: Record<
 	'ljp-interaction': prepareLjpInteraction
 };
 
+/**
+ * How many cases ahead of the other stages gen starts. Gen heads the longest chain (an interaction
+ * of up to four rounds, then its LJP); started late, one case's chain runs alone at the end of the
+ * run. Bounded, so the cases of an interrupted run are still saved in about dataset order.
+ */
+const HEAD_START = 32;
+
+/** Where a task starts among the pending ones: by case, gen HEAD_START cases early. */
+function startKey({ stage, kase }: Task): number {
+	return kase.index + (stage === 'gen' ? 0 : HEAD_START);
+}
+
 /** Runs every pending task; resolves when all are saved, else throws the first failure. */
 async function schedule(
 	run: RunKey,
@@ -264,6 +278,8 @@ async function schedule(
 			else main.push({ stage, kase });
 		}
 	}
+	// Chain heads first: a case's gen starts HEAD_START cases ahead of the work of its other stages.
+	main.sort((a, b) => startKey(a) - startKey(b));
 	/** ljp-interaction tasks whose interaction is now saved: they go before any new case. */
 	const followUps: Task[] = [];
 	let next = 0;
