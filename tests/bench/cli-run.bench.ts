@@ -45,7 +45,26 @@ interface Plan {
 	concurrency: number;
 	/** Wall / ideal must not exceed this. */
 	target: number | null;
+	/**
+	 * `long`: the synthetic dataset, whose interactions mostly run 3–4 rounds; `short`: histories
+	 * of 7 long messages, which the simulated model mostly answers at once (interactions of one
+	 * round). @default 'long'
+	 */
+	chains?: 'long' | 'short';
 }
+
+/**
+ * `npm run bench -- "cli run chains"`: only wall / ideal, 24 cases, on long and short chains,
+ * for the scheduler's longest-chain-first order (the tail of a run is its longest chain).
+ */
+const CHAIN_PLANS: Plan[] = [
+	{ cases: 24, concurrency: 8, target: 1.25, chains: 'long' },
+	{ cases: 24, concurrency: 16, target: 1.2, chains: 'long' },
+	{ cases: 24, concurrency: 8, target: 1.25, chains: 'short' },
+	{ cases: 24, concurrency: 16, target: 1.25, chains: 'short' },
+	{ cases: 432, concurrency: 16, target: 1.15, chains: 'long' },
+	{ cases: 432, concurrency: 16, target: 1.15, chains: 'short' }
+];
 
 const PLANS: Plan[] = QUICK
 	? [
@@ -189,16 +208,27 @@ async function replay(
 
 const f2 = (n: number) => n.toFixed(2);
 
-async function endToEnd(): Promise<BenchRow[]> {
+/** The dataset file of a plan: the synthetic one, or one of short chains. */
+async function planDataset(dir: string, plan: Plan): Promise<string> {
+	if ((plan.chains ?? 'long') === 'long') return datasetFile(dir, plan.cases);
+	const path = join(dir, `short-chains-${plan.cases}.json`);
+	await writeLargeDataset(path, { cases: plan.cases, messages: 7, chars: 120 });
+	return path;
+}
+
+async function endToEnd(plans: readonly Plan[] = PLANS, onlyIdeal = false): Promise<BenchRow[]> {
 	const tmp = await mkdtemp(join(tmpdir(), 'lexpilot-bench-cli-'));
 	const server: FakeOpenAI = await startLatencyFake({ requireKey: KEY });
 	const rows: BenchRow[] = [];
 	const startups: number[] = [];
 	try {
-		for (const plan of PLANS) {
-			process.stderr.write(`bench:   run, ${plan.cases} cases, concurrency ${plan.concurrency}…\n`);
-			const root = join(tmp, `out-${plan.cases}-${plan.concurrency}`);
-			const dataset = await datasetFile(tmp, plan.cases);
+		for (const plan of plans) {
+			const chains = plan.chains === undefined ? '' : `, ${plan.chains} chains`;
+			process.stderr.write(
+				`bench:   run, ${plan.cases} cases, concurrency ${plan.concurrency}${chains}…\n`
+			);
+			const root = join(tmp, `out-${plan.cases}-${plan.concurrency}${plan.chains ?? ''}`);
+			const dataset = await planDataset(tmp, plan);
 			const before = server.chatRequests.length;
 			const result = await runCli(
 				[
@@ -237,7 +267,7 @@ async function endToEnd(): Promise<BenchRow[]> {
 			const first = result.probe.firstRequest;
 			const wall = result.probe.exit.at - first.at;
 			startups.push(first.at - result.spawnedAt);
-			const label = `${plan.cases} cases, concurrency ${plan.concurrency}`;
+			const label = `${plan.cases} cases, concurrency ${plan.concurrency}${chains}`;
 			if (plan.concurrency === 1) {
 				rows.push({
 					name: `run overhead, ${label}: (wall − Σ latency) / Σ latency (${calls} calls)`,
@@ -252,6 +282,10 @@ async function endToEnd(): Promise<BenchRow[]> {
 					unit: '×',
 					target: plan.target
 				});
+			}
+			if (onlyIdeal) {
+				server.requests.length = 0;
+				continue;
 			}
 			const replayed = await replay(server.baseURL, requests, plan.concurrency, tmp);
 			const replayMs = replayed.wallMs;
@@ -459,6 +493,10 @@ async function validateMemory(): Promise<BenchRow[]> {
 	}
 }
 
-export const cliRunBench: BenchModule = { name: 'cli run end to end', run: endToEnd };
+export const cliRunBench: BenchModule = { name: 'cli run end to end', run: () => endToEnd() };
+export const cliRunChainsBench: BenchModule = {
+	name: 'cli run chains',
+	run: () => endToEnd(CHAIN_PLANS, true)
+};
 export const cliResumeBench: BenchModule = { name: 'cli resume', run: resume };
 export const cliValidateBench: BenchModule = { name: 'cli validate memory', run: validateMemory };

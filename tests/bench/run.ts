@@ -13,7 +13,7 @@ import * as prettier from 'prettier';
 import { bootstrapBench } from './bootstrap.bench';
 import { browserRunBench } from './browser-run.bench';
 import { bundleBench } from './bundle.bench';
-import { cliResumeBench, cliRunBench, cliValidateBench } from './cli-run.bench';
+import { cliResumeBench, cliRunBench, cliRunChainsBench, cliValidateBench } from './cli-run.bench';
 import { cliStartupBench } from './cli-startup.bench';
 import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
@@ -37,6 +37,7 @@ import { validationBench } from './validation.bench';
 const BENCHES: BenchModule[] = [
 	...engineBenches,
 	cliRunBench,
+	cliRunChainsBench,
 	cliResumeBench,
 	cliValidateBench,
 	browserRunBench,

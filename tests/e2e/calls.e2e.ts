@@ -2,7 +2,7 @@
  * The call log in Chromium: a run written by the engine through the CLI's file store is imported
  * with its calls.jsonl → Inspect shows, under a case's first response, the exact prompt sent and
  * the judge's raw answer as saved in the log → Results shows the run's call totals → export
- * gives back the log's bytes. A bundle without the log imports too, and Inspect says so.
+ * gives back the log's bytes. A bundle without the log imports too, and Inspect says why.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -117,6 +117,12 @@ describe('the call log in the browser', () => {
 		await page.getByTestId('run-select').selectOption(option!);
 		await page.getByTestId('no-calls').waitFor();
 		expect(await page.getByTestId('call-details').count()).toBe(0);
+		// Made by a workbench that keeps the log (the engine's own), so the log was lost, not
+		// older than the run: Inspect does not say the run predates it.
+		const said = page.getByTestId('no-calls');
+		await expect(said.getAttribute('data-reason')).resolves.toBe('missing');
+		await expect(said.innerText()).resolves.toMatch(/was not exported or imported with the run/);
+		await expect(said.innerText()).resolves.not.toMatch(/predates/);
 		e2e.assertClean();
 	});
 

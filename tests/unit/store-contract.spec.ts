@@ -6,6 +6,10 @@ import type { RunKey } from '../../src/lib/core/layout';
 import type { AnyRecord, Manifest, StageFile } from '../../src/lib/core/records';
 import { recordIdentity } from '../../src/lib/core/store/identity';
 import { openRun } from '../../src/lib/core/store/resume';
+import { withHeldLock } from '../../src/lib/core/store/held-lock';
+import type { CheckpointStore } from '../../src/lib/core/store/types';
+import { callLogLine } from '../../src/lib/core/calls/log';
+import { isCallLog, type CallLog } from '../../src/lib/core/calls/types';
 import {
 	fakeSha,
 	makeA1,
@@ -422,6 +426,62 @@ describe('CheckpointStore contract', () => {
 			await expect(h.store.readHeads!(run, 'DCG_results')).rejects.toThrow(
 				/DCG_results\.jsonl, line 2: field "round_labels/
 			);
+		}
+	);
+
+	testAllStorage('the call log reads back every line in written order, per run', async (h) => {
+		const line = (seq: number, runId: string) =>
+			callLogLine({
+				session: 's1',
+				seq,
+				started_at: '2026-01-01T00:00:00.000Z',
+				role: 'evaluated',
+				stage: 'gen',
+				task: 'lexawn',
+				case_number: '1',
+				model: 'gpt-x',
+				prompt: `prompt ${runId} ${seq}`,
+				response: '答',
+				reasoning: null,
+				finish_reason: 'stop',
+				usage: null,
+				latency_ms: 1,
+				retries: 0,
+				attempts: [{ attempt: 1, outcome: 'ok', latency_ms: 1 }],
+				error: null
+			});
+		expect(isCallLog(h.store)).toBe(true);
+		const log = h.store as CheckpointStore & CallLog;
+		await log.createManifest(makeManifest(run));
+		await log.createManifest(makeManifest(otherRun));
+		for (const seq of [0, 1, 2]) await log.appendCall(run, line(seq, run.runId));
+		await log.appendCall(otherRun, line(0, otherRun.runId));
+		const read = await log.readCalls(run);
+		expect(read.map((c) => c.prompt)).toEqual(['prompt run1 0', 'prompt run1 1', 'prompt run1 2']);
+		expect((await log.readCalls(otherRun)).map((c) => c.prompt)).toEqual(['prompt run2 0']);
+	});
+});
+
+describe('the held-lock view (withHeldLock)', () => {
+	testAllStorage(
+		'gives its holder the held run at once and every other run as the store',
+		async (h) => {
+			const release = await h.store.lock(run);
+			const view = withHeldLock(h.store, run);
+			// The holder's engine takes the lock again, and its release leaves the lock held.
+			await (
+				await view.lock(run)
+			)();
+			await expect((await h.reopen()).lock(run)).rejects.toThrow(RunLockedError);
+			await expect(view.deleteRun(run)).rejects.toThrow(RunLockedError);
+			// Other runs are locked as the store locks them.
+			const other = await view.lock(otherRun);
+			await expect((await h.reopen()).lock(otherRun)).rejects.toThrow(RunLockedError);
+			await other();
+			await release();
+			await (
+				await (await h.reopen()).lock(run)
+			)();
 		}
 	);
 });

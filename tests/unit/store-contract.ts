@@ -1,7 +1,8 @@
 /**
  * `testAllStorage`: one test body run against every `CheckpointStore` implementation (memory,
  * IndexedDB through fake-indexeddb, the file system in a temporary folder), as evalite runs its
- * storage tests over each adapter.
+ * storage tests over each adapter, and against every wrapper of a store the code base hands the
+ * engine (`WRAPPERS`), each over every implementation: a wrapper keeps the whole contract.
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -14,6 +15,7 @@ import { openIdbStore, type IdbStore } from '../../src/lib/adapters/idb-store';
 import { rawDb } from '../support/idb';
 import { stageFilePath, type RunKey } from '../../src/lib/core/layout';
 import type { StageFile } from '../../src/lib/core/records';
+import { withHeldLock } from '../../src/lib/core/store/held-lock';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import type { CheckpointStore } from '../../src/lib/core/store/types';
 
@@ -113,6 +115,34 @@ const HARNESSES: Record<StorageKind, () => Promise<StorageHarness>> = {
 };
 
 /**
+ * Every store wrapper in the code base, made over a store. The held-lock view (the Run page's
+ * store while its engine runs) holds a run no test uses, so it answers every test as the store.
+ */
+export const WRAPPERS: Record<string, (store: CheckpointStore) => CheckpointStore> = {
+	'held-lock view': (store) => withHeldLock(store, { runId: 'held', modelDir: 'held-0000' })
+};
+
+/** `harness` with its store and every reopened one seen through `wrap`. */
+function wrapped(
+	harness: StorageHarness,
+	wrap: (store: CheckpointStore) => CheckpointStore
+): StorageHarness {
+	let inner: CheckpointStore | null = null;
+	let view: CheckpointStore | null = null;
+	return {
+		kind: harness.kind,
+		// The memory harness replaces its store after `writeRaw`: wrap whichever is current.
+		get store() {
+			if (harness.store !== inner) [inner, view] = [harness.store, wrap(harness.store)];
+			return view!;
+		},
+		reopen: async () => wrap(await harness.reopen()),
+		writeRaw: (run, file, text) => harness.writeRaw(run, file, text),
+		cleanup: () => harness.cleanup()
+	};
+}
+
+/**
  * Declares `name` once per storage kind (or only for `kinds`), each with a fresh, empty storage
  * that is cleaned up afterwards.
  */
@@ -121,14 +151,25 @@ export function testAllStorage(
 	body: (h: StorageHarness) => Promise<void>,
 	kinds: readonly StorageKind[] = ['memory', 'indexeddb', 'filesystem']
 ): void {
+	const views: [string, (h: StorageHarness) => StorageHarness][] = [
+		['', (h) => h],
+		...Object.entries(WRAPPERS).map(
+			([label, wrap]): [string, (h: StorageHarness) => StorageHarness] => [
+				` through the ${label}`,
+				(h) => wrapped(h, wrap)
+			]
+		)
+	];
 	for (const kind of kinds) {
-		it(`${kind}: ${name}`, async () => {
-			const harness = await HARNESSES[kind]();
-			try {
-				await body(harness);
-			} finally {
-				await harness.cleanup();
-			}
-		});
+		for (const [label, view] of views) {
+			it(`${kind}${label}: ${name}`, async () => {
+				const harness = await HARNESSES[kind]();
+				try {
+					await body(view(harness));
+				} finally {
+					await harness.cleanup();
+				}
+			});
+		}
 	}
 }

@@ -7,6 +7,7 @@
  * dcg does not slip through because its gen had started.
  */
 import { ModelCallError } from '$lib/core/errors';
+import { forwarding } from '$lib/core/forward';
 import type { ChatRequest, ModelClient } from '$lib/core/model/types';
 
 /** The task a call belongs to: its stage and case. */
@@ -63,17 +64,15 @@ export class PauseGate {
 
 	/** `client`, with every case's first call held while the gate is closed. */
 	wrap(client: ModelClient): ModelClient {
-		return {
-			simulated: client.simulated,
-			// The client's own limiters stay in force: a call held here holds no slot.
-			...(client.limiters ? { limiters: client.limiters } : {}),
+		// The client's own limiters stay in force (forwarded): a call held here holds no slot.
+		return forwarding(client, {
 			complete: async (request) => {
 				const task = taskOf(request);
 				if (this.#closed && !this.#started.has(task)) await this.#wait(request);
 				this.#started.add(task);
 				return client.complete(request);
 			}
-		};
+		});
 	}
 
 	async #wait(request: ChatRequest): Promise<void> {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,13 @@ import type { RunKey } from '$lib/core/layout';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { loadPlans } from './run-plans';
-import { RunController, toRunError, type RunRequest, type RunSnapshot } from './run-controller';
+import {
+	RunController,
+	toRunError,
+	type RunControllerOptions,
+	type RunRequest,
+	type RunSnapshot
+} from './run-controller';
 import { ModelCallError, UsageError } from '$lib/core/errors';
 import { coded } from '$lib/core/said';
 
@@ -56,13 +63,31 @@ function request(client: ModelClient, overrides: Partial<RunRequest> = {}): RunR
 	};
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 5));
-	}
+/**
+ * A controller whose every change is watched: `when` resolves at the first snapshot (the current
+ * one included) for which `check` holds, so a test waits on the change itself.
+ */
+function watched(options: Omit<RunControllerOptions, 'onChange'>) {
+	const waiters = new Set<{ check: (s: RunSnapshot) => boolean; resolve: () => void }>();
+	const controller = new RunController({
+		...options,
+		onChange: (snapshot) => {
+			for (const waiter of waiters) {
+				if (!waiter.check(snapshot)) continue;
+				waiters.delete(waiter);
+				waiter.resolve();
+			}
+		}
+	});
+	const when = (check: (s: RunSnapshot) => boolean) =>
+		check(controller.snapshot)
+			? Promise.resolve()
+			: new Promise<void>((resolve) => waiters.add({ check, resolve }));
+	return { controller, when };
 }
+
+const genSaved = (n: number) => (s: RunSnapshot) => (s.progress.gen?.done ?? 0) >= n;
+const isPaused = (s: RunSnapshot) => s.status === 'paused';
 
 async function savedCases(store: MemoryStore, snap: RunSnapshot, stage: StageName) {
 	const file = STAGE_OUTPUTS[stage].at(-1)!;
@@ -75,21 +100,20 @@ describe('RunController', () => {
 		const store = new MemoryStore();
 		const inner = memoryStorage();
 		// What other tabs would see: for every write of the plans, whether the manifest existed.
-		const writes: boolean[] = [];
+		const writes: Promise<boolean>[] = [];
 		const plans = {
 			...inner,
 			setItem: (k: string, v: string) => {
 				inner.setItem(k, v);
 				const [plan] = JSON.parse(v) as Array<{ runId: string; modelDir: string }>;
-				void store.readManifest(plan).then((m) => writes.push(m !== null));
+				writes.push(store.readManifest(plan).then((m) => m !== null));
 			}
 		};
 		const controller = new RunController({ store, plans, onChange: () => {} });
 		const snap = await controller.start(request(countingClient(0).client, { limit: 2 }));
 		expect(snap.status, snap.error?.message).toBe('done');
-		await until('the reads of the last write', () => writes.length >= 2);
 		// Saved once the engine accepted the run (its manifest is saved), and at the end.
-		expect(writes).toEqual([true, true]);
+		expect(await Promise.all(writes)).toEqual([true, true]);
 	});
 
 	it('runs every stage to done, saves one record per case and remembers the plan as done', async () => {
@@ -118,14 +142,14 @@ describe('RunController', () => {
 
 	it('pause lets cases under way finish, starts no new case until resumed, then completes', async () => {
 		const store = new MemoryStore();
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { controller, when } = watched({ store, plans: memoryStorage() });
 		const { client, calls } = countingClient(15);
 		const running = controller.start(request(client));
 
-		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		await when(genSaved(1));
 		controller.pause();
 		expect(['pausing', 'paused']).toContain(controller.snapshot.status);
-		await until('paused', () => controller.snapshot.status === 'paused');
+		await when(isPaused);
 
 		// Every case that had made a call when the pause began is finished and saved.
 		const callsWhilePaused = calls.length;
@@ -137,7 +161,7 @@ describe('RunController', () => {
 
 		// A free lane starts its next case at once, and the gate holds that case's first call. Once
 		// both lanes are held, the calls a broken pause would have made were tried: none got through.
-		await until('both lanes held at the gate', () => controller.snapshot.waiting === 2);
+		await when((s) => s.waiting === 2);
 		expect(calls.length).toBe(callsWhilePaused);
 
 		controller.resume();
@@ -153,10 +177,10 @@ describe('RunController', () => {
 	it('stop aborts the run, keeps finished cases, and a second start resumes without repeating them', async () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();
-		const controller = new RunController({ store, plans });
+		const { controller, when } = watched({ store, plans });
 		const first = countingClient(15);
 		const running = controller.start(request(first.client));
-		await until('two cases saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 2);
+		await when(genSaved(2));
 		controller.stop();
 		const stopped = await running;
 
@@ -207,12 +231,12 @@ describe('RunController', () => {
 
 	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
 		const store = new MemoryStore();
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { controller, when } = watched({ store, plans: memoryStorage() });
 		const { client, calls } = countingClient(15);
 		const running = controller.start(request(client));
-		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		await when(genSaved(1));
 		controller.pause();
-		await until('paused', () => controller.snapshot.status === 'paused');
+		await when(isPaused);
 		const before = calls.length;
 		controller.stop();
 		const snap = await running;
@@ -226,12 +250,13 @@ describe('RunController', () => {
 	it('refuses a run another writer holds, writing nothing and keeping the other plan', async () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();
-		const holder = new RunController({ store, plans });
+		const { controller: holder, when } = watched({ store, plans });
 		const other = new RunController({ store, plans });
 		const slow = countingClient(20);
 		const running = holder.start(request(slow.client));
-		// The holder writes its plan once the engine has accepted the run (its first progress).
-		await until('the holder’s plan written', () => loadPlans(plans).length > 0);
+		// The holder writes its plan once the engine has accepted the run, at its first progress.
+		await when((s) => s.progress.gen !== undefined);
+		expect(loadPlans(plans)).toHaveLength(1);
 
 		const quick = countingClient(0);
 		const refused = await other.start(request(quick.client));
@@ -266,6 +291,38 @@ describe('RunController', () => {
 	});
 });
 
+describe('RunController and the call log', () => {
+	// The engine logs through the store it is handed; the controller hands it a view of the store
+	// with the lock held, which must still be the store's call log (a hand-listed view was not).
+	it.each([
+		['one stage (runStages)', ['gen'] as StageName[]],
+		['stages together (runAll)', ['gen', 'dcg', 'ljp-direct'] as StageName[]]
+	])('keeps one line per model call with its exact prompt: %s', async (_, stages) => {
+		const store = new MemoryStore();
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(0);
+		const snap = await controller.start(request(client, { stages, limit: 3 }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		const logged = await store.readCalls(snap.run!);
+		expect(logged).toHaveLength(calls.length);
+		expect(logged.map((l) => l.prompt).sort()).toEqual(calls.map((c) => c.prompt).sort());
+	});
+
+	it('logs into browser storage too (IndexedDB)', async () => {
+		const store = await openIdbStore({
+			dbName: 'calls',
+			idbFactory: new IDBFactory(),
+			locks: null
+		});
+		const controller = new RunController({ store, plans: memoryStorage() });
+		const { client, calls } = countingClient(0);
+		const snap = await controller.start(request(client, { stages: ['gen', 'dcg'], limit: 2 }));
+		expect(snap.status, snap.error?.message).toBe('done');
+		expect(await store.readCalls(snap.run!)).toHaveLength(calls.length);
+		store.close();
+	});
+});
+
 describe('RunController and the run’s saved plan', () => {
 	it('leaves the plan, status and error of a run alone when the engine refuses a start under its id', async () => {
 		const store = new MemoryStore();
@@ -295,16 +352,16 @@ describe('RunController and the run’s saved plan', () => {
 	it('records when the run stood paused, so elapsed time can leave it out', async () => {
 		let clock = 1_000_000;
 		const store = new MemoryStore();
-		const controller = new RunController({
+		const { controller, when } = watched({
 			store,
 			plans: memoryStorage(),
 			now: () => new Date(clock)
 		});
 		const { client } = countingClient(15);
 		const running = controller.start(request(client));
-		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		await when(genSaved(1));
 		controller.pause();
-		await until('paused', () => controller.snapshot.status === 'paused');
+		await when(isPaused);
 		const [pause] = controller.snapshot.pauses;
 		expect(pause).toEqual({ from: clock, to: null });
 		clock += 30_000;
@@ -375,6 +432,8 @@ function jitteredClient() {
 }
 
 const EVERY_STAGE: StageName[] = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];
+/** Tasks `runAll` keeps going at concurrency 1 over three endpoints: 2 + 2 × 3 × 1. */
+const WINDOW = 8;
 
 describe('RunController, several stages together', () => {
 	it.each(['memory', 'IndexedDB'] as const)(
@@ -480,16 +539,16 @@ describe('RunController, several stages together', () => {
 
 	it('pause starts no new task, lets those under way finish and be saved, then resume completes', async () => {
 		const store = new MemoryStore();
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { controller, when } = watched({ store, plans: memoryStorage() });
 		const { client, log } = jitteredClient();
-		// More tasks than the scheduler keeps going (2 + 2 × 3 endpoints × 1 call).
+		// More tasks than the scheduler keeps going (WINDOW).
 		const dataset = makeDataset(16);
 		const running = controller.start(
 			request(client, { stages: ['gen', 'dcg'], dataset, concurrency: 1 })
 		);
-		await until('a first case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		await when(genSaved(1));
 		controller.pause();
-		await until('paused', () => controller.snapshot.status === 'paused');
+		await when(isPaused);
 		const callsWhenPaused = log.length;
 		// Every task (a case of a stage) that had made a call is saved.
 		for (const [stage, task] of [
@@ -504,7 +563,9 @@ describe('RunController, several stages together', () => {
 		expect(controller.snapshot.waiting).toBeGreaterThan(0);
 		const by = controller.snapshot.waitingBy;
 		expect(Object.values(by).reduce((a, b) => a! + b!, 0)).toBe(controller.snapshot.waiting);
-		await new Promise((r) => setTimeout(r, 50));
+		// The scheduler fills its window with new tasks, each held at its first call: once all are
+		// held, every call a broken pause would have let through was tried, and none got through.
+		await when((s) => s.waiting === WINDOW);
 		expect(log.length).toBe(callsWhenPaused);
 		controller.resume();
 		const snap = await running;
@@ -563,12 +624,12 @@ describe('RunController, several stages together, stopped', () => {
 	it('stop ends every stage as stopped, keeps what is saved, and a second start repeats none of it', async () => {
 		const store = new MemoryStore();
 		const plans = memoryStorage();
-		const controller = new RunController({ store, plans });
+		const { controller, when } = watched({ store, plans });
 		const first = jitteredClient();
 		const dataset = makeDataset(16);
 		const stages: StageName[] = ['gen', 'dcg'];
 		const running = controller.start(request(first.client, { stages, dataset, concurrency: 1 }));
-		await until('a gen case saved', () => (controller.snapshot.progress.gen?.done ?? 0) >= 1);
+		await when(genSaved(1));
 		controller.stop();
 		const stopped = await running;
 		expect(stopped.status).toBe('stopped');
@@ -624,5 +685,14 @@ describe('RunController, several stages together, retries', () => {
 		expect(snap.progress.dcg?.retries).toBe(4);
 		expect(snap.progress.gen?.retries).toBe(0);
 		expect(snap.retries).toHaveLength(4);
+	});
+});
+
+describe('run-controller and run-request', () => {
+	it('depend one way: the request builder on the controller, never back', () => {
+		const source = readFileSync(new URL('./run-controller.ts', import.meta.url), 'utf8');
+		expect(source).not.toMatch(/from '(\.\/|\$lib\/state\/)run-request'/);
+		const request = readFileSync(new URL('./run-request.ts', import.meta.url), 'utf8');
+		expect(request).toMatch(/from '\.\/run-controller'/);
 	});
 });

@@ -29,14 +29,15 @@ import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { ModelEvent } from '$lib/core/model/events';
 import type { CoreText } from '$lib/core/said';
 import { LimiterPool } from '$lib/core/model/limiter';
-import type { ModelClient } from '$lib/core/model/types';
+import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
+import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
+import { forwarding } from '$lib/core/forward';
 import { PauseGate } from './pause-gate';
 import { CallRate, overallProgress } from './run-overall';
 import { planBook, type PlanBook, type PlanStatus, type PlanStorage } from './run-plans';
-import type { ClientSpec } from './run-request';
 import {
 	idleSnapshot,
 	toRunError,
@@ -50,6 +51,15 @@ export * from './run-snapshot';
 /** Hooks the model client reports to, so retries count in the progress. */
 export interface ClientHooks {
 	onEvent(event: ModelEvent): void;
+}
+
+/** What a run's model client is built from (keys included); see `RunRequest.clientSpec`. */
+export interface ClientSpec {
+	simulated: boolean;
+	endpoints: Record<Role, RoleEndpoint>;
+	settings: Settings;
+	concurrency: number;
+	pack: PromptPack;
 }
 
 /** Everything one run needs. Holds keys only inside `makeClient`'s closure. */
@@ -205,7 +215,7 @@ export class RunController {
 			const common = {
 				dataset: request.dataset,
 				limit: request.limit ?? undefined,
-				store: alreadyLocked(this.#options.store),
+				store: withHeldLock(this.#options.store, run),
 				runId: run.runId,
 				models: request.models,
 				endpoints: request.endpoints,
@@ -416,23 +426,6 @@ export class RunController {
 	}
 }
 
-/** The store with its lock already taken by the controller (Web Locks are not re-entrant). */
-function alreadyLocked(store: CheckpointStore): CheckpointStore {
-	return {
-		lock: async () => async () => {},
-		readManifest: (run) => store.readManifest(run),
-		createManifest: (manifest) => store.createManifest(manifest),
-		recordOperational: (run, entry) => store.recordOperational(run, entry),
-		readRecords: (run, file) => store.readRecords(run, file),
-		appendRecord: (run, file, record) => store.appendRecord(run, file, record),
-		listRuns: () => store.listRuns(),
-		deleteRun: (run) => store.deleteRun(run),
-		finalizeStageFile: store.finalizeStageFile
-			? (run, file, order) => store.finalizeStageFile!(run, file, order)
-			: undefined
-	};
-}
-
 /**
  * The client with a slot per call of each endpoint, when it has no limiters of its own (the
  * simulated provider): `runAll` counts concurrency in calls per endpoint either way, and the
@@ -445,13 +438,12 @@ function withLimiters(
 ): ModelClient {
 	if (client.limiters) return client;
 	const limiters = new LimiterPool({ max });
-	return {
-		simulated: client.simulated,
+	return forwarding(client, {
 		limiters,
 		complete: (request) =>
 			limiters.get(endpoints[request.role]).run(() => client.complete(request), {
 				signal: request.signal,
 				priority: request.priority
 			})
-	};
+	});
 }

@@ -15,7 +15,7 @@ import { ROLES, type Role } from '$lib/core/record-names';
 import type { Manifest, Settings } from '$lib/core/records';
 import { OPERATIONAL_SETTINGS, SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { m } from '$lib/paraglide/messages';
-import type { ClientHooks, RunRequest } from './run-controller';
+import type { ClientHooks, ClientSpec, RunRequest } from './run-controller';
 import {
 	resolveEndpoints,
 	runIdentity,
@@ -42,14 +42,6 @@ export interface RunSources {
 
 /** Builds the model client of a run; the browser's loads the `openai` package on demand. */
 export type ClientFactory = (spec: ClientSpec) => RunRequest['makeClient'];
-
-export interface ClientSpec {
-	simulated: boolean;
-	endpoints: Record<Role, RoleEndpoint>;
-	settings: Settings;
-	concurrency: number;
-	pack: PromptPack;
-}
 
 /** Why `form` cannot start now, one sentence each naming what to change; empty when it can. */
 export function startProblems(sources: RunSources, form: RunForm): string[] {
@@ -243,4 +235,4 @@ export function resumeRequest(
 }
 
 /** Passed to `makeClient`; re-exported for the browser factory. */
-export type { ClientHooks };
+export type { ClientHooks, ClientSpec };

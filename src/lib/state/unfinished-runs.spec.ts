@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runStages } from '$lib/core/engine';
 import { createSimulatedClient } from '$lib/core/simulated';
+import { forwarding } from '$lib/core/forward';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import type { RunKey } from '$lib/core/layout';
@@ -124,13 +125,12 @@ describe('listUnfinished', () => {
 	it('asks which locks are held only after it has read the plans’ records', async () => {
 		const { s, modelDir } = await store();
 		const events: string[] = [];
-		const watched = {
-			readManifest: (run: RunKey) => s.readManifest(run),
+		const watched = forwarding<CheckpointStore>(s, {
 			readRecords: (run: RunKey, file: StageFile) => {
 				events.push('records');
 				return s.readRecords(run, file);
 			}
-		} as CheckpointStore;
+		});
 		// A run that ended while its records were read has let its lock go by the time it is asked:
 		// asked first, the lock would have said "running elsewhere" for a run no tab holds.
 		const items = await listUnfinished(

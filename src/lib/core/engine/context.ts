@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { callLogLine } from '../calls/log';
+import { forwarding } from '../forward';
 import type { CallLogEntry } from '../calls/schema';
 import type { CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
@@ -137,6 +138,11 @@ export interface ContextOptions {
 	 * role. @default none: the client (or the caller's pool of cases) limits
 	 */
 	gate?: { limiters: LimiterPool; endpoints: Record<Role, string> };
+	/**
+	 * The `priority` of each call among those waiting for a slot (lower first).
+	 * @default the case's index: earlier cases first
+	 */
+	priority?: (stage: StageName | null, task: TemplateName, kase: Case, meta?: CallMeta) => number;
 }
 
 /** The case number as the dataset holds it (an integer stays one), when the loader kept it. */
@@ -262,7 +268,14 @@ export function createContext(options: ContextOptions): StageContext {
 	};
 	// The case of each request, for the log line (requests are made here, one object per call).
 	const kaseOf = new WeakMap<ChatRequest, Case>();
-	const request = (task: TemplateName, prompt: string, kase: Case): ChatRequest => {
+	const priorityOf = options.priority ?? ((_stage, _task, kase: Case) => kase.index);
+	const request = (
+		task: TemplateName,
+		prompt: string,
+		kase: Case,
+		stage: StageName | null,
+		meta: CallMeta | undefined
+	): ChatRequest => {
 		const role = ROLE_OF[task];
 		const req: ChatRequest = {
 			role,
@@ -271,8 +284,9 @@ export function createContext(options: ContextOptions): StageContext {
 			temperature: role === 'judge' ? settings.judge_temperature : settings.temperature,
 			maxTokens: settings.max_tokens,
 			caseNumber: kase.case_number,
-			// Earlier cases first, so cases finish (and are saved) in about the order they started.
-			priority: kase.index,
+			// By default earlier cases first, so cases finish (and are saved) in about the order they
+			// started; `runAll` puts the longest chain ahead first (`priority.ts`).
+			priority: priorityOf(stage, task, kase, meta),
 			signal
 		};
 		kaseOf.set(req, kase);
@@ -292,7 +306,7 @@ export function createContext(options: ContextOptions): StageContext {
 		fill: (task, values) => fillTemplate(pack, task, values),
 		// Counts every answer, re-asked judge outputs included, so tokens add up to the bill.
 		async call(task, prompt, kase, meta) {
-			const { result, entry } = await traced(request(task, prompt, kase), stage, meta);
+			const { result, entry } = await traced(request(task, prompt, kase, stage, meta), stage, meta);
 			if (entry) await writeLine(entry);
 			return result;
 		},
@@ -304,22 +318,26 @@ export function createContext(options: ContextOptions): StageContext {
 				pending = null;
 				if (entry) await writeLine(entry);
 			};
-			const asking: ModelClient = {
-				simulated: client.simulated,
+			const asking = forwarding(client, {
 				async complete(req) {
 					await flush();
 					const { result, entry } = await traced(req, stage, meta);
 					pending = entry;
 					return result;
 				}
-			};
+			});
 			try {
-				const { value } = await completeJudge(asking, request(task, prompt, kase), schema, {
-					onInvalid: ({ error }) => {
-						progress.noteRetry();
-						if (pending) pending.judge_invalid = error;
+				const { value } = await completeJudge(
+					asking,
+					request(task, prompt, kase, stage, meta),
+					schema,
+					{
+						onInvalid: ({ error }) => {
+							progress.noteRetry();
+							if (pending) pending.judge_invalid = error;
+						}
 					}
-				});
+				);
 				await flush();
 				return value;
 			} catch (e) {

@@ -1,16 +1,16 @@
 /**
- * Progress of the stage that is running, for the UI and the CLI. The model client reports
+ * Progress of the stage that is running, for the UI and the CLI, when stages run one after
+ * another (`runStages`). The counting is the run's one progress model (`RunTracker`), one tracker
+ * per stage; this hands each change on as the stage's `StageProgress`. The model client reports
  * retries through `noteRetry`, since only it sees them; the engine reports the rest.
  */
-import { ROLES, type Role } from '../record-names';
-import type { StageName, StageProgress, TokenCounts } from './types';
+import type { Role } from '../record-names';
+import type { CallCounter } from './context';
+import { RunTracker } from './run-progress';
+import type { StageName, StageProgress } from './types';
 
-function perRole<T>(make: () => T): Record<Role, T> {
-	return Object.fromEntries(ROLES.map((r) => [r, make()])) as Record<Role, T>;
-}
-
-export class RunProgress {
-	#current: StageProgress | null = null;
+export class RunProgress implements CallCounter {
+	#stage: { name: StageName; tracker: RunTracker } | null = null;
 	readonly #listener: (progress: StageProgress) => void;
 	readonly #now: () => number;
 
@@ -24,77 +24,40 @@ export class RunProgress {
 
 	/** The running (or last) stage's snapshot. */
 	get current(): StageProgress | null {
-		return this.#current ? { ...this.#current } : null;
+		return this.#stage ? this.#stage.tracker.stageProgress(this.#stage.name) : null;
 	}
 
 	start(stage: StageName, total: number, resumed: number): void {
-		this.#current = {
-			stage,
-			status: 'running',
-			total,
-			done: resumed,
-			resumed,
-			inFlight: 0,
-			retries: 0,
-			failures: 0,
-			calls: perRole(() => 0),
-			tokens: perRole((): TokenCounts => ({ prompt: 0, completion: 0 })),
-			startedAt: this.#now(),
-			elapsedMs: 0
-		};
-		this.#emit();
+		const tracker = new RunTracker({
+			cases: total,
+			stages: [stage],
+			now: this.#now,
+			onStage: this.#listener
+		});
+		this.#stage = { name: stage, tracker };
+		tracker.resumed(stage, resumed);
 	}
 
 	caseStarted(): void {
-		this.#update((p) => p.inFlight++);
+		if (this.#stage) this.#stage.tracker.taskStarted(this.#stage.name);
 	}
 
 	/** `stopped`: cut short by a stop request, so neither done nor a failure. */
 	caseFinished(outcome: 'done' | 'failed' | 'stopped'): void {
-		this.#update((p) => {
-			p.inFlight--;
-			if (outcome === 'done') p.done++;
-			if (outcome === 'failed') p.failures++;
-		});
+		if (this.#stage) this.#stage.tracker.taskFinished(this.#stage.name, outcome, false);
 	}
 
 	/** One answered model call of `role`, with the usage the provider reported. */
 	call(role: Role, usage: { promptTokens: number; completionTokens: number } | null): void {
-		this.#update((p) => {
-			p.calls[role]++;
-			p.tokens[role].prompt += usage?.promptTokens ?? 0;
-			p.tokens[role].completion += usage?.completionTokens ?? 0;
-		});
+		if (this.#stage) this.#stage.tracker.counter(this.#stage.name).call(role, usage);
 	}
 
-	/** A retried call or a re-asked judge. Ignored between stages. */
+	/** A retried call or a re-asked judge. Ignored before the first stage. */
 	noteRetry(): void {
-		this.#update((p) => p.retries++);
+		if (this.#stage) this.#stage.tracker.noteRetry(this.#stage.name);
 	}
 
 	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
-		this.#update((p) => {
-			p.status = status;
-			if (error !== undefined) p.error = error;
-		});
-	}
-
-	#update(change: (p: StageProgress) => void): void {
-		if (!this.#current) return;
-		change(this.#current);
-		this.#emit();
-	}
-
-	#emit(): void {
-		if (!this.#current) return;
-		this.#current.elapsedMs = this.#now() - this.#current.startedAt;
-		this.#listener({
-			...this.#current,
-			calls: { ...this.#current.calls },
-			tokens: Object.fromEntries(ROLES.map((r) => [r, { ...this.#current!.tokens[r] }])) as Record<
-				Role,
-				TokenCounts
-			>
-		});
+		if (this.#stage) this.#stage.tracker.finishStage(this.#stage.name, status, error);
 	}
 }

@@ -12,47 +12,25 @@
  * dataset order at the end.
  */
 import type { Case } from '../dataset/types';
-import { around, CheckpointError, ModelCallError, saidOf, UsageError } from '../errors';
-import { coded } from '../said';
-import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
 import { LimiterPool } from '../model/limiter';
-import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
+import type { RunKey } from '../layout';
 import type { StageFile } from '../record-names';
-import { Concurrency, Settings } from '../run-config';
-import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
+import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
-import { openRun } from '../store/resume';
-import { isCallLog } from '../calls/types';
-import { createContext, newCallSession, type StageContext } from './context';
-import { buildManifest } from './manifest';
+import { openEngine, type EngineOptions, type RunStagesResult } from './open-engine';
+import { callPriority } from './priority';
 import { RunTracker } from './run-progress';
-import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
-import {
-	naming,
-	releaseKeepingFailure,
-	type RunStagesOptions,
-	type RunStagesResult,
-	type StageReport
-} from './run-stages';
-import { prepareDcg } from './stages/dcg';
-import { prepareGen, prepareLca } from './stages/gen';
-import { prepareLjpDirect, prepareLjpGold, prepareLjpInteraction } from './stages/ljp';
+import { naming, runStopped, withHint, type SavedSummary } from './run-errors';
+import { checkRunOptions } from './run-options';
+import { prepareLjpInteraction } from './stages/ljp';
+import { prepareGen } from './stages/gen';
 import type { PreparedStage } from './stages/shared';
-import {
-	RUN_ALL_STAGES,
-	STAGE_NAMES,
-	STAGE_OUTPUTS,
-	type RunSnapshot,
-	type StageName
-} from './types';
+import { RUN_ALL_STAGES, type RunSnapshot, type StageName } from './types';
 
 export { RUN_ALL_STAGES };
 
-export interface RunAllOptions extends Omit<
-	RunStagesOptions,
-	'stages' | 'concurrency' | 'onProgress' | 'progress'
-> {
+export interface RunAllOptions extends EngineOptions {
 	/**
 	 * Stages to run, in any order; they are scheduled together. `lca` (re-judging saved a1
 	 * responses) cannot be combined with `gen`, which labels its own. @default RUN_ALL_STAGES
@@ -84,158 +62,96 @@ interface Task {
  * Every saved record is checked before the first model call.
  */
 export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
-	const stages = checkRunAllOptions(options);
-	const settings = options.settings ?? DEFAULT_SETTINGS;
-	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
-	let selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
-	const run: RunKey = {
-		runId: options.runId,
-		modelDir: await modelDirName(options.models.evaluated)
-	};
+	const stages = checkRunOptions(options, 'together');
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	const limiters: LimiterPool =
 		options.client.limiters ??
 		(concurrency === 'auto'
 			? new LimiterPool({ auto: true })
 			: new LimiterPool({ max: concurrency }));
-	const manifest = await buildManifest({
-		runId: run.runId,
-		modelDir: run.modelDir,
-		dataset: options.dataset,
-		selected,
-		pack,
-		models: options.models,
-		endpoints: options.endpoints,
-		settings,
-		// What bounds the calls per endpoint: the number given, or auto's ceiling.
-		concurrency: limiters.max,
-		simulated: options.client.simulated,
-		tool: options.tool
-	});
 	const tracker = new RunTracker({
-		cases: selected.length,
+		cases: Math.min(options.limit ?? Infinity, options.dataset.cases.length),
 		stages,
 		limiters,
 		onSnapshot: options.onSnapshot,
 		intervalMs: options.snapshotIntervalMs
 	});
 	options.onTracker?.(tracker);
-	const keys = options.keys ?? [];
-	const release = await options.store.lock(run);
-	let failure: unknown = null;
-	try {
-		return await prepareAndRun();
-	} catch (error) {
-		failure = error;
-		// Prepare-time errors (saved records that do not fit) end the run too.
-		if (tracker.snapshot().status === 'running') {
-			tracker.finish(
-				options.signal?.aborted ? 'aborted' : 'failed',
-				error instanceof Error ? error.message : String(error)
-			);
-		}
-		throw error;
-	} finally {
-		await releaseKeepingFailure(release, failure);
-	}
-
-	async function prepareAndRun(): Promise<RunStagesResult> {
-		const opened = await openRun(options.store, manifest, { keys });
-		const hashes = new Map<string, Promise<string>>();
-		const warnings = [...opened.warnings];
-		// Every call in calls.jsonl as the stage commands log it, one session for the whole run.
-		const callLog =
-			options.callLog === undefined
-				? isCallLog(options.store)
-					? options.store
-					: null
-				: options.callLog;
-		const callSession = newCallSession();
-		const contextOf = (stage: StageName): StageContext =>
-			createContext({
-				callLog,
-				callSession,
-				onCallLogError: (message) => warnings.push(message),
-				run,
-				store: options.store,
-				client: options.client,
-				pack,
-				settings,
-				models: options.models,
-				progress: tracker.counter(stage),
-				keys,
-				signal: options.signal,
-				hashes,
-				gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints }
-			}).forStage(stage);
-		// Interactions gen saves in this call, for ljp-interaction to score.
-		const interactions = new Map<string, RecordHead<'interaction'>>();
-		const plans = new Map<StageName, PreparedStage>();
-		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
-		const key = await sealKey(opened.manifest);
-		if (options.loadDataset) {
-			const done = await allSealed(options.store, run, stages, key);
-			selected = await casesToPrepare(options.dataset, options.loadDataset, selected, done);
-		}
-		const sealed = new Set<StageName>();
-		for (const stage of stages) {
-			const ctx = contextOf(stage);
-			let plan: PreparedStage;
-			if (await isSealed(options.store, run, stage, key)) {
-				sealed.add(stage);
-				plan = sealedPlan(stage, selected.length);
-			} else if (stage === 'gen') {
-				const save = ctx.save;
-				ctx.save = async (file, record) => {
-					await save(file, record);
-					if (file === 'interaction') {
-						interactions.set(recordIdentity(file, record), await recordHead(file, record));
-					}
-				};
-				plan = await prepareGen(ctx, selected);
-			} else if (stage === 'ljp-interaction' && stages.includes('gen')) {
-				plan = await prepareLjpInteraction(ctx, selected, (kase) =>
-					interactions.get(recordIdentity('interaction', kase))
-				);
-			} else {
-				plan = await PREPARE[stage](ctx, selected);
-			}
-			plans.set(stage, plan);
-			tracker.resumed(stage, plan.resumed);
-		}
-		await schedule(run, stages, plans, selected, limiters, options, tracker, (stage) =>
-			sealed.has(stage) ? Promise.resolve() : seal(options.store, run, stage, key)
+	const setup = {
+		stages,
+		// What bounds the calls per endpoint: the number given, or auto's ceiling.
+		concurrency: limiters.max,
+		counter: (stage: StageName) => tracker.counter(stage),
+		gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints },
+		priority: callPriority
+	};
+	// Prepare-time errors (saved records that do not fit) end the run too.
+	const onFailure = (error: unknown) => {
+		if (tracker.snapshot().status !== 'running') return;
+		tracker.finish(
+			options.signal?.aborted ? 'aborted' : 'failed',
+			error instanceof Error ? error.message : String(error)
 		);
-		return {
-			run,
-			manifest: opened.manifest,
-			created: opened.created,
-			warnings,
-			stages: stages.map((stage): StageReport => ({
-				stage,
-				total: selected.length,
-				resumed: plans.get(stage)!.resumed,
-				generated: plans.get(stage)!.pending.length,
-				files: STAGE_OUTPUTS[stage].map((f) => stageFilePath(run, f))
-			}))
-		};
-	}
+	};
+	return openEngine(
+		options,
+		setup,
+		async (opened) => {
+			// Interactions gen saves in this call, for ljp-interaction to score.
+			const interactions = new Map<string, RecordHead<'interaction'>>();
+			const plans = new Map<StageName, PreparedStage>();
+			for (const stage of stages) {
+				let plan: PreparedStage;
+				if (stage === 'gen') {
+					plan = await opened.plan(stage, (ctx, cases) => {
+						const save = ctx.save;
+						ctx.save = async (file, record) => {
+							await save(file, record);
+							if (file === 'interaction') {
+								interactions.set(recordIdentity(file, record), await recordHead(file, record));
+							}
+						};
+						return prepareGen(ctx, cases);
+					});
+				} else if (stage === 'ljp-interaction' && stages.includes('gen')) {
+					plan = await opened.plan(stage, (ctx, cases) =>
+						prepareLjpInteraction(ctx, cases, (kase) =>
+							interactions.get(recordIdentity('interaction', kase))
+						)
+					);
+				} else {
+					plan = await opened.plan(stage);
+				}
+				plans.set(stage, plan);
+				tracker.resumed(stage, plan.resumed);
+			}
+			await schedule(stages, plans, opened.selected, limiters, options, tracker, opened);
+			return {
+				run: opened.run,
+				manifest: opened.manifest,
+				created: opened.created,
+				warnings: opened.warnings,
+				stages: stages.map((stage) => opened.report(stage, plans.get(stage)!))
+			};
+		},
+		onFailure
+	);
 }
 
-const PREPARE: Record<
-	Exclude<StageName, 'gen'>,
-	(ctx: StageContext, cases: readonly Case[]) => Promise<PreparedStage>
-> = {
-	lca: prepareLca,
-	dcg: prepareDcg,
-	'ljp-direct': prepareLjpDirect,
-	'ljp-gold': prepareLjpGold,
-	'ljp-interaction': prepareLjpInteraction
-};
+/**
+ * How many cases ahead of the other stages gen starts. Gen heads the longest chain (an interaction
+ * of up to four rounds, then its LJP); started late, one case's chain runs alone at the end of the
+ * run. Bounded, so the cases of an interrupted run are still saved in about dataset order.
+ */
+const HEAD_START = 32;
+
+/** Where a task starts among the pending ones: by case, gen HEAD_START cases early. */
+function startKey({ stage, kase }: Task): number {
+	return kase.index + (stage === 'gen' ? 0 : HEAD_START);
+}
 
 /** Runs every pending task; resolves when all are saved, else throws the first failure. */
 async function schedule(
-	run: RunKey,
 	stages: readonly StageName[],
 	plans: ReadonlyMap<StageName, PreparedStage>,
 	selected: readonly Case[],
@@ -243,8 +159,9 @@ async function schedule(
 	options: RunAllOptions,
 	tracker: RunTracker,
 	/** Seals a stage once every case of it is saved and its files are in order. */
-	sealStage: (stage: StageName) => Promise<void>
+	opened: { run: RunKey; seal(stage: StageName): Promise<void> }
 ): Promise<void> {
+	const { run } = opened;
 	const { signal } = options;
 	const endpoints = [...new Set(Object.values(options.endpoints))];
 	// Enough tasks that every slot has a call to send while some tasks do local work.
@@ -264,6 +181,8 @@ async function schedule(
 			else main.push({ stage, kase });
 		}
 	}
+	// Chain heads first: a case's gen starts HEAD_START cases ahead of the work of its other stages.
+	main.sort((a, b) => startKey(a) - startKey(b));
 	/** ljp-interaction tasks whose interaction is now saved: they go before any new case. */
 	const followUps: Task[] = [];
 	let next = 0;
@@ -318,13 +237,10 @@ async function schedule(
 		}
 	}
 	// Then sealed, each with the files it reads in their final order (ljp-interaction reads gen's).
-	for (const stage of complete) await sealStage(stage);
+	for (const stage of complete) await opened.seal(stage);
 	const saved = savedSummary(stages, tracker);
 	if (signal?.aborted) {
-		const error = new ModelCallError(
-			`run stopped on request; ${saved.text}. Run the same command again to resume.`,
-			{ kind: 'aborted', said: [coded('run_stopped_on_request', saved.params)] }
-		);
+		const error = runStopped(saved);
 		tracker.finish('aborted', error.message);
 		throw error;
 	}
@@ -337,65 +253,11 @@ async function schedule(
 }
 
 /** `gen 2 of 3, dcg 3 of 3, …`: what is saved of each stage, for the messages that stop a run. */
-function savedSummary(
-	stages: readonly StageName[],
-	tracker: RunTracker
-): { text: string; params: { done: number; total: number; perStage: string } } {
+function savedSummary(stages: readonly StageName[], tracker: RunTracker): SavedSummary {
 	const snap = tracker.snapshot();
 	const per = snap.stages.map((s) => `${s.stage} ${s.done}`).join(', ');
 	return {
 		text: `${snap.cases.done} of ${snap.cases.total} cases are saved for every stage (cases saved per stage: ${per})`,
 		params: { done: snap.cases.done, total: snap.cases.total, perStage: per }
 	};
-}
-
-/** The error that stopped the run, telling what is saved and how to go on. */
-function withHint(error: unknown, saved: ReturnType<typeof savedSummary>): Error {
-	const hint = `\n${saved.text}; fix the cause and run the same command again to resume.`;
-	const said = around(saidOf(error), null, coded('run_saved_stages', saved.params));
-	if (error instanceof ModelCallError)
-		return new ModelCallError(error.message + hint, { ...error.details, said });
-	if (error instanceof UsageError) return new UsageError(error.message + hint, said);
-	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint, said);
-	return new Error((error instanceof Error ? error.message : String(error)) + hint);
-}
-
-/** Checks the options and returns the stages in the order they are scheduled. */
-function checkRunAllOptions(options: RunAllOptions): StageName[] {
-	const named = options.stages ?? RUN_ALL_STAGES;
-	if (named.length === 0) throw new UsageError('no stage to run');
-	for (const stage of named) {
-		if (!STAGE_NAMES.includes(stage)) {
-			throw new UsageError(`unknown stage "${stage}"; the stages are ${STAGE_NAMES.join(', ')}`);
-		}
-	}
-	if (named.includes('gen') && named.includes('lca')) {
-		throw new UsageError(
-			'gen labels every a1 response it generates; lca only re-judges saved ones. Name one of the two.'
-		);
-	}
-	if (!RUN_ID_PATTERN.test(options.runId)) {
-		throw new UsageError(
-			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
-		);
-	}
-	const checked = Settings.safeParse(options.settings ?? DEFAULT_SETTINGS);
-	if (!checked.success) {
-		const issue = checked.error.issues[0];
-		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
-	}
-	// "auto" is no number: only a number is held to the shared range.
-	const c = options.concurrency;
-	if (c !== undefined && c !== 'auto' && !Concurrency.safeParse(c).success) {
-		const { min, max } = SETTING_LIMITS.concurrency;
-		throw new UsageError(
-			`concurrency must be a whole number from ${min} to ${max} or "auto", got ${c}`
-		);
-	}
-	if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-		throw new UsageError(`limit must be a whole number of at least 1, got ${options.limit}`);
-	}
-	if (!options.models.evaluated.trim()) throw new UsageError('no evaluated model given');
-	// The order of the scheduler, whatever order they were named in.
-	return STAGE_NAMES.filter((s) => named.includes(s));
 }

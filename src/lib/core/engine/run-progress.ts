@@ -1,14 +1,15 @@
 /**
- * Progress of a whole `runAll`: every stage's cases, the calls answered and an estimate of those
- * left, the call rate and ETA, and the concurrency each endpoint is at. Snapshots go to the
- * listener at most every `intervalMs` (a run answers hundreds of calls a second at high
- * concurrency; a terminal or a page redraws far less often), with a trailing one so the last
- * change is never lost, and at once when the run ends.
+ * The engine's one progress model. For a whole `runAll`: every stage's cases, the calls answered
+ * and an estimate of those left, the call rate and ETA, and the concurrency each endpoint is at.
+ * Snapshots go to the listener at most every `intervalMs` (a run answers hundreds of calls a
+ * second at high concurrency; a terminal or a page redraws far less often), with a trailing one
+ * so the last change is never lost, and at once when the run ends. For one stage at a time
+ * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
  */
 import type { LimiterPool } from '../model/limiter';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
-import type { RunSnapshot, RunStageCounts, StageName, TokenCounts } from './types';
+import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
 
 /** Calls a case of a stage takes, before three cases have shown it (simulated-run averages). */
 const PRIOR_CALLS: Record<StageName, number> = {
@@ -25,6 +26,10 @@ const RATE_WINDOW_MS = 60_000;
 interface StageState extends RunStageCounts {
 	/** Cases generated (not resumed) that finished. */
 	generated: number;
+	/** When the stage's progress began (its checkpoint read). */
+	startedAt: number;
+	status: StageProgress['status'];
+	error?: string;
 }
 
 const perRole = <T>(make: (role: Role) => T) =>
@@ -33,8 +38,11 @@ const perRole = <T>(make: (role: Role) => T) =>
 export interface RunTrackerOptions {
 	cases: number;
 	stages: readonly StageName[];
-	limiters: LimiterPool;
+	/** The run's limiters, for the snapshot's concurrency. @default none: no limits to show */
+	limiters?: LimiterPool;
 	onSnapshot?: (snapshot: RunSnapshot) => void;
+	/** Told at once about every change of a stage, as that stage's progress. */
+	onStage?: (progress: StageProgress) => void;
 	/** @default 100 */
 	intervalMs?: number;
 	now?: () => number;
@@ -77,7 +85,9 @@ export class RunTracker {
 				retries: 0,
 				failures: 0,
 				doneAt: null,
-				generated: 0
+				generated: 0,
+				startedAt: this.#startedAt,
+				status: 'running'
 			});
 		}
 	}
@@ -88,7 +98,7 @@ export class RunTracker {
 		state.resumed = cases;
 		state.done = cases;
 		if (cases >= state.total) state.doneAt = this.#now();
-		this.#changed();
+		this.#changed(state);
 	}
 
 	/** What the contexts of `stage` report their calls to. */
@@ -109,7 +119,7 @@ export class RunTracker {
 				if (this.#answered.length > 64 && this.#answered[0] < t - RATE_WINDOW_MS) {
 					this.#answered = this.#answered.filter((a) => a >= t - RATE_WINDOW_MS);
 				}
-				this.#changed();
+				this.#changed(state);
 			},
 			noteRetry: () => this.noteRetry(stage)
 		};
@@ -123,7 +133,7 @@ export class RunTracker {
 		this.#retries++;
 		const state = stage === undefined ? undefined : this.#stages.get(stage as StageName);
 		if (state) state.retries++;
-		this.#changed();
+		this.#changed(state);
 	}
 
 	/** Tasks under way now, every stage: read live, where a snapshot may be one interval old. */
@@ -140,8 +150,9 @@ export class RunTracker {
 	}
 
 	taskStarted(stage: StageName): void {
-		this.#stages.get(stage)!.inFlight++;
-		this.#changed();
+		const state = this.#stages.get(stage)!;
+		state.inFlight++;
+		this.#changed(state);
 	}
 
 	/** `caseDone`: every stage of the case is now done. */
@@ -158,7 +169,35 @@ export class RunTracker {
 			this.#failures++;
 			state.failures++;
 		}
-		this.#changed();
+		this.#changed(state);
+	}
+
+	/** One stage has ended (stages run one after another); the run goes on. */
+	finishStage(stage: StageName, status: 'done' | 'failed' | 'aborted', error?: string): void {
+		const state = this.#stages.get(stage)!;
+		state.status = status;
+		if (error !== undefined) state.error = error;
+		this.#changed(state);
+	}
+
+	/** A stage's progress as it stands. */
+	stageProgress(stage: StageName): StageProgress {
+		const s = this.#stages.get(stage)!;
+		return {
+			stage: s.stage,
+			status: s.status,
+			total: s.total,
+			done: s.done,
+			resumed: s.resumed,
+			inFlight: s.inFlight,
+			retries: s.retries,
+			failures: s.failures,
+			calls: { ...s.byRole },
+			tokens: perRole((r) => ({ ...s.tokens[r] })),
+			startedAt: s.startedAt,
+			elapsedMs: this.#now() - s.startedAt,
+			...(s.error !== undefined ? { error: s.error } : {})
+		};
 	}
 
 	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
@@ -215,9 +254,9 @@ export class RunTracker {
 			retries: this.#retries,
 			failures: this.#failures,
 			concurrency: {
-				max: this.#options.limiters.max,
-				auto: this.#options.limiters.auto,
-				endpoints: this.#options.limiters.limits()
+				max: this.#options.limiters?.max ?? 0,
+				auto: this.#options.limiters?.auto ?? false,
+				endpoints: this.#options.limiters?.limits() ?? []
 			},
 			startedAt: this.#startedAt,
 			elapsedMs: now - this.#startedAt,
@@ -225,7 +264,8 @@ export class RunTracker {
 		};
 	}
 
-	#changed(): void {
+	#changed(stage?: StageState): void {
+		if (stage) this.#options.onStage?.(this.stageProgress(stage.stage));
 		if (!this.#options.onSnapshot || this.#status !== 'running') return;
 		const wait = this.#lastEmit + (this.#options.intervalMs ?? 100) - this.#now();
 		if (wait <= 0) return this.#emit();

@@ -1,123 +1,39 @@
 /**
- * The engine's entry point: runs stages of one run (run id × evaluated model) over the
- * selected cases, writing through a `CheckpointStore`, resuming what is saved.
+ * `runStages`: the engine configured to run stages one after another, as the stage commands do.
+ * Each stage works on `concurrency` cases at a time (a pool), and reports a `StageProgress`.
+ * What every run does around that (manifest, lock, checks, call log, seals) is `openEngine`'s.
  */
-import { isCallLog, type CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
+import { UpstreamIncompleteError } from '../errors';
+import type { StageFile } from '../record-names';
+import { DEFAULT_CONCURRENCY } from '../run-defaults';
+import type { StageContext } from './context';
 import {
-	around,
-	CheckpointError,
-	ModelCallError,
-	saidOf,
-	UpstreamIncompleteError,
-	UsageError
-} from '../errors';
-import { coded } from '../said';
-import { escapeControl } from '../text/escape-control';
-import { modelDirName, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../layout';
-import type { ModelClient } from '../model/types';
-import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
-import type { PromptPack } from '../prompts/pack';
-import type { Manifest } from '../records';
-import type { Role, StageFile } from '../record-names';
-import { Concurrency, Settings } from '../run-config';
-import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
-import { openRun } from '../store/resume';
-import type { CheckpointStore } from '../store/types';
-import { createContext, type StageContext } from './context';
-import { buildManifest, type ToolInfo } from './manifest';
+	openEngine,
+	type EngineOptions,
+	type RunStagesResult,
+	type StageReport
+} from './open-engine';
 import { runPool } from './pool';
 import { RunProgress } from './progress';
-import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
-import { prepareDcg } from './stages/dcg';
-import { prepareGen, prepareLca } from './stages/gen';
-import { prepareLjpDirect, prepareLjpGold, prepareLjpInteraction } from './stages/ljp';
+import { naming, resumable, stageStopped } from './run-errors';
+import { checkRunOptions } from './run-options';
 import type { PreparedStage } from './stages/shared';
-import {
-	STAGE_NAMES,
-	STAGE_OUTPUTS,
-	type RunDataset,
-	type StageName,
-	type StageProgress
-} from './types';
+import { UPSTREAM } from './stage-registry';
+import type { StageName, StageProgress } from './types';
 
-const PREPARE: Record<
-	StageName,
-	(ctx: StageContext, cases: readonly Case[]) => Promise<PreparedStage>
-> = {
-	gen: prepareGen,
-	lca: prepareLca,
-	dcg: prepareDcg,
-	'ljp-direct': prepareLjpDirect,
-	'ljp-gold': prepareLjpGold,
-	'ljp-interaction': prepareLjpInteraction
-};
+export { naming, releaseKeepingFailure } from './run-errors';
+export type { RunStagesResult, StageReport } from './open-engine';
 
-/** The stage whose files a stage reads; dcg, ljp-direct and ljp-gold read none. */
-const UPSTREAM: Partial<Record<StageName, StageName>> = { lca: 'gen', 'ljp-interaction': 'gen' };
-
-export interface RunStagesOptions {
-	dataset: RunDataset;
-	/**
-	 * Only when `dataset` is made of placeholders (`datasetFromFacts`, the CLI's start from a
-	 * dataset it recognised by its bytes): loads the real one. Called under the run's lock when
-	 * some stage is not sealed, before any stage is prepared; never when every stage is sealed.
-	 */
-	loadDataset?: () => Promise<RunDataset>;
-	/** Run the first `limit` cases in file order. @default every case */
-	limit?: number;
+export interface RunStagesOptions extends EngineOptions {
 	/** Stages to run, in this order. */
 	stages: readonly StageName[];
-	/** Answers all three roles; `simulated` goes into the manifest. */
-	client: ModelClient;
-	store: CheckpointStore;
-	runId: string;
-	/** Model id per role; the evaluated one names the run's folder. */
-	models: Record<Role, string>;
-	/** Base URL per role (never a key), recorded in the manifest. */
-	endpoints: Record<Role, string>;
-	/** @default DEFAULT_SETTINGS */
-	settings?: Settings;
-	/** @default DEFAULT_PROMPT_PACK */
-	pack?: PromptPack;
 	/** Cases worked on at once; does not change results. @default DEFAULT_CONCURRENCY */
 	concurrency?: number;
-	/** Stops the run: no new case starts, calls in flight are aborted, finished cases stay saved. */
-	signal?: AbortSignal;
 	/** Told about every change of the running stage. */
 	onProgress?: (progress: StageProgress) => void;
 	/** Pass one to feed it retries from the model client's events; else one is made from `onProgress`. */
 	progress?: RunProgress;
-	/** API keys in use: every manifest and record is checked not to contain one. */
-	keys?: readonly string[];
-	/**
-	 * Where every model call is logged (`runs/<run-id>/<model>/calls.jsonl`), keys redacted.
-	 * @default the store, when it keeps a call log too (`isCallLog`); null logs nothing
-	 */
-	callLog?: CallLog | null;
-	tool?: ToolInfo;
-}
-
-export interface StageReport {
-	stage: StageName;
-	total: number;
-	/** Cases that were saved already. */
-	resumed: number;
-	/** Cases generated by this call. */
-	generated: number;
-	/** The files of the canonical layout the stage writes. */
-	files: string[];
-}
-
-export interface RunStagesResult {
-	run: RunKey;
-	/** The manifest in force (the saved one on resume). */
-	manifest: Manifest;
-	/** True when this call started the run. */
-	created: boolean;
-	/** Worth telling, not stopping for (a changed category map). */
-	warnings: string[];
-	stages: StageReport[];
 }
 
 /**
@@ -127,76 +43,20 @@ export interface RunStagesResult {
  * run's inputs before the first model call.
  */
 export async function runStages(options: RunStagesOptions): Promise<RunStagesResult> {
-	const settings = options.settings ?? DEFAULT_SETTINGS;
-	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
+	const stages = checkRunOptions(options, 'in-turn');
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	checkOptions(options, settings, concurrency);
-	let selected = options.dataset.cases.slice(0, options.limit ?? options.dataset.cases.length);
-	const run: RunKey = {
-		runId: options.runId,
-		modelDir: await modelDirName(options.models.evaluated)
-	};
-	const manifest = await buildManifest({
-		runId: run.runId,
-		modelDir: run.modelDir,
-		dataset: options.dataset,
-		selected,
-		pack,
-		models: options.models,
-		endpoints: options.endpoints,
-		settings,
-		concurrency,
-		simulated: options.client.simulated,
-		tool: options.tool
-	});
 	const progress = options.progress ?? new RunProgress(options.onProgress);
-	const keys = options.keys ?? [];
-	const release = await options.store.lock(run);
-	let failure: unknown = null;
-	try {
-		const opened = await openRun(options.store, manifest, { keys });
-		const warnings = [...opened.warnings];
-		const ctx = createContext({
-			callLog:
-				options.callLog === undefined
-					? isCallLog(options.store)
-						? options.store
-						: null
-					: options.callLog,
-			onCallLogError: (message) => warnings.push(message),
-			run,
-			store: options.store,
-			client: options.client,
-			pack,
-			settings,
-			models: options.models,
-			progress,
-			keys,
-			signal: options.signal
-		});
+	const setup = { stages, concurrency, counter: () => progress };
+	return openEngine(options, setup, async (opened) => {
 		// Check every saved record before the first call, except files an earlier stage of this
 		// call is about to write. A missing upstream stage refuses only the stage that reads it,
 		// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
-		// A stage sealed by an earlier run and unchanged since is done: nothing to read (seal.ts).
-		const key = await sealKey(opened.manifest);
-		if (options.loadDataset) {
-			const done = await allSealed(options.store, run, options.stages, key);
-			selected = await casesToPrepare(options.dataset, options.loadDataset, selected, done);
-		}
-		const sealed = new Set<StageName>();
-		const prepare = async (stage: StageName): Promise<PreparedStage> => {
-			if (await isSealed(options.store, run, stage, key)) {
-				sealed.add(stage);
-				return sealedPlan(stage, selected.length);
-			}
-			return PREPARE[stage](ctx.forStage(stage), selected);
-		};
 		const prepared = new Map<StageName, PreparedStage>();
-		for (const [i, stage] of options.stages.entries()) {
+		for (const [i, stage] of stages.entries()) {
 			const upstream = UPSTREAM[stage];
-			if (!upstream || !options.stages.slice(0, i).includes(upstream)) {
+			if (!upstream || !stages.slice(0, i).includes(upstream)) {
 				try {
-					prepared.set(stage, await prepare(stage));
+					prepared.set(stage, await opened.plan(stage));
 				} catch (error) {
 					// Refused again at its turn, after the stages before it ran.
 					if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
@@ -204,56 +64,35 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			}
 		}
 		const reports: StageReport[] = [];
-		for (const stage of options.stages) {
+		for (const stage of stages) {
 			let plan = prepared.get(stage);
 			try {
-				plan ??= await prepare(stage);
+				plan ??= await opened.plan(stage);
 			} catch (error) {
 				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
 				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);
 			}
-			await runStage(ctx, progress, stage, plan, selected.length, concurrency, options.signal);
-			if (!sealed.has(stage)) await seal(options.store, run, stage, key);
-			reports.push({
+			const ctx = opened.contextOf(stage);
+			await runStage(
+				ctx,
+				progress,
 				stage,
-				total: selected.length,
-				resumed: plan.resumed,
-				generated: plan.pending.length,
-				files: STAGE_OUTPUTS[stage].map((f) => stageFilePath(run, f))
-			});
+				plan,
+				opened.selected.length,
+				concurrency,
+				options.signal
+			);
+			await opened.seal(stage);
+			reports.push(opened.report(stage, plan));
 		}
 		return {
-			run,
+			run: opened.run,
 			manifest: opened.manifest,
 			created: opened.created,
-			warnings,
+			warnings: opened.warnings,
 			stages: reports
 		};
-	} catch (e) {
-		failure = e;
-		throw e;
-	} finally {
-		await releaseKeepingFailure(release, failure);
-	}
-}
-
-/**
- * Releases the run's lock. When the run failed already, a failing release (a disk turned
- * read-only cannot unlink the lock file) must not replace that failure, which says where the
- * stage stopped and how many cases are saved: its message gets a line about the lock instead.
- */
-export async function releaseKeepingFailure(
-	release: () => Promise<void>,
-	failure: unknown
-): Promise<void> {
-	try {
-		await release();
-	} catch (cleanup) {
-		if (failure === null) throw cleanup;
-		if (failure instanceof Error) {
-			failure.message += `\nAlso, the run's lock could not be released: ${(cleanup as Error).message}`;
-		}
-	}
+	});
 }
 
 /** What the stages run before a refused one left saved, and how to go on. */
@@ -284,7 +123,7 @@ async function runStage(
 		await runPool(
 			plan.pending,
 			concurrency,
-			async (kase) => {
+			async (kase: Case) => {
 				progress.caseStarted();
 				try {
 					await plan.runCase(kase);
@@ -296,85 +135,17 @@ async function runStage(
 			},
 			signal
 		);
-		if (signal?.aborted) throw stopped(stage, progress.current?.done ?? 0, total);
+		if (signal?.aborted) throw stageStopped(stage, progress.current?.done ?? 0, total);
 		for (const [file, order] of Object.entries(plan.order) as [StageFile, string[]][]) {
 			await ctx.store.finalizeStageFile?.(ctx.run, file, order);
 		}
 		progress.finish('done');
 	} catch (error) {
 		const done = progress.current?.done ?? 0;
-		const final = signal?.aborted ? stopped(stage, done, total) : resumable(error, done, total);
+		const final = signal?.aborted
+			? stageStopped(stage, done, total)
+			: resumable(error, done, total);
 		progress.finish(signal?.aborted ? 'aborted' : 'failed', final.message);
 		throw final;
 	}
-}
-
-function checkOptions(options: RunStagesOptions, settings: Settings, concurrency: number): void {
-	if (options.stages.length === 0) throw new UsageError('no stage to run');
-	for (const stage of options.stages) {
-		if (!STAGE_NAMES.includes(stage)) {
-			throw new UsageError(`unknown stage "${stage}"; the stages are ${STAGE_NAMES.join(', ')}`);
-		}
-	}
-	if (!RUN_ID_PATTERN.test(options.runId)) {
-		throw new UsageError(
-			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
-		);
-	}
-	const checked = Settings.safeParse(settings);
-	if (!checked.success) {
-		const issue = checked.error.issues[0];
-		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
-	}
-	if (!Concurrency.safeParse(concurrency).success) {
-		const { min, max } = SETTING_LIMITS.concurrency;
-		throw new UsageError(
-			`concurrency must be a whole number from ${min} to ${max}, got ${concurrency}`
-		);
-	}
-	if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-		throw new UsageError(`limit must be a whole number of at least 1, got ${options.limit}`);
-	}
-	if (!options.models.evaluated.trim()) throw new UsageError('no evaluated model given');
-}
-
-/** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
-export function naming(error: unknown, stage: StageName, kase: Case): unknown {
-	const where = `${stage} stopped at case #${kase.index} (case_number ${escapeControl(String(kase.case_number))})`;
-	const place = coded('run_stopped_at_case', {
-		stage,
-		index: kase.index,
-		caseNumber: kase.case_number
-	});
-	const said = around(saidOf(error), place, null);
-	if (error instanceof ModelCallError) {
-		return new ModelCallError(`${where}: ${error.message}`, {
-			caseNumber: kase.case_number,
-			...error.details,
-			said
-		});
-	}
-	if (error instanceof UsageError) return new UsageError(`${where}: ${error.message}`, said);
-	if (error instanceof CheckpointError) {
-		return new CheckpointError(`${where}: ${error.message}`, said);
-	}
-	return new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-/** The same error, telling how much is saved and how to go on. */
-function resumable(error: unknown, done: number, total: number): Error {
-	const hint = `\n${done} of ${total} cases are saved; fix the cause and run the same command again to resume.`;
-	const said = around(saidOf(error), null, coded('run_saved_cases', { done, total }));
-	if (error instanceof ModelCallError)
-		return new ModelCallError(error.message + hint, { ...error.details, said });
-	if (error instanceof UsageError) return new UsageError(error.message + hint, said);
-	if (error instanceof CheckpointError) return new CheckpointError(error.message + hint, said);
-	return new Error((error instanceof Error ? error.message : String(error)) + hint);
-}
-
-function stopped(stage: StageName, done: number, total: number): ModelCallError {
-	return new ModelCallError(
-		`${stage} stopped on request; ${done} of ${total} cases are saved. Run the same command again to resume.`,
-		{ kind: 'aborted', said: [coded('stage_stopped_on_request', { stage, done, total })] }
-	);
 }
