@@ -150,7 +150,8 @@ const ROLE_NAMES: Record<Role, () => string> = {
 	judge: () => m.models_role_judge_title()
 };
 
-const GENERATION_LABELS: Record<keyof Settings, () => string> = {
+/** The label of each generation setting, in the interface language. */
+export const GENERATION_LABELS: Record<keyof Settings, () => string> = {
 	temperature: () => m.models_temperature(),
 	judge_temperature: () => m.models_judge_temperature(),
 	max_tokens: () => m.models_max_tokens(),
@@ -162,7 +163,7 @@ const GENERATION_LABELS: Record<keyof Settings, () => string> = {
  * The problem of a numeric field, or null: its limit in `SETTING_LIMITS` decides (the CLI's
  * flags and the manifest's schema take the same), and the message names the field and its range.
  */
-function numberProblem(label: string, value: unknown, name: SettingName): string | null {
+export function numberProblem(label: string, value: unknown, name: SettingName): string | null {
 	if (withinLimit(value, SETTING_LIMITS[name])) return null;
 	const { integer, min, max, exclusiveMin } = SETTING_LIMITS[name];
 	if (exclusiveMin) return m.models_problem_range_above({ label, min, max });
@@ -305,15 +306,6 @@ export interface SettingsRepair {
 	stored: string;
 	/** The value used instead: the default. */
 	used: number;
-}
-
-/** What the page says of a repair: the field's range problem, the stored and the used value. */
-export function repairMessage(r: SettingsRepair): string {
-	const key = r.field === 'concurrency' ? 'concurrency' : (r.field.slice(11) as keyof Settings);
-	const label = key === 'concurrency' ? m.models_concurrency() : GENERATION_LABELS[key]();
-	// The range problem the form shows for a bad value (NaN is outside every range).
-	const problem = numberProblem(label, Number.NaN, key) ?? '';
-	return m.models_stored_repaired({ stored: r.stored, problem, used: r.used });
 }
 
 /** The numeric fields `raw` held (present, not null) that the schema set back to a default. */

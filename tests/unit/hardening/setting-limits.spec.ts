@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 import {
 	defaultModelSettings,
 	readStoredModelSettings,
-	repairMessage,
 	settingsProblems,
 	toStored
 } from '../../../src/lib/state/model-settings';
+import { repairMessage } from '../../../src/lib/state/settings-repairs';
 import { runCliAsProcess } from '../../cli/run-cli';
 import { DATASET } from '../faults/harness';
 
