@@ -41,12 +41,14 @@ export const CORE_TEXTS = {
 	claim_repeated: ['claim'],
 	claim_text_empty: ['item'],
 	claim_verdict: ['item', 'claim', 'got', 'verdicts'],
-	lone_surrogate_name: ['char', 'offset', 'before'],
-	lone_surrogate_content: ['char', 'offset', 'before'],
-	lone_surrogate_value: ['char', 'offset', 'before'],
-	lone_surrogate_value_at: ['path', 'char', 'offset', 'before'],
-	lone_surrogate_key: ['char', 'offset', 'before'],
-	lone_surrogate_key_at: ['path', 'char', 'offset', 'before'],
+	lone_surrogate_name: ['char', 'offset', 'after'],
+	lone_surrogate_content: ['char', 'offset', 'after'],
+	lone_surrogate_value: ['char', 'offset', 'after'],
+	lone_surrogate_value_at: ['path', 'char', 'offset', 'after'],
+	lone_surrogate_key: ['char', 'offset', 'after'],
+	lone_surrogate_key_at: ['path', 'char', 'offset', 'after'],
+	// `after`: a part, `surrogate_after`, when text comes before the surrogate, else empty.
+	surrogate_after: ['before'],
 	history_missing: ['name'],
 	history_not_list: ['name', 'got'],
 	history_no_messages: [],
@@ -65,7 +67,6 @@ export const CORE_TEXTS = {
 	text_encoding_wide: ['encoding'],
 	text_invalid_byte: ['line', 'column', 'byte'],
 	text_truncated_char: ['line', 'column'],
-	text_unreadable: ['detail'],
 	top_level_not_array: ['got'],
 	top_level_object: [],
 	no_cases: [],
@@ -77,6 +78,10 @@ export const CORE_TEXTS = {
 	cause_unclassified: ['cause', 'count', 'unclassified'],
 	more_problems: ['count', 'kinds'],
 	more_warnings: ['count', 'kinds'],
+	// A file-level problem of a named file: `problem` is its part.
+	in_file: ['file', 'problem'],
+	// A list of names that is empty.
+	names_none: [],
 	// Test connection (model/diagnose.ts, base-url.ts, key-check.ts). `said`: the provider's words.
 	base_url_not_url: ['value'],
 	base_url_not_http: ['value'],
@@ -141,7 +146,7 @@ export const CORE_TEXTS = {
 	jsonl_not_json: ['file', 'line', 'detail'],
 	jsonl_bad_field: ['file', 'line', 'field', 'detail'],
 	jsonl_bad_record: ['file', 'line', 'detail'],
-	layout_not_utf8: ['file'],
+	layout_not_utf8: ['file', 'detail'],
 	bundle_more: ['count'],
 	bundle_twice: ['path'],
 	bundle_not_layout: ['path'],
@@ -181,6 +186,8 @@ export const CORE_TEXTS = {
 	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
 	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
 	category_map_not_json: ['detail'],
+	category_map_not_text: ['detail'],
+	category_map_changed: ['count', 'cause', 'saved', 'now'],
 	category_map_not_object: ['example'],
 	category_map_empty: [],
 	category_map_problems: ['lines'],
@@ -220,13 +227,18 @@ export function redactSaid(said: CoreText, keys: string | readonly string[]): Co
 	return { ...said, params } as CoreText;
 }
 
-/** `{ code, params }`, every string parameter with its control characters escaped. */
-export function coded<C extends CoreCode>(
+/**
+ * `{ code, params }`, every string parameter with its control characters escaped. A parameter
+ * said by `parts` (a list of reasons, a nested place) needs no value of its own: it is kept
+ * empty, and each language says it from its parts.
+ */
+export function coded<C extends CoreCode, P extends (typeof CORE_TEXTS)[C][number] = never>(
 	code: C,
-	params: CoreParams<C>,
-	parts?: { [P: string]: CoreText[] }
+	params: Omit<CoreParams<C>, P> & Partial<CoreParams<C>>,
+	parts?: { [K in P]: CoreText[] }
 ): CoreText {
 	const safe: Record<string, string | number> = {};
+	for (const name of Object.keys(parts ?? {})) safe[name] = '';
 	for (const [k, v] of Object.entries(params as Record<string, string | number>)) {
 		safe[k] = typeof v === 'string' ? escapeControl(v) : v;
 	}
@@ -269,7 +281,14 @@ export function readCoreTexts(v: unknown, depth = 0): CoreText[] | null {
 				readParts[name] = read;
 			}
 		}
-		out.push(coded(code as CoreCode, params as CoreParams<CoreCode>, readParts) satisfies CoreText);
+		// Read back whole: every parameter is there, parts or not.
+		out.push(
+			coded<CoreCode>(
+				code as CoreCode,
+				params as CoreParams<CoreCode>,
+				readParts as Record<never, CoreText[]>
+			)
+		);
 	}
 	return out;
 }
