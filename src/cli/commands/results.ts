@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../lib/core/errors';
 import { DEFAULT_RESAMPLES } from '../../lib/core/metrics/bootstrap';
 import { DEFAULT_SEED } from '../../lib/core/metrics/prng';
-import { compareRuns } from '../../lib/core/results/compare';
+import { compareRuns, comparisonJson } from '../../lib/core/results/compare';
 import { formatComparison } from '../../lib/core/results/format-compare';
 import { formatReport } from '../../lib/core/results/format-report';
-import { computeReport } from '../../lib/core/results/report';
+import { computeReport, reportJson } from '../../lib/core/results/report';
+import { english } from '../../lib/core/voice';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
@@ -89,7 +90,9 @@ export const resultsCommand: CommandHandler = {
 				bootstrap
 			});
 			io.stdout(
-				values.json ? `${JSON.stringify({ comparison }, null, 2)}\n` : formatComparison(comparison)
+				values.json
+					? `${JSON.stringify({ comparison: comparisonJson(comparison) }, null, 2)}\n`
+					: formatComparison(comparison)
 			);
 			return 0;
 		}
@@ -122,10 +125,12 @@ export const resultsCommand: CommandHandler = {
 			io.stderr(
 				`error: ${what} under ${root} (a run is a runs/<run-id>/<model>/manifest.json). ${hint}\n`
 			);
-			for (const w of report.warnings) io.stderr(`note: ${w}\n`);
+			for (const w of report.warnings) io.stderr(`note: ${english(w)}\n`);
 			return 2;
 		}
-		io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, root));
+		io.stdout(
+			values.json ? `${JSON.stringify(reportJson(report), null, 2)}\n` : formatReport(report, root)
+		);
 		return 0;
 	}
 };

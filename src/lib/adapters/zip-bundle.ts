@@ -255,10 +255,10 @@ function stripCommonTop(paths: string[]): { strip: string; paths: string[] } {
 
 /** The problems found, each with its code when it has one. */
 class Problems {
-	readonly texts: string[] = [];
-	readonly said: (CoreText | null)[] = [];
+	/** Each problem: its code, or the English of an error without one. */
+	readonly #all: (CoreText | { text: string; said: CoreText | null })[] = [];
 	get length(): number {
-		return this.texts.length;
+		return this.#all.length;
 	}
 	/** Problems holding `said` alone. */
 	static one(said: CoreText): Problems {
@@ -266,28 +266,26 @@ class Problems {
 		problems.push(said);
 		return problems;
 	}
-	/** A problem, its English the catalogue's. */
+	/** A problem as a code; its English, the catalogue's, is made only if it is listed. */
 	push(said: CoreText): void {
-		this.#add(english(said), said);
+		this.#all.push(said);
 	}
 	/** The message of a reader's error, with its code when it has exactly one. */
 	pushError(e: unknown, text = (e as Error).message): void {
 		const said = saidOf(e);
-		this.#add(text, said?.length === 1 ? said[0] : null);
-	}
-	#add(text: string, said: CoreText | null): void {
-		this.texts.push(text);
-		this.said.push(said);
+		this.#all.push({ text, said: said?.length === 1 ? said[0] : null });
 	}
 	/** The error listing them: at most MAX_LISTED, then one line for the rest. */
 	error(name: string): BundleError {
-		const n = this.texts.length;
-		if (n <= MAX_LISTED) return new BundleError(this.texts, name, n, this.said);
-		const more = coded('bundle_more', { count: n - MAX_LISTED });
-		return new BundleError([...this.texts.slice(0, MAX_LISTED), english(more)], name, n, [
-			...this.said.slice(0, MAX_LISTED),
-			more
-		]);
+		const n = this.#all.length;
+		const listed = this.#all.slice(0, MAX_LISTED);
+		if (n > MAX_LISTED) listed.push(coded('bundle_more', { count: n - MAX_LISTED }));
+		return new BundleError(
+			listed.map((p) => ('code' in p ? english(p) : p.text)),
+			name,
+			n,
+			listed.map((p) => ('code' in p ? p : p.said))
+		);
 	}
 }
 

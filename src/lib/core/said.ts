@@ -196,7 +196,28 @@ export const CORE_TEXTS = {
 	category_cause_empty: ['where'],
 	category_class_empty: ['where'],
 	category_cause_twice: ['where', 'cause', 'cls'],
-	category_mixed: ['key']
+	category_mixed: ['key'],
+	// The prompt pack's template check (prompts/slots.ts); `allowed`, `required` list slots as `{name}`.
+	template_unknown_slot: ['template', 'slot', 'allowed'],
+	template_missing_slot: ['template', 'slot', 'required'],
+	template_history_outside: ['template', 'historySlot'],
+	template_empty: ['template'],
+	// Notes of the results (results/*, metrics/paired.ts); `unit` is a part, one of the unit_* codes.
+	note_no_file: ['file'],
+	note_partial: ['file', 'have', 'expected', 'unit'],
+	note_incomplete: ['file', 'have', 'expected', 'unit'],
+	unit_records_per_case: [],
+	unit_cases: [],
+	note_cause: ['cause', 'cls'],
+	note_group_maps: [],
+	note_no_manifest: ['manifest', 'files'],
+	note_empty_run: [],
+	note_calls_unreadable: ['detail'],
+	cmp_note_classes: [],
+	cmp_note_repeats: [],
+	cmp_note_differ: ['fields'],
+	cmp_note_missing: ['side', 'file'],
+	cmp_note_incomplete: ['side', 'file']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

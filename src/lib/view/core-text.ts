@@ -13,6 +13,7 @@ import { escapeControl } from '$lib/core/text/escape-control';
 import { m } from '$lib/paraglide/messages';
 import { baseLocale, getLocale } from '$lib/paraglide/runtime';
 import { roleName } from './role-names';
+import { NOTES } from './core-notes';
 import { sayAt, sayWith, type Voice, type VoiceWord } from '$lib/core/voice';
 
 type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
@@ -188,7 +189,12 @@ const SAY: Sayers = {
 	category_cause_empty: (p) => m.core_category_cause_empty(p),
 	category_class_empty: (p) => m.core_category_class_empty(p),
 	category_cause_twice: (p) => m.core_category_cause_twice(p),
-	category_mixed: (p) => m.core_category_mixed(p)
+	category_mixed: (p) => m.core_category_mixed(p),
+	template_unknown_slot: (p) => m.core_template_unknown_slot(p),
+	template_missing_slot: (p) => m.core_template_missing_slot(p),
+	template_history_outside: (p) => m.core_template_history_outside(p),
+	template_empty: (p) => m.core_template_empty(p),
+	...NOTES
 };
 
 /** The words of the catalogue that are not a code's own, in the interface language. */
