@@ -1,15 +1,18 @@
 /**
  * Codes of the texts the core writes for people (dataset problems, connection diagnoses, run
- * errors, bundle problems), declared once with the names of their parameters. The core keeps
- * building its English sentence (the CLI prints it, unchanged); next to it, a problem or an
- * error carries `{ code, params }` so the browser can say the same in the reader's language
- * (`src/lib/view/core-text.ts`, messages `core_<code>` in `messages/core/`). The core imports
- * no interface messages: this table is the whole contract between them, and a unit test fails
- * when a code here has no message in either language.
+ * errors, bundle problems, results notes), declared once with the names of their parameters. A
+ * call site says what happened once, as `coded(code, params)`; the words are the messages
+ * catalogue's, `core_<code>` in `messages/core/`: English from `en.json` through `./voice.ts`
+ * (what the CLI prints, and the `message` of errors and dataset problems), other languages
+ * through Paraglide in the browser (`src/lib/view/core-text.ts`). This table is the contract
+ * between them; unit tests fail when a code has no message in either language, or when its
+ * English differs from what the CLI printed before (`tests/unit/i18n/core-english.spec.ts`).
+ * Call sites in `model/`, `engine/` and `prompts/fill.ts` still pass their English beside the
+ * code (`problem(place, message, said)`, `new UsageError(message, said)`); both forms work.
  *
  * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
  * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
- * pass them clipped exactly as the English sentence quotes them.
+ * pass them clipped exactly as the sentence quotes them.
  */
 import { escapeControl } from './text/escape-control';
 import { redactKeys } from './text/redact';

@@ -1,11 +1,12 @@
 /**
  * The core's texts in the interface language. The core gives each problem and error a code and
- * its parameters (`$lib/core/said`) next to its English sentence; this says them through the
- * messages `core_<code>` (messages/core/). Anything without a code is shown as the core wrote it
- * (English). In English itself the page shows the core's own sentence, the one the CLI prints,
- * so the two never drift apart; the English messages are Paraglide's base-locale fallback.
- * Parameters were escaped by the core; the parts of a place this adds (case_number,
- * field name) are escaped here the same way, and Svelte prints all of it as text.
+ * its parameters (`$lib/core/said`); this says them through the messages `core_<code>`
+ * (messages/core/), walked by the core's own `sayWith` (`$lib/core/voice`) so lists and places
+ * are put together as in English. Anything without a code is shown as the core wrote it
+ * (English). In English itself the page shows the core's own sentence, made from the same
+ * catalogue, the one the CLI prints. Parameters were escaped by the core; the parts of a place
+ * this adds (case_number, field name) are escaped here the same way, and Svelte prints all of
+ * it as text.
  */
 import type { DatasetProblem } from '$lib/core/dataset/problems';
 import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';

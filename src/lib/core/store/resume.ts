@@ -305,11 +305,7 @@ export async function loadCheckpoint<F extends StageFile>(
 			problems.push(coded('checkpoint_not_selected', { line }, record));
 		} else if (saved !== hashes[i]) {
 			problems.push(
-				coded(
-					'checkpoint_other_inputs',
-					{ line, saved: show(saved), now: show(hashes[i]) },
-					record
-				)
+				coded('checkpoint_other_inputs', { line, saved: show(saved), now: show(hashes[i]) }, record)
 			);
 		} else {
 			kept.set(identity, head);
