@@ -23,6 +23,11 @@ const CORE_LAYERS = rule(
 	'core imports core only: state, components, view, adapters and the CLI build on it.'
 );
 const CORE_SVELTE = rule(SVELTE, 'core knows nothing of Svelte or SvelteKit.');
+const CORE_MESSAGES = rule(
+	// The core says its texts in English from the catalogue itself (src/lib/core/voice.ts).
+	'^\\.{1,2}/(.*/)?messages/(?!core/en\\.json$)',
+	'core reads one file of the messages, its English catalogue messages/core/en.json.'
+);
 const CORE_NODE = rule(
 	NODE,
 	'core runs in the browser and in Node: a Node API belongs in adapters/ or cli/.'
@@ -103,12 +108,16 @@ function boundary(files, patterns, { ignores = [], globals: restricted = [] } = 
 const SPECS = ['**/*.spec.ts'];
 
 const boundaries = [
-	boundary(['src/lib/core/**'], [CORE_LAYERS, CORE_SVELTE, CORE_NODE, CORE_PACKAGES], {
-		ignores: SPECS,
-		globals: CORE_GLOBALS
-	}),
+	boundary(
+		['src/lib/core/**'],
+		[CORE_LAYERS, CORE_SVELTE, CORE_NODE, CORE_PACKAGES, CORE_MESSAGES],
+		{
+			ignores: SPECS,
+			globals: CORE_GLOBALS
+		}
+	),
 	// Core's tests run in Node (files, fixtures, vitest) but still see core only of src/.
-	boundary(['src/lib/core/**/*.spec.ts'], [CORE_LAYERS, CORE_SVELTE]),
+	boundary(['src/lib/core/**/*.spec.ts'], [CORE_LAYERS, CORE_SVELTE, CORE_MESSAGES]),
 	boundary(
 		['src/lib/adapters/**'],
 		[

@@ -362,8 +362,8 @@ describe('the case table', () => {
 		const { page } = e2e;
 		await page.goto(inspectUrl(`run=${encodeURIComponent(keyA)}&vs=${encodeURIComponent(keyB)}`));
 		await page.getByTestId('language').selectOption('zh-CN');
-		await page.getByRole('heading', { name: '案件查看器', level: 1 }).waitFor();
-		await page.getByRole('heading', { name: '本次运行的案件' }).waitFor();
+		await page.getByRole('heading', { name: '案例查看器', level: 1 }).waitFor();
+		await page.getByRole('heading', { name: '本次运行的案例' }).waitFor();
 		await page.getByRole('heading', { name: '并排对比' }).waitFor();
 		await page.getByTestId('filter-budget').selectOption('yes');
 		await tableShows(page, 'budget=yes');
@@ -372,7 +372,7 @@ describe('the case table', () => {
 			.map(caseOf);
 		expect(await listed(page)).toEqual(budget);
 		await expect(page.getByTestId('case-count').innerText()).resolves.toBe(
-			`共 14 个案件，显示 ${budget.length} 个`
+			`共 14 个案例，显示 ${budget.length} 个`
 		);
 		const options = await page.getByTestId('filter-dcg').locator('option').allInnerTexts();
 		expect(options).toEqual(['不限', '失败', '成功']);

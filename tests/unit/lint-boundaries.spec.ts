@@ -55,7 +55,11 @@ const FORBIDDEN: Record<string, [code: string, reported: RegExp][]> = {
 		["import { keyOf } from '$lib/state/results.svelte';", /core imports core only/],
 		["import Pick from '$lib/components/Pick.svelte';", /core imports core only/],
 		["import type { IdbStore } from '$lib/adapters/idb-store';", /core imports core only/],
-		["export const s = await import('$lib/adapters/idb-store');", /core imports core only/]
+		["export const s = await import('$lib/adapters/idb-store');", /core imports core only/],
+		["import zh from '../../../messages/core/zh-CN.json';", /English catalogue/],
+		["import run from '../../../messages/run/en.json';", /English catalogue/],
+		["export const e = await import('../../../messages/en.json');", /English catalogue/],
+		["import { m } from '$lib/paraglide/messages';", /core imports core only/]
 	],
 	'src/lib/core/engine/probe.ts': [["import { goto } from '$app/navigation';", /SvelteKit/]],
 	'src/lib/core/store/probe.ts': [
@@ -124,9 +128,10 @@ const ALLOWED: { path: string; code: string }[] = [
 			"import OpenAI from 'openai';",
 			"import { sha256Hex } from './hash';",
 			"import { runLabel } from '$lib/core/store/checks';",
+			"import en from '../../../messages/core/en.json';",
 			'export const c = globalThis.crypto.subtle;',
 			'export const t = new TextEncoder();',
-			'export const all = [z, OpenAI, sha256Hex, runLabel];'
+			'export const all = [z, OpenAI, sha256Hex, runLabel, en];'
 		].join('\n')
 	},
 	{

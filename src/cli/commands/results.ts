@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../lib/core/errors';
 import { DEFAULT_RESAMPLES } from '../../lib/core/metrics/bootstrap';
 import { DEFAULT_SEED } from '../../lib/core/metrics/prng';
-import { compareRuns } from '../../lib/core/results/compare';
+import { compareRuns, comparisonJson } from '../../lib/core/results/compare';
 import { formatComparison } from '../../lib/core/results/format-compare';
 import { formatReport } from '../../lib/core/results/format-report';
-import { computeReport } from '../../lib/core/results/report';
+import { computeReport, reportJson } from '../../lib/core/results/report';
+import { english } from '../../lib/core/voice';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
@@ -91,7 +92,7 @@ export const resultsCommand: CommandHandler = {
 			});
 			io.stdout(
 				values.json
-					? `${JSON.stringify({ comparison }, null, 2)}\n`
+					? `${JSON.stringify({ comparison: comparisonJson(comparison) }, null, 2)}\n`
 					: formatComparison(escapeStrings(comparison))
 			);
 			return 0;
@@ -125,14 +126,14 @@ export const resultsCommand: CommandHandler = {
 			io.stderr(
 				`error: ${what} under ${escapeControl(root)} (a run is a runs/<run-id>/<model>/manifest.json). ${hint}\n`
 			);
-			for (const w of report.warnings) io.stderr(`note: ${escapeControl(w)}\n`);
+			for (const w of report.warnings) io.stderr(`note: ${escapeControl(english(w))}\n`);
 			return 2;
 		}
 		// Every string of the report (model ids, causes, notes quoting records) escaped before the
 		// tables are laid out, so a value can neither break a line nor shift a column.
 		io.stdout(
 			values.json
-				? `${JSON.stringify(report, null, 2)}\n`
+				? `${JSON.stringify(reportJson(report), null, 2)}\n`
 				: formatReport(escapeStrings(report), escapeControl(root))
 		);
 		return 0;

@@ -8,6 +8,7 @@ import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import { saidOf, UsageError } from '../core/errors';
 import { coded, type CoreCode, type CoreText } from '../core/said';
+import { english } from '../core/voice';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
 import {
@@ -21,7 +22,7 @@ import {
 } from '../core/layout';
 import { caseKey, STAGE_FILE_NAMES, STAGE_PATHS, type StageFile } from '../core/record-names';
 import { STAGE_FILES, type AnyRecord, type Manifest } from '../core/records';
-import { describeIdentity, recordIdentity } from '../core/store/identity';
+import { recordIdentity } from '../core/store/identity';
 import { readManifestBytes } from '../core/store/manifest-file';
 import { decodeLayoutText, formatBytes, stripBom } from '../core/text';
 
@@ -188,24 +189,15 @@ export async function unzipBundle(
 			reported.add(entry.name);
 			const n = count.get(entry.name)!;
 			problems.push(
-				`${entry.name}: appears ${n === 2 ? 'twice' : `${n} times`} in the archive ` +
-					`(entries ${first + 1} and ${i + 1}${n > 2 ? ', …' : ''}); which copy is meant ` +
-					'cannot be told, so the archive is refused as a whole. Export the bundle again.',
 				coded('bundle_entry_repeated', { name: entry.name, count: n, first: first + 1, at: i + 1 })
 			);
 		}
 		const reserved = reservedSegment(entry.name);
 		if (reserved !== null) {
-			problems.push(
-				`${entry.name}: "${reserved}" is a reserved name, never part of a bundle the workbench or ` +
-					'the command-line tool writes; such an archive is refused as a whole.',
-				coded('bundle_reserved_name', { name: entry.name, reserved })
-			);
+			problems.push(coded('bundle_reserved_name', { name: entry.name, reserved }));
 		}
 		if (entry.size > limits.maxEntryBytes) {
 			problems.push(
-				`${entry.name}: unpacks to ${formatBytes(entry.size)}, more than the ${formatBytes(limits.maxEntryBytes)} ` +
-					'allowed per file. This is not a bundle the workbench or the CLI writes (a zip bomb?).',
 				coded('bundle_entry_too_large', {
 					name: entry.name,
 					size: formatBytes(entry.size),
@@ -217,8 +209,6 @@ export async function unzipBundle(
 	const total = declared.reduce((sum, e) => sum + e.size, 0);
 	if (total > limits.maxTotalBytes) {
 		problems.push(
-			`the archive unpacks to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. ` +
-				'Import fewer runs at a time, or use the command-line tool for very large results.',
 			coded('bundle_archive_too_large', {
 				size: formatBytes(total),
 				max: formatBytes(limits.maxTotalBytes)
@@ -232,40 +222,29 @@ export async function unzipBundle(
 	try {
 		files = unzipSync(zip);
 	} catch (e) {
-		const detail = (e as Error).message;
-		throw new BundleError(
-			[`the archive is damaged (${detail}). Export the bundle again.`],
-			name,
-			1,
-			[coded('bundle_damaged', { detail })]
-		);
+		throw Problems.one(coded('bundle_damaged', { detail: (e as Error).message })).error(name);
 	}
 	const entries = declared.map((d) => ({ path: d.name, bytes: files[d.name] }));
 	if (entries.some((e) => !(e.bytes instanceof Uint8Array))) {
-		throw new BundleError([`the archive is damaged (its entries changed while read).`], name, 1, [
-			coded('bundle_changed_while_read', {})
-		]);
+		throw Problems.one(coded('bundle_changed_while_read', {})).error(name);
 	}
 	return entries;
 }
 
-/** Problems of a path as stored (its English and its code), or null when it is safe to look at. */
-function unsafePath(path: string): { why: string; said: CoreText } | null {
+/** What is wrong with a path as stored, as a code, or null when it is safe to look at. */
+function unsafePath(path: string): CoreText | null {
 	const reserved = reservedSegment(path);
 	if (reserved !== null) {
-		return { why: `"${reserved}" is a reserved name`, said: coded('path_reserved', { reserved }) };
+		return coded('path_reserved', { reserved });
 	}
 	if (path.includes('\\')) {
-		return {
-			why: 'uses backslashes; bundle paths use forward slashes',
-			said: coded('path_backslashes', {})
-		};
+		return coded('path_backslashes', {});
 	}
 	if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) {
-		return { why: 'is an absolute path', said: coded('path_absolute', {}) };
+		return coded('path_absolute', {});
 	}
 	if (path.split('/').some((part) => part === '..')) {
-		return { why: 'points outside the bundle (..)', said: coded('path_outside', {}) };
+		return coded('path_outside', {});
 	}
 	return null;
 }
@@ -284,32 +263,36 @@ function stripCommonTop(paths: string[]): { strip: string; paths: string[] } {
 
 /** The problems found, each with its code when it has one. */
 class Problems {
-	readonly texts: string[] = [];
-	readonly said: (CoreText | null)[] = [];
+	/** Each problem: its code, or the English of an error without one. */
+	readonly #all: (CoreText | { text: string; said: CoreText | null })[] = [];
 	get length(): number {
-		return this.texts.length;
+		return this.#all.length;
 	}
-	push(text: string, said: CoreText | null = null): void {
-		this.texts.push(text);
-		this.said.push(said);
+	/** Problems holding `said` alone. */
+	static one(said: CoreText): Problems {
+		const problems = new Problems();
+		problems.push(said);
+		return problems;
+	}
+	/** A problem as a code; its English, the catalogue's, is made only if it is listed. */
+	push(said: CoreText): void {
+		this.#all.push(said);
 	}
 	/** The message of a reader's error, with its code when it has exactly one. */
 	pushError(e: unknown, text = (e as Error).message): void {
 		const said = saidOf(e);
-		this.push(text, said?.length === 1 ? said[0] : null);
+		this.#all.push({ text, said: said?.length === 1 ? said[0] : null });
 	}
 	/** The error listing them: at most MAX_LISTED, then one line for the rest. */
 	error(name: string): BundleError {
-		const n = this.texts.length;
-		if (n <= MAX_LISTED) return new BundleError(this.texts, name, n, this.said);
+		const n = this.#all.length;
+		const listed = this.#all.slice(0, MAX_LISTED);
+		if (n > MAX_LISTED) listed.push(coded('bundle_more', { count: n - MAX_LISTED }));
 		return new BundleError(
-			[
-				...this.texts.slice(0, MAX_LISTED),
-				`… and ${n - MAX_LISTED} more problems of the same kinds`
-			],
+			listed.map((p) => ('code' in p ? english(p) : p.text)),
 			name,
 			n,
-			[...this.said.slice(0, MAX_LISTED), coded('bundle_more', { count: n - MAX_LISTED })]
+			listed.map((p) => ('code' in p ? p : p.said))
 		);
 	}
 }
@@ -344,10 +327,7 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 	for (const entry of entries) {
 		const bad = unsafePath(entry.path);
 		if (bad) {
-			problems.push(
-				`${entry.path}: ${bad.why}; such an archive is refused as a whole.`,
-				coded('bundle_unsafe_path', { path: entry.path, why: bad.why }, { why: [bad.said] })
-			);
+			problems.push(coded('bundle_unsafe_path', { path: entry.path }, { why: [bad] }));
 		} else if (entry.path.endsWith('/') || CLUTTER.test(entry.path))
 			sorted.ignored.push(entry.path);
 		else files.push(entry);
@@ -358,10 +338,7 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 		const path = paths[i];
 		const shown = strip + path;
 		if (seen.has(path)) {
-			problems.push(
-				`${shown}: appears twice in the archive.`,
-				coded('bundle_twice', { path: shown })
-			);
+			problems.push(coded('bundle_twice', { path: shown }));
 			return;
 		}
 		seen.add(path);
@@ -373,14 +350,7 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 		const named = parseLayoutPath(path);
 		if (!named) {
 			const lock = path.endsWith('/.lock');
-			problems.push(
-				lock
-					? `${shown}: a lock file of the command-line tool, so this run was still being written (or ` +
-							'its writer crashed). Wait for the run to finish, or delete the .lock file, then bundle it again.'
-					: `${shown}: not a file of the canonical layout (runs/<run-id>/<model>/manifest.json, ` +
-							'AwN_gen/…/a1.jsonl, eval_results/…/LCA_results.jsonl, …). Remove it from the bundle.',
-				coded(lock ? 'bundle_lock_file' : 'bundle_not_layout', { path: shown })
-			);
+			problems.push(coded(lock ? 'bundle_lock_file' : 'bundle_not_layout', { path: shown }));
 			return;
 		}
 		// A run id or model folder Windows cannot create (or a hidden one) is refused by name, so
@@ -458,11 +428,8 @@ function readStageFile(
 	const first = new Map<string, number>();
 	let ok = true;
 	records.forEach((record, i) => {
-		const where = `${label}, line ${i + 1}`;
 		if (!selected.has(caseKey(record.case_number))) {
 			problems.push(
-				`${where}: case_number ${record.case_number} is not one of the run's ${selected.size} selected ` +
-					'cases (manifest dataset.selected_case_numbers); the file belongs to another run or dataset.',
 				coded('bundle_case_not_selected', {
 					file: label,
 					line: i + 1,
@@ -477,7 +444,6 @@ function readStageFile(
 		const line = first.get(identity);
 		if (line !== undefined) {
 			problems.push(
-				`${where}: ${describeIdentity(identity)} already has a record on line ${line}; a case is saved once.`,
 				'history_type' in record && typeof record.history_type === 'string'
 					? coded('bundle_case_twice_role', {
 							file: label,
@@ -536,7 +502,6 @@ export async function readBundle(
 		total += entry.bytes.length;
 		if (entry.bytes.length > limits.maxEntryBytes) {
 			problems.push(
-				`${entry.path}: ${formatBytes(entry.bytes.length)}, more than the ${formatBytes(limits.maxEntryBytes)} allowed per file.`,
 				coded('bundle_file_too_large', {
 					path: entry.path,
 					size: formatBytes(entry.bytes.length),
@@ -547,7 +512,6 @@ export async function readBundle(
 	}
 	if (total > limits.maxTotalBytes) {
 		problems.push(
-			`the files add up to ${formatBytes(total)}, more than the ${formatBytes(limits.maxTotalBytes)} allowed. Import fewer runs at a time.`,
 			coded('bundle_files_too_large', {
 				size: formatBytes(total),
 				max: formatBytes(limits.maxTotalBytes)
@@ -560,23 +524,14 @@ export async function readBundle(
 	const label = (path: string) => `${name}: ${path}`;
 	for (const [key, calls] of sorted.calls) {
 		if (!sorted.manifests.has(key) && !sorted.stages.has(key)) {
-			problems.push(
-				`${label(calls.path)}: a call log without its run's manifest (${key}); a run is imported ` +
-					'only with its manifest. Add the run folder under runs/ to the bundle.',
-				coded('bundle_calls_without_manifest', { path: label(calls.path), run: key })
-			);
+			problems.push(coded('bundle_calls_without_manifest', { path: label(calls.path), run: key }));
 		}
 	}
 	for (const [key, stageFiles] of sorted.stages) {
 		if (!sorted.manifests.has(key)) {
 			const n = stageFiles.length;
 			const first = `${stageFiles[0].path}${n > 1 ? ', …' : ''}`;
-			problems.push(
-				`${label(key)} is missing, so the run's ${n} stage file${n === 1 ? '' : 's'} ` +
-					`(${first}) cannot be imported: a run is imported ` +
-					'only with its manifest. Add the run folder under runs/ to the bundle.',
-				coded('bundle_manifest_missing', { manifest: label(key), count: n, first })
-			);
+			problems.push(coded('bundle_manifest_missing', { manifest: label(key), count: n, first }));
 		}
 	}
 	const runs: BundleRun[] = [];
@@ -615,11 +570,7 @@ export async function readBundle(
 		});
 	}
 	if (problems.length === 0 && runs.length === 0) {
-		problems.push(
-			'holds no run: a bundle has runs/<run-id>/<model>/manifest.json and the stage files beside it ' +
-				'(AwN_gen/, Force_ask_gen/, Force_judge_gen/, eval_results/).',
-			coded('bundle_no_run', {})
-		);
+		problems.push(coded('bundle_no_run', {}));
 	}
 	if (problems.length) throw problems.error(name);
 	return { name, runs, ignored: sorted.ignored };
@@ -645,9 +596,7 @@ export async function readZipBundle(
 ): Promise<Bundle> {
 	if (zip.length > limits.maxTotalBytes) {
 		const [size, max] = [formatBytes(zip.length), formatBytes(limits.maxTotalBytes)];
-		throw new BundleError([`the archive is ${size}, more than the ${max} allowed.`], name, 1, [
-			coded('bundle_zip_too_large', { size, max })
-		]);
+		throw Problems.one(coded('bundle_zip_too_large', { size, max })).error(name);
 	}
 	return readBundle(await unzipBundle(zip, name, limits), name, limits);
 }

@@ -1,9 +1,11 @@
 /**
  * Errors a user sees. Each message names the place: case, file, line, field. An error may also
  * carry `said`, its message as coded pieces (`./said.ts`) that the browser says in the
- * interface language one after the other; an error without it is shown in English.
+ * interface language one after the other; given only those, its message is their English
+ * (`./voice.ts`). An error without them is shown in English.
  */
 import type { CoreText } from './said';
+import { english } from './voice';
 
 /** The coded pieces of `error`'s message, when it has them all. */
 export function saidOf(error: unknown): CoreText[] | undefined {
@@ -28,22 +30,22 @@ export function around(
 /** An invalid or inconsistent input: dataset, flags, prompt pack, bundle. CLI exit 2. */
 export class UsageError extends Error {
 	override name = 'UsageError';
-	constructor(
-		message: string,
-		readonly said?: CoreText[]
-	) {
-		super(message);
+	readonly said?: CoreText[];
+	/** Given coded pieces, its message is their English; else `message`, `said` beside it. */
+	constructor(message: string | CoreText[], said?: CoreText[]) {
+		super(typeof message === 'string' ? message : english(message));
+		this.said = typeof message === 'string' ? said : message;
 	}
 }
 
 /** A saved checkpoint or manifest that does not fit this run, or a malformed file. CLI exit 2. */
 export class CheckpointError extends Error {
 	override name = 'CheckpointError';
-	constructor(
-		message: string,
-		readonly said?: CoreText[]
-	) {
-		super(message);
+	readonly said?: CoreText[];
+	/** Given coded pieces, its message is their English; else `message`, `said` beside it. */
+	constructor(message: string | CoreText[], said?: CoreText[]) {
+		super(typeof message === 'string' ? message : english(message));
+		this.said = typeof message === 'string' ? said : message;
 	}
 }
 

@@ -58,21 +58,17 @@ export function visitJsonl<S extends z.ZodType>(
 		// Zeros are no JSON at all: a file system that lost data after a crash, or a damaged copy,
 		// fills with them. Not a cut-off write that resuming would repair.
 		const line = body.slice(0, nul).split('\n').length;
-		throw new CheckpointError(
-			`${fileLabel}, line ${line}: holds zero bytes (NUL), not JSON text: the file is damaged ` +
-				'(a disk or copy that lost data fills with zeros). Restore it from a good copy, or ' +
-				'export or generate it again.',
-			[coded('jsonl_zero_bytes', { file: fileLabel, line })]
-		);
+		throw new CheckpointError([coded('jsonl_zero_bytes', { file: fileLabel, line })]);
 	}
 	if (body.length > 0 && !body.endsWith('\n')) {
 		let line = 1;
 		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
-		throw new CheckpointError(
-			`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ` +
-				(options.tornAdvice ?? 'Inspect it, remove it, then resume to regenerate that case.'),
-			options.tornAdvice ? undefined : [coded('jsonl_torn_line', { file: fileLabel, line })]
-		);
+		// A caller's own advice has no code yet (the call log's): said in English only.
+		throw options.tornAdvice
+			? new CheckpointError(
+					`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ${options.tornAdvice}`
+				)
+			: new CheckpointError([coded('jsonl_torn_line', { file: fileLabel, line })]);
 	}
 	let start = 0;
 	for (let i = 0; start < body.length; i++) {
@@ -90,16 +86,13 @@ export function visitJsonl<S extends z.ZodType>(
 		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
 		const at = { file: fileLabel, line: i + 1 };
 		if (line.trim() === '') {
-			throw new CheckpointError(`${where}: empty line`, [coded('jsonl_empty_line', at)]);
+			throw new CheckpointError([coded('jsonl_empty_line', at)]);
 		}
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
 		} catch (e) {
-			const detail = (e as Error).message;
-			throw new CheckpointError(`${where}: not valid JSON (${detail})`, [
-				coded('jsonl_not_json', { ...at, detail })
-			]);
+			throw new CheckpointError([coded('jsonl_not_json', { ...at, detail: (e as Error).message })]);
 		}
 		const parsed = schema.safeParse(value);
 		if (!parsed.success) {
@@ -108,14 +101,12 @@ export function visitJsonl<S extends z.ZodType>(
 				const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
 				throw new CheckpointError(`${where}: not ${options.entry}: ${field}: ${issue.message}`);
 			}
-			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
 			const detail = issue.message;
-			throw new CheckpointError(
-				`${where}: ${field}: ${issue.message}`,
+			throw new CheckpointError([
 				issue.path.length
-					? [coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })]
-					: [coded('jsonl_bad_record', { ...at, detail })]
-			);
+					? coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })
+					: coded('jsonl_bad_record', { ...at, detail })
+			]);
 		}
 		visit(parsed.data, i + 1);
 	}

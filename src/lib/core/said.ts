@@ -1,15 +1,18 @@
 /**
  * Codes of the texts the core writes for people (dataset problems, connection diagnoses, run
- * errors, bundle problems), declared once with the names of their parameters. The core keeps
- * building its English sentence (the CLI prints it, unchanged); next to it, a problem or an
- * error carries `{ code, params }` so the browser can say the same in the reader's language
- * (`src/lib/view/core-text.ts`, messages `core_<code>` in `messages/core/`). The core imports
- * no interface messages: this table is the whole contract between them, and a unit test fails
- * when a code here has no message in either language.
+ * errors, bundle problems, results notes), declared once with the names of their parameters. A
+ * call site says what happened once, as `coded(code, params)`; the words are the messages
+ * catalogue's, `core_<code>` in `messages/core/`: English from `en.json` through `./voice.ts`
+ * (what the CLI prints, and the `message` of errors and dataset problems), other languages
+ * through Paraglide in the browser (`src/lib/view/core-text.ts`). This table is the contract
+ * between them; unit tests fail when a code has no message in either language, or when its
+ * English differs from what the CLI printed before (`tests/unit/i18n/core-english.spec.ts`).
+ * Call sites in `model/`, `engine/` and `prompts/fill.ts` still pass their English beside the
+ * code (`problem(place, message, said)`, `new UsageError(message, said)`); both forms work.
  *
  * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
  * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
- * pass them clipped exactly as the English sentence quotes them.
+ * pass them clipped exactly as the sentence quotes them.
  */
 import { escapeControl } from './text/escape-control';
 import { redactKeys } from './text/redact';
@@ -41,12 +44,14 @@ export const CORE_TEXTS = {
 	claim_repeated: ['claim'],
 	claim_text_empty: ['item'],
 	claim_verdict: ['item', 'claim', 'got', 'verdicts'],
-	lone_surrogate_name: ['char', 'offset', 'before'],
-	lone_surrogate_content: ['char', 'offset', 'before'],
-	lone_surrogate_value: ['char', 'offset', 'before'],
-	lone_surrogate_value_at: ['path', 'char', 'offset', 'before'],
-	lone_surrogate_key: ['char', 'offset', 'before'],
-	lone_surrogate_key_at: ['path', 'char', 'offset', 'before'],
+	lone_surrogate_name: ['char', 'offset', 'after'],
+	lone_surrogate_content: ['char', 'offset', 'after'],
+	lone_surrogate_value: ['char', 'offset', 'after'],
+	lone_surrogate_value_at: ['path', 'char', 'offset', 'after'],
+	lone_surrogate_key: ['char', 'offset', 'after'],
+	lone_surrogate_key_at: ['path', 'char', 'offset', 'after'],
+	// `after`: a part, `surrogate_after`, when text comes before the surrogate, else empty.
+	surrogate_after: ['before'],
 	history_missing: ['name'],
 	history_not_list: ['name', 'got'],
 	history_no_messages: [],
@@ -65,7 +70,6 @@ export const CORE_TEXTS = {
 	text_encoding_wide: ['encoding'],
 	text_invalid_byte: ['line', 'column', 'byte'],
 	text_truncated_char: ['line', 'column'],
-	text_unreadable: ['detail'],
 	top_level_not_array: ['got'],
 	top_level_object: [],
 	no_cases: [],
@@ -77,6 +81,10 @@ export const CORE_TEXTS = {
 	cause_unclassified: ['cause', 'count', 'unclassified'],
 	more_problems: ['count', 'kinds'],
 	more_warnings: ['count', 'kinds'],
+	// A file-level problem of a named file: `problem` is its part.
+	in_file: ['file', 'problem'],
+	// A list of names that is empty.
+	names_none: [],
 	// Test connection (model/diagnose.ts, base-url.ts, key-check.ts). `said`: the provider's words.
 	base_url_not_url: ['value'],
 	base_url_not_http: ['value'],
@@ -141,7 +149,7 @@ export const CORE_TEXTS = {
 	jsonl_not_json: ['file', 'line', 'detail'],
 	jsonl_bad_field: ['file', 'line', 'field', 'detail'],
 	jsonl_bad_record: ['file', 'line', 'detail'],
-	layout_not_utf8: ['file'],
+	layout_not_utf8: ['file', 'detail'],
 	bundle_more: ['count'],
 	bundle_twice: ['path'],
 	bundle_not_layout: ['path'],
@@ -183,6 +191,8 @@ export const CORE_TEXTS = {
 	storage_full_record: ['file'],
 	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
 	category_map_not_json: ['detail'],
+	category_map_not_text: ['detail'],
+	category_map_changed: ['count', 'cause', 'saved', 'now'],
 	category_map_not_object: ['example'],
 	category_map_empty: [],
 	category_map_problems: ['lines'],
@@ -208,7 +218,28 @@ export const CORE_TEXTS = {
 	fail_offline: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
 	fail_stopped_answering: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
 	conn_offline: ['url'],
-	output_tool_calls: []
+	output_tool_calls: [],
+	// The prompt pack's template check (prompts/slots.ts); `allowed`, `required` list slots as `{name}`.
+	template_unknown_slot: ['template', 'slot', 'allowed'],
+	template_missing_slot: ['template', 'slot', 'required'],
+	template_history_outside: ['template', 'historySlot'],
+	template_empty: ['template'],
+	// Notes of the results (results/*, metrics/paired.ts); `unit` is a part, one of the unit_* codes.
+	note_no_file: ['file'],
+	note_partial: ['file', 'have', 'expected', 'unit'],
+	note_incomplete: ['file', 'have', 'expected', 'unit'],
+	unit_records_per_case: [],
+	unit_cases: [],
+	note_cause: ['cause', 'cls'],
+	note_group_maps: [],
+	note_no_manifest: ['manifest', 'files'],
+	note_empty_run: [],
+	note_calls_unreadable: ['detail'],
+	cmp_note_classes: [],
+	cmp_note_repeats: [],
+	cmp_note_differ: ['fields'],
+	cmp_note_missing: ['side', 'file'],
+	cmp_note_incomplete: ['side', 'file']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;
@@ -239,13 +270,18 @@ export function redactSaid(said: CoreText, keys: string | readonly string[]): Co
 	return { ...said, params } as CoreText;
 }
 
-/** `{ code, params }`, every string parameter with its control characters escaped. */
-export function coded<C extends CoreCode>(
+/**
+ * `{ code, params }`, every string parameter with its control characters escaped. A parameter
+ * said by `parts` (a list of reasons, a nested place) needs no value of its own: it is kept
+ * empty, and each language says it from its parts.
+ */
+export function coded<C extends CoreCode, P extends (typeof CORE_TEXTS)[C][number] = never>(
 	code: C,
-	params: CoreParams<C>,
-	parts?: { [P: string]: CoreText[] }
+	params: Omit<CoreParams<C>, P> & Partial<CoreParams<C>>,
+	parts?: { [K in P]: CoreText[] }
 ): CoreText {
 	const safe: Record<string, string | number> = {};
+	for (const name of Object.keys(parts ?? {})) safe[name] = '';
 	for (const [k, v] of Object.entries(params as Record<string, string | number>)) {
 		safe[k] = typeof v === 'string' ? escapeControl(v) : v;
 	}
@@ -288,7 +324,14 @@ export function readCoreTexts(v: unknown, depth = 0): CoreText[] | null {
 				readParts[name] = read;
 			}
 		}
-		out.push(coded(code as CoreCode, params as CoreParams<CoreCode>, readParts) satisfies CoreText);
+		// Read back whole: every parameter is there, parts or not.
+		out.push(
+			coded<CoreCode>(
+				code as CoreCode,
+				params as CoreParams<CoreCode>,
+				readParts as Record<never, CoreText[]>
+			)
+		);
 	}
 	return out;
 }

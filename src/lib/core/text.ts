@@ -4,7 +4,8 @@
  * column instead of turning into U+FFFD characters) for datasets, category maps, bundles and
  * results; BOM stripping for text that is already decoded; byte counts for people.
  */
-import { coded } from './said';
+import { coded, type CoreText } from './said';
+import { english } from './voice';
 import { CheckpointError } from './errors';
 import { wideEncoding } from './wide-encoding';
 
@@ -12,13 +13,12 @@ import { wideEncoding } from './wide-encoding';
 export class TextDecodeError extends Error {
 	override name = 'TextDecodeError';
 	constructor(
-		readonly detail: string,
-		readonly line: number | null,
-		readonly column: number | null,
-		/** What was wrong, for a coded message: a wide encoding's name, or the bad byte (`0xC3`, '' at the end). */
-		readonly found: { encoding: string } | { byte: string } | null = null
+		/** What is wrong and where, as a code; the message is its English. */
+		readonly said: CoreText,
+		readonly line: number | null = null,
+		readonly column: number | null = null
 	) {
-		super(line === null ? detail : `line ${line}, column ${column}: ${detail}`);
+		super(english(said));
 	}
 }
 
@@ -29,12 +29,7 @@ const lenient = new TextDecoder('utf-8');
 export function decodeUtf8(bytes: Uint8Array): string {
 	const wide = wideEncoding(bytes);
 	if (wide) {
-		throw new TextDecodeError(
-			`the file is ${wide} text; save it as UTF-8 and load it again`,
-			null,
-			null,
-			{ encoding: wide }
-		);
+		throw new TextDecodeError(coded('text_encoding_wide', { encoding: wide }));
 	}
 	try {
 		return strict.decode(bytes);
@@ -50,12 +45,13 @@ export function decodeUtf8(bytes: Uint8Array): string {
 		}
 		const column = lenient.decode(bytes.subarray(lineStart, at)).length + 1;
 		const byte = bytes[at]?.toString(16).toUpperCase().padStart(2, '0');
-		const what = byte === undefined ? 'the file ends inside a UTF-8 character' : `byte 0x${byte}`;
+		const place = { line, column };
 		throw new TextDecodeError(
-			`invalid UTF-8 (${what}); save the file as UTF-8 (not GBK or another encoding)`,
+			byte === undefined
+				? coded('text_truncated_char', place)
+				: coded('text_invalid_byte', { ...place, byte: `0x${byte}` }),
 			line,
-			column,
-			{ byte: byte === undefined ? '' : `0x${byte}` }
+			column
 		);
 	}
 }
@@ -69,9 +65,8 @@ export function decodeLayoutText(bytes: Uint8Array, label: string): string {
 	try {
 		return decodeUtf8(bytes);
 	} catch (e) {
-		throw new CheckpointError(`${label}: not UTF-8 text (${(e as Error).message})`, [
-			coded('layout_not_utf8', { file: label })
-		]);
+		if (!(e instanceof TextDecodeError)) throw e;
+		throw new CheckpointError([coded('layout_not_utf8', { file: label }, { detail: [e.said] })]);
 	}
 }
 

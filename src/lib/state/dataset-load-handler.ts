@@ -216,7 +216,8 @@ function keptOrFailed(
 		type: 'failed',
 		id: request.id,
 		bytes: null,
-		message: 'the dataset is no longer held by the validation worker; open the file again'
+		message: 'the dataset is no longer held by the validation worker; open the file again',
+		code: 'not_held'
 	});
 	return null;
 }

@@ -95,7 +95,22 @@ export type LoadResponse =
 	  }
 	| { type: 'cases'; id: number; from: number; cases: Case[] }
 	| { type: 'query-result'; id: number; page: CaseQueryPage }
-	| { type: 'failed'; id: number; bytes: ArrayBuffer | null; message: string };
+	| {
+			type: 'failed';
+			id: number;
+			bytes: ArrayBuffer | null;
+			message: string;
+			/** A failure the page says in its own language (`failureText`); `message` is its English. */
+			code?: WorkerFailure;
+	  };
+
+/** Failures of the worker's own (not the core's): the page words them, in the reader's language. */
+export type WorkerFailure = 'not_held';
+
+/** A `failed` reply as the page shows it: its code said in the interface language, else its message. */
+export function failureText(message: { message: string; code?: WorkerFailure }): string {
+	return message.code === 'not_held' ? m.dataset_worker_not_held() : message.message;
+}
 
 /**
  * What a load gives the page. `bytes` are the bytes lent as an ArrayBuffer, back (null for a
@@ -148,7 +163,7 @@ export class LoadReceiver {
 				return {
 					kind: 'failed',
 					bytes: message.bytes ? new Uint8Array(message.bytes) : null,
-					message: message.message
+					message: failureText(message)
 				};
 			case 'invalid':
 				return {
@@ -201,7 +216,7 @@ export class LoadReceiver {
 		return {
 			kind: 'failed',
 			bytes: this.#bytes,
-			message: `the dataset worker's reply was broken: ${text}`
+			message: m.dataset_worker_broken_detail({ detail: text })
 		};
 	}
 }
@@ -228,9 +243,9 @@ export class CasesReceiver {
 	accept(
 		message: LoadResponse
 	): { ok: true; cases: Case[] } | { ok: false; message: string } | null {
-		if (message.type === 'failed') return { ok: false, message: message.message };
+		if (message.type === 'failed') return { ok: false, message: failureText(message) };
 		if (message.type !== 'cases' || message.from !== this.#cases.length) {
-			return { ok: false, message: "the dataset worker's reply was broken" };
+			return { ok: false, message: m.dataset_worker_broken() };
 		}
 		for (const c of message.cases) this.#cases.push(c);
 		this.onProgress({ phase: 'receiving', done: this.#cases.length, total: this.total });

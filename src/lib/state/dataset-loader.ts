@@ -3,6 +3,7 @@
  * the browser has one (so a 100 MB file never blocks the page), else in this thread through
  * the very same protocol (`dataset-load-protocol.ts`).
  */
+import { m } from '$lib/paraglide/messages';
 import type { InlineLoaderOptions } from './dataset-inline-loader';
 import type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader-types';
 import {
@@ -65,13 +66,10 @@ export function createWorkerLoader(
 			if (p.accept(message)) pending.delete(message.id);
 		};
 		w.onerror = (event) => {
-			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
-			failAll(
-				`the validation worker stopped${detail} (the browser may have run out of memory). ` +
-					'Open the file again, or validate it with the CLI.'
-			);
+			const detail = 'message' in event && event.message ? event.message : '';
+			failAll(detail ? m.dataset_worker_stopped_detail({ detail }) : m.dataset_worker_stopped());
 		};
-		w.onmessageerror = () => failAll('the validation worker sent a reply that could not be read');
+		w.onmessageerror = () => failAll(m.dataset_worker_unreadable());
 		return w;
 	};
 
@@ -87,7 +85,7 @@ export function createWorkerLoader(
 		return true;
 	};
 	const noWorker = (e: unknown) =>
-		`no validation worker could be started: ${e instanceof Error ? e.message : String(e)}`;
+		m.dataset_worker_none({ detail: e instanceof Error ? e.message : String(e) });
 
 	return {
 		load(source, options, onProgress) {
@@ -169,7 +167,9 @@ export function createWorkerLoader(
 export function lazyInlineLoader(options: InlineLoaderOptions = {}): DatasetLoader {
 	let loader: Promise<DatasetLoader> | null = null;
 	const get = () =>
-		(loader ??= import('./dataset-inline-loader').then((m) => m.createInlineLoader(options)));
+		(loader ??= import('./dataset-inline-loader').then((loaded) =>
+			loaded.createInlineLoader(options)
+		));
 	return {
 		async load(source, loadOptions, onProgress) {
 			return (await get()).load(source, loadOptions, onProgress);

@@ -13,7 +13,10 @@ import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts/default-pack';
 import { codeSha256, promptsSha256 } from '$lib/core/prompts/hashes';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import { exportPromptPack } from '$lib/core/prompts/pack-json';
-import { templateProblems, type TemplateName } from '$lib/core/prompts/slots';
+import { templateProblemsSaid, type TemplateName } from '$lib/core/prompts/slots';
+import { coded } from '$lib/core/said';
+import { english } from '$lib/core/voice';
+import { coreText } from './core-text.svelte';
 import { browserStorage, type SettingsStorage } from './settings.svelte';
 
 /** What the state needs of `core/prompts/pack.ts`. */
@@ -92,10 +95,12 @@ export class PromptsState {
 		return this.#validator;
 	}
 
-	/** Problems of a template text, one readable line each; empty when it can be saved. */
+	/** Problems of a template text, one readable line each (interface language); empty when it can be saved. */
 	problemsOf(name: TemplateName, text: string): string[] {
-		if (!text.trim()) return [`template "${name}" is empty`];
-		return templateProblems(name, text);
+		const said = text.trim()
+			? templateProblemsSaid(name, text)
+			: [coded('template_empty', { template: name })];
+		return said.map((s) => coreText(english(s), s));
 	}
 
 	/** Saves a template; refuses (returning its problems) a text that breaks the slot rules. */

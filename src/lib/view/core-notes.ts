@@ -1,70 +1,65 @@
 /**
- * The notes the results core writes in English (as `results` and `results --compare` print
- * them), worded in the interface language for the Results page and its report. Each form the
- * core writes has a pattern here; `core-notes.spec.ts` makes the core write every one of them,
- * so a change of wording there fails that test rather than leaving English on a Chinese page.
- * A note of any other form is passed on as it came. Cause names inside a note are data:
- * escaped, never translated.
+ * The notes of the results core (`$lib/core/results`: why a figure is missing or partial, a
+ * cause outside the map, how two compared runs differ), which it gives as codes with their
+ * parameters (`$lib/core/said`), said in a language of the interface for the Results page and
+ * its report. English is the catalogue's own, the words `results` prints; the other languages
+ * are the messages `core_<code>` of `messages/core/`, kept here apart from the rest of the core's
+ * texts (`core-text.ts`) so the Results page does not load all of those. Cause names inside a
+ * note are data: escaped by the core, never translated.
  */
-import { escapeControl } from '$lib/core/text/escape-control';
+import type { CoreText } from '$lib/core/said';
+import { english, ENGLISH, sayWith, type Voice } from '$lib/core/voice';
 import { m } from '$lib/paraglide/messages';
-import type { Locale } from '$lib/paraglide/runtime';
+import { baseLocale, getLocale, type Locale } from '$lib/paraglide/runtime';
 
-type Word = (g: string[], o: { locale?: Locale }) => string;
+type O = { locale?: Locale };
+type P = Record<string, string | number>;
 
-const UNITS: Record<string, (o: { locale?: Locale }) => string> = {
-	'records (2 per case)': (o) => m.results_unit_records_per_case({}, o),
-	records: (o) => m.results_unit_records({}, o),
-	cases: (o) => m.results_unit_cases({}, o)
-};
+/** The notes' messages, in the locale asked for (the interface's when none is). */
+const SAY_NOTE = {
+	note_no_file: (p: P, o: O = {}) => m.core_note_no_file(p as { file: string }, o),
+	note_partial: (p: P, o: O = {}) =>
+		m.core_note_partial(p as { file: string; have: number; expected: number; unit: string }, o),
+	note_incomplete: (p: P, o: O = {}) =>
+		m.core_note_incomplete(p as { file: string; have: number; expected: number; unit: string }, o),
+	unit_records_per_case: (_: P, o: O = {}) => m.core_unit_records_per_case({}, o),
+	unit_cases: (_: P, o: O = {}) => m.core_unit_cases({}, o),
+	note_cause: (p: P, o: O = {}) => m.core_note_cause(p as { cause: string; cls: string }, o),
+	note_group_maps: (_: P, o: O = {}) => m.core_note_group_maps({}, o),
+	note_no_manifest: (p: P, o: O = {}) =>
+		m.core_note_no_manifest(p as { manifest: string; files: string }, o),
+	note_empty_run: (_: P, o: O = {}) => m.core_note_empty_run({}, o),
+	note_calls_unreadable: (p: P, o: O = {}) =>
+		m.core_note_calls_unreadable(p as { detail: string }, o),
+	cmp_note_classes: (_: P, o: O = {}) => m.core_cmp_note_classes({}, o),
+	cmp_note_repeats: (_: P, o: O = {}) => m.core_cmp_note_repeats({}, o),
+	cmp_note_differ: (p: P, o: O = {}) => m.core_cmp_note_differ(p as { fields: string }, o),
+	cmp_note_missing: (p: P, o: O = {}) =>
+		m.core_cmp_note_missing(p as { side: string; file: string }, o),
+	cmp_note_incomplete: (p: P, o: O = {}) =>
+		m.core_cmp_note_incomplete(p as { side: string; file: string }, o)
+} as const;
 
-const PATTERNS: [RegExp, Word][] = [
-	// Completeness of a run's stage files (run-metrics.ts).
-	[/^(\w+): no file yet$/, ([file], o) => m.results_note_no_file({ file }, o)],
-	[
-		/^(\w+): (\d+) of (\d+) (records \(2 per case\)|records|cases), (partial figures over the saved ones|not scored until complete)$/,
-		([file, have, expected, unit, what], o) =>
-			(what.startsWith('partial') ? m.results_note_partial : m.results_note_incomplete)(
-				{ file, have, expected, unit: UNITS[unit](o) },
-				o
-			)
-	],
-	[
-		/^cause "([\s\S]*)" is not in the run's category map, counted as (\S+)$/,
-		([cause, cls], o) => m.results_note_cause({ cause: escapeControl(cause), cls }, o)
-	],
-	// A group of runs (report.ts).
-	[/^member runs use different category maps/, (_, o) => m.results_note_group_maps({}, o)],
-	// Files without a manifest (report.ts).
-	[
-		/^([\s\S]+) is missing, so ([\s\S]+) cannot be scored$/,
-		([manifest, files], o) => m.results_note_no_manifest({ manifest, files }, o)
-	],
-	// A paired comparison (compare.ts, paired.ts).
-	[
-		/^some cases fall in different classes in the two runs/,
-		(_, o) => m.results_cmp_note_classes({}, o)
-	],
-	[
-		/^the runs differ in no model, code or result-affecting setting/,
-		(_, o) => m.results_cmp_note_repeats({}, o)
-	],
-	[/^the runs differ in (.+)$/, ([fields], o) => m.results_cmp_note_differ({ fields }, o)],
-	[
-		/^([AB]): (\w+) is (missing|incomplete), so its figures are not compared$/,
-		([side, file, status], o) =>
-			(status === 'missing' ? m.results_cmp_note_missing : m.results_cmp_note_incomplete)(
-				{ side, file },
-				o
-			)
-	]
-];
+/** The notes' messages in the interface language, for `core-text.ts`'s table of every code. */
+export const NOTES = Object.fromEntries(
+	Object.entries(SAY_NOTE).map(([code, say]) => [code, (p: P) => say(p, {})])
+) as unknown as { [C in keyof typeof SAY_NOTE]: (p: P) => string };
+
+function voiceIn(locale: Locale): Voice {
+	return {
+		message: (code, params) =>
+			Object.hasOwn(SAY_NOTE, code)
+				? SAY_NOTE[code as keyof typeof SAY_NOTE](params, { locale })
+				: // A reader's error inside a note (the call log's): its English, the one piece kept.
+					ENGLISH.message(code, params),
+		word: (key, params) =>
+			key === 'core_list_separator'
+				? m.core_list_separator({}, { locale })
+				: ENGLISH.word(key, params)
+	};
+}
 
 /** A note of the results core in `locale` (the interface's when undefined). */
-export function coreNote(note: string, locale?: Locale): string {
-	for (const [pattern, word] of PATTERNS) {
-		const match = pattern.exec(note);
-		if (match) return word(match.slice(1), { locale });
-	}
-	return note;
+export function coreNote(note: CoreText, locale: Locale = getLocale()): string {
+	return locale === baseLocale ? english(note) : sayWith(note, voiceIn(locale));
 }

@@ -1,11 +1,12 @@
 /**
  * The core's texts in the interface language. The core gives each problem and error a code and
- * its parameters (`$lib/core/said`) next to its English sentence; this says them through the
- * messages `core_<code>` (messages/core/). Anything without a code is shown as the core wrote it
- * (English). In English itself the page shows the core's own sentence, the one the CLI prints,
- * so the two never drift apart; the English messages are Paraglide's base-locale fallback.
- * Parameters were escaped by the core; the parts of a place this adds (case_number,
- * field name) are escaped here the same way, and Svelte prints all of it as text.
+ * its parameters (`$lib/core/said`); this says them through the messages `core_<code>`
+ * (messages/core/), walked by the core's own `sayWith` (`$lib/core/voice`) so lists and places
+ * are put together as in English. Anything without a code is shown as the core wrote it
+ * (English). In English itself the page shows the core's own sentence, made from the same
+ * catalogue, the one the CLI prints. Parameters were escaped by the core; the parts of a place
+ * this adds (case_number, field name) are escaped here the same way, and Svelte prints all of
+ * it as text.
  */
 import type { DatasetProblem } from '$lib/core/dataset/problems';
 import type { CoreCode, CoreParams, CoreText } from '$lib/core/said';
@@ -13,6 +14,8 @@ import { escapeControl } from '$lib/core/text/escape-control';
 import { m } from '$lib/paraglide/messages';
 import { baseLocale, getLocale } from '$lib/paraglide/runtime';
 import { roleName } from './role-names';
+import { NOTES } from './core-notes';
+import { sayAt, sayWith, type Voice, type VoiceWord } from '$lib/core/voice';
 
 type Sayers = { [C in CoreCode]: (params: CoreParams<C>) => string };
 
@@ -49,6 +52,7 @@ const SAY: Sayers = {
 	lone_surrogate_value_at: (p) => m.core_lone_surrogate_value_at(p),
 	lone_surrogate_key: (p) => m.core_lone_surrogate_key(p),
 	lone_surrogate_key_at: (p) => m.core_lone_surrogate_key_at(p),
+	surrogate_after: (p) => m.core_surrogate_after(p),
 	history_missing: (p) => m.core_history_missing(p),
 	history_not_list: (p) => m.core_history_not_list(p),
 	history_no_messages: () => m.core_history_no_messages(),
@@ -66,7 +70,6 @@ const SAY: Sayers = {
 	text_encoding_wide: (p) => m.core_text_encoding_wide(p),
 	text_invalid_byte: (p) => m.core_text_invalid_byte(p),
 	text_truncated_char: (p) => m.core_text_truncated_char(p),
-	text_unreadable: (p) => m.core_text_unreadable(p),
 	top_level_not_array: (p) => m.core_top_level_not_array(p),
 	top_level_object: () => m.core_top_level_object(),
 	no_cases: () => m.core_no_cases(),
@@ -78,6 +81,8 @@ const SAY: Sayers = {
 	cause_unclassified: (p) => m.core_cause_unclassified(p),
 	more_problems: (p) => m.core_more_problems(p),
 	more_warnings: (p) => m.core_more_warnings(p),
+	in_file: (p) => m.core_in_file(p),
+	names_none: () => m.core_names_none(),
 	base_url_not_url: (p) => m.core_base_url_not_url(p),
 	base_url_not_http: (p) => m.core_base_url_not_http(p),
 	base_url_credentials: (p) => m.core_base_url_credentials(p),
@@ -176,6 +181,8 @@ const SAY: Sayers = {
 	resume_selection_at: (p) => m.core_resume_selection_at(p),
 	storage_full_record: (p) => m.core_storage_full_record(p),
 	category_map_not_json: (p) => m.core_category_map_not_json(p),
+	category_map_not_text: (p) => m.core_category_map_not_text(p),
+	category_map_changed: (p) => m.core_category_map_changed(p),
 	category_map_not_object: (p) => m.core_category_map_not_object(p),
 	category_map_empty: () => m.core_category_map_empty(),
 	category_map_problems: (p) => m.core_category_map_problems(p),
@@ -198,12 +205,36 @@ const SAY: Sayers = {
 	fail_offline: (p) => m.core_fail_offline(p),
 	fail_stopped_answering: (p) => m.core_fail_stopped_answering(p),
 	conn_offline: (p) => m.core_conn_offline(p),
-	output_tool_calls: () => m.core_output_tool_calls()
+	output_tool_calls: () => m.core_output_tool_calls(),
+	template_unknown_slot: (p) => m.core_template_unknown_slot(p),
+	template_missing_slot: (p) => m.core_template_missing_slot(p),
+	template_history_outside: (p) => m.core_template_history_outside(p),
+	template_empty: (p) => m.core_template_empty(p),
+	...NOTES
 };
 
-const ROLES: Record<string, () => string> = {
-	complete: () => m.core_role_complete(),
-	underspecified: () => m.core_role_underspecified()
+/** The words of the catalogue that are not a code's own, in the interface language. */
+const WORDS: Record<VoiceWord, (p: Record<string, string | number>) => string> = {
+	core_list_separator: () => m.core_list_separator(),
+	core_list_line: (p) => m.core_list_line(p as { item: string }),
+	core_list_rest: (p) => m.core_list_rest(p as { item: string }),
+	core_category_line: (p) => m.core_category_line(p as { item: string }),
+	core_role_complete: () => m.core_role_complete(),
+	core_role_underspecified: () => m.core_role_underspecified(),
+	core_place_case: (p) => m.core_place_case(p as { index: number }),
+	core_place_case_number: (p) =>
+		m.core_place_case_number(p as { index: number; caseNumber: string }),
+	core_place_message: (p) => m.core_place_message(p as { field: string; index: number }),
+	core_place_both: (p) => m.core_place_both(p as { case: string; field: string }),
+	core_place_line: (p) => m.core_place_line(p as { place: string; problem: string })
+};
+
+/** The interface language's voice (`$lib/core/voice`): its messages, role and field names. */
+const INTERFACE: Voice = {
+	message: (code, params) => (SAY[code] as (p: Record<string, string | number>) => string)(params),
+	word: (key, params = {}) => WORDS[key](params),
+	modelRole: roleName,
+	field: (name) => problemField(name)
 };
 
 /** True in the base locale (English), where the core's sentence is shown as it wrote it. */
@@ -211,21 +242,7 @@ const isBase = (locale: string) => locale === baseLocale;
 
 /** A coded text in the interface language. */
 export function sayCore(text: CoreText): string {
-	const params: Record<string, string | number> = { ...text.params };
-	// A history's role is the validator's own word (complete, underspecified): said, not quoted.
-	if ('role' in params && String(params.role) in ROLES) params.role = ROLES[params.role]();
-	if ('modelRole' in params) params.modelRole = roleName(String(params.modelRole));
-	for (const [name, parts] of Object.entries(text.parts ?? {})) {
-		// `lines` are one a line, each a list item; other lists are joined in the sentence.
-		if (parts.length) {
-			params[name] =
-				name === 'lines'
-					? parts.map((p) => `  - ${sayCore(p)}`).join('\n')
-					: parts.map(sayCore).join(m.core_list_separator());
-		}
-	}
-	const say = SAY[text.code] as (params: Record<string, string | number>) => string;
-	return say(params);
+	return sayWith(text, INTERFACE);
 }
 
 /**
@@ -266,22 +283,6 @@ export function problemMessage(p: DatasetProblem): string {
  */
 export function problemLine(p: DatasetProblem): string {
 	if (!p.said || isBase(getLocale())) return p.text;
-	let where = '';
-	if (p.caseIndex !== null) {
-		where =
-			p.caseNumber === null
-				? m.core_place_case({ index: p.caseIndex })
-				: m.core_place_case_number({
-						index: p.caseIndex,
-						caseNumber: escapeControl(p.caseNumber)
-					});
-	}
-	if (p.field !== null) {
-		const name = problemField(p.field);
-		const field =
-			p.messageIndex === null ? name : m.core_place_message({ field: name, index: p.messageIndex });
-		where = where ? m.core_place_both({ case: where, field }) : field;
-	}
-	const problem = sayCore(p.said);
-	return where ? m.core_place_line({ place: where, problem }) : problem;
+	const caseNumber = p.caseNumber === null ? null : escapeControl(p.caseNumber);
+	return sayAt({ ...p, caseNumber }, sayCore(p.said), INTERFACE);
 }

@@ -23,6 +23,7 @@ import {
 	type LjpMeasure
 } from './figures';
 import { coreNote } from './core-notes';
+import type { CoreText } from '$lib/core/said';
 
 /** What the user picked for the figures by cause class. */
 export interface FigureChoice {
@@ -163,11 +164,11 @@ export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultF
 
 /**
  * The report's notes, each naming its run or group, then its warnings, in `locale` (the core's
- * English notes worded there by `coreNote`).
+ * coded notes said there by `coreNote`).
  */
 export function reportNotes(report: ResultsReport, locale?: Locale): string[] {
 	const o = { locale };
-	const of = (who: string, note: string) =>
+	const of = (who: string, note: CoreText) =>
 		m.results_note_of({ who, note: coreNote(note, locale) }, o);
 	return [
 		...report.runs.flatMap((r) => r.notes.map((n) => of(`${r.model} · ${r.run_id}`, n))),

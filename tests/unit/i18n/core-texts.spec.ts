@@ -26,10 +26,17 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const read = (locale: string) =>
 	JSON.parse(readFileSync(join(ROOT, 'messages/core', `${locale}.json`), 'utf8')) as Record<
 		string,
-		string
+		unknown
 	>;
-const placeholders = (text: string) =>
-	[...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+/** A message's patterns: itself, or each of its variants (`[{ selectors, match }]`). */
+const patterns = (message: unknown): string[] =>
+	typeof message === 'string'
+		? [message]
+		: Object.values((message as [{ match: Record<string, string> }])[0].match);
+const placeholders = (message: unknown) =>
+	[
+		...new Set(patterns(message).flatMap((p) => [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))
+	].sort();
 
 describe('the core texts', () => {
 	it('are declared', () => {
@@ -38,7 +45,7 @@ describe('the core texts', () => {
 
 	it.each(['en', 'zh-CN'])('each code has a message in %s with its parameters', (locale) => {
 		const messages = read(locale);
-		const missing = CORE_CODES.filter((code) => typeof messages[`core_${code}`] !== 'string');
+		const missing = CORE_CODES.filter((code) => messages[`core_${code}`] === undefined);
 		expect(missing, `codes without a message in messages/core/${locale}.json`).toEqual([]);
 		for (const code of CORE_CODES) {
 			expect(placeholders(messages[`core_${code}`]), code).toEqual([...CORE_TEXTS[code]].sort());

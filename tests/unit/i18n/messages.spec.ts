@@ -20,7 +20,25 @@ const load = (locale: string) =>
 	Object.assign({}, ...files(locale).map(read)) as Record<string, unknown>;
 const en = load('en');
 const zh = load('zh-CN');
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/**
+ * The patterns of a message: itself, or for a message with variants (words that change with a
+ * number, inlang's `[{ selectors, match }]`) each variant's. Null when it is neither.
+ */
+function patterns(message: unknown): string[] | null {
+	if (typeof message === 'string') return [message];
+	const [variants] = Array.isArray(message) ? message : [];
+	const match = (variants as { match?: unknown } | undefined)?.match;
+	if (message === null || typeof match !== 'object' || match === null) return null;
+	const all = Object.values(match);
+	return all.length && all.every((p) => typeof p === 'string') ? (all as string[]) : null;
+}
+/** The placeholders of every variant of a message, each once. */
+const placeholders = (message: unknown) =>
+	[
+		...new Set(
+			(patterns(message) ?? []).flatMap((p) => [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))
+		)
+	].sort();
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -55,14 +73,15 @@ describe('interface messages', () => {
 		expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
 		for (const [key, text] of [...Object.entries(en), ...Object.entries(zh)]) {
 			if (key.startsWith('$')) continue;
-			expect(typeof text === 'string' && text.trim() !== '', key).toBe(true);
+			const all = patterns(text);
+			expect(all !== null && all.every((p) => p.trim() !== ''), key).toBe(true);
 		}
 	});
 
 	it('uses the same placeholders in both languages', () => {
 		for (const key of Object.keys(en)) {
 			if (key.startsWith('$')) continue;
-			expect(placeholders(String(zh[key])), key).toEqual(placeholders(String(en[key])));
+			expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
 		}
 	});
 

@@ -7,7 +7,7 @@ import { coded, type CoreText } from '../said';
 import { UsageError } from '../errors';
 import type { CategoryMap } from './types';
 import { UNCLASSIFIED } from './names';
-import { decodeUtf8, stripBom } from '../text';
+import { decodeUtf8, stripBom, TextDecodeError } from '../text';
 
 /** The six default classes, in the order reports list them. */
 export const DEFAULT_CLASSES = [
@@ -206,66 +206,48 @@ export function parseCategoryMap(input: Uint8Array | string): CategoryMap {
 	try {
 		text = typeof input === 'string' ? stripBom(input) : decodeUtf8(input);
 	} catch (e) {
-		throw new UsageError(`category map: ${(e as Error).message}`);
+		if (!(e instanceof TextDecodeError)) throw e;
+		throw new UsageError([coded('category_map_not_text', {}, { detail: [e.said] })]);
 	}
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch (e) {
-		const detail = (e as Error).message;
-		throw new UsageError(`category map: not valid JSON (${detail})`, [
-			coded('category_map_not_json', { detail })
-		]);
+		throw new UsageError([coded('category_map_not_json', { detail: (e as Error).message })]);
 	}
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-		throw new UsageError(
-			'category map: expected a JSON object of cause of action → class, e.g. {"民间借贷纠纷": "合同纠纷"}',
-			[coded('category_map_not_object', { example: '{"民间借贷纠纷": "合同纠纷"}' })]
-		);
+		throw new UsageError([
+			coded('category_map_not_object', { example: '{"民间借贷纠纷": "合同纠纷"}' })
+		]);
 	}
 	const entries = Object.entries(value);
 	if (entries.length === 0) {
-		throw new UsageError('category map: the object is empty', [coded('category_map_empty', {})]);
+		throw new UsageError([coded('category_map_empty', {})]);
 	}
 	const grouped = entries.every(([, v]) => Array.isArray(v));
 	const map: CategoryMap = {};
-	const problems: string[] = [];
-	const said: CoreText[] = [];
-	const add = (cause: unknown, cls: unknown, where: string, at: CoreText) => {
-		const place = { where: '' };
-		const parts = { where: [at] };
+	const problems: CoreText[] = [];
+	const add = (cause: unknown, cls: unknown, at: CoreText) => {
+		const where = { where: [at] };
 		if (typeof cause !== 'string' || cause.trim() === '') {
-			problems.push(`${where}: a cause of action must be a non-empty string`);
-			said.push(coded('category_cause_empty', place, parts));
+			problems.push(coded('category_cause_empty', {}, where));
 		} else if (typeof cls !== 'string' || cls.trim() === '') {
-			problems.push(`${where}: the class must be a non-empty string`);
-			said.push(coded('category_class_empty', place, parts));
+			problems.push(coded('category_class_empty', {}, where));
 		} else if (Object.hasOwn(map, cause) && map[cause] !== cls) {
-			problems.push(`${where}: "${cause}" is already in class "${map[cause]}"`);
-			said.push(coded('category_cause_twice', { ...place, cause, cls: map[cause] }, parts));
+			problems.push(coded('category_cause_twice', { cause, cls: map[cause] }, where));
 		} else map[cause] = cls;
 	};
 	for (const [key, v] of entries) {
 		if (grouped) {
 			(v as unknown[]).forEach((cause, i) =>
-				add(
-					cause,
-					key,
-					`class "${key}", item ${i + 1}`,
-					coded('category_where_item', { cls: key, item: i + 1 })
-				)
+				add(cause, key, coded('category_where_item', { cls: key, item: i + 1 }))
 			);
 		} else if (Array.isArray(v)) {
-			problems.push(
-				`"${key}": mixes the two forms; use cause → class strings everywhere, or class → [causes] everywhere`
-			);
-			said.push(coded('category_mixed', { key }));
-		} else add(key, v, `"${key}"`, coded('category_where_key', { key }));
+			problems.push(coded('category_mixed', { key }));
+		} else add(key, v, coded('category_where_key', { key }));
 	}
 	if (problems.length) {
-		throw new UsageError(`category map:\n  ${problems.join('\n  ')}`, [
-			coded('category_map_problems', { lines: problems.join('\n') }, { lines: said })
-		]);
+		throw new UsageError([coded('category_map_problems', {}, { lines: problems })]);
 	}
 	return map;
 }

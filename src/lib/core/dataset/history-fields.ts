@@ -47,8 +47,7 @@ export type HistoryFieldDetection =
 			/** The roles that could be decided. */
 			detected: Partial<HistoryFields>;
 			/** Why detection failed, for the problem text. */
-			reason: string;
-			/** The same reasons as codes, one per role that could not be decided. */
+			/** Why, as codes: one per role that could not be decided. */
 			reasons: CoreText[];
 	  };
 
@@ -121,24 +120,20 @@ function decide(
 ): HistoryFieldDetection {
 	const pick = (role: keyof HistoryFields, matches: (name: string) => boolean) => {
 		const given = explicit[role];
-		if (given) return { field: given, why: '', said: null };
+		if (given) return { field: given, said: null };
 		if (present(CANONICAL_HISTORY_FIELDS[role])) {
-			return { field: CANONICAL_HISTORY_FIELDS[role], why: '', said: null };
+			return { field: CANONICAL_HISTORY_FIELDS[role], said: null };
 		}
 		const other = explicit[role === 'complete' ? 'underspecified' : 'complete'];
 		const found = candidateList.filter((name) => name !== other && matches(name));
-		if (found.length === 1) return { field: found[0], why: '', said: null };
-		return found.length === 0
-			? {
-					field: undefined,
-					why: `no message-array field has a name that marks the ${role} history`,
-					said: coded('history_field_unmarked', { role })
-				}
-			: {
-					field: undefined,
-					why: `several fields could be the ${role} history (${found.join(', ')})`,
-					said: coded('history_field_several', { role, names: found.join(', ') })
-				};
+		if (found.length === 1) return { field: found[0], said: null };
+		return {
+			field: undefined,
+			said:
+				found.length === 0
+					? coded('history_field_unmarked', { role })
+					: coded('history_field_several', { role, names: found.join(', ') })
+		};
 	};
 
 	const complete = pick('complete', looksComplete);
@@ -159,11 +154,9 @@ function decide(
 			ok: false,
 			candidates: candidateList,
 			detected: {},
-			reason: `"${complete.field}" cannot hold both histories`,
 			reasons: [coded('history_field_both', { name: complete.field })]
 		};
 	}
-	const reason = [complete.why, underspecified.why].filter(Boolean).join('; ');
 	const reasons = [complete, underspecified].flatMap((p) => (p.said ? [p.said] : []));
-	return { ok: false, candidates: candidateList, detected, reason, reasons };
+	return { ok: false, candidates: candidateList, detected, reasons };
 }

@@ -151,7 +151,6 @@ async function load(
 	});
 	const fileProblem = (p: DatasetProblem) =>
 		fail({ problems: [p], problemCount: 1, moreProblems: {} });
-	const prefix = options.fileName ? `${options.fileName}, ` : '';
 	const onProgress = options.onProgress;
 
 	let checked = inStretches ? readInStretches(bytes, options) : null;
@@ -174,26 +173,22 @@ async function load(
 			});
 		} catch (e) {
 			if (e instanceof JsonSyntaxError || e instanceof TextDecodeError) {
-				const what = e instanceof JsonSyntaxError ? 'not valid JSON: ' : '';
+				const said = e instanceof JsonSyntaxError ? syntaxError(e) : e.said;
 				return fileProblem(
 					problem(
 						{},
-						`${prefix}${e.line === null ? '' : `line ${e.line}, column ${e.column}: `}${what}${e.detail}`,
-						readError(e)
+						options.fileName
+							? coded('in_file', { file: options.fileName }, { problem: [said] })
+							: said
 					)
 				);
 			}
 			throw e;
 		}
 		if (!Array.isArray(root)) {
-			const hint =
-				root instanceof JsonObject
-					? ' (if the cases sit under a key of this object, save that array as the file)'
-					: '';
 			return fileProblem(
 				problem(
 					{},
-					`the top level must be an array of cases, got ${jsonTypeOf(root)}${hint}`,
 					root instanceof JsonObject
 						? coded('top_level_object', {})
 						: coded('top_level_not_array', { got: jsonTypeOf(root) })
@@ -201,7 +196,7 @@ async function load(
 			);
 		}
 		if (root.length === 0) {
-			return fileProblem(problem({}, 'the file holds no cases', coded('no_cases', {})));
+			return fileProblem(problem({}, coded('no_cases', {})));
 		}
 		const items = root;
 		const tally = new HistoryFieldTally(options.historyFields);
@@ -388,8 +383,7 @@ function checkCases(
 				problems.add(
 					problem(
 						{ field: `${role} history` },
-						`no case has the field "${name}"; fields holding message lists: ${listOrNone(detection.candidates)}`,
-						coded('history_field_absent', { name, candidates: detection.candidates.join(', ') })
+						listOrNone('history_field_absent', { name }, detection.candidates)
 					)
 				);
 			}
@@ -425,16 +419,16 @@ function checkCases(
 function undecidedProblem(
 	detection: Extract<HistoryFieldDetection, { ok: false }>
 ): DatasetProblem {
+	const { candidates, reasons } = detection;
 	return problem(
 		{ field: 'history fields' },
-		`cannot tell which fields hold the complete and the underspecified history (${detection.reason}; ` +
-			`fields holding message lists: ${listOrNone(detection.candidates)}). ` +
-			'Name them: in the CLI with --complete-field NAME --underspecified-field NAME, in the app in the field mapping.',
-		coded(
-			'history_fields_undecided',
-			{ reason: detection.reason, candidates: detection.candidates.join(', ') },
-			{ reason: detection.reasons }
-		)
+		candidates.length
+			? coded(
+					'history_fields_undecided',
+					{ candidates: candidates.join(', ') },
+					{ reason: reasons }
+				)
+			: coded('history_fields_undecided', {}, { reason: reasons, candidates: [NONE()] })
 	);
 }
 
@@ -450,31 +444,25 @@ function unclassifiedWarnings(cases: readonly Case[], categories: CategoryMap): 
 	return [...unknown].map(([cause, { first, count }]) =>
 		problem(
 			{ caseIndex: first.index, caseNumber: first.case_number, field: 'cause_of_action' },
-			`"${cause}" is not in the category map (${count} case${count === 1 ? '' : 's'}); ` +
-				`counted as ${UNCLASSIFIED}. Add it to a category map to classify it.`,
 			coded('cause_unclassified', { cause, count, unclassified: UNCLASSIFIED })
 		)
 	);
 }
 
-/** The code of a file that could not be read as UTF-8 JSON; `detail` stays the reader's English. */
-function readError(e: JsonSyntaxError | TextDecodeError): CoreText {
-	if (e instanceof JsonSyntaxError) {
-		return coded('json_syntax', { line: e.line, column: e.column, detail: e.detail });
-	}
-	const found = e.found;
-	if (found && 'encoding' in found) {
-		return coded('text_encoding_wide', { encoding: found.encoding });
-	}
-	if (found && 'byte' in found && e.line !== null) {
-		const place = { line: e.line, column: e.column ?? 0 };
-		return found.byte
-			? coded('text_invalid_byte', { ...place, byte: found.byte })
-			: coded('text_truncated_char', place);
-	}
-	return coded('text_unreadable', { detail: e.detail });
+/** A file that is not JSON, as a code; `detail` stays the parser's English. */
+function syntaxError(e: JsonSyntaxError): CoreText {
+	return coded('json_syntax', { line: e.line, column: e.column, detail: e.detail });
 }
 
-function listOrNone(names: string[]): string {
-	return names.length ? names.join(', ') : 'none';
+const NONE = () => coded('names_none', {});
+
+/** `code` with its `candidates` listed, or said to be none. */
+function listOrNone(
+	code: 'history_field_absent',
+	params: { name: string },
+	names: string[]
+): CoreText {
+	return names.length
+		? coded(code, { ...params, candidates: names.join(', ') })
+		: coded(code, params, { candidates: [NONE()] });
 }

@@ -1,6 +1,7 @@
 /** One dataset problem or warning, with the place it is about. */
 import { escapeControl } from '../text/escape-control';
 import { coded, type CoreText } from '../said';
+import { english, ENGLISH, sayAt } from '../voice';
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
@@ -39,24 +40,30 @@ export interface ProblemPlace {
 	messageIndex?: number | null;
 }
 
-export function problem(place: ProblemPlace, message: string, said?: CoreText): DatasetProblem {
+/**
+ * A problem at `place`. Given as a code (`said`), its English is the catalogue's
+ * (`../voice.ts`); the English-only form (`message`, with an optional code beside it) is kept for
+ * callers not yet converted.
+ */
+export function problem(place: ProblemPlace, said: CoreText): DatasetProblem;
+export function problem(place: ProblemPlace, message: string, said?: CoreText): DatasetProblem;
+export function problem(
+	place: ProblemPlace,
+	what: string | CoreText,
+	coded?: CoreText
+): DatasetProblem {
+	const said = typeof what === 'string' ? coded : what;
+	const message = typeof what === 'string' ? what : english(what);
 	const caseIndex = place.caseIndex ?? null;
 	const caseNumber = place.caseNumber ?? null;
 	const field = place.field ?? null;
 	const messageIndex = place.messageIndex ?? null;
-	const parts: string[] = [];
-	if (caseIndex !== null) {
-		parts.push(
-			caseNumber === null ? `case #${caseIndex}` : `case #${caseIndex} (case_number ${caseNumber})`
-		);
-	}
-	if (field !== null) {
-		parts.push(messageIndex === null ? field : `${field}, message ${messageIndex}`);
-	}
 	// Case numbers, field names and quoted values come from the file: a control or bidi
 	// character in one must show as an escape, never act on a terminal or reorder the line.
 	const shown = escapeControl(message);
-	const text = escapeControl(parts.length ? `${parts.join(' ')}: ${message}` : message);
+	const text = escapeControl(
+		sayAt({ caseIndex, caseNumber, field, messageIndex }, message, ENGLISH)
+	);
 	return {
 		caseIndex,
 		caseNumber,
@@ -133,13 +140,10 @@ export class ProblemCollector {
 		const kinds = Object.entries(this.moreByKind())
 			.map(([kind, n]) => `${count(n)} ${kind}`)
 			.join(', ');
-		const noun = `${this.noun}${rest === 1 ? '' : 's'}`;
 		return [
 			...this.#listed,
 			problem(
 				{},
-				`… and ${count(rest)} more ${noun}, not listed (by field: ${kinds}); ` +
-					`fix the ${this.noun}s above and check again`,
 				coded(this.noun === 'problem' ? 'more_problems' : 'more_warnings', {
 					count: count(rest),
 					kinds

@@ -3,6 +3,7 @@
  * rate, with a paired bootstrap interval (each resample draws the same cases for both runs)
  * and a two-sided bootstrap p-value. Plain data in and out, for a Web Worker as for the CLI.
  */
+import { coded, type CoreText } from '../said';
 import {
 	ROW_WIDTH,
 	sparseRows,
@@ -55,7 +56,7 @@ export interface PairedComparison {
 	metrics: RateTree<Difference>;
 	by_class: Record<string, RateTree<Difference>>;
 	/** Why some part is missing, e.g. per-class figures when the runs' classes differ. */
-	notes: string[];
+	notes: CoreText[];
 }
 
 /** Why two runs cannot be paired (their selected cases differ), or null when they can. */
@@ -213,14 +214,11 @@ export function pairedBootstrap(
 			samples
 		);
 
-	const notes: string[] = [];
+	const notes: CoreText[] = [];
 	const by_class: Record<string, RateTree<Difference>> = {};
 	const names = sharedClasses(a, b);
 	if (names === null) {
-		notes.push(
-			'some cases fall in different classes in the two runs (their category maps differ), ' +
-				'so there is no per-class comparison'
-		);
+		notes.push(coded('cmp_note_classes', {}));
 	} else {
 		const order = [...a.classes, ...b.classes.filter((c) => !a.classes.includes(c))];
 		for (const cls of order) {

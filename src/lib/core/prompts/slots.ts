@@ -3,6 +3,8 @@
  * (`pack.ts`, which re-exports all of this), for pages that only show or check templates and
  * so do not load zod on their first visit.
  */
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 
 export const TEMPLATE_NAMES = [
 	'lexawn',
@@ -50,25 +52,32 @@ export function slotsOf(template: string): string[] {
 
 /** Problems of one template's slots, each a readable sentence naming the template. */
 export function templateProblems(name: TemplateName, template: string): string[] {
+	return templateProblemsSaid(name, template).map((said) => english(said));
+}
+
+/** {@link templateProblems} as codes (`../said.ts`), for the interface language. */
+export function templateProblemsSaid(name: TemplateName, template: string): CoreText[] {
 	const { required, optional } = TEMPLATE_SLOTS[name];
 	const allowed = new Set<string>([...required, ...optional]);
 	const used = slotsOf(template);
 	const list = (slots: string[]) => slots.map((s) => `{${s}}`).join(', ');
-	const problems: string[] = [];
+	const problems: CoreText[] = [];
 	for (const slot of used) {
 		if (!allowed.has(slot)) {
 			problems.push(
-				`template "${name}": unknown slot {${slot}}; this template may use only ${list([...allowed])}`
+				coded('template_unknown_slot', { template: name, slot, allowed: list([...allowed]) })
 			);
 		}
 	}
 	for (const slot of required) {
 		if (!used.includes(slot)) {
-			problems.push(`template "${name}": missing slot {${slot}} (required: ${list(required)})`);
+			problems.push(
+				coded('template_missing_slot', { template: name, slot, required: list(required) })
+			);
 		}
 	}
 	if (used.includes('history') && !template.includes(HISTORY_SLOT)) {
-		problems.push(`template "${name}": {history} must sit inside ${HISTORY_SLOT} (SPEC §2)`);
+		problems.push(coded('template_history_outside', { template: name, historySlot: HISTORY_SLOT }));
 	}
 	return problems;
 }

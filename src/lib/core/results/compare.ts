@@ -4,6 +4,8 @@
  * not select the same cases of the same dataset, saying why.
  */
 import { UsageError } from '../errors';
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import { parseLayoutPath } from '../layout';
 import type { Manifest } from '../records';
 import { bootstrapSettings, CI_LEVEL, type BootstrapOptions } from '../metrics/bootstrap';
@@ -54,7 +56,8 @@ export interface ComparisonReport {
 	power: PairedPower;
 	bootstrap: BootstrapDescription;
 	/** Context: fields in which the runs differ, and what could not be compared. */
-	notes: string[];
+	/** As codes (`../said.ts`); `comparisonJson` says them in English. */
+	notes: CoreText[];
 }
 
 /** A run as `computeReport`'s `onRun` hands it over: all a comparison needs (plain data). */
@@ -175,8 +178,8 @@ export function compareLoaded(
 	const differ = differences(a.manifest, b.manifest);
 	notes.push(
 		differ.length
-			? `the runs differ in ${differ.join(', ')}`
-			: 'the runs differ in no model, code or result-affecting setting: a comparison of repetitions'
+			? coded('cmp_note_differ', { fields: differ.join(', ') })
+			: coded('cmp_note_repeats', {})
 	);
 	for (const [side, f] of [
 		['A', a],
@@ -184,7 +187,9 @@ export function compareLoaded(
 	] as const) {
 		for (const [file, c] of Object.entries(f.run.completeness)) {
 			if (c.status !== 'complete') {
-				notes.push(`${side}: ${file} is ${c.status}, so its figures are not compared`);
+				notes.push(
+					coded(c.status === 'missing' ? 'cmp_note_missing' : 'cmp_note_incomplete', { side, file })
+				);
 			}
 		}
 	}
@@ -215,4 +220,9 @@ export function compareLoaded(
 		bootstrap: { unit: 'case', method: 'percentile', level: CI_LEVEL, ...settings },
 		notes
 	};
+}
+
+/** The comparison as `results --compare --json` prints it: its notes in English. */
+export function comparisonJson(comparison: ComparisonReport): unknown {
+	return { ...comparison, notes: comparison.notes.map((n) => english(n)) };
 }

@@ -1,4 +1,5 @@
 /** The text form of `results --compare A B`: one paired table overall, one per class, power. */
+import { english } from '../voice';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
 import type { LjpSetup, MetricsTree } from '../metrics/types';
@@ -126,7 +127,7 @@ export function formatComparison(c: ComparisonReport): string {
 		powerLine('  worst case (rates 0.5, uncorrelated runs)', c.power.worst_case),
 		''
 	);
-	if (c.notes.length) out.push('Notes', ...c.notes.map((n) => `- ${printable(n)}`), '');
+	if (c.notes.length) out.push('Notes', ...c.notes.map((n) => `- ${printable(english(n))}`), '');
 	out.push(
 		[
 			'95% CI: percentile interval of B − A over paired case resamples (both runs draw the same cases).',

@@ -2,6 +2,7 @@
  * The human-readable form of a results report (`results` without `--json`): aligned tables
  * per run, per run × class and per group, ready to paste into a paper draft.
  */
+import { english } from '../voice';
 import type { Aggregate } from '../metrics/aggregate';
 import type { LjpSetup, MetricsTree, StatTree } from '../metrics/types';
 import type { Interval } from '../metrics/bootstrap';
@@ -207,11 +208,11 @@ export function formatReport(report: ResultsReport, root?: string): string {
 	if (calls) out.push(section('Model calls (calls.jsonl)', calls));
 
 	const notes = [
-		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${n}`)),
+		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${english(n)}`)),
 		...groups.flatMap((g) =>
-			g.notes.map((n) => `group ${g.model} (${g.run_ids.join(', ')}): ${n}`)
+			g.notes.map((n) => `group ${g.model} (${g.run_ids.join(', ')}): ${english(n)}`)
 		),
-		...report.warnings
+		...report.warnings.map((w) => english(w))
 	];
 	if (notes.length) out.push(section('Notes', [...notes.map((n) => `- ${n}`), '']));
 	out.push(

@@ -11,6 +11,7 @@ export {
 export { computeRunMetrics, type RunMetrics, type RunMetricsOptions } from './run-metrics';
 export {
 	computeReport,
+	reportJson,
 	type BootstrapDescription,
 	type ClassReport,
 	type GroupReport,
@@ -28,6 +29,7 @@ export {
 export {
 	compareLoaded,
 	compareRuns,
+	comparisonJson,
 	comparisonProblem,
 	type ClassComparison,
 	type LoadedRun,

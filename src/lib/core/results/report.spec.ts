@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { english } from '../voice';
 import type { Verdict } from '../dataset/types';
 import { CheckpointError } from '../errors';
 import { manifestPath, modelDirName, stageFilePath, type RunKey } from '../layout';
@@ -140,7 +141,7 @@ describe('computeReport', () => {
 		expect(run.by_class['合同纠纷'].lca).toMatchObject({ f1_c: 0, acc_c: 0, acc_u: 1, n: 2 });
 		// 未分类 holds one claim, 驳回 → 驳回: QWK undefined, accuracy 1.
 		expect(run.by_class['未分类'].ljp.direct).toEqual({ qwk: null, accuracy: 1, n_claims: 1 });
-		expect(run.notes).toContain(
+		expect(run.notes.map((n) => english(n))).toContain(
 			'cause "劳动争议" is not in the run\'s category map, counted as 未分类'
 		);
 	});
@@ -162,8 +163,10 @@ describe('computeReport', () => {
 			expected: 3,
 			unit: 'cases'
 		});
-		expect(run.notes).toContain('LJP_gold: 2 of 3 cases, not scored until complete');
-		expect(run.notes).toContain('DCG_results: no file yet');
+		expect(run.notes.map((n) => english(n))).toContain(
+			'LJP_gold: 2 of 3 cases, not scored until complete'
+		);
+		expect(run.notes.map((n) => english(n))).toContain('DCG_results: no file yet');
 		expect(run.partial).toBe(false);
 	});
 
@@ -185,8 +188,10 @@ describe('computeReport', () => {
 			acc_u: null,
 			n: 0
 		});
-		expect(run.notes).toContain('LJP_gold: 2 of 3 cases, partial figures over the saved ones');
-		expect(run.notes).toContain(
+		expect(run.notes.map((n) => english(n))).toContain(
+			'LJP_gold: 2 of 3 cases, partial figures over the saved ones'
+		);
+		expect(run.notes.map((n) => english(n))).toContain(
 			'LCA_results: 4 of 6 records (2 per case), partial figures over the saved ones'
 		);
 		expect(report.groups[0].partial).toBe(true);
@@ -275,7 +280,7 @@ describe('computeReport', () => {
 				dcg: null,
 				ljp: { direct: null, gold: null, interaction: null }
 			});
-			expect(empty.notes).toEqual([
+			expect(empty.notes.map((n) => english(n))).toEqual([
 				expect.stringMatching(/^no records: .*not counted in any group/)
 			]);
 			const text = formatReport(report);
@@ -312,7 +317,7 @@ describe('computeReport', () => {
 		files[orphan] = '';
 		const report = await computeReport(memorySource(files, 'out'));
 		expect(report.runs).toHaveLength(1);
-		expect(report.warnings).toEqual([
+		expect(report.warnings.map((n) => english(n))).toEqual([
 			`out/runs/old/gpt-x-00000000/manifest.json is missing, so ${orphan} cannot be scored`
 		]);
 	});

@@ -4,6 +4,8 @@
  */
 import { parseJsonl } from '../jsonl';
 import { canonicalJson } from '../hash';
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import { manifestPath, modelDirName, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
 import { STAGE_FILES, type Manifest } from '../records';
 import { readManifestText } from '../store/manifest-file';
@@ -71,7 +73,8 @@ export interface RunReport {
 	 */
 	empty: boolean;
 	completeness: Record<EvalFile, StageCompleteness>;
-	notes: string[];
+	/** As codes (`../said.ts`); `reportJson` says them in English. */
+	notes: CoreText[];
 	/**
 	 * Totals of the run's call log (`runs/<run-id>/<model>/calls.jsonl`): calls, retries, tokens per
 	 * role and stage, wall time. Null when the run has no call log (or it cannot be read: see notes).
@@ -91,7 +94,8 @@ export interface GroupReport {
 	n_defined: CountTree;
 	/** True when a member run is partial. */
 	partial: boolean;
-	notes: string[];
+	/** As codes (`../said.ts`); `reportJson` says them in English. */
+	notes: CoreText[];
 }
 
 export interface ResultsReport {
@@ -100,7 +104,7 @@ export interface ResultsReport {
 	/** Whether incomplete stages were scored (`partial` option). */
 	partial: boolean;
 	/** Files of the layout that could not be used, e.g. results without a manifest. */
-	warnings: string[];
+	warnings: CoreText[];
 	/** How the `ci95` intervals were made; null when they were not (no `bootstrap` option). */
 	bootstrap: BootstrapDescription | null;
 }
@@ -146,9 +150,7 @@ const EMPTY_TREE: MetricsTree = {
 	ljp: { direct: null, gold: null, interaction: null }
 };
 
-const EMPTY_NOTE =
-	'no records: the start was refused or stopped before a case finished, so only the manifest ' +
-	'is saved. Listed, but not counted in any group; run the stages with this run id to fill it.';
+const EMPTY_NOTE = coded('note_empty_run', {});
 
 /** True when no stage file of the run holds a record (eval files are read already). */
 async function hasNoRecords(
@@ -171,11 +173,9 @@ function groupReport(members: readonly { run: RunReport; manifest: Manifest }[])
 		runs.flatMap((r) => Object.keys(r.by_class)),
 		members[0].manifest.categories
 	);
-	const notes: string[] = [];
+	const notes: CoreText[] = [];
 	if (new Set(members.map((m) => canonicalJson(m.manifest.categories))).size > 1) {
-		notes.push(
-			'member runs use different category maps, so a class may not hold the same causes in each run'
-		);
+		notes.push(coded('note_group_maps', {}));
 	}
 	return {
 		model: runs[0].model,
@@ -229,14 +229,14 @@ export async function computeReport(
 		stageFiles.set(key, paths);
 	}
 
-	const warnings: string[] = [];
+	const warnings: CoreText[] = [];
 	const manifestKeys = new Set(manifests.map(manifestPath));
 	for (const [key, paths] of stageFiles) {
 		if (manifestKeys.has(key)) continue;
 		const files = [...paths].filter((p) => p.startsWith('eval_results/'));
 		if (files.length) {
 			warnings.push(
-				`${describePath(source, key)} is missing, so ${files.join(', ')} cannot be scored`
+				coded('note_no_manifest', { manifest: describePath(source, key), files: files.join(', ') })
 			);
 		}
 	}
@@ -315,4 +315,18 @@ function withClassStatistics(
 			}
 		])
 	);
+}
+
+/**
+ * The report as SPEC §8 has it and `results --json` prints it: every note and warning in
+ * English, everything else as it is, in the same order.
+ */
+export function reportJson(report: ResultsReport): unknown {
+	const say = (notes: readonly CoreText[]) => notes.map((n) => english(n));
+	return {
+		...report,
+		runs: report.runs.map((r) => ({ ...r, notes: say(r.notes) })),
+		groups: report.groups.map((g) => ({ ...g, notes: say(g.notes) })),
+		warnings: say(report.warnings)
+	};
 }

@@ -2,6 +2,8 @@
 import { parseCallLog } from '../calls/log';
 import { callTotals, type CallTotals } from '../calls/totals';
 import { callLogPath, type RunKey } from '../layout';
+import { saidOf } from '../errors';
+import { coded, type CoreText } from '../said';
 import { describePath, type LayoutSource } from './source';
 
 /**
@@ -14,16 +16,19 @@ export async function readRunCalls(
 	source: LayoutSource,
 	run: RunKey,
 	listed: ReadonlySet<string>
-): Promise<{ calls: CallTotals | null; note: string | null }> {
+): Promise<{ calls: CallTotals | null; note: CoreText | null }> {
 	const path = callLogPath(run);
 	if (!listed.has(path)) return { calls: null, note: null };
 	try {
 		const entries = parseCallLog(await source.read(path), describePath(source, path));
 		return { calls: callTotals(entries), note: null };
 	} catch (e) {
-		return {
-			calls: null,
-			note: `the call log could not be read, so call totals are not shown: ${(e as Error).message}`
-		};
+		// The reader's own code when it has one; a call-log entry's schema error is English only.
+		const said = saidOf(e);
+		const note =
+			said?.length === 1
+				? coded('note_calls_unreadable', {}, { detail: said })
+				: coded('note_calls_unreadable', { detail: (e as Error).message });
+		return { calls: null, note };
 	}
 }

@@ -5,6 +5,7 @@
 import type { CategoryMap } from '../dataset/types';
 import { UNCLASSIFIED } from '../dataset/names';
 import type { Manifest } from '../records';
+import { coded, type CoreText } from '../said';
 import { dcgMetrics } from '../metrics/dcg';
 import { lcaMetrics } from '../metrics/lca';
 import { ljpMetrics } from '../metrics/ljp';
@@ -38,7 +39,8 @@ export interface RunMetrics {
 	/** True when a figure was computed from an incomplete stage (only with `partial`). */
 	partial: boolean;
 	/** Why a stage is null or partial, and causes that fell into 未分类. */
-	notes: string[];
+	/** Why a figure is missing or partial, a cause outside the map: as codes (`../said.ts`). */
+	notes: CoreText[];
 }
 
 function treeOf(records: EvalRecords, scored: (file: EvalFile) => boolean): MetricsTree {
@@ -51,12 +53,16 @@ function treeOf(records: EvalRecords, scored: (file: EvalFile) => boolean): Metr
 	};
 }
 
-function completenessNote(file: EvalFile, c: StageCompleteness, partial: boolean): string | null {
+function completenessNote(file: EvalFile, c: StageCompleteness, partial: boolean): CoreText | null {
 	if (c.status === 'complete') return null;
-	if (c.status === 'missing') return `${file}: no file yet`;
-	const perCase = c.unit === 'records' ? ' (2 per case)' : '';
-	const what = partial ? 'partial figures over the saved ones' : 'not scored until complete';
-	return `${file}: ${c.have} of ${c.expected} ${c.unit}${perCase}, ${what}`;
+	if (c.status === 'missing') return coded('note_no_file', { file });
+	// Records of the paired stages are two per case (SPEC §4).
+	const unit = coded(c.unit === 'records' ? 'unit_records_per_case' : 'unit_cases', {});
+	return coded(
+		partial ? 'note_partial' : 'note_incomplete',
+		{ file, have: c.have, expected: c.expected },
+		{ unit: [unit] }
+	);
 }
 
 /** Splits each file's records by class; a class absent from a file gets an empty list. */
@@ -102,14 +108,14 @@ export function computeRunMetrics(
 		(partialMode && completeness[file].status === 'incomplete');
 	const notes = EVAL_FILES.map((file) =>
 		completenessNote(file, completeness[file], partialMode)
-	).filter((n): n is string => n !== null);
+	).filter((n): n is CoreText => n !== null);
 	const unknownCauses = new Set(
 		EVAL_FILES.flatMap((file) => (records[file] ?? []).map((r) => r.cause_of_action)).filter(
 			(cause) => !Object.hasOwn(manifest.categories, cause)
 		)
 	);
 	for (const cause of unknownCauses) {
-		notes.push(`cause "${cause}" is not in the run's category map, counted as ${UNCLASSIFIED}`);
+		notes.push(coded('note_cause', { cause, cls: UNCLASSIFIED }));
 	}
 
 	return {

@@ -15,6 +15,7 @@ import {
 	openRun,
 	operationalChange
 } from './resume';
+import { english } from '../voice';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 const saved = makeManifest(run);
@@ -89,7 +90,7 @@ describe('compareManifest', () => {
 		],
 		['simulated provider', (m) => (m.simulated = true), 'simulated: saved false, now true']
 	])('refuses a changed %s', (_, edit, line) => {
-		expect(compareManifest(saved, changed(edit))).toEqual([line]);
+		expect(compareManifest(saved, changed(edit)).map((d) => english(d))).toEqual([line]);
 	});
 
 	it.each<[string, (m: Manifest) => void]>([
@@ -126,20 +127,27 @@ describe('categoryChanges', () => {
 			saved,
 			changed((m) => (m.categories['离婚纠纷'] = '其他'))
 		);
-		expect(warning).toContain('1 cause(s), e.g. 离婚纠纷: saved "婚姻家庭纠纷", now "其他"');
+		expect(english(warning!)).toContain(
+			'1 cause(s), e.g. 离婚纠纷: saved "婚姻家庭纠纷", now "其他"'
+		);
 	});
 });
 
 describe('openRun', () => {
 	it('creates the manifest of a new run, then resumes it', async () => {
 		const store = new MemoryStore();
-		expect(await openRun(store, saved)).toEqual({ created: true, manifest: saved, warnings: [] });
+		expect(await openRun(store, saved)).toEqual({
+			created: true,
+			manifest: saved,
+			warnings: [],
+			warningsSaid: []
+		});
 		expect(await store.readManifest(run)).toEqual(saved);
 		const again = await openRun(
 			store,
 			changed((m) => (m.created_at = '2031-01-01T00:00:00.000Z'))
 		);
-		expect(again).toEqual({ created: false, manifest: saved, warnings: [] });
+		expect(again).toEqual({ created: false, manifest: saved, warnings: [], warningsSaid: [] });
 	});
 
 	it('resumes with a warning when only the category map changed, keeping the saved map', async () => {

@@ -5,6 +5,7 @@
  */
 import { CheckpointError } from '../errors';
 import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import { manifestPath, stageFilePath, type RunKey } from '../layout';
 import { sameEndpoint } from '../names';
 import { caseKey, type StageFile } from '../record-names';
@@ -12,7 +13,7 @@ import type { Manifest } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-defaults';
 import type { OperationalEntry } from '../run-config';
 import { recordHead, type RecordHead } from './heads';
-import { describeIdentity, recordIdentity } from './identity';
+import { recordIdentity } from './identity';
 import { assertKeyFree } from './key-free';
 import { withOperationalEntry } from './manifest-file';
 import type { CheckpointStore } from './types';
@@ -35,17 +36,7 @@ function show(value: unknown): string {
 	return JSON.stringify(value);
 }
 
-function describeSelection(saved: readonly string[], wanted: readonly string[]): string {
-	const at = saved.findIndex((c, i) => c !== wanted[i]);
-	const first = at === -1 ? Math.min(saved.length, wanted.length) : at;
-	const detail =
-		first < Math.min(saved.length, wanted.length)
-			? `; first difference at position ${first + 1}: saved ${show(saved[first])}, now ${show(wanted[first])}`
-			: '';
-	return `dataset.selected_case_numbers: saved ${saved.length} cases, now ${wanted.length}${detail}`;
-}
-
-/** {@link describeSelection} as a code. */
+/** How the selected cases differ: their counts, and the first position where they part. */
 function selectionSaid(saved: readonly string[], wanted: readonly string[]): CoreText {
 	const at = saved.findIndex((c, i) => c !== wanted[i]);
 	const first = at === -1 ? Math.min(saved.length, wanted.length) : at;
@@ -58,15 +49,6 @@ function selectionSaid(saved: readonly string[], wanted: readonly string[]): Cor
 				now: show(wanted[first])
 			})
 		: coded('resume_selection', counts);
-}
-
-/** {@link compareManifest}'s lines as codes. */
-export function compareManifestSaid(saved: Manifest, wanted: Manifest): CoreText[] {
-	return manifestDifferences(saved, wanted).map((d) =>
-		d.field === 'dataset.selected_case_numbers'
-			? selectionSaid(d.saved as string[], d.now as string[])
-			: coded('resume_difference', { field: d.field, saved: show(d.saved), now: show(d.now) })
-	);
 }
 
 /** One field in which a saved manifest and the one a run would write differ. */
@@ -133,11 +115,11 @@ export function manifestDifferences(saved: Manifest, wanted: Manifest): Manifest
  * `manifestDifferences` as the CLI and the engine's errors say them, one line each
  * (`settings.temperature: saved 0.7, now 0.5`).
  */
-export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
+export function compareManifest(saved: Manifest, wanted: Manifest): CoreText[] {
 	return manifestDifferences(saved, wanted).map((d) =>
 		d.field === 'dataset.selected_case_numbers'
-			? describeSelection(d.saved as string[], d.now as string[])
-			: `${d.field}: saved ${show(d.saved)}, now ${show(d.now)}`
+			? selectionSaid(d.saved as string[], d.now as string[])
+			: coded('resume_difference', { field: d.field, saved: show(d.saved), now: show(d.now) })
 	);
 }
 
@@ -146,17 +128,17 @@ export function compareManifest(saved: Manifest, wanted: Manifest): string[] {
  * metrics by cause class; no record depends on them, so a changed map does not block a resume.
  * The saved manifest keeps the map it was created with.
  */
-export function categoryChanges(saved: Manifest, wanted: Manifest): string | null {
+export function categoryChanges(saved: Manifest, wanted: Manifest): CoreText | null {
 	const causes = new Set([...Object.keys(saved.categories), ...Object.keys(wanted.categories)]);
 	const changed = [...causes].filter((c) => saved.categories[c] !== wanted.categories[c]);
 	if (changed.length === 0) return null;
 	const c = changed[0];
-	const example = `${c}: saved ${show(saved.categories[c] ?? null)}, now ${show(wanted.categories[c] ?? null)}`;
-	return (
-		`the category map differs from the one saved with this run for ${changed.length} ` +
-		`cause(s), e.g. ${example}. Records do not depend on it, so the run resumes; its manifest ` +
-		'keeps the saved map.'
-	);
+	return coded('category_map_changed', {
+		count: changed.length,
+		cause: c,
+		saved: show(saved.categories[c] ?? null),
+		now: show(wanted.categories[c] ?? null)
+	});
 }
 
 /** Timeout, retries and concurrency of a run; concurrency is null when never recorded. */
@@ -196,8 +178,10 @@ export interface OpenRunResult {
 	created: boolean;
 	/** The manifest in force: the saved one on resume (with this resume's operational entry). */
 	manifest: Manifest;
-	/** Things worth telling the user that do not stop the run (a changed category map). */
+	/** Things worth telling the user that do not stop the run (a changed category map), in English. */
 	warnings: string[];
+	/** The same as codes, one each. */
+	warningsSaid: CoreText[];
 }
 
 export interface OpenRunOptions {
@@ -221,23 +205,17 @@ export async function openRun(
 	const saved = await store.readManifest(run);
 	if (saved === null) {
 		await store.createManifest(manifest);
-		return { created: true, manifest, warnings: [] };
+		return { created: true, manifest, warnings: [], warningsSaid: [] };
 	}
 	const diffs = compareManifest(saved, manifest);
 	if (diffs.length > 0) {
-		throw new CheckpointError(
-			`${manifestPath(run)}: run ${run.runId} was started with different inputs:\n` +
-				diffs.map((d) => `  - ${d}\n`).join('') +
-				'A run id keeps the inputs it was started with: use a new run id (--run-id) for changed ' +
-				'inputs, or restore the saved ones to resume. Nothing was overwritten.',
-			[
-				coded(
-					'resume_different_inputs',
-					{ manifest: manifestPath(run), run: run.runId, lines: diffs.join('\n') },
-					{ lines: compareManifestSaid(saved, manifest) }
-				)
-			]
-		);
+		throw new CheckpointError([
+			coded(
+				'resume_different_inputs',
+				{ manifest: manifestPath(run), run: run.runId },
+				{ lines: diffs }
+			)
+		]);
 	}
 	const warning = categoryChanges(saved, manifest);
 	const change = operationalChange(saved, manifest);
@@ -245,7 +223,8 @@ export async function openRun(
 	return {
 		created: false,
 		manifest: change ? withOperationalEntry(saved, change) : saved,
-		warnings: warning ? [warning] : []
+		warnings: warning ? [english(warning)] : [],
+		warningsSaid: warning ? [warning] : []
 	};
 }
 
@@ -312,59 +291,30 @@ export async function loadCheckpoint<F extends StageFile>(
 		)
 	);
 	const kept = new Map<string, RecordHead<F>>();
-	const problems: string[] = [];
-	const problemsSaid: CoreText[] = [];
+	const problems: CoreText[] = [];
 	lines.forEach(({ head, identity, line, seenAt }, i) => {
-		const where = `line ${line} (${describeIdentity(identity)})`;
 		const record = { record: [identitySaid(identity)] };
 		const saved = head.record.input_sha256 as string;
 		if (seenAt !== undefined) {
-			problems.push(
-				`${where}: saved twice (first at line ${seenAt}); remove the copy you do not trust, then resume.`
-			);
-			problemsSaid.push(
-				coded('checkpoint_saved_twice', { line, record: where, first: seenAt }, record)
-			);
+			problems.push(coded('checkpoint_saved_twice', { line, first: seenAt }, record));
 		} else if (!selected.has(identity)) {
-			problems.push(
-				`${where}: saved, but this case is not among the run's selected cases; the file does not ` +
-					'belong to this selection. Use a new run id, or remove the line.'
-			);
-			problemsSaid.push(coded('checkpoint_not_selected', { line, record: where }, record));
+			problems.push(coded('checkpoint_not_selected', { line }, record));
 		} else if (saved !== hashes[i]) {
 			problems.push(
-				`${where}: saved from different inputs (input_sha256 saved ${show(saved)}, now ` +
-					`${show(hashes[i])}): the dataset, prompts or an upstream record changed since it was saved. ` +
-					'Use a new run id to regenerate it.'
-			);
-			problemsSaid.push(
-				coded(
-					'checkpoint_other_inputs',
-					{ line, record: where, saved: show(saved), now: show(hashes[i]) },
-					record
-				)
+				coded('checkpoint_other_inputs', { line, saved: show(saved), now: show(hashes[i]) }, record)
 			);
 		} else {
 			kept.set(identity, head);
 		}
 	});
 	if (problems.length > 0) {
-		const listed = problems.slice(0, MAX_LISTED).map((p) => `  - ${p}\n`);
-		const more =
-			problems.length > MAX_LISTED ? `  … and ${problems.length - MAX_LISTED} more\n` : '';
-		const linesSaid = problemsSaid.slice(0, MAX_LISTED);
-		if (more) linesSaid.push(coded('checkpoint_more', { count: problems.length - MAX_LISTED }));
-		throw new CheckpointError(
-			`${label}: ${problems.length} saved record(s) do not fit this run:\n${listed.join('')}${more}` +
-				'Nothing was overwritten.',
-			[
-				coded(
-					'checkpoint_unfit',
-					{ file: label, count: problems.length, lines: listed.join('') },
-					{ lines: linesSaid }
-				)
-			]
-		);
+		const listed = problems.slice(0, MAX_LISTED);
+		if (problems.length > MAX_LISTED) {
+			listed.push(coded('checkpoint_more', { count: problems.length - MAX_LISTED }));
+		}
+		throw new CheckpointError([
+			coded('checkpoint_unfit', { file: label, count: problems.length }, { lines: listed })
+		]);
 	}
 	const missing = want.identities.filter((identity) => !kept.has(identity));
 	return { kept, missing };
