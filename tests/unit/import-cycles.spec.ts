@@ -16,11 +16,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
 /** Each cycle as its modules, sorted, joined by ' ↔ '. */
-const PENDING = [
-	'src/lib/core/prompts/pack-json.ts ↔ src/lib/core/prompts/pack.ts',
-	'src/lib/core/run-config.ts ↔ src/lib/core/run-defaults.ts',
-	'src/lib/state/run-controller.ts ↔ src/lib/state/run-request.ts'
-];
+const PENDING = ['src/lib/core/prompts/pack-json.ts ↔ src/lib/core/prompts/pack.ts'];
 
 function sources(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -4,6 +4,7 @@
  * of, and where notes go.
  */
 import type { RunKey } from '../core/layout';
+import { runKey } from '../core/names';
 
 export interface StoreContext {
 	/** The output root (`--output-root`). */
@@ -23,7 +24,7 @@ export const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.co
 
 /** `runs/<id>/<model>`: what a lock covers. */
 export function runName(run: RunKey): string {
-	return `${run.runId}/${run.modelDir}`;
+	return runKey(run);
 }
 
 /** Per-path chains of tasks: each starts once the one before it has settled, failed or not. */

@@ -14,7 +14,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { CheckpointError } from '../core/errors';
-import type { RunKey } from '../core/layout';
+import { runFilePath, type RunKey } from '../core/layout';
 import { runLabel } from '../core/store/checks';
 import { errorCode } from './fs-store-io';
 import {
@@ -32,7 +32,7 @@ export type { LockInfo } from './fs-store-lock-info';
 
 /** `runs/<run-id>/<model>/.lock`, next to the manifest. */
 export function lockFilePath(run: RunKey): string {
-	return `runs/${run.runId}/${run.modelDir}/.lock`;
+	return runFilePath(run, '.lock');
 }
 
 /** How a lock is taken: where notes go, how a first failed write is worded, how pids are told. */

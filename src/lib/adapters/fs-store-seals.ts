@@ -7,7 +7,7 @@
  * unreadable seal file is no seal.
  */
 import { promises as fs } from 'node:fs';
-import { RESUME_SEALS_FILE, stageFilePath, type RunKey } from '../core/layout';
+import { RESUME_SEALS_FILE, runFilePath, stageFilePath, type RunKey } from '../core/layout';
 import type { StageFile } from '../core/records';
 import type { StoreContext } from './fs-store-context';
 import { errorCode, replaceFile } from './fs-store-io';
@@ -18,7 +18,7 @@ import { errorCode, replaceFile } from './fs-store-io';
  * is checked in full on its next resume, then sealed.
  */
 export function sealFilePath(run: RunKey): string {
-	return `runs/${run.runId}/${run.modelDir}/${RESUME_SEALS_FILE}`;
+	return runFilePath(run, RESUME_SEALS_FILE);
 }
 
 /**

@@ -16,7 +16,13 @@ import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
-import { manifestPath, RUN_ID_PATTERN, stageFilePath, type RunKey } from '../core/layout';
+import {
+	manifestPath,
+	RUN_ID_PATTERN,
+	runFolder,
+	stageFilePath,
+	type RunKey
+} from '../core/layout';
 import {
 	STAGE_FILE_NAMES,
 	type AnyRecord,
@@ -204,7 +210,7 @@ export class FsStore implements CheckpointStore, CallLog {
 			await release();
 		}
 		// Only known files were removed; a folder holding anything else stays.
-		const runDir = this.pathOf(`runs/${run.runId}/${run.modelDir}`);
+		const runDir = this.pathOf(runFolder(run));
 		await removeIfEmpty(runDir);
 		await removeIfEmpty(dirname(runDir));
 	}

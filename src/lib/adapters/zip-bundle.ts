@@ -16,7 +16,6 @@ import {
 	manifestPath,
 	parseLayoutPath,
 	unportableName,
-	unportableText,
 	type RunKey,
 	type UnportableRule
 } from '../core/layout';
@@ -358,7 +357,6 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 		const unportable = unportableFolder(named.run);
 		if (unportable) {
 			problems.push(
-				`${shown}: ${unportableText(unportable.rule, unportable.name)}; such a bundle is refused.`,
 				coded(UNPORTABLE_CODES[unportable.rule], { path: shown, name: unportable.name })
 			);
 			return;

@@ -24,7 +24,6 @@ const ALLOWED: Record<string, string> = {
 	'args.ts: checked.problem':
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
 	'commands/stage.ts: name': 'a command name of this file (ours)',
-	'commands/stage.ts: run.runId': 'inside a path that is escaped whole on the next line',
 	'commands/stage.ts: (e as Error).message':
 		"parsePromptPack's problem list: multi-line by design, its quoted values escaped where written",
 	'commands/run.ts: e.message': 'a UsageError of args.ts, already escaped there',
