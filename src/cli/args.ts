@@ -1,5 +1,5 @@
 /**
- * The SPEC §8 options every generation command shares: flags, then environment variables
+ * The PROTOCOL.md §8 options every generation command shares: flags, then environment variables
  * (as in the Python harness), then defaults. Flags beat the environment.
  */
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The CLI dispatcher. Commands are handlers keyed by name; `createProgram` maps errors to
- * the SPEC §8 exit codes: 0 done, 1 API/judge failure, 2 bad usage, invalid input or a
+ * the PROTOCOL.md §8 exit codes: 0 done, 1 API/judge failure, 2 bad usage, invalid input or a
  * checkpoint/manifest mismatch. A user never sees a stack trace.
  */
 import { CheckpointError, ModelCallError, UsageError } from '../lib/core/errors';

@@ -1,5 +1,5 @@
 /**
- * Bootstrap statistics (issue 11 §3) over five full 432-case simulated runs, in-process in
+ * Bootstrap statistics over five full 432-case simulated runs, in-process in
  * Node: the case-level 95% intervals of every rate (overall and per class, 2,000 resamples),
  * a paired comparison of two runs, and the whole report with intervals as `results --json`
  * computes it. A diagnostic: the issue's goal (< 2 s without freezing the page) is for the

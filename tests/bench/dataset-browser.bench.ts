@@ -3,7 +3,7 @@
  * its file input, timed in the page from the input's change to the summary on screen) against
  * the CLI's `validate` on the same file (a child process, as `npm run lexpilot` runs it).
  * Target: the browser within 2× the CLI, with no main-thread task over 200 ms meanwhile
- * (issue 14). Needs `npm run build` first; the file is generated (synthetic, seeded).
+ *. Needs `npm run build` first; the file is generated (synthetic, seeded).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { writeLargeDataset } from './synthetic-dataset';
 import type { BenchModule } from './types';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** 205,000 one-message cases: about 106 MB, the size of issue 14's slow file. */
+/** 205,000 one-message cases: about 106 MB, the size of the slow file once reported. */
 const CASES = 205_000;
 const RUNS = 3;
 const TARGET_RATIO = 2;

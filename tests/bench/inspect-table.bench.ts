@@ -1,5 +1,5 @@
 /**
- * The Inspect page's case table filtering 432 cases (issue 11: "the case table filters 432
+ * The Inspect page's case table filtering 432 cases ("the case table filters 432
  * cases in < 50 ms"), measured end to end in Chromium against the built site: a full simulated
  * run of 432 cases is imported as a bundle (so its records are in IndexedDB), the Inspect page
  * opened on it, and each filter change and each keystroke of a search timed from the input

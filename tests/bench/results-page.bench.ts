@@ -1,5 +1,5 @@
 /**
- * The Results page's bootstrap in Chromium against the built site (issue 11: "the bootstrap
+ * The Results page's bootstrap in Chromium against the built site ("the bootstrap
  * for 5 runs × 432 cases < 2 s in the browser without freezing the page"). Five full
  * simulated runs are imported as a bundle, the Results page opened, and each load's intervals
  * (2,000 resamples, overall and per class, every run) timed from the request to the worker

@@ -1,5 +1,5 @@
 /**
- * Results recompute: `computeReport` (SPEC §7–8: per run, per class, per group) over five
+ * Results recompute: `computeReport` (PROTOCOL.md §7–8: per run, per class, per group) over five
  * full 432-case runs held in memory, as the Results page does when it opens.
  */
 import { computeReport, memorySource } from '../../src/lib/core/results';

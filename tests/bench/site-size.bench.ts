@@ -13,7 +13,7 @@ import type { BenchModule } from './types';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BUILD = join(ROOT, 'build');
-/** First load of each route, in kB (1000 bytes) of gzip (issue 12). */
+/** First load of each route, in kB (1000 bytes) of gzip. */
 const TARGET_FIRST_LOAD_KB = 100;
 
 /** gzip at zlib's default level 6, what static hosts typically serve. */

@@ -39,7 +39,7 @@ type RawCase = Record<string, unknown> & { case_number: string | number; cause_o
 async function readSample() {
 	const text = (await readFile(SAMPLE, 'utf8')).replace(/^\uFEFF/, '');
 	const cases = JSON.parse(text) as RawCase[];
-	// History fields by their canonical names, or by the SPEC §1 naming rule.
+	// History fields by their canonical names, or by the PROTOCOL.md §1 naming rule.
 	const keys = Object.keys(cases[0]);
 	const completeKey =
 		keys.find((k) => k === 'complete_consultation') ??
@@ -265,7 +265,7 @@ describe('Dataset page', () => {
 			);
 			expect(hit, `no row for ${JSON.stringify(p)} in\n${rows.join('\n')}`).toBeDefined();
 		}
-		// The dataset opened before stays in use (issue 13): the broken file only gets its report.
+		// The dataset opened before stays in use: the broken file only gets its report.
 		const n = expected.problems.length;
 		expect(await text(page, 'kept-dataset')).toBe(
 			`broken.json was not opened (${n} problems, listed below). The dataset in use is still dropped.json.`

@@ -1,5 +1,5 @@
 /**
- * The browser fault matrix (issue 6, item 4): the Run page in Chromium against the fault
+ * The browser fault matrix: the Run page in Chromium against the fault
  * matrix's fake provider (tests/unit/faults/harness.ts: simulated answers, so an answer depends
  * only on its prompt) while it misbehaves. Every row runs all five stages on the first 2 cases
  * of the sample and must end EITHER with exactly the records of a clean run of the same answers

@@ -1,5 +1,5 @@
 /**
- * The Run page never shows stale or misleading state (issue 13, part 4): the Unfinished list
+ * The Run page never shows stale or misleading state: the Unfinished list
  * follows the stored records and locks, a run id of other inputs is named before Start and never
  * touched by it, elapsed time stands still while paused, and the page in Chinese.
  */

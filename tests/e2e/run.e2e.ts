@@ -85,7 +85,7 @@ describe('Run page', () => {
 				user: fake.server.baseURL,
 				judge: fake.server.baseURL
 			},
-			// The sample's third case_number is an integer and stays one (SPEC §5).
+			// The sample's third case_number is an integer and stays one (PROTOCOL.md §5).
 			dataset: {
 				sha256: sample.sha256,
 				selected_case_numbers: sample.cases.slice(0, 3).map((c) => c.case_number_value)
@@ -150,7 +150,7 @@ describe('Run page', () => {
 			'Keys are not remembered'
 		);
 		await e.screenshot('run-unfinished');
-		// A rate-limited run resumes with more patience (SPEC §6): retries from the Models page.
+		// A rate-limited run resumes with more patience (PROTOCOL.md §6): retries from the Models page.
 		await page.getByRole('link', { name: 'Models', exact: true }).click();
 		await page.getByTestId('setting-retries').fill('7');
 		await page.getByRole('link', { name: 'Run', exact: true }).click();

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of the built site (issue 6, item 1, browser side): every page of
+ * The Content-Security-Policy of the built site (browser side): every page of
  * build/ carries a strict policy, Chromium enforces it against injected script of every kind,
  * and normal use of every page never trips it.
  */

@@ -1,5 +1,5 @@
 /**
- * Canary keys in the browser (issue 6, item 3). Distinctive keys entered on the Models page for
+ * Canary keys in the browser. Distinctive keys entered on the Models page for
  * every role (not remembered) go through a full run against the fake server, a run the provider
  * refuses while quoting the key back, and an export. Afterwards the keys must be in no IndexedDB
  * database, Web Storage, cookie, cache or lock name, no exported file or manifest, no URL or

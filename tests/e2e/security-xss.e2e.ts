@@ -1,5 +1,5 @@
 /**
- * Untrusted text renders inert (issue 6, item 2): hostile dataset text run through the Run page,
+ * Untrusted text renders inert: hostile dataset text run through the Run page,
  * hostile MODEL OUTPUT from a provider (responses, reasoning, `<think>` blocks, user replies,
  * questions, judge prose around the JSON, provider error messages) viewed on Run, Results and
  * Inspect, and hostile IMPORTED BUNDLES (model ids, endpoints, class names, records). Each must

@@ -1,5 +1,5 @@
 /**
- * SPEC §5/§6 `case_number` rule, held by every store (memory, IndexedDB, files): a case number
+ * PROTOCOL.md §5/§6 `case_number` rule, held by every store (memory, IndexedDB, files): a case number
  * keeps its JSON type in every record and the manifest; readers compare it as a string, so `1001`
  * and `"1001"` are one case, and a run saved with string case numbers (as this tool wrote them
  * before) still resumes from a dataset that holds integers.

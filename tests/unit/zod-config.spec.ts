@@ -1,6 +1,6 @@
 /**
  * `src/hooks.client.ts` switches zod's `new Function` probe off (it trips the site's CSP)
- * without importing zod, so that zod stays out of the pages' first load (issue 12). That relies
+ * without importing zod, so that zod stays out of the pages' first load. That relies
  * on zod reading its settings from `globalThis.__zod_globalConfig` when it loads later: this
  * checks it still does (a zod upgrade that moved the settings would fail here, not in the CSP).
  */

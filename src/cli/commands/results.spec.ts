@@ -87,7 +87,7 @@ function expectClose(actual: unknown, expected: unknown, path = '') {
 }
 
 describe('results --json', () => {
-	it('prints one JSON object in the SPEC §8 shape, with hand-computed figures', async () => {
+	it('prints one JSON object in the PROTOCOL.md §8 shape, with hand-computed figures', async () => {
 		const { code, stdout, stderr } = await results('--output-root', 'repeated-runs', '--json');
 		expect(stderr).toBe('');
 		expect(code).toBe(0);
@@ -198,7 +198,7 @@ describe('results --json', () => {
 	});
 });
 
-describe('results on integer case numbers (SPEC §5)', () => {
+describe('results on integer case numbers (PROTOCOL.md §5)', () => {
 	/** The fixture runs with case numbers 1001…1004, integers (as a Python writer leaves them) in `only`'s files. */
 	function pythonStyle(only?: (path: string) => boolean): string {
 		const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-int-'));

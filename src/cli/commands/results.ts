@@ -1,4 +1,4 @@
-/** `results`: per-run, per-class and grouped metrics of an output root (SPEC §8). */
+/** `results`: per-run, per-class and grouped metrics of an output root (PROTOCOL.md §8). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../lib/core/errors';
@@ -31,7 +31,7 @@ Options:
   --output-root D  the folder holding runs/, eval_results/, ... (default ${DEFAULT_OUTPUT_ROOT})
   --run-id R       only runs with this run id
   --model M        only runs of this evaluated model id, or of this model folder name
-  --json           print one JSON object (SPEC §8 shape, plus completeness and notes)
+  --json           print one JSON object (PROTOCOL.md §8 shape, plus completeness and notes)
   --partial        score incomplete stages over the records saved so far (marked partial, n of N)
   --compare A B    compare run B with run A (run ids); --model picks the model of both runs
   --model-a M      the model of run A (beats --model); --model-b M the same for run B

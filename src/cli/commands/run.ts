@@ -1,5 +1,5 @@
 /**
- * `run` (not in the SPEC; an addition of this workbench): every stage of a run in one process
+ * `run` (an addition of this workbench, PROTOCOL.md §8): every stage of a run in one process
  * with one scheduler (`runAll`), so a case's gen, dcg, Direct and Gold overlap and Interaction
  * follows gen case by case. It writes exactly the files the stage commands write, and resumes
  * whatever mix of them is saved. `--concurrency` counts model calls in flight per endpoint;

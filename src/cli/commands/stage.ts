@@ -1,10 +1,10 @@
 /**
- * The generation commands of SPEC §8: `gen`, `lca`, `dcg`, `ljp-direct`, `ljp-gold`,
+ * The generation commands of PROTOCOL.md §8: `gen`, `lca`, `dcg`, `ljp-direct`, `ljp-gold`,
  * `ljp-interaction` and `ljp` (the three LJP stages). Each reads the dataset, opens or resumes
  * the run under --output-root, runs its stages and prints where the records went. A resume of a
  * sealed run on the same dataset bytes does not parse the dataset (`../dataset-seal.ts`).
  *
- * `--simulated` (not in the SPEC; an addition of this workbench) answers every role with the
+ * `--simulated` (an addition of this workbench, PROTOCOL.md §8) answers every role with the
  * offline simulated provider: no network, no key, deterministic text. The manifest records
  * `simulated: true`, so such a run is never compared with a real one.
  */

@@ -1,4 +1,4 @@
-/** `validate --dataset F`: check a dataset before spending any API call on it (SPEC §8). */
+/** `validate --dataset F`: check a dataset before spending any API call on it (PROTOCOL.md §8). */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
@@ -20,7 +20,7 @@ export const validate: CommandHandler = {
 	summary: 'check a dataset file and print its summary (or every problem)',
 	usage: `Usage: npx lexpilot validate --dataset FILE [options]
 
-Checks every SPEC §1 rule and prints a summary (exit 0), or the problems, one a line (exit 2):
+Checks every PROTOCOL.md §1 rule and prints a summary (exit 0), or the problems, one a line (exit 2):
 the first 500, then how many more of each kind (a broken file can hold millions).
 
 Options:

@@ -1,5 +1,5 @@
 /**
- * The runs kept in IndexedDB seen as files of the canonical layout (SPEC §5), so the browser
+ * The runs kept in IndexedDB seen as files of the canonical layout (PROTOCOL.md §5), so the browser
  * scores them with the very `computeReport` the CLI runs over its output folder, exports them
  * byte for byte, and Inspect reads one case of them.
  */

@@ -433,7 +433,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 				modelDir: run.modelDir,
 				file,
 				seq,
-				// The index compares strings (SPEC §5); `json` keeps the record's own type.
+				// The index compares strings (PROTOCOL.md §5); `json` keeps the record's own type.
 				case_number: caseKey(record.case_number),
 				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
 				json

@@ -1,5 +1,5 @@
 /**
- * Bundles: runs in the canonical layout of SPEC §5, as a zip (export, import) or as the files of
+ * Bundles: runs in the canonical layout of PROTOCOL.md §5, as a zip (export, import) or as the files of
  * a folder (import). Import is validate-everything-first: every path, size, manifest and record
  * is checked in memory and every problem reported at once, so a caller writes all or nothing.
  * Framework-free; fflate is loaded on first use so it never weighs on the first page.
@@ -104,7 +104,7 @@ const CLUTTER = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/;
 /** Problems listed before the rest are summarised; a broken bundle should not flood the page. */
 const MAX_LISTED = 40;
 
-/** Sort key of a layout path: run, then its manifest, then its stage files in SPEC §5 order. */
+/** Sort key of a layout path: run, then its manifest, then its stage files in PROTOCOL.md §5 order. */
 function layoutRank(path: string): string {
 	const named = parseLayoutPath(path);
 	if (!named) return `~${path}`;
@@ -536,7 +536,7 @@ export async function readBundle(
 	for (const [key, entry] of [...sorted.manifests].sort(([a], [b]) => (a < b ? -1 : 1))) {
 		const manifest = await readManifest(entry, label(entry.path), problems);
 		if (!manifest) continue;
-		// Compared as strings (SPEC §5): a Python writer's integer case numbers import as they are.
+		// Compared as strings (PROTOCOL.md §5): a Python writer's integer case numbers import as they are.
 		const selected = new Set(manifest.dataset.selected_case_numbers.map(caseKey));
 		const files: Partial<Record<StageFile, BundleFile>> = {};
 		let ok = true;

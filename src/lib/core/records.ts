@@ -1,7 +1,7 @@
 /**
- * The canonical records of SPEC §5, declared once. Every writer (engine, import) and every
+ * The canonical records of PROTOCOL.md §5, declared once. Every writer (engine, import) and every
  * reader (metrics, results, charts, export) goes through these schemas. Extra fields are
- * allowed (`.loose()`), as the SPEC says, so bundles written by other tools still load.
+ * allowed (`.loose()`), as PROTOCOL.md §5 says, so bundles written by other tools still load.
  */
 import { z } from 'zod';
 import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
@@ -20,7 +20,7 @@ export {
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected a 64-digit lowercase hex SHA-256');
 /**
- * `case_number` keeps its JSON type (SPEC §5): a string or an integer, as the dataset holds it.
+ * `case_number` keeps its JSON type (PROTOCOL.md §5): a string or an integer, as the dataset holds it.
  * Readers accept both and compare them as strings (`caseKey`), so `1001` and `"1001"` are one case.
  */
 export const CaseNumber = z.union([z.string().min(1), z.number().int()]);

@@ -1,5 +1,5 @@
 /**
- * A run's configuration, declared once: the defaults of SPEC §2–§3 and the range of every
+ * A run's configuration, declared once: the defaults of PROTOCOL.md §2–§3 and the range of every
  * numeric setting (`run-defaults.ts`, re-exported here; it imports nothing from this file), the
  * zod schemas that check them, and the simulated provider's identity. The CLI's flag parser, the
  * manifest and the engine check with these schemas; the Models page, stored settings and run
@@ -20,7 +20,7 @@ export function limited(name: SettingName): z.ZodNumber {
 
 /**
  * Generation settings as a manifest records them. Temperature, judge temperature and max tokens
- * decide results (comparability, resume); timeout and retries are operational (SPEC §5).
+ * decide results (comparability, resume); timeout and retries are operational (PROTOCOL.md §5).
  */
 export const Settings = z.object({
 	/** @default 0.7 */
@@ -46,7 +46,7 @@ export const Concurrency = limited('concurrency');
 export const CaseLimit = limited('limit');
 
 /**
- * The operational values one start or resume of a run used (SPEC §5–§6): how patient it was,
+ * The operational values one start or resume of a run used (PROTOCOL.md §5–§6): how patient it was,
  * never what it produced. A manifest's `operational_history` lists them, oldest first.
  */
 export const OperationalEntry = z

@@ -1,15 +1,15 @@
 /**
- * A run's defaults and the range of every numeric setting (SPEC §2–§3), as plain data: the one
+ * A run's defaults and the range of every numeric setting (PROTOCOL.md §2–§3), as plain data: the one
  * limits table (`SETTING_LIMITS`) that the CLI's flags, the Models page form, the stored settings
  * and plans and the engine all check against, through the schemas `run-config.ts` builds from
  * it. Imports nothing: `run-config.ts` imports this (and re-exports it), never the other way.
  */
 
-/** SPEC §2: no base URL at all means OpenAI's. */
+/** PROTOCOL.md §2: no base URL at all means OpenAI's. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** The Standard User Model of the paper (SPEC §2); use your provider's id via --user-model. */
+/** The Standard User Model of the paper (PROTOCOL.md §2); use your provider's id via --user-model. */
 export const DEFAULT_USER_MODEL = 'DeepSeek-V4.1-Flash';
-/** The judge of the paper (SPEC §2); use your provider's id via --judge-model. */
+/** The judge of the paper (PROTOCOL.md §2); use your provider's id via --judge-model. */
 export const DEFAULT_JUDGE_MODEL = 'DeepSeek-R1';
 /** Parallel cases; does not change results, so it is not part of comparability. @default 4 */
 export const DEFAULT_CONCURRENCY = 4;
@@ -77,7 +77,7 @@ export function withinLimit(value: unknown, limit: NumberLimit): value is number
 	return aboveMin && value <= limit.max;
 }
 
-/** The settings of a run started without any given (SPEC §2–§3). */
+/** The settings of a run started without any given (PROTOCOL.md §2–§3). */
 export const DEFAULT_SETTINGS: Readonly<Record<SettingsKey, number>> = {
 	temperature: 0.7,
 	judge_temperature: 0.1,
@@ -86,7 +86,7 @@ export const DEFAULT_SETTINGS: Readonly<Record<SettingsKey, number>> = {
 	retries: 3
 };
 
-/** Settings that change what a model answers: a change needs a new run id (SPEC §5–§6). */
+/** Settings that change what a model answers: a change needs a new run id (PROTOCOL.md §5–§6). */
 export const RESULT_SETTINGS = ['temperature', 'judge_temperature', 'max_tokens'] as const;
-/** Settings a resume may change (SPEC §5–§6): recorded, never compared. */
+/** Settings a resume may change (PROTOCOL.md §5–§6): recorded, never compared. */
 export const OPERATIONAL_SETTINGS = ['timeout_s', 'retries'] as const;

@@ -1,5 +1,5 @@
 /**
- * How many model calls a run will make, before it starts (SPEC §4). Every stage has a fixed
+ * How many model calls a run will make, before it starts (PROTOCOL.md §4). Every stage has a fixed
  * count per case except gen, whose interaction stops early on a judgment: between 0 and 3 more
  * questions, each with a user reply and a label, and at most one forced prediction.
  */

@@ -1,7 +1,7 @@
 /**
  * The CLI commands that do what the page is set up to do, for when the browser cannot (a
  * provider that refuses web pages, CORS). Base URLs and model ids are written out; keys never
- * are: each key appears only as the name of the environment variable to set (SPEC §8).
+ * are: each key appears only as the name of the environment variable to set (PROTOCOL.md §8).
  */
 import { ROLES, type Role } from '$lib/core/record-names';
 import { RUN_ALL_STAGES, type StageName } from '$lib/core/engine/types';

@@ -82,7 +82,7 @@ export class InspectorState {
 
 	readonly run = $derived(this.runs.find((r) => runKey(r.run) === this.runKey) ?? null);
 	readonly vsRun = $derived(this.runs.find((r) => runKey(r.run) === this.vsKey) ?? null);
-	/** The run's case numbers as strings: how the URL and the records are matched (SPEC §5). */
+	/** The run's case numbers as strings: how the URL and the records are matched (PROTOCOL.md §5). */
 	readonly cases = $derived(this.run?.manifest.dataset.selected_case_numbers.map(caseKey) ?? []);
 	readonly rows = $derived(this.table.status === 'ready' ? this.table.rows : null);
 	readonly vsRows = $derived.by(() => {

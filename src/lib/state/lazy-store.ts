@@ -1,7 +1,7 @@
 /**
  * The IndexedDB store, its readers and the bundle code, loaded on first use. They check every
  * record and manifest with zod's schemas, which would otherwise be in the first load of each
- * page that reads runs (issue 12: ≤ 100 kB of gzip JavaScript a route); the page draws itself
+ * page that reads runs (≤ 100 kB of gzip JavaScript a route); the page draws itself
  * first and fetches them together with its first read, which is asynchronous anyway.
  */
 import type { IdbStore } from '$lib/adapters/idb-store';

@@ -17,7 +17,7 @@ function settings(edit: (s: ModelSettings) => void = () => {}): ModelSettings {
 	return s;
 }
 
-describe('resolveEndpoints: roles fall back to the default endpoint (SPEC §2)', () => {
+describe('resolveEndpoints: roles fall back to the default endpoint (PROTOCOL.md §2)', () => {
 	const cases: Array<[string, (s: ModelSettings) => void, string, string]> = [
 		['no base URL at all → OpenAI', (s) => (s.defaults.baseURL = ''), DEFAULT_BASE_URL, ''],
 		[
@@ -61,7 +61,7 @@ describe('resolveEndpoints: roles fall back to the default endpoint (SPEC §2)',
 		expect(judge).toEqual({ baseURL, apiKey, model: 'DeepSeek-R1' });
 	});
 
-	it('keeps the SPEC defaults for the user and judge models and chooses no evaluated model', () => {
+	it('keeps the protocol defaults for the user and judge models and chooses no evaluated model', () => {
 		const r = resolveEndpoints(defaultModelSettings());
 		expect([r.evaluated.model, r.user.model, r.judge.model]).toEqual([
 			'',

@@ -46,7 +46,7 @@ export interface RoleConfig {
 	/** Take the default endpoint's key. @default true */
 	useDefaultKey: boolean;
 	apiKey: string;
-	/** Model id sent to the endpoint. The evaluated one has no default (SPEC §2). */
+	/** Model id sent to the endpoint. The evaluated one has no default (PROTOCOL.md §2). */
 	model: string;
 }
 
@@ -88,7 +88,7 @@ export function defaultModelSettings(): ModelSettings {
 	};
 }
 
-/** Base URL, key and model each role will use, after the fallbacks of SPEC §2. */
+/** Base URL, key and model each role will use, after the fallbacks of PROTOCOL.md §2. */
 export function resolveEndpoints(s: ModelSettings): Record<Role, RoleEndpoint> {
 	const defaultURL = s.defaults.baseURL.trim() || DEFAULT_BASE_URL;
 	return Object.fromEntries(

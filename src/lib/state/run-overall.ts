@@ -15,7 +15,7 @@ export interface OverallProgress {
 		done: number;
 		/**
 		 * Calls answered plus, per stage, the cases left times the calls a case took so far (the
-		 * middle of SPEC §4's range per case until three cases of the stage are done).
+		 * middle of PROTOCOL.md §4's range per case until three cases of the stage are done).
 		 */
 		estimatedTotal: number;
 	};

@@ -193,7 +193,7 @@ describe('resume', () => {
 		expect([...req.keys].sort()).toEqual(['sk-default', 'sk-or-judge']);
 	});
 
-	it('takes timeout, retries and concurrency from the Models page (SPEC §6: more patience)', async () => {
+	it('takes timeout, retries and concurrency from the Models page (PROTOCOL.md §6: more patience)', async () => {
 		const m = await manifest();
 		const { specs, factory } = spyFactory();
 		const src = sources((s) => {

@@ -3,7 +3,7 @@
  * `RunRequest`, or into the reasons it cannot start. A resumed run takes what decides its
  * results from its manifest instead (models, endpoints, temperatures, max tokens, selected
  * cases), so it continues exactly as it began; keys (never saved with a run) and the operational
- * settings (timeout, retries, concurrency: a rate-limited run resumes with more patience, SPEC
+ * settings (timeout, retries, concurrency: a rate-limited run resumes with more patience, PROTOCOL.md
  * §6) come from the Models page.
  */
 import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';

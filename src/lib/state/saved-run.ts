@@ -1,7 +1,7 @@
 /**
  * What the Run form's run id already holds, before Start: nothing (a new run), a run of the same
  * inputs (Start resumes it; its saved cases are not counted in the estimate), or a run of other
- * inputs, which the engine would refuse (SPEC §6) — with every difference, so the page can say
+ * inputs, which the engine would refuse (PROTOCOL.md §6) — with every difference, so the page can say
  * what differs in the browser's words before anything is started, written or overwritten.
  * The manifest's builder and comparer (and the zod schemas behind them) are imported on the first
  * check, not with the Run page, to keep its first load small (PERFORMANCE.md).

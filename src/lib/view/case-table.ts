@@ -41,7 +41,7 @@ export type Flag = boolean | null;
 
 /** One case of a run, as the table lists it. */
 export interface CaseRow {
-	/** `case_number` as a string (SPEC §5). */
+	/** `case_number` as a string (PROTOCOL.md §5). */
 	caseNumber: string;
 	/** Position in the run's selected cases: the table's default order. */
 	index: number;

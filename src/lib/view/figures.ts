@@ -161,7 +161,7 @@ const REASONS: Record<string, (o: { locale?: FigureLocale }) => string> = {
 	qwk: (o) => m.results_undef_qwk({}, o)
 };
 
-/** Why a value of a scored stage is null (SPEC §7: a zero denominator). */
+/** Why a value of a scored stage is null (PROTOCOL.md §7: a zero denominator). */
 function undefinedReason(
 	metric: MetricRef,
 	obj: Record<string, number | null>,

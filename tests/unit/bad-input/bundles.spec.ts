@@ -1,5 +1,5 @@
 /**
- * Malformed bundles (issue 6, item 2): each damaged copy of a real run goes through the bundle
+ * Malformed bundles: each damaged copy of a real run goes through the bundle
  * importer (`readZipBundle` → `importRuns`) into an IndexedDB store that already holds a run,
  * and, when it can exist as a folder on disk, through `results`. Each is refused with a message
  * naming the file (and line), and what is stored stays exactly as it was.
@@ -351,7 +351,7 @@ const ROWS: BundleRow[] = [
 	{
 		bundle: 'a zip bomb that understates its size (inflated only up to what it declares)',
 		zip: (f, p) => understate(bombZip(f, p.stage('LCA_results'), 8), p.stage('LCA_results'), 1024),
-		// What it inflates to is zeros: damage, not a cut-off write to resume (issue 14, item 10).
+		// What it inflates to is zeros: damage, not a cut-off write to resume.
 		importer: (at, p) => [
 			`${at(p.stage('LCA_results'))}, line 1: holds zero bytes (NUL), not JSON text: the file is damaged`
 		],

@@ -1,5 +1,5 @@
 /**
- * The bad-input dataset corpus (issue 6, item 2): one malformed file per SPEC §1 rule, each run
+ * The bad-input dataset corpus: one malformed file per PROTOCOL.md §1 rule, each run
  * through `validate` and through a generation command. Both exit 2 and list every problem with
  * its place; the generation command makes no call and writes nothing.
  */

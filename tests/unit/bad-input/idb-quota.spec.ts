@@ -1,5 +1,5 @@
 /**
- * A full browser storage mid-run (issue 6, item 2): IndexedDB (fake-indexeddb) refuses the Nth
+ * A full browser storage mid-run: IndexedDB (fake-indexeddb) refuses the Nth
  * record with QuotaExceededError. The run stops with a message naming the case and saying what
  * to do, every record saved before stays, and a rerun once space is free ends in exactly the
  * files of a run that never hit the limit.

@@ -131,7 +131,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 			user: server.baseURL,
 			judge: server.baseURL
 		});
-		// case #1's case_number is the integer 2 in the file and stays one (SPEC §5).
+		// case #1's case_number is the integer 2 in the file and stays one (PROTOCOL.md §5).
 		expect(manifest.dataset.selected_case_numbers).toEqual(['E-001', 2, 'E-003']);
 	});
 
@@ -204,7 +204,7 @@ describe('generation commands over HTTP', { timeout: 30_000 }, () => {
 
 		const before = server.chatRequests.length;
 		// More patience than the failed call: retries, timeout and concurrency are operational
-		// (SPEC §6), recorded in the manifest's history, never a reason to refuse.
+		// (PROTOCOL.md §6), recorded in the manifest's history, never a reason to refuse.
 		const patient = ['--retries', '5', '--timeout', '60', '--concurrency', '2'];
 		const resumed = await cli('gen', broken, patient);
 		expect(resumed.code, resumed.stderr).toBe(0);

@@ -1,4 +1,4 @@
-/** SPEC §2 isolation: every prompt sent to every role, inspected. */
+/** PROTOCOL.md §2 isolation: every prompt sent to every role, inspected. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyDetailsText, renderHistory } from '../../../src/lib/core/dataset/render';
 import type { Case } from '../../../src/lib/core/dataset/types';
@@ -30,7 +30,7 @@ beforeAll(async () => {
 	await run(client, store, { dataset });
 });
 
-describe('isolation of roles (SPEC §2)', () => {
+describe('isolation of roles (PROTOCOL.md §2)', () => {
 	it('sends the evaluated model only its history and task prompt, never hidden data', () => {
 		const evaluated = client.requests.filter((r) => r.role === 'evaluated');
 		expect(evaluated.length).toBeGreaterThan(0);

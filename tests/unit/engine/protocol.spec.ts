@@ -1,4 +1,4 @@
-/** SPEC §4: the interaction budget, DCG's two rounds, Direct/Gold independence, claim order. */
+/** PROTOCOL.md §4: the interaction budget, DCG's two rounds, Direct/Gold independence, claim order. */
 import { describe, expect, it } from 'vitest';
 import { renderHistory } from '../../../src/lib/core/dataset/render';
 import { claimsText } from '../../../src/lib/core/prompts/fill';
@@ -15,7 +15,7 @@ function onUnderspecified(req: SeenRequest): boolean {
 	return req.values.history!.includes('一直不还，我该怎么办');
 }
 
-describe('interaction (SPEC §4.1c)', () => {
+describe('interaction (PROTOCOL.md §4.1c)', () => {
 	const table = [
 		{ asks: 0, labels: ['judgment'], stop: 'judgment', userReplies: 0 },
 		{ asks: 1, labels: ['clarification', 'judgment'], stop: 'judgment', userReplies: 1 },
@@ -96,7 +96,7 @@ describe('interaction (SPEC §4.1c)', () => {
 	});
 });
 
-describe('dcg (SPEC §4.2)', () => {
+describe('dcg (PROTOCOL.md §4.2)', () => {
 	const table = [
 		{ labels: ['否', '是'], success: true },
 		{ labels: ['是', '否'], success: true },
@@ -138,7 +138,7 @@ describe('dcg (SPEC §4.2)', () => {
 	});
 });
 
-describe('ljp-direct and ljp-gold (SPEC §4.3–4.4)', () => {
+describe('ljp-direct and ljp-gold (PROTOCOL.md §4.3–4.4)', () => {
 	it('make dedicated force_judge responses and never reuse an a1 response', async () => {
 		let n = 0;
 		const client = new ScriptedClient((req) => {

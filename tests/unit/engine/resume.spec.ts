@@ -1,4 +1,4 @@
-/** SPEC §3 failures and §6 resume: what is kept, what is regenerated, what is refused. */
+/** PROTOCOL.md §3 failures and §6 resume: what is kept, what is regenerated, what is refused. */
 import { describe, expect, it } from 'vitest';
 import {
 	CheckpointError,
@@ -192,7 +192,7 @@ describe('resume', () => {
 		}
 	);
 
-	// SPEC §5–§6: a rate-limited run must be resumable with more patience, in every store.
+	// PROTOCOL.md §5–§6: a rate-limited run must be resumable with more patience, in every store.
 	testAllStorage(
 		'resumes with other --retries, --timeout and --concurrency, recording each change',
 		async (h) => {

@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 6, item 1). Each row runs every stage (gen, dcg, ljp) through the real
+ * The fault matrix. Each row runs every stage (gen, dcg, ljp) through the real
  * CLI over real HTTP while the fake provider misbehaves, and must end EITHER in exactly the
  * records of a clean run (byte for byte; the simulated answers depend only on the prompt), OR in
  * a clear stop (exit 1 naming the case, nothing half-saved) that a rerun with the fault removed
@@ -264,7 +264,7 @@ let torn = '';
 /**
  * What a crash leaves: the dead writer's lock file (checked to be there) and a cut-off last line
  * of a1.jsonl (written here as the crash would have: part of the next record, no line end). The
- * user does nothing: the rerun repairs both (issue 14, item 4).
+ * user does nothing: the rerun repairs both.
  */
 async function tearAfterCrash(ctl: RowControl): Promise<void> {
 	const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };

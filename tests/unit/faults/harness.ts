@@ -24,7 +24,7 @@ import {
 export const DATASET = resolve('tests/fixtures/engine/three-cases.json');
 /**
  * The case_numbers of DATASET as the file holds them, in file order: case #1's is the integer 2,
- * and records and the manifest keep it an integer (SPEC §5).
+ * and records and the manifest keep it an integer (PROTOCOL.md §5).
  */
 export const CASES: readonly (string | number)[] = ['E-001', 2, 'E-003'];
 /** Text found in every evaluated-model and user-model prompt of case E-003 (a traffic accident). */

@@ -1,5 +1,5 @@
 /**
- * Canary keys and the call log (issue 11, item 1). Every model call is logged to
+ * Canary keys and the call log. Every model call is logged to
  * runs/<run-id>/<model>/calls.jsonl with its prompt, answer and the cause of each failed
  * attempt. A provider that echoes the key in its error bodies (as some do) must not get it into
  * the log: the log keeps the echo, redacted, and holds no key anywhere.

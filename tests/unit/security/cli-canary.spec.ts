@@ -1,5 +1,5 @@
 /**
- * Canary keys through the CLI (issue 6, item 3, CLI side). Distinctive keys in the environment
+ * Canary keys through the CLI (CLI side). Distinctive keys in the environment
  * (OPENAI_API_KEY and LEXPILOT_*_API_KEY) must reach the provider only as each role's
  * `Authorization: Bearer` header, and never appear in stdout, stderr or any file under the
  * output root — also when the provider echoes the key back in its error bodies, as some do.

@@ -1,4 +1,4 @@
-/** How the Run page names and explains each stage (SPEC §4), in the interface language. */
+/** How the Run page names and explains each stage (PROTOCOL.md §4), in the interface language. */
 import type { StageName } from '$lib/core/engine/types';
 import { m } from '$lib/paraglide/messages';
 

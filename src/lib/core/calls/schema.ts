@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { TEMPLATE_NAMES } from '../prompts/slots';
 import { ROLES } from '../record-names';
 
-/** `case_number` as the dataset holds it: a string or an integer (SPEC §5). */
+/** `case_number` as the dataset holds it: a string or an integer (PROTOCOL.md §5). */
 const CaseNumberValue = z.union([z.string().min(1), z.number().int()]);
 
-/** The stages of SPEC §4 (and `lca`), as `StageName` of the engine. */
+/** The stages of PROTOCOL.md §4 (and `lca`), as `StageName` of the engine. */
 export const CallStage = z.enum(['gen', 'lca', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']);
 
 /** The prompts of the pack, as `Task` of the model client. */
@@ -25,7 +25,7 @@ export const CallUsage = z
 	.loose();
 export type CallUsage = z.infer<typeof CallUsage>;
 
-/** One attempt of a call (the client retries a failed one, SPEC §3). */
+/** One attempt of a call (the client retries a failed one, PROTOCOL.md §3). */
 export const CallAttempt = z
 	.object({
 		/** 1-based. */

@@ -1,4 +1,4 @@
-/** The SPEC §1 rules for one case: every problem is collected, none stops the others. */
+/** The PROTOCOL.md §1 rules for one case: every problem is collected, none stops the others. */
 import {
 	VERDICTS,
 	type Case,

@@ -1,5 +1,5 @@
 /**
- * Finding the two history fields of a dataset file (SPEC §1). The real file's names are not
+ * Finding the two history fields of a dataset file (PROTOCOL.md §1). The real file's names are not
  * known, so names are matched loosely; when that leaves any doubt the user maps them.
  */
 import type { HistoryFields } from './types';

@@ -1,6 +1,6 @@
 /**
  * Reading a dataset's top-level JSON array one stretch of items at a time, so a large file is
- * never held as one decoded text and one parse tree (issue 12: `validate` within 3× the file).
+ * never held as one decoded text and one parse tree (`validate` within 3× the file).
  *
  * `scanItems` walks the UTF-8 bytes once (no decoding, no values built) and finds each item's
  * byte extent, tracking strings, escapes and nesting; `readItems` then decodes some 64 KB

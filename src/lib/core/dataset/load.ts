@@ -1,5 +1,5 @@
 /**
- * Loading a dataset file (SPEC §1): bytes in, either a validated dataset or every problem
+ * Loading a dataset file (PROTOCOL.md §1): bytes in, either a validated dataset or every problem
  * found. Used by the browser app and the CLI alike.
  */
 import { sha256Hex } from '../hash';
@@ -27,7 +27,7 @@ export type { DatasetSummary } from './summary';
 export { focalPointsText, keyDetailsText, renderHistory } from './render';
 export { classOf, DEFAULT_CATEGORIES, DEFAULT_CLASSES, parseCategoryMap } from './categories';
 
-/** A dataset that passed every SPEC §1 rule. */
+/** A dataset that passed every PROTOCOL.md §1 rule. */
 export interface Dataset {
 	/** The cases in file order. */
 	cases: Case[];
@@ -47,7 +47,7 @@ export interface Dataset {
 
 /**
  * How far loading has got: `reading` counts bytes of the file parsed, `checking` counts
- * cases checked against SPEC §1.
+ * cases checked against PROTOCOL.md §1.
  */
 export interface LoadProgress {
 	phase: 'reading' | 'checking';

@@ -5,7 +5,7 @@ import { english, ENGLISH, sayAt } from '../voice';
 
 /**
  * A problem (the dataset cannot be run) or a warning (it can) found while loading a dataset.
- * Indexes are zero-based, in data and in `text` alike, as SPEC §1's example has them
+ * Indexes are zero-based, in data and in `text` alike, as PROTOCOL.md §1's example has them
  * ("case #0" is the first case, "message 0" the first message of a history), so the text
  * matches the position a researcher finds with `data[17].underspecified_consultation[3]`.
  */

@@ -1,4 +1,4 @@
-/** Text forms of dataset fields for prompts and screens (SPEC §2). */
+/** Text forms of dataset fields for prompts and screens (PROTOCOL.md §2). */
 import { neutraliseTurnMarkers } from '../prompts/fences';
 import type { History, KeyDetails } from './types';
 

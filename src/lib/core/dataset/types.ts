@@ -30,7 +30,7 @@ export type Claim = z.infer<typeof Claim>;
 
 /**
  * A validated case, normalised for the engine. Built only by the dataset loader, which
- * checks every SPEC §1 rule before producing it.
+ * checks every PROTOCOL.md §1 rule before producing it.
  */
 export const Case = z.object({
 	/** Zero-based position in the file. */
@@ -39,7 +39,7 @@ export const Case = z.object({
 	case_number: z.string(),
 	/**
 	 * `case_number` as the file holds it (a string or an integer): what records and the manifest
-	 * write (SPEC §5). `case_number` above is its string form, used for every comparison.
+	 * write (PROTOCOL.md §5). `case_number` above is its string form, used for every comparison.
 	 */
 	case_number_value: z.union([z.string(), z.number().int()]),
 	cause_of_action: z.string(),

@@ -56,7 +56,7 @@ export function newCallSession(): CallSession {
 	return { id: globalThis.crypto.randomUUID(), seq: 0, broken: false };
 }
 
-/** The role that answers each task (SPEC §2). */
+/** The role that answers each task (PROTOCOL.md §2). */
 const ROLE_OF: Record<TemplateName, Role> = {
 	lexawn: 'evaluated',
 	force_ask: 'evaluated',

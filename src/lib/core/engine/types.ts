@@ -2,7 +2,7 @@
 import type { Case, CategoryMap, HistoryFields } from '../dataset/types';
 import type { Role, StageFile } from '../record-names';
 
-/** The stages of SPEC §4, plus `lca`: re-judging saved a1 responses (SPEC §8 `lca` command). */
+/** The stages of PROTOCOL.md §4, plus `lca`: re-judging saved a1 responses (PROTOCOL.md §8 `lca` command). */
 export const STAGE_NAMES = [
 	'gen',
 	'lca',

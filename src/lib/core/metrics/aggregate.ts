@@ -1,5 +1,5 @@
 /**
- * Repeated runs (SPEC §7): metrics are computed per run first, then summarised here. A value
+ * Repeated runs (PROTOCOL.md §7): metrics are computed per run first, then summarised here. A value
  * that is null in some runs is summarised over the runs where it is defined, and `n_defined`
  * says how many those were (see README.md for why).
  */

@@ -1,4 +1,4 @@
-/** Cause classes (SPEC §1): every cause_of_action maps to a class through the run's map. */
+/** Cause classes (PROTOCOL.md §1): every cause_of_action maps to a class through the run's map. */
 import { UNCLASSIFIED } from '../dataset/names';
 import type { CategoryMap } from '../dataset/types';
 

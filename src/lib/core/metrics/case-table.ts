@@ -1,5 +1,5 @@
 /**
- * One row of integer counts per selected case: everything a metric of SPEC §7 needs, so a
+ * One row of integer counts per selected case: everything a metric of PROTOCOL.md §7 needs, so a
  * bootstrap resample is a sum of rows (no records, no objects per resample). The table is
  * plain data (arrays and typed arrays), so it can be posted to a Web Worker as it is.
  */
@@ -92,7 +92,7 @@ export function buildCaseTable(
 	scored: ScoredStages
 ): CaseTable {
 	const n = selected.length;
-	// Case numbers compare as strings (SPEC §5): `1001` in a record is the manifest's `"1001"`.
+	// Case numbers compare as strings (PROTOCOL.md §5): `1001` in a record is the manifest's `"1001"`.
 	const keys = selected.map(caseKey);
 	const row = new Map(keys.map((c, i) => [c, i]));
 	const rowOf = (caseNumber: CaseNumber) => {

@@ -1,4 +1,4 @@
-/** DCG (SPEC §7): did a forced clarifying question target the missing key facts? */
+/** DCG (PROTOCOL.md §7): did a forced clarifying question target the missing key facts? */
 import type { DcgResultRecord } from '../records';
 import { ratio } from './ratio';
 import type { DcgMetrics } from './types';

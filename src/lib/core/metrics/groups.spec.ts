@@ -40,7 +40,7 @@ describe('groupComparable', () => {
 		['created_at', (m) => (m.created_at = '2025-04-01T00:00:00.000Z')],
 		['tool version', (m) => (m.tool.version = '0.2.0')],
 		['extra manifest fields', (m) => Object.assign(m, { harness: { version: '1.2' } })],
-		// SPEC §5: operational, recorded, never a reason to split a group.
+		// PROTOCOL.md §5: operational, recorded, never a reason to split a group.
 		['timeout', (m) => (m.settings.timeout_s = 60)],
 		['retries', (m) => (m.settings.retries = 5)],
 		[

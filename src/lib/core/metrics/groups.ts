@@ -1,5 +1,5 @@
 /**
- * Comparable runs (SPEC §5): only these are averaged together. Endpoints, the operational
+ * Comparable runs (PROTOCOL.md §5): only these are averaged together. Endpoints, the operational
  * settings (timeout, retries, concurrency), the tool version and timestamps are deliberately
  * left out: they do not change results.
  */

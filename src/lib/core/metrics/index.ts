@@ -1,4 +1,4 @@
-/** Metrics of SPEC §7 as pure functions over saved records, for the CLI and the browser charts. */
+/** Metrics of PROTOCOL.md §7 as pure functions over saved records, for the CLI and the browser charts. */
 export * from './types';
 export { ratio } from './ratio';
 export { lcaConfusion, lcaFromConfusion, lcaMetrics, type LcaConfusion } from './lca';

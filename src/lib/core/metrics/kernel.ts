@@ -1,5 +1,5 @@
 /**
- * Every rate of SPEC §7 from one summed row of case counts (see case-table.ts), written into
+ * Every rate of PROTOCOL.md §7 from one summed row of case counts (see case-table.ts), written into
  * a Float64Array slot with NaN for an undefined value. This is the inner loop of the
  * bootstrap: no allocation, no records. The formulas are those of lca.ts, dcg.ts and ljp.ts.
  */

@@ -1,4 +1,4 @@
-/** LCA (SPEC §7): did the model ask when, and only when, the consultation was underspecified? */
+/** LCA (PROTOCOL.md §7): did the model ask when, and only when, the consultation was underspecified? */
 import type { LcaResultRecord } from '../records';
 import { ratio } from './ratio';
 import type { LcaMetrics } from './types';

@@ -1,4 +1,4 @@
-/** LJP (SPEC §7): claim-level agreement between predicted and gold verdicts. */
+/** LJP (PROTOCOL.md §7): claim-level agreement between predicted and gold verdicts. */
 import { VERDICTS } from '../dataset/names';
 import type { Verdict } from '../dataset/types';
 import type { LjpResultRecord } from '../records';

@@ -1,4 +1,4 @@
-/** `num / den`, or null when the denominator is zero (SPEC §7: undefined, never 0 or NaN). */
+/** `num / den`, or null when the denominator is zero (PROTOCOL.md §7: undefined, never 0 or NaN). */
 export function ratio(num: number, den: number): number | null {
 	return den === 0 ? null : num / den;
 }

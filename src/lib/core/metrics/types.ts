@@ -1,5 +1,5 @@
 /**
- * The metric objects of SPEC §7 and §8, as they appear in `results --json`. Every rate is a
+ * The metric objects of PROTOCOL.md §7 and §8, as they appear in `results --json`. Every rate is a
  * fraction in [0, 1]; a value whose denominator is zero is `null`, never 0 and never NaN.
  */
 

@@ -1,6 +1,6 @@
 /**
  * A `fetch` for the openai SDK that counts a chat completion's body bytes as they arrive and
- * stops reading past a bound derived from the request's `max_tokens` (issue 14, item 5). The SDK
+ * stops reading past a bound derived from the request's `max_tokens`. The SDK
  * reads a body whole before the client can look at it, so without this a provider that ignores
  * max_tokens makes the CLI or the page hold its entire answer (megabytes, or a gigabyte) in
  * memory before the answer bound refuses it. Every other body is bounded too (an error body, a

@@ -1,6 +1,6 @@
 /**
  * The `ModelClient` for OpenAI-compatible endpoints, over the `openai` package. The SDK's own
- * retries are off (`maxRetries: 0`): this module runs the bounded retry loop of SPEC §3 itself so
+ * retries are off (`maxRetries: 0`): this module runs the bounded retry loop of PROTOCOL.md §3 itself so
  * that every attempt is logged, abortable and counted, and so that empty or cut-off outputs are
  * retried like any other failure. Works in browsers and in Node 20.
  */
@@ -41,7 +41,7 @@ import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint }
 
 /** Options of {@link createOpenAIClient}. */
 export interface OpenAIClientOptions {
-	/** Further attempts after a retryable failure (SPEC §3). @default DEFAULT_SETTINGS.retries */
+	/** Further attempts after a retryable failure (PROTOCOL.md §3). @default DEFAULT_SETTINGS.retries */
 	retries?: number;
 	/** Per-attempt timeout in ms. @default DEFAULT_SETTINGS.timeout_s × 1000 */
 	timeoutMs?: number;
@@ -367,7 +367,7 @@ export function createOpenAIClient(
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
 
-/** An output the protocol refuses (SPEC §3): retried as a failure, never returned. */
+/** An output the protocol refuses (PROTOCOL.md §3): retried as a failure, never returned. */
 class RejectedOutput extends Error {
 	constructor(readonly failure: ClientFailure) {
 		super(failure.detail);

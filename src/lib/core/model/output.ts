@@ -111,7 +111,7 @@ function describeIssues(error: z.ZodError): string {
 
 /** Options of {@link completeJudge}. */
 export interface CompleteJudgeOptions {
-	/** Further asks after an invalid output (SPEC §3). @default 3 */
+	/** Further asks after an invalid output (PROTOCOL.md §3). @default 3 */
 	reasks?: number;
 	/** Told about each invalid output before it is re-asked, for logs. */
 	onInvalid?: (info: { attempt: number; error: string; rawOutput: string }) => void;

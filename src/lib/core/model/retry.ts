@@ -1,5 +1,5 @@
 /**
- * The retry policy of SPEC §3: which failures are worth another attempt, and how long to wait.
+ * The retry policy of PROTOCOL.md §3: which failures are worth another attempt, and how long to wait.
  * Errors of the `openai` package are told apart with `instanceof`, never by class name (names
  * are minified in production builds).
  */

@@ -16,7 +16,7 @@ export type Task =
 export interface ChatRequest {
 	role: Role;
 	task: Task;
-	/** The filled prompt, sent as ONE user message (SPEC §2). */
+	/** The filled prompt, sent as ONE user message (PROTOCOL.md §2). */
 	prompt: string;
 	temperature: number;
 	maxTokens: number;
@@ -74,7 +74,7 @@ export interface RoleEndpoint {
 
 export interface ModelClient {
 	/**
-	 * One chat completion, with retries per SPEC §3 already applied. Throws `ModelCallError`
+	 * One chat completion, with retries per PROTOCOL.md §3 already applied. Throws `ModelCallError`
 	 * when the call finally fails.
 	 */
 	complete(request: ChatRequest): Promise<ChatResult>;

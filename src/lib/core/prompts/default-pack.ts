@@ -11,7 +11,7 @@
  * - `force_judge` serves Direct, Gold and the forced final interaction prediction: it may use
  *   only the facts in the conversation, must state its assumptions, and never says the
  *   consultation is complete.
- * - The three judge prompts end with the exact JSON contract of SPEC §3.
+ * - The three judge prompts end with the exact JSON contract of PROTOCOL.md §3.
  */
 import type { PromptPack } from './pack';
 import type { TemplateName } from './slots';

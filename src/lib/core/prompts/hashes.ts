@@ -3,7 +3,7 @@ import { sha256Canonical } from '../hash';
 import type { PromptPack } from './pack';
 
 /**
- * Version of the stage logic (SPEC §4: budgets, rounds, which prompt serves which step).
+ * Version of the stage logic (PROTOCOL.md §4: budgets, rounds, which prompt serves which step).
  * Bump it when a change would make old records incomparable with new ones.
  */
 export const PROTOCOL_VERSION = 'lexpilot-workbench-protocol-1';

@@ -37,7 +37,7 @@ describe('default prompt pack', () => {
 		}
 	});
 
-	it('ends each judge prompt with its SPEC §3 JSON contract', () => {
+	it('ends each judge prompt with its PROTOCOL.md §3 JSON contract', () => {
 		expect(DEFAULT_PROMPT_PACK.templates.judge_lca).toContain(
 			'{"label": "澄清"} 或 {"label": "直接判断"}'
 		);

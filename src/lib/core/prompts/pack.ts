@@ -1,5 +1,5 @@
 /**
- * The prompt pack (SPEC §2): seven named Chinese templates with `{slot}` placeholders.
+ * The prompt pack (PROTOCOL.md §2): seven named Chinese templates with `{slot}` placeholders.
  * Which slots a template may use is fixed (`slots.ts`, re-exported here), not by the pack, because it is what keeps
  * the roles isolated: a pack that put `{key_details}` into `lexawn` would leak hidden facts
  * to the evaluated model, so such a pack is refused on import.

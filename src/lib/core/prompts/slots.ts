@@ -1,5 +1,5 @@
 /**
- * The seven templates and the slots each may use (SPEC §2), without the pack's schema
+ * The seven templates and the slots each may use (PROTOCOL.md §2), without the pack's schema
  * (`pack.ts`, which re-exports all of this), for pages that only show or check templates and
  * so do not load zod on their first visit.
  */
@@ -42,7 +42,7 @@ export const TEMPLATE_SLOTS: Record<TemplateName, { required: SlotName[]; option
  */
 export const SLOT_PATTERN = /\{([a-z_][a-z0-9_]*)\}/g;
 
-/** Where SPEC §2 puts the rendered history in every prompt that has one. */
+/** Where PROTOCOL.md §2 puts the rendered history in every prompt that has one. */
 export const HISTORY_SLOT = '<对话历史>{history}</对话历史>';
 
 /** The slot names a template text uses, in order of first appearance. */

@@ -1,5 +1,5 @@
 /**
- * SPEC §7 scores only complete, case-aligned stage files. Before any metric, each eval_results
+ * PROTOCOL.md §7 scores only complete, case-aligned stage files. Before any metric, each eval_results
  * file is checked against the manifest's selected cases: every case exactly once (LCA: once per
  * history type). Missing cases make a stage incomplete; a record for a case that is not
  * selected, or a second record for the same case, is an error naming file, line and case.
@@ -55,7 +55,7 @@ export function checkStage(
 	const unit = file === 'LCA_results' ? 'records' : 'cases';
 	const expected = selected.length * perCase;
 	if (records === undefined) return { status: 'missing', have: 0, expected, unit };
-	// Compared as strings (SPEC §5): a Python writer's `1001` is the dataset's `"1001"` and back.
+	// Compared as strings (PROTOCOL.md §5): a Python writer's `1001` is the dataset's `"1001"` and back.
 	const known = new Set(selected.map(caseKey));
 	const seen = new Map<string, number>();
 	records.forEach((r, i) => {

@@ -197,7 +197,7 @@ describe('computeReport', () => {
 		expect(report.groups[0].partial).toBe(true);
 	});
 
-	it('never splits a group on timeout, retries or concurrency (SPEC §5: operational)', async () => {
+	it('never splits a group on timeout, retries or concurrency (PROTOCOL.md §5: operational)', async () => {
 		const files = await root({ runId: 'run1' }, { runId: 'run2' });
 		const path = manifestPath({ runId: 'run2', modelDir: await modelDirName('gpt-x') });
 		const resumed = JSON.parse(files[path]) as Manifest;

@@ -1,5 +1,5 @@
 /**
- * The whole results report of SPEC §8 (`results --json`) from an output root in the canonical
+ * The whole results report of PROTOCOL.md §8 (`results --json`) from an output root in the canonical
  * layout: per run, per run × class, and per group of comparable runs.
  */
 import { parseJsonl } from '../jsonl';
@@ -50,7 +50,7 @@ export interface ReportOptions {
 /** A class of a run: its metrics, intervals, counts and LJP confusion matrices. */
 export type ClassReport = MetricsTree & ScopeStatistics;
 
-/** One run: SPEC §8 keys first, then what makes a null or partial figure explainable. */
+/** One run: PROTOCOL.md §8 keys first, then what makes a null or partial figure explainable. */
 export interface RunReport {
 	run_id: string;
 	/** The evaluated model id (`manifest.models.evaluated`). */
@@ -318,7 +318,7 @@ function withClassStatistics(
 }
 
 /**
- * The report as SPEC §8 has it and `results --json` prints it: every note and warning in
+ * The report as PROTOCOL.md §8 has it and `results --json` prints it: every note and warning in
  * English, everything else as it is, in the same order.
  */
 export function reportJson(report: ResultsReport): unknown {

@@ -56,7 +56,7 @@ function treeOf(records: EvalRecords, scored: (file: EvalFile) => boolean): Metr
 function completenessNote(file: EvalFile, c: StageCompleteness, partial: boolean): CoreText | null {
 	if (c.status === 'complete') return null;
 	if (c.status === 'missing') return coded('note_no_file', { file });
-	// Records of the paired stages are two per case (SPEC §4).
+	// Records of the paired stages are two per case (PROTOCOL.md §4).
 	const unit = coded(c.unit === 'records' ? 'unit_records_per_case' : 'unit_cases', {});
 	return coded(
 		partial ? 'note_partial' : 'note_incomplete',

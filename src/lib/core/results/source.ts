@@ -1,5 +1,5 @@
 /**
- * Where the results reader finds an output root in the canonical layout (SPEC §5): a folder
+ * Where the results reader finds an output root in the canonical layout (PROTOCOL.md §5): a folder
  * (CLI), IndexedDB or an imported zip bundle (browser), or a map of strings (tests).
  */
 export interface LayoutSource {

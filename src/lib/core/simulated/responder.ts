@@ -46,7 +46,7 @@ function pick<T>(list: readonly T[], seed: number): T {
 	return list[seed % list.length];
 }
 
-/** Counts of the rendered history (`User: …` / `Assistant: …` lines, SPEC §2). */
+/** Counts of the rendered history (`User: …` / `Assistant: …` lines, PROTOCOL.md §2). */
 function historyShape(history: string): { assistantTurns: number; userChars: number } {
 	let assistantTurns = 0;
 	let userChars = 0;

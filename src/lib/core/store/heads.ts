@@ -1,7 +1,7 @@
 /**
  * Record heads: what a resume reads instead of whole records. Most of a run's bytes are the
  * consultation histories that a1, interaction, force_ask and the forced-judgement records repeat
- * from the dataset (SPEC §5 wants them there). The engine never reads them back: it rebuilds
+ * from the dataset (PROTOCOL.md §5 wants them there). The engine never reads them back: it rebuilds
  * prompts from the case, and later records name an earlier one by the SHA-256 of the whole
  * record. So a head is the record without its history fields, plus that SHA-256, computed once
  * when the record is saved.

@@ -23,7 +23,7 @@ export interface RecordName {
  */
 export function recordIdentity(file: StageFile, record: RecordName): string {
 	// A JSON tuple cannot collide, whatever characters a case_number holds; the string form makes
-	// `1001` and `"1001"` one case (SPEC §5), so runs saved either way resume alike.
+	// `1001` and `"1001"` one case (PROTOCOL.md §5), so runs saved either way resume alike.
 	const key = caseKey(record.case_number);
 	return PAIRED_FILES.has(file)
 		? JSON.stringify([key, String(record.history_type ?? '')])

@@ -1,5 +1,5 @@
 /**
- * The one reader and the one writer of `runs/<run-id>/<model>/manifest.json` (SPEC §5). Every
+ * The one reader and the one writer of `runs/<run-id>/<model>/manifest.json` (PROTOCOL.md §5). Every
  * store, the results reader and the bundle importer go through `readManifestText` /
  * `checkManifest`, so a manifest one of them accepts is accepted by all, and every writer
  * serialises it with `manifestText`, so the same manifest is the same bytes everywhere.
@@ -47,7 +47,7 @@ function describeIssue(error: z.ZodError): string {
 
 /**
  * Validates a manifest value: the schema, each selected case listed once, `model_dir` the folder
- * name of `models.evaluated` (SPEC §5), and, with `options.run`, the run and folder it sits in.
+ * name of `models.evaluated` (PROTOCOL.md §5), and, with `options.run`, the run and folder it sits in.
  * Throws `CheckpointError` starting with `label` (the file, as the reader names it).
  */
 export async function checkManifest(

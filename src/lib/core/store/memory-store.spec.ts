@@ -9,7 +9,7 @@ import { makeA1, makeManifest } from '../../../../tests/support/record-factories
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
 
 describe('MemoryStore files view', () => {
-	it('holds the canonical layout: paths of SPEC §5, one JSON line per record', async () => {
+	it('holds the canonical layout: paths of PROTOCOL.md §5, one JSON line per record', async () => {
 		const store = new MemoryStore();
 		await store.createManifest(makeManifest(run));
 		const records = [makeA1('2', 'underspecified'), makeA1('1', 'complete')];

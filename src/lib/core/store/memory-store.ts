@@ -1,5 +1,5 @@
 /**
- * A `CheckpointStore` held in memory as the text of the canonical layout (SPEC §5), so it reads
+ * A `CheckpointStore` held in memory as the text of the canonical layout (PROTOCOL.md §5), so it reads
  * and fails exactly like the files the CLI writes. Used by tests, the simulated demo, and as the
  * staging area of export and import (`toFiles` / `fromFiles`).
  */

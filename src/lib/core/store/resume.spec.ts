@@ -98,7 +98,7 @@ describe('compareManifest', () => {
 		['tool version', (m) => (m.tool.version = '0.2.0')],
 		['category map', (m) => (m.categories = { 民间借贷纠纷: '借贷' })],
 		['trailing slash of a base URL', (m) => (m.endpoints.evaluated += '/')],
-		// SPEC §5–§6: operational, recorded, never a reason to refuse.
+		// PROTOCOL.md §5–§6: operational, recorded, never a reason to refuse.
 		['timeout', (m) => (m.settings.timeout_s = 600)],
 		['retries', (m) => (m.settings.retries = 10)],
 		[

@@ -1,5 +1,5 @@
 /**
- * The manifest and resume rules of SPEC §6. A run id keeps one set of inputs for good: a
+ * The manifest and resume rules of PROTOCOL.md §6. A run id keeps one set of inputs for good: a
  * resume keeps every saved record that still belongs to the run and regenerates only missing
  * cases; anything that no longer fits is an error, and nothing saved is ever overwritten.
  */
@@ -64,8 +64,8 @@ export interface ManifestDifference {
  * a resume under the same run id. Not compared: `created_at`, `tool` (the protocol version is
  * inside `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`),
  * the operational settings (`settings.timeout_s`, `settings.retries`, `operational_history`: a
- * resume may change them, SPEC §6; see `operationalChange`) and any extra field. The selected
- * cases are compared as strings (SPEC §5): a run saved with `"1001"` resumes from a dataset's
+ * resume may change them, PROTOCOL.md §6; see `operationalChange`) and any extra field. The selected
+ * cases are compared as strings (PROTOCOL.md §5): a run saved with `"1001"` resumes from a dataset's
  * `1001`.
  */
 export function manifestDifferences(saved: Manifest, wanted: Manifest): ManifestDifference[] {

@@ -13,7 +13,7 @@ export interface CheckpointStore {
 	/** Writes the manifest of a new run; refuses (`CheckpointError`) when one exists already. */
 	createManifest(manifest: Manifest): Promise<void>;
 	/**
-	 * Appends one entry to the saved manifest's `operational_history` (SPEC §6: a resume may
+	 * Appends one entry to the saved manifest's `operational_history` (PROTOCOL.md §6: a resume may
 	 * change timeout, retries or concurrency, and the manifest keeps their history). The only
 	 * change a saved manifest ever gets: every other field, unknown ones included, stays as
 	 * written. Refuses (`CheckpointError`) when the run has no manifest. Call with the lock held.
@@ -42,7 +42,7 @@ export interface CheckpointStore {
 	deleteRun(run: RunKey): Promise<void>;
 	/**
 	 * Rewrites a stage file in dataset order. Records are appended in completion order because
-	 * cases run concurrently; SPEC §5 wants files in dataset order. `order` lists record
+	 * cases run concurrently; PROTOCOL.md §5 wants files in dataset order. `order` lists record
 	 * identities (`recordIdentity`) in dataset order; every record stays exactly as saved, only
 	 * its position changes. Refuses a record whose identity is repeated or not in `order`.
 	 * Optional: a store whose readers see insertion order only may leave it out.

@@ -1,5 +1,5 @@
 /**
- * Stage `dcg` (SPEC §4.2): two forced clarification questions with a grounded user reply in
+ * Stage `dcg` (PROTOCOL.md §4.2): two forced clarification questions with a grounded user reply in
  * between, each judged against the focal points and key details. Independent of gen: the
  * questions are asked whatever the LCA decision, and questions already in the benchmark
  * history are never judged.

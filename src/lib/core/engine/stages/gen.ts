@@ -1,5 +1,5 @@
 /**
- * Stage `gen` (SPEC §4.1): a1 → LCA → interaction, per case. Also the `lca` re-judge stage,
+ * Stage `gen` (PROTOCOL.md §4.1): a1 → LCA → interaction, per case. Also the `lca` re-judge stage,
  * which completes missing LCA results from saved a1 responses without generating anything new.
  */
 import { keyDetailsText, renderHistory } from '../../dataset/render';
@@ -179,7 +179,7 @@ async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaRe
 }
 
 /**
- * Continues the underspecified history (SPEC §4.1c). Round 1 is the a1 response with its LCA
+ * Continues the underspecified history (PROTOCOL.md §4.1c). Round 1 is the a1 response with its LCA
  * label. A judgment ends the interaction; a clarification gets a user reply and, in rounds 1–2,
  * a new lexawn response labelled by the LCA judge. A third clarification gets its reply, then
  * `force_judge` gives the final response: at most 4 new assistant responses.

@@ -1,5 +1,5 @@
 /**
- * The three LJP stages (SPEC §4.3–4.5). Direct and Gold each generate a dedicated
+ * The three LJP stages (PROTOCOL.md §4.3–4.5). Direct and Gold each generate a dedicated
  * `force_judge` response (Gold never reuses an a1 response); Interaction reads the final
  * response of each saved interaction. All three extract verdicts with `judge_extract`, which
  * sees the claim texts in order and the response, never the gold verdicts.

@@ -59,7 +59,7 @@ export async function loadFile<F extends StageFile, T>(
 }
 
 /**
- * Refuses to start a stage whose upstream file lacks some selected cases (SPEC §6): names the
+ * Refuses to start a stage whose upstream file lacks some selected cases (PROTOCOL.md §6): names the
  * file, how many are missing, the first one, and the command that makes them.
  */
 export function requireComplete(
