@@ -82,7 +82,7 @@ describe('PROTOCOL.md', () => {
 		['(PROTOCOL.md §4.2)', [4]],
 		['PROTOCOL.md §5–§6 and PROTOCOL.md §7–8', [5, 6, 7, 8]],
 		['PROTOCOL.md §9', [9]],
-		['PROTOCOL.md §3', []]
+		['RFC 9110 §3', []]
 	])('reads %s as citing %j', (text, expected) => {
 		expect(citedSections(text).map((c) => c.section)).toEqual(expected);
 	});
