@@ -59,7 +59,9 @@ describe('bundle import', () => {
 		expect(notes).toContain(
 			'partial 2/6: running has 2 of 6 cases of LJP_gold so far; the figure is over those'
 		);
-		await page.getByTestId('partial-notice').waitFor();
+		// Nothing writes an imported run: incomplete, not "still being written".
+		await page.getByTestId('incomplete-notice').waitFor();
+		expect(await page.getByTestId('partial-notice').count()).toBe(0);
 		// A complete figure of the same run carries no partial mark.
 		expect(await page.getByTestId('figure-dcg-overall').getByTestId('partial-badge').count()).toBe(
 			0
