@@ -1,8 +1,8 @@
 /**
- * Importing in the browser: a CLI output folder (webkitdirectory), a run still being written
- * (partial figures labelled n/N), a second import of the same runs (refused, then replaced only
- * after an explicit confirmation), a hostile archive (refused whole, naming each problem, with
- * nothing stored touched), and deleting a run.
+ * Importing in the browser: a CLI output folder (webkitdirectory), a run cut off mid-stage
+ * (partial figures labelled n/N, the run incomplete), a second import of the same runs (refused,
+ * then replaced only after an explicit confirmation), a hostile archive (refused whole, naming
+ * each problem, with nothing stored touched), and deleting a run.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 		{ runId: 'done', limit: 6 },
 		{ runId: 'running', limit: 6, model: 'sim-model-b' }
 	]);
-	// The second run is still being written: LJP_gold has 2 of its 6 cases.
+	// The second run was cut off: LJP_gold has 2 of its 6 cases.
 	const path = join(
 		root,
 		stageFilePath({ runId: 'running', modelDir: await modelDirName('sim-model-b') }, 'LJP_gold')
@@ -44,7 +44,7 @@ async function openBundles(page: Page) {
 const outcome = (page: Page) => page.getByTestId('bundle-outcome');
 
 describe('bundle import', () => {
-	it('imports a CLI output folder, and shows a run in progress as partial n/N', async () => {
+	it('imports a CLI output folder, and shows an unfinished run as partial n/N and incomplete', async () => {
 		const { page } = e2e;
 		await openBundles(page);
 		await page.locator('#bundle-folder').setInputFiles(root);
@@ -59,7 +59,9 @@ describe('bundle import', () => {
 		expect(notes).toContain(
 			'partial 2/6: running has 2 of 6 cases of LJP_gold so far; the figure is over those'
 		);
-		await page.getByTestId('partial-notice').waitFor();
+		// Nothing writes an imported run: incomplete, not "still being written".
+		await page.getByTestId('incomplete-notice').waitFor();
+		expect(await page.getByTestId('partial-notice').count()).toBe(0);
 		// A complete figure of the same run carries no partial mark.
 		expect(await page.getByTestId('figure-dcg-overall').getByTestId('partial-badge').count()).toBe(
 			0

@@ -67,10 +67,24 @@ describe('ResultsState', () => {
 		await writeRuns(store, dataset, [{ runId: 'run1', stages: ['gen', 'dcg'] }]);
 		const [run] = await store.listRuns();
 		await dropRecord(store, run, 'DCG_results', 2);
+		const release = await store.lock(run);
 		await state.load();
 		expect(state.inProgress).toBe(true);
+		expect(state.incomplete).toEqual([]);
 		expect(state.report?.runs[0].metrics.dcg?.n).toBe(2);
 		expect(state.report?.runs[0].partial).toBe(true);
+		await release();
+	});
+
+	it('calls a partial run that nothing writes incomplete, never in progress', async () => {
+		const { store, state } = await setup();
+		await writeRuns(store, dataset, [{ runId: 'run1', stages: ['gen', 'dcg'] }]);
+		const [run] = await store.listRuns();
+		for (let i = 0; i < 3; i++) await dropRecord(store, run, 'DCG_results', 0);
+		await state.load();
+		expect(state.writing).toEqual([]);
+		expect(state.inProgress).toBe(false);
+		expect(state.incomplete.map((r) => runKey(r.run))).toEqual([runKey(run)]);
 	});
 
 	it('reports a malformed stored record with its file and line', async () => {

@@ -20,7 +20,7 @@ import {
 	type FigureChoice
 } from '$lib/view/result-figures';
 import type { ResultsQuery } from '$lib/view/results-query';
-import { isInProgress } from '$lib/view/run-progress';
+import { isIncomplete, isInProgress } from '$lib/view/run-progress';
 import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
 import { reportRunKey, runKey } from '$lib/core/names';
@@ -72,6 +72,11 @@ export class ResultsState {
 	status = $state<ResultsStatus>('idle');
 	/** Every run stored in this browser. */
 	runs = $state.raw<StoredRun[]>([]);
+	/**
+	 * Keys of the runs being written now: their writer lock is held in this browser (a Run page,
+	 * any tab, with the run running or paused; `IdbStore.heldRuns()`), asked at each load.
+	 */
+	writing = $state.raw<readonly string[]>([]);
 	/** Keys of the runs shown. */
 	selected = $state.raw<readonly string[]>([]);
 	report = $state.raw<ResultsReport | null>(null);
@@ -109,8 +114,12 @@ export class ResultsState {
 		this.runs.find((r) => runKey(r.run) === key)?.manifest.simulated ?? false;
 
 	readonly shownRuns = $derived(this.runs.filter((r) => this.selected.includes(runKey(r.run))));
-	/** A shown run has a stage under way: its figures are partial and may still change. */
-	readonly inProgress = $derived(this.shownRuns.some(isInProgress));
+	/** A shown run is being written with a stage under way: its figures may still change. */
+	readonly inProgress = $derived(this.shownRuns.some((r) => isInProgress(r, this.writing)));
+	/** Shown runs with an unfinished stage that nothing is writing (imported, stopped): final. */
+	readonly incomplete = $derived(
+		this.shownRuns.filter((r) => isIncomplete(r) && !isInProgress(r, this.writing))
+	);
 	/** The report as drawn: simulated runs left out beside real ones unless `mixSimulated`. */
 	readonly drawn = $derived(
 		this.report ? drawnReport(this.report, this.isSimulated, this.mixSimulated) : null
@@ -245,7 +254,10 @@ export class ResultsState {
 		try {
 			const store = await this.#openStore();
 			const runs = await listStoredRuns(store);
+			// Asked after the records are read: a writer takes its lock before writing anything.
+			const writing = (await store.heldRuns()).map(runKey);
 			if (generation !== this.#generation) return;
+			this.writing = writing;
 			const keys = runs.map((r) => runKey(r.run));
 			const linked = this.#linked;
 			this.#linked = null;

@@ -1,6 +1,7 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
 import type { StoredRun } from '$lib/core/store/types';
 import type { StageFile } from '$lib/core/record-names';
+import { runKey } from '$lib/core/names';
 import { m } from '$lib/paraglide/messages';
 
 export interface StageCount {
@@ -36,8 +37,51 @@ export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageC
 }
 
 /** Some stage started but not finished: figures from it are partial. */
-export function isInProgress(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
+export function isIncomplete(run: Pick<StoredRun, 'counts' | 'manifest'>): boolean {
 	return stageCounts(run).some((s) => s.started && s.done < s.total);
+}
+
+/**
+ * Incomplete AND being written now: `writing` holds the keys (`runKey`) of the runs whose writer
+ * lock is held in this browser (`IdbStore.heldRuns()`: a run active on a Run page, running or
+ * paused, in any tab). An imported run, or a browser run stopped or left unfinished, has no
+ * writer: it is incomplete, never "in progress".
+ */
+export function isInProgress(
+	run: Pick<StoredRun, 'run' | 'counts' | 'manifest'>,
+	writing: readonly string[]
+): boolean {
+	return writing.includes(runKey(run.run)) && isIncomplete(run);
+}
+
+/** A stage file holding fewer records than the run's selected cases need. */
+export interface ShortFile {
+	file: StageFile;
+	/** Records it holds (0: the file is empty, or was absent). */
+	have: number;
+	/** Records the selected cases need (a1 and LCA: two per case). */
+	expected: number;
+}
+
+/** The short files of every started, unfinished stage, in stage order. */
+export function shortFiles(run: Pick<StoredRun, 'counts' | 'manifest'>): ShortFile[] {
+	const total = run.manifest.dataset.selected_case_numbers.length;
+	const short: ShortFile[] = [];
+	for (const { files } of STAGES) {
+		if (!files.some((f) => run.counts[f] > 0)) continue;
+		for (const file of files) {
+			const expected = total * (PER_CASE[file] ?? 1);
+			if (run.counts[file] < expected) short.push({ file, have: run.counts[file], expected });
+		}
+	}
+	return short;
+}
+
+/** One short file, in the interface language: `DCG_results is empty …`, `LJP_gold: 2 of 6 records`. */
+export function shortFileText(s: ShortFile): string {
+	return s.have === 0
+		? m.results_incomplete_empty({ file: s.file, expected: s.expected })
+		: m.results_incomplete_file({ file: s.file, have: s.have, expected: s.expected });
 }
 
 /** Records saved in all files of the run. */
