@@ -24,9 +24,21 @@ export const PAPER_TERMS = [
 const DATA = ['code', 'pre', '.mono', '[lang="zh-Hans"]'];
 
 type Messages = Record<string, string>;
+/** A message with variants (`[{ selectors, match: { 'n=1': …, 'n=*': … } }]`) as its texts, one a line. */
+type Variants = { match: Record<string, string> }[];
 async function messages(file: string): Promise<Messages> {
-	const all = JSON.parse(await readFile(join(ROOT, 'messages', file), 'utf8')) as Messages;
-	return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('$')));
+	const all = JSON.parse(await readFile(join(ROOT, 'messages', file), 'utf8')) as Record<
+		string,
+		string | Variants
+	>;
+	return Object.fromEntries(
+		Object.entries(all)
+			.filter(([k]) => !k.startsWith('$'))
+			.map(([k, v]) => [
+				k,
+				typeof v === 'string' ? v : v.flatMap((d) => Object.values(d.match)).join('\n')
+			])
+	);
 }
 
 /** What the page's main area says, data and code (and the `exclude` selectors) left out. */
