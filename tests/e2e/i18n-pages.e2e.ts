@@ -145,7 +145,9 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		await page.getByTestId('setting-retries').fill('99');
 		await expect
 			.poll(() => page.locator('.numbers .field-error').innerText())
-			.toBe(`重试次数不能大于 ${SETTING_LIMITS.retries.max}。`);
+			.toBe(
+				`重试次数必须是 ${SETTING_LIMITS.retries.min} 到 ${SETTING_LIMITS.retries.max} 之间的整数。`
+			);
 		expect(await englishLeft(page)).toEqual([]);
 		await page.getByRole('button', { name: '恢复协议默认值' }).click();
 		expect(await page.getByTestId('setting-retries').inputValue()).toBe('3');
