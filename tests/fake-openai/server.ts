@@ -27,6 +27,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
+import { completionBody, FakeBatches, lastUserContent, type FakeBatchOptions } from './batches';
 
 /** What the handler sees of one chat completion request. */
 export interface FakeRequest {
@@ -145,6 +146,8 @@ export interface FakeOpenAIOptions {
 	 * @default 'http1'
 	 */
 	transport?: 'http1' | 'h2';
+	/** The Files and Batches APIs' timing and faults (batches.ts). */
+	batch?: FakeBatchOptions;
 }
 
 /** Every request the server received, in arrival order, including preflights and /models. */
@@ -176,6 +179,8 @@ export interface FakeOpenAI {
 	requests: RecordedRequest[];
 	/** Chat completion requests only, including refused ones. */
 	readonly chatRequests: RecordedRequest[];
+	/** The uploaded files, the batches and every line a batch answered. */
+	batches: FakeBatches;
 	close(): Promise<void>;
 }
 
@@ -187,6 +192,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 	const cors = options.cors ?? true;
 	const requests: RecordedRequest[] = [];
 	let callIndex = 0;
+	const batches = new FakeBatches(handler, options.batch ?? {}, () => callIndex++);
 
 	const onRequest = (req: Req, res: Res) => {
 		const chunks: Buffer[] = [];
@@ -224,6 +230,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 				return sendJson(res, 200, {
 					object: 'list',
 					data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' }))
+				});
+			}
+			if (FakeBatches.handles(path)) {
+				const body = Buffer.concat(chunks);
+				return void batches.route({ method: req.method ?? '', path, body, headers }).then((r) => {
+					if (r.bytes) {
+						res.writeHead(r.status, { 'content-type': 'application/octet-stream' });
+						return void res.end(r.bytes);
+					}
+					sendJson(res, r.status, r.json);
 				});
 			}
 			if (!isChat) return sendError(res, 404, `No route for ${req.method} ${path}.`, 'not_found');
@@ -273,8 +289,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 		get chatRequests() {
 			return requests.filter((r) => r.chat);
 		},
+		batches,
 		close: () =>
 			new Promise<void>((resolve) => {
+				batches.close();
 				server.close(() => resolve());
 				// Hanging requests (and idle HTTP/2 sessions) would keep close() waiting for ever.
 				for (const socket of sockets) socket.destroy();
@@ -373,25 +391,7 @@ async function answer(res: Res, model: string, script: () => Reply | Promise<Rep
 		res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
 		return void res.end(typeof body === 'string' ? body : JSON.stringify(body));
 	}
-	const content: ContentReply = 'content' in reply ? reply : { content: 'OK' };
-	const message: Record<string, unknown> = { role: 'assistant', content: content.content };
-	if (content.tool_calls !== undefined) message.tool_calls = content.tool_calls;
-	if (content.reasoning_content !== undefined)
-		message.reasoning_content = content.reasoning_content;
-	if (content.reasoning !== undefined) message.reasoning = content.reasoning;
-	sendJson(res, 200, {
-		id: 'chatcmpl-fake',
-		object: 'chat.completion',
-		created: 0,
-		model,
-		choices: [{ index: 0, message, finish_reason: content.finish_reason ?? 'stop' }],
-		usage: content.usage
-			? {
-					...content.usage,
-					total_tokens: content.usage.prompt_tokens + content.usage.completion_tokens
-				}
-			: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
-	});
+	sendJson(res, 200, completionBody(model, 'content' in reply ? reply : { content: 'OK' }));
 }
 
 /**
@@ -481,13 +481,6 @@ function setCorsHeaders(res: Res, headers: IncomingHttpHeaders) {
 
 function isAuthorized(headers: IncomingHttpHeaders, key: string) {
 	return headers.authorization === `Bearer ${key}`;
-}
-
-function lastUserContent(messages: unknown): string {
-	if (!Array.isArray(messages)) return '';
-	const users = messages.filter((m) => m?.role === 'user');
-	const content = users.at(-1)?.content;
-	return typeof content === 'string' ? content : JSON.stringify(content ?? '');
 }
 
 function sendJson(res: Res, status: number, body: unknown) {

@@ -239,7 +239,13 @@ export const CORE_TEXTS = {
 	cmp_note_repeats: [],
 	cmp_note_differ: ['fields'],
 	cmp_note_missing: ['side', 'file'],
-	cmp_note_incomplete: ['side', 'file']
+	cmp_note_incomplete: ['side', 'file'],
+	// Batch mode (batch/*). `file` is an output file's name as given, `id` a custom_id as read (clipped).
+	batch_request_too_large: ['bytes', 'max'],
+	batch_id_unknown: ['file', 'line', 'id'],
+	batch_id_other_run: ['file', 'line', 'id'],
+	batch_id_twice: ['file', 'line', 'id', 'firstFile', 'firstLine'],
+	batch_line_no_answer: ['file', 'line', 'id']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

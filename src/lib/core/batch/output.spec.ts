@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CheckpointError, UsageError } from '../errors';
+import { customId, runHash, type CallIdentity } from './custom-id';
+import { BatchOutputReader } from './output';
+
+const run = { runId: 'run1', modelDir: 'm-1a2b3c4d' };
+const call = (n: number): CallIdentity => ({
+	run,
+	stage: 'gen',
+	caseNumber: String(n),
+	task: 'lexawn',
+	prompt: `prompt ${n}`,
+	occurrence: 0,
+	attempt: 1
+});
+
+let ids: string[];
+let hash: string;
+let foreign: string;
+beforeAll(async () => {
+	ids = await Promise.all([1, 2, 3].map((n) => customId(call(n))));
+	hash = await runHash(run);
+	foreign = await customId({ ...call(1), run: { runId: 'run2', modelDir: 'm-1a2b3c4d' } });
+});
+
+const ok = (id: string, content = 'answer') =>
+	JSON.stringify({
+		id: `batch_req_${id.slice(-4)}`,
+		custom_id: id,
+		response: {
+			status_code: 200,
+			request_id: 'req',
+			body: {
+				choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }]
+			}
+		},
+		error: null
+	}) + '\n';
+
+function refusal(fn: () => unknown): string {
+	try {
+		fn();
+	} catch (e) {
+		// A malformed line is the JSONL reader's CheckpointError; a bad answer a UsageError: exit 2 both.
+		expect(e instanceof UsageError || e instanceof CheckpointError).toBe(true);
+		return (e as Error).message;
+	}
+	throw new Error('expected a refusal');
+}
+
+describe('BatchOutputReader', () => {
+	it('reads responses and errors, and tells which requests are still unanswered', () => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		const out = reader.read(ok(ids[0]) + ok(ids[1], 'second'), 'out.jsonl');
+		const errors = reader.read(
+			JSON.stringify({
+				custom_id: ids[2],
+				response: { status_code: 500, body: { error: { message: 'boom' } } },
+				error: null
+			}) + '\n',
+			'errors.jsonl'
+		);
+		expect(out.map((a) => a.customId)).toEqual([ids[0], ids[1]]);
+		expect(out[1]).toMatchObject({ status: 200 });
+		expect(errors[0]).toMatchObject({ customId: ids[2], status: 500 });
+		expect(reader.missing()).toEqual([]);
+	});
+
+	it('reads an error line without a response (an expired or failed request)', () => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		const [answer] = reader.read(
+			JSON.stringify({
+				custom_id: ids[0],
+				response: null,
+				error: {
+					code: 'batch_expired',
+					message: 'This request could not be executed before the completion window expired.'
+				}
+			}) + '\n',
+			'errors.jsonl'
+		);
+		expect(answer).toEqual({
+			customId: ids[0],
+			error: { code: 'batch_expired', message: expect.stringContaining('expired') }
+		});
+		expect(reader.missing()).toEqual([ids[1], ids[2]]);
+	});
+
+	it.each([
+		[
+			'an id of another run',
+			() => ok(foreign),
+			/out\.jsonl, line 1: custom_id lp1\.\S+ belongs to another run/
+		],
+		[
+			'an id not asked in this round',
+			() => ok(ids[0]).replace(ids[0], ids[0].slice(0, -1) + '9'),
+			/line 1: custom_id \S+ was not asked in this round/
+		],
+		[
+			'a malformed id, escaped',
+			() => ok(ids[0]).replace(ids[0], 'x\\u001b[2J'),
+			/custom_id x\\u001b\[2J was not asked/
+		],
+		[
+			'the same id twice in one file',
+			() => ok(ids[0]) + ok(ids[0]),
+			/line 2: custom_id \S+ is answered a second time \(first in out\.jsonl, line 1\)/
+		],
+		[
+			'a line with neither response nor error',
+			() => JSON.stringify({ custom_id: ids[1] }) + '\n',
+			/line 1: custom_id \S+ has neither a response nor an error/
+		],
+		['a line that is not JSON', () => ok(ids[0]) + '{"custom_id": \n', /out\.jsonl.*line 2/],
+		['a torn last line', () => ok(ids[0]) + ok(ids[1]).slice(0, 30), /out\.jsonl.*line 2/]
+	])('refuses %s, naming file and line', (_name, text, message) => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		expect(refusal(() => reader.read(text(), 'out.jsonl'))).toMatch(message);
+	});
+
+	it('refuses an id answered in two files, naming both', () => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		reader.read(ok(ids[0]), 'a.jsonl');
+		expect(refusal(() => reader.read(ok(ids[1]) + ok(ids[0]), 'b.jsonl'))).toMatch(
+			/b\.jsonl, line 2: .* \(first in a\.jsonl, line 1\)/
+		);
+	});
+});
