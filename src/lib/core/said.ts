@@ -239,7 +239,10 @@ export const CORE_TEXTS = {
 	cmp_note_repeats: [],
 	cmp_note_differ: ['fields'],
 	cmp_note_missing: ['side', 'file'],
-	cmp_note_incomplete: ['side', 'file']
+	cmp_note_incomplete: ['side', 'file'],
+	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
+	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
+	review_other_run: ['file', 'line', 'run']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;
