@@ -242,7 +242,8 @@ export const CORE_TEXTS = {
 	cmp_note_incomplete: ['side', 'file'],
 	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
-	review_other_run: ['file', 'line', 'run']
+	review_other_run: ['file', 'line', 'run'],
+	review_without_run: ['path', 'run']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -213,6 +213,7 @@ const SAY: Sayers = {
 	// Human review of judge decisions.
 	review_conflict: (p) => m.core_review_conflict(p),
 	review_other_run: (p) => m.core_review_other_run(p),
+	review_without_run: (p) => m.core_review_without_run(p),
 	...NOTES
 };
 
