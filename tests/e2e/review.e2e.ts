@@ -86,7 +86,7 @@ describe('reviewing the judge of a browser-made run', () => {
 		expect(await page.getByTestId('review-answer').innerText()).not.toBe('');
 		await reviewByKeyboard(page, 10, (n) => `${n} of ${SIZE} reviewed`);
 		await page.getByTestId('agreement-panel').waitFor();
-		await e2e.screenshot('review-en-1366');
+		await e2e.screenshot('review-en-1366', page.getByTestId('review-section'));
 		e2e.assertClean();
 	});
 
@@ -99,6 +99,11 @@ describe('reviewing the judge of a browser-made run', () => {
 		expect(await panel.getByRole('heading', { name: 'judge × Ann' }).count()).toBe(1);
 		expect(await panel.getByTestId('agreement-row').count()).toBeGreaterThan(0);
 		expect(await panel.getByTestId('corrected-row').count()).toBeGreaterThan(0);
+		await e2e.screenshot('review-agreement-en-1366', panel);
+		await page.setViewportSize({ width: 390, height: 844 });
+		await e2e.screenshot('review-en-390', page.getByTestId('review-section'));
+		await e2e.screenshot('review-agreement-en-390', panel);
+		await page.setViewportSize({ width: 1366, height: 900 });
 		// Back to a reviewed decision: its saved label is shown.
 		await page.keyboard.press('b');
 		await page.getByTestId('your-label').filter({ hasNotText: 'not reviewed yet' }).waitFor();
@@ -118,9 +123,27 @@ describe('reviewing the judge of a browser-made run', () => {
 		await panel.getByRole('heading', { name: '一致性' }).waitFor();
 		await panel.getByRole('heading', { name: 'Ann × 张三' }).waitFor();
 		expect(await panel.getByRole('heading', { name: '按复核样本校正' }).count()).toBe(2);
-		await e2e.screenshot('review-zh-1366');
+		await e2e.screenshot('review-zh-1366', page.getByTestId('review-section'));
+		await e2e.screenshot('review-agreement-zh-1366', panel);
 		await page.getByTestId('language').selectOption('en');
 		await page.getByRole('heading', { name: 'Review the judge' }).waitFor();
+		e2e.assertClean();
+	});
+
+	it('Results shows the corrected estimate beside each judged LCA and DCG metric', async () => {
+		const { page } = e2e;
+		await go(page, 'Results', 'Results');
+		const panel = page.getByTestId('corrected-panel');
+		await panel.first().waitFor({ timeout: 30_000 });
+		const rows = panel.getByTestId('corrected-row');
+		await rows.first().waitFor();
+		// One table per reviewer, six judged metrics each: the judged value and the corrected one.
+		expect(await rows.count()).toBe(12);
+		const first = (await rows.first().locator('td').allInnerTexts()).map((t) => t.trim());
+		expect(first[0]).toBe('lca.macro_f1');
+		expect(first[1]).toMatch(/^\d\.\d{3}$/);
+		expect(first[2]).toMatch(/^(\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/);
+		await e2e.screenshot('review-results-en-1366', panel.first());
 		e2e.assertClean();
 	});
 
