@@ -2,13 +2,16 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../lib/core/errors';
+import { REVIEWS_DIR } from '../lib/core/layout';
 import { STAGE_FILES } from '../lib/core/records';
 import type { LayoutSource } from '../lib/core/results/source';
 import { decodeLayoutText } from '../lib/core/text';
 import { escapeControl } from '../lib/core/text/escape-control';
 
 /** The layout's top folders; anything else in the root (a dataset, notes) is never walked. */
-const TOP_DIRS = [...new Set(['runs', ...Object.values(STAGE_FILES).map((s) => s.dir)])];
+const TOP_DIRS = [
+	...new Set(['runs', REVIEWS_DIR, ...Object.values(STAGE_FILES).map((s) => s.dir)])
+];
 
 /**
  * Lists files under the layout's top folders, three levels deep (`<top>/<run>/<model>/<file>`),

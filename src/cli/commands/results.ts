@@ -9,6 +9,8 @@ import { formatComparison } from '../../lib/core/results/format-compare';
 import { formatReport } from '../../lib/core/results/format-report';
 import { computeReport, reportJson } from '../../lib/core/results/report';
 import { english } from '../../lib/core/voice';
+import { formatReviews } from '../../lib/core/agreement/format';
+import { runReviews } from '../../lib/core/agreement/run-reviews';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
@@ -22,6 +24,12 @@ over each group of comparable runs (same dataset, selected cases, code and promp
 and settings). Computed from the saved eval_results files only; no API calls. Each rate of a
 run comes with a 95% case-bootstrap interval (cases resampled with their two LCA histories,
 DCG record and claims together; percentile method).
+
+Review files (reviews/<run-id>/<model>/<reviewer>.jsonl, PROTOCOL.md §5) add, per reviewed
+run, the agreement of the judge with each reviewer and between reviewers (rate, Cohen's kappa
+with a 95% bootstrap interval over the reviewed decisions, confusion matrix, disagreements) and
+the judged LCA and DCG metrics corrected by the reviewed sample ("too small to say" below 10
+reviewed decisions); --json adds them as "reviews".
 
 --compare RUN_A RUN_B pairs two runs case by case: B − A of every rate, overall and per cause
 class, with a paired-bootstrap 95% interval, a two-sided p-value and the smallest difference
@@ -129,12 +137,14 @@ export const resultsCommand: CommandHandler = {
 			for (const w of report.warnings) io.stderr(`note: ${escapeControl(english(w))}\n`);
 			return 2;
 		}
+		const reviews = await runReviews(source, report.runs, bootstrap);
 		// Every string of the report (model ids, causes, notes quoting records) escaped before the
 		// tables are laid out, so a value can neither break a line nor shift a column.
 		io.stdout(
 			values.json
-				? `${JSON.stringify(reportJson(report), null, 2)}\n`
-				: formatReport(escapeStrings(report), escapeControl(root))
+				? `${JSON.stringify({ ...(reportJson(report) as object), reviews }, null, 2)}\n`
+				: formatReport(escapeStrings(report), escapeControl(root)) +
+						(reviews.length ? `\n${formatReviews(escapeStrings(reviews))}\n` : '')
 		);
 		return 0;
 	}

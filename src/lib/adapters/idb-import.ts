@@ -8,6 +8,7 @@ import type { RunKey } from '../core/layout';
 import { caseKey, type StageFile } from '../core/record-names';
 import { runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
+import { reviewRowsToImport } from './idb-reviews';
 import type { IdbStore, RecordRow } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
@@ -82,12 +83,17 @@ export async function importRuns(
 	const releases: (() => Promise<void>)[] = [];
 	try {
 		for (const { run } of runs) releases.push(await store.lock(run));
+		// Merged with the reviews kept here before anything is written: a conflict refuses it all.
+		const reviews = await Promise.all(
+			runs.map((entry) => reviewRowsToImport(store, entry.run, entry.reviews ?? []))
+		);
 		await store.writeRuns(
-			runs.map((entry) => ({
+			runs.map((entry, i) => ({
 				run: entry.run,
 				manifest: entry.manifest,
 				records: rowsOf(entry),
-				calls: entry.calls?.lines ?? []
+				calls: entry.calls?.lines ?? [],
+				reviews: reviews[i]
 			})),
 			options.replace ?? false
 		);

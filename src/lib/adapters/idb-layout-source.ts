@@ -9,6 +9,7 @@ import { CheckpointError } from '../core/errors';
 import {
 	callLogPath,
 	manifestPath,
+	parseReviewPath,
 	parseLayoutPath,
 	stageFilePath,
 	type RunKey
@@ -20,6 +21,7 @@ import { checkRecord, runLabel } from '../core/store/checks';
 import { manifestText } from '../core/store/manifest-file';
 import type { CaseRecords } from '../core/store/types';
 import { listStoredRuns } from './idb-listing';
+import { reviewFiles } from './idb-reviews';
 import type { IdbStore } from './idb-store';
 
 const sameRun = (a: RunKey, b: RunKey) => a.runId === b.runId && a.modelDir === b.modelDir;
@@ -51,10 +53,17 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 					if (stored.counts[file] > 0) paths.push(stageFilePath(stored.run, file));
 				}
 				if ((await store.countCalls(stored.run)) > 0) paths.push(callLogPath(stored.run));
+				paths.push(...(await reviewFiles(store, stored.run)).keys());
 			}
 			return paths;
 		},
 		async read(path) {
+			const review = parseReviewPath(path);
+			if (review && wanted(review.run)) {
+				const text = (await reviewFiles(store, review.run)).get(path);
+				if (text === undefined) throw missing(path);
+				return text;
+			}
 			const named = parseLayoutPath(path);
 			if (!named || !wanted(named.run)) throw missing(path);
 			if (named.kind === 'stage') return fileText(await store.recordLines(named.run, named.file));
@@ -78,6 +87,7 @@ export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<st
 	}
 	const calls = fileText(await store.callLines(run));
 	if (calls) files.set(callLogPath(run), calls);
+	for (const [path, text] of await reviewFiles(store, run)) files.set(path, text);
 	return files;
 }
 

@@ -249,9 +249,10 @@ describe('IdbStore heads (schema version 2)', () => {
 
 		const store = await open({ idbFactory, dbName });
 		const raw = await rawDb(idbFactory, dbName);
-		expect(raw.version).toBe(3);
-		// Version 3 adds the call log's store; the run simply has no log.
+		expect(raw.version).toBe(4);
+		// Version 3 adds the call log's store; the run simply has no log. Version 4 adds reviews.
 		expect(raw.objectStoreNames.contains('calls')).toBe(true);
+		expect(raw.objectStoreNames.contains('reviews')).toBe(true);
 		expect(await store.readCalls(run)).toEqual([]);
 		expect(await store.readManifest(run)).toEqual(makeManifest(run));
 		const reads = countRecordReads();

@@ -27,7 +27,7 @@ import type { CheckpointStore } from '../core/store/types';
 export const DEFAULT_DB_NAME = 'lexpilot-workbench';
 
 /** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** A run's manifest. Key: [runId, modelDir]. */
 export interface ManifestRow {
@@ -85,6 +85,21 @@ export interface CallRow {
 	json: string;
 }
 
+/**
+ * One review line (`reviews/<run-id>/<model>/<reviewer>.jsonl`, `core/agreement`). Key:
+ * [runId, modelDir, reviewer, decision]: one review per decision and reviewer, a new one
+ * replaces it. Kept as its JSON line, so export gives back its bytes.
+ */
+export interface ReviewRow {
+	runId: string;
+	modelDir: string;
+	/** The reviewer's name as typed. */
+	reviewer: string;
+	/** `decisionKey` of the decision. */
+	decision: string;
+	json: string;
+}
+
 /** The database's schema (exported for tests that open a second, raw connection). */
 export interface WorkbenchDb extends DBSchema {
 	manifests: { key: [string, string]; value: ManifestRow };
@@ -95,6 +110,7 @@ export interface WorkbenchDb extends DBSchema {
 		indexes: { by_case: [string, string, string] };
 	};
 	heads: { key: [string, string, string, number]; value: HeadRow };
+	reviews: { key: [string, string, string, string]; value: ReviewRow };
 	records: {
 		key: [string, string, string, number];
 		value: RecordRow;
@@ -134,6 +150,14 @@ function upgrade(db: Db, oldVersion: number): void {
 		const calls = db.createObjectStore('calls', { keyPath: ['runId', 'modelDir', 'seq'] });
 		calls.createIndex('by_case', ['runId', 'modelDir', 'case_key']);
 	}
+	if (oldVersion < 4) {
+		db.createObjectStore('reviews', { keyPath: ['runId', 'modelDir', 'reviewer', 'decision'] });
+	}
+}
+
+/** A run's review rows, by reviewer then decision. */
+function reviewRange(run: RunKey): IDBKeyRange {
+	return IDBKeyRange.bound([run.runId, run.modelDir, ''], [run.runId, run.modelDir, '\uffff', []]);
 }
 
 /** The case_number of a call-log line as a string ('' when it has none), for `by_case`. */
@@ -218,6 +242,8 @@ export interface RunRows {
 	manifest: Manifest;
 	records: RecordRow[];
 	calls: readonly string[];
+	/** Review rows to put beside the run (merged, never deleted, by `replace`). */
+	reviews?: readonly ReviewRow[];
 }
 
 /** A record row of one case as stored: its position in the file and its JSON line. */
@@ -472,8 +498,10 @@ export class IdbStore implements CheckpointStore, CallLog {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			await this.#write(['manifests', 'records', 'heads', 'calls'], runLabel(run), async (tx) => {
+			const stores = ['manifests', 'records', 'heads', 'calls', 'reviews'] as const;
+			await this.#write([...stores], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
+				await tx.objectStore('reviews').delete(reviewRange(run));
 				await tx.objectStore('calls').delete(callRange(run));
 				const index = tx.objectStore('records').index('by_file');
 				for (const file of STAGE_FILE_NAMES) {
@@ -559,6 +587,18 @@ export class IdbStore implements CheckpointStore, CallLog {
 		return (await this.#db.getAll('calls', callRange(run))).map((row) => row.json);
 	}
 
+	/** The run's review rows (every reviewer), by reviewer and decision. */
+	async reviewRows(run: RunKey): Promise<ReviewRow[]> {
+		return this.#db.getAll('reviews', reviewRange(run));
+	}
+
+	/** Saves one review, replacing the reviewer's earlier review of the decision. */
+	async putReview(row: ReviewRow): Promise<void> {
+		await this.#write('reviews', `${LABEL_PREFIX}reviews of ${row.runId}`, async (tx) => {
+			await tx.objectStore('reviews').put(row);
+		});
+	}
+
 	/** One case's record rows in a stage file (both histories where there are two), unordered. */
 	async caseRows(run: RunKey, file: StageFile, caseNumber: string): Promise<CaseRow[]> {
 		// history_type is '' outside the paired files and a word inside, so one range covers both.
@@ -591,7 +631,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 			'Browser storage is full, so the bundle was not imported (nothing was written). Free ' +
 			'space by exporting and deleting old runs, then import again.';
 		await this.#write(
-			['manifests', 'records', 'calls'],
+			['manifests', 'records', 'calls', 'reviews'],
 			'browser storage',
 			async (tx) => {
 				const manifests = tx.objectStore('manifests');
@@ -617,6 +657,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 					for (const [seq, json] of entry.calls.entries()) {
 						await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });
 					}
+					for (const row of entry.reviews ?? []) await tx.objectStore('reviews').put(row);
 				}
 			},
 			full

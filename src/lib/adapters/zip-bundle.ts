@@ -11,10 +11,13 @@ import { coded, type CoreCode, type CoreText } from '../core/said';
 import { english } from '../core/voice';
 import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
 import { parseJsonl } from '../core/jsonl';
+import { mergeReviews, readReviewFile, type PlacedReview } from '../core/agreement/merge';
+import { runKey } from '../core/names';
 import {
 	isResumeSealsPath,
 	manifestPath,
 	parseLayoutPath,
+	parseReviewPath,
 	unportableName,
 	type RunKey,
 	type UnportableRule
@@ -89,6 +92,8 @@ export interface BundleRun {
 	files: Partial<Record<StageFile, BundleFile>>;
 	/** Optional: bundles of older versions and of other tools have none. */
 	calls?: BundleCalls;
+	/** Reviews of the run's judge decisions (`reviews/…`), every file merged; absent when none. */
+	reviews?: PlacedReview[];
 }
 
 export interface Bundle {
@@ -301,6 +306,8 @@ interface Sorted {
 	/** Call logs, keyed like `manifests`. */
 	calls: Map<string, { run: RunKey; path: string; bytes: Uint8Array }>;
 	stages: Map<string, { run: RunKey; file: StageFile; path: string; bytes: Uint8Array }[]>;
+	/** Review files, keyed like `manifests`. */
+	reviews: Map<string, { run: RunKey; path: string; bytes: Uint8Array }[]>;
 	ignored: string[];
 }
 
@@ -321,7 +328,13 @@ function unportableFolder(run: RunKey): { name: string; rule: UnportableRule } |
 
 /** Sorts entries into manifests and stage files by run, collecting every path problem. */
 function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorted {
-	const sorted: Sorted = { manifests: new Map(), calls: new Map(), stages: new Map(), ignored: [] };
+	const sorted: Sorted = {
+		manifests: new Map(),
+		calls: new Map(),
+		stages: new Map(),
+		reviews: new Map(),
+		ignored: []
+	};
 	const files: BundleEntry[] = [];
 	for (const entry of entries) {
 		const bad = unsafePath(entry.path);
@@ -344,6 +357,15 @@ function sortEntries(entries: readonly BundleEntry[], problems: Problems): Sorte
 		// The CLI's resume seals hold only for the folder they were written in: left behind.
 		if (isResumeSealsPath(path)) {
 			sorted.ignored.push(shown);
+			return;
+		}
+		const review = parseReviewPath(path);
+		if (review) {
+			const key = manifestPath(review.run);
+			sorted.reviews.set(key, [
+				...(sorted.reviews.get(key) ?? []),
+				{ run: review.run, path: shown, bytes: entry.bytes }
+			]);
 			return;
 		}
 		const named = parseLayoutPath(path);
@@ -525,6 +547,13 @@ export async function readBundle(
 			problems.push(coded('bundle_calls_without_manifest', { path: label(calls.path), run: key }));
 		}
 	}
+	for (const [key, files] of sorted.reviews) {
+		if (!sorted.manifests.has(key)) {
+			problems.push(
+				coded('review_without_run', { path: label(files[0].path), run: runKey(files[0].run) })
+			);
+		}
+	}
 	for (const [key, stageFiles] of sorted.stages) {
 		if (!sorted.manifests.has(key)) {
 			const n = stageFiles.length;
@@ -550,6 +579,8 @@ export async function readBundle(
 			? readCallsFile(callsEntry.bytes, label(callsEntry.path), problems)
 			: null;
 		if (callsEntry && !calls) ok = false;
+		const reviews = readReviewFiles(sorted.reviews.get(key) ?? [], label, problems);
+		if (reviews === null) ok = false;
 		if (!ok) continue;
 		try {
 			const evalRecords = Object.fromEntries(
@@ -564,7 +595,8 @@ export async function readBundle(
 			run: entry.run,
 			manifest,
 			files: orderedFiles(files),
-			...(calls ? { calls } : {})
+			...(calls ? { calls } : {}),
+			...(reviews?.length ? { reviews } : {})
 		});
 	}
 	if (problems.length === 0 && runs.length === 0) {
@@ -572,6 +604,25 @@ export async function readBundle(
 	}
 	if (problems.length) throw problems.error(name);
 	return { name, runs, ignored: sorted.ignored };
+}
+
+/** A run's review files, merged (conflicts refused by place); null after a problem. */
+function readReviewFiles(
+	files: readonly { run: RunKey; path: string; bytes: Uint8Array }[],
+	label: (path: string) => string,
+	problems: Problems
+): PlacedReview[] | null {
+	let merged: PlacedReview[] = [];
+	try {
+		for (const f of files) {
+			const text = decodeLayoutText(f.bytes, label(f.path));
+			merged = mergeReviews(merged, readReviewFile(text, label(f.path), f.run)).merged;
+		}
+	} catch (e) {
+		problems.pushError(e);
+		return null;
+	}
+	return merged;
 }
 
 function stageEntryPath(sorted: Sorted, key: string, file: StageFile): string {

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { modelDirName, RUN_ID_PATTERN, runIdProblem, unportableName } from './layout';
+import {
+	modelDirName,
+	parseReviewPath,
+	reviewerFileName,
+	reviewFilePath,
+	RUN_ID_PATTERN,
+	runIdProblem,
+	unportableName
+} from './layout';
 
 const sha8 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 8);
 
@@ -79,5 +87,35 @@ describe('modelDirName', () => {
 		// Readers list runs saved before the rule; only new runs and imports are refused.
 		expect(RUN_ID_PATTERN.test('CON')).toBe(true);
 		expect(runIdProblem('CON')).toBe('reserved');
+	});
+});
+
+describe('review file names', () => {
+	it('never trusts a reviewer name as a path', async () => {
+		for (const hostile of [
+			'../../etc/passwd',
+			'CON',
+			'.',
+			'..',
+			'a/b\\c',
+			'张三',
+			' ',
+			'x'.repeat(300),
+			'nul.txt'
+		]) {
+			const file = await reviewerFileName(hostile);
+			expect(file, hostile).toMatch(/^[A-Za-z0-9_-]{0,32}-[0-9a-f]{8}\.jsonl$/);
+			expect(file.endsWith(`-${sha8(hostile)}.jsonl`)).toBe(true);
+			const run = { runId: 'r1', modelDir: 'm-12345678' };
+			expect(parseReviewPath(reviewFilePath(run, file))).toEqual({ run, file });
+		}
+		expect(await reviewerFileName('Ann Lee')).toBe(`Ann_Lee-${sha8('Ann Lee')}.jsonl`);
+		expect(await reviewerFileName('张三')).not.toBe(await reviewerFileName('李四'));
+	});
+
+	it('reads back only review paths of the layout', () => {
+		expect(parseReviewPath('reviews/r1/m-12345678/a.jsonl')).toBeNull();
+		expect(parseReviewPath('reviews/r1/../Ann-12345678.jsonl')).toBeNull();
+		expect(parseReviewPath('runs/r1/m-12345678/Ann-12345678.jsonl')).toBeNull();
 	});
 });

@@ -160,6 +160,37 @@ export function parseLayoutPath(
 	return null;
 }
 
+/** The top folder of review files (PROTOCOL.md §5): `reviews/<runId>/<modelDir>/<reviewer file>`. */
+export const REVIEWS_DIR = 'reviews';
+
+/**
+ * A reviewer's file name: the name as typed is never trusted as a path. Characters outside
+ * `[A-Za-z0-9_-]` become `_` (at most 32 kept), then `-` and the first 8 hex digits of the
+ * SHA-256 of the exact name, then `.jsonl`; no dot, device name or separator can survive.
+ */
+export async function reviewerFileName(reviewer: string): Promise<string> {
+	const safe = reviewer.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32);
+	const hash = (await sha256Hex(reviewer)).slice(0, 8);
+	return `${safe}-${hash}.jsonl`;
+}
+
+const REVIEWER_FILE = /^[A-Za-z0-9_-]{0,32}-[0-9a-f]{8}\.jsonl$/;
+
+/** `reviews/<runId>/<modelDir>/<file>`, `file` from {@link reviewerFileName}. */
+export function reviewFilePath(run: RunKey, file: string): string {
+	return `${REVIEWS_DIR}/${runKey(run)}/${file}`;
+}
+
+/** The run of a review file's path, or null for any other path. */
+export function parseReviewPath(path: string): { run: RunKey; file: string } | null {
+	const parts = path.split('/');
+	if (parts.length !== 4 || parts[0] !== REVIEWS_DIR) return null;
+	const [, runId, modelDir, file] = parts;
+	if (!RUN_ID_PATTERN.test(runId) || !isModelDir(modelDir) || !REVIEWER_FILE.test(file))
+		return null;
+	return { run: { runId, modelDir }, file };
+}
+
 /** `run1 / gpt-x-1a2b3c4d`, for messages. */
 export function runLabel(run: RunKey): string {
 	return `run ${run.runId} / ${run.modelDir}`;

@@ -47,3 +47,30 @@ export function endpointKey(baseURL: string): string {
 export function sameEndpoint(a: string, b: string): boolean {
 	return endpointKey(a) === endpointKey(b);
 }
+
+/**
+ * What names one judge decision of a run (`core/agreement/decisions.ts`): the judged stage as
+ * the call log spells it, the case, and where needed the history (LCA), the round (DCG) or the
+ * claim's 0-based place (LJP).
+ */
+export interface DecisionName {
+	stage: string;
+	case_number: string | number;
+	history_type?: string | null;
+	round?: number | null;
+	claim?: number | null;
+}
+
+/**
+ * The key of a decision within its run: a JSON array, so no case number can make two decisions
+ * share one (a `/` in a case number would, with a joined string). Case numbers compare as text.
+ */
+export function decisionKey(d: DecisionName): string {
+	return JSON.stringify([
+		d.stage,
+		String(d.case_number),
+		d.history_type ?? null,
+		d.round ?? null,
+		d.claim ?? null
+	]);
+}

@@ -245,7 +245,11 @@ export const CORE_TEXTS = {
 	batch_id_unknown: ['file', 'line', 'id'],
 	batch_id_other_run: ['file', 'line', 'id'],
 	batch_id_twice: ['file', 'line', 'id', 'firstFile', 'firstLine'],
-	batch_line_no_answer: ['file', 'line', 'id']
+	batch_line_no_answer: ['file', 'line', 'id'],
+	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
+	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
+	review_other_run: ['file', 'line', 'run'],
+	review_without_run: ['path', 'run']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -210,6 +210,10 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	// Human review of judge decisions.
+	review_conflict: (p) => m.core_review_conflict(p),
+	review_other_run: (p) => m.core_review_other_run(p),
+	review_without_run: (p) => m.core_review_without_run(p),
 	...NOTES
 };
 

@@ -1,0 +1,127 @@
+/** `results` with review files beside the runs (PROTOCOL.md §5, "Review files"). */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reviewerFileName } from '../../lib/core/layout';
+import { createProgram } from '../program';
+import type { CliIo } from '../types';
+import { resultsCommand } from './results';
+
+const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results/repeated-runs');
+const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
+
+/** run1's LCA records as [case, history, judge label]. */
+function lcaDecisions(root: string): [string, string, string][] {
+	const text = readFileSync(
+		join(root, 'eval_results', 'run1', MODEL_DIR, 'LCA_results.jsonl'),
+		'utf8'
+	);
+	return text
+		.trim()
+		.split('\n')
+		.map((l) => JSON.parse(l))
+		.map((r) => [r.case_number, r.history_type, r.label]);
+}
+
+const flip = (l: string) => (l === 'clarification' ? 'judgment' : 'clarification');
+
+async function withReviews(
+	files: Record<string, (d: [string, string, string], i: number) => string | null>
+) {
+	const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-reviews-'));
+	cpSync(FIXTURES, root, { recursive: true });
+	const folder = join(root, 'reviews', 'run1', MODEL_DIR);
+	mkdirSync(folder, { recursive: true });
+	for (const [reviewer, label] of Object.entries(files)) {
+		const lines = lcaDecisions(root).flatMap((d, i) => {
+			const reviewer_label = label(d, i);
+			if (reviewer_label === null) return [];
+			const decision = {
+				run_id: 'run1',
+				model_dir: MODEL_DIR,
+				stage: 'lca',
+				case_number: d[0],
+				history_type: d[1],
+				round: null,
+				claim: null
+			};
+			return [
+				JSON.stringify({
+					decision,
+					judge_label: d[2],
+					reviewer_label,
+					reviewer,
+					at: '2026-12-05T11:00:00Z'
+				}) + '\n'
+			];
+		});
+		writeFileSync(join(folder, await reviewerFileName(reviewer)), lines.join(''));
+	}
+	return root;
+}
+
+async function results(cwd: string, ...args: string[]) {
+	let stdout = '';
+	let stderr = '';
+	const io: CliIo = {
+		stdout: (t) => (stdout += t),
+		stderr: (t) => (stderr += t),
+		env: {},
+		cwd,
+		isTTY: false,
+		signal: new AbortController().signal
+	};
+	const code = await createProgram({ results: resultsCommand })(
+		['results', '--output-root', cwd, '--run-id', 'run1', ...args],
+		io
+	);
+	return { code, stdout, stderr };
+}
+
+describe('results with review files', () => {
+	it('prints the judge–reviewer agreement, the disagreements and "too small to say"', async () => {
+		// Ann disagrees with the judge on the first two of run1's 8 LCA decisions.
+		const root = await withReviews({ Ann: (d, i) => (i < 2 ? flip(d[2]) : d[2]) });
+		const { code, stdout } = await results(root);
+		expect(code).toBe(0);
+		expect(stdout).toContain(
+			'Judge review: run run1 / qwen2.5-7b-instruct-2a1aaaf3 (8 reviews by Ann)'
+		);
+		expect(stdout).toMatch(/LCA\s+all\s+8\s+6\s+0\.7500/);
+		expect(stdout).toContain('lca case 2023-001 complete: judge judgment, Ann clarification');
+		expect(stdout).toMatch(/LCA macro_f1\s+all\s+too small to say\s+8/);
+	});
+
+	it('gives the same figures in --json, κ as computed by hand', async () => {
+		const root = await withReviews({ Ann: (d, i) => (i < 2 ? flip(d[2]) : d[2]), Bo: (d) => d[2] });
+		const { code, stdout } = await results(root, '--json');
+		expect(code).toBe(0);
+		const [run] = JSON.parse(stdout).reviews;
+		expect(run.report.reviewers).toEqual(['Ann', 'Bo']);
+		const ann = run.report.judge[0].stages[0].overall;
+		const m = ann.confusion as number[][];
+		const n = 8;
+		const po = (m[0][0] + m[1][1]) / n;
+		const pe =
+			((m[0][0] + m[0][1]) * (m[0][0] + m[1][0]) + (m[1][0] + m[1][1]) * (m[0][1] + m[1][1])) /
+			n ** 2;
+		expect(ann.kappa).toBeCloseTo((po - pe) / (1 - pe), 12);
+		expect(run.report.judge[1].stages[0].overall).toMatchObject({ n: 8, agreed: 8, kappa: 1 });
+		expect(run.report.between[0].stages[0].overall).toMatchObject({ n: 8, agreed: 6 });
+	});
+
+	it('refuses a conflicting duplicate, naming the file and line', async () => {
+		const root = await withReviews({ Ann: (d) => d[2] });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const [first] = readFileSync(file, 'utf8').split('\n');
+		const changed = JSON.parse(first);
+		changed.reviewer_label = flip(changed.reviewer_label);
+		writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(changed)}\n`);
+		const { code, stderr } = await results(root);
+		expect(code).toBe(2);
+		expect(stderr).toMatch(
+			/Ann-[0-9a-f]{8}\.jsonl, line 9: reviewer "Ann" already gave another label.*line 1\)/
+		);
+	});
+});

@@ -1,0 +1,112 @@
+/**
+ * A judged rate corrected by the judge's error rates measured on a reviewed sample (README.md,
+ * "Corrected estimates"). For a binary label the person's label is taken as the truth: the
+ * judge's sensitivity Se = P(judge + | person +) and specificity Sp = P(judge − | person −) come
+ * from the reviewed decisions, and an apparent rate q of the run becomes
+ * (q + Sp − 1) / (Se + Sp − 1), clipped to [0, 1] (Rogan & Gladen 1978). The interval resamples
+ * the reviewed decisions, so it carries the sample's uncertainty, not the run's.
+ */
+import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
+import type { BootstrapOptions, Interval } from '../metrics/bootstrap';
+import { Prng, scopeSeed } from '../metrics/prng';
+import { MIN_RATED, type LabelPair } from './kappa';
+
+/**
+ * Reviewed decisions the person labelled positive, and negative, needed at least: below it Se
+ * or Sp rests on a handful of decisions and the correction says "too small to say".
+ */
+export const MIN_PER_SIDE = 3;
+
+/** The judge's error rates on a reviewed sample (person = truth). */
+export interface ErrorRates {
+	sensitivity: number;
+	specificity: number;
+}
+
+/** Why a corrected value is missing: too few reviews, or a judge no better than chance. */
+export type CorrectionStatus = 'ok' | 'too_small' | 'at_chance';
+
+/** A corrected estimate, its interval over the reviewed decisions, and why it may be missing. */
+export interface Corrected {
+	/** null unless status is `ok`. */
+	value: number | null;
+	ci95: Interval;
+	status: CorrectionStatus;
+	/** Reviewed decisions the correction rests on. */
+	n_reviewed: number;
+}
+
+/** The Rogan–Gladen rate, clipped to [0, 1]; null when Se + Sp ≤ 1 (a judge at or below chance). */
+export function roganGladen(
+	apparent: number,
+	{ sensitivity, specificity }: ErrorRates
+): number | null {
+	const youden = sensitivity + specificity - 1;
+	if (youden <= 0) return null;
+	return Math.min(1, Math.max(0, (apparent + specificity - 1) / youden));
+}
+
+/** Se and Sp of `pairs` (`[judge, person]`); null when either side has no decision. */
+export function errorRates(pairs: readonly LabelPair[], positive: string): ErrorRates | null {
+	let pos = 0;
+	let truePos = 0;
+	let neg = 0;
+	let trueNeg = 0;
+	for (const [judge, person] of pairs) {
+		if (person === positive) {
+			pos++;
+			if (judge === positive) truePos++;
+		} else {
+			neg++;
+			if (judge !== positive) trueNeg++;
+		}
+	}
+	if (pos === 0 || neg === 0) return null;
+	return { sensitivity: truePos / pos, specificity: trueNeg / neg };
+}
+
+/**
+ * Any estimate `estimate(rates)` built from the judge's error rates (one apparent rate through
+ * `roganGladen`, or several, as LCA's macro-F1 needs), corrected by the reviewed `pairs`
+ * (`[judge, person]`, `positive` the label counted as +).
+ */
+export function correctedEstimate(
+	pairs: readonly LabelPair[],
+	positive: string,
+	estimate: (rates: ErrorRates) => number | null,
+	options: BootstrapOptions & { scope?: string } = {}
+): Corrected {
+	const n_reviewed = pairs.length;
+	const pos = pairs.filter(([, person]) => person === positive).length;
+	if (n_reviewed < MIN_RATED || pos < MIN_PER_SIDE || n_reviewed - pos < MIN_PER_SIDE) {
+		return { value: null, ci95: null, status: 'too_small', n_reviewed };
+	}
+	const value = estimate(errorRates(pairs, positive)!);
+	if (value === null) return { value: null, ci95: null, status: 'at_chance', n_reviewed };
+	const { resamples, seed } = bootstrapSettings(options);
+	const rng = new Prng(scopeSeed(seed, options.scope ?? ''));
+	const values = new Float64Array(resamples);
+	let defined = 0;
+	const drawn: LabelPair[] = new Array(n_reviewed);
+	for (let r = 0; r < resamples; r++) {
+		for (let j = 0; j < n_reviewed; j++) drawn[j] = pairs[rng.below(n_reviewed)];
+		const rates = errorRates(drawn, positive);
+		const v = rates === null ? null : estimate(rates);
+		if (v !== null) values[defined++] = v;
+	}
+	const ci95 =
+		defined === 0 || defined < MIN_DEFINED_SHARE * resamples
+			? null
+			: percentileInterval(values.subarray(0, defined).sort());
+	return { value, ci95, status: 'ok', n_reviewed };
+}
+
+/** `correctedEstimate` of one apparent rate of the judge's positive label in the run. */
+export function correctedRate(
+	apparent: number,
+	pairs: readonly LabelPair[],
+	positive: string,
+	options: BootstrapOptions & { scope?: string } = {}
+): Corrected {
+	return correctedEstimate(pairs, positive, (rates) => roganGladen(apparent, rates), options);
+}

@@ -1,0 +1,105 @@
+/** The agreement section `results` prints after its tables (README.md says what each figure means). */
+import { renderTable } from '../results/text-table';
+import type { Corrected } from './corrected';
+import { DCG_CORRECTED, LCA_CORRECTED, type CorrectedMetrics } from './corrected-metrics';
+import type { RaterComparison, ScopeAgreement } from './report';
+import type { RunReviews } from './run-reviews';
+
+const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(4));
+const interval = (ci: [number, number] | null) =>
+	ci === null ? '—' : `[${fmt(ci[0])}, ${fmt(ci[1])}]`;
+const STAGE_NAME = { lca: 'LCA', dcg: 'DCG', ljp: 'LJP' } as const;
+
+function matrix(a: ScopeAgreement): string {
+	return a.confusion.map((row) => row.join(' ')).join(' / ');
+}
+
+function comparison(c: RaterComparison): string {
+	const rows: string[][] = [];
+	for (const s of c.stages) {
+		for (const [cls, a] of [['all', s.overall] as const, ...Object.entries(s.by_class)]) {
+			rows.push([
+				STAGE_NAME[s.stage],
+				cls,
+				String(a.n),
+				String(a.agreed),
+				fmt(a.rate),
+				fmt(a.kappa),
+				interval(a.ci95),
+				matrix(a)
+			]);
+		}
+	}
+	const table = renderTable(
+		[
+			'stage',
+			'class',
+			'n',
+			'agreed',
+			'rate',
+			'kappa',
+			'95% CI',
+			`confusion (${c.first} rows × ${c.second} columns)`
+		],
+		rows,
+		['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left']
+	);
+	const dis = c.stages.flatMap((s) =>
+		s.overall.disagreements.map(({ decision: d, first, second }) => {
+			const where =
+				d.history_type ?? (d.round !== null ? `round ${d.round}` : `claim ${d.claim! + 1}`);
+			return `  ${d.stage} case ${d.case_number} ${where}: ${c.first} ${first}, ${c.second} ${second}`;
+		})
+	);
+	return [
+		`${c.first} × ${c.second}`,
+		table,
+		...(dis.length ? ['disagreements:', ...dis] : [])
+	].join('\n');
+}
+
+function correctedCell(c: Corrected): string[] {
+	if (c.status === 'too_small') return ['too small to say', '', String(c.n_reviewed)];
+	if (c.status === 'at_chance') return ['judge at chance: none', '', String(c.n_reviewed)];
+	return [fmt(c.value), interval(c.ci95), String(c.n_reviewed)];
+}
+
+function correctedRows(cls: string, m: CorrectedMetrics): string[][] {
+	const rows: string[][] = [];
+	if (m.lca)
+		for (const k of LCA_CORRECTED) rows.push([`LCA ${k}`, cls, ...correctedCell(m.lca[k])]);
+	if (m.dcg)
+		for (const k of DCG_CORRECTED) rows.push([`DCG ${k}`, cls, ...correctedCell(m.dcg[k])]);
+	return rows;
+}
+
+/** The agreement and corrected estimates of each reviewed run, as text (strings already escaped). */
+export function formatReviews(runs: readonly RunReviews[]): string {
+	return runs
+		.map((r) => {
+			const parts = [
+				`Judge review: run ${r.run_id} / ${r.model_dir} (${r.n_reviews} reviews by ${r.report.reviewers.join(', ')})`,
+				...r.report.judge.map(comparison),
+				...r.report.between.map(comparison)
+			];
+			for (const c of r.report.corrected) {
+				const rows = [
+					...correctedRows('all', c.overall),
+					...Object.entries(c.by_class).flatMap(([cls, m]) => correctedRows(cls, m))
+				];
+				if (rows.length === 0) continue;
+				parts.push(
+					`corrected by ${c.reviewer}'s reviews (Rogan–Gladen; 95% CI over the reviewed decisions; too small below 10 reviewed or 3 of either label):`,
+					renderTable(['metric', 'class', 'corrected', '95% CI', 'reviewed'], rows, [
+						'left',
+						'left',
+						'right',
+						'left',
+						'right'
+					])
+				);
+			}
+			return parts.join('\n\n');
+		})
+		.join('\n\n');
+}

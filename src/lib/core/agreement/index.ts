@@ -1,0 +1,47 @@
+/** Agreement of judges and people on judge decisions, and metrics corrected by it (README.md). Without zod: the review line schema (`review-line.ts`) and review files (`merge.ts`) are imported from their modules. */
+export {
+	MIN_RATED,
+	agreement,
+	cohenKappa,
+	confusionMatrix,
+	type Agreement,
+	type BootstrapOptions,
+	type Interval,
+	type LabelPair
+} from './kappa';
+export {
+	MIN_PER_SIDE,
+	correctedEstimate,
+	correctedRate,
+	errorRates,
+	roganGladen,
+	type Corrected,
+	type CorrectionStatus,
+	type ErrorRates
+} from './corrected';
+export {
+	DECISION_STAGES,
+	STAGE_GROUPS,
+	STAGE_LABELS,
+	listDecisions,
+	stageGroup,
+	type Decision,
+	type DecisionId,
+	type DecisionStage,
+	type JudgedRecords,
+	type StageGroup
+} from './decisions';
+export { allocate, sampleDecisions, stratumOf } from './sample';
+export {
+	DCG_CORRECTED,
+	LCA_CORRECTED,
+	correctedMetrics,
+	type CorrectedMetrics
+} from './corrected-metrics';
+export {
+	reviewReport,
+	type Disagreement,
+	type RaterComparison,
+	type ReviewReport,
+	type ScopeAgreement
+} from './report';

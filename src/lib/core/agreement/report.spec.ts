@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { makeLca } from '../../../../tests/support/record-factories';
+import { listDecisions } from './decisions';
+import { reviewReport } from './report';
+import type { ReviewLine } from './review-line';
+
+const RUN = { runId: 'r1', modelDir: 'm-12345678' };
+const CATEGORIES = { 民间借贷纠纷: '合同', 离婚纠纷: '婚姻' };
+
+const lca = [1, 2, 3, 4].map((c) =>
+	makeLca(c, 'underspecified', {
+		cause_of_action: c <= 2 ? '民间借贷纠纷' : '离婚纠纷',
+		label: 'clarification'
+	})
+);
+const decisions = listDecisions(RUN, { LCA_results: lca }, CATEGORIES);
+
+function review(d: (typeof decisions)[number], label: string, reviewer: string): ReviewLine {
+	return {
+		decision: d.id,
+		judge_label: d.label,
+		reviewer_label: label,
+		reviewer,
+		at: '2026-12-05T10:00:00Z'
+	};
+}
+
+describe('reviewReport', () => {
+	const reviews = [
+		review(decisions[0], 'clarification', 'Ann'),
+		review(decisions[1], 'judgment', 'Ann'),
+		review(decisions[2], 'clarification', 'Ann'),
+		review(decisions[0], 'clarification', 'Bo'),
+		review(decisions[1], 'clarification', 'Bo')
+	];
+	const report = reviewReport(decisions, reviews, CATEGORIES);
+
+	it('compares the judge with each reviewer per stage and class, listing disagreements', () => {
+		expect(report.reviewers).toEqual(['Ann', 'Bo']);
+		const ann = report.judge[0];
+		expect(ann).toMatchObject({ first: 'judge', second: 'Ann' });
+		const [lcaStage] = ann.stages;
+		expect(lcaStage.stage).toBe('lca');
+		expect(lcaStage.overall).toMatchObject({
+			n: 3,
+			agreed: 2,
+			confusion: [
+				[2, 1],
+				[0, 0]
+			],
+			kappa: 0
+		});
+		expect(lcaStage.overall.disagreements).toEqual([
+			{ decision: decisions[1].id, first: 'clarification', second: 'judgment' }
+		]);
+		expect(Object.keys(lcaStage.by_class)).toEqual(['合同', '婚姻']);
+		expect(lcaStage.by_class['合同'].n).toBe(2);
+	});
+
+	it('compares two reviewers on the decisions both reviewed', () => {
+		expect(report.between).toHaveLength(1);
+		expect(report.between[0]).toMatchObject({ first: 'Ann', second: 'Bo' });
+		expect(report.between[0].stages[0].overall).toMatchObject({ n: 2, agreed: 1 });
+	});
+
+	it('says too small to say for the corrected metrics of a tiny sample', () => {
+		expect(report.corrected[0].overall.lca!.acc_u.status).toBe('too_small');
+	});
+});

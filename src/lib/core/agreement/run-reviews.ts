@@ -1,0 +1,90 @@
+/**
+ * The review files of the runs of a report (`reviews/<run-id>/<model>/<reviewer>.jsonl`,
+ * PROTOCOL.md §5), read from any layout source (a folder, a bundle, this browser), merged and
+ * turned into each run's agreement report. Runs without a review file are left out.
+ */
+import { CheckpointError } from '../errors';
+import { parseJsonl } from '../jsonl';
+import { manifestPath, parseReviewPath, stageFilePath } from '../layout';
+import { runKey, type RunKey } from '../names';
+import { Manifest, STAGE_FILES } from '../records';
+import { describePath, type LayoutSource } from '../results/source';
+import { listDecisions, type JudgedRecords } from './decisions';
+import type { BootstrapOptions } from './kappa';
+import { mergeReviews, readReviewFile, type PlacedReview } from './merge';
+import { reviewReport, type ReviewReport } from './report';
+
+/** One run's reviews and what they say. */
+export interface RunReviews {
+	run_id: string;
+	model_dir: string;
+	/** Review lines read (after merging duplicates). */
+	n_reviews: number;
+	report: ReviewReport;
+}
+
+const JUDGED = ['LCA_results', 'DCG_results', 'LJP_direct', 'LJP_gold', 'LJP_interaction'] as const;
+
+/** Every review of `run` in `source`, merged (conflicts refused with their places). */
+export async function readRunReviewFiles(
+	source: LayoutSource,
+	run: RunKey,
+	paths: readonly string[]
+): Promise<PlacedReview[]> {
+	let merged: PlacedReview[] = [];
+	for (const path of paths) {
+		const parsed = parseReviewPath(path);
+		if (parsed === null || runKey(parsed.run) !== runKey(run)) continue;
+		const lines = readReviewFile(await source.read(path), describePath(source, path), run);
+		merged = mergeReviews(merged, lines).merged;
+	}
+	return merged;
+}
+
+async function judgedRecords(
+	source: LayoutSource,
+	run: RunKey,
+	paths: Set<string>
+): Promise<JudgedRecords> {
+	const out: Record<string, unknown> = {};
+	for (const file of JUDGED) {
+		const path = stageFilePath(run, file);
+		if (!paths.has(path)) continue;
+		out[file] = parseJsonl(
+			await source.read(path),
+			STAGE_FILES[file].schema,
+			describePath(source, path)
+		);
+	}
+	return out as JudgedRecords;
+}
+
+/** The agreement reports of `runs` that have review files in `source`. */
+export async function runReviews(
+	source: LayoutSource,
+	runs: readonly { run_id: string; model_dir: string }[],
+	options: BootstrapOptions = {}
+): Promise<RunReviews[]> {
+	const paths = await source.list();
+	const present = new Set(paths);
+	const out: RunReviews[] = [];
+	for (const { run_id, model_dir } of runs) {
+		const run = { runId: run_id, modelDir: model_dir };
+		const placed = await readRunReviewFiles(source, run, paths);
+		if (placed.length === 0) continue;
+		const mPath = manifestPath(run);
+		const manifest = Manifest.safeParse(JSON.parse(await source.read(mPath)));
+		if (!manifest.success)
+			throw new CheckpointError(`${describePath(source, mPath)}: not a manifest`);
+		const categories = manifest.data.categories ?? {};
+		const decisions = listDecisions(run, await judgedRecords(source, run, present), categories);
+		const reviews = placed.map((p) => p.review);
+		out.push({
+			run_id,
+			model_dir,
+			n_reviews: reviews.length,
+			report: reviewReport(decisions, reviews, categories, options)
+		});
+	}
+	return out;
+}

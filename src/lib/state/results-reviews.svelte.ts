@@ -1,0 +1,36 @@
+/**
+ * The reviews of the runs Results shows (`reviews/…` kept in this browser) and what they do to
+ * the judged metrics: each reviewed run's corrected estimates, computed as `results` does.
+ */
+import type { RunReviews } from '$lib/core/agreement/run-reviews';
+import type { RunReport } from '$lib/core/results/report';
+import { layoutSourceModule, openSharedIdbStore } from './lazy-store';
+
+export class ResultsReviewsState {
+	runs = $state.raw<RunReviews[]>([]);
+	error = $state<string | null>(null);
+	#generation = 0;
+
+	/** Reads the reviews of `runs` (nothing shown for a run without any). */
+	async load(runs: readonly RunReport[]): Promise<void> {
+		const generation = ++this.#generation;
+		try {
+			const [{ runReviews }, { idbLayoutSource }, store] = await Promise.all([
+				import('$lib/core/agreement/run-reviews'),
+				layoutSourceModule(),
+				openSharedIdbStore()
+			]);
+			const keys = runs.map((r) => ({ runId: r.run_id, modelDir: r.model_dir }));
+			const got = await runReviews(idbLayoutSource(store, { runs: keys }), runs);
+			if (generation !== this.#generation) return;
+			this.runs = got;
+			this.error = null;
+		} catch (e) {
+			if (generation !== this.#generation) return;
+			this.runs = [];
+			this.error = (e as Error).message;
+		}
+	}
+}
+
+export const resultsReviews = new ResultsReviewsState();

@@ -1,0 +1,182 @@
+/**
+ * Reviewing the judge in the browser, in English and in Chinese: a simulated run of the sample
+ * made on the Run page → Inspect's review queue, 10 decisions labelled by keyboard per reviewer
+ * → a reload keeps them (progress, labels) → the agreement panel and the corrected estimates
+ * appear → an exported bundle imported into another browser profile keeps every review.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowser, type E2E } from './browser';
+import { go } from './page-support';
+import { fillRunForm, loadSampleDataset, waitForRunStatus } from './run-support';
+
+const RUN_ID = 'review-run';
+const SIZE = 20;
+let e2e: E2E;
+let other: E2E | null = null;
+let runUrl: string;
+let zipPath: string;
+
+beforeAll(async () => {
+	e2e = await startBrowser();
+});
+
+afterAll(async () => {
+	await e2e?.close();
+	await other?.close();
+});
+
+/** Waits for the queue's progress line to read exactly `text`. */
+async function progress(page: Page, text: string) {
+	await page.getByTestId('review-progress').filter({ hasText: text }).waitFor({ timeout: 30_000 });
+}
+
+/** Labels `count` decisions by keyboard (keys 1 and 2 in turn), each saved before the next. */
+async function reviewByKeyboard(page: Page, count: number, progressText: (n: number) => string) {
+	for (let i = 1; i <= count; i++) {
+		const shown = await page.getByTestId('review-decision').getAttribute('data-decision');
+		await page.keyboard.press(i % 2 ? '1' : '2');
+		await progress(page, progressText(i));
+		// The queue moves on after saving: wait for the next decision before the next key.
+		if (i < count) {
+			await page.waitForFunction(
+				(before) =>
+					document
+						.querySelector('[data-testid="review-decision"]')
+						?.getAttribute('data-decision') !== before,
+				shown,
+				{ polling: 50 }
+			);
+		}
+	}
+}
+
+async function startQueue(page: Page, reviewer: string, start: string) {
+	await page.getByTestId('reviewer').fill(reviewer);
+	await page.getByTestId('review-section').getByRole('spinbutton').first().fill(String(SIZE));
+	await page.getByRole('button', { name: start }).click();
+	await page.getByTestId('review-decision').waitFor();
+	// Keys go to the page, not to a field.
+	await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+describe('reviewing the judge of a browser-made run', () => {
+	it('makes a simulated run of the sample on the Run page', async () => {
+		const { page } = e2e;
+		await loadSampleDataset(page, e2e.url);
+		await page.getByRole('link', { name: 'Models', exact: true }).click();
+		await page.getByTestId('mode-simulated').check();
+		await fillRunForm(page, { runId: RUN_ID, limit: 4 });
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'done', 120_000);
+		await go(page, 'Inspect', 'Inspect');
+		await page.getByTestId('review-section').waitFor();
+		runUrl = page.url();
+		e2e.assertClean();
+	});
+
+	it('en: reviews 10 decisions by keyboard, showing what the judge saw', async () => {
+		const { page } = e2e;
+		await startQueue(page, 'Ann', 'Start reviewing');
+		await progress(page, `0 of ${SIZE} reviewed`);
+		expect(await page.getByTestId('review-prompt').innerText()).not.toBe('');
+		expect(await page.getByTestId('review-answer').innerText()).not.toBe('');
+		await reviewByKeyboard(page, 10, (n) => `${n} of ${SIZE} reviewed`);
+		await page.getByTestId('agreement-panel').waitFor();
+		await e2e.screenshot('review-en-1366', page.getByTestId('review-section'));
+		e2e.assertClean();
+	});
+
+	it('en: a reload keeps the reviews; the agreement panel and corrected estimates show', async () => {
+		const { page } = e2e;
+		await page.reload();
+		await progress(page, `10 of ${SIZE} reviewed`);
+		const panel = page.getByTestId('agreement-panel');
+		await panel.waitFor();
+		expect(await panel.getByRole('heading', { name: 'judge × Ann' }).count()).toBe(1);
+		expect(await panel.getByTestId('agreement-row').count()).toBeGreaterThan(0);
+		expect(await panel.getByTestId('corrected-row').count()).toBeGreaterThan(0);
+		await e2e.screenshot('review-agreement-en-1366', panel);
+		await page.setViewportSize({ width: 390, height: 844 });
+		await e2e.screenshot('review-en-390', page.getByTestId('review-section'));
+		await e2e.screenshot('review-agreement-en-390', panel);
+		await page.setViewportSize({ width: 1366, height: 900 });
+		// Back to a reviewed decision: its saved label is shown.
+		await page.keyboard.press('b');
+		await page.getByTestId('your-label').filter({ hasNotText: 'not reviewed yet' }).waitFor();
+		e2e.assertClean();
+	});
+
+	it('zh-CN: a second reviewer reviews 10 decisions by keyboard; both reviewers agree or not', async () => {
+		const { page } = e2e;
+		await page.getByTestId('language').selectOption('zh-CN');
+		await page.getByRole('heading', { name: '复核评审模型' }).waitFor();
+		await page.getByRole('button', { name: '关闭队列' }).click();
+		await startQueue(page, '张三', '开始复核');
+		await reviewByKeyboard(page, 10, (n) => `已复核 ${n} / ${SIZE}`);
+		await page.reload();
+		await progress(page, `已复核 10 / ${SIZE}`);
+		const panel = page.getByTestId('agreement-panel');
+		await panel.getByRole('heading', { name: '一致性' }).waitFor();
+		await panel.getByRole('heading', { name: 'Ann × 张三' }).waitFor();
+		expect(await panel.getByRole('heading', { name: '按复核样本校正' }).count()).toBe(2);
+		await e2e.screenshot('review-zh-1366', page.getByTestId('review-section'));
+		await e2e.screenshot('review-agreement-zh-1366', panel);
+		await page.getByTestId('language').selectOption('en');
+		await page.getByRole('heading', { name: 'Review the judge' }).waitFor();
+		e2e.assertClean();
+	});
+
+	it('Results shows the corrected estimate beside each judged LCA and DCG metric', async () => {
+		const { page } = e2e;
+		await go(page, 'Results', 'Results');
+		const panel = page.getByTestId('corrected-panel');
+		await panel.first().waitFor({ timeout: 30_000 });
+		const rows = panel.getByTestId('corrected-row');
+		await rows.first().waitFor();
+		// One table per reviewer, six judged metrics each: the judged value and the corrected one.
+		expect(await rows.count()).toBe(12);
+		const first = (await rows.first().locator('td').allInnerTexts()).map((t) => t.trim());
+		expect(first[0]).toBe('lca.macro_f1');
+		expect(first[1]).toMatch(/^\d\.\d{3}$/);
+		expect(first[2]).toMatch(/^(\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/);
+		await e2e.screenshot('review-results-en-1366', panel.first());
+		e2e.assertClean();
+	});
+
+	it('an exported bundle keeps every review when imported into another browser', async () => {
+		const { page } = e2e;
+		await go(page, 'Bundles', 'Bundles');
+		await page.getByRole('checkbox', { name: new RegExp(`^Select ${RUN_ID}`) }).check();
+		const [download] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
+		]);
+		zipPath = join(
+			await mkdtemp(join(tmpdir(), 'lexpilot-e2e-review-')),
+			download.suggestedFilename()
+		);
+		await download.saveAs(zipPath);
+
+		other = await startBrowser();
+		const p2 = other.page;
+		await p2.goto(`${other.url}/`);
+		await go(p2, 'Bundles', 'Bundles');
+		await p2.locator('#bundle-file').setInputFiles(zipPath);
+		await p2.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
+		await p2.goto(runUrl.replace(e2e.url, other.url));
+		const panel = p2.getByTestId('agreement-panel');
+		await panel.getByRole('heading', { name: 'judge × Ann' }).waitFor();
+		await panel.getByRole('heading', { name: 'judge × 张三' }).waitFor();
+		await panel.getByRole('heading', { name: 'Ann × 张三' }).waitFor();
+		const n = (
+			await panel.getByTestId('agreement-row').first().locator('td').nth(2).innerText()
+		).trim();
+		expect(Number(n)).toBeGreaterThan(0);
+		other.assertClean();
+		e2e.assertClean();
+	});
+});
