@@ -239,7 +239,14 @@ export const CORE_TEXTS = {
 	cmp_note_repeats: [],
 	cmp_note_differ: ['fields'],
 	cmp_note_missing: ['side', 'file'],
-	cmp_note_incomplete: ['side', 'file']
+	cmp_note_incomplete: ['side', 'file'],
+	// Re-judging a finished run with another judge (engine/rejudge/).
+	rejudge_same_run: ['runId'],
+	rejudge_no_source: ['runId', 'model'],
+	rejudge_dataset_differs: ['runId'],
+	rejudge_source_incomplete: ['file', 'saved', 'total'],
+	rejudge_nothing_judged: ['runId'],
+	rejudge_generation_call: ['role', 'task']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;
