@@ -151,6 +151,43 @@ describe('lexpilot rejudge', () => {
 		);
 	});
 
+	it('results --judges pairs each decision of the two judges', async () => {
+		const root = join(tmp, 'judges');
+		await simulatedSource(root);
+		server = await startFakeOpenAI({ handler: byTask(contraryJudgeScript) });
+		expect((await runCliInProcess(rejudgeArgs(root, server.baseURL))).code).toBe(0);
+		const r = await runCliInProcess([
+			'results',
+			'--output-root',
+			root,
+			'--judges',
+			'r1,r1-j2',
+			'--json'
+		]);
+		expect(r.code, r.stderr).toBe(0);
+		type Stage = { n: number; agreed: number; confusion: number[][] };
+		const [model] = (
+			JSON.parse(r.stdout) as { judges: { models: { stages: Record<string, Stage> }[] } }
+		).judges.models;
+		const [a, b] = [
+			await lines(root, 'r1', 'DCG_results'),
+			await lines(root, 'r1-j2', 'DCG_results')
+		];
+		const yes = a.flatMap((d) => d.round_labels as string[]).filter((l) => l === '是').length;
+		// The contrary judge says 否 throughout: every 是 of judge A is a disagreement.
+		expect(model.stages.dcg.confusion).toEqual([
+			[0, yes],
+			[0, 6 - yes]
+		]);
+		expect(b.every((d) => d.success === false)).toBe(true);
+		const lcaA = await lines(root, 'r1', 'LCA_results');
+		expect(model.stages.lca.n).toBe(lcaA.length);
+		expect(model.stages.lca.agreed).toBe(0);
+		const text = await runCliInProcess(['results', '--output-root', root, '--judges', 'r1,r1-j2']);
+		expect(text.stdout).toContain('lca confusion (rows: judge A, columns: judge B)');
+		expect(text.stdout).toContain('Rank stability needs two models or more with both runs.');
+	});
+
 	it('killed mid-way, resumes to the files of an uninterrupted re-judge', async () => {
 		const killed = join(tmp, 'killed');
 		const whole = join(tmp, 'whole');
