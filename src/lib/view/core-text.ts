@@ -210,6 +210,13 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	// Re-judging a finished run with another judge (engine/rejudge/).
+	rejudge_same_run: (p) => m.core_rejudge_same_run(p),
+	rejudge_no_source: (p) => m.core_rejudge_no_source(p),
+	rejudge_dataset_differs: (p) => m.core_rejudge_dataset_differs(p),
+	rejudge_source_incomplete: (p) => m.core_rejudge_source_incomplete(p),
+	rejudge_nothing_judged: (p) => m.core_rejudge_nothing_judged(p),
+	rejudge_generation_call: (p) => m.core_rejudge_generation_call(p),
 	...NOTES
 };
 

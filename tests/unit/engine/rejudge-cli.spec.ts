@@ -5,6 +5,7 @@
  * prints for the new run come from its new labels, and a run killed mid-way resumes to the files
  * an uninterrupted one writes.
  */
+import type { ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -194,7 +195,7 @@ describe('lexpilot rejudge', () => {
 		await simulatedSource(killed);
 		await cp(killed, whole, { recursive: true });
 		const judge = byTask(contraryJudgeScript);
-		let child: { kill(signal: string): boolean } | null = null;
+		let child: ChildProcess | null = null;
 		let seen = 0;
 		let crash = true;
 		// One case at a time: the fifth judge call is case 3's LCA, after cases 1 and 2 are saved.
