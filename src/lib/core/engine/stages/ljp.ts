@@ -32,7 +32,12 @@ interface Source {
 }
 
 /** Without a saved source the hash cannot match any saved result: that result is then stale. */
-export function ljpHash(ctx: StageContext, file: ResultFile, kase: Case, source: Source | undefined) {
+export function ljpHash(
+	ctx: StageContext,
+	file: ResultFile,
+	kase: Case,
+	source: Source | undefined
+) {
 	const upstream = source?.sha256 ?? null;
 	return ctx.inputSha256(file, idOf(file, kase), [upstream], () => ({
 		case_number: kase.case_number,
