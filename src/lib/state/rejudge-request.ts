@@ -32,7 +32,8 @@ export function rejudgeProblems(sources: RunSources, form: RejudgeForm): string[
 	if (url !== SIMULATED_ENDPOINT && !checkBaseUrl(url).ok) {
 		problems.push(m.rejudge_problem_endpoint({ simulated: SIMULATED_ENDPOINT }));
 	}
-	if (runIdProblem(form.runId) !== null)
+	if (!form.runId) problems.push(m.rejudge_problem_no_run_id());
+	else if (runIdProblem(form.runId) !== null)
 		problems.push(m.rejudge_problem_run_id({ runId: form.runId }));
 	else if (form.source?.runId === form.runId) problems.push(m.rejudge_problem_same_run());
 	return problems;
