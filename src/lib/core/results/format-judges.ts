@@ -52,7 +52,6 @@ export function formatJudges(report: JudgesReport): string {
 				''
 			);
 		}
-		out.push('');
 	}
 	if (report.unmatched.length)
 		out.push(`Model folders with one of the runs only: ${report.unmatched.join(', ')}`, '');
