@@ -5,7 +5,7 @@
  * bootstrap interval and the confusion matrix A × B; over the models: Kendall's τ of each rate's
  * ranking under the two judges, its case-bootstrap interval, and the models that swap places.
  */
-import { agreement, type Agreement } from '../agreement';
+import { agreement, type Agreement } from '../agreement/kappa';
 import type { BootstrapOptions } from '../metrics/bootstrap';
 import type { CaseTable } from '../metrics/case-table';
 import { rankStability, type RankStability } from '../metrics/kendall';
