@@ -46,7 +46,7 @@ export function formatJudges(report: JudgesReport): string {
 			out.push(
 				renderTable(
 					['A \\ B', ...labels],
-					s.confusion.map((row, i) => [labels[i], ...row.map(String)]),
+					s.confusion.map((row: number[], i: number) => [labels[i], ...row.map(String)]),
 					['left', ...labels.map(() => 'right' as const)]
 				),
 				''
