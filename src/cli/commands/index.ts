@@ -4,6 +4,7 @@ import { validate } from './validate';
 import { resultsCommand } from './results';
 import { dcg, gen, lca, ljp, ljpDirect, ljpGold, ljpInteraction } from './stage';
 import { runCommandHandler } from './run';
+import { rejudge } from './rejudge';
 
 export const commands: Record<string, CommandHandler> = {
 	validate,
@@ -15,5 +16,6 @@ export const commands: Record<string, CommandHandler> = {
 	'ljp-gold': ljpGold,
 	'ljp-interaction': ljpInteraction,
 	ljp,
+	rejudge,
 	results: resultsCommand
 };

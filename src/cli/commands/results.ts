@@ -15,9 +15,11 @@ import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
 import type { CommandHandler } from '../types';
+import { JUDGES_USAGE, printJudges } from './results-judges';
 
 const usage = `Usage: npx lexpilot results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
        npx lexpilot results --compare RUN_A RUN_B [--model M | --model-a M --model-b M] [--json]
+${JUDGES_USAGE}
 
 Prints LCA, DCG and LJP metrics per run, per run and cause class, and as mean ± sample SD
 over each group of comparable runs (same dataset, selected cases, code and prompts, models
@@ -73,7 +75,8 @@ export const resultsCommand: CommandHandler = {
 				'model-a': { type: 'string' },
 				'model-b': { type: 'string' },
 				resamples: { type: 'string' },
-				seed: { type: 'string' }
+				seed: { type: 'string' },
+				judges: { type: 'string' }
 			}
 		});
 		const bootstrap = {
@@ -81,6 +84,10 @@ export const resultsCommand: CommandHandler = {
 			seed: integerFlag('--seed', values.seed, 0, 2 ** 32 - 1, DEFAULT_SEED)
 		};
 		const root = resolve(io.cwd, values['output-root'] ?? DEFAULT_OUTPUT_ROOT);
+		if (values.judges !== undefined) {
+			const { model, json } = values;
+			return printJudges(values.judges, { root, model, json, bootstrap }, io);
+		}
 		if (values.compare) {
 			if (positionals.length !== 2) {
 				throw new UsageError(

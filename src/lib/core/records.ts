@@ -165,6 +165,26 @@ export type AnyRecord = { case_number: CaseNumber; input_sha256: string } & Reco
 // Settings live with the rest of a run's configuration; re-exported as every record type is here.
 export { DEFAULT_SETTINGS, OperationalEntry, Settings } from './run-config';
 
+/**
+ * What a re-judged run (`lexpilot rejudge`, PROTOCOL.md §5) shares with the run it re-judged: that
+ * run's key, its judge, and what was judged again. Its generation files are copies of the source's.
+ */
+export const RejudgedFrom = z
+	.object({
+		/** The source run's id and model folder (its run key). */
+		run_id: z.string().min(1),
+		model_dir: z.string().min(1),
+		/** The source run's judge model and prompt pack hash. */
+		judge: z.string(),
+		prompts_sha256: sha256Hex,
+		/** The stages whose judge calls were made again, in the order they ran. */
+		stages: z.array(z.string()),
+		/** The generation files copied record for record from the source run. */
+		shared_files: z.array(z.string())
+	})
+	.loose();
+export type RejudgedFrom = z.infer<typeof RejudgedFrom>;
+
 /** `runs/<run-id>/<model>/manifest.json`. Never holds a key. */
 export const Manifest = z
 	.object({
@@ -194,7 +214,9 @@ export const Manifest = z
 		 * resume that changed them, oldest first; the last one is in force. Optional: manifests
 		 * written before it existed, or by another tool, have none. See `core/store/README.md`.
 		 */
-		operational_history: z.array(OperationalEntry).optional()
+		operational_history: z.array(OperationalEntry).optional(),
+		/** Only on a re-judged run: the run whose generation outputs it shares (`RejudgedFrom`). */
+		rejudged_from: RejudgedFrom.optional()
 	})
 	.loose();
 export type Manifest = z.infer<typeof Manifest>;

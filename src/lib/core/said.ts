@@ -249,7 +249,14 @@ export const CORE_TEXTS = {
 	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
 	review_other_run: ['file', 'line', 'run'],
-	review_without_run: ['path', 'run']
+	review_without_run: ['path', 'run'],
+	// Re-judging a finished run with another judge (engine/rejudge/).
+	rejudge_same_run: ['runId'],
+	rejudge_no_source: ['runId', 'model'],
+	rejudge_dataset_differs: ['runId'],
+	rejudge_source_incomplete: ['file', 'saved', 'total'],
+	rejudge_nothing_judged: ['runId'],
+	rejudge_generation_call: ['role', 'task']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

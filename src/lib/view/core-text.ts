@@ -214,6 +214,19 @@ const SAY: Sayers = {
 	review_conflict: (p) => m.core_review_conflict(p),
 	review_other_run: (p) => m.core_review_other_run(p),
 	review_without_run: (p) => m.core_review_without_run(p),
+	// Re-judging a finished run with another judge (engine/rejudge/).
+	rejudge_same_run: (p) => m.core_rejudge_same_run(p),
+	rejudge_no_source: (p) => m.core_rejudge_no_source(p),
+	rejudge_dataset_differs: (p) => m.core_rejudge_dataset_differs(p),
+	rejudge_source_incomplete: (p) => m.core_rejudge_source_incomplete(p),
+	rejudge_nothing_judged: (p) => m.core_rejudge_nothing_judged(p),
+	rejudge_generation_call: (p) => m.core_rejudge_generation_call(p),
+	// Batch mode (batch/*).
+	batch_request_too_large: (p) => m.core_batch_request_too_large(p),
+	batch_id_unknown: (p) => m.core_batch_id_unknown(p),
+	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
+	batch_id_twice: (p) => m.core_batch_id_twice(p),
+	batch_line_no_answer: (p) => m.core_batch_line_no_answer(p),
 	...NOTES
 };
 

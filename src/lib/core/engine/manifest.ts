@@ -3,7 +3,7 @@ import type { Case } from '../dataset/types';
 import { codeSha256, promptsSha256 } from '../prompts/hashes';
 import type { PromptPack } from '../prompts/pack';
 import { MANIFEST_SCHEMA_VERSION, type Role } from '../record-names';
-import type { Manifest, Settings } from '../records';
+import type { Manifest, RejudgedFrom, Settings } from '../records';
 import type { RunDataset } from './types';
 
 /** Name and version of the program that wrote a run. */
@@ -31,6 +31,8 @@ export interface ManifestInputs {
 	tool?: ToolInfo;
 	/** @default new Date() */
 	createdAt?: Date;
+	/** A re-judged run's source (PROTOCOL.md §5); absent for every other run. */
+	rejudgedFrom?: RejudgedFrom;
 }
 
 export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
@@ -61,6 +63,7 @@ export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
 				retries: inputs.settings.retries,
 				concurrency: inputs.concurrency
 			}
-		]
+		],
+		...(inputs.rejudgedFrom ? { rejudged_from: inputs.rejudgedFrom } : {})
 	};
 }

@@ -13,7 +13,7 @@ import type { ModelClient } from '../model/types';
 import type { PromptPack } from '../prompts/pack';
 import type { TemplateName } from '../prompts/slots';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
-import type { Manifest, Settings } from '../records';
+import type { Manifest, RejudgedFrom, Settings } from '../records';
 import type { Role } from '../record-names';
 import { DEFAULT_SETTINGS } from '../run-defaults';
 import { openRun } from '../store/resume';
@@ -65,7 +65,12 @@ export interface EngineOptions {
 	 */
 	callLog?: CallLog | null;
 	tool?: ToolInfo;
+	/** Only for a re-judged run (`rejudge.ts`): recorded in the manifest as `rejudged_from`. */
+	rejudgedFrom?: RejudgedFrom;
 }
+
+/** Reads a stage's saved records and returns its plan: the cases left and how to run one. */
+export type PrepareStage = (ctx: StageContext, cases: readonly Case[]) => Promise<PreparedStage>;
 
 export interface StageReport {
 	stage: StageName;
@@ -156,7 +161,8 @@ export async function openEngine<T>(
 		settings,
 		concurrency: setup.concurrency,
 		simulated: options.client.simulated,
-		tool: options.tool
+		tool: options.tool,
+		rejudgedFrom: options.rejudgedFrom
 	});
 	const keys = options.keys ?? [];
 	const release = await options.store.lock(run);

@@ -11,6 +11,7 @@ import type { StageContext } from './context';
 import {
 	openEngine,
 	type EngineOptions,
+	type PrepareStage,
 	type RunStagesResult,
 	type StageReport
 } from './open-engine';
@@ -34,6 +35,11 @@ export interface RunStagesOptions extends EngineOptions {
 	onProgress?: (progress: StageProgress) => void;
 	/** Pass one to feed it retries from the model client's events; else one is made from `onProgress`. */
 	progress?: RunProgress;
+	/**
+	 * How a stage is planned, where not the registry's own (`PREPARE`): a re-judged run
+	 * (`rejudge.ts`) copies generation records from its source and makes only the judge calls.
+	 */
+	prepare?: Partial<Record<StageName, PrepareStage>>;
 }
 
 /**
@@ -56,7 +62,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			const upstream = UPSTREAM[stage];
 			if (!upstream || !stages.slice(0, i).includes(upstream)) {
 				try {
-					prepared.set(stage, await opened.plan(stage));
+					prepared.set(stage, await opened.plan(stage, options.prepare?.[stage]));
 				} catch (error) {
 					// Refused again at its turn, after the stages before it ran.
 					if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
@@ -67,7 +73,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 		for (const stage of stages) {
 			let plan = prepared.get(stage);
 			try {
-				plan ??= await opened.plan(stage);
+				plan ??= await opened.plan(stage, options.prepare?.[stage]);
 			} catch (error) {
 				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
 				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);

@@ -43,8 +43,11 @@ export interface ReportOptions {
 	 * `ci95` is null: the bootstrap is the one costly part of a report.
 	 */
 	bootstrap?: BootstrapOptions;
-	/** Called with each run's report, manifest and case table (for paired comparisons). */
-	onRun?: (run: RunReport, manifest: Manifest, table: CaseTable) => void;
+	/**
+	 * Called with each run's report, manifest, case table (for paired comparisons) and eval
+	 * records (for judge–judge agreement).
+	 */
+	onRun?: (run: RunReport, manifest: Manifest, table: CaseTable, records: EvalRecords) => void;
 }
 
 /** A class of a run: its metrics, intervals, counts and LJP confusion matrices. */
@@ -275,7 +278,7 @@ export async function computeReport(
 			calls: calls.calls
 		};
 		members.push({ run: report, manifest });
-		options.onRun?.(report, manifest, stats.table);
+		options.onRun?.(report, manifest, stats.table, records);
 	}
 	members.sort(
 		(a, b) =>

@@ -64,7 +64,8 @@ export interface ManifestDifference {
  * a resume under the same run id. Not compared: `created_at`, `tool` (the protocol version is
  * inside `code_sha256`), `categories` (records do not depend on them; see `categoryChanges`),
  * the operational settings (`settings.timeout_s`, `settings.retries`, `operational_history`: a
- * resume may change them, PROTOCOL.md §6; see `operationalChange`) and any extra field. The selected
+ * resume may change them, PROTOCOL.md §6; see `operationalChange`) and any extra field but
+ * `rejudged_from` (a re-judged run's source, compared whole). The selected
  * cases are compared as strings (PROTOCOL.md §5): a run saved with `"1001"` resumes from a dataset's
  * `1001`.
  */
@@ -108,6 +109,9 @@ export function manifestDifferences(saved: Manifest, wanted: Manifest): Manifest
 		check(`settings.${key}`, a[key], b[key]);
 	}
 	check('simulated', saved.simulated, wanted.simulated);
+	// A re-judged run keeps its source and what it re-judges (PROTOCOL.md §6).
+	const [from, wantFrom] = [saved.rejudged_from ?? null, wanted.rejudged_from ?? null];
+	check('rejudged_from', from, wantFrom, JSON.stringify(from) === JSON.stringify(wantFrom));
 	return diffs;
 }
 

@@ -40,7 +40,7 @@ function judgePrompts(ctx: StageContext, kase: Case, asked: Asked): string[] {
 	);
 }
 
-function dcgHash(ctx: StageContext, kase: Case, asked: Asked | undefined) {
+export function dcgHash(ctx: StageContext, kase: Case, asked: Asked | undefined) {
 	const upstream = asked?.record_sha256 ?? null;
 	return ctx.inputSha256('DCG_results', idOf('DCG_results', kase), [upstream], () => ({
 		case_number: kase.case_number,
@@ -76,7 +76,7 @@ async function askTwice(ctx: StageContext, kase: Case): Promise<ForceAskRecord> 
 	};
 }
 
-async function judgeQuestions(
+export async function judgeQuestions(
 	ctx: StageContext,
 	kase: Case,
 	asked: Asked

@@ -70,7 +70,7 @@ function lcaPrompt(ctx: StageContext, response: string): string {
 }
 
 /** Without a saved a1 the hash cannot match any saved LCA record: that record is then stale. */
-function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1Head | undefined) {
+export function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1Head | undefined) {
 	const upstream = a1?.record_sha256 ?? null;
 	return ctx.inputSha256('LCA_results', idOf('LCA_results', kase, type), [upstream], () => ({
 		case_number: kase.case_number,
@@ -162,7 +162,7 @@ async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Pro
 	};
 }
 
-async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaResultRecord> {
+export async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaResultRecord> {
 	const type = a1.record.history_type;
 	const { response } = a1.record;
 	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, response), kase, JudgeLcaOutput, {

@@ -16,7 +16,7 @@ import type { StageContext } from '../context';
 import { loadGenChain } from './gen';
 import { historyOf, idOf, loadFile, requireComplete, type PreparedStage } from './shared';
 
-type ResultFile = 'LJP_direct' | 'LJP_gold' | 'LJP_interaction';
+export type ResultFile = 'LJP_direct' | 'LJP_gold' | 'LJP_interaction';
 
 function extractPrompt(ctx: StageContext, kase: Case, response: string): string {
 	return ctx.fill('judge_extract', {
@@ -32,7 +32,12 @@ interface Source {
 }
 
 /** Without a saved source the hash cannot match any saved result: that result is then stale. */
-function ljpHash(ctx: StageContext, file: ResultFile, kase: Case, source: Source | undefined) {
+export function ljpHash(
+	ctx: StageContext,
+	file: ResultFile,
+	kase: Case,
+	source: Source | undefined
+) {
 	const upstream = source?.sha256 ?? null;
 	return ctx.inputSha256(file, idOf(file, kase), [upstream], () => ({
 		case_number: kase.case_number,
@@ -44,7 +49,7 @@ function ljpHash(ctx: StageContext, file: ResultFile, kase: Case, source: Source
 	}));
 }
 
-async function extract(
+export async function extract(
 	ctx: StageContext,
 	file: ResultFile,
 	kase: Case,

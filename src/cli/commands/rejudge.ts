@@ -1,0 +1,147 @@
+/**
+ * `lexpilot rejudge` (PROTOCOL.md §8): re-judges a finished run with another judge model,
+ * endpoint or prompt pack into a new run id (`--as`), sharing the source's generation records
+ * (`rejudgeRun`, `core/engine/rejudge/`). Exit codes as the generation commands.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RunProgress } from '../../lib/core/engine/progress';
+import { rejudgeRun } from '../../lib/core/engine/rejudge/rejudge';
+import { UsageError } from '../../lib/core/errors';
+import { modelDirName, runIdProblem } from '../../lib/core/layout';
+import { checkBaseUrl, publicBaseUrl } from '../../lib/core/model/base-url';
+import { DEFAULT_PROMPT_PACK } from '../../lib/core/prompts';
+import { SIMULATED_ENDPOINT } from '../../lib/core/run-config';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import { FsStore } from '../../lib/adapters/fs-store';
+import { GENERATION_OPTIONS_HELP } from '../args';
+import { readValidDataset } from '../dataset-file';
+import { createProgressPrinter } from '../progress';
+import type { CliIo, CommandHandler } from '../types';
+import {
+	EXIT_CODES,
+	OPTIONS,
+	readPack,
+	SIMULATED_HELP,
+	stageArgsFrom,
+	stageClient,
+	summaryText,
+	toolInfo
+} from './stage';
+
+const REJUDGE_OPTIONS = {
+	...OPTIONS,
+	as: { type: 'string' },
+	'judge-base-url': { type: 'string' }
+} as const;
+
+/** The new run id: the same rule as --run-id. */
+function newRunId(value: string | undefined): string {
+	if (value === undefined || value.trim() === '') {
+		throw new UsageError('no new run id: pass --as NAME, e.g. --as run1-j2 (the re-judged run)');
+	}
+	if (runIdProblem(value) !== null) {
+		throw new UsageError(
+			`--as "${escapeControl(value)}" cannot be used as a run id: use letters, digits, ".", "_" and "-", ` +
+				'starting with a letter or digit, at most 64 characters'
+		);
+	}
+	return value;
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+	const { values } = parseArgs({ args, options: REJUDGE_OPTIONS, strict: true });
+	const parsed = stageArgsFrom(values, io);
+	const { options } = parsed;
+	const as = newRunId(values.as);
+	const judgeUrl = values['judge-base-url'];
+	if (judgeUrl !== undefined) {
+		const checked = checkBaseUrl(judgeUrl);
+		if (!checked.ok) throw new UsageError(`--judge-base-url ${checked.problem}.`);
+		options.roles.judge.baseURL = checked.url;
+	}
+	const endpoint = parsed.simulated
+		? SIMULATED_ENDPOINT
+		: publicBaseUrl(options.roles.judge.baseURL, parsed.keys);
+	const { dataset, warnings } = await readValidDataset(options.dataset, {
+		label: parsed.datasetLabel,
+		notFound: options.datasetChoice.notFound,
+		historyFields: options.historyFields,
+		categoriesPath: options.categoriesPath
+	});
+	for (const w of warnings) io.stderr(`warning: ${escapeControl(w.text)}\n`);
+	const pack =
+		parsed.promptsPath === undefined
+			? DEFAULT_PROMPT_PACK
+			: await readPack(resolve(io.cwd, parsed.promptsPath), parsed.promptsPath);
+	const printer = createProgressPrinter(io);
+	const progress = new RunProgress(printer.onProgress);
+	const client = stageClient(parsed, pack, io, { concurrency: options.concurrency }, () =>
+		progress.noteRetry()
+	);
+	// Only the settings typed change the source's: the rest made its generation records.
+	const given = (flag: keyof typeof values) => values[flag] !== undefined;
+	const { timeout_s, retries, judge_temperature } = options.settings;
+	const store = new FsStore(options.outputRoot, {
+		onNotice: (m) => io.stderr(`note: ${escapeControl(m)}\n`)
+	});
+	let result;
+	try {
+		result = await rejudgeRun({
+			dataset,
+			client,
+			store,
+			source: { runId: options.runId, modelDir: await modelDirName(parsed.models.evaluated) },
+			runId: as,
+			judge: { model: parsed.models.judge, endpoint },
+			settings: {
+				...(given('timeout') ? { timeout_s } : {}),
+				...(given('retries') ? { retries } : {}),
+				...(given('judge-temperature') ? { judge_temperature } : {})
+			},
+			pack,
+			concurrency: options.concurrency,
+			progress,
+			signal: io.signal,
+			keys: parsed.keys,
+			tool: toolInfo()
+		});
+	} finally {
+		printer.end();
+	}
+	for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
+	const from = result.manifest.rejudged_from!;
+	io.stdout(
+		`Re-judged run ${escapeControl(from.run_id)} (judge ${escapeControl(from.judge)}) with judge ` +
+			`${escapeControl(result.manifest.models.judge)}; generation records shared: ` +
+			`${from.shared_files.join(', ') || 'none'}\n`
+	);
+	io.stdout(summaryText(result, options.outputRoot, parsed.simulated));
+	return 0;
+}
+
+export const rejudge: CommandHandler = {
+	summary: 're-judge a finished run with another judge into a new run id',
+	usage: `Usage: npx lexpilot rejudge --run-id NAME --as NEW --model ID --judge-model ID [options]
+
+Re-runs only the judge calls of the finished run NAME (LCA labels on its a1 responses, DCG
+decisions on its forced questions, LJP verdicts on its predictions) with another judge model,
+endpoint or prompt pack, into the new run NEW. No evaluated- or user-model call is made: the
+new run's a1, interaction, force_ask, a1_direct and a1_force_judge records are copies of the
+source's, and its manifest names the source in "rejudged_from". --model names the source's
+evaluated model; the dataset must be the source's. Stages the source judged in full are
+re-judged; a stage it judged in part is refused. The same command again resumes NEW.
+
+  --as NEW                 the re-judged run's id (required; not the source's)
+  --judge-base-url URL     the new judge's endpoint (or LEXPILOT_JUDGE_BASE_URL); its key from
+                           LEXPILOT_JUDGE_API_KEY or OPENAI_API_KEY
+  --judge-model, --judge-temperature, --timeout, --retries, --concurrency: for the new judge;
+  every other setting is the source run's (its generation records were made with them)
+
+${GENERATION_OPTIONS_HELP.trimEnd()}
+${SIMULATED_HELP.replace('answer every role offline', 'judge offline')}
+
+${EXIT_CODES}
+`,
+	run
+};

@@ -1,0 +1,83 @@
+/**
+ * The Run page's Re-judge: a finished run of this browser re-judged into a new run id with
+ * another judge (`rejudgeRun`, `core/engine/rejudge/`). Only judge calls are made, so it runs in
+ * the page; its records go to IndexedDB like any run's, and Results and Inspect read them.
+ */
+import type { RunKey } from '$lib/core/layout';
+import type { StageProgress } from '$lib/core/engine/types';
+import { browserClientFactory } from './browser-client';
+import { openSharedIdbStore } from './lazy-store';
+import { rejudgeClient, type RejudgeForm } from './rejudge-request';
+import type { RunSources } from './run-request';
+import type { RunError } from './run-controller';
+import { toRunError } from './run-snapshot';
+
+/** A saved run that can be named as the source. */
+export interface RejudgeSource {
+	run: RunKey;
+	model: string;
+	judge: string;
+}
+
+export class RejudgeState {
+	sources = $state.raw<RejudgeSource[]>([]);
+	status = $state<'idle' | 'running' | 'done' | 'failed'>('idle');
+	progress = $state.raw<StageProgress | null>(null);
+	error = $state.raw<RunError | null>(null);
+	/** The run the last re-judge wrote. */
+	made = $state.raw<RunKey | null>(null);
+	#abort: AbortController | null = null;
+
+	/** Lists the runs saved in this browser (each with its manifest's models). */
+	async refresh(): Promise<void> {
+		const store = await openSharedIdbStore();
+		const found: RejudgeSource[] = [];
+		for (const run of await store.listRuns()) {
+			const manifest = await store.readManifest(run);
+			if (manifest)
+				found.push({ run, model: manifest.models.evaluated, judge: manifest.models.judge });
+		}
+		this.sources = found;
+	}
+
+	async start(sources: RunSources, form: RejudgeForm): Promise<void> {
+		if (!sources.dataset || !form.source || this.status === 'running') return;
+		const client = rejudgeClient(sources, form);
+		this.#abort = new AbortController();
+		[this.status, this.error, this.progress, this.made] = ['running', null, null, null];
+		try {
+			const [{ rejudgeRun }, store, model] = await Promise.all([
+				import('$lib/core/engine/rejudge/rejudge'),
+				openSharedIdbStore(),
+				browserClientFactory(client.spec)({ onEvent: () => {} })
+			]);
+			const result = await rejudgeRun({
+				dataset: sources.dataset,
+				client: model,
+				store,
+				source: form.source,
+				runId: form.runId,
+				judge: client.judge,
+				settings: {
+					timeout_s: client.spec.settings.timeout_s,
+					retries: client.spec.settings.retries
+				},
+				pack: sources.pack,
+				concurrency: client.spec.concurrency,
+				keys: client.keys,
+				signal: this.#abort.signal,
+				onProgress: (p) => (this.progress = p)
+			});
+			[this.made, this.status] = [result.run, 'done'];
+			await this.refresh();
+		} catch (e) {
+			[this.error, this.status] = [toRunError(e), 'failed'];
+		}
+	}
+
+	stop(): void {
+		this.#abort?.abort();
+	}
+}
+
+export const rejudgeState = new RejudgeState();
