@@ -210,6 +210,12 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	// Batch mode (batch/*).
+	batch_request_too_large: (p) => m.core_batch_request_too_large(p),
+	batch_id_unknown: (p) => m.core_batch_id_unknown(p),
+	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
+	batch_id_twice: (p) => m.core_batch_id_twice(p),
+	batch_line_no_answer: (p) => m.core_batch_line_no_answer(p),
 	...NOTES
 };
 
