@@ -18,6 +18,11 @@ export const DEFAULT_CONCURRENCY = 4;
 export const SIMULATED_MODEL = 'simulated';
 /** What a simulated run records as every role's endpoint. */
 export const SIMULATED_ENDPOINT = 'simulated://offline';
+/**
+ * The user and judge model ids a simulated run records and shows: the simulated provider plays
+ * both roles, so it never names a real model it did not call (CLI `--simulated`, Models page).
+ */
+export const SIMULATED_ROLE_MODELS = { user: 'simulated-user', judge: 'simulated-judge' } as const;
 
 /** The range of one numeric setting: every setting has both ends. */
 export interface NumberLimit {

@@ -130,6 +130,15 @@ describe('runIdentity', () => {
 		expect(id.models.evaluated).toBe('simulated');
 		expect(Object.values(id.endpoints)).toEqual(Array(3).fill(SIMULATED_ENDPOINT));
 	});
+
+	it('records simulated user and judge ids, never the real models they stand in for', () => {
+		const id = runIdentity(settings((s) => (s.mode = 'simulated')));
+		expect(id.models).toEqual({
+			evaluated: 'simulated',
+			user: 'simulated-user',
+			judge: 'simulated-judge'
+		});
+	});
 });
 
 describe('stored settings', () => {

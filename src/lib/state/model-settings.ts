@@ -19,6 +19,7 @@ import {
 	SETTINGS_KEYS,
 	SIMULATED_ENDPOINT,
 	SIMULATED_MODEL,
+	SIMULATED_ROLE_MODELS,
 	withinLimit,
 	type SettingName
 } from '$lib/core/run-defaults';
@@ -121,7 +122,7 @@ export function runIdentity(s: ModelSettings): RunIdentity {
 		Role,
 		string
 	>;
-	if (simulated) models.evaluated = SIMULATED_MODEL;
+	if (simulated) Object.assign(models, { evaluated: SIMULATED_MODEL, ...SIMULATED_ROLE_MODELS });
 	// Written into the manifest (which bundles ship): no query value, no key.
 	const keys = ROLES.map((r) => resolved[r].apiKey);
 	const endpoints = Object.fromEntries(

@@ -20,6 +20,7 @@ import {
 	type SettingsRepair
 } from './model-settings';
 import { m } from '$lib/paraglide/messages';
+import { blockedPort, blockedPortResult } from './blocked-port';
 import { PRESETS, type PresetId } from './provider-presets';
 
 /** The part of `localStorage` the settings use. */
@@ -125,6 +126,7 @@ export class SettingsState {
 	async testConnection(role: Role): Promise<void> {
 		this.tests = { ...this.tests, [role]: { state: 'testing' } };
 		let result: ConnectionTestResult;
+		const port = blockedPort(this.resolved[role].baseURL);
 		if (this.simulated) {
 			result = {
 				status: 'ok',
@@ -132,6 +134,9 @@ export class SettingsState {
 				latencyMs: 0,
 				message: m.models_sim_test()
 			};
+		} else if (port !== null) {
+			// The browser refuses the port before anything is sent: say so, not "nothing answered".
+			result = blockedPortResult(this.resolved[role].baseURL, port);
 		} else {
 			// Loaded on demand: the openai package is large and only needed here and on Run.
 			const { testConnection } = await import('$lib/core/model/diagnose');

@@ -62,7 +62,8 @@ function cli(command: string, root: string, extra: string[] = [], env?: Record<s
 		root,
 		'--run-id',
 		'r1',
-		...MODELS,
+		// A simulated run's user and judge are simulated: it takes no real ids for them.
+		...(extra.includes('--simulated') ? MODELS.slice(0, 2) : MODELS),
 		...extra
 	];
 	return runCliInProcess(args, {
@@ -283,6 +284,20 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
 		expect(manifest.simulated).toBe(true);
 		expect(manifest.endpoints.evaluated).toBe('simulated://offline');
+		expect(manifest.models).toEqual({
+			evaluated: 'simulated',
+			user: 'simulated-user',
+			judge: 'simulated-judge'
+		});
+	});
+
+	it('--simulated refuses a real user or judge model id, naming the flag', async () => {
+		for (const flag of ['--user-model', '--judge-model']) {
+			const root = join(tmp, `simulated${flag}`);
+			const result = await cli('gen', root, ['--simulated', flag, 'deepseek-chat'], {});
+			expect(result.code).toBe(2);
+			expect(result.stderr).toContain(`${flag} names a real model; a --simulated run's`);
+		}
 	});
 
 	it('--prompts runs with an edited pack, recorded by its hash; a broken pack exits 2 naming the file', async () => {
