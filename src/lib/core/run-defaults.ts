@@ -70,9 +70,10 @@ export const SETTING_LIMITS: Readonly<Record<SettingName, Readonly<NumberLimit>>
 
 /**
  * Whether `value` is inside `limit`: a finite number, whole when it must be, between its ends.
- * The one range check without zod, for what a page checks on its first load (the Models form,
- * stored settings and run plans), where zod (even zod/mini) measured 17 kB gzip more per page;
- * the zod schemas of `run-config.ts` are built from the same table, and
+ * The one range check without zod, for what a page checks on its first load (the Models form
+ * and run plans), where zod (even zod/mini) measured 17 kB gzip more per page; the zod schemas
+ * of `run-config.ts` and of stored settings (`state/stored-settings.ts`, loaded on demand) are
+ * built from the same table, and
  * `tests/unit/run-config.spec.ts` holds the two to the same answers at every end.
  */
 export function withinLimit(value: unknown, limit: NumberLimit): value is number {
