@@ -12,6 +12,7 @@ import {
 	exportPromptPack,
 	promptsSha256
 } from '../../../src/lib/core/prompts';
+import { EDITED_DEFAULT_NAME, namedForEdits } from '../../../src/lib/state/pack-naming';
 import { runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
@@ -302,14 +303,15 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 
 	it('--prompts runs with an edited pack, recorded by its hash; a broken pack exits 2 naming the file', async () => {
 		const root = join(tmp, 'prompts');
-		const edited = {
+		// Edited as the Prompts page edits it: the default pack's name marked edited.
+		const edited = namedForEdits({
 			...DEFAULT_PROMPT_PACK,
-			name: 'edited',
 			templates: {
 				...DEFAULT_PROMPT_PACK.templates,
 				force_judge: `请仔细阅读。${DEFAULT_PROMPT_PACK.templates.force_judge}`
 			}
-		};
+		});
+		expect(edited.name).toBe(EDITED_DEFAULT_NAME);
 		const packFile = join(tmp, 'pack.json');
 		await writeFile(packFile, exportPromptPack(edited));
 		// Relative to the user's directory (the CLI's cwd, here tmp), not the package root.
