@@ -5,7 +5,6 @@ import {
 	resolveEndpoints,
 	runIdentity,
 	settingsProblems,
-	toStored,
 	type ModelSettings
 } from './model-settings';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StageProgress } from '$lib/core/engine/types';
-import { callSum, roleCallRows } from './run-call-totals';
+import { callSum, roleCallRows } from './call-totals';
 
 const tokens = (prompt: number, completion: number) => ({ prompt, completion });
 const gen = {
