@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { buildCli, isStale } from '../../scripts/build-cli.js';
 import { runAll } from '../../src/lib/core/engine';
+import { SIMULATED_ROLE_MODELS } from '../../src/lib/core/run-defaults';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import type { FakeOpenAI, RecordedRequest } from '../fake-openai/server';
@@ -353,7 +354,8 @@ async function resume(): Promise<BenchRow[]> {
 			client: createSimulatedClient(),
 			store,
 			runId: 'b1',
-			models: { evaluated: 'bench-eval', user: 'bench-user', judge: 'bench-judge' },
+			// As `--simulated` records them: its user and judge are simulated.
+			models: { evaluated: 'bench-eval', ...SIMULATED_ROLE_MODELS },
 			endpoints: { evaluated: endpoint, user: endpoint, judge: endpoint },
 			concurrency: 64
 		});
@@ -392,7 +394,8 @@ async function resume(): Promise<BenchRow[]> {
 					root,
 					'--run-id',
 					'b1',
-					...MODELS
+					// `--simulated` names its own user and judge.
+					...MODELS.slice(0, 2)
 				],
 				{},
 				join(tmp, 'probe.json')

@@ -189,8 +189,10 @@ describe('Prompts page', () => {
 		const edited = `${DEFAULT_PROMPT_PACK.templates.lexawn}\n请用简洁的语言回答。`;
 		await page.getByTestId('template-text').fill(edited);
 		await page.getByTestId('template-save').click();
+		// An edited default pack is named for what it is, in the exported file too.
 		const want: PromptPack = {
 			...DEFAULT_PROMPT_PACK,
+			name: 'lexpilot-workbench-default-edited',
 			templates: { ...DEFAULT_PROMPT_PACK.templates, lexawn: edited }
 		};
 		await expect.poll(() => shownHash(page)).toBe(await promptsSha256(want));
@@ -241,7 +243,12 @@ describe('Prompts page', () => {
 		await page.getByTestId('template-force_ask').click();
 		expect(await page.getByTestId('template-text').inputValue()).toBe(imported.templates.force_ask);
 
+		// Reset asks first: keeping the edits keeps them.
 		await page.getByTestId('pack-reset').click();
+		await page.getByTestId('pack-reset-no').click();
+		expect(await shownHash(page)).toBe(await promptsSha256(imported));
+		await page.getByTestId('pack-reset').click();
+		await page.getByTestId('pack-reset-yes').click();
 		await expect.poll(() => shownHash(page)).toBe(await promptsSha256(DEFAULT_PROMPT_PACK));
 		expect(await page.getByTestId('pack-status').innerText()).toBe('Default pack');
 		expect(await page.getByTestId('pack-warning').count()).toBe(0);

@@ -20,10 +20,10 @@ import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import {
 	defaultModelSettings,
-	readStoredModelSettings,
 	settingsProblems,
 	toStored
 } from '../../src/lib/state/model-settings';
+import { readStoredModelSettings } from '../../src/lib/state/stored-settings';
 import { readPlan } from '../../src/lib/state/run-plans';
 
 const FLAGS: Record<SettingName, string> = {

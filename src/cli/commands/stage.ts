@@ -19,7 +19,11 @@ import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
-import { SIMULATED_ENDPOINT, SIMULATED_MODEL } from '../../lib/core/run-config';
+import {
+	SIMULATED_ENDPOINT,
+	SIMULATED_MODEL,
+	SIMULATED_ROLE_MODELS
+} from '../../lib/core/run-config';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import { DEFAULT_PROMPT_PACK, parsePromptPack, type PromptPack } from '../../lib/core/prompts';
 import { UsageError } from '../../lib/core/errors';
@@ -61,7 +65,8 @@ output root that cannot be written, or saved records / a manifest that do not fi
 
 export const SIMULATED_HELP = `  --simulated              answer every role offline with the deterministic simulated
                            provider (no network or key; model defaults to "${SIMULATED_MODEL}";
-                           the manifest says simulated: true)
+                           user and judge are "${SIMULATED_ROLE_MODELS.user}" and
+                           "${SIMULATED_ROLE_MODELS.judge}"; the manifest says simulated: true)
   --prompts FILE           prompt pack JSON exported from the workbench's Prompts page
                            [the built-in pack]; its hash is part of the manifest, so a
                            run keeps one pack from its first stage to its last`;
@@ -133,6 +138,17 @@ export function stageArgsFrom(
 		simulated && values.model === undefined ? { ...values, model: SIMULATED_MODEL } : values,
 		io
 	);
+	if (simulated) {
+		for (const r of ['user', 'judge'] as const) {
+			// The simulated provider plays these roles: a real model id would be a false record.
+			if (values[`${r}-model`] !== undefined) {
+				throw new UsageError(
+					`--${r}-model names a real model; a --simulated run's ${r} is "${SIMULATED_ROLE_MODELS[r]}"`
+				);
+			}
+			options.roles[r] = { ...options.roles[r], model: SIMULATED_ROLE_MODELS[r] };
+		}
+	}
 	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
 		Role,
 		string

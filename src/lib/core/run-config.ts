@@ -2,8 +2,9 @@
  * A run's configuration, declared once: the defaults of PROTOCOL.md §2–§3 and the range of every
  * numeric setting (`run-defaults.ts`, re-exported here; it imports nothing from this file), the
  * zod schemas that check them, and the simulated provider's identity. The CLI's flag parser, the
- * manifest and the engine check with these schemas; the Models page, stored settings and run
- * plans with `withinLimit` over the same table (they load on every page, zod does not).
+ * manifest and the engine check with these schemas; stored settings with a zod/mini schema over
+ * the same table (`state/stored-settings.ts`, fetched on demand); the Models form and run plans
+ * with `withinLimit` over it (they load on every page, zod does not).
  */
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, SETTING_LIMITS, type SettingName } from './run-defaults';

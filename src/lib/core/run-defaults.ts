@@ -18,6 +18,11 @@ export const DEFAULT_CONCURRENCY = 4;
 export const SIMULATED_MODEL = 'simulated';
 /** What a simulated run records as every role's endpoint. */
 export const SIMULATED_ENDPOINT = 'simulated://offline';
+/**
+ * The user and judge model ids a simulated run records and shows: the simulated provider plays
+ * both roles, so it never names a real model it did not call (CLI `--simulated`, Models page).
+ */
+export const SIMULATED_ROLE_MODELS = { user: 'simulated-user', judge: 'simulated-judge' } as const;
 
 /** The range of one numeric setting: every setting has both ends. */
 export interface NumberLimit {
@@ -65,9 +70,10 @@ export const SETTING_LIMITS: Readonly<Record<SettingName, Readonly<NumberLimit>>
 
 /**
  * Whether `value` is inside `limit`: a finite number, whole when it must be, between its ends.
- * The one range check without zod, for what a page checks on its first load (the Models form,
- * stored settings and run plans), where zod (even zod/mini) measured 17 kB gzip more per page;
- * the zod schemas of `run-config.ts` are built from the same table, and
+ * The one range check without zod, for what a page checks on its first load (the Models form
+ * and run plans), where zod (even zod/mini) measured 17 kB gzip more per page; the zod schemas
+ * of `run-config.ts` and of stored settings (`state/stored-settings.ts`, loaded on demand) are
+ * built from the same table, and
  * `tests/unit/run-config.spec.ts` holds the two to the same answers at every end.
  */
 export function withinLimit(value: unknown, limit: NumberLimit): value is number {

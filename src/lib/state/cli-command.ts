@@ -115,11 +115,12 @@ export function cliCommands(settings: ModelSettings, run: CliRunInput = {}): Cli
 		}
 		const model = settings.roles.evaluated.model.trim();
 		flags.push(`--model ${shellQuote(model || 'MODEL_ID')}`);
+		// A simulated run's user and judge are simulated: `--simulated` names them itself.
+		const user = settings.roles.user.model.trim();
+		const judge = settings.roles.judge.model.trim();
+		if (user && user !== DEFAULT_USER_MODEL) flags.push(`--user-model ${shellQuote(user)}`);
+		if (judge && judge !== DEFAULT_JUDGE_MODEL) flags.push(`--judge-model ${shellQuote(judge)}`);
 	}
-	const user = settings.roles.user.model.trim();
-	const judge = settings.roles.judge.model.trim();
-	if (user && user !== DEFAULT_USER_MODEL) flags.push(`--user-model ${shellQuote(user)}`);
-	if (judge && judge !== DEFAULT_JUDGE_MODEL) flags.push(`--judge-model ${shellQuote(judge)}`);
 	if (run.limit) flags.push(`--limit ${run.limit}`);
 	for (const key of Object.keys(SETTING_FLAGS) as (keyof Settings)[]) {
 		if (settings.generation[key] !== DEFAULT_SETTINGS[key]) {

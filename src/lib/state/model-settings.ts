@@ -16,15 +16,15 @@ import {
 	DEFAULT_SETTINGS,
 	DEFAULT_USER_MODEL,
 	SETTING_LIMITS,
-	SETTINGS_KEYS,
 	SIMULATED_ENDPOINT,
 	SIMULATED_MODEL,
+	SIMULATED_ROLE_MODELS,
 	withinLimit,
 	type SettingName
 } from '$lib/core/run-defaults';
 import type { Settings } from '$lib/core/run-config';
 import { m } from '$lib/paraglide/messages';
-import { PRESET_IDS, type PresetId } from './provider-presets';
+import type { PresetId } from './provider-presets';
 
 /** `api`: OpenAI-compatible endpoints; `simulated`: the offline demo provider for every role. */
 export type ProviderMode = 'api' | 'simulated';
@@ -121,7 +121,7 @@ export function runIdentity(s: ModelSettings): RunIdentity {
 		Role,
 		string
 	>;
-	if (simulated) models.evaluated = SIMULATED_MODEL;
+	if (simulated) Object.assign(models, { evaluated: SIMULATED_MODEL, ...SIMULATED_ROLE_MODELS });
 	// Written into the manifest (which bundles ship): no query value, no key.
 	const keys = ROLES.map((r) => resolved[r].apiKey);
 	const endpoints = Object.fromEntries(
@@ -226,78 +226,9 @@ export const SETTINGS_STORAGE_KEY = 'lexpilot.model-settings.v1';
 /** Only written when the user ticks "Remember keys on this device". */
 export const KEYS_STORAGE_KEY = 'lexpilot.api-keys.v1';
 
-// Stored settings are read on every page's first load, so they are checked without zod (zod,
-// even zod/mini, measured 17 kB gzip more on every page's first load, since full zod elsewhere
-// in the app keeps most of zod's shared core module alive). Each field falls
-// back on its own, so one odd value (an emptied number field stores null, an older version's
-// number outside today's range) never throws away the rest of the user's settings; unknown
-// fields are dropped. Numbers are held to `SETTING_LIMITS`, the form's and the CLI's ranges.
-type StoredRole = Omit<RoleConfig, 'apiKey'>;
-interface StoredSettings {
-	mode: ProviderMode;
-	defaults: { preset: PresetId; baseURL: string };
-	roles: Record<Role, StoredRole>;
-	generation: Settings;
-	concurrency: number;
-	rememberKeys: boolean;
-}
+// The stored shape's check, a zod schema, is `stored-settings.ts` (loaded on demand), which
+// reads back what `toStored` writes (its spec holds the two to a round trip).
 type StoredKeys = Record<'defaults' | Role, string>;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-	typeof v === 'object' && v !== null && !Array.isArray(v);
-const oneOf = <T extends string>(v: unknown, options: readonly T[], fallback: T): T =>
-	typeof v === 'string' && (options as readonly string[]).includes(v) ? (v as T) : fallback;
-const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
-const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback);
-const number = (v: unknown, name: SettingName, fallback: number) =>
-	withinLimit(v, SETTING_LIMITS[name]) ? v : fallback;
-
-function storedRole(v: unknown, model: string): StoredRole {
-	if (!isRecord(v)) return { ...role(model) };
-	return {
-		useDefaultBaseURL: flag(v.useDefaultBaseURL, true),
-		preset: oneOf(v.preset, PRESET_IDS, 'custom'),
-		baseURL: text(v.baseURL, ''),
-		useDefaultKey: flag(v.useDefaultKey, true),
-		model: text(v.model, model)
-	};
-}
-
-/** The stored settings object, each field checked on its own; null when it is no object. */
-function readStoredSettings(v: unknown): StoredSettings | null {
-	if (!isRecord(v)) return null;
-	const { defaults, roles, generation: g } = v;
-	const models: Record<Role, string> = {
-		evaluated: '',
-		user: DEFAULT_USER_MODEL,
-		judge: DEFAULT_JUDGE_MODEL
-	};
-	return {
-		mode: oneOf(v.mode, ['api', 'simulated'], 'api'),
-		defaults: isRecord(defaults)
-			? {
-					preset: oneOf(defaults.preset, PRESET_IDS, 'custom'),
-					baseURL: text(defaults.baseURL, DEFAULT_BASE_URL)
-				}
-			: { preset: 'openai', baseURL: DEFAULT_BASE_URL },
-		roles: Object.fromEntries(
-			ROLES.map((r) => [r, isRecord(roles) ? storedRole(roles[r], models[r]) : role(models[r])])
-		) as Record<Role, StoredRole>,
-		generation: Object.fromEntries(
-			SETTINGS_KEYS.map((k) => [k, number(isRecord(g) ? g[k] : undefined, k, DEFAULT_SETTINGS[k])])
-		) as Settings,
-		concurrency: number(v.concurrency, 'concurrency', DEFAULT_CONCURRENCY),
-		rememberKeys: flag(v.rememberKeys, false)
-	};
-}
-
-/** The stored keys: four strings, or null. */
-function readStoredKeys(v: unknown): StoredKeys | null {
-	if (!isRecord(v)) return null;
-	const { defaults, evaluated, user, judge } = v;
-	if (![defaults, evaluated, user, judge].every((k) => typeof k === 'string')) return null;
-	return { defaults, evaluated, user, judge } as StoredKeys;
-}
 
 /** A stored numeric setting that was outside its range (or no number) and was set back. */
 export interface SettingsRepair {
@@ -308,22 +239,9 @@ export interface SettingsRepair {
 	used: number;
 }
 
-/** The numeric fields `raw` held (present, not null) that the schema set back to a default. */
-function repairsOf(raw: unknown, read: StoredSettings): SettingsRepair[] {
-	if (!isRecord(raw)) return [];
-	const g = isRecord(raw.generation) ? raw.generation : {};
-	const fields: (readonly [SettingsRepair['field'], unknown, number])[] = [
-		...SETTINGS_KEYS.map((k) => [`generation.${k}`, g[k], read.generation[k]] as const),
-		['concurrency', raw.concurrency, read.concurrency]
-	];
-	return fields
-		.filter(([, v, used]) => v !== undefined && v !== null && v !== used)
-		.map(([field, v, used]) => ({ field, stored: JSON.stringify(v).slice(0, 40), used }));
-}
-
 /** The two localStorage entries for `s`; `keys` is null unless the user opted in. */
 export function toStored(s: ModelSettings): { settings: string; keys: string | null } {
-	const settings: StoredSettings = {
+	const settings = {
 		mode: s.mode,
 		defaults: { preset: s.defaults.preset, baseURL: s.defaults.baseURL },
 		roles: Object.fromEntries(
@@ -339,7 +257,7 @@ export function toStored(s: ModelSettings): { settings: string; keys: string | n
 				};
 				return [r, stored];
 			})
-		) as StoredSettings['roles'],
+		),
 		generation: { ...s.generation },
 		concurrency: s.concurrency,
 		rememberKeys: s.rememberKeys
@@ -353,47 +271,4 @@ export function toStored(s: ModelSettings): { settings: string; keys: string | n
 			} satisfies StoredKeys)
 		: null;
 	return { settings: JSON.stringify(settings), keys };
-}
-
-function parseJson(text: string | null): unknown {
-	if (text === null) return null;
-	try {
-		return JSON.parse(text);
-	} catch {
-		return null;
-	}
-}
-
-/**
- * Settings from the two localStorage entries, and the numeric fields that were set back to
- * their default because the stored value was outside today's range (a timeout of 3000000 s
- * stored by an older version) or no number, for the page to say so. Anything unreadable falls
- * back to the defaults: a stored setting must never stop the page from opening.
- */
-export function readStoredModelSettings(
-	settingsText: string | null,
-	keysText: string | null
-): { settings: ModelSettings; repaired: SettingsRepair[] } {
-	const raw = parseJson(settingsText);
-	const stored = readStoredSettings(raw);
-	const s: ModelSettings = stored
-		? {
-				...stored,
-				defaults: { ...stored.defaults, apiKey: '' },
-				roles: Object.fromEntries(
-					ROLES.map((r) => [r, { ...stored.roles[r], apiKey: '' }])
-				) as Record<Role, RoleConfig>
-			}
-		: defaultModelSettings();
-	const keys = s.rememberKeys ? readStoredKeys(parseJson(keysText)) : null;
-	if (keys) {
-		s.defaults.apiKey = keys.defaults;
-		for (const r of ROLES) s.roles[r].apiKey = keys[r];
-	}
-	return { settings: s, repaired: stored ? repairsOf(raw, stored) : [] };
-}
-
-/** {@link readStoredModelSettings} without the repairs. */
-export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
-	return readStoredModelSettings(settingsText, keysText).settings;
 }

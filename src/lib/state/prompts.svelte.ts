@@ -17,6 +17,7 @@ import { templateProblemsSaid, type TemplateName } from '$lib/core/prompts/slots
 import { coded } from '$lib/core/said';
 import { english } from '$lib/core/voice';
 import { coreText } from './core-text.svelte';
+import { namedForEdits } from './pack-naming';
 import { browserStorage, type SettingsStorage } from './settings.svelte';
 
 /** What the state needs of `core/prompts/pack.ts`. */
@@ -107,7 +108,7 @@ export class PromptsState {
 	setTemplate(name: TemplateName, text: string): string[] {
 		const problems = this.problemsOf(name, text);
 		if (problems.length > 0) return problems;
-		this.#use({ ...this.pack, templates: { ...this.pack.templates, [name]: text } });
+		this.#use(namedForEdits({ ...this.pack, templates: { ...this.pack.templates, [name]: text } }));
 		return [];
 	}
 

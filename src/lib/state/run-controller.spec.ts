@@ -199,6 +199,34 @@ describe('RunController', () => {
 		expect(repeated).toEqual([]);
 	});
 
+	it('after a resume, knows the calls and tokens of the run’s earlier start from its call log', async () => {
+		const store = new MemoryStore();
+		const { controller, when } = watched({ store, plans: memoryStorage() });
+		const first = countingClient(15);
+		const running = controller.start(request(first.client));
+		await when(genSaved(2));
+		controller.stop();
+		const stopped = await running;
+		// A new run has no earlier calls.
+		expect(stopped.earlier).toBeNull();
+		const logged = (await store.readCalls(stopped.run!)).filter((c) => c.response !== null);
+		const before = logged.filter((c) => c.role === 'evaluated');
+
+		const resumed = await controller.start(request(countingClient(0).client));
+		expect(resumed.status).toBe('done');
+		expect(resumed.earlier?.byRole.evaluated.calls).toBe(before.length);
+		expect(resumed.earlier?.byRole.evaluated.prompt).toBe(
+			before.reduce((n, c) => n + (c.usage?.prompt ?? 0), 0)
+		);
+		// This start's progress counts only its own calls; with the earlier ones, every logged one.
+		const thisStart = resumed.progress.gen!.calls.evaluated;
+		const all = (await store.readCalls(resumed.run!)).filter(
+			(c) => c.response !== null && c.role === 'evaluated'
+		);
+		expect(thisStart).toBeGreaterThan(0);
+		expect(resumed.earlier!.byRole.evaluated.calls + thisStart).toBe(all.length);
+	});
+
 	it('resumes in browser storage with other timeout, retries and concurrency, recording them', async () => {
 		const store = await openIdbStore({
 			dbName: 'run-controller-operational',

@@ -35,6 +35,7 @@ import type { Role, Settings } from '$lib/core/records';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { forwarding } from '$lib/core/forward';
+import { earlierCalls } from './earlier-calls';
 import { PauseGate } from './pause-gate';
 import { CallRate, overallProgress } from './run-overall';
 import { planBook, type PlanBook, type PlanStatus, type PlanStorage } from './run-plans';
@@ -164,6 +165,8 @@ export class RunController {
 			this.#set({ run });
 			// Taken here, before anything is written, so a second tab is refused with nothing changed.
 			release = await this.#options.store.lock(run);
+			// Before the engine writes: the calls of the run's earlier starts, for its totals.
+			this.#set({ earlier: await earlierCalls(this.#options.store, run) });
 		} catch (e) {
 			return this.#set({ status: 'failed', error: toRunError(e) });
 		}

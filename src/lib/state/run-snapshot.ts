@@ -8,6 +8,7 @@ import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
 import type { RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import type { Role } from '$lib/core/records';
+import type { EarlierCalls } from './earlier-calls';
 import type { OverallProgress } from './run-overall';
 
 export type { OverallProgress };
@@ -81,6 +82,8 @@ export interface RunSnapshot {
 	pauses: PauseSpan[];
 	/** The whole run (every stage of it); null until its first stage starts. */
 	overall: OverallProgress | null;
+	/** The run's calls before this start (a resume), from its call log; null when none. */
+	earlier: EarlierCalls | null;
 }
 
 /** The snapshot before any run. */
@@ -97,7 +100,8 @@ export function idleSnapshot(): RunSnapshot {
 		created: null,
 		retries: [],
 		pauses: [],
-		overall: null
+		overall: null,
+		earlier: null
 	};
 }
 

@@ -65,7 +65,13 @@ describe('checkSavedRun', () => {
 			request({ settings: { ...DEFAULT_SETTINGS, temperature: 0.1 } }),
 			'settings.temperature'
 		],
-		['another judge', request({ models: { ...MODELS, judge: 'j2' } }), 'models.judge']
+		['another judge', request({ models: { ...MODELS, judge: 'j2' } }), 'models.judge'],
+		// The code hash holds the prompts hash: other prompts are said once, not as another protocol.
+		[
+			'another prompt pack',
+			request({ pack: { ...DEFAULT_PROMPT_PACK, name: 'mine' } }),
+			'prompts_sha256'
+		]
 	])('names %s as a difference that refuses the resume', async (_name, req, field) => {
 		const plans = [
 			{

@@ -15,6 +15,7 @@ import type { RunRequest } from './run-controller';
 import { runKey } from '$lib/core/names';
 import { type RunPlan } from './run-plans';
 import { savedPerStage } from './unfinished-runs';
+import { onlyWhatDiffers } from './code-difference';
 
 export type SavedRun =
 	| { kind: 'new'; run: RunKey }
@@ -71,7 +72,7 @@ export async function checkSavedRun(
 	const saved = await store.readManifest(run);
 	if (!saved) return { kind: 'new', run };
 	const { manifestDifferences } = await import('$lib/core/store/resume');
-	const differences = manifestDifferences(saved, wanted);
+	const differences = await onlyWhatDiffers(saved, manifestDifferences(saved, wanted));
 	if (differences.length === 0) {
 		return { kind: 'resume', run, saved: await savedPerStage(store, run, stages) };
 	}

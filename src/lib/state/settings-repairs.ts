@@ -1,6 +1,6 @@
 /**
  * What the Models page says of stored numbers set back to their default on reading
- * (`readStoredModelSettings`). Apart from `model-settings.ts`, which every page loads, so its
+ * (`readStoredModelSettings` of `stored-settings.ts`). Apart from `model-settings.ts`, which every page loads, so its
  * words load with the Models page only.
  */
 import type { Settings } from '$lib/core/run-config';

@@ -6,7 +6,7 @@ import { SettingsState } from './settings.svelte';
 const everything = (s: { data: Map<string, string> }) => [...s.data.values()].join('\n');
 
 describe('SettingsState', () => {
-	it('writes settings but no key until the user opts in, and forgets keys on request', () => {
+	it('writes settings but no key until the user opts in, and forgets keys on request', async () => {
 		const storage = memoryStorage();
 		const state = new SettingsState(storage);
 		state.value.defaults.apiKey = 'sk-live-1234';
@@ -18,15 +18,32 @@ describe('SettingsState', () => {
 		state.value.rememberKeys = true;
 		state.persist();
 		expect(storage.data.get(KEYS_STORAGE_KEY)).toContain('sk-live-1234');
-		expect(new SettingsState(storage).value.defaults.apiKey).toBe('sk-live-1234');
+		const again = new SettingsState(storage);
+		await again.restored();
+		expect(again.value.defaults.apiKey).toBe('sk-live-1234');
 
 		state.forgetKeys();
 		expect(state.value.defaults.apiKey).toBe('');
 		expect(state.value.rememberKeys).toBe(false);
 		expect(everything(storage)).not.toContain('sk-live-1234');
 		const reopened = new SettingsState(storage);
+		await reopened.restored();
 		expect(reopened.value.defaults.apiKey).toBe('');
 		expect(reopened.value.roles.evaluated.model).toBe('deepseek-chat');
+	});
+
+	it('reads stored settings only once restored, and writes nothing before', async () => {
+		const storage = memoryStorage();
+		const stored = new SettingsState(storage);
+		stored.value.roles.evaluated.model = 'kept-model';
+		stored.persist();
+		const state = new SettingsState(storage);
+		expect(state.loaded).toBe(false);
+		state.persist();
+		expect(storage.data.get(SETTINGS_STORAGE_KEY)).toContain('kept-model');
+		await state.restored();
+		expect(state.loaded).toBe(true);
+		expect(state.value.roles.evaluated.model).toBe('kept-model');
 	});
 
 	it('fills the base URL from a preset, and a role preset gives the role its own URL', () => {
@@ -40,6 +57,16 @@ describe('SettingsState', () => {
 		// `custom` keeps whatever URL is there.
 		state.applyPreset('judge', 'custom');
 		expect(state.resolved.judge.baseURL).toBe('https://api.deepseek.com/v1');
+	});
+
+	it('says a port the browser refuses is blocked, without calling it', async () => {
+		const state = new SettingsState(null);
+		state.value.defaults.baseURL = 'http://localhost:9/v1';
+		state.value.roles.evaluated.model = 'm';
+		await state.testConnection('evaluated');
+		const test = state.tests.evaluated;
+		expect(test.state === 'done' && test.result.message).toContain('port 9');
+		expect(test.state === 'done' && test.result.hint).toContain('8000');
 	});
 
 	it('answers Test connection offline in simulated mode', async () => {

@@ -9,7 +9,6 @@ import { ROLES, type Role } from '$lib/core/record-names';
 import {
 	defaultModelSettings,
 	KEYS_STORAGE_KEY,
-	readStoredModelSettings,
 	resolveEndpoints,
 	runIdentity,
 	SETTINGS_STORAGE_KEY,
@@ -57,22 +56,41 @@ export class SettingsState {
 	/** Stored numbers outside their range, set back to their default when the settings were read. */
 	repaired = $state.raw<SettingsRepair[]>([]);
 
+	/**
+	 * False until stored settings have been read: the schema that checks them (zod) is fetched
+	 * on demand, off every page's first load. Pages that show or run with the settings await
+	 * `restored()` in their `+page.ts`; nothing is written before.
+	 */
+	loaded = $state(false);
+
 	readonly #storage: SettingsStorage;
+	readonly #restoring: Promise<void>;
 
 	constructor(storage: SettingsStorage = null) {
 		this.#storage = storage;
-		if (storage) {
-			try {
-				const read = readStoredModelSettings(
-					storage.getItem(SETTINGS_STORAGE_KEY),
-					storage.getItem(KEYS_STORAGE_KEY)
-				);
+		this.#restoring = this.#restore();
+	}
+
+	/** Resolves once the stored settings (if any) are read; never rejects. */
+	restored(): Promise<void> {
+		return this.#restoring;
+	}
+
+	async #restore(): Promise<void> {
+		try {
+			const settings = this.#storage?.getItem(SETTINGS_STORAGE_KEY) ?? null;
+			const keys = this.#storage?.getItem(KEYS_STORAGE_KEY) ?? null;
+			// Nothing stored: the defaults, and no schema to fetch.
+			if (settings !== null) {
+				const { readStoredModelSettings } = await import('./stored-settings');
+				const read = readStoredModelSettings(settings, keys);
 				this.value = read.settings;
 				this.repaired = read.repaired;
-			} catch {
-				// Unreadable storage: start from the defaults.
 			}
+		} catch {
+			// Unreadable storage (or the schema could not be fetched): start from the defaults.
 		}
+		this.loaded = true;
 	}
 
 	/**
@@ -80,6 +98,8 @@ export class SettingsState {
 	 * an `$effect` calling it re-runs on each change.
 	 */
 	persist(): void {
+		// Read first, so an `$effect` calling this runs again once the stored settings are in.
+		if (!this.loaded) return;
 		const stored = toStored(this.value);
 		try {
 			this.#storage?.setItem(SETTINGS_STORAGE_KEY, stored.settings);
@@ -133,12 +153,19 @@ export class SettingsState {
 				message: m.models_sim_test()
 			};
 		} else {
-			// Loaded on demand: the openai package is large and only needed here and on Run.
-			const { testConnection } = await import('$lib/core/model/diagnose');
-			result = await testConnection(this.resolved[role], {
-				origin: globalThis.location?.origin,
-				online: () => globalThis.navigator?.onLine !== false
-			});
+			// Loaded on demand: the openai package is large and only needed here and on Run. A port
+			// the browser refuses is said so before anything is sent, not as "nothing answered".
+			const { blockedPort, blockedPortResult } = await import('./blocked-port');
+			const port = blockedPort(this.resolved[role].baseURL);
+			result =
+				port !== null
+					? blockedPortResult(this.resolved[role].baseURL, port)
+					: await import('$lib/core/model/diagnose').then(({ testConnection }) =>
+							testConnection(this.resolved[role], {
+								origin: globalThis.location?.origin,
+								online: () => globalThis.navigator?.onLine !== false
+							})
+						);
 		}
 		this.tests = { ...this.tests, [role]: { state: 'done', result, at: Date.now() } };
 	}

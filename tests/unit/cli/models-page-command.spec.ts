@@ -159,7 +159,7 @@ const CASES: Array<{
 		keyed: ['evaluated', 'user', 'judge']
 	},
 	{
-		name: 'the simulated provider, with changed user and judge models and settings',
+		name: 'the simulated provider (user and judge ids typed earlier stay out), with changed settings',
 		settings: settings((s) => {
 			s.mode = 'simulated';
 			s.roles.user.model = 'my-user-model';

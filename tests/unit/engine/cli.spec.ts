@@ -12,6 +12,7 @@ import {
 	exportPromptPack,
 	promptsSha256
 } from '../../../src/lib/core/prompts';
+import { EDITED_DEFAULT_NAME, namedForEdits } from '../../../src/lib/state/pack-naming';
 import { runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
@@ -62,7 +63,8 @@ function cli(command: string, root: string, extra: string[] = [], env?: Record<s
 		root,
 		'--run-id',
 		'r1',
-		...MODELS,
+		// A simulated run's user and judge are simulated: it takes no real ids for them.
+		...(extra.includes('--simulated') ? MODELS.slice(0, 2) : MODELS),
 		...extra
 	];
 	return runCliInProcess(args, {
@@ -283,18 +285,33 @@ describe('generation commands, other paths', { timeout: 30_000 }, () => {
 		const manifest = JSON.parse(await readFile(join(root, `runs/r1/${dir}/manifest.json`), 'utf8'));
 		expect(manifest.simulated).toBe(true);
 		expect(manifest.endpoints.evaluated).toBe('simulated://offline');
+		expect(manifest.models).toEqual({
+			evaluated: 'simulated',
+			user: 'simulated-user',
+			judge: 'simulated-judge'
+		});
+	});
+
+	it('--simulated refuses a real user or judge model id, naming the flag', async () => {
+		for (const flag of ['--user-model', '--judge-model']) {
+			const root = join(tmp, `simulated${flag}`);
+			const result = await cli('gen', root, ['--simulated', flag, 'deepseek-chat'], {});
+			expect(result.code).toBe(2);
+			expect(result.stderr).toContain(`${flag} names a real model; a --simulated run's`);
+		}
 	});
 
 	it('--prompts runs with an edited pack, recorded by its hash; a broken pack exits 2 naming the file', async () => {
 		const root = join(tmp, 'prompts');
-		const edited = {
+		// Edited as the Prompts page edits it: the default pack's name marked edited.
+		const edited = namedForEdits({
 			...DEFAULT_PROMPT_PACK,
-			name: 'edited',
 			templates: {
 				...DEFAULT_PROMPT_PACK.templates,
 				force_judge: `请仔细阅读。${DEFAULT_PROMPT_PACK.templates.force_judge}`
 			}
-		};
+		});
+		expect(edited.name).toBe(EDITED_DEFAULT_NAME);
 		const packFile = join(tmp, 'pack.json');
 		await writeFile(packFile, exportPromptPack(edited));
 		// Relative to the user's directory (the CLI's cwd, here tmp), not the package root.

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
 	defaultModelSettings,
-	readStoredModelSettings,
 	settingsProblems,
 	toStored
 } from '../../../src/lib/state/model-settings';
+import { readStoredModelSettings } from '../../../src/lib/state/stored-settings';
 import { repairMessage } from '../../../src/lib/state/settings-repairs';
 import { runCliAsProcess } from '../../cli/run-cli';
 import { DATASET } from '../faults/harness';

@@ -15,8 +15,10 @@ export function promptsSha256(pack: PromptPack): Promise<string> {
 
 /** `code_sha256` of the manifest: the protocol version together with the prompt pack. */
 export async function codeSha256(pack: PromptPack): Promise<string> {
-	return sha256Canonical({
-		protocol_version: PROTOCOL_VERSION,
-		prompts_sha256: await promptsSha256(pack)
-	});
+	return codeSha256Of(await promptsSha256(pack));
+}
+
+/** `code_sha256` of this protocol version with a pack of `prompts_sha256`. */
+export function codeSha256Of(prompts_sha256: string): Promise<string> {
+	return sha256Canonical({ protocol_version: PROTOCOL_VERSION, prompts_sha256 });
 }
