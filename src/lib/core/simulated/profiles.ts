@@ -35,12 +35,9 @@ export interface SimulatedProfile {
 const PROFILES: Record<SimulatedProfileName, SimulatedProfile> = {
 	'simulated-strong': {
 		name: 'simulated-strong',
-		// An underspecified consultation says far less than a complete one (tens of characters
-		// against hundreds); after a reply it mostly answers. One call in ten goes the other way.
-		asks: ({ assistantTurns, userChars }, seed) => {
-			const right = assistantTurns === 0 ? userChars < 150 : assistantTurns === 1 && userChars < 90;
-			return seed % 10 === 0 ? !right : right;
-		},
+		// An underspecified consultation says far less than a complete one (tens of characters of
+		// the user's against hundreds); a reply adds what was missing. One call in ten goes wrong.
+		asks: ({ userChars }, seed) => (seed % 10 === 0) !== userChars < 150,
 		questions: 'pointed'
 	},
 	'simulated-weak': {
