@@ -100,9 +100,11 @@ export function planSummary(
 			);
 		} else {
 			const why = run.error instanceof Error ? run.error.message : String(run.error);
+			const [head, ...more] = why.split('\n');
 			lines.push(
-				`${name}: ${run.status === 'aborted' ? 'stopped' : 'failed'}: ${escapeControl(why.split('\n')[0])}`
+				`${name}: ${run.status === 'aborted' ? 'stopped' : 'failed'}: ${escapeControl(head)}`
 			);
+			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
 		}
 	}
 	return `${lines.join('\n')}\n`;
