@@ -77,8 +77,17 @@ export async function planArgsFrom(
 		base: RoleEndpoint,
 		field: string
 	): RoleEndpoint => (entry ? roleFrom(entry, base, io.env, where(field)) : base);
-	const planUser = role(file?.user, shared.options.roles.user, 'user');
-	const planJudge = role(file?.judge, shared.options.roles.judge, 'judge');
+	// The file's endpoints and keys for the plan's roles; their model ids as resolved (a flag wins).
+	const planUser = role(
+		file?.user && { ...file.user, model: shared.models.user },
+		shared.options.roles.user,
+		'user'
+	);
+	const planJudge = role(
+		file?.judge && { ...file.judge, model: shared.models.judge },
+		shared.options.roles.judge,
+		'judge'
+	);
 	const modelRoles = entries.map((entry, i): Record<Role, RoleEndpoint> => {
 		const own = 'user' in entry || 'judge' in entry ? (entry as Record<string, PlanRoleEntry>) : {};
 		return {
