@@ -239,7 +239,16 @@ export const CORE_TEXTS = {
 	cmp_note_repeats: [],
 	cmp_note_differ: ['fields'],
 	cmp_note_missing: ['side', 'file'],
-	cmp_note_incomplete: ['side', 'file']
+	cmp_note_incomplete: ['side', 'file'],
+	// Run plans: models × repetitions (engine/plan.ts, engine/run-plan.ts).
+	plan_no_model: [],
+	plan_no_model_id: ['place'],
+	plan_model_twice: ['place', 'model'],
+	plan_repetitions: ['min', 'max', 'got'],
+	plan_run_id: ['runId'],
+	plan_no_run: [],
+	plan_run_twice: ['run'],
+	plan_foreign_limiters: ['run']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -210,6 +210,15 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	// Run plans.
+	plan_no_model: () => m.core_plan_no_model(),
+	plan_no_model_id: (p) => m.core_plan_no_model_id(p),
+	plan_model_twice: (p) => m.core_plan_model_twice(p),
+	plan_repetitions: (p) => m.core_plan_repetitions(p),
+	plan_run_id: (p) => m.core_plan_run_id(p),
+	plan_no_run: () => m.core_plan_no_run(),
+	plan_run_twice: (p) => m.core_plan_run_twice(p),
+	plan_foreign_limiters: (p) => m.core_plan_foreign_limiters(p),
 	...NOTES
 };
 

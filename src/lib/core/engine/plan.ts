@@ -10,6 +10,7 @@ import { RUN_ID_PATTERN } from '../layout';
 import { endpointKey } from '../names';
 import { ROLES, type Role } from '../record-names';
 import { SETTING_LIMITS, withinLimit } from '../run-defaults';
+import { coded } from '../said';
 
 /** A role of a plan: the model id and its base URL (never a key). */
 export interface PlanRole {
@@ -52,31 +53,25 @@ export function planRunIds(runId: string, repetitions?: number): string[] {
 	if (repetitions === undefined) return [runId];
 	if (!withinLimit(repetitions, SETTING_LIMITS.repetitions)) {
 		const { min, max } = SETTING_LIMITS.repetitions;
-		throw new UsageError(
-			`repetitions must be a whole number from ${min} to ${max}, got ${repetitions}`
-		);
+		throw new UsageError([coded('plan_repetitions', { min, max, got: String(repetitions) })]);
 	}
 	return Array.from({ length: repetitions }, (_, i) => `${runId}${i + 1}`);
 }
 
 /** Every run of `spec`; `UsageError` for a run id no run can take or a model named twice. */
 export function planRuns(spec: PlanSpec): PlannedRun[] {
-	if (spec.models.length === 0) throw new UsageError('the plan names no evaluated model');
+	if (spec.models.length === 0) throw new UsageError([coded('plan_no_model', {})]);
 	const ids = planRunIds(spec.runId, spec.repetitions);
 	for (const id of ids) {
-		if (!RUN_ID_PATTERN.test(id)) {
-			throw new UsageError(
-				`run id "${id}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
-			);
-		}
+		if (!RUN_ID_PATTERN.test(id)) throw new UsageError([coded('plan_run_id', { runId: id })]);
 	}
 	const seen = new Set<string>();
 	for (const [i, m] of spec.models.entries()) {
-		if (!m.evaluated.model.trim()) throw new UsageError(`models[${i}]: no evaluated model id`);
+		const place = `models[${i}]`;
+		if (!m.evaluated.model.trim()) throw new UsageError([coded('plan_no_model_id', { place })]);
 		if (seen.has(m.evaluated.model)) {
-			throw new UsageError(
-				`models[${i}]: ${JSON.stringify(m.evaluated.model)} is named twice; each model of a plan is run once per repetition`
-			);
+			const model = JSON.stringify(m.evaluated.model.slice(0, 200));
+			throw new UsageError([coded('plan_model_twice', { place, model })]);
 		}
 		seen.add(m.evaluated.model);
 	}

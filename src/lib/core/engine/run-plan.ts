@@ -11,6 +11,7 @@ import { modelDirName } from '../layout';
 import { LimiterPool } from '../model/limiter';
 import { runKey } from '../names';
 import { DEFAULT_CONCURRENCY } from '../run-defaults';
+import { coded } from '../said';
 import { PlanScheduler } from './plan-scheduler';
 import { PlanTracker, type PlanSnapshot } from './plan-progress';
 import { runAll, type RunAllOptions } from './run-all';
@@ -106,7 +107,7 @@ export interface PlanResult {
  */
 export async function runPlan(options: RunPlanOptions): Promise<PlanResult> {
 	const { runs, signal } = options;
-	if (runs.length === 0) throw new UsageError('the plan has no run');
+	if (runs.length === 0) throw new UsageError([coded('plan_no_run', {})]);
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	const limiters =
 		options.limiters ??
@@ -173,12 +174,10 @@ async function checkRuns(runs: readonly PlanRunOptions[], limiters: LimiterPool)
 	const keys = new Set<string>();
 	for (const run of runs) {
 		const key = runKey({ runId: run.runId, modelDir: await modelDirName(run.models.evaluated) });
-		if (keys.has(key)) throw new UsageError(`the plan holds the run ${key} twice`);
+		if (keys.has(key)) throw new UsageError([coded('plan_run_twice', { run: key })]);
 		keys.add(key);
 		if (run.client.limiters && run.client.limiters !== limiters) {
-			throw new UsageError(
-				`the client of run ${key} limits its calls with a pool of its own; make it with the plan's`
-			);
+			throw new UsageError([coded('plan_foreign_limiters', { run: key })]);
 		}
 	}
 }
