@@ -122,7 +122,7 @@ interface CliRun {
  * the process has exited. The bundle is built first when it is missing or stale, so no run here
  * pays for a build.
  */
-async function runCli(
+export async function runCli(
 	args: string[],
 	env: Record<string, string>,
 	probeFile: string

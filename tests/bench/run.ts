@@ -19,6 +19,7 @@ import { datasetBrowserBench } from './dataset-browser.bench';
 import { engineBenches } from './engine.bench';
 import { idbBench } from './idb.bench';
 import { inspectTableBench } from './inspect-table.bench';
+import { planBench } from './plan.bench';
 import { resultsBench } from './results.bench';
 import { resultsPageBench } from './results-page.bench';
 import { siteSizeBench } from './site-size.bench';
@@ -40,6 +41,7 @@ const BENCHES: BenchModule[] = [
 	cliRunChainsBench,
 	cliResumeBench,
 	cliValidateBench,
+	planBench,
 	browserRunBench,
 	validationBench,
 	datasetBrowserBench,

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseGenerationArgs } from '../../src/cli/args';
+import { parseRepetitions } from '../../src/cli/plan/repetitions';
+import { planRunIds } from '../../src/lib/core/engine/plan';
 import { runStages, type RunStagesOptions } from '../../src/lib/core/engine';
 import { UsageError } from '../../src/lib/core/errors';
 import {
@@ -33,7 +35,8 @@ const FLAGS: Record<SettingName, string> = {
 	timeout_s: '--timeout',
 	retries: '--retries',
 	concurrency: '--concurrency',
-	limit: '--limit'
+	limit: '--limit',
+	repetitions: '--repetitions'
 };
 
 /** Values at and around each end of a setting's range, with whether the table allows them. */
@@ -63,6 +66,12 @@ function cliAccepts(name: SettingName, value: number): boolean {
 		`${FLAGS[name]}=${value}`
 	];
 	try {
+		if (name === 'repetitions') {
+			// The run command's flag, and the run ids a plan takes from it.
+			expect(parseRepetitions(`${value}`)).toBe(value);
+			expect(planRunIds('run', value)).toHaveLength(value);
+			return true;
+		}
 		const parsed = parseGenerationArgs(args, { env: {}, cwd: '/tmp' });
 		const got =
 			name === 'concurrency'
@@ -81,7 +90,7 @@ function cliAccepts(name: SettingName, value: number): boolean {
 	}
 }
 
-function pageAccepts(name: Exclude<SettingName, 'limit'>, value: number): boolean {
+function pageAccepts(name: Exclude<SettingName, 'limit' | 'repetitions'>, value: number): boolean {
 	const s = defaultModelSettings();
 	s.roles.evaluated.model = 'm';
 	if (name === 'concurrency') s.concurrency = value;
@@ -90,7 +99,10 @@ function pageAccepts(name: Exclude<SettingName, 'limit'>, value: number): boolea
 }
 
 /** Whether a stored settings entry holding `value` reads back with it (else with a repair). */
-function storedAccepts(name: Exclude<SettingName, 'limit'>, value: number): boolean {
+function storedAccepts(
+	name: Exclude<SettingName, 'limit' | 'repetitions'>,
+	value: number
+): boolean {
 	const s = defaultModelSettings();
 	if (name === 'concurrency') s.concurrency = value;
 	else s.generation[name] = value;
@@ -120,7 +132,7 @@ describe('one range per setting', () => {
 			`${name} = %s: CLI, form, stored settings and plans agree (%s)`,
 			(v, ok) => {
 				expect(cliAccepts(name, v)).toBe(ok);
-				if (name === 'limit') return;
+				if (name === 'limit' || name === 'repetitions') return;
 				expect(pageAccepts(name, v)).toBe(ok);
 				expect(storedAccepts(name, v)).toBe(ok);
 				if (name === 'concurrency') expect(planAccepts(v)).toBe(ok);

@@ -18,6 +18,8 @@ import {
 import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import { isPlan } from '../plan/plan-args';
+import { runPlanCommand } from '../plan/plan-command';
 import { createRunProgressPrinter } from '../progress';
 import type { CliIo, CommandHandler } from '../types';
 import {
@@ -30,7 +32,14 @@ import {
 	summaryText
 } from './stage';
 
-const OPTIONS = { ...STAGE_OPTIONS, stages: { type: 'string' } } as const;
+const OPTIONS = {
+	...STAGE_OPTIONS,
+	stages: { type: 'string' },
+	// Repeated, or with --repetitions or --plan: a run plan (`../plan/`).
+	model: { type: 'string', multiple: true },
+	repetitions: { type: 'string' },
+	plan: { type: 'string' }
+} as const;
 
 /** `ljp` in `--stages` stands for the three LJP stages, as the command of that name does. */
 const ALIASES: Record<string, readonly StageName[]> = {
@@ -83,8 +92,19 @@ is saved (any mix of finished and unfinished stages). The stage commands remain.
 ${SHARED_HELP}
 ${SIMULATED_HELP}
 
-Exit codes: 0 every stage completed; 1 the run stopped on an API or judge failure (finished
-cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
+Run plans (several models × repetitions, one scheduler; see docs/CLI.md "Run plans"):
+  --model ID               repeat for several evaluated models (--model A --model B)
+  --repetitions R          ${SETTING_LIMITS.repetitions.min}-${SETTING_LIMITS.repetitions.max} runs per model; run ids are the --run-id
+                           prefix and 1..R (--run-id run → run1 … runR)
+  --plan FILE              plan JSON: models (each optionally with base_url and
+                           api_key_env, the variable holding its key; never a key),
+                           user, judge, run_id, repetitions; flags beat the file
+  Calls in flight are counted per endpoint across every run of the plan. Exit 0 only
+  when every run completed; a run that stops leaves the others going, and the summary
+  says which stopped and why. The same command again resumes every run.
+
+Exit codes: 0 every stage (of every run of a plan) completed; 1 the run stopped on an API or
+judge failure (finished cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
 output root that cannot be written, or saved records / a manifest that do not fit these options.
 `;
 
@@ -95,15 +115,19 @@ export const runCommandHandler: CommandHandler = {
 };
 
 async function runEverything(args: string[], io: CliIo): Promise<number> {
-	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { values: all } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { model: models = [], repetitions, plan, ...values } = all;
 	const stages = parseStages(values.stages);
 	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
 	const auto = values.concurrency?.trim() === 'auto';
-	const parsed = stageArgsFrom(
-		auto ? { ...values, concurrency: undefined } : values,
-		io,
-		(flags, env) => withAutoHint(() => generationOptionsFrom(flags, env))
-	);
+	const flags = { ...values, concurrency: auto ? undefined : values.concurrency };
+	const resolveOptions: typeof generationOptionsFrom = (f, env) =>
+		withAutoHint(() => generationOptionsFrom(f, env));
+	const planFlags = { models, repetitions, plan };
+	if (isPlan(planFlags)) {
+		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions);
+	}
+	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);
 	const { options, simulated, keys } = parsed;
 	const inputs = await readStageInputs(parsed, io);
 

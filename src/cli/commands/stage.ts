@@ -17,7 +17,7 @@ import { RunProgress } from '../../lib/core/engine/progress';
 import type { StageName } from '../../lib/core/engine/types';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../lib/core/model/openai-client';
-import type { ModelClient } from '../../lib/core/model/types';
+import type { ModelClient, RoleEndpoint } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
 import {
 	SIMULATED_ENDPOINT,
@@ -149,27 +149,34 @@ export function stageArgsFrom(
 			options.roles[r] = { ...options.roles[r], model: SIMULATED_ROLE_MODELS[r] };
 		}
 	}
-	const models = Object.fromEntries(ROLES.map((r) => [r, options.roles[r].model])) as Record<
-		Role,
-		string
-	>;
 	const keys = ROLES.map((r) => options.roles[r].apiKey).filter((k) => k.length > 0);
+	const args = {
+		options,
+		simulated,
+		datasetLabel: options.datasetChoice.label,
+		promptsPath: values.prompts
+	};
+	return argsWithRoles(args, options.roles, keys);
+}
+
+/**
+ * `args` with these roles (a run plan's model, its own endpoint): the models, and the endpoints
+ * as the manifest records them (no query values, no `keys`), recomputed from them.
+ */
+export function argsWithRoles(
+	args: Omit<StageArgs, 'models' | 'endpoints' | 'keys'>,
+	roles: Record<Role, RoleEndpoint>,
+	keys: string[]
+): StageArgs {
+	const models = Object.fromEntries(ROLES.map((r) => [r, roles[r].model])) as Record<Role, string>;
 	// The manifest (which bundles ship) records each base URL without query values or keys.
 	const endpoints = Object.fromEntries(
 		ROLES.map((r) => [
 			r,
-			simulated ? SIMULATED_ENDPOINT : publicBaseUrl(options.roles[r].baseURL, keys)
+			args.simulated ? SIMULATED_ENDPOINT : publicBaseUrl(roles[r].baseURL, keys)
 		])
 	) as Record<Role, string>;
-	return {
-		options,
-		simulated,
-		datasetLabel: options.datasetChoice.label,
-		promptsPath: values.prompts,
-		models,
-		endpoints,
-		keys
-	};
+	return { ...args, options: { ...args.options, roles }, models, endpoints, keys };
 }
 
 /** What a generation command runs on. */
@@ -188,7 +195,12 @@ export interface StageInputs {
  * the run's dataset seal holds for the file as it is now (`dataset-seal.ts`), the dataset is not
  * parsed: the seal's warnings are printed and the engine gets placeholders and the loader.
  */
-export async function readStageInputs(args: StageArgs, io: CliIo): Promise<StageInputs> {
+export async function readStageInputs(
+	args: StageArgs,
+	io: CliIo,
+	/** Reads and checks the dataset; a run plan passes one that reads it once for all its runs. */
+	read: typeof readValidDataset = readValidDataset
+): Promise<StageInputs> {
 	const { options, datasetLabel, promptsPath } = args;
 	const readOptions = {
 		label: datasetLabel,
@@ -216,12 +228,12 @@ export async function readStageInputs(args: StageArgs, io: CliIo): Promise<Stage
 		for (const w of sealed.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 		inputs = {
 			dataset: datasetFromFacts(sealed),
-			loadDataset: async () => (await readValidDataset(options.dataset, readOptions)).dataset,
+			loadDataset: async () => (await read(options.dataset, readOptions)).dataset,
 			datasetSeal: saved!
 		};
 	} else {
 		const categoriesBefore = await categoriesSha256(sealInputs);
-		const { dataset, warnings } = await readValidDataset(options.dataset, readOptions);
+		const { dataset, warnings } = await read(options.dataset, readOptions);
 		for (const w of warnings) io.stderr(`warning: ${escapeControl(w.text)}\n`);
 		const categories = await categoriesSha256(sealInputs);
 		const facts = sealedDatasetOf(dataset, warnings);
@@ -289,7 +301,10 @@ export function stageClient(
 	limits: Pick<OpenAIClientOptions, 'concurrency' | 'limiters'>,
 	onRetry: () => void
 ): ModelClient {
-	if (args.simulated) return createSimulatedClient({ pack });
+	if (args.simulated) {
+		// A profile (`simulated-strong`, …) answers per model and run; plain `simulated` as always.
+		return createSimulatedClient({ pack, model: args.models.evaluated, runId: args.options.runId });
+	}
 	const { settings } = args.options;
 	return createOpenAIClient(args.options.roles, {
 		retries: settings.retries,

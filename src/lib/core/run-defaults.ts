@@ -44,8 +44,11 @@ export const SETTINGS_KEYS = [
 ] as const;
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 
-/** The numeric settings a run takes: the five of `Settings`, concurrency and the case limit. */
-export type SettingName = SettingsKey | 'concurrency' | 'limit';
+/**
+ * The numeric settings a run takes: the five of `Settings`, concurrency and the case limit; and
+ * a run plan's repetitions.
+ */
+export type SettingName = SettingsKey | 'concurrency' | 'limit' | 'repetitions';
 
 /**
  * Range of every numeric setting, both ends included unless `exclusiveMin`:
@@ -57,6 +60,7 @@ export type SettingName = SettingsKey | 'concurrency' | 'limit';
  *   and fires at once), so a huge value would fail every call at once instead of waiting.
  * - `retries`: 0–20, and `concurrency`: 1–64, so a typo cannot hammer a provider.
  * - `limit` (first N cases): 1–1000000, more cases than a dataset the workbench loads holds.
+ * - `repetitions` of a run plan: 1–10 (the paper reports five runs per model).
  */
 export const SETTING_LIMITS: Readonly<Record<SettingName, Readonly<NumberLimit>>> = {
 	temperature: { integer: false, min: 0, exclusiveMin: false, max: 2 },
@@ -65,7 +69,8 @@ export const SETTING_LIMITS: Readonly<Record<SettingName, Readonly<NumberLimit>>
 	timeout_s: { integer: false, min: 0, exclusiveMin: true, max: 86_400 },
 	retries: { integer: true, min: 0, exclusiveMin: false, max: 20 },
 	concurrency: { integer: true, min: 1, exclusiveMin: false, max: 64 },
-	limit: { integer: true, min: 1, exclusiveMin: false, max: 1_000_000 }
+	limit: { integer: true, min: 1, exclusiveMin: false, max: 1_000_000 },
+	repetitions: { integer: true, min: 1, exclusiveMin: false, max: 10 }
 };
 
 /**

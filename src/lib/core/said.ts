@@ -256,7 +256,16 @@ export const CORE_TEXTS = {
 	rejudge_dataset_differs: ['runId'],
 	rejudge_source_incomplete: ['file', 'saved', 'total'],
 	rejudge_nothing_judged: ['runId'],
-	rejudge_generation_call: ['role', 'task']
+	rejudge_generation_call: ['role', 'task'],
+	// Run plans: models × repetitions (engine/plan.ts, engine/run-plan.ts).
+	plan_no_model: [],
+	plan_no_model_id: ['place'],
+	plan_model_twice: ['place', 'model'],
+	plan_repetitions: ['min', 'max', 'got'],
+	plan_run_id: ['runId'],
+	plan_no_run: [],
+	plan_run_twice: ['run'],
+	plan_foreign_limiters: ['run']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

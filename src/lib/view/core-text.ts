@@ -227,6 +227,15 @@ const SAY: Sayers = {
 	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
 	batch_id_twice: (p) => m.core_batch_id_twice(p),
 	batch_line_no_answer: (p) => m.core_batch_line_no_answer(p),
+	// Run plans.
+	plan_no_model: () => m.core_plan_no_model(),
+	plan_no_model_id: (p) => m.core_plan_no_model_id(p),
+	plan_model_twice: (p) => m.core_plan_model_twice(p),
+	plan_repetitions: (p) => m.core_plan_repetitions(p),
+	plan_run_id: (p) => m.core_plan_run_id(p),
+	plan_no_run: () => m.core_plan_no_run(),
+	plan_run_twice: (p) => m.core_plan_run_twice(p),
+	plan_foreign_limiters: (p) => m.core_plan_foreign_limiters(p),
 	...NOTES
 };
 

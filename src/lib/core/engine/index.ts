@@ -11,3 +11,21 @@ export { QUESTION_BUDGET } from './stages/gen';
 export * from './types';
 export { runAll, RUN_ALL_STAGES, type RunAllOptions } from './run-all';
 export { RunTracker } from './run-progress';
+export {
+	runPlan,
+	PlanControl,
+	type RunPlanOptions,
+	type PlanRunOptions,
+	type PlanRunOutcome,
+	type PlanResult
+} from './run-plan';
+export {
+	planRuns,
+	planRunIds,
+	planId,
+	type PlanSpec,
+	type PlanModel,
+	type PlanRole,
+	type PlannedRun
+} from './plan';
+export type { PlanSnapshot, PlanRunRow, PlanRunStatus } from './plan-progress';

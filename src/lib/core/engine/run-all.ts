@@ -19,6 +19,7 @@ import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
 import { openEngine, type EngineOptions, type RunStagesResult } from './open-engine';
+import type { TaskRoom } from './plan-scheduler';
 import { callPriority } from './priority';
 import { RunTracker } from './run-progress';
 import { naming, runStopped, withHint, type SavedSummary } from './run-errors';
@@ -48,6 +49,16 @@ export interface RunAllOptions extends EngineOptions {
 	snapshotIntervalMs?: number;
 	/** Receives the tracker, so a caller can feed it the client's retries (`noteRetry`). */
 	onTracker?: (tracker: RunTracker) => void;
+	/**
+	 * The limiters of a client without its own (`client.limiters` unset), shared with other runs
+	 * (a run plan). @default a pool of this run's, from `concurrency`
+	 */
+	limiters?: LimiterPool;
+	/**
+	 * Where this run takes room for its tasks, shared with other runs (`PlanScheduler.lane`).
+	 * @default a window of its own: 2 + 2 × the summed limits of its endpoints
+	 */
+	room?: TaskRoom;
 }
 
 interface Task {
@@ -66,6 +77,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	const limiters: LimiterPool =
 		options.client.limiters ??
+		options.limiters ??
 		(concurrency === 'auto'
 			? new LimiterPool({ auto: true })
 			: new LimiterPool({ max: concurrency }));
@@ -163,9 +175,7 @@ async function schedule(
 ): Promise<void> {
 	const { run } = opened;
 	const { signal } = options;
-	const endpoints = [...new Set(Object.values(options.endpoints))];
-	// Enough tasks that every slot has a call to send while some tasks do local work.
-	const window = () => 2 + 2 * endpoints.reduce((sum, e) => sum + limiters.get(e).limit, 0);
+	const room = options.room ?? ownRoom(Object.values(options.endpoints), limiters);
 	const pending = new Map(stages.map((s) => [s, new Set(plans.get(s)!.pending)]));
 	const left = new Map(
 		selected.map((k) => [k, stages.filter((s) => pending.get(s)!.has(k)).length])
@@ -191,14 +201,17 @@ async function schedule(
 
 	await new Promise<void>((resolve) => {
 		const pump = () => {
-			while (failure === null && !signal?.aborted && inFlight < window()) {
-				const task = followUps.shift() ?? main[next++];
-				if (!task) break;
-				start(task);
+			while (failure === null && !signal?.aborted && (followUps.length > 0 || next < main.length)) {
+				if (!room.take()) break;
+				start(followUps.shift() ?? main[next++]);
 			}
 			const exhausted = followUps.length === 0 && next >= main.length;
-			if (inFlight === 0 && (failure !== null || signal?.aborted || exhausted)) resolve();
+			if (inFlight === 0 && (failure !== null || signal?.aborted || exhausted)) {
+				room.close();
+				resolve();
+			}
 		};
+		room.wake = pump;
 		const start = ({ stage, kase }: Task) => {
 			inFlight++;
 			tracker.taskStarted(stage);
@@ -222,6 +235,7 @@ async function schedule(
 				)
 				.finally(() => {
 					inFlight--;
+					room.give();
 					pump();
 				});
 		};
@@ -250,6 +264,19 @@ async function schedule(
 		throw error;
 	}
 	tracker.finish('done');
+}
+
+/** A run's own room: enough tasks that every slot has a call to send while some tasks do local work. */
+function ownRoom(endpoints: readonly string[], limiters: LimiterPool): TaskRoom {
+	const distinct = [...new Set(endpoints)];
+	const size = () => 2 + 2 * distinct.reduce((sum, e) => sum + limiters.get(e).limit, 0);
+	let inFlight = 0;
+	return {
+		take: () => inFlight < size() && ++inFlight > 0,
+		give: () => void inFlight--,
+		close: () => {},
+		wake: () => {}
+	};
 }
 
 /** `gen 2 of 3, dcg 3 of 3, …`: what is saved of each stage, for the messages that stop a run. */

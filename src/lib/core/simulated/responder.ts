@@ -7,6 +7,14 @@ import type { Task } from '../model/types';
 import { parseFilledPrompt, type SlotValues } from '../prompts/fill';
 import type { PromptPack } from '../prompts/pack';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
+import { dcgChance, POINTED_QUESTIONS, VAGUE_QUESTIONS, type SimulatedProfile } from './profiles';
+
+/** Who answers as an evaluated model with a profile (`profiles.ts`): it and the run's seed. */
+export interface SimulatedVariant {
+	profile: SimulatedProfile;
+	/** Mixed into the seed of the evaluated model's answers: the model and the run id. */
+	salt: string;
+}
 
 /** 32-bit FNV-1a: a fast synchronous hash; it only seeds choices, nothing security-related. */
 export function fnv1a(text: string): number {
@@ -62,13 +70,16 @@ function historyShape(history: string): { assistantTurns: number; userChars: num
 	return { assistantTurns, userChars };
 }
 
-function askMessage(seed: number): string {
-	const first = seed % QUESTIONS.length;
-	const second = (first + 1 + ((seed >>> 8) % (QUESTIONS.length - 1))) % QUESTIONS.length;
+const QUESTION_SETS = { plain: QUESTIONS, pointed: POINTED_QUESTIONS, vague: VAGUE_QUESTIONS };
+
+function askMessage(seed: number, set: keyof typeof QUESTION_SETS = 'plain'): string {
+	const questions = QUESTION_SETS[set];
+	const first = seed % questions.length;
+	const second = (first + 1 + ((seed >>> 8) % (questions.length - 1))) % questions.length;
 	return [
 		'感谢您的说明。为了准确判断您的情况，我还需要了解以下几点：',
-		`1. ${QUESTIONS[first]}`,
-		`2. ${QUESTIONS[second]}`,
+		`1. ${questions[first]}`,
+		`2. ${questions[second]}`,
 		'请您补充这些信息后，我再给出具体的分析和判断。'
 	].join('\n');
 }
@@ -111,13 +122,21 @@ function json(value: unknown, seed: number): string {
 	return seed % 4 === 0 ? `判断如下：\n\`\`\`json\n${text}\n\`\`\`` : text;
 }
 
-/** The simulated content for a filled prompt of `task`. */
+/** Tasks the evaluated model answers: a profile changes only these. */
+const EVALUATED_TASKS: readonly Task[] = ['lexawn', 'force_ask', 'force_judge'];
+
+/**
+ * The simulated content for a filled prompt of `task`; with a `variant`, the evaluated model's
+ * answers are those of its profile, seeded by the variant's salt and the prompt.
+ */
 export function simulateResponse(
 	task: Task,
 	prompt: string,
-	pack: PromptPack = DEFAULT_PROMPT_PACK
+	pack: PromptPack = DEFAULT_PROMPT_PACK,
+	variant?: SimulatedVariant
 ): string {
-	const seed = fnv1a(prompt);
+	const profile = variant && EVALUATED_TASKS.includes(task) ? variant.profile : null;
+	const seed = profile ? fnv1a(`${variant!.salt}\u0000${prompt}`) : fnv1a(prompt);
 	const parsed = parseFilledPrompt(prompt, pack);
 	// With a pack we cannot read, the whole prompt stands in for every slot.
 	const values: SlotValues =
@@ -133,12 +152,16 @@ export function simulateResponse(
 	switch (task) {
 		case 'lexawn': {
 			const { assistantTurns, userChars } = historyShape(values.history ?? '');
+			if (profile) {
+				const asks = profile.asks({ assistantTurns, userChars }, seed);
+				return asks ? askMessage(seed, profile.questions) : answerMessage(seed, false);
+			}
 			const askChance = Math.max(10, 55 - 20 * assistantTurns);
 			const asks = userChars < 40 || seed % 100 < askChance;
 			return asks ? askMessage(seed) : answerMessage(seed, false);
 		}
 		case 'force_ask':
-			return askMessage(seed);
+			return askMessage(seed, profile?.questions);
 		case 'force_judge':
 			return answerMessage(seed, true);
 		case 'user_standard':
@@ -146,7 +169,10 @@ export function simulateResponse(
 		case 'judge_lca':
 			return json({ label: /[？?]/.test(values.response ?? '') ? '澄清' : '直接判断' }, seed);
 		case 'judge_dcg':
-			return json({ label: (seed >>> 3) % 100 < 55 ? '是' : '否' }, seed);
+			return json(
+				{ label: (seed >>> 3) % 100 < dcgChance(values.question ?? '') ? '是' : '否' },
+				seed
+			);
 		case 'judge_extract': {
 			const count = (values.claims ?? '').match(/^\d+\.\s/gm)?.length ?? 1;
 			const verdicts = Array.from({ length: count }, (_, i) => {

@@ -4,6 +4,7 @@ import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
 import { onAbort } from '../model/abort-fan-out';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
+import { simulatedProfile } from './profiles';
 import { fnv1a, simulateResponse } from './responder';
 
 export interface SimulatedClientOptions {
@@ -18,11 +19,23 @@ export interface SimulatedClientOptions {
 	 * @default 0
 	 */
 	latencyMs?: number | [number, number];
+	/**
+	 * The evaluated model: a profile's id (`SIMULATED_PROFILES`: `simulated-strong`, …) answers as
+	 * that profile, differently in each run (`runId`); any other id answers the plain way, the
+	 * same in every run. @default the plain answers
+	 */
+	model?: string;
+	/** The run, so a profile's repetitions differ a little. @default '' */
+	runId?: string;
 }
 
 export function createSimulatedClient(options: SimulatedClientOptions = {}): ModelClient {
 	const pack = options.pack ?? DEFAULT_PROMPT_PACK;
 	const latency = options.latencyMs ?? 0;
+	const profile = simulatedProfile(options.model);
+	const variant = profile
+		? { profile, salt: `${options.model}\u0000${options.runId ?? ''}` }
+		: undefined;
 	return {
 		simulated: true,
 		async complete(request: ChatRequest): Promise<ChatResult> {
@@ -30,7 +43,7 @@ export function createSimulatedClient(options: SimulatedClientOptions = {}): Mod
 				? latency[0] + (fnv1a(request.prompt) % Math.max(1, latency[1] - latency[0] + 1))
 				: latency;
 			await wait(delay, request);
-			const response = simulateResponse(request.task, request.prompt, pack);
+			const response = simulateResponse(request.task, request.prompt, pack, variant);
 			return {
 				response,
 				reasoning: null,

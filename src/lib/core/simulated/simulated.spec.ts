@@ -10,7 +10,12 @@ import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import { claimsText, fillTemplate } from '../prompts/fill';
 import { runStages } from '../engine';
 import { MemoryStore } from '../store/memory-store';
-import { createSimulatedClient, simulateFromPrompt, simulateResponse } from './index';
+import {
+	createSimulatedClient,
+	simulatedProfile,
+	simulateFromPrompt,
+	simulateResponse
+} from './index';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 
 const fill = fillTemplate.bind(null, DEFAULT_PROMPT_PACK);
@@ -131,5 +136,86 @@ describe('createSimulatedClient', () => {
 		const error = await pending.catch((e) => e);
 		expect(error).toBeInstanceOf(ModelCallError);
 		expect(error.details.kind).toBe('aborted');
+	});
+});
+
+describe('simulated model profiles', () => {
+	const ask = (model: string | undefined, runId: string, history: string) =>
+		createSimulatedClient({ model, runId })
+			.complete({
+				role: 'evaluated',
+				task: 'lexawn',
+				prompt: fill('lexawn', { history }),
+				temperature: 0.7,
+				maxTokens: 100,
+				caseNumber: '1'
+			})
+			.then((r) => /？/.test(r.response));
+	const long = histories.map(
+		(h) => `${h}${'我们签订了书面合同，有银行转账记录可以证明，'.repeat(8)}`
+	);
+	const share = async (model: string, list: string[], runId = 'run1') =>
+		(await Promise.all(list.map((h) => ask(model, runId, h)))).filter(Boolean).length / list.length;
+
+	it('leave the plain simulated model as it was, whatever the run id', async () => {
+		for (const history of [...histories, ...long]) {
+			const before = /？/.test(simulateResponse('lexawn', fill('lexawn', { history })));
+			expect(await ask('simulated', 'run7', history)).toBe(before);
+			expect(await ask(undefined, '', history)).toBe(before);
+		}
+	});
+
+	it('differ clearly between models: strong asks on short histories and answers long ones', async () => {
+		expect(await share('simulated-strong', histories)).toBeGreaterThanOrEqual(0.8);
+		expect(await share('simulated-strong', long)).toBeLessThanOrEqual(0.2);
+		expect(await share('simulated-asks-always', [...histories, ...long])).toBe(1);
+		const weak = await share('simulated-weak', [...histories, ...long]);
+		expect(weak).toBeGreaterThan(0.1);
+		expect(weak).toBeLessThan(0.5);
+	});
+
+	it('are deterministic per model, run and case, and differ a little between runs', async () => {
+		const answers = (runId: string) =>
+			Promise.all(
+				[...histories, ...long].map((history) =>
+					createSimulatedClient({ model: 'simulated-strong', runId })
+						.complete({
+							role: 'evaluated',
+							task: 'lexawn',
+							prompt: fill('lexawn', { history }),
+							temperature: 0.7,
+							maxTokens: 100,
+							caseNumber: '1'
+						})
+						.then((r) => r.response)
+				)
+			);
+		const [a, again, b] = await Promise.all([answers('run1'), answers('run1'), answers('run2')]);
+		expect(again).toEqual(a);
+		const differ = a.filter((text, i) => text !== b[i]).length;
+		expect(differ).toBeGreaterThan(0);
+		expect(await share('simulated-strong', histories, 'run2')).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('the DCG judge rates pointed questions useful more often than vague ones', () => {
+		const rate = (model: 'simulated-strong' | 'simulated-weak') => {
+			const client = { profile: simulatedProfile(model)!, salt: model };
+			let yes = 0;
+			for (const history of histories) {
+				const question = simulateResponse(
+					'force_ask',
+					fill('force_ask', { history }),
+					undefined,
+					client
+				);
+				const out = simulateResponse(
+					'judge_dcg',
+					fill('judge_dcg', { question, focal_points: '借款', key_details: '借条' })
+				);
+				if (out.includes('是')) yes++;
+			}
+			return yes / histories.length;
+		};
+		expect(rate('simulated-strong')).toBeGreaterThan(rate('simulated-weak') + 0.25);
 	});
 });

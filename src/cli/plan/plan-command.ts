@@ -1,0 +1,134 @@
+/**
+ * `run` with several models, `--repetitions` or `--plan`: every run of the plan in one process
+ * under one scheduler (`runPlan`). Each run writes what `run` writes for it alone; the dataset is
+ * read once for all. Exit 0 only when every run completed; a run that stops leaves the others
+ * going, and the summary has one line per run saying which stopped and why.
+ */
+import { runPlan, type PlanRunOutcome, type RunTracker } from '../../lib/core/engine';
+import type { StageName } from '../../lib/core/engine/types';
+import { CheckpointError, UsageError } from '../../lib/core/errors';
+import { LimiterPool } from '../../lib/core/model/limiter';
+import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import type { generationOptionsFrom } from '../args';
+import { readValidDataset } from '../dataset-file';
+import { engineInputs, readStageInputs, stageClient, type StageValues } from '../commands/stage';
+import type { CliIo } from '../types';
+import { planArgsFrom, type PlanFlags } from './plan-args';
+import { createPlanPrinter } from './plan-printer';
+
+export async function runPlanCommand(
+	values: StageValues,
+	flags: PlanFlags,
+	stages: readonly StageName[],
+	auto: boolean,
+	io: CliIo,
+	resolveOptions: typeof generationOptionsFrom
+): Promise<number> {
+	const plan = await planArgsFrom(values, flags, io, resolveOptions);
+	const first = plan.runs[0].args;
+	const { options } = first;
+	const limiters = new LimiterPool({
+		...(auto ? { auto: true } : { max: options.concurrency }),
+		onLimitChange: (endpoint, limit, reason) => {
+			if (!io.isTTY) {
+				io.stderr(
+					`concurrency: ${escapeControl(publicBaseUrl(endpoint, first.keys))} now ${limit} (${escapeControl(reason)})\n`
+				);
+			}
+		}
+	});
+	const read = onceEach(readValidDataset);
+	const trackers: (RunTracker | undefined)[] = [];
+	const runs = [];
+	const said = new Set<string>();
+	const warnOnce = {
+		...io,
+		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
+	};
+	for (const [index, run] of plan.runs.entries()) {
+		const inputs = await readStageInputs(run.args, warnOnce, read);
+		const client = stageClient(run.args, inputs.pack, io, { limiters }, () =>
+			trackers[index]?.noteRetry()
+		);
+		runs.push({
+			...engineInputs(run.args, inputs, client, io),
+			stages,
+			repetition: run.repetition
+		});
+	}
+	const printer = createPlanPrinter(io);
+	try {
+		const result = await runPlan({
+			runs,
+			limiters,
+			concurrency: auto ? 'auto' : options.concurrency,
+			signal: io.signal,
+			onSnapshot: printer.onSnapshot,
+			onTracker: (index, tracker) => (trackers[index] = tracker)
+		});
+		printer.end();
+		for (const outcome of result.runs) {
+			for (const w of outcome.result?.warnings ?? []) {
+				io.stderr(`warning: ${escapeControl(outcome.runId)}: ${escapeControl(w)}\n`);
+			}
+		}
+		io.stdout(planSummary(result.runs, options.outputRoot, first.simulated));
+		return exitCode(result.runs);
+	} finally {
+		printer.end();
+	}
+}
+
+/** One line per run: completed (started or resumed) or stopped, and why. */
+export function planSummary(
+	runs: readonly PlanRunOutcome[],
+	outputRoot: string,
+	simulated: boolean
+): string {
+	const done = runs.filter((r) => r.status === 'done').length;
+	const lines = [
+		`Plan of ${runs.length} run${runs.length === 1 ? '' : 's'}${simulated ? ' (simulated provider, offline)' : ''} ` +
+			`under ${escapeControl(outputRoot)}: ${done} of ${runs.length} completed`
+	];
+	for (const run of runs) {
+		const name = `  ${escapeControl(run.runId)}  ${escapeControl(run.model)}`;
+		if (run.status === 'done') {
+			const cases = run.result!.stages[0]?.total ?? 0;
+			lines.push(
+				`${name}: completed, ${cases} cases (${run.result!.created ? 'started' : 'resumed'})`
+			);
+		} else {
+			const why = run.error instanceof Error ? run.error.message : String(run.error);
+			const [head, ...more] = why.split('\n');
+			lines.push(
+				`${name}: ${run.status === 'aborted' ? 'stopped' : 'failed'}: ${escapeControl(head)}`
+			);
+			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
+		}
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+/** 0 when every run completed; 2 when one was refused (usage, saved data); else 1. */
+function exitCode(runs: readonly PlanRunOutcome[]): number {
+	if (runs.every((r) => r.status === 'done')) return 0;
+	const refused = runs.some(
+		(r) => r.error instanceof UsageError || r.error instanceof CheckpointError
+	);
+	return refused ? 2 : 1;
+}
+
+/** `fn`, called once per distinct first argument; the runs of a plan share one dataset read. */
+function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
+	const done = new Map<string, Promise<R>>();
+	return (key: string, ...rest: A): Promise<R> => {
+		let result = done.get(key);
+		if (!result) {
+			result = fn(key, ...rest);
+			done.set(key, result);
+			result.catch(() => done.delete(key));
+		}
+		return result;
+	};
+}

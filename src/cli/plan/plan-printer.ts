@@ -1,0 +1,83 @@
+/**
+ * A plan's progress on the terminal: on a TTY one line redrawn in place (runs done, the plan's
+ * calls, rate and ETA); otherwise a plan line every tenth of the estimated calls, and one line per
+ * run when it ends (its cases per stage, calls, tokens, failures).
+ */
+import type { PlanRunRow, PlanSnapshot } from '../../lib/core/engine/plan-progress';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import { formatDuration, formatTokens } from '../progress';
+import type { CliIo } from '../types';
+
+/** `plan  3/6 runs done  1234/~5000 calls  41.0 calls/s  ETA 2m01s`. */
+export function formatPlanProgress(s: PlanSnapshot): string {
+	const done = s.runs.filter((r) => r.status === 'done').length;
+	const live = s.status === 'running' || s.status === 'paused';
+	const parts = ['plan', `${done}/${s.runs.length} runs done`];
+	parts.push(`${s.calls.done}/${live ? `~${s.calls.estimatedTotal}` : s.calls.done} calls`);
+	if (live && s.calls.perSecond !== null) {
+		const r = s.calls.perSecond;
+		parts.push(`${r.toFixed(r < 1 ? 2 : 1)} calls/s`);
+		if (s.etaMs !== null) parts.push(`ETA ${formatDuration(s.etaMs / 1000)}`);
+	}
+	const limits = [...new Set(s.endpoints.map((e) => e.limit))];
+	if (limits.length > 0) parts.push(`concurrency ${limits.join('/')}`);
+	if (!live || s.status === 'paused') parts.push(s.status);
+	return parts.join('  ');
+}
+
+/** `run2 simulated-weak: gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
+export function formatPlanRow(row: PlanRunRow): string {
+	const head = `${escapeControl(row.runId)} ${escapeControl(row.model)}: ${row.status}`;
+	const s = row.run;
+	if (!s) return head;
+	const stages = s.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ');
+	const tokens = formatTokens({
+		calls: s.calls.byRole,
+		tokens: s.tokens,
+		retries: s.retries,
+		failures: s.failures
+	});
+	return `${head}; ${stages}; ${s.calls.done} calls; ${tokens}; failures ${s.failures}`;
+}
+
+export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
+	onSnapshot: (s: PlanSnapshot) => void;
+	end: () => void;
+} {
+	let lineOpen = false;
+	let lastStep = -1;
+	const reported = new Set<number>();
+	const end = () => {
+		if (lineOpen) io.stderr('\n');
+		lineOpen = false;
+	};
+	const onSnapshot = (s: PlanSnapshot) => {
+		const ended = s.runs
+			.map((row, i) => [row, i] as const)
+			.filter(
+				([row, i]) => !reported.has(i) && row.status !== 'waiting' && row.status !== 'running'
+			);
+		if (ended.length > 0) {
+			end();
+			for (const [row, i] of ended) {
+				reported.add(i);
+				io.stderr(`  ${formatPlanRow(row)}\n`);
+			}
+		}
+		if (io.isTTY) {
+			const line = formatPlanProgress(s);
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
+			lineOpen = true;
+			if (s.status !== 'running' && s.status !== 'paused') end();
+			return;
+		}
+		const total = Math.max(1, s.calls.estimatedTotal);
+		const step = Math.floor((s.calls.done / total) * 10);
+		if (step !== lastStep || (s.status !== 'running' && s.status !== 'paused')) {
+			lastStep = step;
+			io.stderr(`${formatPlanProgress(s)}\n`);
+		}
+	};
+	return { onSnapshot, end };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { LimiterPool } from '../model/limiter';
+import { PlanScheduler, type TaskRoom } from './plan-scheduler';
+
+/** A run as `runAll` drives its room: take while it can, count what it holds. */
+function lane(scheduler: PlanScheduler, endpoints: string[], tasks = Infinity) {
+	const room: TaskRoom = scheduler.lane(endpoints);
+	const state = { room, held: 0, started: 0 };
+	room.wake = () => {
+		while (state.started < tasks && room.take()) {
+			state.held++;
+			state.started++;
+		}
+	};
+	return {
+		state,
+		pump: () => room.wake(),
+		finishOne: () => {
+			state.held--;
+			room.give();
+			room.wake();
+		}
+	};
+}
+
+// Limit 1 on one endpoint: a window of 2 + 2 × 1 = 4 tasks.
+const pool = () => new LimiterPool({ max: 1 });
+
+describe('PlanScheduler', () => {
+	it('runs on the same endpoints share one window', () => {
+		const scheduler = new PlanScheduler(pool());
+		const a = lane(scheduler, ['http://one.test/v1', 'http://one.test/v1/']);
+		const b = lane(scheduler, ['http://one.test/v1']);
+		a.pump();
+		b.pump();
+		expect(a.state.held + b.state.held).toBe(4);
+	});
+
+	it('runs on other endpoints have a window each', () => {
+		const scheduler = new PlanScheduler(pool());
+		const a = lane(scheduler, ['http://a.test/v1']);
+		const b = lane(scheduler, ['http://b.test/v1']);
+		a.pump();
+		b.pump();
+		expect([a.state.held, b.state.held]).toEqual([4, 4]);
+	});
+
+	it('a window sums the limits of its endpoints', () => {
+		const scheduler = new PlanScheduler(new LimiterPool({ max: 3 }));
+		const a = lane(scheduler, ['http://a.test/v1', 'http://judge.test/v1']);
+		a.pump();
+		expect(a.state.held).toBe(2 + 2 * (3 + 3));
+	});
+
+	it('offers freed room round-robin to the runs that wait, up to a fair share each', () => {
+		const scheduler = new PlanScheduler(pool());
+		const runs = [0, 1, 2].map(() => lane(scheduler, ['http://one.test/v1']));
+		runs[0].pump(); // alone first: takes the whole window
+		runs[1].pump();
+		runs[2].pump();
+		expect(runs.map((r) => r.state.held)).toEqual([4, 0, 0]);
+		runs[0].finishOne();
+		expect(runs.map((r) => r.state.held)).toEqual([3, 1, 0]);
+		runs[0].finishOne();
+		expect(runs.map((r) => r.state.held)).toEqual([2, 1, 1]);
+		// From now on no run holds more than its share (⌈4 / 3⌉ = 2) while the others wait, and
+		// each gets room again as fast as the others, whoever frees it.
+		for (let i = 0; i < 30; i++) {
+			runs[i % 3].finishOne();
+			expect(Math.max(...runs.map((r) => r.state.held))).toBeLessThanOrEqual(2);
+			expect(runs.reduce((sum, r) => sum + r.state.held, 0)).toBe(4);
+		}
+		for (const run of runs) expect(run.state.started).toBeGreaterThanOrEqual(10);
+	});
+
+	it('a run that ends hands its share to the others', () => {
+		const scheduler = new PlanScheduler(pool());
+		const a = lane(scheduler, ['http://one.test/v1'], 2);
+		const b = lane(scheduler, ['http://one.test/v1']);
+		a.pump();
+		b.pump();
+		expect([a.state.held, b.state.held]).toEqual([2, 2]);
+		a.finishOne();
+		a.finishOne();
+		a.state.room.close();
+		expect(b.state.held).toBe(4);
+	});
+
+	it('pause admits nothing new; resume wakes the runs that wait', () => {
+		const scheduler = new PlanScheduler(pool());
+		const a = lane(scheduler, ['http://one.test/v1']);
+		scheduler.pause();
+		a.pump();
+		expect(a.state.held).toBe(0);
+		scheduler.resume();
+		expect(a.state.held).toBe(4);
+	});
+});

@@ -1,0 +1,135 @@
+/**
+ * The one scheduler of a run plan (`runPlan`): how many tasks (a case of a stage) each run of the
+ * plan may have going. Calls are limited per endpoint by the plan's one `LimiterPool`; tasks are
+ * admitted here, so that every slot has a call waiting and no run starves. Runs that use the same
+ * endpoints share one window (what one of them would have alone: `2 + 2 × Σ limits`), taken in
+ * turn: a run past its fair share waits while another run of its window wants room, and room
+ * that frees is offered to the waiting runs round-robin. Runs on other endpoints have a window of
+ * their own. Pausing admits no new task; tasks under way finish.
+ */
+import { endpointKey } from '../names';
+import type { LimiterPool } from '../model/limiter';
+
+/** Room for the tasks of one run, as `runAll`'s scheduler asks for it. */
+export interface TaskRoom {
+	/** Takes room for one more task, or says there is none now (`wake` is called when there is). */
+	take(): boolean;
+	/** Gives back the room of a finished task. */
+	give(): void;
+	/** The run needs no more room (it ended). */
+	close(): void;
+	/** Set by the run: asked to try again once room frees. */
+	wake: () => void;
+}
+
+interface Lane extends TaskRoom {
+	inFlight: number;
+	wants: boolean;
+	closed: boolean;
+}
+
+interface Window {
+	endpoints: readonly string[];
+	lanes: Lane[];
+	inFlight: number;
+	/** Round-robin: where the next offer of freed room starts. */
+	next: number;
+}
+
+export class PlanScheduler {
+	readonly #limiters: LimiterPool;
+	readonly #windows = new Map<string, Window>();
+	#paused = false;
+
+	constructor(limiters: LimiterPool) {
+		this.#limiters = limiters;
+	}
+
+	get paused(): boolean {
+		return this.#paused;
+	}
+
+	/** No new task starts in any run; tasks under way finish. */
+	pause(): void {
+		this.#paused = true;
+	}
+
+	/** Admits tasks again, waking every run that waits. */
+	resume(): void {
+		this.#paused = false;
+		for (const window of this.#windows.values()) this.#offer(window);
+	}
+
+	/** Wakes every run (an abort: each run's scheduler sees it and ends). */
+	wakeAll(): void {
+		for (const window of this.#windows.values()) for (const lane of window.lanes) lane.wake();
+	}
+
+	/** The room of a run whose roles call `endpoints` (base URLs). */
+	lane(endpoints: readonly string[]): TaskRoom {
+		const keys = [...new Set(endpoints.map((e) => endpointKey(e)))].sort();
+		const id = JSON.stringify(keys);
+		let window = this.#windows.get(id);
+		if (!window) {
+			window = { endpoints: keys, lanes: [], inFlight: 0, next: 0 };
+			this.#windows.set(id, window);
+		}
+		const w = window;
+		const lane: Lane = {
+			inFlight: 0,
+			wants: false,
+			closed: false,
+			wake: () => {},
+			take: () => {
+				if (this.#paused || w.inFlight >= this.#size(w) || this.#pastShare(w, lane)) {
+					lane.wants = true;
+					return false;
+				}
+				lane.wants = false;
+				lane.inFlight++;
+				w.inFlight++;
+				return true;
+			},
+			give: () => {
+				lane.inFlight--;
+				w.inFlight--;
+				this.#offer(w);
+			},
+			close: () => {
+				lane.closed = true;
+				lane.wants = false;
+				// Its share goes to the others.
+				this.#offer(w);
+			}
+		};
+		w.lanes.push(lane);
+		return lane;
+	}
+
+	/** Tasks a window keeps going: enough that every slot has a call while some tasks save. */
+	#size(window: Window): number {
+		return 2 + 2 * window.endpoints.reduce((sum, e) => sum + this.#limiters.get(e).limit, 0);
+	}
+
+	/** Whether `lane` has its fair share while another run of its window waits for room. */
+	#pastShare(window: Window, lane: Lane): boolean {
+		const open = window.lanes.filter((l) => !l.closed);
+		const share = Math.ceil(this.#size(window) / Math.max(1, open.length));
+		return lane.inFlight >= share && open.some((l) => l !== lane && l.wants);
+	}
+
+	/** Offers freed room to the runs that wait, one after another from where the last offer ended. */
+	#offer(window: Window): void {
+		const { lanes } = window;
+		const start = window.next;
+		for (let i = 0; i < lanes.length; i++) {
+			if (this.#paused || window.inFlight >= this.#size(window)) return;
+			const at = (start + i) % lanes.length;
+			const lane = lanes[at];
+			if (!lane.wants || lane.closed) continue;
+			window.next = (at + 1) % lanes.length;
+			lane.wants = false;
+			lane.wake();
+		}
+	}
+}

@@ -1,0 +1,256 @@
+/**
+ * `runPlan`: the runs of a plan under one scheduler. Calls in flight are counted per endpoint
+ * across every run (two models on one server share its limit, models on two servers each have
+ * theirs), no run starves, a failing run stops alone, pause holds the whole plan, and each run
+ * writes what it writes started alone.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+	PlanControl,
+	runAll,
+	runPlan,
+	type PlanRunOptions,
+	type PlanSnapshot
+} from '../../../src/lib/core/engine';
+import type { ChatRequest, ChatResult, ModelClient } from '../../../src/lib/core/model/types';
+import type { Role } from '../../../src/lib/core/record-names';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { makeDataset } from '../../fixtures/engine/cases';
+import { outage, ScriptedClient } from './scripted-client';
+
+const dataset = makeDataset(6);
+const SHARED = { user: 'http://user.test/v1', judge: 'http://judge.test/v1' };
+
+/** Calls in flight per endpoint, across every client made with it. */
+class Meter {
+	readonly inFlight = new Map<string, number>();
+	readonly max = new Map<string, number>();
+	/** Per run, the calls answered, in the order they were answered. */
+	readonly answered: string[] = [];
+	/** The most evaluated calls in flight at once over every endpoint. */
+	maxEvaluated = 0;
+	#evaluated = 0;
+
+	client(runId: string, endpoints: Record<Role, string>, delay = 2): ModelClient {
+		const scripted = new ScriptedClient();
+		return {
+			simulated: false,
+			complete: async (req: ChatRequest): Promise<ChatResult> => {
+				const endpoint = endpoints[req.role];
+				const now = (this.inFlight.get(endpoint) ?? 0) + 1;
+				this.inFlight.set(endpoint, now);
+				this.max.set(endpoint, Math.max(this.max.get(endpoint) ?? 0, now));
+				if (req.role === 'evaluated')
+					this.maxEvaluated = Math.max(this.maxEvaluated, ++this.#evaluated);
+				try {
+					await new Promise((r) => setTimeout(r, delay));
+					const result = await scripted.complete(req);
+					this.answered.push(runId);
+					return result;
+				} finally {
+					this.inFlight.set(endpoint, this.inFlight.get(endpoint)! - 1);
+					if (req.role === 'evaluated') this.#evaluated--;
+				}
+			}
+		};
+	}
+}
+
+function planRun(
+	meter: Meter,
+	store: MemoryStore,
+	model: string,
+	runId: string,
+	evaluated: string,
+	client?: ModelClient
+): PlanRunOptions {
+	const endpoints = { evaluated, ...SHARED };
+	return {
+		dataset,
+		store,
+		runId,
+		models: { evaluated: model, user: 'user-model', judge: 'judge-model' },
+		endpoints,
+		client: client ?? meter.client(`${model}/${runId}`, endpoints)
+	};
+}
+
+/** A store's files less what differs between two starts (start times, call timings). */
+function comparable(store: MemoryStore): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const [path, text] of store.toFiles()) {
+		if (path.endsWith('/calls.jsonl')) continue;
+		if (path.endsWith('/manifest.json')) {
+			const manifest = JSON.parse(text);
+			delete manifest.created_at;
+			for (const start of manifest.operational_history) delete start.at;
+			out.set(path, JSON.stringify(manifest));
+		} else out.set(path, text);
+	}
+	return out;
+}
+
+describe('runPlan', { timeout: 30_000 }, () => {
+	it('counts calls per endpoint across runs: one shared server keeps its limit', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = ['m-a', 'm-b'].flatMap((m) =>
+			['r1', 'r2'].map((r) => planRun(meter, store, m, r, 'http://one.test/v1'))
+		);
+		const result = await runPlan({ runs, concurrency: 3 });
+		expect(result.complete).toBe(true);
+		expect(meter.max.get('http://one.test/v1')).toBe(3);
+		expect(meter.max.get(SHARED.judge)).toBe(3);
+		expect(meter.max.get(SHARED.user)).toBeLessThanOrEqual(3);
+	});
+
+	it('gives models on two servers a limit each', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = [
+			planRun(meter, store, 'm-a', 'r1', 'http://a.test/v1'),
+			planRun(meter, store, 'm-b', 'r1', 'http://b.test/v1')
+		];
+		const result = await runPlan({ runs, concurrency: 2 });
+		expect(result.complete).toBe(true);
+		expect(meter.max.get('http://a.test/v1')).toBe(2);
+		expect(meter.max.get('http://b.test/v1')).toBe(2);
+		// Both servers were busy at once: 2 + 2 evaluated calls in flight, above either limit.
+		expect(meter.maxEvaluated).toBe(4);
+	});
+
+	it('starves no run: each run has answered calls before any run is done', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = ['r1', 'r2', 'r3', 'r4'].map((r) =>
+			planRun(meter, store, 'm-a', r, 'http://one.test/v1')
+		);
+		const result = await runPlan({ runs, concurrency: 2 });
+		expect(result.complete).toBe(true);
+		const total = meter.answered.length / runs.length;
+		// Within the first half of the plan's calls, every run made at least a quarter of its own.
+		const firstHalf = meter.answered.slice(0, meter.answered.length / 2);
+		for (const run of runs) {
+			const own = firstHalf.filter((r) => r === `m-a/${run.runId}`).length;
+			expect(own, run.runId).toBeGreaterThanOrEqual(total / 4);
+		}
+	});
+
+	it('keeps one window of tasks for runs on the same endpoints, not one per run', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = ['r1', 'r2', 'r3', 'r4'].map((r) =>
+			planRun(meter, store, 'm-a', r, 'http://one.test/v1')
+		);
+		let most = 0;
+		await runPlan({
+			runs,
+			concurrency: 1,
+			snapshotIntervalMs: 0,
+			onSnapshot: (s) => {
+				const tasks = s.runs.reduce(
+					(sum, row) => sum + (row.run?.stages.reduce((n, st) => n + st.inFlight, 0) ?? 0),
+					0
+				);
+				most = Math.max(most, tasks);
+			}
+		});
+		// Three endpoints at limit 1: 2 + 2 × 3 tasks for the four runs together.
+		expect(most).toBe(8);
+	});
+
+	it('writes what each run writes started alone', async () => {
+		const meter = new Meter();
+		const together = new MemoryStore();
+		const runs = ['m-a', 'm-b'].flatMap((m) =>
+			['r1', 'r2'].map((r) => planRun(meter, together, m, r, 'http://one.test/v1'))
+		);
+		expect((await runPlan({ runs, concurrency: 4 })).complete).toBe(true);
+		const alone = new MemoryStore();
+		for (const run of runs) {
+			await runAll({ ...run, store: alone, concurrency: 4 });
+		}
+		expect(comparable(together)).toEqual(comparable(alone));
+		expect(comparable(together).size).toBeGreaterThan(4 * 10);
+	});
+
+	it('a failing run stops alone; the others complete and the plan says which failed', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const broken = new ScriptedClient((req) => (req.role === 'judge' ? outage(req) : undefined));
+		const runs = [
+			planRun(meter, store, 'm-a', 'r1', 'http://one.test/v1'),
+			planRun(meter, store, 'm-b', 'r1', 'http://one.test/v1', broken),
+			planRun(meter, store, 'm-c', 'r1', 'http://one.test/v1')
+		];
+		const result = await runPlan({ runs, concurrency: 2 });
+		expect(result.complete).toBe(false);
+		expect(result.runs.map((r) => r.status)).toEqual(['done', 'failed', 'done']);
+		expect(String(result.runs[1].error)).toContain('503');
+		expect(result.snapshot.status).toBe('failed');
+		expect(result.snapshot.runs.map((r) => r.status)).toEqual(['done', 'failed', 'done']);
+	});
+
+	it('pause holds every run until resume; the plan then completes', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = ['r1', 'r2'].map((r) => planRun(meter, store, 'm-a', r, 'http://one.test/v1'));
+		const control = new PlanControl();
+		const snapshots: PlanSnapshot[] = [];
+		let answeredAtPause = -1;
+		const plan = runPlan({
+			runs,
+			concurrency: 2,
+			control,
+			snapshotIntervalMs: 0,
+			onSnapshot: (s) => {
+				snapshots.push(s);
+				if (answeredAtPause < 0 && s.calls.done >= 10) {
+					answeredAtPause = s.calls.done;
+					control.pause();
+				}
+			}
+		});
+		// Paused: tasks under way finish, then nothing moves.
+		await until(() => snapshots.at(-1)?.status === 'paused' && idle(meter));
+		const held = meter.answered.length;
+		await new Promise((r) => setTimeout(r, 50));
+		expect(meter.answered.length).toBe(held);
+		expect(held).toBeLessThan(200);
+		control.resume();
+		const result = await plan;
+		expect(result.complete).toBe(true);
+		expect(meter.answered.length).toBeGreaterThan(held);
+	});
+
+	it('a stop during a pause ends every run as aborted', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = ['r1', 'r2'].map((r) => planRun(meter, store, 'm-a', r, 'http://one.test/v1'));
+		const control = new PlanControl();
+		control.pause();
+		const stop = new AbortController();
+		const plan = runPlan({ runs, concurrency: 2, control, signal: stop.signal });
+		await new Promise((r) => setTimeout(r, 20));
+		stop.abort();
+		const result = await plan;
+		expect(result.runs.map((r) => r.status)).toEqual(['aborted', 'aborted']);
+		expect(meter.answered).toEqual([]);
+	});
+
+	it('refuses a plan that names one run twice, before any call', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const run = planRun(meter, store, 'm-a', 'r1', 'http://one.test/v1');
+		await expect(runPlan({ runs: [run, run] })).rejects.toThrow('twice');
+		expect(meter.answered).toEqual([]);
+	});
+});
+
+function idle(meter: Meter): boolean {
+	return [...meter.inFlight.values()].every((n) => n === 0);
+}
+
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((r) => setTimeout(r, 2));
+}
