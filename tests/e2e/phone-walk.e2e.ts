@@ -34,16 +34,20 @@ import {
 
 const PAGES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/inspect', '/bundles'];
 const AREAS = ['', 'dataset', 'models', 'run', 'results', 'inspect', 'bundles', 'core'];
+/** The run held, paused, stopped and resumed: a long id, as a table beside a chart meets one. */
+const HELD = 'phone_held_then_resumed_run';
 /** Data the pages show as it is: file names, run and model ids, the paper's metric names. */
 const KEPT = [
 	...PAPER_TERMS,
 	'lexpilot-sample.json',
 	'broken.json',
 	'phone-sim',
-	'phone-held',
+	HELD,
 	'phone-down',
 	'fake-model',
-	'simulated'
+	'simulated',
+	// The SDK's and the browser's own words for a refused connection, quoted as they came.
+	'Connection error. (Failed to fetch)'
 ];
 const SHOTS = process.env.SHOTS;
 
@@ -56,7 +60,9 @@ let brokenPath: string;
 let checker: LanguageCheck;
 
 beforeAll(async () => {
-	checker = await languageChecker(AREAS);
+	checker = await languageChecker(AREAS, [], 'body');
+	// Case numbers are the dataset's own.
+	KEPT.push(...(await readSample()).cases.map((c) => c.case_number));
 	fake = await startLexPilotFake(await readSample(), { hold: () => gate });
 	const closed = await startFakeOpenAI();
 	deadURL = closed.baseURL;
@@ -120,6 +126,21 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		}
 	}
 
+	/** On a laptop every table beside its chart shows all its columns. */
+	async function tablesFitOnALaptop(page: Page, view: string) {
+		await page.setViewportSize(LAPTOP);
+		await settled(page);
+		const cut = await page
+			.getByTestId('metric-table')
+			.evaluateAll((tables) =>
+				tables
+					.filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1)
+					.map((t) => t.closest('section')?.getAttribute('data-testid'))
+			);
+		expect(cut, `tables cut at 1366 px in the ${view} view`).toEqual([]);
+		await page.setViewportSize(PHONE);
+	}
+
 	/** Chooses the Models page's endpoint mode with `baseURL` for every role. */
 	async function endpoint(page: Page, baseURL: string) {
 		await visit(page, e.url, '/models');
@@ -170,7 +191,7 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		gate = new Promise((ok) => (release = ok));
 		await endpoint(page, fake.server.baseURL);
 		await check(page, 'endpoint');
-		await start(page, 'phone-held', 4, ['gen']);
+		await start(page, HELD, 4, ['gen']);
 		await waitForRunStatus(page, 'running');
 		await expect.poll(() => fake.server.chatRequests.length).toBeGreaterThan(0);
 		await check(page, 'running');
@@ -183,11 +204,11 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await page.getByTestId('stop').click();
 		await waitForRunStatus(page, 'stopped');
 		await check(page, 'stopped');
-		expect((await savedRecords(page, 'phone-held')).interaction?.length ?? 0).toBeLessThan(4);
+		expect((await savedRecords(page, HELD)).interaction?.length ?? 0).toBeLessThan(4);
 
 		// A reload: the run is listed as unfinished, with its Resume.
 		await page.reload();
-		await page.getByTestId('unfinished-phone-held').waitFor();
+		await page.getByTestId(`unfinished-${HELD}`).waitFor();
 		await check(page, 'unfinished');
 
 		// Failed: nothing listens on the endpoint's port.
@@ -202,11 +223,23 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		const { page } = e;
 		// A second finished run to compare with.
 		await endpoint(page, fake.server.baseURL);
-		await start(page, 'phone-held', 4, ['gen']);
+		await start(page, HELD, 4, ['gen']);
 		await waitForRunStatus(page, 'done', 90_000);
 		await visit(page, e.url, '/results');
 		await page.getByTestId('compare-panel').waitFor();
+		// The intervals' brackets widen every cell.
+		await page.waitForFunction(
+			() =>
+				document.querySelector('[data-testid="ci-status"]')?.getAttribute('data-status') ===
+				'ready',
+			null,
+			{ timeout: 60_000, polling: 100 }
+		);
 		await check(page, 'compared');
+		await tablesFitOnALaptop(page, 'runs');
+		await page.locator('label:has(> input[name="mode"][value="groups"])').click();
+		await check(page, 'groups');
+		await tablesFitOnALaptop(page, 'groups');
 
 		await visit(page, e.url, '/inspect');
 		await page.getByTestId('case-table').waitFor();
@@ -220,7 +253,9 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 			.getByRole('button', { name: await t('bundles', 'bundles_delete_ask') })
 			.first()
 			.click();
-		await page.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true }).waitFor();
+		await page
+			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
+			.waitFor();
 		await check(page, 'confirming');
 		expect(failures).toEqual([]);
 	});
