@@ -194,9 +194,9 @@ describe('the note about brackets', () => {
 		return {
 			...f,
 			withCi: true,
-			cells: f.cells.map((row) => row.map((cell) => ({ ...cell, ci: null }))).map((row, s) =>
-				s === 0 ? [{ ...row[0], ci }, row[1]] : row
-			)
+			cells: f.cells
+				.map((row) => row.map((cell) => ({ ...cell, ci: null })))
+				.map((row, s) => (s === 0 ? [{ ...row[0], ci }, row[1]] : row))
 		};
 	};
 
