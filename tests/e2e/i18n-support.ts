@@ -20,8 +20,17 @@ export const PAPER_TERMS = [
 	...['Macro-F1', 'F1_U', 'F1_C', 'Acc_C', 'Acc_U'].map((name) => `LCA ${name}`)
 ];
 
-/** Text that is data or code on every page: never interface text. */
-const DATA = ['code', 'pre', '.mono', '[lang="zh-Hans"]'];
+/** Text that is data or code on every page (or no text at all: scripts): never interface text. */
+const DATA = [
+	'code',
+	'pre',
+	'.mono',
+	'[lang="zh-Hans"]',
+	'script',
+	'style',
+	'noscript',
+	'template'
+];
 
 type Messages = Record<string, string>;
 /** A message with variants (`[{ selectors, match: { 'n=1': …, 'n=*': … } }]`) as its texts, one a line. */
@@ -41,10 +50,17 @@ async function messages(file: string): Promise<Messages> {
 	);
 }
 
-/** What the page's main area says, data and code (and the `exclude` selectors) left out. */
-export async function interfaceText(page: Page, exclude: readonly string[] = []): Promise<string> {
+/**
+ * What the page's `root` (its main area, or the whole page with `body`) says, data and code (and
+ * the `exclude` selectors) left out.
+ */
+export async function interfaceText(
+	page: Page,
+	exclude: readonly string[] = [],
+	root = 'main'
+): Promise<string> {
 	const selector = [...DATA, ...exclude].join(',');
-	return page.locator('main').evaluate((main, selector) => {
+	return page.locator(root).evaluate((main, selector) => {
 		const out: string[] = [];
 		const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
 		for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -101,11 +117,13 @@ export async function message(
 
 /**
  * A checker for the messages of `areas` (folders of messages/; '' for the app shell), leaving
- * out the `exclude` selectors (e.g. the core's own English diagnoses).
+ * out the `exclude` selectors (e.g. the core's own English diagnoses), reading `root` (the main
+ * area; `body` for the header and its menu too).
  */
 export async function languageChecker(
 	areas: readonly string[],
-	exclude: readonly string[] = []
+	exclude: readonly string[] = [],
+	root = 'main'
 ): Promise<LanguageCheck> {
 	const areaFiles = (await readdir(join(ROOT, 'messages'), { withFileTypes: true }))
 		.filter((d) => d.isDirectory())
@@ -138,7 +156,7 @@ export async function languageChecker(
 	];
 	return {
 		async englishLeft(page, data = []) {
-			let text = await interfaceText(page, exclude);
+			let text = await interfaceText(page, exclude, root);
 			for (const d of data) text = text.split(d).join(' ');
 			const found: string[] = [];
 			const context = (at: number, piece: string) =>
@@ -155,7 +173,7 @@ export async function languageChecker(
 			return [...new Set(found)];
 		},
 		async chineseLeft(page, data = []) {
-			let text = await interfaceText(page, [...exclude, '[lang="zh-Hans"]']);
+			let text = await interfaceText(page, [...exclude, '[lang="zh-Hans"]'], root);
 			for (const d of data) text = text.split(d).join(' ');
 			return chinesePieces.filter((piece) => text.includes(piece));
 		}

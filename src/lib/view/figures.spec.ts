@@ -94,7 +94,8 @@ describe('figures from the report', () => {
 		expect(fig.cells[1][0]).toEqual({
 			value: null,
 			sd: null,
-			notes: ['undefined in every run of the group (LJP_direct not run yet in run1)']
+			notes: ['undefined in every run of the group (LJP_direct not run yet in run1)'],
+			counts: report.runs.find((r) => r.model === 'sim-model-b')!.counts
 		});
 	});
 
@@ -223,5 +224,36 @@ describe('why a value is missing', () => {
 		expect(groupCell(group as never, [a, b], LCA_METRICS[0], null).notes).toEqual([
 			'undefined in every run of the group (Macro-F1 undefined: F1_U or F1_C has a zero denominator)'
 		]);
+	});
+
+	it('gives a group the cases and claims its runs rest on, as a run has them', () => {
+		const a = runReport();
+		const b = runReport({ run_id: 'run2' });
+		const group = {
+			model: 'm',
+			run_ids: ['run1', 'run2'],
+			n: 2,
+			mean: a.metrics,
+			sd: a.metrics,
+			n_defined: {
+				lca: { macro_f1: 0, f1_u: 2, f1_c: 0, acc_c: 0, acc_u: 2, n: 2 },
+				dcg: null,
+				ljp: { direct: null, gold: null, interaction: null }
+			},
+			by_class: { 合同纠纷: { mean: a.metrics, sd: a.metrics, n_defined: {} } },
+			partial: false,
+			notes: []
+		};
+		for (const cls of [null, '合同纠纷']) {
+			expect(groupCell(group as never, [a, b], LCA_METRICS[1], cls).counts).toEqual({
+				cases: 2,
+				claims: 3
+			});
+		}
+		// Undefined in the group: the counts are still what it rests on.
+		expect(groupCell(group as never, [a, b], LCA_METRICS[0], null).counts).toEqual({
+			cases: 2,
+			claims: 3
+		});
 	});
 });

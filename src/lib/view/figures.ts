@@ -251,13 +251,14 @@ export function groupCell(
 			? { mean: group.mean, sd: group.sd, n_defined: group.n_defined }
 			: group.by_class[cls];
 	const memberCells = members.map((r) => runCell(r, metric, cls, locale));
+	const counts = sharedCounts(memberCells);
 	const partial = members
 		.map((r) => partialNote(r, metric.stage, locale))
 		.filter((n): n is string => n !== null);
 	const mean = agg ? stageOf(agg.mean, metric.stage) : null;
 	if (!agg || !mean) {
 		const why = memberCells[0]?.notes[0] ?? m.results_no_class({}, o);
-		return { value: null, sd: null, notes: [m.results_group_undefined_why({ why }, o)] };
+		return { value: null, sd: null, notes: [m.results_group_undefined_why({ why }, o)], counts };
 	}
 	const value = mean[metric.key] ?? null;
 	const sd = stageOf(agg.sd, metric.stage)?.[metric.key] ?? null;
@@ -275,7 +276,19 @@ export function groupCell(
 	const flag = partial.length ? { partial: true } : {};
 	return single
 		? { value, sd, notes, ci: single.ci ?? null, counts: single.counts, ...flag }
-		: { value, sd, notes, ci: null, ...flag };
+		: { value, sd, notes, ci: null, counts, ...flag };
+}
+
+/**
+ * What a group's figure rests on: its runs' cases and claims when they all have the same counts
+ * (comparable runs do), else none to show.
+ */
+function sharedCounts(cells: readonly Cell[]): Cell['counts'] {
+	const first = cells[0]?.counts;
+	const same = cells.every(
+		(c) => c.counts?.cases === first?.cases && c.counts?.claims === first?.claims
+	);
+	return same ? first : undefined;
 }
 
 /** What a figure needs to know beyond the report: which runs are simulated. */

@@ -8,7 +8,14 @@
 import { m } from '$lib/paraglide/messages';
 import { getLocale, type Locale } from '$lib/paraglide/runtime';
 import type { Figure } from '$lib/view/figures';
-import { cellText, ciNote, countsHeading, tableOf, type TableModel } from '$lib/view/table-format';
+import {
+	cellText,
+	ciNote,
+	countsHeading,
+	hasBrackets,
+	tableOf,
+	type TableModel
+} from '$lib/view/table-format';
 import { figureSvg, xmlEscape } from './svg-chart';
 
 /** One confusion matrix: rows gold, columns predicted, in VERDICTS order. */
@@ -72,7 +79,7 @@ function tableHtml(table: TableModel): string {
 	const notes = table.notes.length
 		? `<ol class="notes">${table.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ol>`
 		: '';
-	const ci = table.withCi ? `<p class="small muted">${esc(ciNote(table.locale))}</p>` : '';
+	const ci = hasBrackets(table) ? `<p class="small muted">${esc(ciNote(table.locale))}</p>` : '';
 	return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>${ci}${notes}`;
 }
 

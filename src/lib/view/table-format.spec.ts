@@ -186,3 +186,29 @@ describe('tables with intervals', () => {
 		expect(cellText({ value: 0.5, sd: null }, true)).toBe('0.5000 ± —');
 	});
 });
+
+describe('the note about brackets', () => {
+	const NOTE = 'Brackets: 95% case-bootstrap interval';
+	const withCi = (ci: [number, number] | null): Figure => {
+		const f = figure(false, 'categories');
+		return {
+			...f,
+			withCi: true,
+			cells: f.cells
+				.map((row) => row.map((cell) => ({ ...cell, ci: null })))
+				.map((row, s) => (s === 0 ? [{ ...row[0], ci }, row[1]] : row))
+		};
+	};
+
+	it('is under a table with a bracketed value', () => {
+		const table = tableOf(withCi([0.1, 0.2]));
+		expect(toMarkdown(table)).toContain(NOTE);
+		expect(toLatex(table)).toContain('Brackets: 95\\% case-bootstrap interval');
+	});
+
+	it('is left out of a table of intervals where no value has one (a per-class table)', () => {
+		const table = tableOf(withCi(null));
+		expect(toMarkdown(table)).not.toContain(NOTE);
+		expect(toLatex(table)).not.toContain('Brackets');
+	});
+});

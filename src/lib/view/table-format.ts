@@ -233,7 +233,7 @@ export function toMarkdown(table: TableModel): string {
 		const counts = table.withCounts ? [mdEscape(row.counts ?? '')] : [];
 		lines.push(`| ${[mdEscape(row.label), ...counts, ...cells].join(' | ')} |`);
 	}
-	if (table.withCi) lines.push('', `${ciNote(table.locale)}  `);
+	if (hasBrackets(table)) lines.push('', `${ciNote(table.locale)}  `);
 	if (table.notes.length) {
 		lines.push('');
 		table.notes.forEach((note, i) => lines.push(`${superscript([i + 1])} ${mdEscape(note)}  `));
@@ -258,6 +258,11 @@ const LATEX_SPECIAL: Record<string, string> = {
 
 export function latexEscape(text: string): string {
 	return text.replace(/[\\&%$#_{}~^—±]/g, (ch) => LATEX_SPECIAL[ch]);
+}
+
+/** Whether a cell of the table shows a bracketed interval: only then does its note belong. */
+export function hasBrackets(table: TableModel): boolean {
+	return table.withCi && table.rows.some((r) => r.cells.some((c) => c.value !== null && !!c.ci));
 }
 
 /** What the brackets of a table with intervals are: one sentence under the table. */
@@ -293,7 +298,7 @@ export function toLatex(table: TableModel): string {
 		'\\bottomrule',
 		'\\end{tabular}'
 	];
-	if (table.withCi) {
+	if (hasBrackets(table)) {
 		lines.push(`\\par\\smallskip\\footnotesize ${latexEscape(ciNote(table.locale))}`);
 	}
 	if (table.notes.length) {

@@ -1,0 +1,121 @@
+/**
+ * What the phone walk measures on a page: every control a user could operate (button, link,
+ * input, select, textarea, summary, [role=button]) must lie inside the window from left to right,
+ * and inside every box around it that clips or scrolls sideways (a control reached only by
+ * scrolling a table sideways is off screen); and each table keeps the column that names its rows
+ * in view wherever it is scrolled.
+ */
+import type { Page } from 'playwright-core';
+
+/** Controls whose box leaves the window or a box that clips it sideways, one line each. */
+export async function controlsOffScreen(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const selector = 'button, a[href], input, select, textarea, summary, [role="button"]';
+		const out: string[] = [];
+		const width = document.documentElement.clientWidth;
+		for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+			if (el.closest('[hidden], [inert]')) continue;
+			if (!el.checkVisibility({ visibilityProperty: true })) continue;
+			const r = el.getBoundingClientRect();
+			// Visually hidden on purpose (a native input under its styled label, the screen-reader text).
+			if (r.width <= 1 || r.height <= 1) continue;
+			let left = 0;
+			let right = width;
+			for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+				if (getComputedStyle(p).overflowX === 'visible') continue;
+				const box = p.getBoundingClientRect();
+				left = Math.max(left, box.left);
+				right = Math.min(right, box.right);
+			}
+			if (r.left < left - 1 || r.right > right + 1) {
+				const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40);
+				out.push(
+					`${el.tagName.toLowerCase()} "${name}" at x ${Math.round(r.left)}–${Math.round(r.right)} (visible ${Math.round(left)}–${Math.round(right)})`
+				);
+			}
+		}
+		return out;
+	});
+}
+
+/**
+ * Tables whose first column (the one that names the row) leaves its scroll box when the box is
+ * scrolled to its far right: neither pinned nor fitting.
+ */
+export async function tablesLosingRowNames(page: Page): Promise<string[]> {
+	return page.evaluate(async () => {
+		const out: string[] = [];
+		const boxes = [...document.querySelectorAll<HTMLElement>('main *')].filter(
+			(el) => getComputedStyle(el).overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1
+		);
+		for (const box of boxes) {
+			const before = box.scrollLeft;
+			box.scrollLeft = box.scrollWidth;
+			await new Promise((ok) => requestAnimationFrame(ok));
+			const edge = box.getBoundingClientRect();
+			for (const table of box.querySelectorAll('table')) {
+				if (!table.checkVisibility()) continue;
+				const first = table.querySelector<HTMLElement>('tbody tr > :first-child');
+				if (!first) continue;
+				const r = first.getBoundingClientRect();
+				if (r.width > 1 && (r.left < edge.left - 1 || r.right > edge.right + 1)) {
+					const id = table.dataset.testid ?? table.className;
+					out.push(`table ${id}: "${first.textContent?.trim().slice(0, 30)}" scrolls away`);
+				}
+			}
+			box.scrollLeft = before;
+		}
+		return out;
+	});
+}
+
+/**
+ * Waits for the page to rest: 200 ms without a change to it (5 s at most), then two frames.
+ * Charts and tables come after the heading, and a table that scrolls becomes a Tab stop at the
+ * frame after it is laid out.
+ */
+export async function settled(page: Page): Promise<void> {
+	await page.evaluate(
+		() =>
+			new Promise<void>((ok) => {
+				let quiet: ReturnType<typeof setTimeout>;
+				const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => ok()));
+				const observer = new MutationObserver(() => {
+					clearTimeout(quiet);
+					quiet = setTimeout(done, 200);
+				});
+				let ended = false;
+				const done = () => {
+					if (ended) return;
+					ended = true;
+					observer.disconnect();
+					clearTimeout(quiet);
+					frames();
+				};
+				observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+				quiet = setTimeout(done, 200);
+				// A page that never rests is checked as it is after 5 s.
+				setTimeout(done, 5000);
+			})
+	);
+}
+
+/**
+ * Goes to `path` by a link click inside the app (the loaded dataset, the keys typed and a run
+ * under way stay) and waits for the page to rest.
+ */
+export async function visit(page: Page, url: string, path: string): Promise<void> {
+	await page.evaluate((href) => {
+		const a = document.createElement('a');
+		a.href = href;
+		document.body.append(a);
+		a.click();
+		a.remove();
+	}, `${url}${path}`);
+	await page.waitForFunction(
+		(href) => location.pathname === new URL(href).pathname && !!document.querySelector('main h1'),
+		`${url}${path}`,
+		{ polling: 50 }
+	);
+	await settled(page);
+}

@@ -1,0 +1,262 @@
+/**
+ * Every page on a 390 × 844 phone, in Chinese and in English, in every state a user meets: empty,
+ * a dataset loaded (and a broken one refused), a run running, paused, stopped and listed as
+ * unfinished after a reload, failed (an endpoint on a closed port), finished (the simulated
+ * provider), two runs compared, a case inspected, a deletion being confirmed. In each state no
+ * control leaves the window sideways (inside scroll boxes too), each table keeps its rows' names
+ * in view, and the page speaks its language only. With SHOTS=<dir> every state is also shot at
+ * 390 and 1366 px into that folder.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAI } from '../fake-openai/server';
+import { startBrowser, type E2E } from './browser';
+import { malformedDataset } from './fixtures';
+import {
+	LAPTOP,
+	languageChecker,
+	message,
+	PAPER_TERMS,
+	PHONE,
+	type LanguageCheck
+} from './i18n-support';
+import { controlsOffScreen, settled, tablesLosingRowNames, visit } from './phone-support';
+import {
+	readSample,
+	savedRecords,
+	startLexPilotFake,
+	waitForRunStatus,
+	type LexPilotFake
+} from './run-support';
+
+const PAGES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/inspect', '/bundles'];
+const AREAS = ['', 'dataset', 'models', 'run', 'results', 'inspect', 'bundles', 'core'];
+/** The run held, paused, stopped and resumed: a long id, as a table beside a chart meets one. */
+const HELD = 'phone_held_then_resumed_run';
+/** Data the pages show as it is: file names, run and model ids, the paper's metric names. */
+const KEPT = [
+	...PAPER_TERMS,
+	'lexpilot-sample.json',
+	'broken.json',
+	'phone-sim',
+	HELD,
+	'phone-down',
+	'fake-model',
+	'simulated',
+	// The SDK's and the browser's own words for a refused connection, quoted as they came.
+	'Connection error. (Failed to fetch)'
+];
+const SHOTS = process.env.SHOTS;
+
+let fake: LexPilotFake;
+/** Held calls wait for this; `release` lets them (and every later call) answer. */
+let gate: Promise<void> | undefined;
+let release = () => {};
+let deadURL: string;
+let brokenPath: string;
+let checker: LanguageCheck;
+
+beforeAll(async () => {
+	checker = await languageChecker(AREAS, [], 'body');
+	// Case numbers are the dataset's own.
+	KEPT.push(...(await readSample()).cases.map((c) => c.case_number));
+	fake = await startLexPilotFake(await readSample(), { hold: () => gate });
+	const closed = await startFakeOpenAI();
+	deadURL = closed.baseURL;
+	await closed.close();
+	brokenPath = join(await mkdtemp(join(tmpdir(), 'lexpilot-phone-')), 'broken.json');
+	await writeFile(brokenPath, JSON.stringify(malformedDataset().cases));
+	if (SHOTS) await mkdir(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+	release();
+	await fake?.server.close();
+});
+
+describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) => {
+	let e: E2E;
+	const t = (area: string, key: string, values?: Record<string, string | number>) =>
+		message(area, locale, key, values);
+	const failures: string[] = [];
+
+	beforeAll(async () => {
+		e = await startBrowser({ locale, viewport: PHONE });
+		await e.page.goto(`${e.url}/`);
+		await e.page.waitForFunction((locale) => document.documentElement.lang === locale, locale);
+	});
+
+	afterAll(async () => {
+		await e?.close();
+	});
+
+	beforeEach(() => {
+		failures.length = 0;
+	});
+
+	/** Checks the page as it is now; `state` names it in failures and screenshots. */
+	async function check(page: Page, state: string) {
+		const path = new URL(page.url()).pathname;
+		const name = `${path === '/' ? 'home' : path.slice(1)}-${state}`;
+		await settled(page);
+		const words =
+			locale === 'zh-CN'
+				? await checker.englishLeft(page, KEPT)
+				: await checker.chineseLeft(page, KEPT);
+		for (const w of words) failures.push(`${name}: other language: ${w}`);
+		for (const c of await controlsOffScreen(page)) failures.push(`${name}: off screen: ${c}`);
+		for (const c of await tablesLosingRowNames(page)) failures.push(`${name}: ${c}`);
+		if (SHOTS) {
+			await page.screenshot({ path: join(SHOTS, `${locale}-390-${name}.png`), fullPage: true });
+			await page.setViewportSize(LAPTOP);
+			await settled(page);
+			await page.screenshot({ path: join(SHOTS, `${locale}-1366-${name}.png`), fullPage: true });
+			await page.setViewportSize(PHONE);
+			await settled(page);
+		}
+	}
+
+	async function everyPage(state: string) {
+		for (const path of PAGES) {
+			await visit(e.page, e.url, path);
+			await check(e.page, state);
+		}
+	}
+
+	/** On a laptop every table beside its chart shows all its columns. */
+	async function tablesFitOnALaptop(page: Page, view: string) {
+		await page.setViewportSize(LAPTOP);
+		await settled(page);
+		const cut = await page
+			.getByTestId('metric-table')
+			.evaluateAll((tables) =>
+				tables
+					.filter((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1)
+					.map((t) => t.closest('section')?.getAttribute('data-testid'))
+			);
+		expect(cut, `tables cut at 1366 px in the ${view} view`).toEqual([]);
+		await page.setViewportSize(PHONE);
+	}
+
+	/** Chooses the Models page's endpoint mode with `baseURL` for every role. */
+	async function endpoint(page: Page, baseURL: string) {
+		await visit(page, e.url, '/models');
+		await page.locator('input[name="mode"][value="api"]').check();
+		await page.getByTestId('preset-default').selectOption('custom');
+		await page.getByTestId('base-url-default').fill(baseURL);
+		for (const role of ['evaluated', 'user', 'judge'])
+			await page.getByTestId(`model-${role}`).fill('fake-model');
+		// One case at a time: a pause leaves cases to run.
+		await page.getByTestId('setting-concurrency').fill('1');
+	}
+
+	/** Fills the Run form (`stages` only, else all) and starts the run. */
+	async function start(page: Page, runId: string, limit: number, stages?: string[]) {
+		await visit(page, e.url, '/run');
+		await page.getByTestId('run-id').fill(runId);
+		await page.getByTestId('run-limit').fill(String(limit));
+		for (const stage of ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'])
+			await page.getByTestId(`stage-${stage}`).setChecked(stages?.includes(stage) ?? true);
+		await page.getByTestId('start').click();
+	}
+
+	it('empty, loaded, and a broken dataset refused', async () => {
+		const { page } = e;
+		await everyPage('empty');
+		await visit(page, e.url, '/dataset');
+		await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
+		await page.getByTestId('summary-stats').waitFor();
+		await everyPage('loaded');
+		await visit(page, e.url, '/dataset');
+		await page.setInputFiles('#dataset-file', brokenPath);
+		await page.getByTestId('kept-dataset').waitFor();
+		await check(page, 'refused');
+		expect(failures).toEqual([]);
+	});
+
+	it('a run finished, running, paused, stopped, unfinished after a reload, failed', async () => {
+		const { page } = e;
+		// Finished, offline.
+		await visit(page, e.url, '/models');
+		await page.getByTestId('mode-simulated').check();
+		await check(page, 'simulated');
+		await start(page, 'phone-sim', 3);
+		await waitForRunStatus(page, 'done', 90_000);
+		await check(page, 'finished');
+
+		// Running: every call held at the fake endpoint.
+		gate = new Promise((ok) => (release = ok));
+		await endpoint(page, fake.server.baseURL);
+		await check(page, 'endpoint');
+		await start(page, HELD, 4, ['gen']);
+		await waitForRunStatus(page, 'running');
+		await expect.poll(() => fake.server.chatRequests.length).toBeGreaterThan(0);
+		await check(page, 'running');
+		// Paused: the calls under way answer, no new case starts.
+		await page.getByTestId('pause').click();
+		release();
+		gate = undefined;
+		await waitForRunStatus(page, 'paused');
+		await check(page, 'paused');
+		await page.getByTestId('stop').click();
+		await waitForRunStatus(page, 'stopped');
+		await check(page, 'stopped');
+		expect((await savedRecords(page, HELD)).interaction?.length ?? 0).toBeLessThan(4);
+
+		// A reload: the run is listed as unfinished, with its Resume.
+		await page.reload();
+		await page.getByTestId(`unfinished-${HELD}`).waitFor();
+		await check(page, 'unfinished');
+
+		// Failed: nothing listens on the endpoint's port.
+		await endpoint(page, deadURL);
+		await start(page, 'phone-down', 1, ['gen']);
+		await waitForRunStatus(page, 'failed', 90_000);
+		await check(page, 'failed');
+		expect(failures).toEqual([]);
+	});
+
+	it('results of two runs compared, a case inspected, a deletion confirmed', async () => {
+		const { page } = e;
+		// A second finished run to compare with.
+		await endpoint(page, fake.server.baseURL);
+		await start(page, HELD, 4, ['gen']);
+		await waitForRunStatus(page, 'done', 90_000);
+		await visit(page, e.url, '/results');
+		await page.getByTestId('compare-panel').waitFor();
+		// The intervals' brackets widen every cell.
+		await page.waitForFunction(
+			() =>
+				document.querySelector('[data-testid="ci-status"]')?.getAttribute('data-status') ===
+				'ready',
+			null,
+			{ timeout: 60_000, polling: 100 }
+		);
+		await check(page, 'compared');
+		await tablesFitOnALaptop(page, 'runs');
+		await page.locator('label:has(> input[name="mode"][value="groups"])').click();
+		await check(page, 'groups');
+		await tablesFitOnALaptop(page, 'groups');
+
+		await visit(page, e.url, '/inspect');
+		await page.getByTestId('case-table').waitFor();
+		await check(page, 'table');
+		await page.getByTestId('case-table').locator('tbody tr[data-case] a').first().click();
+		await page.getByTestId('case-number').waitFor();
+		await check(page, 'case');
+
+		await visit(page, e.url, '/bundles');
+		await page
+			.getByRole('button', { name: await t('bundles', 'bundles_delete_ask') })
+			.first()
+			.click();
+		await page
+			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
+			.waitFor();
+		await check(page, 'confirming');
+		expect(failures).toEqual([]);
+	});
+});
