@@ -32,6 +32,10 @@ const KEPT = new Set(
 		'allowed-origins api-prefix served-model-name serve vendor',
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
+		// Statisticians' names on their methods; the Batch API's fields.
+		"Cohen's Cohen Rogan Gladen Rogan–Gladen Kendall Holm custom_id",
+		// Keyboard keys the review queue names.
+		'S J K Enter Esc',
 		// Letters as names (runs A and B, a sample size, units).
 		'A B d r s u'
 	].flatMap((line) => line.split(' '))
