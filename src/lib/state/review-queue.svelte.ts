@@ -8,7 +8,6 @@ import { listDecisions, sampleDecisions, reviewReport } from '$lib/core/agreemen
 import type { Decision, ReviewReport } from '$lib/core/agreement';
 import type { ReviewLine } from '$lib/core/agreement/review-line';
 import type { CallLogEntry } from '$lib/core/calls/schema';
-import { DEFAULT_SEED } from '$lib/core/metrics/prng';
 import { decisionKey, runKey } from '$lib/core/names';
 import type { StoredRun } from '$lib/core/store/types';
 import { layoutSourceModule, openSharedIdbStore } from './lazy-store';
@@ -68,6 +67,7 @@ export class ReviewQueueState {
 
 	readonly current = $derived(this.sample[this.index] ?? null);
 	readonly mine = $derived(
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- built whole in a derived, never changed
 		new Map(
 			this.reviews
 				.filter((r) => r.reviewer === this.settings?.reviewer)
@@ -145,6 +145,7 @@ export class ReviewQueueState {
 			reviewer_label: label,
 			...(note.trim() ? { note: note.trim() } : {}),
 			reviewer: s.reviewer,
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a timestamp, never observed
 			at: new Date().toISOString()
 		};
 		const store = await openSharedIdbStore();
