@@ -210,6 +210,20 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	after_attempts: (p) => m.core_after_attempts(p),
+	provider_quote: (p) => m.core_provider_quote(p),
+	status_server_error: () => m.core_status_server_error(),
+	setting_key_evaluated: () => m.core_setting_key_evaluated(),
+	setting_key_user: () => m.core_setting_key_user(),
+	setting_key_judge: () => m.core_setting_key_judge(),
+	setting_base_url_evaluated: () => m.core_setting_base_url_evaluated(),
+	setting_base_url_user: () => m.core_setting_base_url_user(),
+	setting_base_url_judge: () => m.core_setting_base_url_judge(),
+	setting_model_evaluated: () => m.core_setting_model_evaluated(),
+	setting_model_user: () => m.core_setting_model_user(),
+	setting_model_judge: () => m.core_setting_model_judge(),
+	credentials_user: () => m.core_credentials_user(),
+	credentials_user_password: () => m.core_credentials_user_password(),
 	...NOTES
 };
 

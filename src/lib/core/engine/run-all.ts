@@ -256,8 +256,5 @@ async function schedule(
 function savedSummary(stages: readonly StageName[], tracker: RunTracker): SavedSummary {
 	const snap = tracker.snapshot();
 	const per = snap.stages.map((s) => `${s.stage} ${s.done}`).join(', ');
-	return {
-		text: `${snap.cases.done} of ${snap.cases.total} cases are saved for every stage (cases saved per stage: ${per})`,
-		params: { done: snap.cases.done, total: snap.cases.total, perStage: per }
-	};
+	return { done: snap.cases.done, total: snap.cases.total, perStage: per };
 }

@@ -22,13 +22,13 @@ import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
 import {
-	describeFailure,
-	describeRejectedOutput,
 	failureSaid,
 	providerWords,
+	rejectedOutputSaid,
 	type ClientFailure
 } from './failure-message';
 import { coded, redactSaid, type CoreText } from '../said';
+import { english } from '../voice';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
 import { splitReasoning } from './output';
@@ -225,8 +225,8 @@ export function createOpenAIClient(
 				timeoutMs,
 				answeredBefore: answered.has(endpointKey)
 			};
-			const message = redact(describeFailure(f, context), ep.apiKey);
-			const said = failureSaid(f, context);
+			const said = redactSaid(failureSaid(f, context), ep.apiKey);
+			const message = redact(english(said), ep.apiKey);
 			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
 			throw new ModelCallError(message, {
 				kind: f.kind,
@@ -236,7 +236,7 @@ export function createOpenAIClient(
 				task: request.task,
 				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
 				attempts: trace,
-				...(said ? { said: [redactSaid(said, ep.apiKey)] } : {})
+				said: [said]
 			});
 		};
 		const aborted: ClientFailure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -420,14 +420,12 @@ function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 				: Array.isArray(message.tool_calls) && message.tool_calls.length > 0
 					? 'tool_calls'
 					: 'empty';
+		const rejected = rejectedOutputSaid(reason, maxTokens);
 		throw new RejectedOutput({
 			kind: 'invalid_output',
 			retryable: true,
-			detail: describeRejectedOutput(reason, maxTokens),
-			detailSaid:
-				reason === 'length'
-					? coded('output_cut_off', { maxTokens })
-					: coded(reason === 'tool_calls' ? 'output_tool_calls' : 'output_empty', {}),
+			detail: english(rejected),
+			detailSaid: rejected,
 			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
 		});
 	}
