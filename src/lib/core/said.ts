@@ -196,6 +196,8 @@ export const CORE_TEXTS = {
 	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
 	// A record IndexedDB refused for lack of room (adapters/idb-store.ts); `file` its stored path.
 	storage_full_record: ['file'],
+	// A bundle import IndexedDB refused for lack of room (nothing of it was written).
+	storage_full_import: [],
 	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
 	category_map_not_json: ['detail'],
 	category_map_not_text: ['detail'],

@@ -180,6 +180,7 @@ const SAY: Sayers = {
 	resume_selection: (p) => m.core_resume_selection(p),
 	resume_selection_at: (p) => m.core_resume_selection_at(p),
 	storage_full_record: (p) => m.core_storage_full_record(p),
+	storage_full_import: () => m.core_storage_full_import(),
 	category_map_not_json: (p) => m.core_category_map_not_json(p),
 	category_map_not_text: (p) => m.core_category_map_not_text(p),
 	category_map_changed: (p) => m.core_category_map_changed(p),
