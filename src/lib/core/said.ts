@@ -266,7 +266,10 @@ export const CORE_TEXTS = {
 	setting_model_user: [],
 	setting_model_judge: [],
 	credentials_user: [],
-	credentials_user_password: []
+	credentials_user_password: [],
+	// Filling a template (prompts/fill.ts): a slot it may not use, or one given no value.
+	fill_unknown_slot: ['pack', 'template', 'slot'],
+	fill_no_value: ['pack', 'template', 'slot']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -225,6 +225,8 @@ const SAY: Sayers = {
 	setting_model_judge: () => m.core_setting_model_judge(),
 	credentials_user: () => m.core_credentials_user(),
 	credentials_user_password: () => m.core_credentials_user_password(),
+	fill_unknown_slot: (p) => m.core_fill_unknown_slot(p),
+	fill_no_value: (p) => m.core_fill_no_value(p),
 	...NOTES
 };
 
