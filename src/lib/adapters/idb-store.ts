@@ -1,6 +1,9 @@
 /**
  * The browser's `CheckpointStore`, in IndexedDB through `idb`. One database per origin holds
  * every run; one writer per run is enforced with the Web Locks API, which spans tabs.
+ *
+ * One file for now: one class owns the database handle and its transactions, and it is being
+ * changed in parallel; it splits by concern (as `fs-store` did) once that work has landed.
  */
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { parseCallLog } from '../core/calls/log';
