@@ -114,11 +114,14 @@ export function failureSaid(f: ClientFailure, c: FailureContext): CoreText {
 	// hint and an output rule are our own sentences, kept whole, in the reader's language.
 	const ours = f.kind === 'cors' || f.kind === 'invalid_output';
 	const detail = ours ? f.detail : providerWords(f.detail, f.bodyCutAt);
-	const cut = !ours && f.bodyCutAt !== undefined ? [providerWordsSaid(f.detail, f.bodyCutAt)] : null;
+	const cut =
+		!ours && f.bodyCutAt !== undefined ? [providerWordsSaid(f.detail, f.bodyCutAt)] : null;
 	const detailParts = ours && f.detailSaid ? [f.detailSaid] : cut;
 	// Without parts of its own, `detail` is said as its parameter gives it.
 	const withDetail = (detailParts ? { detail: detailParts } : {}) as { detail: CoreText[] };
-	const provider = detail ? [coded('provider_quote', { detail }, cut ? { detail: cut } : undefined)] : [];
+	const provider = detail
+		? [coded('provider_quote', { detail }, cut ? { detail: cut } : undefined)]
+		: [];
 	const status = f.status ? `${f.status} ${STATUS_TEXT[f.status] ?? ''}`.trim() : '';
 	// One attempt goes without saying.
 	const after = c.attempts > 1 ? [coded('after_attempts', { count: c.attempts })] : [];
@@ -183,7 +186,10 @@ export function failureSaid(f: ClientFailure, c: FailureContext): CoreText {
 }
 
 /** Why an output was rejected and, for the final message, what to change. */
-export function rejectedOutputSaid(reason: 'empty' | 'length' | 'tool_calls', maxTokens: number): CoreText {
+export function rejectedOutputSaid(
+	reason: 'empty' | 'length' | 'tool_calls',
+	maxTokens: number
+): CoreText {
 	switch (reason) {
 		case 'length':
 			return coded('output_cut_off', { maxTokens });

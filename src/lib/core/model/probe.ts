@@ -6,6 +6,7 @@
  */
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
+import { endpointKey } from '../names';
 import { corsHintSaid, guessProvider } from './providers';
 
 /** Options of {@link probeCors} and {@link testConnection}. */
@@ -49,7 +50,7 @@ export async function probeCors(
 	const signals = [AbortSignal.timeout(options.timeoutMs ?? 5000)];
 	if (options.signal) signals.push(options.signal);
 	try {
-		await fetchImpl(`${baseURL.replace(/\/+$/, '')}/models`, {
+		await fetchImpl(`${endpointKey(baseURL)}/models`, {
 			mode: 'no-cors',
 			signal: AbortSignal.any(signals)
 		});
