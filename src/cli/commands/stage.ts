@@ -7,6 +7,9 @@
  * `--simulated` (an addition of this workbench, PROTOCOL.md §8) answers every role with the
  * offline simulated provider: no network, no key, deterministic text. The manifest records
  * `simulated: true`, so such a run is never compared with a real one.
+ *
+ * One file for now: the seven stage commands share one flow, and the file is being changed in
+ * parallel; it splits by concern once that work has landed.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

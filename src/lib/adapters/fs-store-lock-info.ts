@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { RunLockedError } from '../core/errors';
 import type { RunKey } from '../core/layout';
 import { runLabel } from '../core/store/checks';
+import { escapeControl } from '../core/text/escape-control';
 import { sameProcess, type ProcessProbe, type ProcessStart } from './fs-store-process';
 
 /** What a lock file holds. */
@@ -60,6 +61,14 @@ function startOf(value: unknown): ProcessStart | null {
 	return ok ? (v as ProcessStart) : null;
 }
 
+/**
+ * When the lock's writer started, as a message may print it: the file is anyone's to edit, so
+ * its text is escaped (a forged `started_at` cannot add lines or terminal codes).
+ */
+export function startedText(info: LockInfo): string {
+	return escapeControl(String(info.started_at));
+}
+
 export async function readLockInfo(path: string): Promise<LockInfo | null> {
 	try {
 		const info = JSON.parse(await fs.readFile(path, 'utf8')) as Partial<LockInfo>;
@@ -85,7 +94,7 @@ export async function lockedError(
 				'that file and run again.'
 		);
 	}
-	const who = `process ${info.pid} on ${info.hostname}, started ${info.started_at}`;
+	const who = `process ${info.pid} on ${escapeControl(info.hostname)}, started ${startedText(info)}`;
 	if (info.hostname !== hostname()) {
 		return new RunLockedError(
 			`${runLabel(run)} is locked by ${who} (${path}). ${only} If that process is no longer ` +

@@ -22,6 +22,7 @@ import {
 	judge,
 	lockedError,
 	readLockInfo,
+	startedText,
 	type LockInfo,
 	type Verdict
 } from './fs-store-lock-info';
@@ -73,7 +74,7 @@ export async function acquireLock(run: RunKey, path: string, options: LockOption
 		}
 		options.notice(
 			`${runLabel(run)}: took over the lock ${path} left by process ${stale.info.pid} on this ` +
-				`host (started ${stale.info.started_at}), which is no longer running${GONE[stale.verdict]}.`
+				`host (started ${startedText(stale.info)}), which is no longer running${GONE[stale.verdict]}.`
 		);
 	}
 	try {

@@ -158,6 +158,22 @@ describe('FsStore lock file', () => {
 		await expect(readFile(lockPath())).rejects.toMatchObject({ code: 'ENOENT' });
 	});
 
+	it('prints what a lock file says of its writer escaped, never as lines or terminal codes', async () => {
+		const forged = '2025-01-01\n\u001b[2Jrun run1: all cases saved';
+		await plantLock({ pid: 4242, hostname: 'lab\u001b]0;x\u0007', started_at: forged });
+		const refused = ((await store.lock(run).catch((e: unknown) => e)) as Error).message;
+		expect(refused).toContain('on lab\\u001b]0;x\\u0007, started 2025-01-01\\u000a\\u001b[2Jrun');
+		const notes: string[] = [];
+		const pid = deadPid();
+		await plantLock({ pid, hostname: hostname(), started_at: forged, token: 't' });
+		await (
+			await new FsStore(root, { onNotice: (m) => notes.push(m) }).lock(run)
+		)();
+		expect(notes[0]).toContain('(started 2025-01-01\\u000a\\u001b[2Jrun run1: all cases saved)');
+		expect(notes[0]).not.toContain('\n');
+		expect(notes[0]).not.toContain('\u001b');
+	});
+
 	it('of two writers taking over one stale lock at once, exactly one wins', async () => {
 		await plantLock({ pid: deadPid(), hostname: hostname(), started_at: '2025-01-01T00:00:00Z' });
 		const results = await Promise.allSettled([

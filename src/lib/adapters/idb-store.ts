@@ -1,13 +1,16 @@
 /**
  * The browser's `CheckpointStore`, in IndexedDB through `idb`. One database per origin holds
  * every run; one writer per run is enforced with the Web Locks API, which spans tabs.
+ *
+ * One file for now: one class owns the database handle and its transactions, and it is being
+ * changed in parallel; it splits by concern (as `fs-store` did) once that work has landed.
  */
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError, RunLockedError } from '../core/errors';
-import { coded } from '../core/said';
+import { coded, type CoreText } from '../core/said';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { parseRunKey, runKey } from '../core/names';
 import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
@@ -627,9 +630,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 	 * holds the runs' locks.
 	 */
 	async writeRuns(runs: readonly RunRows[], replace: boolean): Promise<void> {
-		const full =
-			'Browser storage is full, so the bundle was not imported (nothing was written). Free ' +
-			'space by exporting and deleting old runs, then import again.';
+		const full = coded('storage_full_import', {});
 		await this.#write(
 			['manifests', 'records', 'calls', 'reviews'],
 			'browser storage',
@@ -702,7 +703,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 		stores: N | N[],
 		label: string,
 		body: (tx: IDBPTransaction<WorkbenchDb, N[], 'readwrite'>) => Promise<void>,
-		full?: string
+		full?: CoreText
 	): Promise<void> {
 		const tx = this.#db.transaction(Array.isArray(stores) ? stores : [stores], 'readwrite');
 		try {
@@ -716,7 +717,7 @@ export class IdbStore implements CheckpointStore, CallLog {
 			}
 			await tx.done.catch(() => undefined);
 			if (isQuotaError(e) || isQuotaError(tx.error)) {
-				if (full) throw new CheckpointError(full);
+				if (full) throw new CheckpointError([full]);
 				throw new CheckpointError(
 					`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
 						'every earlier record is kept. Free space (export and delete old runs), then resume.',

@@ -3,6 +3,9 @@
  * a folder (import). Import is validate-everything-first: every path, size, manifest and record
  * is checked in memory and every problem reported at once, so a caller writes all or nothing.
  * Framework-free; fflate is loaded on first use so it never weighs on the first page.
+ *
+ * One file for now: reading and writing a bundle share its path and size rules, and the file is
+ * being changed in parallel; it splits by concern once that work has landed.
  */
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';

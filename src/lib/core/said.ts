@@ -7,8 +7,6 @@
  * through Paraglide in the browser (`src/lib/view/core-text.ts`). This table is the contract
  * between them; unit tests fail when a code has no message in either language, or when its
  * English differs from what the CLI printed before (`tests/unit/i18n/core-english.spec.ts`).
- * Call sites in `model/`, `engine/` and `prompts/fill.ts` still pass their English beside the
- * code (`problem(place, message, said)`, `new UsageError(message, said)`); both forms work.
  *
  * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
  * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
@@ -88,7 +86,7 @@ export const CORE_TEXTS = {
 	// Test connection (model/diagnose.ts, base-url.ts, key-check.ts). `said`: the provider's words.
 	base_url_not_url: ['value'],
 	base_url_not_http: ['value'],
-	base_url_credentials: ['value'],
+	base_url_credentials: ['value', 'what'],
 	conn_base_url: ['problem'],
 	conn_base_url_hint: [],
 	conn_key_character: ['model', 'url', 'char', 'position'],
@@ -121,17 +119,26 @@ export const CORE_TEXTS = {
 	cors_generic_page: [],
 	// Run errors (model/failure-message.ts, engine). `case` is a case_number; `modelRole` one of
 	// evaluated, user, judge; `detail` the provider's words (clipped) or a coded sentence.
-	fail_auth: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
-	fail_not_found: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
-	fail_bad_request: ['case', 'modelRole', 'model', 'url', 'status', 'detail'],
-	fail_rate_limit: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
-	fail_server: ['case', 'modelRole', 'model', 'url', 'status', 'attempts', 'detail'],
-	fail_timeout: ['case', 'modelRole', 'model', 'url', 'seconds', 'attempts'],
-	fail_dropped_mid_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
-	fail_dropped_before_answer: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
-	fail_unreachable: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_auth: ['case', 'modelRole', 'model', 'url', 'status', 'provider', 'key'],
+	fail_not_found: [
+		'case',
+		'modelRole',
+		'model',
+		'url',
+		'status',
+		'provider',
+		'modelSetting',
+		'baseUrl'
+	],
+	fail_bad_request: ['case', 'modelRole', 'model', 'url', 'status', 'provider'],
+	fail_rate_limit: ['case', 'modelRole', 'model', 'url', 'status', 'after', 'provider'],
+	fail_server: ['case', 'modelRole', 'model', 'url', 'status', 'after', 'detail'],
+	fail_timeout: ['case', 'modelRole', 'model', 'url', 'seconds', 'after'],
+	fail_dropped_mid_answer: ['case', 'modelRole', 'model', 'url', 'after', 'detail'],
+	fail_dropped_before_answer: ['case', 'modelRole', 'model', 'url', 'after', 'detail'],
+	fail_unreachable: ['case', 'modelRole', 'model', 'url', 'after', 'detail', 'baseUrl'],
 	fail_cors: ['case', 'modelRole', 'model', 'url', 'detail'],
-	fail_invalid_output: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_invalid_output: ['case', 'modelRole', 'model', 'url', 'after', 'detail'],
 	fail_aborted: ['case', 'modelRole', 'model', 'url'],
 	judge_invalid_json: ['case', 'task', 'asks', 'detail'],
 	output_cut_off: ['maxTokens'],
@@ -189,6 +196,8 @@ export const CORE_TEXTS = {
 	resume_selection_at: ['savedCount', 'nowCount', 'position', 'saved', 'now'],
 	// A record IndexedDB refused for lack of room (adapters/idb-store.ts); `file` its stored path.
 	storage_full_record: ['file'],
+	// A bundle import IndexedDB refused for lack of room (nothing of it was written).
+	storage_full_import: [],
 	// Category maps (dataset/categories.ts). `where` is filled with a coded place.
 	category_map_not_json: ['detail'],
 	category_map_not_text: ['detail'],
@@ -215,8 +224,8 @@ export const CORE_TEXTS = {
 	fail_redirect: ['case', 'modelRole', 'model', 'url', 'detail'],
 	conn_redirect: ['model', 'url', 'detail'],
 	provider_body_cut: ['said', 'bytes'],
-	fail_offline: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
-	fail_stopped_answering: ['case', 'modelRole', 'model', 'url', 'attempts', 'detail'],
+	fail_offline: ['case', 'modelRole', 'model', 'url', 'after', 'detail'],
+	fail_stopped_answering: ['case', 'modelRole', 'model', 'url', 'after', 'detail'],
 	conn_offline: ['url'],
 	output_tool_calls: [],
 	// The prompt pack's template check (prompts/slots.ts); `allowed`, `required` list slots as `{name}`.
@@ -265,7 +274,28 @@ export const CORE_TEXTS = {
 	plan_run_id: ['runId'],
 	plan_no_run: [],
 	plan_run_twice: ['run'],
-	plan_foreign_limiters: ['run']
+	plan_foreign_limiters: ['run'],
+	// One voice for a failed call and a base URL (model/failure-message.ts, base-url.ts): the
+	// pieces their sentences are made of, said as parts (`after_attempts` only after more than
+	// one attempt); a `setting_*` names where a role's key, base URL or model is set (flag or
+	// environment variable, and Settings).
+	after_attempts: ['count'],
+	provider_quote: ['detail'],
+	status_server_error: [],
+	setting_key_evaluated: [],
+	setting_key_user: [],
+	setting_key_judge: [],
+	setting_base_url_evaluated: [],
+	setting_base_url_user: [],
+	setting_base_url_judge: [],
+	setting_model_evaluated: [],
+	setting_model_user: [],
+	setting_model_judge: [],
+	credentials_user: [],
+	credentials_user_password: [],
+	// Filling a template (prompts/fill.ts): a slot it may not use, or one given no value.
+	fill_unknown_slot: ['pack', 'template', 'slot'],
+	fill_no_value: ['pack', 'template', 'slot']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -3,6 +3,9 @@
  * (drawn at most once per frame and 4 times a second), the unfinished runs of this browser, and
  * storage use. The engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see
  * `run-controller.ts` for why.
+ *
+ * One file for now: it is the one state class the Run page binds to, and it is being changed in
+ * parallel; it splits by concern once that work has landed.
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';

@@ -3,6 +3,9 @@
  * prints), so a bar and the table beside it show the same number the CLI does. Each figure is
  * a grid of cells: one row of values per series (a run, or a group of comparable runs) and one
  * column per category (metrics, LJP setups or cause classes). Framework-free.
+ *
+ * One file for now: every figure is built the same way from one report, and the file is being
+ * changed in parallel; it splits by figure once that work has landed.
  */
 import { UNCLASSIFIED } from '$lib/core/dataset/names';
 import type { Aggregate } from '$lib/core/metrics/aggregate';

@@ -81,14 +81,15 @@ describe('the CLI refuses unportable run ids', () => {
 describe('a bundle naming an unportable folder is refused by name', () => {
 	it('a run id CON, and a legacy model folder ..-5ec1f7e7', async () => {
 		const store = new MemoryStore();
-		// The engine writes what the alphabet allows: such runs exist from before the rule.
+		// Such runs exist from before the rule, which the engine now applies too: one is made here
+		// under another id and renamed, its manifest included.
 		await writeRuns(store, makeDataset(2), [
-			{ runId: 'CON', stages: ['gen'] },
+			{ runId: 'legacy1', stages: ['gen'] },
 			{ runId: 'ok1', stages: ['gen'] }
 		]);
 		const files = [...store.toFiles()].map(([path, text]): [string, Uint8Array] => [
-			path.replace('/ok1/sim-model-a-', '/ok1/..-'),
-			new TextEncoder().encode(text)
+			path.replace('/ok1/sim-model-a-', '/ok1/..-').replace(/^runs\/legacy1\//, 'runs/CON/'),
+			new TextEncoder().encode(text.replaceAll('"legacy1"', '"CON"'))
 		]);
 		const error = await refusal(
 			readBundle(

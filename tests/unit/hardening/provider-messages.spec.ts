@@ -5,23 +5,15 @@
  * tool calls with null content sent the user to "check that the model id is a chat model".
  * The redirect messages are in provider-redirects.spec.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../../../src/lib/core/errors';
 import { probeCors, testConnection } from '../../../src/lib/core/model/diagnose';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
-import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+import { startFakeOpenAI } from '../../fake-openai/server';
+import { fakeServers } from '../../support/fake-servers';
 
 const KEY = 'sk-test-0123456789abcdef';
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler) {
-	const server = await startFakeOpenAI({ handler });
-	servers.push(server);
-	return server;
-}
+const serve = fakeServers();
 
 const request = (caseNumber: string) => ({
 	role: 'evaluated' as const,

@@ -12,27 +12,19 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../../src/lib/adapters/node-fetch';
 import { ModelCallError } from '../../../src/lib/core/errors';
 import { boundedFetch, maxResponseBytes } from '../../../src/lib/core/model/bounded-fetch';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MAX_REDIRECTS } from '../../../src/lib/core/model/redirect';
 import { runCliInProcess } from '../../cli/run-cli';
-import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+import type { FakeOpenAI } from '../../fake-openai/server';
+import { fakeServers } from '../../support/fake-servers';
 import { DATASET } from '../faults/harness';
 
 const KEY = 'sk-test-0123456789abcdef';
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler) {
-	const server = await startFakeOpenAI({ handler });
-	servers.push(server);
-	return server;
-}
+const serve = fakeServers();
 
 const FETCHES: [string, () => typeof fetch][] = [
 	['node-fetch (CLI)', () => createNodeFetch()],

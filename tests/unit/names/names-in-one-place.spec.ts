@@ -44,9 +44,7 @@ const PENDING: Record<string, number> = {
 	'src/lib/core/engine/context.ts': 1,
 	'src/lib/core/engine/seal.ts': 1,
 	'src/lib/core/model/base-url.ts': 2,
-	'src/lib/core/model/diagnose.ts': 1,
-	'src/lib/core/model/limiter.ts': 1,
-	'src/lib/core/model/openai-client.ts': 1
+	'src/lib/core/model/limiter.ts': 1
 };
 
 function sources(dir: string): string[] {

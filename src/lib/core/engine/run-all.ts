@@ -283,8 +283,5 @@ function ownRoom(endpoints: readonly string[], limiters: LimiterPool): TaskRoom 
 function savedSummary(stages: readonly StageName[], tracker: RunTracker): SavedSummary {
 	const snap = tracker.snapshot();
 	const per = snap.stages.map((s) => `${s.stage} ${s.done}`).join(', ');
-	return {
-		text: `${snap.cases.done} of ${snap.cases.total} cases are saved for every stage (cases saved per stage: ${per})`,
-		params: { done: snap.cases.done, total: snap.cases.total, perStage: per }
-	};
+	return { done: snap.cases.done, total: snap.cases.total, perStage: per };
 }

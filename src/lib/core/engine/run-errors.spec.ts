@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../dataset/types';
 import { CheckpointError, ModelCallError, UpstreamIncompleteError, UsageError } from '../errors';
 import { coded } from '../said';
+import { english } from '../voice';
 import { naming, resumable, restated } from './run-errors';
 
 const kase = { index: 2, case_number: 'C-3' } as Case;
@@ -33,8 +34,14 @@ describe('restating an error', () => {
 			kind: 'timeout',
 			caseNumber: 'own'
 		});
-		const said = [coded('run_saved_cases', { done: 1, total: 2 })];
-		const bare = restated(new ModelCallError('y'), 'z', said, { caseNumber: 'C-3' });
-		expect((bare as ModelCallError).details).toEqual({ caseNumber: 'C-3', said });
+		const after = coded('run_saved_cases', { done: 1, total: 2 });
+		const own = [coded('output_empty', {})];
+		const bare = restated(new ModelCallError('y', { said: own }), null, after, {
+			caseNumber: 'C-3'
+		});
+		expect((bare as ModelCallError).details).toEqual({ caseNumber: 'C-3', said: [...own, after] });
+		expect(bare.message).toBe(english([...own, after]));
+		// Own words without a code are kept as they are, between the English of the pieces.
+		expect(restated(new Error('raw'), null, after).message).toBe(`raw${english(after)}`);
 	});
 });

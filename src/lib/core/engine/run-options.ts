@@ -1,6 +1,7 @@
 /** The one check of what a run is given, for `runStages` and `runAll` alike. */
 import type { Role } from '../record-names';
-import { RUN_ID_PATTERN } from '../layout';
+import { runIdProblem, unportableText } from '../layout';
+import { escapeControl } from '../text/escape-control';
 import { Concurrency, Settings } from '../run-config';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
 import { UsageError } from '../errors';
@@ -37,9 +38,18 @@ export function checkRunOptions(
 			'gen labels every a1 response it generates; lca only re-judges saved ones. Name one of the two.'
 		);
 	}
-	if (!RUN_ID_PATTERN.test(options.runId)) {
+	// The rule the CLI and the Run page apply too: an id that no folder can have everywhere is
+	// refused here, so no caller of the engine starts a run that a bundle could not carry.
+	const runIdRule = runIdProblem(options.runId);
+	const shownId = escapeControl(options.runId);
+	if (runIdRule === 'alphabet') {
 		throw new UsageError(
-			`run id "${options.runId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
+			`run id "${shownId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
+		);
+	}
+	if (runIdRule !== null) {
+		throw new UsageError(
+			`run id: ${unportableText(runIdRule, shownId)}; choose another run id (an output root or a bundle holding it could not be unpacked on Windows)`
 		);
 	}
 	const checked = Settings.safeParse(options.settings ?? DEFAULT_SETTINGS);

@@ -7,6 +7,7 @@
  */
 import { redactKeys } from '../text/redact';
 import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 
 export type BaseUrlCheck =
 	{ ok: true; url: string } | { ok: false; problem: string; said: CoreText };
@@ -15,6 +16,11 @@ export type BaseUrlCheck =
 function quoted(value: string): string {
 	const shown = value.replace(/\/\/[^/?#]*@/, '//…@');
 	return JSON.stringify(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+}
+
+/** A base URL refused for `said`; its `problem` is the English of it. */
+function refused(said: CoreText): BaseUrlCheck {
+	return { ok: false, problem: english(said), said };
 }
 
 /**
@@ -29,29 +35,16 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
 	try {
 		url = new URL(text);
 	} catch {
-		return {
-			ok: false,
-			problem: `is not a URL: ${quoted(text)} (expected e.g. https://host/v1)`,
-			said: coded('base_url_not_url', { value: quoted(text) })
-		};
+		return refused(coded('base_url_not_url', { value: quoted(text) }));
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return {
-			ok: false,
-			problem: `must be an http(s) URL, got ${quoted(text)}`,
-			said: coded('base_url_not_http', { value: quoted(text) })
-		};
+		return refused(coded('base_url_not_http', { value: quoted(text) }));
 	}
 	if (url.username || url.password) {
-		return {
-			ok: false,
-			problem:
-				`carries a user name${url.password ? ' and password' : ''} (${quoted(text)}), which ` +
-				'would be written into manifest.json and shown in messages, and which fetch cannot ' +
-				'send: remove the "user:password@" part and give the secret as the API key instead ' +
-				'(sent as the Authorization: Bearer header)',
-			said: coded('base_url_credentials', { value: quoted(text) })
-		};
+		const what = url.password ? 'credentials_user_password' : 'credentials_user';
+		return refused(
+			coded('base_url_credentials', { value: quoted(text) }, { what: [coded(what, {})] })
+		);
 	}
 	return { ok: true, url: text.replace(/\/+$/, '') };
 }

@@ -14,76 +14,27 @@ import {
 	maxAnswerBytes,
 	maxResponseBytes,
 	RedirectRefused,
-	ResponseTooLarge,
-	sizeText
+	ResponseTooLarge
 } from './bounded-fetch';
 import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
-import {
-	describeFailure,
-	describeRejectedOutput,
-	failureSaid,
-	providerWords,
-	type ClientFailure
-} from './failure-message';
-import { coded, redactSaid, type CoreText } from '../said';
+import { failureSaid, providerWords, type ClientFailure } from './failure-message';
+import { redactSaid } from '../said';
+import { english } from '../voice';
+import { endpointKey } from '../names';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
-import { splitReasoning } from './output';
-import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
+import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError } from './retry';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
-
-/** Options of {@link createOpenAIClient}. */
-export interface OpenAIClientOptions {
-	/** Further attempts after a retryable failure (PROTOCOL.md §3). @default DEFAULT_SETTINGS.retries */
-	retries?: number;
-	/** Per-attempt timeout in ms. @default DEFAULT_SETTINGS.timeout_s × 1000 */
-	timeoutMs?: number;
-	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default DEFAULT_CONCURRENCY */
-	concurrency?: number;
-	/**
-	 * The limiters to take slots from, shared with the engine (`--concurrency auto` makes them
-	 * probe). When given, `concurrency` and `growAfter` are ignored. @default one pool of this client's
-	 */
-	limiters?: LimiterPool;
-	/** Successes in a row before a rate-limited endpoint's limit grows by one. @default 10 */
-	growAfter?: number;
-	/** Wait before the first retry, before jitter; doubles per attempt. @default 1000 */
-	backoffBaseMs?: number;
-	/** Longest computed backoff. @default 30000 */
-	backoffMaxMs?: number;
-	/**
-	 * Longest wait a provider's Retry-After can impose; a longer request is cut to this, so a
-	 * quota reset hours away costs minutes, not hours, before the stage stops. @default 60000
-	 */
-	maxRetryAfterMs?: number;
-	/** Progress and log events; see {@link ModelEvent}. Never receives a key. */
-	onEvent?: (event: ModelEvent) => void;
-	/**
-	 * Tells a CORS refusal from a server that is down, and both from a browser that is offline,
-	 * after a connection error. The browser app passes `probeCors` from `./diagnose`; a refused
-	 * origin then stops at once (retrying cannot help) with the provider-specific fix. Once the
-	 * base URL has answered this client a dropped connection there is retried whatever the probe
-	 * says, which then only words the final message: offline, or nothing answering any more,
-	 * never "the server is up" when it is not. Without it connection errors are plain retries.
-	 */
-	probeConnection?: (
-		baseURL: string,
-		signal?: AbortSignal
-	) => Promise<{ kind: 'cors' | 'unreachable' | 'offline'; hint: string; hintSaid?: CoreText }>;
-	/** Injectable for tests. @default an abortable setTimeout */
-	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-	/** Injectable for tests (jitter). @default Math.random */
-	random?: () => number;
-	/** Injectable for tests and proxies. @default globalThis.fetch */
-	fetch?: typeof fetch;
-}
+import { type OpenAIClientOptions } from './openai-client-options';
+import { RejectedOutput, readCompletion } from './read-completion';
+import { abortableSleep, raceAbort } from './abortable';
 
 /** Thrown inside the loop to stop without further attempts. */
 const TIMEOUT = Symbol('timeout');
@@ -200,7 +151,7 @@ export function createOpenAIClient(
 				{ kind: 'auth', caseNumber: request.caseNumber, role: request.role, task: request.task }
 			);
 		const limiter = limiterFor(ep.baseURL);
-		const endpointKey = ep.baseURL.replace(/\/+$/, '');
+		const endpoint = endpointKey(ep.baseURL);
 		const maxAttempts = retries + 1;
 		const info = (attempt: number): CallInfo => ({
 			caseNumber: request.caseNumber,
@@ -223,10 +174,10 @@ export function createOpenAIClient(
 				attempts: attempt,
 				maxTokens: request.maxTokens,
 				timeoutMs,
-				answeredBefore: answered.has(endpointKey)
+				answeredBefore: answered.has(endpoint)
 			};
-			const message = redact(describeFailure(f, context), ep.apiKey);
-			const said = failureSaid(f, context);
+			const said = redactSaid(failureSaid(f, context), ep.apiKey);
+			const message = redact(english(said), ep.apiKey);
 			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
 			throw new ModelCallError(message, {
 				kind: f.kind,
@@ -236,7 +187,7 @@ export function createOpenAIClient(
 				task: request.task,
 				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
 				attempts: trace,
-				...(said ? { said: [redactSaid(said, ep.apiKey)] } : {})
+				said: [said]
 			});
 		};
 		const aborted: ClientFailure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
@@ -255,7 +206,7 @@ export function createOpenAIClient(
 			try {
 				const result = await attemptOnce(request, ep);
 				slot.release('success');
-				answered.add(endpointKey);
+				answered.add(endpoint);
 				const latencyMs = Date.now() - started;
 				emit({
 					type: 'success',
@@ -287,7 +238,7 @@ export function createOpenAIClient(
 					if (cutAt !== undefined) failure.bodyCutAt = cutAt;
 				}
 				slot.release(failure.kind === 'rate_limit' ? 'rate_limited' : 'other');
-				if (failure.status !== undefined) answered.add(endpointKey);
+				if (failure.status !== undefined) answered.add(endpoint);
 				trace.push({
 					attempt,
 					outcome: failure.kind,
@@ -311,14 +262,14 @@ export function createOpenAIClient(
 				failure.kind === 'unreachable' &&
 				options.probeConnection &&
 				!request.signal?.aborted &&
-				(last || !answered.has(endpointKey))
+				(last || !answered.has(endpoint))
 			) {
 				const probe = await options
 					.probeConnection(sdkTarget(ep.baseURL).baseURL, request.signal)
 					.catch(() => null);
 				if (probe?.kind === 'offline') failure.offline = true;
 				else if (probe?.kind === 'unreachable') failure.silent = true;
-				else if (probe?.kind === 'cors' && !answered.has(endpointKey))
+				else if (probe?.kind === 'cors' && !answered.has(endpoint))
 					return fail(
 						{ kind: 'cors', retryable: false, detail: probe.hint, detailSaid: probe.hintSaid },
 						attempt
@@ -366,118 +317,6 @@ export function createOpenAIClient(
 
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
-
-/** An output the protocol refuses (PROTOCOL.md §3): retried as a failure, never returned. */
-class RejectedOutput extends Error {
-	constructor(readonly failure: ClientFailure) {
-		super(failure.detail);
-	}
-}
-
-function readCompletion(completion: unknown, maxTokens: number): ChatResult {
-	const choice = (completion as OpenAI.ChatCompletion | null)?.choices?.[0];
-	if (!choice?.message) {
-		const raw = typeof completion === 'string' ? completion : JSON.stringify(completion ?? null);
-		throw new RejectedOutput({
-			kind: 'server',
-			retryable: true,
-			status: 200,
-			detail: 'the response is not a chat completion (no choices[0].message)',
-			rawOutput: clipText(raw, RAW_OUTPUT_CHARS)
-		});
-	}
-	const message = choice.message as OpenAI.ChatCompletionMessage & {
-		reasoning_content?: string | null;
-		reasoning?: string | null;
-	};
-	const texts = [message.content, message.reasoning_content ?? message.reasoning];
-	const bytes = texts.reduce((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
-	const limit = maxAnswerBytes(maxTokens);
-	if (bytes > limit) {
-		throw new RejectedOutput({
-			kind: 'invalid_output',
-			retryable: true,
-			detail:
-				`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
-				`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
-				`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`,
-			rawOutput: clipText(
-				typeof message.content === 'string' ? message.content : '',
-				RAW_OUTPUT_CHARS
-			)
-		});
-	}
-	const { response, reasoning } = splitReasoning(
-		message.content,
-		message.reasoning_content ?? message.reasoning
-	);
-	const finishReason = choice.finish_reason ?? null;
-	if (finishReason === 'length' || !response) {
-		// Tool calls and no text: a model (or a proxy) forcing tool use, not a model that is mute.
-		const reason =
-			finishReason === 'length'
-				? 'length'
-				: Array.isArray(message.tool_calls) && message.tool_calls.length > 0
-					? 'tool_calls'
-					: 'empty';
-		throw new RejectedOutput({
-			kind: 'invalid_output',
-			retryable: true,
-			detail: describeRejectedOutput(reason, maxTokens),
-			detailSaid:
-				reason === 'length'
-					? coded('output_cut_off', { maxTokens })
-					: coded(reason === 'tool_calls' ? 'output_tool_calls' : 'output_empty', {}),
-			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
-		});
-	}
-	const usage = (completion as OpenAI.ChatCompletion).usage;
-	const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
-	return {
-		response,
-		reasoning,
-		finishReason,
-		usage: usage
-			? {
-					promptTokens: usage.prompt_tokens,
-					completionTokens: usage.completion_tokens,
-					...(typeof reasoningTokens === 'number' ? { reasoningTokens } : {})
-				}
-			: null,
-		...(message.content !== response && typeof message.content === 'string'
-			? { rawContent: message.content }
-			: {})
-	};
-}
-
-/** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-	if (!signal) return promise;
-	// The losing promise may still reject later; it must not become an unhandled rejection.
-	promise.catch(() => {});
-	if (signal.aborted) return Promise.reject(signal.reason);
-	return new Promise<T>((resolve, reject) => {
-		const stop = onAbort(signal, () => reject(signal.reason));
-		promise.then(resolve, reject).finally(stop);
-	});
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (signal?.aborted) return reject(signal.reason);
-		const timer = setTimeout(() => {
-			stop();
-			resolve();
-		}, ms);
-		const stop = signal
-			? onAbort(signal, () => {
-					clearTimeout(timer);
-					reject(signal.reason);
-				})
-			: () => {};
-	});
-}
-
 /** Sent as the bearer token when a role has no key (keyless local servers). */
 export const NO_KEY = 'no-key';
 
@@ -488,3 +327,5 @@ export const NO_KEY = 'no-key';
 function redact(text: string, apiKey: string): string {
 	return redactKeys(text, [apiKey]);
 }
+
+export type { OpenAIClientOptions } from './openai-client-options';

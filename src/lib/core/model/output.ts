@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { Verdict } from '../dataset/types';
 import { ModelCallError } from '../errors';
 import { coded } from '../said';
+import { english } from '../voice';
 import { DcgLabel, LcaLabel } from '../records';
 import type { ChatRequest, ChatResult, ModelClient } from './types';
 import { clipText, RAW_OUTPUT_CHARS } from '../text/clip';
@@ -147,24 +148,18 @@ export async function completeJudge<S extends z.ZodType>(
 		lastRaw = result.response;
 		if (ask <= reasks) options.onInvalid?.({ attempt: ask, error: lastError, rawOutput: lastRaw });
 	}
-	throw new ModelCallError(
-		`case ${request.caseNumber}, ${request.task}: the judge's output was not the expected JSON ` +
-			`after ${reasks + 1} asks (${lastError}). The raw output is kept below; check that the ` +
-			`judge model follows the ${request.task} prompt of the prompt pack, or choose another judge model.`,
-		{
-			kind: 'invalid_output',
-			caseNumber: request.caseNumber,
-			role: request.role,
-			task: request.task,
-			rawOutput: clipText(lastRaw, RAW_OUTPUT_CHARS),
-			said: [
-				coded('judge_invalid_json', {
-					case: request.caseNumber,
-					task: request.task,
-					asks: reasks + 1,
-					detail: lastError
-				})
-			]
-		}
-	);
+	const said = coded('judge_invalid_json', {
+		case: request.caseNumber,
+		task: request.task,
+		asks: reasks + 1,
+		detail: lastError
+	});
+	throw new ModelCallError(english(said), {
+		kind: 'invalid_output',
+		caseNumber: request.caseNumber,
+		role: request.role,
+		task: request.task,
+		rawOutput: clipText(lastRaw, RAW_OUTPUT_CHARS),
+		said: [said]
+	});
 }

@@ -1,5 +1,6 @@
 /** Filling a template: one pass, every slot it uses must get a value. */
 import { UsageError } from '../errors';
+import { coded } from '../said';
 import {
 	SLOT_PATTERN,
 	TEMPLATE_NAMES,
@@ -27,17 +28,10 @@ export function fillTemplate(pack: PromptPack, name: TemplateName, values: SlotV
 	const template = pack.templates[name];
 	const neutralise = neutraliserFor(template);
 	return template.replace(SLOT_PATTERN, (_match, slot: string) => {
-		if (!allowed.has(slot)) {
-			throw new UsageError(
-				`prompt pack "${pack.name}", template "${name}": unknown slot {${slot}}`
-			);
-		}
+		const where = { pack: pack.name, template: name, slot };
+		if (!allowed.has(slot)) throw new UsageError([coded('fill_unknown_slot', where)]);
 		const value = values[slot as SlotName];
-		if (value === undefined) {
-			throw new UsageError(
-				`prompt pack "${pack.name}", template "${name}": no value for slot {${slot}}`
-			);
-		}
+		if (value === undefined) throw new UsageError([coded('fill_no_value', where)]);
 		return neutralise(value);
 	});
 }
