@@ -74,7 +74,10 @@ async function request(url: string, method: 'HEAD' | 'GET', options: BundleFetch
 function checkStatus(response: Response): void {
 	if (response.ok) return;
 	const { status } = response;
-	throw new BundleFetchError({ kind: status === 404 || status === 410 ? 'not-found' : 'http', status });
+	throw new BundleFetchError({
+		kind: status === 404 || status === 410 ? 'not-found' : 'http',
+		status
+	});
 }
 
 /** The Content-Length of `response`, refused when over `max`; null when not given. */

@@ -259,7 +259,10 @@ describe('ResultsState', () => {
 		expect(state.writing).toEqual([]);
 		expect(state.query?.bundle).toBe('https://h/x.zip');
 		const fromStorage = await computeReport(idbLayoutSource(store), { partial: true });
-		expect(state.report?.runs.map((r) => r.lca)).toEqual(fromStorage.runs.map((r) => r.lca));
+		expect(state.report?.runs.map((r) => [r.metrics, r.counts, r.calls])).toEqual(
+			fromStorage.runs.map((r) => [r.metrics, r.counts, r.calls])
+		);
+		expect(fromStorage.runs[0].calls).toBeTruthy();
 		state.toggle(runKey(runs[0]), false);
 		await vi.waitFor(() => expect(state.report?.runs.map((r) => r.run_id)).toEqual(['run2']));
 		expect(opened).toBe(0);

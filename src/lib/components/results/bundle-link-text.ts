@@ -7,7 +7,7 @@ import { m } from '$lib/paraglide/messages';
 import type { BundleFailure } from '$lib/state/bundle-fetch';
 import type { BundleLinkProblem } from '$lib/state/bundle-link.svelte';
 import { coreText } from '$lib/state/core-text.svelte';
-import { shownLink } from './bundle-link';
+import { shownLink } from '$lib/view/bundle-link';
 
 function failureText(failure: BundleFailure, host: string): string {
 	switch (failure.kind) {
@@ -26,12 +26,19 @@ function failureText(failure: BundleFailure, host: string): string {
 				? m.share_too_large_unknown({ max: formatBytes(failure.max) })
 				: m.share_too_large({ size: formatBytes(failure.bytes), max: formatBytes(failure.max) });
 		case 'not-zip':
-			return failure.type ? m.share_not_zip({ host, type: failure.type }) : m.share_not_zip_untyped();
+			return failure.type
+				? m.share_not_zip({ host, type: failure.type })
+				: m.share_not_zip_untyped();
 	}
 }
 
 /** The problem's lines: what happened first, then each of the bundle's problems. */
-export function problemLines(problem: BundleLinkProblem, host: string, raw: string, name: string): string[] {
+export function problemLines(
+	problem: BundleLinkProblem,
+	host: string,
+	raw: string,
+	name: string
+): string[] {
 	switch (problem.kind) {
 		case 'link': {
 			const link = shownLink(raw);
