@@ -19,9 +19,12 @@ async function setup() {
 	const methods: string[] = [];
 	const fetchImpl = (async (_url: string, init: RequestInit) => {
 		methods.push(init.method ?? 'GET');
-		return new Response(init.method === 'HEAD' ? null : zip, {
-			headers: { 'content-length': String(zip.length) }
-		});
+		return new Response(
+			init.method === 'HEAD' ? null : new Blob([zip as Uint8Array<ArrayBuffer>]),
+			{
+				headers: { 'content-length': String(zip.length) }
+			}
+		);
 	}) as unknown as typeof fetch;
 	const target = await openTestStore();
 	let opened = 0;
