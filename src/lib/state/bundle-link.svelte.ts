@@ -11,7 +11,7 @@ import type { CoreText } from '$lib/core/said';
 import { readBundleLink, type BundleLink, type LinkRefusal } from '$lib/view/bundle-link';
 import { BundleFetchError, bundleSize, fetchBundle, type BundleFailure } from './bundle-fetch';
 import { idbImportModule, openSharedIdbStore, zipBundleModule } from './lazy-store';
-import { resultsState, type ResultsState } from './results.svelte';
+import type { ResultsState } from './results.svelte';
 
 export type BundleLinkPhase =
 	| 'idle'
@@ -32,7 +32,8 @@ export type BundleLinkProblem =
 	| { kind: 'error'; message: string };
 
 export interface BundleLinkDeps {
-	results?: ResultsState;
+	/** The page whose runs the bundle replaces while it is shown. */
+	results: ResultsState;
 	fetchImpl?: typeof fetch;
 	openStore?: typeof openSharedIdbStore;
 }
@@ -59,8 +60,8 @@ export class BundleLinkState {
 	#openStore: typeof openSharedIdbStore;
 	#abort: AbortController | null = null;
 
-	constructor(deps: BundleLinkDeps = {}) {
-		this.#results = deps.results ?? resultsState;
+	constructor(deps: BundleLinkDeps) {
+		this.#results = deps.results;
 		this.#fetchImpl = deps.fetchImpl;
 		this.#openStore = deps.openStore ?? openSharedIdbStore;
 	}
@@ -153,5 +154,3 @@ export class BundleLinkState {
 		}
 	}
 }
-
-export const bundleLinkState = new BundleLinkState();

@@ -4,16 +4,18 @@
  */
 import type { Component } from 'svelte';
 import type { BundleLinkState } from '$lib/state/bundle-link.svelte';
+import type { ResultsState } from '$lib/state/results.svelte';
 
 export interface BundleLinkParts {
 	state: BundleLinkState;
 	Card: Component<{ state: BundleLinkState }>;
 }
 
-export async function loadBundleLink(): Promise<BundleLinkParts> {
-	const [{ bundleLinkState }, { default: Card }] = await Promise.all([
+/** The parts, with a state that shows the bundle on `results`. */
+export async function loadBundleLink(results: ResultsState): Promise<BundleLinkParts> {
+	const [{ BundleLinkState }, { default: Card }] = await Promise.all([
 		import('$lib/state/bundle-link.svelte'),
 		import('./BundleLink.svelte')
 	]);
-	return { state: bundleLinkState, Card };
+	return { state: new BundleLinkState({ results }), Card };
 }
