@@ -1,10 +1,12 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import type { IdbStore } from '$lib/adapters/idb-store';
-import { idbLayoutSource } from '$lib/adapters/idb-layout-source';
+import { idbLayoutSource, readRunsFiles } from '$lib/adapters/idb-layout-source';
+import { bundleView } from '$lib/adapters/bundle-view';
+import { readZipBundle, zipBundle } from '$lib/adapters/zip-bundle';
 import { runKey } from '$lib/core/names';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
@@ -12,6 +14,13 @@ import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
 import { ResultsState } from './results.svelte';
 
 const dataset = makeDataset(3);
+const NO_PANELS = {
+	compare: null,
+	compareClass: '',
+	matrix: null,
+	matrixClass: '',
+	bundle: null
+} as const;
 
 async function setup(): Promise<{ store: IdbStore; state: ResultsState }> {
 	const store = await openTestStore();
@@ -164,7 +173,8 @@ describe('ResultsState', () => {
 			runs: null,
 			mode: null,
 			mixSimulated: false,
-			choice: DEFAULT_FIGURE_CHOICE
+			choice: DEFAULT_FIGURE_CHOICE,
+			...NO_PANELS
 		});
 		const [k1] = state.runs.map((r) => runKey(r.run));
 		state.toggle(k1, false);
@@ -175,7 +185,8 @@ describe('ResultsState', () => {
 			runs: [k2],
 			mode: 'runs',
 			mixSimulated: false,
-			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
+			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' },
+			...NO_PANELS
 		});
 	});
 
@@ -187,7 +198,8 @@ describe('ResultsState', () => {
 			runs: [keys[2], 'gone/m-1', keys[0]],
 			mode: 'runs',
 			mixSimulated: true,
-			choice: { ...DEFAULT_FIGURE_CHOICE, lcaClass: 'f1_c' }
+			choice: { ...DEFAULT_FIGURE_CHOICE, lcaClass: 'f1_c' },
+			...NO_PANELS
 		});
 		const loading = state.load();
 		// The link is not written over before its runs are shown.
@@ -204,6 +216,61 @@ describe('ResultsState', () => {
 		expect(state.selected).toEqual([keys[2], keys[0]]);
 		state.toggle(keys[1], true);
 		expect(state.missingFromLink).toEqual([]);
+	});
+
+	it("reopens a link's comparison and panel picks, and keeps them in its query", async () => {
+		const { store, state } = await setup();
+		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
+		const [k1, k2] = (await store.listRuns()).map(runKey);
+		const picks = { compareClass: 'labour', matrix: k2, matrixClass: 'debt' };
+		state.restore({
+			runs: null,
+			mode: null,
+			mixSimulated: false,
+			choice: { ...DEFAULT_FIGURE_CHOICE },
+			...NO_PANELS,
+			...picks,
+			compare: [k2, k1]
+		});
+		await state.load();
+		await vi.waitFor(() => expect(state.comparison?.status).toBe('ready'));
+		expect([state.comparison?.a, state.comparison?.b]).toEqual([k2, k1]);
+		expect(state.query).toMatchObject({ ...picks, compare: [k2, k1], bundle: null });
+		state.clearComparison();
+		expect(state.query?.compare).toBeNull();
+	});
+
+	it('shows a bundle from memory without opening the database, and storage again after', async () => {
+		const store = await openTestStore();
+		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
+		const runs = await store.listRuns();
+		const zip = await zipBundle(await readRunsFiles(store, runs));
+		const view = bundleView(await readZipBundle(zip, 'x.zip'), 'https://h/x.zip', zip.length);
+		let opened = 0;
+		const state = new ResultsState({
+			openStore: async () => {
+				opened++;
+				return store;
+			}
+		});
+		await state.showBundle(view);
+		expect(opened).toBe(0);
+		expect(state.report?.runs.map((r) => r.run_id)).toEqual(['run1', 'run2']);
+		expect(state.writing).toEqual([]);
+		expect(state.query?.bundle).toBe('https://h/x.zip');
+		const fromStorage = await computeReport(idbLayoutSource(store), { partial: true });
+		expect(state.report?.runs.map((r) => [r.metrics, r.counts, r.calls])).toEqual(
+			fromStorage.runs.map((r) => [r.metrics, r.counts, r.calls])
+		);
+		expect(fromStorage.runs[0].calls).toBeTruthy();
+		state.toggle(runKey(runs[0]), false);
+		await vi.waitFor(() => expect(state.report?.runs.map((r) => r.run_id)).toEqual(['run2']));
+		expect(opened).toBe(0);
+		// After an import: storage again, the runs shown kept.
+		await state.showBundle(null, true);
+		expect(opened).toBeGreaterThan(0);
+		expect(state.selected).toEqual([runKey(runs[1])]);
+		expect(state.query?.bundle).toBeNull();
 	});
 
 	it('offers the HTML report, and every download, through one function', async () => {

@@ -10,6 +10,9 @@
 import { downloadBlob } from '$lib/adapters/download';
 import { listStoredRuns } from '$lib/adapters/idb-listing';
 import type { IdbStore } from '$lib/adapters/idb-store';
+import type { BundleView } from '$lib/adapters/bundle-view';
+import type { RunKey } from '$lib/core/layout';
+import type { LayoutSource } from '$lib/core/results/source';
 import type { StoredRun } from '$lib/core/store/types';
 import type { ComparisonReport, LoadedRun, ResultsReport } from '$lib/core/results';
 import { withIntervals } from '$lib/core/results/with-intervals';
@@ -28,6 +31,7 @@ import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
 import { reportRunKey, runKey } from '$lib/core/names';
 import { StatsClient } from './stats-client';
+import { PanelChoices } from './results-panels.svelte';
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -106,6 +110,10 @@ export class ResultsState {
 	exportLanguage = $state<ExportLanguage>(savedExportLanguage());
 	/** Runs a link asked for that are not stored in this browser (keys). */
 	missingFromLink = $state.raw<readonly string[]>([]);
+	/** A bundle opened from a link, read in memory instead of this browser's storage (read-only). */
+	bundle = $state.raw<BundleView | null>(null);
+	/** The lower panels' picks (comparison class, confusion run and class). */
+	readonly panels = new PanelChoices();
 	#modeChosen = $state(false);
 	/** The user picked the shown runs (or a link named them): the URL keeps the list. */
 	#runsChosen = $state(false);
@@ -169,7 +177,10 @@ export class ResultsState {
 					runs: this.#runsChosen ? [...this.selected] : null,
 					mode: this.#modeChosen ? this.mode : null,
 					mixSimulated: this.mixSimulated,
-					choice: { ...this.choice }
+					choice: { ...this.choice },
+					compare: this.comparison ? [this.comparison.a, this.comparison.b] : null,
+					...this.panels.query,
+					bundle: this.bundle?.url ?? null
 				}
 	);
 
@@ -206,6 +217,23 @@ export class ResultsState {
 		}
 		this.mixSimulated = query.mixSimulated;
 		this.choice = { ...query.choice };
+		this.panels.restore(query);
+		// Compared once its runs are read (`#compute` compares again whatever is shown).
+		if (query.compare) {
+			const [a, b] = query.compare;
+			this.comparison = { a, b, status: 'computing', report: null, error: null };
+		}
+	}
+
+	/**
+	 * Shows the runs of `bundle` (read-only, nothing stored) instead of this browser's, or, with
+	 * null, this browser's again; `keep` keeps the runs shown now (after their import).
+	 */
+	async showBundle(bundle: BundleView | null, keep = false): Promise<void> {
+		this.bundle = bundle;
+		this.#known = [];
+		if (keep) this.#linked = [...this.selected];
+		await this.load();
 	}
 
 	/** Offers a file for download: every download of the page goes through here. */
@@ -255,10 +283,12 @@ export class ResultsState {
 		const generation = ++this.#generation;
 		if (this.status === 'idle') this.status = 'loading';
 		try {
-			const store = await this.#openStore();
-			const runs = await listStoredRuns(store);
+			// A bundle opened from a link is read without opening (and so creating) the database.
+			const bundle = this.bundle;
+			const store = bundle ? null : await this.#openStore();
+			const runs = store ? await listStoredRuns(store) : (bundle?.runs ?? []);
 			// Asked after the records are read: a writer takes its lock before writing anything.
-			const writing = (await store.heldRuns()).map(runKey);
+			const writing = store ? (await store.heldRuns()).map(runKey) : [];
 			if (generation !== this.#generation) return;
 			this.writing = writing;
 			const keys = runs.map((r) => runKey(r.run));
@@ -285,7 +315,13 @@ export class ResultsState {
 		}
 	}
 
-	async #compute(store: IdbStore, generation: number): Promise<void> {
+	/** The shown runs' files: from the open bundle, or from browser storage. */
+	async #layout(store: IdbStore | null, runs: RunKey[]): Promise<LayoutSource> {
+		if (!store) return this.bundle?.layout(runs) ?? (await resultsModule()).memorySource({});
+		return (await layoutSourceModule()).idbLayoutSource(store, { runs });
+	}
+
+	async #compute(store: IdbStore | null, generation: number): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
 		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, filled before use
 		const loaded = new Map<string, LoadedRun>();
@@ -294,7 +330,7 @@ export class ResultsState {
 				? null
 				: await (
 						await resultsModule()
-					).computeReport((await layoutSourceModule()).idbLayoutSource(store, { runs: shown }), {
+					).computeReport(await this.#layout(store, shown), {
 						partial: true,
 						onRun: (run, manifest, table) =>
 							loaded.set(reportRunKey(run), {
@@ -394,7 +430,7 @@ export class ResultsState {
 	async #recompute(): Promise<void> {
 		const generation = ++this.#generation;
 		try {
-			await this.#compute(await this.#openStore(), generation);
+			await this.#compute(this.bundle ? null : await this.#openStore(), generation);
 		} catch (e) {
 			if (generation !== this.#generation) return;
 			this.error = (e as Error).message;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIGURE_CHOICE } from './result-figures';
 import {
 	MAX_LINKED_RUNS,
+	MAX_LINKED_TEXT,
 	parseResultsQuery,
 	resultsSearch,
 	type ResultsQuery
@@ -11,7 +12,12 @@ const none: ResultsQuery = {
 	runs: null,
 	mode: null,
 	mixSimulated: false,
-	choice: { ...DEFAULT_FIGURE_CHOICE }
+	choice: { ...DEFAULT_FIGURE_CHOICE },
+	compare: null,
+	compareClass: '',
+	matrix: null,
+	matrixClass: '',
+	bundle: null
 };
 const parse = (search: string) => parseResultsQuery(new URLSearchParams(search));
 
@@ -31,16 +37,25 @@ describe('the Results query', () => {
 				dcgClass: 'round2_rate',
 				ljpSetup: 'gold',
 				ljpMeasure: 'accuracy'
-			}
+			},
+			compare: ['run1/sim-model.b_2-00ff00ff', 'run2/gpt-x-1a2b3c4d'],
+			compareClass: '借贷 & 担保=1,2/3',
+			matrix: 'run2/gpt-x-1a2b3c4d',
+			matrixClass: 'labour',
+			bundle: 'https://example.org/releases/b.zip?x=1&y=%2F'
 		};
 		const search = resultsSearch(query);
 		expect(search).toBe(
-			'?runs=run2/gpt-x-1a2b3c4d,run1/sim-model.b_2-00ff00ff&mode=runs&sim=1&lca=f1_u&dcg=round2_rate&ljp=gold&measure=accuracy'
+			'?runs=run2/gpt-x-1a2b3c4d,run1/sim-model.b_2-00ff00ff&mode=runs&sim=1&lca=f1_u&dcg=round2_rate&ljp=gold&measure=accuracy' +
+				'&compare=run1/sim-model.b_2-00ff00ff,run2/gpt-x-1a2b3c4d' +
+				'&class=%E5%80%9F%E8%B4%B7+%26+%E6%8B%85%E4%BF%9D%3D1,2/3' +
+				'&matrix=run2/gpt-x-1a2b3c4d&matrix_class=labour' +
+				'&bundle=https%3A//example.org/releases/b.zip%3Fx%3D1%26y%3D%252F'
 		);
 		expect(parse(search)).toEqual(query);
 		// As a browser hands it back, encoded or not.
 		expect(parse(new URL(`http://x/results${search}`).search)).toEqual(query);
-		expect(parse(encodeURI(search).replaceAll('/', '%2F').replaceAll(',', '%2C'))).toEqual(query);
+		expect(parse(search.replaceAll('/', '%2F').replaceAll(',', '%2C'))).toEqual(query);
 	});
 
 	it('keeps an empty choice of runs apart from no choice', () => {
@@ -58,8 +73,31 @@ describe('the Results query', () => {
 			runs: ['run1/m-1', 'run2/m-2'],
 			mode: null,
 			mixSimulated: false,
-			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
+			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' },
+			compare: null,
+			compareClass: '',
+			matrix: null,
+			matrixClass: '',
+			bundle: null
 		});
+	});
+
+	it.each([
+		['one run', 'compare=run1/m-1'],
+		['three runs', 'compare=run1/m-1,run2/m-2,run3/m-3'],
+		['a path', 'compare=run1/m-1,../x'],
+		['an empty pair', 'compare=,'],
+		['a forged matrix run', 'matrix=<img src=x>'],
+		['a matrix path', 'matrix=../../etc'],
+		['empty texts', 'class=&matrix_class=&bundle='],
+		['an overlong class', `class=${'x'.repeat(MAX_LINKED_TEXT + 1)}`],
+		['an overlong bundle URL', `bundle=https://h/${'x'.repeat(MAX_LINKED_TEXT)}`]
+	])('reads %s as the default, never throwing', (_, search) => {
+		expect(parse(search)).toEqual(none);
+	});
+
+	it('keeps control characters of a class as text, for the page to escape', () => {
+		expect(parse('class=a%1B%5B2Jb').compareClass).toBe('a\u001b[2Jb');
 	});
 
 	it('reads a bounded number of runs from a link', () => {

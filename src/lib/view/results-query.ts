@@ -1,7 +1,9 @@
 /**
  * The Results page's choices in its URL, so a reload or a shared link shows the same runs, the
  * same series and the same class figures: `?runs=run1/gpt-x-1a2b3c4d,run2/…&mode=groups&sim=1&
- * lca=f1_u&dcg=round1_rate&ljp=gold&measure=accuracy`. Only what the user chose is written; a
+ * lca=f1_u&dcg=round1_rate&ljp=gold&measure=accuracy`, the paired comparison shown and its class
+ * (`compare=A,B&class=…`), the run and class of the confusion matrices (`matrix=…&matrix_class=…`)
+ * and a bundle opened from its URL (`bundle=https://…`). Only what the user chose is written; a
  * link is hostile text, so what does not name a run or a choice is dropped, never shown.
  */
 import { isRunKey } from '$lib/core/layout';
@@ -16,10 +18,22 @@ export interface ResultsQuery {
 	/** Draw simulated runs beside real ones. */
 	mixSimulated: boolean;
 	choice: FigureChoice;
+	/** The runs of the paired comparison shown (keys of A and B); null when none is shown. */
+	compare: readonly [string, string] | null;
+	/** The cause class the comparison is read over; '' for all cases. */
+	compareClass: string;
+	/** The run whose confusion matrices are shown (key); null for the first shown. */
+	matrix: string | null;
+	/** The cause class of the confusion matrices; '' for all cases. */
+	matrixClass: string;
+	/** The URL of a bundle opened from a link, as the link gave it (checked where it is opened). */
+	bundle: string | null;
 }
 
 /** At most this many runs are read from a link. */
 export const MAX_LINKED_RUNS = 500;
+/** A class name or bundle URL longer than this is not read from a link. */
+export const MAX_LINKED_TEXT = 2048;
 
 const PARAMS: Record<keyof FigureChoice, string> = {
 	lcaClass: 'lca',
@@ -44,8 +58,25 @@ export function parseResultsQuery(params: URLSearchParams): ResultsQuery {
 				: [...new Set(runs.split(',').slice(0, MAX_LINKED_RUNS).filter(isRunKey))],
 		mode: mode === 'runs' || mode === 'groups' ? mode : null,
 		mixSimulated: params.get('sim') === '1',
-		choice
+		choice,
+		compare: comparedPair(params.get('compare')),
+		compareClass: boundedText(params.get('class')) ?? '',
+		matrix: runKeyOrNull(params.get('matrix')),
+		matrixClass: boundedText(params.get('matrix_class')) ?? '',
+		bundle: boundedText(params.get('bundle'))
 	};
+}
+
+/** A non-empty text of bounded length, or null. */
+const boundedText = (value: string | null) =>
+	value && value.length <= MAX_LINKED_TEXT ? value : null;
+
+const runKeyOrNull = (value: string | null) => (value !== null && isRunKey(value) ? value : null);
+
+/** `A,B` of two run keys, or null. */
+function comparedPair(value: string | null): readonly [string, string] | null {
+	const keys = value?.split(',') ?? [];
+	return keys.length === 2 && keys.every(isRunKey) ? [keys[0], keys[1]] : null;
 }
 
 /**
@@ -60,6 +91,11 @@ export function resultsSearch(query: ResultsQuery): string {
 	for (const [key, param] of Object.entries(PARAMS) as [keyof FigureChoice, string][]) {
 		if (query.choice[key] !== DEFAULT_FIGURE_CHOICE[key]) params.set(param, query.choice[key]);
 	}
+	if (query.compare) params.set('compare', query.compare.join(','));
+	if (query.compareClass) params.set('class', query.compareClass);
+	if (query.matrix) params.set('matrix', query.matrix);
+	if (query.matrixClass) params.set('matrix_class', query.matrixClass);
+	if (query.bundle) params.set('bundle', query.bundle);
 	const text = params.toString().replace(/%2F/gi, '/').replace(/%2C/gi, ',');
 	return text ? `?${text}` : '';
 }
