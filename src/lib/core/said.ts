@@ -239,7 +239,13 @@ export const CORE_TEXTS = {
 	cmp_note_repeats: [],
 	cmp_note_differ: ['fields'],
 	cmp_note_missing: ['side', 'file'],
-	cmp_note_incomplete: ['side', 'file']
+	cmp_note_incomplete: ['side', 'file'],
+	// Leaderboard and costs (leaderboard/*): notes of a board, problems of a prices file.
+	lb_note_classes: [],
+	lb_note_boards: ['count', 'fields'],
+	lb_prices_invalid: ['place', 'detail'],
+	lb_unknown_column: ['column', 'allowed'],
+	lb_unknown_class: ['cls', 'allowed']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;
