@@ -9,6 +9,8 @@ import { canonicalJson } from '../hash';
 import { comparabilityFields, groupComparable } from '../metrics/groups';
 import type { LoadedRun } from '../results/compare';
 
+const collator = new Intl.Collator('en', { numeric: true });
+
 /** The fields that decide which board a run belongs to. */
 export const BOARD_FIELDS = ['dataset.sha256', 'dataset.selected_case_numbers'] as const;
 
@@ -36,7 +38,12 @@ export function splitBoards(runs: readonly LoadedRun[]): BoardRow[][] {
 		else boards.set(key, [run]);
 	}
 	return [...boards.values()].map((board) => {
-		const groups = groupComparable(board);
+		// Models in id order, each model's settings groups in the order of their first run id.
+		const groups = groupComparable(board).sort(
+			(a, b) =>
+				collator.compare(a[0].manifest.models.evaluated, b[0].manifest.models.evaluated) ||
+				collator.compare(a[0].run.run_id, b[0].run.run_id)
+		);
 		const first = comparabilityFields(groups[0][0].manifest);
 		const seen = new Map<string, number>();
 		return groups.map((group) => {

@@ -68,7 +68,7 @@ describe('leaderboard statistics against independent computations', () => {
 	const seed = 7;
 	const runs = syntheticPlan(SKILLS, reps, n);
 	const board = computeLeaderboard(runs, { bootstrap: { resamples, seed } }).boards[0];
-	const models = Object.keys(SKILLS);
+	const models = Object.keys(SKILLS).sort(); // rows are in model id order
 	const records = Object.fromEntries(
 		Object.entries(SKILLS).map(([model, skill]) => [
 			model,
@@ -215,8 +215,8 @@ describe('leaderboard', () => {
 		];
 		const rows = computeLeaderboard(runs, { bootstrap: { resamples: 50 } }).boards[0].overall.rows;
 		expect(rows.map((r) => [r.id, r.run_ids, r.differs])).toEqual([
-			['m', ['run1', 'run2'], []],
-			['m #2', ['hot1'], ['settings.temperature']]
+			['m', ['hot1'], []],
+			['m #2', ['run1', 'run2'], ['settings.temperature']]
 		]);
 	});
 

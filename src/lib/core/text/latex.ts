@@ -27,7 +27,10 @@ export function escapeLatex(text: string): string {
 	return escapeControl(text).replace(/[\\{}&%$#_~^<>|]/g, (ch) => SPECIAL[ch]);
 }
 
-/** `text` safe inside a Markdown table cell: controls visible, markup characters escaped. */
+/**
+ * `text` safe inside a Markdown table cell: controls visible, inline markup escaped (a cell never
+ * starts a line, so heading and list markers need nothing).
+ */
 export function escapeMarkdown(text: string): string {
-	return escapeControl(text).replace(/[\\`*_{}[\]<>()#+!|~-]/g, '\\$&');
+	return escapeControl(text).replace(/[\\`*_{}[\]<>|~]/g, '\\$&');
 }
