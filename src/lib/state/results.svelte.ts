@@ -95,6 +95,8 @@ export class ResultsState {
 	/** When the last request went to the worker and when it answered (`performance.now()`). */
 	intervalWindow = $state.raw<{ posted: number; answered: number } | null>(null);
 	comparison = $state.raw<ComparisonState | null>(null);
+	/** The shown runs as loaded (report, manifest, case table): what the leaderboard ranks. */
+	loadedRuns = $state.raw<LoadedRun[]>([]);
 	/** Draw simulated runs beside real ones (off: the figures show the real runs only). */
 	mixSimulated = $state(false);
 	/** The metric or setup each figure by cause class shows. */
@@ -302,6 +304,7 @@ export class ResultsState {
 					});
 		if (generation !== this.#generation) return;
 		this.#loaded = loaded;
+		this.loadedRuns = [...loaded.values()];
 		this.report = report;
 		this.error = null;
 		this.status = 'ready';

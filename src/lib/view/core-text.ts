@@ -210,6 +210,12 @@ const SAY: Sayers = {
 	template_missing_slot: (p) => m.core_template_missing_slot(p),
 	template_history_outside: (p) => m.core_template_history_outside(p),
 	template_empty: (p) => m.core_template_empty(p),
+	// Leaderboard and costs.
+	lb_note_classes: () => m.core_lb_note_classes(),
+	lb_note_boards: (p) => m.core_lb_note_boards(p),
+	lb_prices_invalid: (p) => m.core_lb_prices_invalid(p),
+	lb_unknown_column: (p) => m.core_lb_unknown_column(p),
+	lb_unknown_class: (p) => m.core_lb_unknown_class(p),
 	...NOTES
 };
 
