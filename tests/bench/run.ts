@@ -21,6 +21,7 @@ import { idbBench } from './idb.bench';
 import { inspectTableBench } from './inspect-table.bench';
 import { resultsBench } from './results.bench';
 import { resultsPageBench } from './results-page.bench';
+import { leaderboardPageBench } from './leaderboard-page.bench';
 import { siteSizeBench } from './site-size.bench';
 import {
 	contextLine,
@@ -48,6 +49,7 @@ const BENCHES: BenchModule[] = [
 	resultsBench,
 	bootstrapBench,
 	resultsPageBench,
+	leaderboardPageBench,
 	inspectTableBench,
 	siteSizeBench,
 	cliStartupBench

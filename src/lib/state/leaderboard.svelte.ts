@@ -20,6 +20,8 @@ export class LeaderboardState {
 	error = $state<string | null>(null);
 	/** Milliseconds from posting to the answer (the bench reads it). */
 	ms = $state<number | null>(null);
+	/** When the last request was posted and answered (`performance.now()`), for the bench. */
+	window = $state.raw<{ posted: number; answered: number } | null>(null);
 	sort = $state<SortKey>('lca_macro_f1');
 	/** The class whose leaderboard is shown; null: all cases. */
 	cls = $state<string | null>(null);
@@ -53,6 +55,7 @@ export class LeaderboardState {
 			});
 			if (generation !== this.#generation) return;
 			this.leaderboard = leaderboard;
+			this.window = { posted: started, answered: performance.now() };
 			this.ms = performance.now() - started;
 			this.error = null;
 			this.status = 'ready';
