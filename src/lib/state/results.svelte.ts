@@ -25,6 +25,7 @@ import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
 import { reportRunKey, runKey } from '$lib/core/names';
 import { StatsClient } from './stats-client';
+import { leaderboardState } from './leaderboard.svelte';
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -228,9 +229,19 @@ export class ResultsState {
 	 */
 	async downloadReport(now: number = Date.now()): Promise<void> {
 		if (!this.drawn || !this.exportFigures) return;
-		const { resultsHtml } = await import('$lib/view/results-html');
+		const [{ resultsHtml }, { reportExtras }] = await Promise.all([
+			import('$lib/view/results-html'),
+			import('$lib/view/report-extras')
+		]);
 		if (!this.drawn || !this.exportFigures) return;
 		const locale = this.exportLocale;
+		const sections = reportExtras({
+			leaderboard: leaderboardState.leaderboard,
+			costs: leaderboardState.costs,
+			comparison: this.comparison?.report ?? null,
+			runs: this.loadedRuns,
+			locale
+		});
 		const differences = groupDifferences(this.drawn.report, (key) => this.manifestOf(key), locale);
 		const html = resultsHtml({
 			report: this.drawn.report,
@@ -239,7 +250,8 @@ export class ResultsState {
 			notes: [...reportNotes(this.report ?? this.drawn.report, locale), ...differences],
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, read once
 			generatedAt: new Date(now).toISOString(),
-			locale
+			locale,
+			sections
 		});
 		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
 	}
