@@ -76,14 +76,23 @@ export const leaderboardPageBench: BenchModule = {
 				.filter({ hasText: 'Imported' })
 				.waitFor({ timeout: 600_000 });
 			await page.goto(`${e2e.url}/results`);
-			await page.waitForFunction(
-				() =>
-					document
-						.querySelector('[data-testid="leaderboard-status"]')
-						?.getAttribute('data-status') === 'ready',
-				undefined,
-				{ timeout: 600_000 }
-			);
+			await page
+				.waitForFunction(
+					() => {
+						const status = document.querySelector('[data-testid="leaderboard-status"]');
+						return ['ready', 'error'].includes(status?.getAttribute('data-status') ?? '');
+					},
+					undefined,
+					{ timeout: 600_000 }
+				)
+				.catch(async (e: Error) => {
+					const said = await page.evaluate(() => document.body.innerText.slice(0, 2000));
+					throw new Error(`${e.message}; the page said: ${said}`);
+				});
+			const status = page.getByTestId('leaderboard-status');
+			if ((await status.getAttribute('data-status')) === 'error') {
+				throw new Error(`the leaderboard failed: ${await status.innerText()}`);
+			}
 			await page.waitForTimeout(200);
 			const { ms, longest, rows } = await page.evaluate(() => {
 				const p = (

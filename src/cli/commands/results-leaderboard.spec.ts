@@ -30,7 +30,14 @@ describe('results --leaderboard over runs written by the CLI', () => {
 	beforeAll(async () => {
 		for (const model of ['sim-a', HOSTILE]) {
 			for (const runId of ['run1', 'run2']) {
-				const args = ['run', '--simulated', '--dataset', SAMPLE, '--output-root', join(root, 'lexpilot-output')];
+				const args = [
+					'run',
+					'--simulated',
+					'--dataset',
+					SAMPLE,
+					'--output-root',
+					join(root, 'lexpilot-output')
+				];
 				const r = await cli(root, ...args, '--model', model, '--run-id', runId, '--limit', '12');
 				expect(r.code, r.stderr).toBe(0);
 			}

@@ -86,7 +86,7 @@ function comparisonHtml(c: ComparisonReport, locale?: Locale): string {
 			esc(columnLabel(column)),
 			esc(fmt(d?.diff ?? null)),
 			esc(interval(d?.ci95 ?? null)),
-			esc(d?.p == null ? '—' : d.p.toFixed(4))
+			esc(d?.p === null || d?.p === undefined ? '—' : d.p.toFixed(4))
 		];
 	});
 	const who = `A = ${c.a.model} · ${c.a.run_id}; B = ${c.b.model} · ${c.b.run_id}; n = ${c.n_cases}`;

@@ -12,7 +12,8 @@ import type { PaperRow } from './paper-table';
 export const EXPORT_FORMATS = ['latex', 'markdown', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const hasCosts = (rows: readonly PaperRow[]) => rows.some((r) => r.cost?.tokens_per_run != null);
+const hasCosts = (rows: readonly PaperRow[]) =>
+	rows.some((r) => (r.cost?.tokens_per_run ?? null) !== null);
 const currencyOf = (currency: string | undefined) => currency ?? 'USD';
 
 export const LEGEND =
