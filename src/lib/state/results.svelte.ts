@@ -25,7 +25,6 @@ import { drawnReport, groupDifferences } from '$lib/view/shown-report';
 import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
 import { reportRunKey, runKey } from '$lib/core/names';
 import { StatsClient } from './stats-client';
-import { leaderboardState } from './leaderboard.svelte';
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -229,9 +228,10 @@ export class ResultsState {
 	 */
 	async downloadReport(now: number = Date.now()): Promise<void> {
 		if (!this.drawn || !this.exportFigures) return;
-		const [{ resultsHtml }, { reportExtras }] = await Promise.all([
+		const [{ resultsHtml }, { reportExtras }, { leaderboardState }] = await Promise.all([
 			import('$lib/view/results-html'),
-			import('$lib/view/report-extras')
+			import('$lib/view/report-extras'),
+			import('./leaderboard.svelte')
 		]);
 		if (!this.drawn || !this.exportFigures) return;
 		const locale = this.exportLocale;
