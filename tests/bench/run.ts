@@ -22,6 +22,7 @@ import { inspectTableBench } from './inspect-table.bench';
 import { planBench } from './plan.bench';
 import { resultsBench } from './results.bench';
 import { resultsPageBench } from './results-page.bench';
+import { leaderboardPageBench } from './leaderboard-page.bench';
 import { siteSizeBench } from './site-size.bench';
 import {
 	contextLine,
@@ -50,6 +51,7 @@ const BENCHES: BenchModule[] = [
 	resultsBench,
 	bootstrapBench,
 	resultsPageBench,
+	leaderboardPageBench,
 	inspectTableBench,
 	siteSizeBench,
 	cliStartupBench

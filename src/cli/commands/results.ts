@@ -14,12 +14,15 @@ import { runReviews } from '../../lib/core/agreement/run-reviews';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
+import { runLeaderboard } from './results-leaderboard';
 import type { CommandHandler } from '../types';
 import { JUDGES_USAGE, printJudges } from './results-judges';
 
 const usage = `Usage: npx lexpilot results [--output-root D] [--run-id R] [--model M] [--json] [--partial]
        npx lexpilot results --compare RUN_A RUN_B [--model M | --model-a M --model-b M] [--json]
 ${JUDGES_USAGE}
+       npx lexpilot results --leaderboard [--sort COLUMN] [--class C] [--prices FILE]
+                                          [--json | --format latex|markdown|csv]
 
 Prints LCA, DCG and LJP metrics per run, per run and cause class, and as mean ± sample SD
 over each group of comparable runs (same dataset, selected cases, code and prompts, models
@@ -37,6 +40,12 @@ reviewed decisions); --json adds them as "reviews".
 class, with a paired-bootstrap 95% interval, a two-sided p-value and the smallest difference
 detectable at 80% power. Both runs must select the same cases of the same dataset.
 
+--leaderboard sets every model side by side: one row per model (and per settings group), each
+column the mean ± SD over its runs with a 95% case-bootstrap interval of the mean, the rank with
+its 95% interval (the same resampled cases for every model), and which models are statistically
+tied (paired case-bootstrap tests, Holm-corrected). Runs of other cases get a leaderboard of
+their own. Tokens and cost per model come from the call logs.
+
 Options:
   --output-root D  the folder holding runs/, eval_results/, ... (default ${DEFAULT_OUTPUT_ROOT})
   --run-id R       only runs with this run id
@@ -45,6 +54,13 @@ Options:
   --partial        score incomplete stages over the records saved so far (marked partial, n of N)
   --compare A B    compare run B with run A (run ids); --model picks the model of both runs
   --model-a M      the model of run A (beats --model); --model-b M the same for run B
+  --leaderboard    the leaderboard of every model (see above)
+  --sort COLUMN    order rows by lca_macro_f1 (default), lca_acc_c, lca_acc_u, dcg_success,
+                   ljp_direct_qwk, ljp_gold_qwk, ljp_interaction_qwk (best first), tokens, cost
+                   (cheapest first) or model
+  --class C        the leaderboard of cause class C instead of all cases
+  --prices FILE    prices per million tokens per model id (JSON, see docs/CLI.md): adds cost
+  --format F       print the paper's table as latex (booktabs), markdown or csv
   --resamples N    bootstrap resamples, 100 to 100000 (default ${DEFAULT_RESAMPLES})
   --seed S         bootstrap seed, an integer 0 to 4294967295 (default ${DEFAULT_SEED}); the same seed
                    gives the same intervals
@@ -76,7 +92,12 @@ export const resultsCommand: CommandHandler = {
 				'model-b': { type: 'string' },
 				resamples: { type: 'string' },
 				seed: { type: 'string' },
-				judges: { type: 'string' }
+				judges: { type: 'string' },
+				leaderboard: { type: 'boolean', default: false },
+				sort: { type: 'string' },
+				class: { type: 'string' },
+				prices: { type: 'string' },
+				format: { type: 'string' }
 			}
 		});
 		const bootstrap = {
@@ -87,6 +108,33 @@ export const resultsCommand: CommandHandler = {
 		if (values.judges !== undefined) {
 			const { model, json } = values;
 			return printJudges(values.judges, { root, model, json, bootstrap }, io);
+		}
+		const boardOnly = (['sort', 'class', 'prices', 'format'] as const).filter(
+			(f) => values[f] !== undefined
+		);
+		if (!values.leaderboard && boardOnly.length) {
+			throw new UsageError(`--${boardOnly[0]} goes with --leaderboard.`);
+		}
+		if (values.leaderboard) {
+			if (values.compare || positionals.length > 0) {
+				throw new UsageError('--leaderboard ranks every run: drop --compare and run ids.');
+			}
+			return runLeaderboard(
+				await fsLayoutSource(root),
+				root,
+				{
+					runId: values['run-id'],
+					model: values.model,
+					partial: values.partial,
+					json: values.json,
+					sort: values.sort,
+					cls: values.class,
+					prices: values.prices,
+					format: values.format,
+					bootstrap
+				},
+				io
+			);
 		}
 		if (values.compare) {
 			if (positionals.length !== 2) {

@@ -295,7 +295,13 @@ export const CORE_TEXTS = {
 	credentials_user_password: [],
 	// Filling a template (prompts/fill.ts): a slot it may not use, or one given no value.
 	fill_unknown_slot: ['pack', 'template', 'slot'],
-	fill_no_value: ['pack', 'template', 'slot']
+	fill_no_value: ['pack', 'template', 'slot'],
+	// Leaderboard and costs (leaderboard/*): notes of a board, problems of a prices file.
+	lb_note_classes: [],
+	lb_note_boards: ['count', 'fields'],
+	lb_prices_invalid: ['place', 'detail'],
+	lb_unknown_column: ['column', 'allowed'],
+	lb_unknown_class: ['cls', 'allowed']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -102,6 +102,8 @@ export class ResultsState {
 	/** When the last request went to the worker and when it answered (`performance.now()`). */
 	intervalWindow = $state.raw<{ posted: number; answered: number } | null>(null);
 	comparison = $state.raw<ComparisonState | null>(null);
+	/** The shown runs as loaded (report, manifest, case table): what the leaderboard ranks. */
+	loadedRuns = $state.raw<LoadedRun[]>([]);
 	/** Draw simulated runs beside real ones (off: the figures show the real runs only). */
 	mixSimulated = $state(false);
 	/** The metric or setup each figure by cause class shows. */
@@ -257,9 +259,20 @@ export class ResultsState {
 	 */
 	async downloadReport(now: number = Date.now()): Promise<void> {
 		if (!this.drawn || !this.exportFigures) return;
-		const { resultsHtml } = await import('$lib/view/results-html');
+		const [{ resultsHtml }, { reportExtras }, { leaderboardState }] = await Promise.all([
+			import('$lib/view/results-html'),
+			import('$lib/view/report-extras'),
+			import('./leaderboard.svelte')
+		]);
 		if (!this.drawn || !this.exportFigures) return;
 		const locale = this.exportLocale;
+		const sections = reportExtras({
+			leaderboard: leaderboardState.leaderboard,
+			costs: leaderboardState.costs,
+			comparison: this.comparison?.report ?? null,
+			runs: this.loadedRuns,
+			locale
+		});
 		const differences = groupDifferences(this.drawn.report, (key) => this.manifestOf(key), locale);
 		const html = resultsHtml({
 			report: this.drawn.report,
@@ -268,7 +281,8 @@ export class ResultsState {
 			notes: [...reportNotes(this.report ?? this.drawn.report, locale), ...differences],
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, read once
 			generatedAt: new Date(now).toISOString(),
-			locale
+			locale,
+			sections
 		});
 		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
 	}
@@ -341,6 +355,7 @@ export class ResultsState {
 					});
 		if (generation !== this.#generation) return;
 		this.#loaded = loaded;
+		this.loadedRuns = [...loaded.values()];
 		this.report = report;
 		this.error = null;
 		this.status = 'ready';

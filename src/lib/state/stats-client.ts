@@ -6,6 +6,7 @@
 import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap';
 import type { CaseTable } from '$lib/core/metrics/case-table';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
+import type { Leaderboard, LeaderboardOptions } from '$lib/core/leaderboard/leaderboard';
 import type { StatsRequest, StatsResponse } from './stats-protocol';
 
 type StatsRequestBody = StatsRequest extends infer R
@@ -81,6 +82,14 @@ export class StatsClient {
 		if (r.kind === 'error') throw new Error(r.message);
 		if (r.kind !== 'compare') throw new Error('The statistics worker answered out of turn.');
 		return r.comparison;
+	}
+
+	/** The leaderboard of `runs` (one bootstrap for every model at once). */
+	async leaderboard(runs: LoadedRun[], options: LeaderboardOptions = {}): Promise<Leaderboard> {
+		const r = await this.#request({ kind: 'leaderboard', runs, options });
+		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind !== 'leaderboard') throw new Error('The statistics worker answered out of turn.');
+		return r.leaderboard;
 	}
 
 	/** Stops the worker (pending requests are rejected). */

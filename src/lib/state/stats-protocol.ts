@@ -9,6 +9,11 @@ import {
 	type RunIntervals
 } from '$lib/core/metrics/bootstrap';
 import type { CaseTable } from '$lib/core/metrics/case-table';
+import {
+	computeLeaderboard,
+	type Leaderboard,
+	type LeaderboardOptions
+} from '$lib/core/leaderboard/leaderboard';
 import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results/compare';
 
 export type StatsRequest =
@@ -18,11 +23,13 @@ export type StatsRequest =
 			tables: { key: string; table: CaseTable }[];
 			options: BootstrapOptions;
 	  }
-	| { id: number; kind: 'compare'; a: LoadedRun; b: LoadedRun; options: BootstrapOptions };
+	| { id: number; kind: 'compare'; a: LoadedRun; b: LoadedRun; options: BootstrapOptions }
+	| { id: number; kind: 'leaderboard'; runs: LoadedRun[]; options: LeaderboardOptions };
 
 export type StatsResponse =
 	| { id: number; kind: 'intervals'; intervals: Record<string, RunIntervals> }
 	| { id: number; kind: 'compare'; comparison: ComparisonReport }
+	| { id: number; kind: 'leaderboard'; leaderboard: Leaderboard }
 	| { id: number; kind: 'error'; message: string };
 
 /** Answers one request; a refusal or failure becomes an `error` response with its message. */
@@ -34,6 +41,10 @@ export function handleStatsRequest(request: StatsRequest): StatsResponse {
 				intervals[key] = bootstrapRun(table, request.options);
 			}
 			return { id: request.id, kind: 'intervals', intervals };
+		}
+		if (request.kind === 'leaderboard') {
+			const leaderboard = computeLeaderboard(request.runs, request.options);
+			return { id: request.id, kind: 'leaderboard', leaderboard };
 		}
 		return {
 			id: request.id,

@@ -253,6 +253,12 @@ const SAY: Sayers = {
 	credentials_user_password: () => m.core_credentials_user_password(),
 	fill_unknown_slot: (p) => m.core_fill_unknown_slot(p),
 	fill_no_value: (p) => m.core_fill_no_value(p),
+	// Leaderboard and costs.
+	lb_note_classes: () => m.core_lb_note_classes(),
+	lb_note_boards: (p) => m.core_lb_note_boards(p),
+	lb_prices_invalid: (p) => m.core_lb_prices_invalid(p),
+	lb_unknown_column: (p) => m.core_lb_unknown_column(p),
+	lb_unknown_class: (p) => m.core_lb_unknown_class(p),
 	...NOTES
 };
 

@@ -39,6 +39,8 @@ export interface HtmlReportInput {
 	/** What the two kinds of uncertainty mean, and how the intervals were made. */
 	uncertainty: string[];
 	notes: string[];
+	/** Further sections (leaderboard, comparison, provenance), escaped HTML with their headings. */
+	sections?: string[];
 	/** The language of the report's own words. @default the interface's */
 	locale?: Locale;
 }
@@ -137,6 +139,7 @@ export function htmlReport(input: HtmlReportInput): string {
 ${input.uncertainty.map((u) => `<p class="small">${esc(u)}</p>`).join('\n')}
 ${figures}
 ${confusion}
+${(input.sections ?? []).join('\n')}
 ${input.notes.length ? `<h2>${esc(m.results_notes({}, o))}</h2><ul class="small">${input.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 </body>
 </html>

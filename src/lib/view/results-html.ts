@@ -26,6 +26,8 @@ export interface ResultsHtmlInput {
 	generatedAt: string;
 	/** The report's language (its figures should be in it too). @default the interface's */
 	locale?: Locale;
+	/** Leaderboard, comparison and provenance sections (`report-extras.ts`). */
+	sections?: string[];
 }
 
 /** The self-contained HTML report of what the page shows. */
@@ -54,6 +56,7 @@ export function resultsHtml(input: ResultsHtmlInput): string {
 		verdicts: VERDICTS,
 		uncertainty: uncertainty(locale),
 		notes: input.notes,
+		sections: input.sections,
 		locale
 	});
 }

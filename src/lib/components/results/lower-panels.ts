@@ -5,3 +5,4 @@
 export { default as CallTotalsTable } from './CallTotalsTable.svelte';
 export { default as ComparePanel } from './ComparePanel.svelte';
 export { default as ConfusionPanel } from './ConfusionPanel.svelte';
+export { default as LeaderboardSection } from './LeaderboardSection.svelte';

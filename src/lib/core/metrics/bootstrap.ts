@@ -79,18 +79,19 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 /**
- * The defined values of slot `slot` across `resamples` rows of `samples` (row-major, SLOTS
- * wide), sorted ascending; null when too few are defined.
+ * The defined values of slot `slot` across `resamples` rows of `samples` (row-major, `stride`
+ * wide, SLOTS by default), sorted ascending; null when too few are defined.
  */
 export function definedSorted(
 	samples: Float64Array,
 	slot: number,
-	resamples: number
+	resamples: number,
+	stride: number = S
 ): Float64Array | null {
 	const values = new Float64Array(resamples);
 	let m = 0;
 	for (let b = 0; b < resamples; b++) {
-		const v = samples[b * S + slot];
+		const v = samples[b * stride + slot];
 		if (!Number.isNaN(v)) values[m++] = v;
 	}
 	if (m === 0 || m < MIN_DEFINED_SHARE * resamples) return null;

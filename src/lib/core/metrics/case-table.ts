@@ -172,22 +172,23 @@ export function sumRows(counts: Int32Array, rows: Int32Array, acc: Float64Array)
 export interface SparseRows {
 	/** Row `i`'s entries are `start[i] … start[i + 1] − 1`. */
 	start: Int32Array;
-	column: Uint8Array;
+	column: Uint8Array | Uint16Array;
 	value: Int32Array;
 }
 
-export function sparseRows(counts: Int32Array): SparseRows {
-	const n = counts.length / ROW_WIDTH;
+/** The sparse form of `counts`, rows `width` wide (ROW_WIDTH; wider for runs side by side). */
+export function sparseRows(counts: Int32Array, width = ROW_WIDTH): SparseRows {
+	const n = counts.length / width;
 	const start = new Int32Array(n + 1);
 	let nonzero = 0;
 	for (const c of counts) if (c !== 0) nonzero++;
-	const column = new Uint8Array(nonzero);
+	const column = width <= 256 ? new Uint8Array(nonzero) : new Uint16Array(nonzero);
 	const value = new Int32Array(nonzero);
 	let p = 0;
 	for (let i = 0; i < n; i++) {
 		start[i] = p;
-		for (let k = 0; k < ROW_WIDTH; k++) {
-			const c = counts[i * ROW_WIDTH + k];
+		for (let k = 0; k < width; k++) {
+			const c = counts[i * width + k];
 			if (c !== 0) {
 				column[p] = k;
 				value[p++] = c;

@@ -51,7 +51,7 @@ const LJP_BLOCKS = LJP_SETUPS.map((s) => LJP_OFFSET[s]);
 const div = (num: number, den: number) => (den === 0 ? NaN : num / den);
 
 /** Writes the SLOTS rates of the summed counts `acc` into `out[at … at + SLOTS)`. */
-export function evaluateRates(acc: Float64Array, out: Float64Array, at: number): void {
+export function evaluateRates(acc: Float64Array | Int32Array, out: Float64Array, at: number): void {
 	const tp = acc[TP];
 	const fn = acc[FN];
 	const fp = acc[FP];
@@ -74,14 +74,14 @@ export function evaluateRates(acc: Float64Array, out: Float64Array, at: number):
 	}
 }
 
-function total(acc: Float64Array, o: number): number {
+function total(acc: Float64Array | Int32Array, o: number): number {
 	let t = 0;
 	for (let k = 0; k < 9; k++) t += acc[o + k];
 	return t;
 }
 
 /** QWK of the 3 × 3 block at `o`, exactly as `quadraticWeightedKappa` (weights (i−j)²/4). */
-function qwk(acc: Float64Array, o: number): number {
+function qwk(acc: Float64Array | Int32Array, o: number): number {
 	const t = total(acc, o);
 	if (t === 0) return NaN;
 	let observed = 0;

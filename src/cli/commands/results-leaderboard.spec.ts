@@ -1,0 +1,144 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../program';
+import type { CliIo } from '../types';
+import { commands } from '.';
+
+const SAMPLE = resolve(__dirname, '../../../static/sample/lexpilot-sample.json');
+/** A hostile model id: LaTeX specials, a Markdown pipe and a control character. */
+const HOSTILE = 'evil\\input{x}&50%_#~|\u0007';
+
+async function cli(cwd: string, ...args: string[]) {
+	let stdout = '';
+	let stderr = '';
+	const io: CliIo = {
+		stdout: (t) => (stdout += t),
+		stderr: (t) => (stderr += t),
+		env: {},
+		cwd,
+		isTTY: false,
+		signal: new AbortController().signal
+	};
+	const code = await createProgram(commands)(args, io);
+	return { code, stdout, stderr };
+}
+
+describe('results --leaderboard over runs written by the CLI', () => {
+	const root = mkdtempSync(join(tmpdir(), 'lexpilot-leaderboard-'));
+	beforeAll(async () => {
+		for (const model of ['sim-a', HOSTILE]) {
+			for (const runId of ['run1', 'run2']) {
+				const args = [
+					'run',
+					'--simulated',
+					'--dataset',
+					SAMPLE,
+					'--output-root',
+					join(root, 'lexpilot-output')
+				];
+				const r = await cli(root, ...args, '--model', model, '--run-id', runId, '--limit', '12');
+				expect(r.code, r.stderr).toBe(0);
+			}
+		}
+	}, 120_000);
+
+	it('prints one row per model with n, ranks and their intervals, and the ties', async () => {
+		const r = await cli(root, 'results', '--leaderboard');
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toContain('Leaderboard 1: dataset');
+		expect(r.stdout).toMatch(/^sim-a +2 +\*0\.\d{4} ± 0\.0000/m);
+		expect(r.stdout).toContain('Rank [95%]');
+		expect(r.stdout).toMatch(/^sim-a +1 \[1–1\]/m);
+		expect(r.stdout).toContain('Statistically tied');
+		// The control character is shown, not sent.
+		expect(r.stdout).not.toContain('\u0007');
+		expect(r.stdout).toContain('\\u0007');
+	});
+
+	it('prints JSON with the statistics and the tokens of each model', async () => {
+		const r = await cli(root, 'results', '--leaderboard', '--json', '--resamples', '200');
+		expect(r.code, r.stderr).toBe(0);
+		const lb = JSON.parse(r.stdout);
+		expect(lb.bootstrap).toMatchObject({ unit: 'case', resamples: 200, seed: 2411 });
+		const rows = lb.boards[0].overall.rows;
+		expect(rows.map((row: { id: string; n: number }) => [row.id, row.n])).toEqual([
+			[HOSTILE, 2],
+			['sim-a', 2]
+		]);
+		expect(rows[1].cells.lca_macro_f1).toMatchObject({ sd: 0, n_defined: 2, rank: 1 });
+		expect(rows[1].cells.lca_macro_f1.rank_ci95).toEqual([1, 1]);
+		expect(rows[1].cost.tokens_per_run).toBeGreaterThan(0);
+		expect(rows[1].cost.cost).toBeNull();
+		expect(Object.keys(lb.boards[0].by_class).length).toBeGreaterThan(0);
+	});
+
+	it('prices tokens from --prices and sorts by cost', async () => {
+		const prices = join(root, 'prices.json');
+		const price = { input: 1, output: 2 };
+		writeFileSync(
+			prices,
+			JSON.stringify({
+				models: {
+					'sim-a': { input: 10, output: 10 },
+					[HOSTILE]: price,
+					'DeepSeek-V4.1-Flash': price,
+					'DeepSeek-R1': price
+				}
+			})
+		);
+		const r = await cli(
+			root,
+			'results',
+			'--leaderboard',
+			'--prices',
+			prices,
+			'--sort',
+			'cost',
+			'--format',
+			'markdown'
+		);
+		expect(r.code, r.stderr).toBe(0);
+		const lines = r.stdout.split('\n');
+		expect(lines[0]).toContain('Cost/run (USD)');
+		expect(lines[2]).toMatch(/^\| evil\\\\input\\\{x\\\}&50%\\_#\\~\\\|\\\\u0007 \| 2 \|/);
+		expect(lines[3]).toMatch(/^\| sim-a \| 2 \|/);
+	});
+
+	it('escapes a hostile model id in the LaTeX table', async () => {
+		const r = await cli(
+			root,
+			'results',
+			'--leaderboard',
+			'--format',
+			'latex',
+			'--resamples',
+			'100'
+		);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toContain(
+			'evil\\textbackslash{}input\\{x\\}\\&50\\%\\_\\#\\textasciitilde{}\\textbar{}\\textbackslash{}u0007 & 2 &'
+		);
+		expect(r.stdout).toContain('\\toprule');
+	});
+
+	it('names a bad prices file, column or class and exits 2', async () => {
+		const bad = join(root, 'bad.json');
+		writeFileSync(bad, '{"models":{"m":{"input":1,"output":-2}}}');
+		const r = await cli(root, 'results', '--leaderboard', '--prices', bad);
+		expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('field "models"."m"."output"')]);
+		const sort = await cli(root, 'results', '--leaderboard', '--sort', 'speed');
+		expect([sort.code, sort.stderr]).toEqual([
+			2,
+			expect.stringContaining('unknown column "speed"')
+		]);
+		const cls = await cli(root, 'results', '--leaderboard', '--class', 'none');
+		expect([cls.code, cls.stderr]).toEqual([2, expect.stringContaining('no class "none"')]);
+		const alone = await cli(root, 'results', '--sort', 'cost');
+		expect([alone.code, alone.stderr]).toEqual([
+			2,
+			expect.stringContaining('--sort goes with --leaderboard')
+		]);
+	});
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { syntheticPlan, syntheticRun } from '../../../../tests/support/leaderboard-runs';
+import { escapeLatex, escapeMarkdown } from '../text/latex';
+import { leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from './exports';
+import { computeLeaderboard } from './leaderboard';
+import { paperTable } from './paper-table';
+
+const HOSTILE = 'a\\b&c%d_e{f}$#~^|\u0007\n=x';
+
+describe('escaping for exports', () => {
+	it.each([
+		['\\', '\\textbackslash{}'],
+		['&', '\\&'],
+		['%', '\\%'],
+		['_', '\\_'],
+		['{x}', '\\{x\\}'],
+		['\u0007', '\\textbackslash{}u0007'],
+		['line\nbreak', 'line\\textbackslash{}u000abreak'],
+		['$#~^', '\\$\\#\\textasciitilde{}\\textasciicircum{}']
+	])('LaTeX %j → %j', (text, latex) => expect(escapeLatex(text)).toBe(latex));
+
+	it('keeps a Markdown cell one cell on one line', () => {
+		expect(escapeMarkdown('a|b*c_\u0007\nd')).toBe('a\\|b\\*c\\_\\\\u0007\\\\u000ad');
+	});
+});
+
+describe('the paper table', () => {
+	const runs = [
+		...syntheticPlan({ strong: 0.9, weak: 0.5 }, 2, 60),
+		syntheticRun({ model: HOSTILE, runId: 'run1', skill: 0.89 }, 60),
+		syntheticRun({ model: HOSTILE, runId: 'run2', skill: 0.89 }, 60)
+	];
+	const board = computeLeaderboard(runs, { bootstrap: { resamples: 300 }, classes: false })
+		.boards[0];
+	const rows = paperTable(board.overall, 'lca_acc_u');
+
+	it('marks the best mean and the models tied with it', () => {
+		expect(rows[0].cells.lca_acc_u.best).toBe(true);
+		expect(rows.filter((r) => r.cells.lca_acc_u.best)).toHaveLength(1);
+		const weak = rows.find((r) => r.id === 'weak')!;
+		expect([weak.cells.lca_acc_u.best, weak.cells.lca_acc_u.tied_with_best]).toEqual([
+			false,
+			false
+		]);
+		for (const row of rows) {
+			const best = rows.find((r) => r.cells.lca_acc_u.best)!;
+			expect(row.cells.lca_acc_u.tied_with_best).toBe(
+				!row.cells.lca_acc_u.best && row.cells.lca_acc_u.tied_with.includes(best.id)
+			);
+		}
+	});
+
+	it('writes a booktabs table whose hostile model id cannot break a row', () => {
+		const latex = leaderboardLatex(rows);
+		expect(latex).toContain('\\toprule');
+		expect(latex).toContain('\\bottomrule');
+		const line = latex.split('\n').find((l) => l.startsWith('a\\textbackslash'))!;
+		expect(line).toContain(
+			'a\\textbackslash{}b\\&c\\%d\\_e\\{f\\}\\$\\#\\textasciitilde{}\\textasciicircum{}\\textbar{}\\textbackslash{}u0007\\textbackslash{}u000a=x & 2 & '
+		);
+		// Every body row has the columns of the head: no `&` leaked from the model id.
+		const cols = (l: string) => l.split(/(?<!\\)&/).length;
+		const head = latex.split('\n').find((l) => l.startsWith('Model'))!;
+		for (const row of latex.split('\n').filter((l) => l.endsWith('\\\\')))
+			expect(cols(row)).toBe(cols(head));
+		expect(latex).toMatch(/\\textbf\{0\.\d{4} \$\\pm\$ 0\.\d{4}\}/);
+	});
+
+	it('writes Markdown and CSV with the hostile id contained', () => {
+		const md = leaderboardMarkdown(rows).split('\n');
+		expect(md.filter((l) => l.startsWith('|'))).toHaveLength(2 + rows.length);
+		const csv = leaderboardCsv(rows).split('\n');
+		expect(csv[0].startsWith('model,n,differs,lca_macro_f1_mean,lca_macro_f1_sd,')).toBe(true);
+		// The id holds a line break: quoted by csvCell, so the CSV still has one record per model.
+		expect(leaderboardCsv(rows)).toContain(`"${HOSTILE.replace(/"/g, '""')}"`);
+		const strong = csv.find((l) => l.startsWith('strong,'))!.split(',');
+		const mean = board.overall.rows.find((r) => r.id === 'strong')!.cells.lca_macro_f1.mean!;
+		expect(strong[3]).toBe(mean.toFixed(4));
+	});
+});

@@ -1,0 +1,158 @@
+/**
+ * The paper's table as LaTeX (booktabs), Markdown and CSV (README.md, "Leaderboard"). Bold: the
+ * best mean of a column; †: not significantly different from the best (paired case bootstrap,
+ * Holm-corrected, α = 0.05). Model ids are escaped for the format they go into.
+ */
+import { csvCell } from '../text/csv-cell';
+import { escapeLatex, escapeMarkdown } from '../text/latex';
+import { COLUMN_HEAD, LEADERBOARD_COLUMNS } from './columns';
+import { meanSd, moneyText, tokensText } from './cells';
+import type { PaperRow } from './paper-table';
+
+export const EXPORT_FORMATS = ['latex', 'markdown', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const hasCosts = (rows: readonly PaperRow[]) =>
+	rows.some((r) => (r.cost?.tokens_per_run ?? null) !== null);
+const currencyOf = (currency: string | undefined) => currency ?? 'USD';
+
+export const LEGEND =
+	'Mean ± SD over n runs. Bold: best; †: not significantly different from the best (paired case bootstrap, two-sided, Holm-corrected, α = 0.05).';
+
+/** The table as a booktabs `table` environment (needs `\usepackage{booktabs}`). */
+export function leaderboardLatex(rows: readonly PaperRow[], currency?: string): string {
+	const costs = hasCosts(rows);
+	const heads = [
+		'Model',
+		'$n$',
+		...LEADERBOARD_COLUMNS.map((c) => escapeLatex(COLUMN_HEAD[c])),
+		...(costs ? ['Tokens/run', `Cost/run (${escapeLatex(currencyOf(currency))})`] : [])
+	];
+	const body = rows.map((row) => {
+		const cells = LEADERBOARD_COLUMNS.map((c) => {
+			const cell = row.cells[c];
+			const text = meanSd(cell, '$\\pm$');
+			const marked = cell.best ? `\\textbf{${text}}` : text;
+			return cell.tied_with_best ? `${marked}$^\\dagger$` : marked;
+		});
+		const extra = costs
+			? [
+					tokensText(row.cost?.tokens_per_run ?? null).replace(/,/g, '{,}'),
+					moneyText(row.cost?.cost_per_run ?? null)
+				]
+			: [];
+		return `${[escapeLatex(row.id), String(row.n), ...cells, ...extra].join(' & ')} \\\\`;
+	});
+	return [
+		'% Requires \\usepackage{booktabs}.',
+		'\\begin{table}[t]',
+		'\\centering',
+		`\\begin{tabular}{l${'r'.repeat(heads.length - 1)}}`,
+		'\\toprule',
+		`${heads.join(' & ')} \\\\`,
+		'\\midrule',
+		...body,
+		'\\bottomrule',
+		'\\end{tabular}',
+		`\\caption{${LEGEND.replace('±', '$\\pm$').replace('†', '$^\\dagger$').replace('α', '$\\alpha$')}}`,
+		'\\end{table}',
+		''
+	]
+		.join('\n')
+		.replace(/—/g, '--');
+}
+
+/** The table in GitHub Markdown, bold and † as in LaTeX, the legend below. */
+export function leaderboardMarkdown(rows: readonly PaperRow[], currency?: string): string {
+	const costs = hasCosts(rows);
+	const heads = [
+		'Model',
+		'n',
+		...LEADERBOARD_COLUMNS.map((c) => COLUMN_HEAD[c]),
+		...(costs ? ['Tokens/run', `Cost/run (${currencyOf(currency)})`] : [])
+	].map(escapeMarkdown);
+	const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+	const body = rows.map((row) =>
+		line([
+			escapeMarkdown(row.id),
+			String(row.n),
+			...LEADERBOARD_COLUMNS.map((c) => {
+				const cell = row.cells[c];
+				const text = meanSd(cell);
+				return `${cell.best ? `**${text}**` : text}${cell.tied_with_best ? ' †' : ''}`;
+			}),
+			...(costs
+				? [tokensText(row.cost?.tokens_per_run ?? null), moneyText(row.cost?.cost_per_run ?? null)]
+				: [])
+		])
+	);
+	return [
+		line(heads),
+		line(heads.map((_, i) => (i === 0 ? '---' : '---:'))),
+		...body,
+		'',
+		LEGEND,
+		''
+	].join('\n');
+}
+
+/** Every figure of the table, one row per model, through the one CSV writer. */
+export function leaderboardCsv(rows: readonly PaperRow[]): string {
+	const heads = [
+		'model',
+		'n',
+		'differs',
+		...LEADERBOARD_COLUMNS.flatMap((c) =>
+			[
+				'mean',
+				'sd',
+				'n_defined',
+				'ci_low',
+				'ci_high',
+				'rank',
+				'rank_low',
+				'rank_high',
+				'best',
+				'tied_with_best'
+			].map((f) => `${c}_${f}`)
+		),
+		'tokens_per_run',
+		'cost_per_run'
+	];
+	const body = rows.map((row) =>
+		[
+			csvCell(row.id),
+			csvCell(row.n, 0),
+			csvCell(row.differs.join(' ')),
+			...LEADERBOARD_COLUMNS.flatMap((c) => {
+				const cell = row.cells[c];
+				return [
+					csvCell(cell.mean),
+					csvCell(cell.sd),
+					csvCell(cell.n_defined, 0),
+					csvCell(cell.ci95?.[0]),
+					csvCell(cell.ci95?.[1]),
+					csvCell(cell.rank, 0),
+					csvCell(cell.rank_ci95?.[0], 0),
+					csvCell(cell.rank_ci95?.[1], 0),
+					csvCell(cell.best ? 1 : 0, 0),
+					csvCell(cell.tied_with_best ? 1 : 0, 0)
+				];
+			}),
+			csvCell(row.cost?.tokens_per_run ?? null, 0),
+			csvCell(row.cost?.cost_per_run ?? null, 6)
+		].join(',')
+	);
+	return `${[heads.join(','), ...body].join('\n')}\n`;
+}
+
+/** The table in `format`. */
+export function exportLeaderboard(
+	format: ExportFormat,
+	rows: readonly PaperRow[],
+	currency?: string
+): string {
+	if (format === 'latex') return leaderboardLatex(rows, currency);
+	if (format === 'markdown') return leaderboardMarkdown(rows, currency);
+	return leaderboardCsv(rows);
+}

@@ -1,0 +1,58 @@
+/**
+ * The leaderboard as the paper's table: rows in the chosen order, each metric cell with its mean,
+ * SD, interval and rank, marked best (the highest mean of its column) or tied with the best (no
+ * pair test with a best row rejects at Holm-corrected 0.05). Every export renders this one shape.
+ */
+import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import type { RowCost } from './costs';
+import type { LeaderboardScope } from './leaderboard';
+import type { LeaderboardCell } from './scope';
+import { sortRows, type SortKey } from './sort';
+
+export interface PaperCell extends LeaderboardCell {
+	best: boolean;
+	tied_with_best: boolean;
+}
+
+export interface PaperRow {
+	id: string;
+	model: string;
+	n: number;
+	differs: string[];
+	cells: Record<ColumnKey, PaperCell>;
+	cost: RowCost | null;
+}
+
+const TOLERANCE = 1e-12;
+
+export function paperTable(
+	scope: LeaderboardScope,
+	sort: SortKey = 'lca_macro_f1',
+	costs: Record<string, RowCost> | null = null
+): PaperRow[] {
+	const bestOf = Object.fromEntries(
+		LEADERBOARD_COLUMNS.map((c) => {
+			const means = scope.rows.flatMap((r) => (r.cells[c].mean === null ? [] : [r.cells[c].mean]));
+			const top = means.length ? Math.max(...means) : null;
+			const ids = scope.rows.filter(
+				(r) => top !== null && r.cells[c].mean !== null && top - r.cells[c].mean <= TOLERANCE
+			);
+			return [c, new Set(ids.map((r) => r.id))];
+		})
+	) as Record<ColumnKey, Set<string>>;
+	return sortRows(scope.rows, sort, costs).map((row) => ({
+		id: row.id,
+		model: row.model,
+		n: row.n,
+		differs: row.differs,
+		cost: costs?.[row.id] ?? null,
+		cells: Object.fromEntries(
+			LEADERBOARD_COLUMNS.map((c) => {
+				const cell = row.cells[c];
+				const best = bestOf[c].has(row.id);
+				const tied = !best && cell.tied_with.some((id) => bestOf[c].has(id));
+				return [c, { ...cell, best, tied_with_best: tied }];
+			})
+		) as Record<ColumnKey, PaperCell>
+	}));
+}

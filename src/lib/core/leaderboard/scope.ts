@@ -1,0 +1,117 @@
+/**
+ * One scope of a board (all its cases, or one class's): per model and column the mean ± SD of
+ * its runs, the case-bootstrap interval of that mean, the rank and its interval, and the paired
+ * tests that say which models are statistically tied (README.md, "Leaderboard").
+ */
+import { mean, sampleSd } from '../metrics/aggregate';
+import { definedSorted, MIN_CASES, percentileInterval, type Interval } from '../metrics/bootstrap';
+import { bootstrapP } from '../metrics/paired';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import { holm } from './holm';
+import { rankIntervals, ranksOf } from './ranks';
+import { C, type ScopeSamples } from './resample';
+
+/** Family-wise error rate of the tie tests (Holm-corrected within each column). */
+export const TIE_ALPHA = 0.05;
+
+/** One model × column. */
+export interface LeaderboardCell {
+	/** Mean over the runs where the value is defined; null when none is. */
+	mean: number | null;
+	/** Sample SD (ddof = 1) over the same runs; null for fewer than two. */
+	sd: number | null;
+	/** Runs the mean and SD are over. */
+	n_defined: number;
+	/** 95% case-bootstrap interval of the mean (cases resampled, then runs averaged). */
+	ci95: Interval;
+	/** 1 = best; models with equal means share a rank. */
+	rank: number | null;
+	/** 95% bootstrap interval of the rank (the same resampled cases for every model). */
+	rank_ci95: [number, number] | null;
+	/** Row ids this model is not significantly different from (Holm-adjusted p ≥ 0.05). */
+	tied_with: string[];
+}
+
+/** The paired test of two models in one column: B − A of their means over the same cases. */
+export interface PairTest {
+	column: ColumnKey;
+	a: string;
+	b: string;
+	diff: number;
+	/** Two-sided paired case-bootstrap p-value (as `results --compare`); null when untested. */
+	p: number | null;
+	/** Holm-adjusted over the column's pairs. */
+	p_holm: number | null;
+	/** True unless p_holm < 0.05; an untested pair counts as tied. */
+	tied: boolean;
+}
+
+export interface ScopeResult {
+	n_cases: number;
+	cells: Record<ColumnKey, LeaderboardCell>[];
+	pairs: PairTest[];
+}
+
+function valuesOf(observed: Float64Array, c: number): number[] {
+	const out: number[] = [];
+	for (let o = c; o < observed.length; o += C)
+		if (!Number.isNaN(observed[o])) out.push(observed[o]);
+	return out;
+}
+
+/** Summarises `scope` for models named `ids` (row ids, in board order). */
+export function summariseScope(
+	ids: readonly string[],
+	scope: ScopeSamples,
+	nCases: number,
+	resamples: number
+): ScopeResult {
+	const M = ids.length;
+	const { observed, samples } = scope;
+	const enough = nCases >= MIN_CASES && resamples > 0;
+	const cells = ids.map(() => ({}) as Record<ColumnKey, LeaderboardCell>);
+	const pairs: PairTest[] = [];
+	LEADERBOARD_COLUMNS.forEach((column, c) => {
+		const means = observed.map((o) => mean(valuesOf(o, c)) ?? NaN);
+		const ranks = ranksOf(means);
+		const rankCi = enough ? rankIntervals(samples, resamples, M, C, c) : ids.map(() => null);
+		const columnPairs: Omit<PairTest, 'p_holm' | 'tied'>[] = [];
+		const diffs = new Float64Array(resamples);
+		for (let a = 0; a < M; a++) {
+			for (let b = a + 1; b < M; b++) {
+				if (Number.isNaN(means[a]) || Number.isNaN(means[b])) continue;
+				for (let r = 0; r < resamples; r++) {
+					diffs[r] = samples[(r * M + b) * C + c] - samples[(r * M + a) * C + c];
+				}
+				const diff = means[b] - means[a];
+				const sorted = enough ? definedSorted(diffs, 0, resamples, 1) : null;
+				const p = sorted === null ? null : bootstrapP(diff, sorted);
+				columnPairs.push({ column, a: ids[a], b: ids[b], diff, p });
+			}
+		}
+		const adjusted = holm(columnPairs.map((t) => t.p));
+		const tested = columnPairs.map((t, i) => ({
+			...t,
+			p_holm: adjusted[i],
+			tied: adjusted[i] === null || adjusted[i] >= TIE_ALPHA
+		}));
+		pairs.push(...tested);
+		ids.forEach((id, k) => {
+			const values = valuesOf(observed[k], c);
+			const sorted =
+				enough && values.length > 0 ? definedSorted(samples, k * C + c, resamples, M * C) : null;
+			cells[k][column] = {
+				mean: mean(values),
+				sd: sampleSd(values),
+				n_defined: values.length,
+				ci95: sorted === null ? null : percentileInterval(sorted),
+				rank: ranks[k],
+				rank_ci95: rankCi[k],
+				tied_with: tested
+					.filter((t) => t.tied && (t.a === id || t.b === id))
+					.map((t) => (t.a === id ? t.b : t.a))
+			};
+		});
+	});
+	return { n_cases: nCases, cells, pairs };
+}

@@ -1,0 +1,95 @@
+/**
+ * The Results page's leaderboard: computed in a statistics worker of its own from the shown runs
+ * (all cases with intervals, every class with means and ranks, the chosen class with intervals
+ * too), sorted and priced on the page. Choices: sort column, class, heat-map metric, prices.
+ */
+import type { ColumnKey } from '$lib/core/leaderboard/columns';
+import { leaderboardCosts } from '$lib/core/leaderboard/costs';
+import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
+import type { Price, Prices } from '$lib/core/leaderboard/prices';
+import type { SortKey } from '$lib/core/leaderboard/sort';
+import type { LoadedRun } from '$lib/core/results';
+import { savedPrices, savePrices } from './saved-prices';
+import { StatsClient } from './stats-client';
+
+export type LeaderboardStatus = 'idle' | 'computing' | 'ready' | 'error';
+
+export class LeaderboardState {
+	status = $state<LeaderboardStatus>('idle');
+	leaderboard = $state.raw<Leaderboard | null>(null);
+	error = $state<string | null>(null);
+	/** Milliseconds from posting to the answer (the bench reads it). */
+	ms = $state<number | null>(null);
+	/** When the last request was posted and answered (`performance.now()`), for the bench. */
+	window = $state.raw<{ posted: number; answered: number } | null>(null);
+	sort = $state<SortKey>('lca_macro_f1');
+	/** The class whose leaderboard is shown; null: all cases. */
+	cls = $state<string | null>(null);
+	/** The metric of the heat map and of the narrow-screen table. */
+	metric = $state<ColumnKey>('lca_macro_f1');
+	prices = $state.raw<Prices>(savedPrices());
+	runs = $state.raw<LoadedRun[]>([]);
+	costs = $derived(leaderboardCosts(this.runs, this.prices));
+
+	#stats: StatsClient;
+	#generation = 0;
+
+	constructor(stats?: StatsClient) {
+		this.#stats = stats ?? new StatsClient();
+	}
+
+	/** Ranks `runs` (again); a newer call wins over an older one still in the worker. */
+	async compute(runs: LoadedRun[]): Promise<void> {
+		const generation = ++this.#generation;
+		this.runs = runs;
+		if (runs.every((r) => r.run.empty)) {
+			this.leaderboard = null;
+			this.status = 'idle';
+			return;
+		}
+		this.status = 'computing';
+		const started = performance.now();
+		try {
+			const leaderboard = await this.#stats.leaderboard(runs, {
+				classIntervals: this.cls === null ? [] : [this.cls]
+			});
+			if (generation !== this.#generation) return;
+			this.leaderboard = leaderboard;
+			this.window = { posted: started, answered: performance.now() };
+			this.ms = performance.now() - started;
+			this.error = null;
+			this.status = 'ready';
+		} catch (e) {
+			if (generation !== this.#generation) return;
+			this.error = (e as Error).message;
+			this.status = 'error';
+		}
+	}
+
+	/** Shows class `cls` (null: all cases); its intervals are computed when first asked for. */
+	chooseClass(cls: string | null): void {
+		this.cls = cls;
+		const known = this.leaderboard?.boards.some((b) => {
+			const scope = cls === null ? null : b.by_class[cls];
+			return scope?.rows.some((r) => Object.values(r.cells).some((c) => c.ci95 !== null));
+		});
+		if (cls !== null && !known) void this.compute(this.runs);
+	}
+
+	/** Sets (or with null clears) the price of `model`, remembered in this browser. */
+	setPrice(model: string, price: Price | null): void {
+		const models = { ...this.prices.models };
+		if (price) models[model] = price;
+		else delete models[model];
+		this.prices = { ...this.prices, models };
+		savePrices(this.prices);
+	}
+
+	setCurrency(currency: string): void {
+		const trimmed = currency.trim().slice(0, 12);
+		this.prices = { ...this.prices, currency: trimmed || undefined };
+		savePrices(this.prices);
+	}
+}
+
+export const leaderboardState = new LeaderboardState();
