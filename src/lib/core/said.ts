@@ -329,7 +329,13 @@ export function redactSaid(said: CoreText, keys: string | readonly string[]): Co
 			typeof v === 'string' ? redactKeys(v, list) : v
 		])
 	);
-	return { ...said, params } as CoreText;
+	// Parts carry words too (a provider's quoted answer is one): redacted all the way down.
+	const parts = said.parts
+		? Object.fromEntries(
+				Object.entries(said.parts).map(([k, texts]) => [k, texts.map((t) => redactSaid(t, list))])
+			)
+		: undefined;
+	return { ...said, params, ...(parts ? { parts } : {}) } as CoreText;
 }
 
 /**
