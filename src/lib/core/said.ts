@@ -280,6 +280,20 @@ export const CORE_TEXTS = {
 	// one attempt); a `setting_*` names where a role's key, base URL or model is set (flag or
 	// environment variable, and Settings).
 	after_attempts: ['count'],
+	// An HTTP status: a common one with its reason phrase, any other as its number.
+	http_400: [],
+	http_401: [],
+	http_403: [],
+	http_404: [],
+	http_408: [],
+	http_409: [],
+	http_422: [],
+	http_429: [],
+	http_500: [],
+	http_502: [],
+	http_503: [],
+	http_504: [],
+	http_status: ['code'],
 	provider_quote: ['detail'],
 	status_server_error: [],
 	setting_key_evaluated: [],

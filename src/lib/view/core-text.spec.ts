@@ -337,7 +337,7 @@ describe('run errors in the interface language', () => {
 			inLocale('zh-CN');
 			expect(coreText(shown.message, shown.said)).toBe(
 				`gen 停在案例 #6（case_number C-7）：案例 C-7，被评估模型 m（${server.baseURL}）：` +
-					'500，共尝试 1 次（GPU on fire）— 服务商出错；请稍后继续运行。'
+					'500 服务器内部错误（GPU on fire）— 服务商出错；请稍后继续运行。'
 			);
 			inLocale('en');
 			expect(shown.message).toContain('gen stopped at case #6 (case_number C-7): case C-7');

@@ -105,7 +105,7 @@ describe('lexpilot rejudge', () => {
 		server = await startFakeOpenAI({ handler: byTask(contraryJudgeScript) });
 		const r = await runCliInProcess(rejudgeArgs(root, server.baseURL));
 		expect(r.code, r.stderr).toBe(0);
-		expect(r.stdout).toContain('Re-judged run r1 (judge DeepSeek-R1) with judge judge-2');
+		expect(r.stdout).toContain('Re-judged run r1 (judge simulated-judge) with judge judge-2');
 
 		const calls = (
 			await readFile(

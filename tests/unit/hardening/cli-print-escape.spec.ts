@@ -24,6 +24,12 @@ const ALLOWED: Record<string, string> = {
 	'args.ts: checked.problem':
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
 	'commands/stage.ts: name': 'a command name of this file (ours)',
+	'commands/rejudge.ts: checked.problem':
+		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
+	'plan/plan-args.ts: checked.problem':
+		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
+	'plan/plan-command.ts: name':
+		"a run's id and model, each put through escapeControl where it is built",
 	'commands/stage.ts: (e as Error).message':
 		"parsePromptPack's problem list: multi-line by design, its quoted values escaped where written",
 	'commands/run.ts: e.message': 'a UsageError of args.ts, already escaped there',

@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const KEPT = new Set(
 	[
 		// The benchmark's and the paper's names: stages, metrics, confusion cells, statistics.
-		'LexPilot LexAwN LCA DCG LJP QWK Kappa Macro-F1 F1_U F1_C Acc_C Acc_U TP TN FP FN SD ci p n N',
+		'LexPilot LexAwN LCA DCG LJP QWK Kappa Macro-F1 F1 F1_U F1_C Acc_C Acc_U TP TN FP FN SD ci p n N',
 		'Direct Gold Interaction gen dcg lca ljp-direct ljp-gold ljp-interaction bootstrap ddof',
 		// Products, providers, models and their servers.
 		'Workbench OpenAI OpenRouter DeepSeek DeepSeek-R1 DeepSeek-V4.1-Flash deepseek-chat',
@@ -29,7 +29,7 @@ const KEPT = new Set(
 		'manifest.json PROTOCOL.md a1 a1.jsonl case_number key_details history content role',
 		'user assistant model object length finish_reason max_tokens code_sha256 input_sha256',
 		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1',
-		'allowed-origins api-prefix served-model-name serve vendor',
+		'allowed-origins api-prefix served-model-name serve vendor results',
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
 		// Statisticians' names on their methods; the Batch API's fields.
@@ -37,7 +37,7 @@ const KEPT = new Set(
 		// Keyboard keys the review queue names.
 		'S J K Enter Esc',
 		// Letters as names (runs A and B, a sample size, units).
-		'A B d r s u'
+		'A B a b d r s u'
 	].flatMap((line) => line.split(' '))
 );
 

@@ -44,20 +44,11 @@ function head(text: string): string {
 	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? QUOTED_CHARS - 1 : QUOTED_CHARS);
 }
 
-const STATUS_TEXT: Record<number, string> = {
-	400: 'Bad Request',
-	401: 'Unauthorized',
-	403: 'Forbidden',
-	404: 'Not Found',
-	408: 'Request Timeout',
-	409: 'Conflict',
-	422: 'Unprocessable Entity',
-	429: 'Too Many Requests',
-	500: 'Internal Server Error',
-	502: 'Bad Gateway',
-	503: 'Service Unavailable',
-	504: 'Gateway Timeout'
-};
+/** Statuses said with their reason phrase (`http_404`: "404 Not Found", "404 未找到"). */
+const NAMED_STATUSES = new Set([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504]);
+
+/** The codes of {@link NAMED_STATUSES}. */
+type StatusCode = Extract<CoreCode, `http_${number}`>;
 
 /** Where each role's key, base URL and model are set: a flag or variable, and Settings. */
 const SETTINGS = {
@@ -122,7 +113,12 @@ export function failureSaid(f: ClientFailure, c: FailureContext): CoreText {
 	const provider = detail
 		? [coded('provider_quote', { detail }, cut ? { detail: cut } : undefined)]
 		: [];
-	const status = f.status ? `${f.status} ${STATUS_TEXT[f.status] ?? ''}`.trim() : '';
+	// The status with its reason phrase in each language where it is a common one.
+	const status = !f.status
+		? []
+		: NAMED_STATUSES.has(f.status)
+			? [coded(`http_${f.status}` as StatusCode, {})]
+			: [coded('http_status', { code: f.status })];
 	// One attempt goes without saying.
 	const after = c.attempts > 1 ? [coded('after_attempts', { count: c.attempts })] : [];
 	if (f.redirect) {
@@ -134,24 +130,21 @@ export function failureSaid(f: ClientFailure, c: FailureContext): CoreText {
 	}
 	switch (f.kind) {
 		case 'auth':
-			return coded('fail_auth', { ...where, status }, { provider, key: setting('key', c.role) });
+			return coded('fail_auth', where, { status, provider, key: setting('key', c.role) });
 		case 'not_found':
-			return coded(
-				'fail_not_found',
-				{ ...where, status },
-				{
-					provider,
-					modelSetting: setting('model', c.role),
-					baseUrl: setting('baseUrl', c.role)
-				}
-			);
+			return coded('fail_not_found', where, {
+				status,
+				provider,
+				modelSetting: setting('model', c.role),
+				baseUrl: setting('baseUrl', c.role)
+			});
 		case 'bad_request':
-			return coded('fail_bad_request', { ...where, status }, { provider });
+			return coded('fail_bad_request', where, { status, provider });
 		case 'rate_limit':
-			return coded('fail_rate_limit', { ...where, status }, { after, provider });
+			return coded('fail_rate_limit', where, { status, after, provider });
 		case 'server':
-			return status
-				? coded('fail_server', { ...where, status, detail }, { after, ...withDetail })
+			return status.length
+				? coded('fail_server', { ...where, detail }, { status, after, ...withDetail })
 				: coded(
 						'fail_server',
 						{ ...where, detail },
