@@ -32,7 +32,7 @@ async function planStatus(page: Page, status: string, timeout = 120_000): Promis
 }
 
 describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
-	const t = (area: string, key: string, values?: Record<string, unknown>) =>
+	const t = (area: string, key: string, values?: Record<string, string | number>) =>
 		message(area, locale, key, values);
 
 	/** Sample loaded, simulated provider chosen, Run page open with the plan's form filled. */

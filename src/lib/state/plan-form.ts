@@ -53,9 +53,7 @@ export function buildPlan(form: PlanForm, settings: ModelSettings): BuiltPlan {
 		};
 		return { ...shared, evaluated };
 	});
-	const keys = identity.simulated
-		? []
-		: [...new Set(clients.flatMap((c) => Object.values(c).map((e) => e.apiKey)))].filter(Boolean);
+	const keys = identity.simulated ? [] : keysOf(clients);
 	const endpoint = (e: RoleEndpoint) =>
 		identity.simulated ? SIMULATED_ENDPOINT : publicBaseUrl(e.baseURL, keys);
 	const spec: PlanSpec = {
@@ -78,4 +76,11 @@ export function planRunIdsOf(form: PlanForm, settings: ModelSettings): string[] 
 	} catch {
 		return [];
 	}
+}
+
+/** Every key of the clients, once each (the engine checks no record holds one). */
+export function keysOf(clients: readonly Record<Role, RoleEndpoint>[]): string[] {
+	return [...new Set(clients.flatMap((c) => Object.values(c).map((e) => e.apiKey)))].filter(
+		Boolean
+	);
 }

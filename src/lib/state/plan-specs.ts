@@ -103,6 +103,8 @@ function write(storage: Storage, plans: StoredPlan[]): void {
 	}
 }
 
+export const nowIso = (): string => new Date().toISOString();
+
 /** Adds or replaces a plan (by its id). */
 export function storePlan(storage: Storage, plan: StoredPlan): void {
 	const checked = readStoredPlan(plan);

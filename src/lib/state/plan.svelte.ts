@@ -10,7 +10,7 @@ import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
 import type { StageName } from '$lib/core/engine/types';
 import { sameEndpoint } from '$lib/core/names';
 import { planSpend, learnTokensPerCall, type TokensPerCall } from './plan-cost';
-import { buildPlan, isPlan, type PlanModelRow } from './plan-form';
+import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
 import { loadPrices, parseAmount, savePrices } from './plan-prices';
 import type { PlanRequest } from './plan-runner';
 import * as specs from './plan-specs';
@@ -108,7 +108,7 @@ export class PlanState {
 			datasetName: sources.datasetName ?? 'dataset.json',
 			simulated: built.simulated,
 			status: 'running',
-			updatedAt: new Date().toISOString()
+			updatedAt: specs.nowIso()
 		};
 		await this.#run(stored, built.clients, built.keys);
 	}
@@ -128,9 +128,7 @@ export class PlanState {
 			const evaluated = { model: m.evaluated.model, baseURL: m.evaluated.endpoint, apiKey: key };
 			return { ...shared, evaluated };
 		});
-		const keys = plan.simulated
-			? []
-			: [...new Set(clients.flatMap((c) => Object.values(c).map((e) => e.apiKey)))].filter(Boolean);
+		const keys = plan.simulated ? [] : keysOf(clients);
 		await this.#run({ ...plan, status: 'running' }, clients, keys);
 	}
 
