@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message } from './i18n-support';
+import { go, LAPTOP, message, nextFrame, PHONE, sidewaysOverflow } from './i18n-support';
 import { savedManifest, savedRecords } from './run-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
@@ -107,6 +107,13 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 		expect(records.LJP_direct).toHaveLength(2 * 8);
 		expect(new Set(records.LJP_direct).size).toBe(8);
 		expect(await page.getByTestId('unfinished-plan').count()).toBe(0);
+		// At 390 px the plan's form, progress and costs stack inside the viewport.
+		await page.setViewportSize(PHONE);
+		await nextFrame(page);
+		const overflow = await sidewaysOverflow(page);
+		expect(overflow.wide, JSON.stringify(overflow)).toEqual([]);
+		await e.screenshot(`plan-phone-${locale}`);
+		await page.setViewportSize(LAPTOP);
 		const manifest = await savedManifest(page, 'plan2');
 		expect(manifest).toMatchObject({ simulated: true, run_id: 'plan2' });
 
