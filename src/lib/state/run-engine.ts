@@ -5,6 +5,8 @@
  * stutter at hundreds of cases). Either way the page sees one `RunEngine`.
  */
 import type { CheckpointStore } from '$lib/core/store/types';
+import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
@@ -18,6 +20,17 @@ export interface RunEngine {
 	pause(): void;
 	resume(): void;
 	stop(): void;
+	/**
+	 * Runs a plan to its end (pause, resume and stop then act on it), telling `onSnapshot` its
+	 * progress; never throws: resolves with its last snapshot, or why it could not start.
+	 */
+	startPlan(request: PlanRequest, onSnapshot: (snapshot: PlanSnapshot) => void): Promise<PlanEnd>;
+}
+
+/** How a plan ended: its last snapshot, or (null) the reason it could not start. */
+export interface PlanEnd {
+	snapshot: PlanSnapshot | null;
+	error: string | null;
 }
 
 /** The part of a `Worker` the engine uses, so tests can hand in a stand-in. */
@@ -39,12 +52,33 @@ export interface RunEngineOptions {
 
 /** The in-thread engine, loaded on first use: it carries the whole engine. */
 async function inThread(options: RunEngineOptions): Promise<RunEngine> {
-	const { RunController } = await import('./run-controller');
-	return new RunController({
-		store: await options.store(),
+	const [{ RunController }, { PlanRunner }] = await Promise.all([
+		import('./run-controller'),
+		import('./plan-runner')
+	]);
+	const store = await options.store();
+	const controller = new RunController({
+		store,
 		plans: options.plans(),
 		onChange: options.onChange
 	});
+	const plan = new PlanRunner();
+	const act = (type: 'pause' | 'resume' | 'stop') =>
+		plan.active ? plan[type]() : controller[type]();
+	return {
+		get snapshot() {
+			return controller.snapshot;
+		},
+		start: (request) => controller.start(request),
+		pause: () => act('pause'),
+		resume: () => act('resume'),
+		stop: () => act('stop'),
+		startPlan: (request, onSnapshot) =>
+			plan.start(request, store, { onSnapshot }).then(
+				(snapshot) => ({ snapshot, error: null }),
+				(e: unknown) => ({ snapshot: null, error: e instanceof Error ? e.message : String(e) })
+			)
+	};
 }
 
 /**
@@ -64,6 +98,8 @@ export function workerRunEngine(
 	let snapshot = idleSnapshot();
 	/** Resolves the run under way: its last snapshot, or null when the worker could not start. */
 	let ended: ((snapshot: RunSnapshot | null) => void) | null = null;
+	/** The plan under way in the worker: where its snapshots and its end go. */
+	let plan: { onSnapshot: (s: PlanSnapshot) => void; end: (e: PlanEnd) => void } | null = null;
 
 	const show = (next: RunSnapshot) => {
 		snapshot = next;
@@ -90,7 +126,12 @@ export function workerRunEngine(
 			if (message.type === 'snapshot') show(message.snapshot);
 			else if (message.type === 'ended') finish(message.snapshot);
 			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
-			else {
+			else if (message.type === 'plan-snapshot') plan?.onSnapshot(message.snapshot);
+			else if (message.type === 'plan-ended') {
+				const p = plan;
+				plan = null;
+				p?.end({ snapshot: message.snapshot, error: message.error });
+			} else {
 				const { run, status, error, errorSaid, at } = message;
 				updatePlanStatus(options.plans(), run, status, error, new Date(at), errorSaid);
 			}
@@ -100,6 +141,9 @@ export function workerRunEngine(
 			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
 			w.terminate();
 			worker = null;
+			const p = plan;
+			plan = null;
+			p?.end({ snapshot: null, error: `The run's worker stopped${detail}.` });
 			if (!ended) return;
 			if (!alive) {
 				// It never ran (a CSP without worker-src, say): the page runs the request instead.
@@ -140,6 +184,22 @@ export function workerRunEngine(
 				finish({ ...idleSnapshot(), status: 'failed', error: toRunError(e) });
 			}
 			return (await done) ?? viaFallback(request);
+		},
+		async startPlan(request, onSnapshot) {
+			if (ended || plan) throw new Error('a run is already active in this page');
+			if (!spawn || usingFallback) {
+				fallback ??= inThread({ ...options, onChange: show });
+				return (await fallback).startPlan(request, onSnapshot);
+			}
+			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, end }));
+			try {
+				worker ??= start();
+				worker.postMessage({ type: 'start-plan', request: JSON.parse(JSON.stringify(request)) });
+			} catch (e) {
+				plan = null;
+				return { snapshot: null, error: e instanceof Error ? e.message : String(e) };
+			}
+			return done;
 		},
 		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
 		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),

@@ -6,6 +6,8 @@
 import type { RunDataset } from '$lib/core/engine/types';
 import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
+import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
 import type { ClientSpec } from './run-request';
@@ -19,6 +21,8 @@ export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'datase
 
 export type ToWorker =
 	| { type: 'start'; request: WireRequest }
+	/** A run plan (models × repetitions); pause, resume and stop then act on it. */
+	| { type: 'start-plan'; request: PlanRequest }
 	| { type: 'pause' }
 	| { type: 'resume' }
 	| { type: 'stop' };
@@ -28,6 +32,9 @@ export type FromWorker =
 	/** The run has ended (or never started): its last snapshot. */
 	| { type: 'ended'; snapshot: RunSnapshot }
 	| { type: 'plan-save'; plan: RunPlan }
+	| { type: 'plan-snapshot'; snapshot: PlanSnapshot }
+	/** The run plan has ended: its last snapshot, or why it could not start. */
+	| { type: 'plan-ended'; snapshot: PlanSnapshot | null; error: string | null }
 	| {
 			type: 'plan-status';
 			run: RunKey;

@@ -18,6 +18,7 @@ import { estimateCalls } from './call-estimate';
 import { cliCommands } from './cli-command';
 import { datasetState } from './dataset.svelte';
 import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
+import { PlanState } from './plan.svelte';
 import { promptsState } from './prompts.svelte';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
@@ -102,8 +103,14 @@ export class RunState {
 	hasProgress = $derived(Object.keys(this.snapshot.progress).length > 0);
 	chosenStages = $derived(orderStages(FORM_STAGES.filter((s) => this.stages[s])));
 	limit = $derived(parseLimit(this.limitText));
+	/** The form's models and repetitions, and a plan under way (several runs). */
+	readonly plan = new PlanState(
+		() => this.#engine,
+		() => this.sources
+	);
 	active = $derived(
-		['starting', 'running', 'pausing', 'paused', 'stopping'].includes(this.snapshot.status)
+		['starting', 'running', 'pausing', 'paused', 'stopping'].includes(this.snapshot.status) ||
+			this.plan.active
 	);
 	/** The run the Progress card shows, live; null when it shows none. */
 	shownRun = $derived(this.active || this.hasProgress ? this.snapshot.run : null);
@@ -207,7 +214,10 @@ export class RunState {
 			limit: this.limit,
 			stages: this.chosenStages
 		});
-		if (this.savedRun?.kind === 'refused') {
+		// A plan's runs are checked by the engine, each against its own saved run.
+		const plan = this.plan.isPlan(this.runId) ? this.plan.runsOf(this.runId) : null;
+		if (plan?.problem) problems.push(plan.problem);
+		if (this.savedRun?.kind === 'refused' && !plan) {
 			problems.push(m.run_problem_run_id_taken({ runId: this.runId }));
 		}
 		// A large dataset's cases come to the page when this page asks (`loadCases`): say so
@@ -294,6 +304,7 @@ export class RunState {
 			);
 			const savedRuns = await store.listRuns();
 			if (asked !== this.#refreshes) return;
+			this.plan.refresh();
 			this.#listed = listed;
 			this.savedRuns = savedRuns;
 			await this.checkSavedRun();
@@ -356,6 +367,10 @@ export class RunState {
 		this.resumedWithoutKeys = [];
 		const before = this.snapshot;
 		try {
+			if (this.plan.isPlan(this.runId)) {
+				const form = { runId: this.runId, limit: this.limit, stages: this.chosenStages };
+				return await this.#run(async () => (await this.plan.start(form), this.snapshot));
+			}
 			const request = newRunRequest(
 				this.sources,
 				{ runId: this.runId, limit: this.limit, stages: this.chosenStages },

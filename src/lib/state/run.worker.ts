@@ -8,6 +8,7 @@
 /// <reference lib="webworker" />
 import { openIdbStore } from '$lib/adapters/idb-store';
 import { browserClientFactory } from './browser-client';
+import { PlanRunner } from './plan-runner';
 import { RunController } from './run-controller';
 import { idleSnapshot, toRunError } from './run-snapshot';
 import { SnapshotThrottle, type FromWorker, type ToWorker } from './run-worker-protocol';
@@ -17,6 +18,7 @@ const post = (message: FromWorker) => scope.postMessage(message);
 const throttle = new SnapshotThrottle((snapshot) => post({ type: 'snapshot', snapshot }));
 
 let controller: Promise<RunController> | null = null;
+const planRunner = new PlanRunner();
 
 function open(): Promise<RunController> {
 	controller ??= openIdbStore().then(
@@ -53,5 +55,24 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 			});
 		return;
 	}
+	if (message.type === 'start-plan') {
+		void openIdbStore()
+			.then((store) =>
+				planRunner.start(message.request, store, {
+					onSnapshot: (snapshot) => post({ type: 'plan-snapshot', snapshot })
+				})
+			)
+			.then(
+				(snapshot) => post({ type: 'plan-ended', snapshot, error: null }),
+				(e: unknown) =>
+					post({
+						type: 'plan-ended',
+						snapshot: null,
+						error: e instanceof Error ? e.message : String(e)
+					})
+			);
+		return;
+	}
+	if (planRunner.active) return planRunner[message.type]();
 	void controller?.then((c) => c[message.type]());
 };

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import { estimateCalls } from './call-estimate';
+import { learnTokensPerCall, planEstimate, planSpend } from './plan-cost';
+import { loadPrices, parseAmount, PRICES_KEY, savePrices } from './plan-prices';
+
+const models = (evaluated: string) => ({ evaluated, user: 'u', judge: 'j' });
+const runs = [{ models: models('a') }, { models: models('b') }];
+
+function snapshot(): PlanSnapshot {
+	const run = (ev: number, judge: number) =>
+		({
+			calls: { byRole: { evaluated: 2, user: 0, judge: 1 } },
+			tokens: {
+				evaluated: { prompt: ev, completion: ev / 10 },
+				user: { prompt: 0, completion: 0 },
+				judge: { prompt: judge, completion: 0 }
+			}
+		}) as unknown as NonNullable<PlanSnapshot['runs'][number]['run']>;
+	return {
+		status: 'running',
+		runs: [
+			{ runId: 'r1', model: 'a', repetition: 1, status: 'running', run: run(2000, 500) },
+			{ runId: 'r1', model: 'b', repetition: 1, status: 'waiting', run: null }
+		],
+		calls: { done: 3, estimatedTotal: 10, perSecond: null },
+		etaMs: null,
+		endpoints: [],
+		startedAt: 0,
+		elapsedMs: 0
+	};
+}
+
+describe('plan cost', () => {
+	it('spend so far: each role at its model’s price; rows not opened add nothing', () => {
+		const spend = planSpend(snapshot(), runs, {
+			models: { a: { input: 1, output: 10 }, j: { input: 2, output: 0 } }
+		});
+		expect(spend.tokens).toEqual({ prompt: 2500, completion: 200 });
+		expect(spend.cost).toBeCloseTo((2000 + 2000 + 1000) / 1e6, 12);
+		expect(spend.unpriced).toEqual([]);
+	});
+
+	it('estimate: calls of one run × runs; tokens and cost once tokens per call are known', () => {
+		const perRun = estimateCalls(['ljp-direct'], 4); // 4 evaluated + 4 judge calls per run
+		const none = planEstimate(perRun, runs, {}, { models: {} });
+		expect(none).toEqual({ calls: { min: 16, max: 16 }, tokens: null, cost: null });
+		const perCall = learnTokensPerCall(snapshot(), runs);
+		expect(perCall).toEqual({
+			a: { prompt: 1000, completion: 100 },
+			j: { prompt: 500, completion: 0 }
+		});
+		// b's tokens per call are unknown yet: no tokens for the plan.
+		expect(planEstimate(perRun, runs, perCall, { models: {} }).tokens).toBeNull();
+		const known = { ...perCall, b: { prompt: 100, completion: 0 } };
+		const prices = {
+			models: { a: { input: 1, output: 1 }, b: { input: 1, output: 1 }, j: { input: 1, output: 1 } }
+		};
+		const e = planEstimate(perRun, runs, known, prices);
+		const tokens = 4 * 1100 + 4 * 500 + 4 * 100 + 4 * 500;
+		expect(e.tokens).toEqual({ min: tokens, max: tokens });
+		expect(e.cost!.min).toBeCloseTo(tokens / 1e6, 12);
+		expect(planEstimate(perRun, runs, known, { models: {} }).cost).toBeNull();
+	});
+
+	it('prices are remembered under the Results page’s key; bad entries are dropped', () => {
+		const data = new Map<string, string>();
+		const s = {
+			getItem: (k: string) => data.get(k) ?? null,
+			setItem: (k: string, v: string) => void data.set(k, v)
+		};
+		savePrices(s, { models: { a: { input: 1.5, output: 2 } } });
+		expect(JSON.parse(data.get(PRICES_KEY)!)).toEqual({ models: { a: { input: 1.5, output: 2 } } });
+		data.set(
+			PRICES_KEY,
+			JSON.stringify({
+				currency: 'EUR',
+				models: { a: { input: -1, output: 2 }, b: { input: 1, output: 2 } }
+			})
+		);
+		expect(loadPrices(s)).toEqual({ currency: 'EUR', models: { b: { input: 1, output: 2 } } });
+		data.set(PRICES_KEY, 'nope');
+		expect(loadPrices(s)).toEqual({ models: {} });
+		expect([parseAmount(''), parseAmount('x'), parseAmount('-1'), parseAmount(' 0.5 ')]).toEqual([
+			null,
+			null,
+			null,
+			0.5
+		]);
+	});
+});

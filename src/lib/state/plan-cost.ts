@@ -1,0 +1,95 @@
+/**
+ * What a plan costs, for the Run page: before Start, its calls (the call estimate of one run
+ * times its runs) and, where earlier runs taught the tokens per call of its models, its tokens
+ * and money; during the run, tokens and spend so far (`spendOf` over the progress rows).
+ */
+import type { RoleTokens, Prices, Spend, TokenCount } from '$lib/core/calls/cost';
+import { costOf, spendOf } from '$lib/core/calls/cost';
+import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import { ROLES, type Role } from '$lib/core/record-names';
+import type { CallEstimate, CallRange } from './call-estimate';
+
+/** Mean tokens of one call, per model id (whatever role it played). */
+export type TokensPerCall = Record<string, TokenCount>;
+
+export interface PlanEstimate {
+	calls: CallRange;
+	/** Prompt + completion tokens; null while a model's tokens per call are unknown. */
+	tokens: CallRange | null;
+	/** Null while tokens or a price are unknown. */
+	cost: CallRange | null;
+}
+
+/** The estimate of runs played by `runs`' models, each making `perRun`'s calls. */
+export function planEstimate(
+	perRun: CallEstimate,
+	runs: readonly { models: Record<Role, string> }[],
+	perCall: TokensPerCall,
+	prices: Prices
+): PlanEstimate {
+	const calls = { min: perRun.total.min * runs.length, max: perRun.total.max * runs.length };
+	let tokens: CallRange | null = { min: 0, max: 0 };
+	let cost: CallRange | null = { min: 0, max: 0 };
+	for (const run of runs) {
+		for (const role of ROLES) {
+			const n = perRun.byRole[role];
+			if (n.max === 0) continue;
+			const model = run.models[role];
+			const t = Object.hasOwn(perCall, model) ? perCall[model] : null;
+			const price = Object.hasOwn(prices.models, model) ? prices.models[model] : null;
+			if (!t) tokens = cost = null;
+			if (!tokens || !t) continue;
+			tokens.min += n.min * (t.prompt + t.completion);
+			tokens.max += n.max * (t.prompt + t.completion);
+			if (!price) cost = null;
+			if (!cost || !price) continue;
+			cost.min += n.min * costOf(t, price);
+			cost.max += n.max * costOf(t, price);
+		}
+	}
+	return { calls, tokens, cost };
+}
+
+/** Each run's tokens by role with its models, from a plan's progress (rows in plan order). */
+export function rowTokens(
+	snapshot: PlanSnapshot,
+	runs: readonly { models: Record<Role, string> }[]
+): RoleTokens[] {
+	return snapshot.runs.flatMap((row, i) =>
+		row.run && runs[i] ? [{ models: runs[i].models, tokens: row.run.tokens }] : []
+	);
+}
+
+/** Tokens and spend so far of a plan. */
+export function planSpend(
+	snapshot: PlanSnapshot,
+	runs: readonly { models: Record<Role, string> }[],
+	prices: Prices
+): Spend {
+	return spendOf(rowTokens(snapshot, runs), prices);
+}
+
+/** Tokens per call of each model that made calls in `snapshot`, added to `into`. */
+export function learnTokensPerCall(
+	snapshot: PlanSnapshot,
+	runs: readonly { models: Record<Role, string> }[],
+	into: TokensPerCall = {}
+): TokensPerCall {
+	const sums: Record<string, { calls: number; t: TokenCount }> = {};
+	snapshot.runs.forEach((row, i) => {
+		if (!row.run || !runs[i]) return;
+		for (const role of ROLES) {
+			const calls = row.run.calls.byRole[role];
+			if (calls === 0) continue;
+			const s = (sums[runs[i].models[role]] ??= { calls: 0, t: { prompt: 0, completion: 0 } });
+			s.calls += calls;
+			s.t.prompt += row.run.tokens[role].prompt;
+			s.t.completion += row.run.tokens[role].completion;
+		}
+	});
+	const out = { ...into };
+	for (const [model, s] of Object.entries(sums)) {
+		out[model] = { prompt: s.t.prompt / s.calls, completion: s.t.completion / s.calls };
+	}
+	return out;
+}

@@ -1,0 +1,222 @@
+/**
+ * The Run page's run plan: the models and repetitions of the form, the plan under way (its
+ * progress, tokens and spend, the spending cap that pauses it) and the plans of this browser not
+ * finished yet, for "Resume". The plan runs in the run's worker (`run-engine.ts`, `plan-runner.ts`);
+ * what is remembered of it (no key) is in `plan-specs.ts`, prices in `plan-prices.ts`.
+ */
+import { capPassed, type Prices } from '$lib/core/calls/cost';
+import { planId, planRuns, type PlannedRun } from '$lib/core/engine/plan';
+import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { StageName } from '$lib/core/engine/types';
+import { sameEndpoint } from '$lib/core/names';
+import { planSpend, learnTokensPerCall, type TokensPerCall } from './plan-cost';
+import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
+import { loadPrices, parseAmount, savePrices } from './plan-prices';
+import type { PlanRequest } from './plan-runner';
+import * as specs from './plan-specs';
+import type { RunEngine } from './run-engine';
+import { resolveEndpoints } from './model-settings';
+import type { RunSources } from './run-request';
+import { browserStorage } from './settings.svelte';
+
+const emptyRow = (): PlanModelRow => ({ model: '', baseURL: '', apiKey: '' });
+
+export class PlanState {
+	rows = $state<PlanModelRow[]>([emptyRow()]);
+	repetitions = $state(1);
+	prices = $state<Prices>(loadPrices(browserStorage()));
+	capText = $state('');
+	cap = $derived(parseAmount(this.capText));
+
+	/** The plan shown in Progress (under way or last ended), with its runs. */
+	shown = $state.raw<{ stored: specs.StoredPlan; runs: PlannedRun[] } | null>(null);
+	snapshot = $state.raw<PlanSnapshot | null>(null);
+	active = $state(false);
+	error = $state<string | null>(null);
+	/** The spend that passed the cap and paused the plan; null when the cap did not pause it. */
+	cappedAt = $state<number | null>(null);
+	/** Plans of this browser not finished, less the one shown. */
+	stored = $state.raw<specs.StoredPlan[]>([]);
+	unfinished = $derived(this.stored.filter((p) => p.planId !== this.shown?.stored.planId));
+	/** Tokens per call of the models of the plans run in this page, for the next estimate. */
+	perCall = $state.raw<TokensPerCall>({});
+
+	spend = $derived(
+		this.snapshot && this.shown ? planSpend(this.snapshot, this.shown.runs, this.prices) : null
+	);
+
+	readonly #engine: () => RunEngine;
+	readonly #sources: () => RunSources;
+
+	constructor(engine: () => RunEngine, sources: () => RunSources) {
+		this.#engine = engine;
+		this.#sources = sources;
+	}
+
+	/** Whether the form with `runId` is a plan rather than one run. */
+	isPlan(runId: string): boolean {
+		return isPlan({ runId, repetitions: this.repetitions, rows: this.rows });
+	}
+
+	/** The plan's runs for the form, or why there are none. */
+	runsOf(runId: string): { runs: PlannedRun[]; problem: string | null } {
+		try {
+			const form = { runId, repetitions: this.repetitions, rows: this.rows };
+			return { runs: planRuns(buildPlan(form, this.#sources().settings).spec), problem: null };
+		} catch (e) {
+			return { runs: [], problem: e instanceof Error ? e.message : String(e) };
+		}
+	}
+
+	addRow(): void {
+		this.rows.push(emptyRow());
+	}
+
+	removeRow(index: number): void {
+		this.rows.splice(index, 1);
+		if (this.rows.length === 0) this.rows.push(emptyRow());
+	}
+
+	setPrice(model: string, side: 'input' | 'output', text: string): void {
+		const value = parseAmount(text);
+		const old = this.prices.models[model] ?? { input: 0, output: 0 };
+		const models = { ...this.prices.models };
+		if (value === null && text.trim() === '') delete models[model];
+		else models[model] = { ...old, [side]: value ?? 0 };
+		this.prices = { ...this.prices, models };
+		savePrices(browserStorage(), $state.snapshot(this.prices));
+	}
+
+	refresh(): void {
+		this.stored = specs.loadStoredPlans(browserStorage());
+	}
+
+	/** Starts the form's plan. */
+	async start(form: { runId: string; limit: number | null; stages: readonly StageName[] }) {
+		const sources = this.#sources();
+		const rows = $state.snapshot(this.rows);
+		const built = buildPlan(
+			{ runId: form.runId, repetitions: this.repetitions, rows },
+			sources.settings
+		);
+		const stored: specs.StoredPlan = {
+			planId: await planId(built.spec),
+			spec: built.spec,
+			stages: [...form.stages],
+			limit: form.limit,
+			settings: { ...sources.settings.generation },
+			datasetName: sources.datasetName ?? 'dataset.json',
+			simulated: built.simulated,
+			status: 'running',
+			updatedAt: specs.nowIso()
+		};
+		await this.#run(stored, built.clients, built.keys);
+	}
+
+	/** Starts a stored plan again: every run goes on where it stopped. */
+	async resumeStored(plan: specs.StoredPlan): Promise<void> {
+		const settings = this.#sources().settings;
+		const shared = resolveEndpoints(settings);
+		const rows = $state.snapshot(this.rows);
+		const clients = plan.spec.models.map((m) => {
+			const row = rows.find((r) => r.model.trim() === m.evaluated.model);
+			const key = row?.apiKey.trim()
+				? row.apiKey.trim()
+				: sameEndpoint(shared.evaluated.baseURL, m.evaluated.endpoint)
+					? shared.evaluated.apiKey
+					: '';
+			const evaluated = { model: m.evaluated.model, baseURL: m.evaluated.endpoint, apiKey: key };
+			return { ...shared, evaluated };
+		});
+		const keys = plan.simulated ? [] : keysOf(clients);
+		await this.#run({ ...plan, status: 'running' }, clients, keys);
+	}
+
+	dismiss(plan: specs.StoredPlan): void {
+		specs.forgetPlan(browserStorage(), plan.planId);
+		this.refresh();
+	}
+
+	pause(): void {
+		this.#engine().pause();
+		this.#status('paused');
+	}
+
+	resume(): void {
+		this.cappedAt = null;
+		this.#engine().resume();
+		this.#status('running');
+	}
+
+	stop(): void {
+		this.#engine().stop();
+	}
+
+	async #run(
+		stored: specs.StoredPlan,
+		clients: PlanRequest['clients'],
+		keys: string[]
+	): Promise<void> {
+		const sources = this.#sources();
+		if (!sources.dataset) throw new Error('no dataset loaded');
+		const d = sources.dataset;
+		const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+		const request: PlanRequest = {
+			planId: stored.planId,
+			spec: plain(stored.spec),
+			dataset: {
+				cases: d.cases,
+				sha256: d.sha256,
+				historyFields: plain(d.historyFields),
+				categories: plain(d.categories)
+			},
+			limit: stored.limit,
+			stages: [...stored.stages],
+			settings: {
+				...stored.settings,
+				timeout_s: sources.settings.generation.timeout_s,
+				retries: sources.settings.generation.retries
+			},
+			concurrency: sources.settings.concurrency,
+			pack: plain(sources.pack),
+			simulated: stored.simulated,
+			clients: plain(clients),
+			keys
+		};
+		specs.storePlan(browserStorage(), stored);
+		this.shown = { stored, runs: planRuns(stored.spec) };
+		this.snapshot = null;
+		this.error = null;
+		this.cappedAt = null;
+		this.active = true;
+		this.refresh();
+		try {
+			const end = await this.#engine().startPlan(request, (s) => this.#onSnapshot(s));
+			if (end.snapshot) this.#onSnapshot(end.snapshot);
+			this.error = end.error;
+			const status = end.snapshot?.status;
+			if (status === 'done') specs.forgetPlan(browserStorage(), stored.planId);
+			else this.#status(status === 'aborted' ? 'stopped' : 'failed');
+		} finally {
+			this.active = false;
+			this.refresh();
+		}
+	}
+
+	#onSnapshot(snapshot: PlanSnapshot): void {
+		this.snapshot = snapshot;
+		const shown = this.shown;
+		if (!shown) return;
+		this.perCall = learnTokensPerCall(snapshot, shown.runs, this.perCall);
+		const spend = planSpend(snapshot, shown.runs, this.prices);
+		if (snapshot.status === 'running' && this.cappedAt === null && capPassed(spend, this.cap)) {
+			this.cappedAt = spend.cost;
+			this.#engine().pause();
+			this.#status('paused');
+		}
+	}
+
+	#status(status: specs.StoredPlan['status']): void {
+		if (this.shown) specs.setStoredPlanStatus(browserStorage(), this.shown.stored.planId, status);
+	}
+}

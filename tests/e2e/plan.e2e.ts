@@ -1,0 +1,162 @@
+/**
+ * A run plan from the Run page in Chromium, in each interface language: 2 simulated models × 2
+ * repetitions started with one Start, the page reloaded while the plan runs (once records are
+ * saved), the plan resumed from "Unfinished plans", all four runs completed and on the Results
+ * page; and a spending cap that pauses a plan once its spend passes it.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBrowser, type E2E } from './browser';
+import { go, LAPTOP, message, nextFrame, PHONE, sidewaysOverflow } from './i18n-support';
+import { savedManifest, savedRecords } from './run-support';
+
+const MODELS = ['simulated-strong', 'simulated-weak'];
+const RUNS = ['plan1', 'plan2'];
+
+let e: E2E | undefined;
+afterEach(async () => {
+	const problems = e?.problems.splice(0) ?? [];
+	await e?.close();
+	e = undefined;
+	expect(problems, problems.join('\n')).toEqual([]);
+});
+
+/** The plan's status badge reaches `status` (checked in the page every 100 ms). */
+async function planStatus(page: Page, status: string, timeout = 120_000): Promise<void> {
+	await page.waitForFunction(
+		(status) =>
+			document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') === status,
+		status,
+		{ timeout, polling: 100 }
+	);
+}
+
+describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
+	const t = (area: string, key: string, values?: Record<string, string | number>) =>
+		message(area, locale, key, values);
+
+	/** Sample loaded, simulated provider chosen, Run page open with the plan's form filled. */
+	async function planForm(page: Page, limit: number): Promise<void> {
+		await page.goto(`${e!.url}/`);
+		await go(page, await t('', 'nav_dataset'), await t('dataset', 'dataset_title'));
+		await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
+		await page.getByTestId('summary-stats').waitFor();
+		await go(page, await t('', 'nav_models'), await t('models', 'models_title'));
+		await page.getByTestId('mode-simulated').check();
+		await go(page, await t('', 'nav_run'), await t('run', 'run_title'));
+		await page.getByTestId('run-id').fill('plan');
+		await page.getByTestId('run-limit').fill(String(limit));
+		await page.getByTestId('plan-model-id-0').fill(MODELS[0]);
+		await page.getByTestId('plan-add-model').click();
+		await page.getByTestId('plan-model-id-1').fill(MODELS[1]);
+		await page.getByTestId('plan-repetitions').fill('2');
+	}
+
+	it('runs 2 models × 2 repetitions, survives a reload, resumes and shows the four runs', async () => {
+		e = await startBrowser({ locale, viewport: LAPTOP });
+		const { page } = e;
+		await planForm(page, 8);
+		// The run ids, before Start: each model × run1, run2 of the prefix.
+		const ids = page.getByTestId('plan-run-ids');
+		expect(await ids.innerText()).toContain(await t('plans', 'plans_run_ids', { count: 4 }));
+		for (const model of MODELS)
+			for (const run of RUNS) {
+				expect(await ids.innerText()).toContain(`${model} · ${run}`);
+			}
+		expect(await page.getByTestId('plan-estimate').innerText()).toContain(
+			await t('plans', 'plans_estimate_unknown')
+		);
+		await e.screenshot(`plan-form-${locale}`);
+		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
+		await planStatus(page, 'running');
+		// Reloaded once some cases are saved, in both repetitions, and before the plan is done.
+		await expect
+			.poll(
+				async () => {
+					const records = [await savedRecords(page, 'plan1'), await savedRecords(page, 'plan2')];
+					return records.every((r) => (r.LJP_direct?.length ?? 0) >= 1);
+				},
+				{ timeout: 60_000, interval: 100 }
+			)
+			.toBe(true);
+		await e.screenshot(`plan-running-${locale}`);
+		await page.reload();
+		const before = (await savedRecords(page, 'plan1')).LJP_direct?.length ?? 0;
+
+		await page.getByTestId('unfinished-plan').waitFor();
+		expect(await page.getByTestId('unfinished-plans').innerText()).toContain(
+			await t('plans', 'plans_unfinished_item', { runs: 4, models: MODELS.join(', ') })
+		);
+		await page.getByTestId('ready-dataset').getByText('lexpilot-sample.json').waitFor();
+		await e.screenshot(`plan-unfinished-${locale}`);
+		await page.getByTestId('plan-resume-stored').click();
+		await planStatus(page, 'done');
+		await e.screenshot(`plan-done-${locale}`);
+		expect(await page.getByTestId('plan-status').innerText()).toBe(
+			await t('plans', 'plans_status_done')
+		);
+		for (const model of MODELS) {
+			for (const run of RUNS) {
+				const row = page.getByTestId(`plan-row-${model}-${run}`);
+				expect(await row.getAttribute('data-status')).toBe('done');
+			}
+		}
+		// Nothing was redone or lost: each run has every selected case once.
+		const records = await savedRecords(page, 'plan1');
+		expect(before).toBeGreaterThanOrEqual(1);
+		expect(records.LJP_direct).toHaveLength(2 * 8);
+		expect(new Set(records.LJP_direct).size).toBe(8);
+		expect(await page.getByTestId('unfinished-plan').count()).toBe(0);
+		// At 390 px the plan's form, progress and costs stack inside the viewport.
+		await page.setViewportSize(PHONE);
+		await nextFrame(page);
+		const overflow = await sidewaysOverflow(page);
+		expect(overflow.wide, JSON.stringify(overflow)).toEqual([]);
+		await e.screenshot(`plan-phone-${locale}`);
+		await page.setViewportSize(LAPTOP);
+		const manifest = await savedManifest(page, 'plan2');
+		expect(manifest).toMatchObject({ simulated: true, run_id: 'plan2' });
+
+		// Results: the four runs, two per model, with their figures.
+		await go(page, await t('', 'nav_results'), await t('results', 'results_title'));
+		const picker = page.getByTestId('run-picker');
+		await picker.waitFor();
+		await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+		for (const model of MODELS) {
+			const group = picker.locator('fieldset', { hasText: model });
+			expect(await group.locator('.run-id').allInnerTexts()).toEqual(expect.arrayContaining(RUNS));
+		}
+		expect(await page.getByTestId('run-toggle').count()).toBe(4);
+		await e.screenshot(`plan-results-${locale}`);
+	});
+
+	it('pauses the plan when the spend passes the cap, losing nothing', async () => {
+		e = await startBrowser({ locale, viewport: LAPTOP });
+		const { page } = e;
+		await planForm(page, 14);
+		await page.getByText(await t('plans', 'plans_prices_title')).click();
+		// Every model of the plan (evaluated, user, judge) at a price that passes the cap at once.
+		for (const input of await page.locator('[data-testid^="price-"]').all()) {
+			await input.fill('1000');
+			await input.dispatchEvent('change');
+		}
+		await page.getByTestId('plan-cap').fill('0.5');
+		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
+		await page.getByTestId('plan-capped').waitFor({ timeout: 60_000 });
+		await planStatus(page, 'paused');
+		await e.screenshot(`plan-capped-${locale}`);
+		expect(await page.getByTestId('plan-capped').innerText()).toContain('0.5000');
+		// Paused, not stopped: no run ended, and the plan is kept for Resume.
+		const rows = page.locator('[data-testid^="plan-row-"]');
+		for (const status of await rows.evaluateAll((els) =>
+			els.map((el) => el.getAttribute('data-status'))
+		)) {
+			expect(['waiting', 'running']).toContain(status);
+		}
+		const stored = await page.evaluate(() => localStorage.getItem('lexpilot.plan-specs.v1'));
+		expect(stored).toContain('"status":"paused"');
+		expect(stored).not.toContain('apiKey');
+		await page.getByTestId('plan-stop').click();
+		await planStatus(page, 'aborted');
+	});
+});
