@@ -39,6 +39,15 @@ export {
 	type CorrectedMetrics
 } from './corrected-metrics';
 export {
+	LJP_CORRECTED,
+	LJP_SETUPS,
+	MIN_PER_VERDICT,
+	correctedLjp,
+	misclassification,
+	type CorrectedLjp,
+	type LjpSetup
+} from './corrected-ljp';
+export {
 	reviewReport,
 	type Disagreement,
 	type RaterComparison,
