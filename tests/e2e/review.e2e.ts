@@ -164,19 +164,27 @@ describe('reviewing the judge of a browser-made run', () => {
 		e2e.assertClean();
 	});
 
-	it('Results shows the corrected estimate beside each judged LCA and DCG metric', async () => {
+	it('Results shows the corrected estimate beside each judged LCA, DCG and LJP metric', async () => {
 		const { page } = e2e;
 		await go(page, 'Results', 'Results');
 		const panel = page.getByTestId('corrected-panel');
 		await panel.first().waitFor({ timeout: 30_000 });
 		const rows = panel.getByTestId('corrected-row');
 		await rows.first().waitFor();
-		// One table per reviewer, six judged metrics each: the judged value and the corrected one.
-		expect(await rows.count()).toBe(12);
-		const first = (await rows.first().locator('td').allInnerTexts()).map((t) => t.trim());
+		// One table per reviewer, six LCA and DCG metrics and LJP's QWK and accuracy of each of the
+		// three setups: the judged value and the corrected one.
+		expect(await rows.count()).toBe(24);
+		const cells = async (i: number) =>
+			(await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim());
+		const corrected = /^(-?\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/;
+		const first = await cells(0);
 		expect(first[0]).toBe('lca.macro_f1');
 		expect(first[1]).toMatch(/^\d\.\d{3}$/);
-		expect(first[2]).toMatch(/^(\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/);
+		expect(first[2]).toMatch(corrected);
+		const qwk = await cells(6);
+		expect(qwk[0]).toBe('ljp.direct.qwk');
+		expect(qwk[1]).toMatch(/^(-?\d\.\d{3}|—)$/);
+		expect(qwk[2]).toMatch(corrected);
 		await e2e.screenshot('review-results-en-1366', panel.first());
 		e2e.assertClean();
 	});

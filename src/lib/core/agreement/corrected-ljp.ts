@@ -7,6 +7,7 @@
 import { VERDICTS } from '../dataset/names';
 import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
 import { Prng, scopeSeed } from '../metrics/prng';
+import type { LjpSetup } from '../metrics/types';
 import type { Corrected } from './corrected';
 import type { Decision } from './decisions';
 import { MIN_RATED, type BootstrapOptions, type LabelPair } from './kappa';
@@ -15,8 +16,6 @@ import { correctTable, tableAccuracy, tableQwk, type Table } from './ljp-table';
 /** Reviewed decisions needed of each verdict the reviewer gave, or its row of M rests on few. */
 export const MIN_PER_VERDICT = 3;
 export const LJP_CORRECTED = ['qwk', 'accuracy'] as const;
-export const LJP_SETUPS = ['direct', 'gold', 'interaction'] as const;
-export type LjpSetup = (typeof LJP_SETUPS)[number];
 export type CorrectedLjp = Partial<
 	Record<LjpSetup, Record<(typeof LJP_CORRECTED)[number], Corrected>>
 >;

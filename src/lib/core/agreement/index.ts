@@ -40,12 +40,10 @@ export {
 } from './corrected-metrics';
 export {
 	LJP_CORRECTED,
-	LJP_SETUPS,
 	MIN_PER_VERDICT,
 	correctedLjp,
 	misclassification,
-	type CorrectedLjp,
-	type LjpSetup
+	type CorrectedLjp
 } from './corrected-ljp';
 export {
 	reviewReport,
