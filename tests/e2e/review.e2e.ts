@@ -34,10 +34,41 @@ async function progress(page: Page, text: string) {
 	await page.getByTestId('review-progress').filter({ hasText: text }).waitFor({ timeout: 30_000 });
 }
 
+/**
+ * The hidden-facts panel beside the judge's prompt shows what the decision's stage compared
+ * against: LCA the history's kind, DCG the focal points and key details, LJP the claims with the
+ * decision's claim marked. Returns the stage seen.
+ */
+async function checkFacts(page: Page, key: string): Promise<string> {
+	const [stage, , history, , claim] = JSON.parse(key) as [string, string, string, number, number];
+	const facts = page.getByTestId('review-facts');
+	expect(await facts.getByTestId('review-facts-none').count()).toBe(0);
+	if (stage === 'lca') {
+		expect(await facts.getByTestId('review-facts-history').count()).toBe(1);
+		expect(await facts.getByTestId('key-details-withheld').count()).toBe(
+			history === 'underspecified' ? 1 : 0
+		);
+	} else if (stage === 'dcg') {
+		expect(await facts.getByTestId('review-facts-focal').innerText()).not.toBe('');
+		expect(await facts.getByTestId('review-facts-key-details').innerText()).not.toBe('');
+	} else {
+		const marked = facts.getByTestId('review-facts-claim');
+		expect(await marked.count()).toBe(1);
+		expect(await marked.locator('td').first().innerText()).toBe(String(claim + 1));
+	}
+	return stage.slice(0, 3);
+}
+
 /** Labels `count` decisions by keyboard (keys 1 and 2 in turn), each saved before the next. */
-async function reviewByKeyboard(page: Page, count: number, progressText: (n: number) => string) {
+async function reviewByKeyboard(
+	page: Page,
+	count: number,
+	progressText: (n: number) => string
+): Promise<Set<string>> {
+	const stages = new Set<string>();
 	for (let i = 1; i <= count; i++) {
 		const shown = await page.getByTestId('review-decision').getAttribute('data-decision');
+		stages.add(await checkFacts(page, shown ?? ''));
 		await page.keyboard.press(i % 2 ? '1' : '2');
 		await progress(page, progressText(i));
 		// The queue moves on after saving: wait for the next decision before the next key.
@@ -52,6 +83,7 @@ async function reviewByKeyboard(page: Page, count: number, progressText: (n: num
 			);
 		}
 	}
+	return stages;
 }
 
 async function startQueue(page: Page, reviewer: string, start: string) {
@@ -84,7 +116,9 @@ describe('reviewing the judge of a browser-made run', () => {
 		await progress(page, `0 of ${SIZE} reviewed`);
 		expect(await page.getByTestId('review-prompt').innerText()).not.toBe('');
 		expect(await page.getByTestId('review-answer').innerText()).not.toBe('');
-		await reviewByKeyboard(page, 10, (n) => `${n} of ${SIZE} reviewed`);
+		const stages = await reviewByKeyboard(page, 10, (n) => `${n} of ${SIZE} reviewed`);
+		// The seeded sample reaches every stage within its first 10 decisions.
+		expect([...stages].sort()).toEqual(['dcg', 'lca', 'ljp']);
 		await page.getByTestId('agreement-panel').waitFor();
 		await e2e.screenshot('review-en-1366', page.getByTestId('review-section'));
 		e2e.assertClean();
@@ -130,19 +164,27 @@ describe('reviewing the judge of a browser-made run', () => {
 		e2e.assertClean();
 	});
 
-	it('Results shows the corrected estimate beside each judged LCA and DCG metric', async () => {
+	it('Results shows the corrected estimate beside each judged LCA, DCG and LJP metric', async () => {
 		const { page } = e2e;
 		await go(page, 'Results', 'Results');
 		const panel = page.getByTestId('corrected-panel');
 		await panel.first().waitFor({ timeout: 30_000 });
 		const rows = panel.getByTestId('corrected-row');
 		await rows.first().waitFor();
-		// One table per reviewer, six judged metrics each: the judged value and the corrected one.
-		expect(await rows.count()).toBe(12);
-		const first = (await rows.first().locator('td').allInnerTexts()).map((t) => t.trim());
+		// One table per reviewer, six LCA and DCG metrics and LJP's QWK and accuracy of each of the
+		// three setups: the judged value and the corrected one.
+		expect(await rows.count()).toBe(24);
+		const cells = async (i: number) =>
+			(await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim());
+		const corrected = /^(-?\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/;
+		const first = await cells(0);
 		expect(first[0]).toBe('lca.macro_f1');
 		expect(first[1]).toMatch(/^\d\.\d{3}$/);
-		expect(first[2]).toMatch(/^(\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/);
+		expect(first[2]).toMatch(corrected);
+		const qwk = await cells(6);
+		expect(qwk[0]).toBe('ljp.direct.qwk');
+		expect(qwk[1]).toMatch(/^(-?\d\.\d{3}|—)$/);
+		expect(qwk[2]).toMatch(corrected);
 		await e2e.screenshot('review-results-en-1366', panel.first());
 		e2e.assertClean();
 	});

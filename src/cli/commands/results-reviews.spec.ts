@@ -125,3 +125,62 @@ describe('results with review files', () => {
 		);
 	});
 });
+
+describe('results with reviews of LJP decisions', () => {
+	/** A reviewer who agrees with every LJP verdict the judge extracted from run1. */
+	function agreeingLjpReviews(root: string): string {
+		const lines: string[] = [];
+		for (const [setup, file] of [
+			['direct', 'LJP_direct'],
+			['gold', 'LJP_gold'],
+			['interaction', 'LJP_interaction']
+		]) {
+			const path = join(root, 'eval_results', 'run1', MODEL_DIR, `${file}.jsonl`);
+			for (const l of readFileSync(path, 'utf8').trim().split('\n')) {
+				const r = JSON.parse(l) as { case_number: string; predicted: string[] };
+				r.predicted.forEach((label, claim) => {
+					const decision = {
+						run_id: 'run1',
+						model_dir: MODEL_DIR,
+						stage: `ljp-${setup}`,
+						case_number: r.case_number,
+						history_type: null,
+						round: null,
+						claim
+					};
+					lines.push(
+						JSON.stringify({
+							decision,
+							judge_label: label,
+							reviewer_label: label,
+							reviewer: 'Ann',
+							at: '2026-12-05T11:00:00Z'
+						}) + '\n'
+					);
+				});
+			}
+		}
+		return lines.join('');
+	}
+
+	it('prints LJP QWK and accuracy corrected by the matrix method, a perfect judge changing nothing', async () => {
+		const root = mkdtempSync(join(tmpdir(), 'lexpilot-results-ljp-reviews-'));
+		cpSync(FIXTURES, root, { recursive: true });
+		const folder = join(root, 'reviews', 'run1', MODEL_DIR);
+		mkdirSync(folder, { recursive: true });
+		writeFileSync(join(folder, await reviewerFileName('Ann')), agreeingLjpReviews(root));
+		const text = await results(root);
+		expect(text.code).toBe(0);
+		expect(text.stdout).toMatch(/LJP direct qwk\s+all\s+\S/);
+		const json = await results(root, '--json');
+		const parsed = JSON.parse(json.stdout);
+		const corrected = parsed.reviews[0].report.corrected[0].overall.ljp;
+		const ljp = parsed.runs[0].metrics.ljp;
+		for (const setup of ['direct', 'gold', 'interaction']) {
+			const c = corrected[setup];
+			if (c.qwk.status === 'ok') expect(c.qwk.value).toBeCloseTo(ljp[setup].qwk, 12);
+			else expect(c.qwk.status).toBe('too_small');
+			if (c.accuracy.status === 'ok') expect(c.accuracy.value).toBeCloseTo(ljp[setup].accuracy, 12);
+		}
+	});
+});

@@ -266,6 +266,8 @@ export const CORE_TEXTS = {
 	rejudge_source_incomplete: ['file', 'saved', 'total'],
 	rejudge_nothing_judged: ['runId'],
 	rejudge_generation_call: ['role', 'task'],
+	// A re-judged run's resume refusal names its own flag, --as (store/resume.ts).
+	resume_different_inputs_rejudged: ['manifest', 'run', 'lines'],
 	// Run plans: models × repetitions (engine/plan.ts, engine/run-plan.ts).
 	plan_no_model: [],
 	plan_no_model_id: ['place'],

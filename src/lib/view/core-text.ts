@@ -222,6 +222,7 @@ const SAY: Sayers = {
 	rejudge_source_incomplete: (p) => m.core_rejudge_source_incomplete(p),
 	rejudge_nothing_judged: (p) => m.core_rejudge_nothing_judged(p),
 	rejudge_generation_call: (p) => m.core_rejudge_generation_call(p),
+	resume_different_inputs_rejudged: (p) => m.core_resume_different_inputs_rejudged(p),
 	// Batch mode (batch/*).
 	batch_request_too_large: (p) => m.core_batch_request_too_large(p),
 	batch_id_unknown: (p) => m.core_batch_id_unknown(p),

@@ -2,11 +2,12 @@
  * The judged metrics of PROTOCOL.md §7 corrected by a reviewed sample (README.md, "Corrected
  * estimates"): LCA's acc_u, acc_c and macro-F1 from the clarification rates of each history
  * corrected by the LCA judge's Se/Sp; DCG's round rates corrected the same way, and its success
- * rate (either round 是) from the two rounds' joint rates with both rounds' errors undone. LJP
- * (three labels, QWK) is not corrected: its agreement is reported, no corrected figure.
+ * rate (either round 是) from the two rounds' joint rates with both rounds' errors undone; LJP's
+ * QWK and accuracy per setup by the matrix method (`corrected-ljp.ts`).
  */
 import { lcaFromConfusion } from '../metrics/lca';
 import { correctedEstimate, roganGladen, type Corrected, type ErrorRates } from './corrected';
+import { correctedLjp, type CorrectedLjp } from './corrected-ljp';
 import type { Decision } from './decisions';
 import type { BootstrapOptions, LabelPair } from './kappa';
 
@@ -16,6 +17,7 @@ export const DCG_CORRECTED = ['success_rate', 'round1_rate', 'round2_rate'] as c
 export interface CorrectedMetrics {
 	lca: Record<(typeof LCA_CORRECTED)[number], Corrected> | null;
 	dcg: Record<(typeof DCG_CORRECTED)[number], Corrected> | null;
+	ljp: CorrectedLjp | null;
 }
 
 type Options = BootstrapOptions & { scope?: string };
@@ -91,7 +93,7 @@ function dcgEstimates(decisions: readonly Decision[]) {
  */
 export function correctedMetrics(
 	decisions: readonly Decision[],
-	pairs: { lca: readonly LabelPair[]; dcg: readonly LabelPair[] },
+	pairs: { lca: readonly LabelPair[]; dcg: readonly LabelPair[]; ljp?: readonly LabelPair[] },
 	options: Options = {}
 ): CorrectedMetrics {
 	const lca = lcaEstimates(decisions);
@@ -116,6 +118,7 @@ export function correctedMetrics(
 					m,
 					correctedEstimate(pairs.dcg, '是', dcg[m], { ...options, scope: `${scope}/dcg/${m}` })
 				])
-			) as CorrectedMetrics['dcg'])
+			) as CorrectedMetrics['dcg']),
+		ljp: correctedLjp(decisions, pairs.ljp ?? [], { ...options, scope })
 	};
 }

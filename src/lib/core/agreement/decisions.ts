@@ -51,6 +51,8 @@ export interface Decision {
 	label: string;
 	/** The case's cause class from the run's map. */
 	cls: string;
+	/** LJP: the claim's gold verdict (for the corrected QWK; never shown to the judge). */
+	gold?: string;
 }
 
 /** Judge records of one run, any of them absent. */
@@ -82,8 +84,14 @@ export function listDecisions(
 		round: null,
 		claim: null
 	};
-	const add = (id: DecisionId, label: string, cause: string) =>
-		out.push({ id, key: decisionKey(id), label, cls: classOf(cause, categories) });
+	const add = (id: DecisionId, label: string, cause: string, gold?: string) =>
+		out.push({
+			id,
+			key: decisionKey(id),
+			label,
+			cls: classOf(cause, categories),
+			...(gold === undefined ? {} : { gold })
+		});
 	for (const r of records.LCA_results ?? []) {
 		add(
 			{ ...base, stage: 'lca', case_number: r.case_number, history_type: r.history_type },
@@ -103,7 +111,12 @@ export function listDecisions(
 	for (const [stage, file] of LJP_FILES) {
 		for (const r of records[file] ?? []) {
 			r.predicted.forEach((label, claim) =>
-				add({ ...base, stage, case_number: r.case_number, claim }, label, r.cause_of_action)
+				add(
+					{ ...base, stage, case_number: r.case_number, claim },
+					label,
+					r.cause_of_action,
+					r.gold[claim]
+				)
 			);
 		}
 	}

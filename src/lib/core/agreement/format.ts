@@ -1,6 +1,7 @@
 /** The agreement section `results` prints after its tables (README.md says what each figure means). */
 import { renderTable } from '../results/text-table';
 import type { Corrected } from './corrected';
+import { LJP_CORRECTED } from './corrected-ljp';
 import { DCG_CORRECTED, LCA_CORRECTED, type CorrectedMetrics } from './corrected-metrics';
 import type { RaterComparison, ScopeAgreement } from './report';
 import type { RunReviews } from './run-reviews';
@@ -70,6 +71,9 @@ function correctedRows(cls: string, m: CorrectedMetrics): string[][] {
 		for (const k of LCA_CORRECTED) rows.push([`LCA ${k}`, cls, ...correctedCell(m.lca[k])]);
 	if (m.dcg)
 		for (const k of DCG_CORRECTED) rows.push([`DCG ${k}`, cls, ...correctedCell(m.dcg[k])]);
+	for (const [setup, figures] of Object.entries(m.ljp ?? {}))
+		for (const k of LJP_CORRECTED)
+			rows.push([`LJP ${setup} ${k}`, cls, ...correctedCell(figures[k])]);
 	return rows;
 }
 
@@ -89,7 +93,7 @@ export function formatReviews(runs: readonly RunReviews[]): string {
 				];
 				if (rows.length === 0) continue;
 				parts.push(
-					`corrected by ${c.reviewer}'s reviews (Rogan–Gladen; 95% CI over the reviewed decisions; too small below 10 reviewed or 3 of either label):`,
+					`corrected by ${c.reviewer}'s reviews (Rogan–Gladen; LJP by the matrix method; 95% CI over the reviewed decisions; too small below 10 reviewed or 3 of either label, of each verdict for LJP):`,
 					renderTable(['metric', 'class', 'corrected', '95% CI', 'reviewed'], rows, [
 						'left',
 						'left',

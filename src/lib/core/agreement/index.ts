@@ -39,6 +39,13 @@ export {
 	type CorrectedMetrics
 } from './corrected-metrics';
 export {
+	LJP_CORRECTED,
+	MIN_PER_VERDICT,
+	correctedLjp,
+	misclassification,
+	type CorrectedLjp
+} from './corrected-ljp';
+export {
 	reviewReport,
 	type Disagreement,
 	type RaterComparison,

@@ -157,7 +157,7 @@ export function reviewReport(
 				kept
 					.filter((r) => stageGroup(r.decision.stage) === g)
 					.map((r): LabelPair => [r.judge_label, r.reviewer_label]);
-			return { lca: of('lca'), dcg: of('dcg') };
+			return { lca: of('lca'), dcg: of('dcg'), ljp: of('ljp') };
 		};
 		const by_class: Record<string, CorrectedMetrics> = {};
 		for (const cls of classes) {

@@ -179,6 +179,27 @@ describe('openRun', () => {
 		expect(await store.readManifest(run)).toEqual(saved);
 	});
 
+	it("refuses a re-judged run's resume naming its own flag, --as", async () => {
+		const store = new MemoryStore();
+		const rejudged = changed((m) => {
+			m.rejudged_from = {
+				run_id: 'run0',
+				model_dir: run.modelDir,
+				judge: 'judge-a',
+				prompts_sha256: fakeSha('prompts'),
+				stages: ['lca'],
+				shared_files: []
+			};
+		});
+		await openRun(store, rejudged);
+		const wanted = structuredClone(rejudged);
+		wanted.settings.temperature = 0.5;
+		const message = ((await openRun(store, wanted).catch((e: unknown) => e)) as Error).message;
+		expect(message).toContain('settings.temperature: saved 0.7, now 0.5');
+		expect(message).toContain('new run id (--as)');
+		expect(message).not.toContain('--run-id');
+	});
+
 	it('records a resume that changed timeout, retries or concurrency, keeping the first settings', async () => {
 		const store = new MemoryStore();
 		const first = { at: saved.created_at, timeout_s: 120, retries: 3, concurrency: 4 };

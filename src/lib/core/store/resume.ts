@@ -215,7 +215,7 @@ export async function openRun(
 	if (diffs.length > 0) {
 		throw new CheckpointError([
 			coded(
-				'resume_different_inputs',
+				saved.rejudged_from ? 'resume_different_inputs_rejudged' : 'resume_different_inputs',
 				{ manifest: manifestPath(run), run: run.runId },
 				{ lines: diffs }
 			)
