@@ -14,29 +14,23 @@ import {
 	maxAnswerBytes,
 	maxResponseBytes,
 	RedirectRefused,
-	ResponseTooLarge,
-	sizeText
+	ResponseTooLarge
 } from './bounded-fetch';
 import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
-import {
-	describeFailure,
-	describeRejectedOutput,
-	failureSaid,
-	providerWords,
-	type ClientFailure
-} from './failure-message';
-import { coded, redactSaid, type CoreText } from '../said';
+import { providerWords, type ClientFailure } from './failure-message';
+import type { CoreText } from '../said';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
-import { splitReasoning } from './output';
-import { clipText, QUOTED_CHARS, RAW_OUTPUT_CHARS, utf8Length } from '../text/clip';
+import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError } from './retry';
+import { callError } from './call-error';
+import { chatBody, readCompletion, RejectedOutput } from './completion';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 
 /** Options of {@link createOpenAIClient}. */
@@ -145,16 +139,10 @@ export function createOpenAIClient(
 			: () => {};
 		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
 		try {
-			const call = sdkFor(request.role).chat.completions.create(
-				{
-					model: ep.model,
-					messages: [{ role: 'user', content: request.prompt }],
-					n: 1,
-					temperature: request.temperature,
-					max_tokens: request.maxTokens
-				},
-				{ signal: ctl.signal, timeout: timeoutMs }
-			);
+			const call = sdkFor(request.role).chat.completions.create(chatBody(ep.model, request), {
+				signal: ctl.signal,
+				timeout: timeoutMs
+			});
 			// The SDK stops watching the signal once headers arrive; racing keeps a stalled body
 			// from outliving an abort or the timeout.
 			const completion = await raceAbort(call, ctl.signal);
@@ -225,19 +213,15 @@ export function createOpenAIClient(
 				timeoutMs,
 				answeredBefore: answered.has(endpointKey)
 			};
-			const message = redact(describeFailure(f, context), ep.apiKey);
-			const said = failureSaid(f, context);
-			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
-			throw new ModelCallError(message, {
+			const error = callError(f, context, request, trace, ep.apiKey);
+			emit({
+				type: 'failure',
+				...info(attempt),
 				kind: f.kind,
 				status: f.status,
-				caseNumber: request.caseNumber,
-				role: request.role,
-				task: request.task,
-				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
-				attempts: trace,
-				...(said ? { said: [redactSaid(said, ep.apiKey)] } : {})
+				message: error.message
 			});
+			throw error;
 		};
 		const aborted: ClientFailure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
 
@@ -366,89 +350,6 @@ export function createOpenAIClient(
 
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
-
-/** An output the protocol refuses (PROTOCOL.md §3): retried as a failure, never returned. */
-class RejectedOutput extends Error {
-	constructor(readonly failure: ClientFailure) {
-		super(failure.detail);
-	}
-}
-
-function readCompletion(completion: unknown, maxTokens: number): ChatResult {
-	const choice = (completion as OpenAI.ChatCompletion | null)?.choices?.[0];
-	if (!choice?.message) {
-		const raw = typeof completion === 'string' ? completion : JSON.stringify(completion ?? null);
-		throw new RejectedOutput({
-			kind: 'server',
-			retryable: true,
-			status: 200,
-			detail: 'the response is not a chat completion (no choices[0].message)',
-			rawOutput: clipText(raw, RAW_OUTPUT_CHARS)
-		});
-	}
-	const message = choice.message as OpenAI.ChatCompletionMessage & {
-		reasoning_content?: string | null;
-		reasoning?: string | null;
-	};
-	const texts = [message.content, message.reasoning_content ?? message.reasoning];
-	const bytes = texts.reduce((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
-	const limit = maxAnswerBytes(maxTokens);
-	if (bytes > limit) {
-		throw new RejectedOutput({
-			kind: 'invalid_output',
-			retryable: true,
-			detail:
-				`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
-				`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
-				`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`,
-			rawOutput: clipText(
-				typeof message.content === 'string' ? message.content : '',
-				RAW_OUTPUT_CHARS
-			)
-		});
-	}
-	const { response, reasoning } = splitReasoning(
-		message.content,
-		message.reasoning_content ?? message.reasoning
-	);
-	const finishReason = choice.finish_reason ?? null;
-	if (finishReason === 'length' || !response) {
-		// Tool calls and no text: a model (or a proxy) forcing tool use, not a model that is mute.
-		const reason =
-			finishReason === 'length'
-				? 'length'
-				: Array.isArray(message.tool_calls) && message.tool_calls.length > 0
-					? 'tool_calls'
-					: 'empty';
-		throw new RejectedOutput({
-			kind: 'invalid_output',
-			retryable: true,
-			detail: describeRejectedOutput(reason, maxTokens),
-			detailSaid:
-				reason === 'length'
-					? coded('output_cut_off', { maxTokens })
-					: coded(reason === 'tool_calls' ? 'output_tool_calls' : 'output_empty', {}),
-			rawOutput: clipText(message.content ?? '', RAW_OUTPUT_CHARS)
-		});
-	}
-	const usage = (completion as OpenAI.ChatCompletion).usage;
-	const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
-	return {
-		response,
-		reasoning,
-		finishReason,
-		usage: usage
-			? {
-					promptTokens: usage.prompt_tokens,
-					completionTokens: usage.completion_tokens,
-					...(typeof reasoningTokens === 'number' ? { reasoningTokens } : {})
-				}
-			: null,
-		...(message.content !== response && typeof message.content === 'string'
-			? { rawContent: message.content }
-			: {})
-	};
-}
 
 /** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */
 function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
