@@ -28,15 +28,10 @@ import { DEFAULT_SETTINGS } from '../run-config';
 import { publicBaseUrl } from '../model/base-url';
 import { redactKeys } from '../text/redact';
 import { customId } from './custom-id';
-import type { BatchAnswer } from './output';
+import { BatchPending } from './pending';
 
-/** A call parked until the round that asks it comes back. */
-export class BatchPending extends Error {
-	override name = 'BatchPending';
-	constructor(readonly customId: string) {
-		super(`waiting for the batch answer of ${customId}`);
-	}
-}
+export { BatchPending };
+import type { BatchAnswer } from './output';
 
 /** One line of a round's input, before it is written: `{custom_id, method, url, body}`. */
 export interface PendingRequest {
@@ -51,6 +46,11 @@ export interface BatchClientOptions {
 	run: RunKey;
 	/** Every answer read so far, by custom_id. */
 	answers: ReadonlyMap<string, BatchAnswer>;
+	/**
+	 * Whether an answer came back in the round this pass follows: a call ending on an older one
+	 * was logged by an earlier pass and is marked `replayed`. @default every answer is new
+	 */
+	fresh?: (customId: string) => boolean;
 	/** Further attempts after a retryable failure, each in a later round. @default DEFAULT_SETTINGS.retries */
 	retries?: number;
 	/** Per-attempt timeout of the run, for the words of a final timeout. @default DEFAULT_SETTINGS.timeout_s × 1000 */
@@ -73,6 +73,7 @@ export function createBatchClient(
 	const occurrences = new Map<string, number>();
 	const pending: PendingRequest[] = [];
 	let inFlight = 0;
+	const replayed = (id: string) => (options.fresh && !options.fresh(id) ? { replayed: true } : {});
 
 	async function complete(request: ChatRequest): Promise<ChatResult> {
 		// Counted before anything awaits: the order of a case's calls is the order they are asked.
@@ -114,7 +115,7 @@ export function createBatchClient(
 			const checked = check(known, request.maxTokens);
 			if ('result' in checked) {
 				trace.push({ attempt, outcome: 'ok', latencyMs: 0 });
-				return { ...checked.result, attempts: trace };
+				return { ...checked.result, attempts: trace, ...replayed(id) };
 			}
 			const f = checked.failure;
 			const redact = (text: string) => redactKeys(text, [ep.apiKey]);
@@ -136,7 +137,9 @@ export function createBatchClient(
 					maxTokens: request.maxTokens,
 					timeoutMs
 				};
-				throw callError(f, context, request, trace, ep.apiKey);
+				const error = callError(f, context, request, trace, ep.apiKey);
+				Object.assign(error.details, replayed(id));
+				throw error;
 			}
 		}
 	}
