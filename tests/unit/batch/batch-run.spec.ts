@@ -4,7 +4,9 @@
  * from the deterministic fake provider.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { providerSender } from '../../../src/lib/core/batch/provider';
 import { runBatch, type SendRound } from '../../../src/lib/core/batch/rounds';
+import { modelDirName } from '../../../src/lib/core/layout';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
@@ -21,7 +23,7 @@ afterEach(async () => {
 });
 
 async function serve(handler: Handler) {
-	const server = await startFakeOpenAI({ handler });
+	const server = await startFakeOpenAI({ handler, batch: { delayMs: 5 } });
 	servers.push(server);
 	return server;
 }
@@ -111,5 +113,46 @@ describe('batch mode against the deterministic fake provider', () => {
 		expect(sizes.reduce((a, b) => a + b, 0)).toBe(live.chatRequests.length);
 		expect(rounds).toBe(sizes.length);
 		expect(rounds).toBeGreaterThan(2);
+	});
+
+	it('provider mode: every round through /v1/files and /v1/batches, each request sent once', async () => {
+		const handler = byTask(simulatedScript);
+		const live = await serve(handler);
+		const interactive = new MemoryStore();
+		const common = { dataset, runId: 'r1', models: MODELS };
+		const ep = (model: string) => ({ baseURL: live.baseURL, apiKey: 'sk-batch-0123456789', model });
+		const roles = {
+			evaluated: ep(MODELS.evaluated),
+			user: ep(MODELS.user),
+			judge: ep(MODELS.judge)
+		};
+		await runAll({
+			...common,
+			client: createOpenAIClient(roles),
+			store: interactive,
+			endpoints: endpointsOf(live.baseURL)
+		});
+
+		const provider = await serve(handler);
+		const batch = new MemoryStore();
+		const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const proles = {
+			evaluated: { ...roles.evaluated, baseURL: provider.baseURL },
+			user: { ...roles.user, baseURL: provider.baseURL },
+			judge: { ...roles.judge, baseURL: provider.baseURL }
+		};
+		const { rounds } = await runBatch(
+			{ ...common, store: batch, endpoints: endpointsOf(live.baseURL) },
+			providerSender({ run, endpoints: proles, pollMs: 5, maxPollMs: 20 })
+		);
+		expect(files(batch)).toEqual(files(interactive));
+		expect(calls(batch)).toEqual(calls(interactive));
+		const ids = provider.batches.lines.map((l) => l.customId);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.length).toBe(live.chatRequests.length);
+		expect(provider.chatRequests).toHaveLength(0);
+		// One batch per model and endpoint in each round.
+		expect(provider.batches.batches.size).toBeGreaterThan(rounds);
+		expect(provider.batches.batches.size).toBeLessThanOrEqual(3 * rounds);
 	});
 });
