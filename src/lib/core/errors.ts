@@ -74,6 +74,8 @@ export class ModelCallError extends Error {
 			status?: number;
 			/** The raw output that could not be used (judge JSON, empty or truncated text). */
 			rawOutput?: string;
+			/** A batch answer used again by a later pass: already logged, not logged again. */
+			replayed?: boolean;
 			/** Every attempt the call took (the client's retry loop), for the call log. */
 			attempts?: {
 				attempt: number;

@@ -216,7 +216,9 @@ export const Manifest = z
 		 */
 		operational_history: z.array(OperationalEntry).optional(),
 		/** Only on a re-judged run: the run whose generation outputs it shares (`RejudgedFrom`). */
-		rejudged_from: RejudgedFrom.optional()
+		rejudged_from: RejudgedFrom.optional(),
+		/** `batch` for a run made in batch mode (PROTOCOL.md §5); absent for an interactive one. */
+		mode: z.literal('batch').optional()
 	})
 	.loose();
 export type Manifest = z.infer<typeof Manifest>;

@@ -9,6 +9,7 @@ import { forwarding } from '../forward';
 import type { CallLogEntry } from '../calls/schema';
 import type { CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
+import { BatchPending } from '../batch/pending';
 import { ModelCallError } from '../errors';
 import { sha256Canonical } from '../hash';
 import type { RunKey } from '../layout';
@@ -214,7 +215,8 @@ export function createContext(options: ContextOptions): StageContext {
 			// The stage rides along for wrappers of the client (the Run page's pause gate).
 			result = await send(stage ? { ...req, stage } : req);
 		} catch (e) {
-			if (callLog && stage) {
+			// A batch call waiting for its round, or a failure an earlier pass logged: no line.
+			if (callLog && stage && !unlogged(e)) {
 				const details = e instanceof ModelCallError ? e.details : {};
 				const latency = Date.now() - started;
 				const attempts = details.attempts?.length
@@ -238,6 +240,7 @@ export function createContext(options: ContextOptions): StageContext {
 			}
 			throw e;
 		}
+		if (result.replayed) return { result, entry: null };
 		progress.call(req.role, result.usage);
 		if (!callLog || !stage) return { result, entry: null };
 		const latency = Date.now() - started;
@@ -374,4 +377,9 @@ export function createContext(options: ContextOptions): StageContext {
 		}
 	});
 	return make(null);
+}
+
+/** A batch call still waiting, or a batch failure logged by the pass that first read it. */
+function unlogged(e: unknown): boolean {
+	return e instanceof BatchPending || (e instanceof ModelCallError && e.details.replayed === true);
 }

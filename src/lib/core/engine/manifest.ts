@@ -33,6 +33,8 @@ export interface ManifestInputs {
 	createdAt?: Date;
 	/** A re-judged run's source (PROTOCOL.md §5); absent for every other run. */
 	rejudgedFrom?: RejudgedFrom;
+	/** Run in batch mode: `mode: 'batch'` (PROTOCOL.md §5); absent for an interactive run. */
+	batch?: boolean;
 }
 
 export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
@@ -64,6 +66,7 @@ export async function buildManifest(inputs: ManifestInputs): Promise<Manifest> {
 				concurrency: inputs.concurrency
 			}
 		],
-		...(inputs.rejudgedFrom ? { rejudged_from: inputs.rejudgedFrom } : {})
+		...(inputs.rejudgedFrom ? { rejudged_from: inputs.rejudgedFrom } : {}),
+		...(inputs.batch ? { mode: 'batch' as const } : {})
 	};
 }

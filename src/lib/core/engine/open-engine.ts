@@ -67,6 +67,12 @@ export interface EngineOptions {
 	tool?: ToolInfo;
 	/** Only for a re-judged run (`rejudge.ts`): recorded in the manifest as `rejudged_from`. */
 	rejudgedFrom?: RejudgedFrom;
+	/**
+	 * A pass of batch mode (`core/batch`), recorded in the manifest as `mode: 'batch'`. In `runAll`: every task starts at once, a task whose call waits for
+	 * its round (`BatchPending`) is parked, and the pass ends in `BatchWaiting` when any is.
+	 * @default false
+	 */
+	batch?: boolean;
 }
 
 /** Reads a stage's saved records and returns its plan: the cases left and how to run one. */
@@ -162,7 +168,8 @@ export async function openEngine<T>(
 		concurrency: setup.concurrency,
 		simulated: options.client.simulated,
 		tool: options.tool,
-		rejudgedFrom: options.rejudgedFrom
+		rejudgedFrom: options.rejudgedFrom,
+		batch: options.batch
 	});
 	const keys = options.keys ?? [];
 	const release = await options.store.lock(run);

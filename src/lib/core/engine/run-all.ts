@@ -11,6 +11,7 @@
  * them, each case's records are appended when its task is done, and every stage file is put in
  * dataset order at the end.
  */
+import { BatchPending, BatchWaiting } from '../batch/pending';
 import type { Case } from '../dataset/types';
 import { LimiterPool } from '../model/limiter';
 import type { RunKey } from '../layout';
@@ -94,7 +95,10 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 		// What bounds the calls per endpoint: the number given, or auto's ceiling.
 		concurrency: limiters.max,
 		counter: (stage: StageName) => tracker.counter(stage),
-		gate: options.client.limiters ? undefined : { limiters, endpoints: options.endpoints },
+		gate:
+			options.client.limiters || options.batch
+				? undefined
+				: { limiters, endpoints: options.endpoints },
 		priority: callPriority
 	};
 	// Prepare-time errors (saved records that do not fit) end the run too.
@@ -175,7 +179,9 @@ async function schedule(
 ): Promise<void> {
 	const { run } = opened;
 	const { signal } = options;
-	const room = options.room ?? ownRoom(Object.values(options.endpoints), limiters);
+	const room = options.batch
+		? openRoom()
+		: (options.room ?? ownRoom(Object.values(options.endpoints), limiters));
 	const pending = new Map(stages.map((s) => [s, new Set(plans.get(s)!.pending)]));
 	const left = new Map(
 		selected.map((k) => [k, stages.filter((s) => pending.get(s)!.has(k)).length])
@@ -198,6 +204,7 @@ async function schedule(
 	let next = 0;
 	let inFlight = 0;
 	let failure: { error: unknown } | null = null;
+	let parked = 0;
 
 	await new Promise<void>((resolve) => {
 		const pump = () => {
@@ -229,6 +236,11 @@ async function schedule(
 						}
 					},
 					(error: unknown) => {
+						if (error instanceof BatchPending) {
+							parked++;
+							tracker.taskFinished(stage, 'stopped', false);
+							return;
+						}
 						tracker.taskFinished(stage, signal?.aborted ? 'stopped' : 'failed', false);
 						failure ??= { error: naming(error, stage, kase) };
 					}
@@ -263,9 +275,14 @@ async function schedule(
 		tracker.finish('failed', error.message);
 		throw error;
 	}
+	if (parked > 0) throw new BatchWaiting(parked);
 	tracker.finish('done');
 }
 
+/** Batch mode's room: every task at once (its calls wait for a round, not for a connection). */
+function openRoom(): TaskRoom {
+	return { take: () => true, give: () => {}, close: () => {}, wake: () => {} };
+}
 /** A run's own room: enough tasks that every slot has a call to send while some tasks do local work. */
 function ownRoom(endpoints: readonly string[], limiters: LimiterPool): TaskRoom {
 	const distinct = [...new Set(endpoints)];

@@ -20,9 +20,7 @@ import { linkSignal, onAbort } from './abort-fan-out';
 import type { Role } from '../records';
 import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
-import { failureSaid, providerWords, type ClientFailure } from './failure-message';
-import { redactSaid } from '../said';
-import { english } from '../voice';
+import { providerWords, type ClientFailure } from './failure-message';
 import { endpointKey } from '../names';
 import { keyProblem } from './key-check';
 import { LimiterPool } from './limiter';
@@ -31,9 +29,10 @@ import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
 import { backoffDelay, classifyError } from './retry';
+import { callError } from './call-error';
+import { chatBody, readCompletion, RejectedOutput } from './completion';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 import { type OpenAIClientOptions } from './openai-client-options';
-import { RejectedOutput, readCompletion } from './read-completion';
 import { abortableSleep, raceAbort } from './abortable';
 
 /** Thrown inside the loop to stop without further attempts. */
@@ -96,16 +95,10 @@ export function createOpenAIClient(
 			: () => {};
 		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
 		try {
-			const call = sdkFor(request.role).chat.completions.create(
-				{
-					model: ep.model,
-					messages: [{ role: 'user', content: request.prompt }],
-					n: 1,
-					temperature: request.temperature,
-					max_tokens: request.maxTokens
-				},
-				{ signal: ctl.signal, timeout: timeoutMs }
-			);
+			const call = sdkFor(request.role).chat.completions.create(chatBody(ep.model, request), {
+				signal: ctl.signal,
+				timeout: timeoutMs
+			});
 			// The SDK stops watching the signal once headers arrive; racing keeps a stalled body
 			// from outliving an abort or the timeout.
 			const completion = await raceAbort(call, ctl.signal);
@@ -176,19 +169,15 @@ export function createOpenAIClient(
 				timeoutMs,
 				answeredBefore: answered.has(endpoint)
 			};
-			const said = redactSaid(failureSaid(f, context), ep.apiKey);
-			const message = redact(english(said), ep.apiKey);
-			emit({ type: 'failure', ...info(attempt), kind: f.kind, status: f.status, message });
-			throw new ModelCallError(message, {
+			const error = callError(f, context, request, trace, ep.apiKey);
+			emit({
+				type: 'failure',
+				...info(attempt),
 				kind: f.kind,
 				status: f.status,
-				caseNumber: request.caseNumber,
-				role: request.role,
-				task: request.task,
-				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput, ep.apiKey),
-				attempts: trace,
-				said: [said]
+				message: error.message
 			});
+			throw error;
 		};
 		const aborted: ClientFailure = { kind: 'aborted', retryable: false, detail: 'cancelled' };
 

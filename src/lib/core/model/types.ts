@@ -47,6 +47,8 @@ export interface ChatResult {
 	rawContent?: string;
 	/** Every attempt the call took, for the call log; a client that does not retry may leave it out. */
 	attempts?: AttemptTrace[];
+	/** A batch answer used again by a later pass: already logged, not logged again. */
+	replayed?: boolean;
 }
 
 /** One attempt of a call: how it ended, how long it took, and the wait before the next. */

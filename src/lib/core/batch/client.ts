@@ -1,0 +1,178 @@
+/**
+ * The `ModelClient` of one pass of batch mode (PROTOCOL.md §3, batch mode). A call whose answer
+ * came back in an earlier round is checked exactly as the interactive client checks an answer
+ * (the same output rules, the same status classification, the same final error); a call whose
+ * answer is not known yet becomes a pending request of the next round and rejects with
+ * {@link BatchPending}, which parks its task. One client per pass: occurrences are counted from
+ * the pass's start, where every parked case is replayed from its start.
+ */
+import { callError } from '../model/call-error';
+import {
+	chatBody,
+	readCompletion,
+	RejectedOutput,
+	statusFailure,
+	type ChatBody
+} from '../model/completion';
+import type { ClientFailure } from '../model/failure-message';
+import type {
+	AttemptTrace,
+	ChatRequest,
+	ChatResult,
+	ModelClient,
+	RoleEndpoint
+} from '../model/types';
+import type { RunKey } from '../names';
+import type { Role } from '../records';
+import { DEFAULT_SETTINGS } from '../run-config';
+import { publicBaseUrl } from '../model/base-url';
+import { redactKeys } from '../text/redact';
+import { customId } from './custom-id';
+import { BatchPending } from './pending';
+
+export { BatchPending };
+import type { BatchAnswer } from './output';
+
+/** One line of a round's input, before it is written: `{custom_id, method, url, body}`. */
+export interface PendingRequest {
+	customId: string;
+	role: Role;
+	/** The endpoint's base URL (one input file per model and endpoint). */
+	baseURL: string;
+	body: ChatBody;
+}
+
+export interface BatchClientOptions {
+	run: RunKey;
+	/** Every answer read so far, by custom_id. */
+	answers: ReadonlyMap<string, BatchAnswer>;
+	/**
+	 * Whether an answer came back in the round this pass follows: a call ending on an older one
+	 * was logged by an earlier pass and is marked `replayed`. @default every answer is new
+	 */
+	fresh?: (customId: string) => boolean;
+	/** Further attempts after a retryable failure, each in a later round. @default DEFAULT_SETTINGS.retries */
+	retries?: number;
+	/** Per-attempt timeout of the run, for the words of a final timeout. @default DEFAULT_SETTINGS.timeout_s × 1000 */
+	timeoutMs?: number;
+}
+
+export interface BatchClient extends ModelClient {
+	/** The requests this pass could not answer, in the order they were asked. */
+	readonly pending: readonly PendingRequest[];
+	/** Calls started and not yet settled. */
+	readonly inFlight: number;
+}
+
+export function createBatchClient(
+	endpoints: Record<Role, RoleEndpoint>,
+	options: BatchClientOptions
+): BatchClient {
+	const retries = options.retries ?? DEFAULT_SETTINGS.retries;
+	const timeoutMs = options.timeoutMs ?? DEFAULT_SETTINGS.timeout_s * 1000;
+	const occurrences = new Map<string, number>();
+	const pending: PendingRequest[] = [];
+	let inFlight = 0;
+	const replayed = (id: string) => (options.fresh && !options.fresh(id) ? { replayed: true } : {});
+
+	async function complete(request: ChatRequest): Promise<ChatResult> {
+		// Counted before anything awaits: the order of a case's calls is the order they are asked.
+		const same = [request.stage, request.caseNumber, request.task, request.prompt].join('\0');
+		const occurrence = occurrences.get(same) ?? 0;
+		occurrences.set(same, occurrence + 1);
+		inFlight++;
+		try {
+			return await answer(request, occurrence);
+		} finally {
+			inFlight--;
+		}
+	}
+
+	async function answer(request: ChatRequest, occurrence: number): Promise<ChatResult> {
+		const ep = endpoints[request.role];
+		if (request.stage === undefined) throw new Error('a batch call needs its stage');
+		const trace: AttemptTrace[] = [];
+		for (let attempt = 1; ; attempt++) {
+			const id = await customId({
+				run: options.run,
+				stage: request.stage,
+				caseNumber: request.caseNumber,
+				task: request.task,
+				prompt: request.prompt,
+				occurrence,
+				attempt
+			});
+			const known = options.answers.get(id);
+			if (!known) {
+				pending.push({
+					customId: id,
+					role: request.role,
+					baseURL: ep.baseURL,
+					body: chatBody(ep.model, request)
+				});
+				throw new BatchPending(id);
+			}
+			const checked = check(known, request.maxTokens);
+			if ('result' in checked) {
+				trace.push({ attempt, outcome: 'ok', latencyMs: 0 });
+				return { ...checked.result, attempts: trace, ...replayed(id) };
+			}
+			const f = checked.failure;
+			const redact = (text: string) => redactKeys(text, [ep.apiKey]);
+			trace.push({
+				attempt,
+				outcome: f.kind,
+				status: f.status,
+				reason: redact(f.detail),
+				latencyMs: 0,
+				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput)
+			});
+			if (!f.retryable || attempt >= retries + 1) {
+				const context = {
+					caseNumber: request.caseNumber,
+					role: request.role,
+					model: ep.model,
+					baseURL: publicBaseUrl(ep.baseURL, [ep.apiKey]),
+					attempts: attempt,
+					maxTokens: request.maxTokens,
+					timeoutMs
+				};
+				const error = callError(f, context, request, trace, ep.apiKey);
+				Object.assign(error.details, replayed(id));
+				throw error;
+			}
+		}
+	}
+
+	return {
+		complete,
+		simulated: false,
+		get pending() {
+			return pending;
+		},
+		get inFlight() {
+			return inFlight;
+		}
+	};
+}
+
+/** One answer as the interactive client would take it: a result, or the failure it stands for. */
+function check(
+	known: BatchAnswer,
+	maxTokens: number
+): { result: ChatResult } | { failure: ClientFailure } {
+	if ('error' in known) {
+		const words = [known.error.code, known.error.message].filter(Boolean).join(': ');
+		return {
+			failure: { kind: 'server', retryable: true, detail: words || 'the batch gave no answer' }
+		};
+	}
+	if (known.status < 200 || known.status >= 300)
+		return { failure: statusFailure(known.status, known.body) };
+	try {
+		return { result: readCompletion(known.body, maxTokens) };
+	} catch (e) {
+		if (e instanceof RejectedOutput) return { failure: e.failure };
+		throw e;
+	}
+}

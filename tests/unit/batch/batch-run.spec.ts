@@ -1,0 +1,158 @@
+/**
+ * Batch mode writes what the interactive run writes: the same records and manifest (apart from
+ * `mode`), the same call log apart from timing and sessions, when both get the same answers
+ * from the deterministic fake provider.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { providerSender } from '../../../src/lib/core/batch/provider';
+import { runBatch, type SendRound } from '../../../src/lib/core/batch/rounds';
+import { modelDirName } from '../../../src/lib/core/layout';
+import { runAll } from '../../../src/lib/core/engine/run-all';
+import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { simulatedScript } from '../../engine/simulated-script';
+import { byTask } from '../../fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+import { makeDataset } from '../../fixtures/engine/cases';
+import { MODELS } from '../engine/harness';
+
+const dataset = makeDataset(5);
+const servers: FakeOpenAI[] = [];
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(handler: Handler) {
+	const server = await startFakeOpenAI({ handler, batch: { delayMs: 5 } });
+	servers.push(server);
+	return server;
+}
+
+const endpointsOf = (baseURL: string) => ({ evaluated: baseURL, user: baseURL, judge: baseURL });
+
+/** Every request of a round sent to the fake server's chat endpoint, one by one. */
+const sendTo =
+	(server: FakeOpenAI, sizes: number[]): SendRound =>
+	async (requests) => {
+		sizes.push(requests.length);
+		return Promise.all(
+			requests.map(async (r) => {
+				const res = await fetch(`${server.baseURL}/chat/completions`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(r.body)
+				});
+				return { customId: r.customId, status: res.status, body: await res.json() };
+			})
+		);
+	};
+
+/** Stage files as written; the manifest without its times and `mode`. */
+function files(store: MemoryStore): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const [path, text] of store.toFiles()) {
+		if (path.endsWith('calls.jsonl')) continue;
+		out.set(
+			path,
+			path.endsWith('manifest.json')
+				? text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
+				: text
+		);
+	}
+	return out;
+}
+
+/** What tells one start or moment from another, not what was asked and answered. */
+const TIMING = ['session', 'seq', 'started_at', 'latency_ms', 'delay_ms'];
+
+/** The call log's lines less timing and sessions, in a stable order. */
+function calls(store: MemoryStore): string[] {
+	const text = [...store.toFiles()].find(([p]) => p.endsWith('calls.jsonl'))?.[1] ?? '';
+	return text
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => {
+			const entry = JSON.parse(line);
+			for (const key of TIMING) delete entry[key];
+			for (const step of entry.attempts) for (const key of TIMING) delete step[key];
+			return JSON.stringify(entry);
+		})
+		.sort();
+}
+
+describe('batch mode against the deterministic fake provider', () => {
+	it('writes the records, manifest and call log of the interactive run', async () => {
+		const handler = byTask(simulatedScript);
+		const live = await serve(handler);
+		const interactive = new MemoryStore();
+		const common = { dataset, runId: 'r1', models: MODELS };
+		const client = createOpenAIClient(
+			Object.fromEntries(
+				Object.entries(MODELS).map(([role, model]) => [
+					role,
+					{ baseURL: live.baseURL, apiKey: '', model }
+				])
+			) as never
+		);
+		await runAll({ ...common, client, store: interactive, endpoints: endpointsOf(live.baseURL) });
+
+		const provider = await serve(handler);
+		const batch = new MemoryStore();
+		const sizes: number[] = [];
+		const { rounds } = await runBatch(
+			{ ...common, store: batch, endpoints: endpointsOf(live.baseURL) },
+			sendTo(provider, sizes)
+		);
+
+		expect(files(batch)).toEqual(files(interactive));
+		const manifest = [...batch.toFiles()].find(([p]) => p.endsWith('manifest.json'))![1];
+		expect(JSON.parse(manifest).mode).toBe('batch');
+		expect(calls(batch)).toEqual(calls(interactive));
+		expect(calls(batch).length).toBeGreaterThan(dataset.cases.length * 5);
+		// Every request was asked once: as many as the interactive run made.
+		expect(sizes.reduce((a, b) => a + b, 0)).toBe(live.chatRequests.length);
+		expect(rounds).toBe(sizes.length);
+		expect(rounds).toBeGreaterThan(2);
+	});
+
+	it('provider mode: every round through /v1/files and /v1/batches, each request sent once', async () => {
+		const handler = byTask(simulatedScript);
+		const live = await serve(handler);
+		const interactive = new MemoryStore();
+		const common = { dataset, runId: 'r1', models: MODELS };
+		const ep = (model: string) => ({ baseURL: live.baseURL, apiKey: 'sk-batch-0123456789', model });
+		const roles = {
+			evaluated: ep(MODELS.evaluated),
+			user: ep(MODELS.user),
+			judge: ep(MODELS.judge)
+		};
+		await runAll({
+			...common,
+			client: createOpenAIClient(roles),
+			store: interactive,
+			endpoints: endpointsOf(live.baseURL)
+		});
+
+		const provider = await serve(handler);
+		const batch = new MemoryStore();
+		const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const proles = {
+			evaluated: { ...roles.evaluated, baseURL: provider.baseURL },
+			user: { ...roles.user, baseURL: provider.baseURL },
+			judge: { ...roles.judge, baseURL: provider.baseURL }
+		};
+		const { rounds } = await runBatch(
+			{ ...common, store: batch, endpoints: endpointsOf(live.baseURL) },
+			providerSender({ run, endpoints: proles, pollMs: 5, maxPollMs: 20 })
+		);
+		expect(files(batch)).toEqual(files(interactive));
+		expect(calls(batch)).toEqual(calls(interactive));
+		const ids = provider.batches.lines.map((l) => l.customId);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.length).toBe(live.chatRequests.length);
+		expect(provider.chatRequests).toHaveLength(0);
+		// One batch per model and endpoint in each round.
+		expect(provider.batches.batches.size).toBeGreaterThan(rounds);
+		expect(provider.batches.batches.size).toBeLessThanOrEqual(3 * rounds);
+	});
+});
