@@ -1,0 +1,27 @@
+/** Record rows of the browser store read back: parsed and checked, the first bad line named. */
+import { CheckpointError } from '../core/errors';
+import { stageFilePath, type RunKey } from '../core/layout';
+import type { StageFile } from '../core/record-names';
+import type { AnyRecord } from '../core/records';
+import { checkRecord } from '../core/store/checks';
+import type { RecordRow } from './idb-rows';
+import { storedLabel } from './idb-write';
+
+/** Parses and checks record rows, naming the line of the first bad one. */
+export function parseRecordRows(
+	run: RunKey,
+	file: StageFile,
+	rows: readonly RecordRow[]
+): AnyRecord[] {
+	const label = storedLabel(stageFilePath(run, file));
+	return rows.map((row, i) => {
+		const where = `${label}, line ${i + 1}`;
+		let value: unknown;
+		try {
+			value = JSON.parse(row.json);
+		} catch (e) {
+			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+		}
+		return checkRecord(file, value, where);
+	});
+}

@@ -1,0 +1,64 @@
+/**
+ * Why a figure's cell has no value, or holds a partial one: the notes shown beside it.
+ */
+import type { RunReport } from '$lib/core/results';
+import { m } from '$lib/paraglide/messages';
+import { FILE_OF, LJP_SETUP_NAMES } from './figure-metrics';
+import type { FigureLocale, MetricRef, Stage } from './figure-types';
+
+const REASONS: Record<string, (o: { locale?: FigureLocale }) => string> = {
+	macro_f1: (o) => m.results_undef_macro_f1({}, o),
+	f1_u: (o) => m.results_undef_f1_u({}, o),
+	f1_c: (o) => m.results_undef_f1_c({}, o),
+	acc_c: (o) => m.results_undef_acc_c({}, o),
+	acc_u: (o) => m.results_undef_acc_u({}, o),
+	qwk: (o) => m.results_undef_qwk({}, o)
+};
+
+/** Why a value of a scored stage is null (PROTOCOL.md §7: a zero denominator). */
+export function undefinedReason(
+	metric: MetricRef,
+	obj: Record<string, number | null>,
+	locale: FigureLocale
+): string {
+	const o = { locale };
+	const count = metric.stage === 'lca' || metric.stage === 'dcg' ? obj.n : obj.n_claims;
+	if (count === 0) {
+		return metric.stage === 'lca'
+			? m.results_no_lca_record({}, o)
+			: metric.stage === 'dcg'
+				? m.results_no_dcg_case({}, o)
+				: m.results_no_ljp_claim({ setup: LJP_SETUP_NAMES[metric.stage] }, o);
+	}
+	return REASONS[metric.key]?.(o) ?? m.results_undef_zero({ metric: metric.label }, o);
+}
+
+const unitOf = (unit: 'records' | 'cases', locale: FigureLocale) =>
+	unit === 'records'
+		? m.results_unit_records({}, { locale })
+		: m.results_unit_cases({}, { locale });
+
+export function unscoredReason(run: RunReport, stage: Stage, locale: FigureLocale): string {
+	const file = FILE_OF[stage];
+	const c = run.completeness[file];
+	if (c.status === 'missing') return m.results_not_run_yet({ file, run: run.run_id }, { locale });
+	return m.results_not_scored(
+		{ file, have: c.have, expected: c.expected, unit: unitOf(c.unit, locale), run: run.run_id },
+		{ locale }
+	);
+}
+
+export function partialNote(run: RunReport, stage: Stage, locale: FigureLocale): string | null {
+	const c = run.completeness[FILE_OF[stage]];
+	if (c.status !== 'incomplete') return null;
+	return m.results_partial_note(
+		{
+			have: c.have,
+			expected: c.expected,
+			run: run.run_id,
+			unit: unitOf(c.unit, locale),
+			file: FILE_OF[stage]
+		},
+		{ locale }
+	);
+}
