@@ -93,8 +93,9 @@ beforeAll(async () => {
 	await writeFile(brokenPath, JSON.stringify(malformedDataset().cases));
 	const files = await readTree(await writeOutputRoot([{ runId: 'phone-linked', limit: 3 }]));
 	zipHost = await startZipHost({ '/linked.zip': { body: zipFiles(files) } }, { cors: true });
-	files.set('../../outside.txt', 'x');
-	files.set('notes/readme.txt', 'x');
+	const x = new TextEncoder().encode('x');
+	files.set('../../outside.txt', x);
+	files.set('notes/readme.txt', x);
 	hostilePath = join(dirname(brokenPath), 'hostile.zip');
 	await writeFile(hostilePath, zipFiles(files));
 	if (SHOTS) await mkdir(SHOTS, { recursive: true });
