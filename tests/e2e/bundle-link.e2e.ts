@@ -103,6 +103,11 @@ describe('a bundle opened from a link', () => {
 		expect(host.requests).toEqual(['HEAD /runs.zip', 'GET /runs.zip']);
 		expect(new URL(page.url()).searchParams.get('bundle')).toBe(link);
 		expect(await storedManifests(page)).toBe(0);
+		// Inspect shows stored runs only: no link to it while the bundle is not imported.
+		expect(await page.getByRole('link', { name: 'Inspect cases' }).count()).toBe(0);
+		expect(await page.getByTestId('bundle-inspect-hidden').innerText()).toBe(
+			'Import the bundle to inspect its cases: Inspect shows only runs stored in this browser.'
+		);
 		await e2e.screenshot('bundle-link-open');
 
 		await readOnly.getByRole('button', { name: 'Import into this browser' }).click();
@@ -112,6 +117,7 @@ describe('a bundle opened from a link', () => {
 		expect(await storedManifests(page)).toBe(1);
 		await expect.poll(() => new URL(page.url()).searchParams.get('bundle')).toBeNull();
 		await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+		await page.getByRole('link', { name: 'Inspect cases' }).first().waitFor();
 
 		await imported.getByRole('link', { name: 'Bundles' }).click();
 		await page.getByRole('heading', { name: 'Bundles', level: 1 }).waitFor();
@@ -119,6 +125,39 @@ describe('a bundle opened from a link', () => {
 		expect(await page.locator('main').innerText()).toMatch(/linked/);
 		dropHeadQuirk(host);
 		e2e.assertClean();
+	});
+
+	it("names the host a redirect ended at, not only the link's", async () => {
+		const { page } = e2e;
+		const moved = await startZipHost(
+			{ '/runs.zip': { body: '', location: `${host.url}/runs.zip` } },
+			{ cors: true }
+		);
+		try {
+			await open(page, `${moved.url}/runs.zip`);
+			const confirm = page.getByTestId('bundle-confirm');
+			await confirm.waitFor();
+			const final = new URL(host.url).host;
+			const first = new URL(moved.url).host;
+			expect(await confirm.innerText()).toContain(
+				`Open the bundle of ${formatBytes(zip.length)} from ${final}?`
+			);
+			expect(await page.getByTestId('bundle-redirected').innerText()).toBe(
+				`The link to ${first} was redirected: the bundle comes from ${final}.`
+			);
+			await e2e.screenshot('bundle-link-redirected');
+			await confirm.getByRole('button', { name: 'Open', exact: true }).click();
+			const readOnly = page.getByTestId('bundle-read-only');
+			await readOnly.waitFor();
+			expect(await readOnly.innerText()).toContain(`(${formatBytes(zip.length)}) from ${final}.`);
+			await readOnly.getByRole('button', { name: 'Close the bundle' }).click();
+			await readOnly.waitFor({ state: 'detached' });
+			dropHeadQuirk(host);
+			dropHeadQuirk(moved);
+			e2e.assertClean();
+		} finally {
+			await moved.close();
+		}
 	});
 
 	it('says a host without CORS answered but does not let the page read it', async () => {

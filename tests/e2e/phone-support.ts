@@ -2,8 +2,8 @@
  * What the phone walk measures on a page: every control a user could operate (button, link,
  * input, select, textarea, summary, [role=button]) must lie inside the window from left to right,
  * and inside every box around it that clips or scrolls sideways (a control reached only by
- * scrolling a table sideways is off screen); and each table keeps the column that names its rows
- * in view wherever it is scrolled.
+ * scrolling a table sideways is off screen); each table keeps the column that names its rows
+ * in view wherever it is scrolled, and the column it is about (`th[data-main]`) in view as shown.
  */
 import type { Page } from 'playwright-core';
 
@@ -64,6 +64,44 @@ export async function tablesLosingRowNames(page: Page): Promise<string[]> {
 				}
 			}
 			box.scrollLeft = before;
+		}
+		return out;
+	});
+}
+
+/**
+ * Tables whose main column (the one the page is about, its header marked `data-main`) is not in
+ * view as the table first shows: a body cell of that column leaves the window or the box that
+ * scrolls it sideways. A table stacked as cards shows every cell, so passes.
+ */
+export async function tablesHidingMainColumn(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const out: string[] = [];
+		const width = document.documentElement.clientWidth;
+		for (const th of document.querySelectorAll<HTMLTableCellElement>('main th[data-main]')) {
+			const table = th.closest('table')!;
+			if (!table.checkVisibility()) continue;
+			const header = th.parentElement as HTMLTableRowElement;
+			const rows = [...table.tBodies].flatMap((b) => [...b.rows]);
+			const row = rows.find((r) => r.cells.length === header.cells.length);
+			const cell = row?.cells[th.cellIndex];
+			if (!cell) continue;
+			const r = cell.getBoundingClientRect();
+			let left = 0;
+			let right = width;
+			for (let p = cell.parentElement; p && p !== document.body; p = p.parentElement) {
+				if (getComputedStyle(p).overflowX === 'visible') continue;
+				const box = p.getBoundingClientRect();
+				left = Math.max(left, box.left);
+				right = Math.min(right, box.right);
+			}
+			if (r.width <= 1 || r.left < left - 1 || r.right > right + 1) {
+				const id = table.dataset.testid ?? table.className;
+				const name = th.textContent?.trim().slice(0, 30);
+				out.push(
+					`table ${id}: main column "${name}" at x ${Math.round(r.left)}–${Math.round(r.right)} (visible ${Math.round(left)}–${Math.round(right)})`
+				);
+			}
 		}
 		return out;
 	});

@@ -1,18 +1,22 @@
 /**
  * Every page on a 390 × 844 phone, in Chinese and in English, in every state a user meets: empty,
- * a dataset loaded (and a broken one refused), a run running, paused, stopped and listed as
- * unfinished after a reload, failed (an endpoint on a closed port), finished (the simulated
- * provider), two runs compared, a case inspected, a deletion being confirmed. In each state no
- * control leaves the window sideways (inside scroll boxes too), each table keeps its rows' names
+ * a dataset loaded (and a broken one refused), prompts edited and a reset being confirmed, a
+ * connection tested (a real endpoint, the simulated provider, a port the browser blocks), a run
+ * running (and Results while it is written), paused, stopped and listed as unfinished after a
+ * reload, failed (an endpoint on a closed port), finished (the simulated provider), two runs
+ * compared, a case inspected and compared with another run, a deletion being confirmed, a bundle
+ * import refused, and a bundle opened from a `?bundle=` link. In each state no control leaves the
+ * window sideways (inside scroll boxes too), each table keeps its rows' names and its main column
  * in view, and the page speaks its language only. With SHOTS=<dir> every state is also shot at
  * 390 and 1366 px into that folder.
  */
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../fake-openai/server';
+import { readTree, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
 import { malformedDataset } from './fixtures';
 import {
@@ -23,7 +27,14 @@ import {
 	PHONE,
 	type LanguageCheck
 } from './i18n-support';
-import { controlsOffScreen, settled, tablesLosingRowNames, visit } from './phone-support';
+import {
+	controlsOffScreen,
+	settled,
+	tablesHidingMainColumn,
+	tablesLosingRowNames,
+	visit
+} from './phone-support';
+import { startZipHost, type ZipHost } from './zip-host';
 import {
 	readSample,
 	savedRecords,
@@ -36,6 +47,8 @@ const PAGES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/ins
 const AREAS = ['', 'dataset', 'models', 'run', 'results', 'inspect', 'bundles', 'core'];
 /** The run held, paused, stopped and resumed: a long id, as a table beside a chart meets one. */
 const HELD = 'phone_held_then_resumed_run';
+/** An endpoint on a port the browser itself refuses to connect to. */
+const BLOCKED = 'http://127.0.0.1:9/v1';
 /** Data the pages show as it is: file names, run and model ids, the paper's metric names. */
 const KEPT = [
 	...PAPER_TERMS,
@@ -44,6 +57,12 @@ const KEPT = [
 	'phone-sim',
 	HELD,
 	'phone-down',
+	'phone-linked',
+	'linked.zip',
+	'hostile.zip',
+	'../../outside.txt',
+	'notes/readme.txt',
+	BLOCKED,
 	'fake-model',
 	'simulated',
 	// The SDK's and the browser's own words for a refused connection, quoted as they came.
@@ -57,6 +76,9 @@ let gate: Promise<void> | undefined;
 let release = () => {};
 let deadURL: string;
 let brokenPath: string;
+let hostilePath: string;
+/** Serves a bundle zip, with CORS, for Results' `?bundle=` link. */
+let zipHost: ZipHost;
 let checker: LanguageCheck;
 
 beforeAll(async () => {
@@ -69,12 +91,20 @@ beforeAll(async () => {
 	await closed.close();
 	brokenPath = join(await mkdtemp(join(tmpdir(), 'lexpilot-phone-')), 'broken.json');
 	await writeFile(brokenPath, JSON.stringify(malformedDataset().cases));
+	const files = await readTree(await writeOutputRoot([{ runId: 'phone-linked', limit: 3 }]));
+	zipHost = await startZipHost({ '/linked.zip': { body: zipFiles(files) } }, { cors: true });
+	const x = new TextEncoder().encode('x');
+	files.set('../../outside.txt', x);
+	files.set('notes/readme.txt', x);
+	hostilePath = join(dirname(brokenPath), 'hostile.zip');
+	await writeFile(hostilePath, zipFiles(files));
 	if (SHOTS) await mkdir(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
 	release();
 	await fake?.server.close();
+	await zipHost?.close();
 });
 
 describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) => {
@@ -109,6 +139,7 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		for (const w of words) failures.push(`${name}: other language: ${w}`);
 		for (const c of await controlsOffScreen(page)) failures.push(`${name}: off screen: ${c}`);
 		for (const c of await tablesLosingRowNames(page)) failures.push(`${name}: ${c}`);
+		for (const c of await tablesHidingMainColumn(page)) failures.push(`${name}: ${c}`);
 		if (SHOTS) {
 			await page.screenshot({ path: join(SHOTS, `${locale}-390-${name}.png`), fullPage: true });
 			await page.setViewportSize(LAPTOP);
@@ -174,6 +205,21 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await page.setInputFiles('#dataset-file', brokenPath);
 		await page.getByTestId('kept-dataset').waitFor();
 		await check(page, 'refused');
+
+		// Prompts: one template edited, then Reset all asks before it discards the edit.
+		await visit(page, e.url, '/prompts');
+		await page.getByTestId('template-force_judge').click();
+		const text = page.getByTestId('template-text');
+		const before = await text.inputValue();
+		await text.fill(`${locale === 'zh-CN' ? '请认真阅读。' : 'Read carefully. '}${before}`);
+		await page.getByTestId('template-save').click();
+		await page.getByTestId('pack-status').waitFor();
+		await check(page, 'edited');
+		await page.getByTestId('pack-reset').click();
+		await page.getByTestId('pack-reset-confirm').waitFor();
+		await check(page, 'reset-confirm');
+		await page.getByTestId('pack-reset-yes').click();
+		await page.getByTestId('pack-reset-confirm').waitFor({ state: 'detached' });
 		expect(failures).toEqual([]);
 	});
 
@@ -183,18 +229,33 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await visit(page, e.url, '/models');
 		await page.getByTestId('mode-simulated').check();
 		await check(page, 'simulated');
+		await page.getByTestId('test-user').click();
+		await page.getByTestId('role-user').getByTestId('connection-message').waitFor();
+		await check(page, 'simulated-tested');
 		await start(page, 'phone-sim', 3);
 		await waitForRunStatus(page, 'done', 90_000);
 		await check(page, 'finished');
 
 		// Running: every call held at the fake endpoint.
 		gate = new Promise((ok) => (release = ok));
+		await endpoint(page, BLOCKED);
+		await page.getByTestId('test-evaluated').click();
+		await page.getByTestId('role-evaluated').getByTestId('connection-result').waitFor();
+		await check(page, 'port-blocked');
 		await endpoint(page, fake.server.baseURL);
 		await check(page, 'endpoint');
+		await page.getByTestId('test-evaluated').click();
+		await page.getByTestId('role-evaluated').getByTestId('connection-result').waitFor();
+		await check(page, 'tested');
 		await start(page, HELD, 4, ['gen']);
 		await waitForRunStatus(page, 'running');
 		await expect.poll(() => fake.server.chatRequests.length).toBeGreaterThan(0);
 		await check(page, 'running');
+		// Results while the run is being written, then back to the Run page to pause it.
+		await visit(page, e.url, '/results');
+		await page.getByTestId('run-picker').getByText(HELD).waitFor();
+		await check(page, 'writing');
+		await visit(page, e.url, '/run');
 		// Paused: the calls under way answer, no new case starts.
 		await page.getByTestId('pause').click();
 		release();
@@ -248,6 +309,26 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await page.getByTestId('case-number').waitFor();
 		await check(page, 'case');
 
+		// The case compared with the other finished run: two marks a cell.
+		await visit(page, e.url, '/inspect');
+		const vs = page.getByTestId('vs-select');
+		const other = await vs
+			.locator('option:not([disabled])')
+			.evaluateAll(
+				(options, ids) =>
+					options
+						.map((o) => o as HTMLOptionElement)
+						.find((o) => ids.some((id) => o.text.includes(id)))?.value,
+				['phone-sim', HELD]
+			);
+		expect(other).toBeTruthy();
+		await vs.selectOption(other!);
+		await page.getByTestId('case-table').waitFor();
+		await check(page, 'table-compared');
+		await page.getByTestId('case-table').locator('tbody tr[data-case] a').first().click();
+		await page.getByTestId('compare').waitFor();
+		await check(page, 'case-compared');
+
 		await visit(page, e.url, '/bundles');
 		await page
 			.getByRole('button', { name: await t('bundles', 'bundles_delete_ask') })
@@ -257,6 +338,26 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
 			.waitFor();
 		await check(page, 'confirming');
+		await page
+			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
+			.click();
+
+		// An import refused whole, naming each problem.
+		await page.locator('#bundle-file').setInputFiles(hostilePath);
+		await page.getByTestId('bundle-outcome').waitFor();
+		await check(page, 'import-refused');
+		expect(failures).toEqual([]);
+	});
+
+	it('a bundle opened from a ?bundle= link, asked for, then shown read-only', async () => {
+		const { page } = e;
+		await page.goto(`${e.url}/results?bundle=${encodeURIComponent(`${zipHost.url}/linked.zip`)}`);
+		await page.getByTestId('bundle-confirm').waitFor();
+		await check(page, 'bundle-confirm');
+		await page.getByTestId('bundle-confirm').getByRole('button').first().click();
+		await page.getByTestId('bundle-read-only').waitFor();
+		await page.getByTestId('figure-lca-overall').locator('td[data-series]').first().waitFor();
+		await check(page, 'bundle-open');
 		expect(failures).toEqual([]);
 	});
 });

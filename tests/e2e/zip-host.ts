@@ -21,6 +21,8 @@ export interface Served {
 	status?: number;
 	/** A Content-Length for HEAD that differs from the body's (a host that says it is huge). */
 	declared?: number;
+	/** Answers 302 to this URL instead (a link that moved, as a release asset's does). */
+	location?: string;
 }
 
 export async function startZipHost(
@@ -35,6 +37,10 @@ export async function startZipHost(
 		if (options.cors) headers['access-control-allow-origin'] = '*';
 		if (!file) {
 			res.writeHead(404, headers).end('not found');
+			return;
+		}
+		if (file.location) {
+			res.writeHead(302, { ...headers, location: file.location }).end();
 			return;
 		}
 		const body = typeof file.body === 'string' ? Buffer.from(file.body) : Buffer.from(file.body);

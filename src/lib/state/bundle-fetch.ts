@@ -88,16 +88,33 @@ function declaredSize(response: Response, max: number): number | null {
 	return bytes;
 }
 
+/** What a HEAD learnt: the size (null when not said) and the URL answered after redirects. */
+export interface BundleHead {
+	bytes: number | null;
+	/** `response.url`: the link itself when not redirected (or when the fetch does not say). */
+	finalURL: string;
+}
+
+/** The bundle's size and final URL from a HEAD, refused when over `max`. */
+export async function bundleHead(
+	url: string,
+	max: number,
+	options: BundleFetchOptions = {}
+): Promise<BundleHead> {
+	const response = await request(url, 'HEAD', options);
+	const finalURL = response.url || url;
+	if (NO_HEAD.has(response.status)) return { bytes: null, finalURL };
+	checkStatus(response);
+	return { bytes: declaredSize(response, max), finalURL };
+}
+
 /** The bundle's size from a HEAD (null when the server does not say), refused when over `max`. */
 export async function bundleSize(
 	url: string,
 	max: number,
 	options: BundleFetchOptions = {}
 ): Promise<number | null> {
-	const response = await request(url, 'HEAD', options);
-	if (NO_HEAD.has(response.status)) return null;
-	checkStatus(response);
-	return declaredSize(response, max);
+	return (await bundleHead(url, max, options)).bytes;
 }
 
 /** The bundle's bytes, read no further than `max`, refused unless they begin as a zip does. */

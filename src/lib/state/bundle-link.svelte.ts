@@ -9,7 +9,8 @@ import type { BundleView } from '$lib/adapters/bundle-view';
 import type { RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import { readBundleLink, type BundleLink, type LinkRefusal } from '$lib/view/bundle-link';
-import { BundleFetchError, bundleSize, fetchBundle, type BundleFailure } from './bundle-fetch';
+import { BundleFetchError, bundleHead, fetchBundle, type BundleFailure } from './bundle-fetch';
+import { redirectedHost } from './bundle-redirect';
 import { idbImportModule, openSharedIdbStore, zipBundleModule } from './lazy-store';
 import type { ResultsState } from './results.svelte';
 
@@ -45,6 +46,8 @@ export class BundleLinkState {
 	raw = $state('');
 	/** Size from the HEAD, in bytes; null when the server did not say. */
 	size = $state<number | null>(null);
+	/** The host the HEAD was redirected to (escaped); '' when it was not redirected. */
+	redirectedTo = $state('');
 	/** The most a bundle may be (the bundle reader's limit), in bytes. */
 	max = $state(0);
 	problem = $state.raw<BundleLinkProblem | null>(null);
@@ -93,7 +96,9 @@ export class BundleLinkState {
 		this.phase = 'checking';
 		try {
 			this.max = (await zipBundleModule()).DEFAULT_BUNDLE_LIMITS.maxTotalBytes;
-			this.size = await bundleSize(read.link.url, this.max, this.#options());
+			const head = await bundleHead(read.link.url, this.max, this.#options());
+			this.size = head.bytes;
+			this.redirectedTo = redirectedHost(read.link.url, head.finalURL);
 			this.phase = 'confirm';
 		} catch (e) {
 			this.#failWith(e);
