@@ -387,11 +387,14 @@ describe('results, inspector and bundles in the browser', () => {
 					return [box.width, box.height, s.querySelectorAll('rect[data-value]').length];
 				})
 			);
-			expect(sizes).toHaveLength(7);
-			for (const [w, h, bars] of sizes) {
+			// The seven metric charts (bars), then each leaderboard's forest plot (intervals).
+			const charts = sizes.filter(([, , bars]) => bars > 0);
+			const forests = sizes.filter(([, , bars]) => bars === 0);
+			expect(charts).toHaveLength(7);
+			expect(forests.length).toBeGreaterThan(0);
+			for (const [w, h] of sizes) {
 				expect(w).toBeGreaterThan(200);
 				expect(h).toBeGreaterThan(100);
-				expect(bars).toBeGreaterThan(0);
 			}
 			expect(await viewer.locator('table').count()).toBeGreaterThan(7);
 			expect(requests).toEqual([]);
