@@ -130,7 +130,7 @@ describe('the core’s texts in Chinese', () => {
 			/^gen 停在案例 #0（case_number [^）]+）：案例 \S+，被评估模型 fake-model（/
 		);
 		expect(text).toContain(
-			'：401（服务商：“Incorrect API key provided: sk-wr****”）— 密钥被拒绝：请检查设置中被评估模型的密钥。'
+			'：401 未授权（服务商：“Incorrect API key provided: sk-wr****”）— 密钥被拒绝：请检查设置中被评估模型的密钥。'
 		);
 		expect(text).toMatch(/已保存 0\/1 个案例/);
 		expect(text).not.toContain('sk-wrong-key-0000');
