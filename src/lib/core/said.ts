@@ -8,6 +8,9 @@
  * between them; unit tests fail when a code has no message in either language, or when its
  * English differs from what the CLI printed before (`tests/unit/i18n/core-english.spec.ts`).
  *
+ * The table is one file on purpose: every code of the core is declared in one place, so a code
+ * is never declared twice and the catalogue tests read one list.
+ *
  * Parameters that come from a file or a provider are hostile: {@link coded} escapes control,
  * bidi and invalid characters in every string parameter (`src/lib/core/text/`), and callers
  * pass them clipped exactly as the sentence quotes them.

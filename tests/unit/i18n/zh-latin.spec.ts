@@ -28,7 +28,7 @@ const KEPT = new Set(
 		'AwN_gen Force_ask_gen Force_judge_gen eval_results LCA_results.jsonl calls.jsonl',
 		'manifest.json PROTOCOL.md a1 a1.jsonl case_number key_details history content role',
 		'user assistant model object length finish_reason max_tokens code_sha256 input_sha256',
-		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1 as',
+		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1 run2 as',
 		'allowed-origins api-prefix served-model-name serve vendor results',
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
@@ -37,7 +37,7 @@ const KEPT = new Set(
 		// Keyboard keys the review queue names.
 		'S J K Enter Esc',
 		// Letters as names (runs A and B, a sample size, units).
-		'A B a b d r s u'
+		'A B a b d r s u Token'
 	].flatMap((line) => line.split(' '))
 );
 
