@@ -8,8 +8,7 @@
  * offline simulated provider: no network, no key, deterministic text. The manifest records
  * `simulated: true`, so such a run is never compared with a real one.
  *
- * One file for now: the seven stage commands share one flow, and the file is being changed in
- * parallel; it splits by concern once that work has landed.
+ * One file: the seven stage commands share one flow. Splitting it by concern is still to do.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -7,8 +7,8 @@
  * time in the order asked. A file that does not validate never replaces a valid dataset in
  * use: its problems are shown beside it, and the remembered file stays the valid one.
  *
- * One file for now: it is the one state class every page reads the dataset from, and it is being
- * changed in parallel; it splits by concern once that work has landed.
+ * One file: it is the one state class every page reads the dataset from. Splitting it by
+ * concern is still to do.
  */
 import { saidOf } from '$lib/core/errors';
 import { coreText } from './core-text.svelte';

@@ -4,8 +4,7 @@
  * series are drawn (each run, or mean ± SD of comparable runs), the figures drawn from it, and
  * the files the page offers for download.
  *
- * One file for now: it is the one state class the Results page binds to, and it is being changed in
- * parallel; it splits by concern once that work has landed.
+ * One file: it is the one state class the Results page binds to. Splitting it by concern is still to do.
  */
 import { downloadBlob } from '$lib/adapters/download';
 import { listStoredRuns } from '$lib/adapters/idb-listing';

@@ -17,8 +17,8 @@
  * 432 cases. The worker owns the store, the run's Web Lock, the model client and its keys; the
  * page gets throttled snapshots and writes the plans into `localStorage`, which a worker has not.
  *
- * One file for now: start, pause, resume and stop share one run's lifecycle, and the file is being
- * changed in parallel; it splits by concern once that work has landed.
+ * One file: start, pause, resume and stop share one run's lifecycle. Splitting it by concern
+ * is still to do.
  */
 import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
 import type { ToolInfo } from '$lib/core/engine/manifest';

@@ -4,8 +4,7 @@
  * storage use. The engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see
  * `run-controller.ts` for why.
  *
- * One file for now: it is the one state class the Run page binds to, and it is being changed in
- * parallel; it splits by concern once that work has landed.
+ * One file: it is the one state class the Run page binds to. Splitting it by concern is still to do.
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
