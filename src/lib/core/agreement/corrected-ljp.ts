@@ -5,10 +5,8 @@
  * it. The interval resamples the reviewed decisions.
  */
 import { VERDICTS } from '../dataset/names';
-import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
-import { Prng, scopeSeed } from '../metrics/prng';
 import type { LjpSetup } from '../metrics/types';
-import type { Corrected } from './corrected';
+import { reviewedInterval, type Corrected } from './corrected';
 import type { Decision } from './decisions';
 import { MIN_RATED, type BootstrapOptions, type LabelPair } from './kappa';
 import { correctTable, tableAccuracy, tableQwk, type Table } from './ljp-table';
@@ -56,21 +54,14 @@ function corrected(
 	}
 	const value = figure(misclassification(pairs)!);
 	if (value === null) return { value: null, ci95: null, status: 'at_chance', n_reviewed };
-	const { resamples, seed } = bootstrapSettings(options);
-	const rng = new Prng(scopeSeed(seed, options.scope ?? ''));
-	const values = new Float64Array(resamples);
-	let defined = 0;
-	const drawn: LabelPair[] = new Array(n_reviewed);
-	for (let r = 0; r < resamples; r++) {
-		for (let j = 0; j < n_reviewed; j++) drawn[j] = pairs[rng.below(n_reviewed)];
-		const m = misclassification(drawn);
-		const v = m === null ? null : figure(m);
-		if (v !== null) values[defined++] = v;
-	}
-	const ci95 =
-		defined === 0 || defined < MIN_DEFINED_SHARE * resamples
-			? null
-			: percentileInterval(values.subarray(0, defined).sort());
+	const ci95 = reviewedInterval(
+		pairs,
+		(drawn) => {
+			const m = misclassification(drawn);
+			return m === null ? null : figure(m);
+		},
+		options
+	);
 	return { value, ci95, status: 'ok', n_reviewed };
 }
 

@@ -83,22 +83,41 @@ export function correctedEstimate(
 	}
 	const value = estimate(errorRates(pairs, positive)!);
 	if (value === null) return { value: null, ci95: null, status: 'at_chance', n_reviewed };
+	const ci95 = reviewedInterval(
+		pairs,
+		(drawn) => {
+			const rates = errorRates(drawn, positive);
+			return rates === null ? null : estimate(rates);
+		},
+		options
+	);
+	return { value, ci95, status: 'ok', n_reviewed };
+}
+
+/**
+ * The 95% percentile interval of `figure` over bootstrap resamples of the reviewed `pairs` (the
+ * sample's uncertainty only); null when too few resamples define it. Every corrected estimate
+ * (Rogan–Gladen here, the LJP matrix method in corrected-ljp.ts) takes its interval from here.
+ */
+export function reviewedInterval(
+	pairs: readonly LabelPair[],
+	figure: (drawn: readonly LabelPair[]) => number | null,
+	options: BootstrapOptions & { scope?: string }
+): Interval | null {
+	const n = pairs.length;
 	const { resamples, seed } = bootstrapSettings(options);
 	const rng = new Prng(scopeSeed(seed, options.scope ?? ''));
 	const values = new Float64Array(resamples);
 	let defined = 0;
-	const drawn: LabelPair[] = new Array(n_reviewed);
+	const drawn: LabelPair[] = new Array(n);
 	for (let r = 0; r < resamples; r++) {
-		for (let j = 0; j < n_reviewed; j++) drawn[j] = pairs[rng.below(n_reviewed)];
-		const rates = errorRates(drawn, positive);
-		const v = rates === null ? null : estimate(rates);
+		for (let j = 0; j < n; j++) drawn[j] = pairs[rng.below(n)];
+		const v = figure(drawn);
 		if (v !== null) values[defined++] = v;
 	}
-	const ci95 =
-		defined === 0 || defined < MIN_DEFINED_SHARE * resamples
-			? null
-			: percentileInterval(values.subarray(0, defined).sort());
-	return { value, ci95, status: 'ok', n_reviewed };
+	return defined === 0 || defined < MIN_DEFINED_SHARE * resamples
+		? null
+		: percentileInterval(values.subarray(0, defined).sort());
 }
 
 /** `correctedEstimate` of one apparent rate of the judge's positive label in the run. */
