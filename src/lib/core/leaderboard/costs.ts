@@ -3,16 +3,15 @@
  * call logs, and money when prices are known. Each role's tokens are priced at the model that
  * played it (`manifest.models[role]`), so a shared judge is billed at the judge's price.
  */
+import { costOf, type TokenCount } from '../calls/cost';
 import type { CallGroupTotals } from '../calls/totals';
 import { ROLES, type Role } from '../record-names';
 import type { LoadedRun } from '../results/compare';
 import { splitBoards } from './boards';
-import type { Price, Prices } from './prices';
+import type { Prices } from './prices';
 
-export interface TokenCount {
-	prompt: number;
-	completion: number;
-}
+// The one price arithmetic (core/calls/cost.ts, which the Run page's plan costs use too).
+export { costOf, type TokenCount };
 
 export interface RowCost {
 	/** Runs of the row that have a call log (the others add no tokens). */
@@ -32,11 +31,6 @@ export interface RowCost {
 	cost_per_run: number | null;
 	/** Model ids that made calls but have no price. */
 	missing_prices: string[];
-}
-
-/** Money for `tokens` at `price` per million tokens. */
-export function costOf(tokens: TokenCount, price: Price): number {
-	return (tokens.prompt * price.input + tokens.completion * price.output) / 1e6;
 }
 
 const zero = (): TokenCount => ({ prompt: 0, completion: 0 });
