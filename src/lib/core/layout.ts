@@ -116,6 +116,19 @@ export function callLogPath(run: RunKey): string {
 	return runFilePath(run, CALL_LOG_FILE);
 }
 
+/** A batch-mode run's folder of rounds beside its manifest (`core/batch/store.ts`). */
+export const BATCH_DIR = 'batch';
+
+/** `runs/<runId>/<modelDir>/batch/answers.jsonl`: every answer a round brought back. */
+export function batchAnswersPath(run: RunKey): string {
+	return runFilePath(run, `${BATCH_DIR}/answers.jsonl`);
+}
+
+/** `runs/<runId>/<modelDir>/batch/state.json`: the rounds sent and where they stand. */
+export function batchStatePath(run: RunKey): string {
+	return runFilePath(run, `${BATCH_DIR}/state.json`);
+}
+
 /**
  * The CLI's resume seals beside a run's manifest (`adapters/fs-store.ts`): private to the
  * output root it was written in, never part of a bundle. A reader of a copied folder passes

@@ -6,10 +6,20 @@
 import { parseCallLog } from '../calls/log';
 import type { CallLogEntry } from '../calls/schema';
 import type { CallLog } from '../calls/types';
+import { BatchState, batchAnswerLine, parseBatchAnswers, type BatchStore } from '../batch/store';
+import type { BatchAnswer } from '../batch/output';
 import { CheckpointError, RunLockedError } from '../errors';
 import { parseJsonl, toJsonLine } from '../jsonl';
 import { stripBom } from '../text';
-import { callLogPath, manifestPath, parseLayoutPath, stageFilePath, type RunKey } from '../layout';
+import {
+	batchAnswersPath,
+	batchStatePath,
+	callLogPath,
+	manifestPath,
+	parseLayoutPath,
+	stageFilePath,
+	type RunKey
+} from '../layout';
 import { runKey } from '../names';
 import {
 	STAGE_FILES,
@@ -30,7 +40,7 @@ import { recordHead, type RecordHead } from './heads';
 import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
 import type { CheckpointStore } from './types';
 
-export class MemoryStore implements CheckpointStore, CallLog {
+export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 	/** Path → content, kept as appended chunks so a long run does not copy its text per record. */
 	readonly #files = new Map<string, string[]>();
 	/** Identities per stage-file path, built on the first append and kept while appending. */
@@ -145,6 +155,28 @@ export class MemoryStore implements CheckpointStore, CallLog {
 		return chunks ? parseCallLog(chunks.join(''), callLogPath(run)) : [];
 	}
 
+	async readBatchState(run: RunKey): Promise<BatchState | null> {
+		const text = this.#files.get(batchStatePath(run))?.join('');
+		return text === undefined ? null : BatchState.parse(JSON.parse(text));
+	}
+
+	async writeBatchState(run: RunKey, state: BatchState): Promise<void> {
+		this.#files.set(batchStatePath(run), [`${JSON.stringify(BatchState.parse(state))}\n`]);
+	}
+
+	async appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void> {
+		const path = batchAnswersPath(run);
+		const chunks = this.#files.get(path) ?? [];
+		chunks.push(...answers.map(batchAnswerLine));
+		this.#files.set(path, chunks);
+	}
+
+	async readBatchAnswers(run: RunKey): Promise<BatchAnswer[]> {
+		const path = batchAnswersPath(run);
+		const chunks = this.#files.get(path);
+		return chunks ? parseBatchAnswers(chunks.join(''), path) : [];
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const runs: RunKey[] = [];
 		for (const path of this.#files.keys()) {
@@ -162,6 +194,8 @@ export class MemoryStore implements CheckpointStore, CallLog {
 		}
 		this.#files.delete(manifestPath(run));
 		this.#files.delete(callLogPath(run));
+		this.#files.delete(batchStatePath(run));
+		this.#files.delete(batchAnswersPath(run));
 		for (const file of STAGE_FILE_NAMES) {
 			this.#files.delete(stageFilePath(run, file));
 			this.#identities.delete(stageFilePath(run, file));

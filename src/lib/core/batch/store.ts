@@ -1,0 +1,118 @@
+/**
+ * Where a batch-mode run keeps its rounds (PROTOCOL.md §5, batch mode): a small interface of its
+ * own beside `CheckpointStore`, like the call log. Two things per run, under
+ * `runs/<runId>/<modelDir>/batch/`:
+ * - `answers.jsonl`: every answer read from a round's output or error files, one line each
+ *   (`{custom_id, response: {status_code, body}}` or `{custom_id, error}`, the output format
+ *   itself), appended as a round comes back, never rewritten; the next pass replays from them.
+ * - `state.json`: the rounds sent, each with its files, the provider's file and batch ids and
+ *   its status, rewritten whole (atomically) on every change, so a stopped CLI or a closed tab
+ *   polls a round it submitted instead of submitting it again.
+ * Neither is a canonical stage file: not in a bundle, not an input of any hash, removed with the
+ * run.
+ */
+import { z } from 'zod';
+import { CheckpointError } from '../errors';
+import { parseJsonl } from '../jsonl';
+import type { RunKey } from '../layout';
+import type { BatchAnswer } from './output';
+
+/** How a round is sent: a provider's Batch API, or files run elsewhere (`vllm run-batch`). */
+export const BatchSendMode = z.enum(['provider', 'files']);
+export type BatchSendMode = z.infer<typeof BatchSendMode>;
+
+/** One input file of a round: one per model and endpoint, cut at the provider's limits. */
+export const BatchRoundFile = z.object({
+	/** The file's name as written (files mode: under the batch folder) or uploaded. */
+	name: z.string().max(255),
+	/** Role endpoint identity (`endpointId` of names.ts) and model it is for. */
+	endpoint: z.string().max(2048),
+	model: z.string().max(512),
+	lines: z.number().int().nonnegative(),
+	bytes: z.number().int().nonnegative(),
+	/** Provider mode: the uploaded input file's id and the batch made from it. */
+	file_id: z.string().max(256).optional(),
+	batch_id: z.string().max(256).optional(),
+	/** Provider's batch status as last polled (`validating`, `in_progress`, `completed`, …). */
+	status: z.string().max(64).optional()
+});
+export type BatchRoundFile = z.infer<typeof BatchRoundFile>;
+
+/** What a round is doing: written (files mode, waiting for outputs), submitted, answered. */
+export const BatchRoundStatus = z.enum(['written', 'submitted', 'answered', 'cancelled']);
+
+export const BatchRound = z.object({
+	round: z.number().int().positive(),
+	mode: BatchSendMode,
+	status: BatchRoundStatus,
+	/** ISO 8601 time the round was written or submitted. */
+	sent_at: z.string().max(64),
+	/** Requests in the round (all files). */
+	requests: z.number().int().nonnegative(),
+	files: z.array(BatchRoundFile).max(100_000)
+});
+export type BatchRound = z.infer<typeof BatchRound>;
+
+export const BatchState = z.object({
+	version: z.literal(1),
+	rounds: z.array(BatchRound).max(10_000)
+});
+export type BatchState = z.infer<typeof BatchState>;
+
+export interface BatchStore {
+	/** The run's saved round state, validated; null when the run never ran in batch mode. */
+	readBatchState(run: RunKey): Promise<BatchState | null>;
+	/** Replaces the run's round state (atomically: a crash leaves the old or the new one). */
+	writeBatchState(run: RunKey, state: BatchState): Promise<void>;
+	/** Appends answers (flushed before resolving), in the given order. */
+	appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void>;
+	/**
+	 * Every saved answer, in written order; [] when there is none. A torn last line (a crash
+	 * mid-append) is dropped, any other bad line rejects naming `batch/answers.jsonl` and its line.
+	 */
+	readBatchAnswers(run: RunKey): Promise<BatchAnswer[]>;
+}
+
+/** True when `store` also keeps batch rounds. */
+export function isBatchStore(store: unknown): store is BatchStore {
+	const s = store as Partial<BatchStore> | null;
+	return (
+		typeof s?.readBatchState === 'function' &&
+		typeof s?.writeBatchState === 'function' &&
+		typeof s?.appendBatchAnswers === 'function' &&
+		typeof s?.readBatchAnswers === 'function'
+	);
+}
+
+const SavedAnswer = z.object({
+	custom_id: z.string().max(64),
+	response: z.object({ status_code: z.number().int(), body: z.unknown() }).optional(),
+	error: z.object({ code: z.string().nullable(), message: z.string().nullable() }).optional()
+});
+
+/** One line of `batch/answers.jsonl`, in the batch output format, `\n`-terminated. */
+export function batchAnswerLine(answer: BatchAnswer): string {
+	const row =
+		'error' in answer
+			? { custom_id: answer.customId, error: answer.error }
+			: { custom_id: answer.customId, response: { status_code: answer.status, body: answer.body } };
+	return `${JSON.stringify(row)}\n`;
+}
+
+/**
+ * The answers of a saved `batch/answers.jsonl` text (`file` names it in errors). A last line
+ * without its line end is a crash mid-append and is dropped (its round is asked again).
+ */
+export function parseBatchAnswers(text: string, file: string): BatchAnswer[] {
+	const end = text.lastIndexOf('\n') + 1;
+	const whole = text.slice(0, end);
+	return parseJsonl(whole, SavedAnswer, file, { entry: 'a saved batch answer' }).map((row, i) => {
+		if (row.response) {
+			return { customId: row.custom_id, status: row.response.status_code, body: row.response.body };
+		}
+		if (row.error) return { customId: row.custom_id, error: row.error };
+		throw new CheckpointError(
+			`${file}, line ${i + 1}: a saved batch answer with neither response nor error.`
+		);
+	});
+}
