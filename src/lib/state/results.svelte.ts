@@ -2,21 +2,17 @@
  * The Results page: which stored runs are shown, the report computed over them (the CLI's
  * `computeReport`, in partial mode so a running evaluation shows its figures so far), how
  * series are drawn (each run, or mean ± SD of comparable runs), the figures drawn from it, and
- * the files the page offers for download.
- *
- * One file: it is the one state class the Results page binds to. Splitting it by concern is still to do.
+ * the files the page offers for download. Its parts live beside it: the export language
+ * (`export-language.ts`), the bootstrap intervals (`results-intervals.svelte.ts`), the paired
+ * comparison (`results-comparison.svelte.ts`), what is read (`results-read.ts`), which runs are shown after a read
+ * (`results-selection.ts`) and the HTML report (`results-report-file.ts`).
  */
 import { downloadBlob } from '$lib/adapters/download';
-import { listStoredRuns } from '$lib/adapters/idb-listing';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { BundleView } from '$lib/adapters/bundle-view';
-import type { RunKey } from '$lib/core/layout';
-import type { LayoutSource } from '$lib/core/results/source';
 import type { StoredRun } from '$lib/core/store/types';
-import type { ComparisonReport, LoadedRun, ResultsReport } from '$lib/core/results';
-import { withIntervals } from '$lib/core/results/with-intervals';
+import type { LoadedRun, ResultsReport } from '$lib/core/results';
 import type { Locale } from '$lib/paraglide/runtime';
-import { refusalOf, refusalText } from '$lib/view/compare-refusal';
 import type { FigureContext, SeriesMode } from '$lib/view/figures';
 import {
 	DEFAULT_FIGURE_CHOICE,
@@ -27,43 +23,26 @@ import {
 import type { ResultsQuery } from '$lib/view/results-query';
 import { isIncomplete, isInProgress } from '$lib/view/run-progress';
 import { drawnReport, groupDifferences } from '$lib/view/shown-report';
-import { layoutSourceModule, openSharedIdbStore, resultsModule } from './lazy-store';
-import { reportRunKey, runKey } from '$lib/core/names';
+import { openSharedIdbStore } from './lazy-store';
+import { readReport, readRuns } from './results-read';
+import { runKey } from '$lib/core/names';
 import { StatsClient } from './stats-client';
 import { PanelChoices } from './results-panels.svelte';
+import {
+	rememberExportLanguage,
+	savedExportLanguage,
+	type ExportLanguage
+} from './export-language';
+import { Comparison, type ComparisonState } from './results-comparison.svelte';
+import { BootstrapIntervals, type IntervalStatus } from './results-intervals.svelte';
+import { resultsReportHtml, type ShownReport } from './results-report-file';
+import { selectionAfterRead } from './results-selection';
 
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-/** The language of the page's exports: the interface's, or one chosen for a paper. */
-export type ExportLanguage = 'ui' | Locale;
-
-/** Where the export language is remembered in this browser. */
-export const EXPORT_LANGUAGE_KEY = 'lexpilot-export-language';
-
-function savedExportLanguage(): ExportLanguage {
-	try {
-		const saved = globalThis.localStorage?.getItem(EXPORT_LANGUAGE_KEY);
-		return saved === 'en' || saved === 'zh-CN' ? saved : 'ui';
-	} catch {
-		return 'ui';
-	}
-}
-
-/** Where the bootstrap intervals of the shown runs are. */
-export type IntervalStatus = 'idle' | 'computing' | 'ready' | 'error';
-
-/** The paired comparison of two runs picked on the page. */
-export interface ComparisonState {
-	a: string;
-	b: string;
-	status: 'computing' | 'ready' | 'refused';
-	report: ComparisonReport | null;
-	/**
-	 * Why the runs cannot be compared (different cases or datasets), in the interface language
-	 * at each read, or what failed.
-	 */
-	readonly error: string | null;
-}
+export { EXPORT_LANGUAGE_KEY, type ExportLanguage } from './export-language';
+export type { ComparisonState } from './results-comparison.svelte';
+export type { IntervalStatus } from './results-intervals.svelte';
 
 export interface ResultsDeps {
 	/** @default the page's shared IndexedDB connection */
@@ -94,13 +73,23 @@ export class ResultsState {
 	/** When the report was last computed (`Date.now()`). */
 	updatedAt = $state<number | null>(null);
 	/** The bootstrap intervals (`report.*.ci95`) come from the worker after the report. */
-	intervals = $state<IntervalStatus>('idle');
-	intervalError = $state<string | null>(null);
+	get intervals(): IntervalStatus {
+		return this.#intervals.status;
+	}
+	get intervalError(): string | null {
+		return this.#intervals.error;
+	}
 	/** Wall time of the last bootstrap, from the report to its intervals (ms). */
-	intervalMs = $state<number | null>(null);
+	get intervalMs(): number | null {
+		return this.#intervals.ms;
+	}
 	/** When the last request went to the worker and when it answered (`performance.now()`). */
-	intervalWindow = $state.raw<{ posted: number; answered: number } | null>(null);
-	comparison = $state.raw<ComparisonState | null>(null);
+	get intervalWindow(): { posted: number; answered: number } | null {
+		return this.#intervals.window;
+	}
+	get comparison(): ComparisonState | null {
+		return this.#comparison.current;
+	}
 	/** The shown runs as loaded (report, manifest, case table): what the leaderboard ranks. */
 	loadedRuns = $state.raw<LoadedRun[]>([]);
 	/** Draw simulated runs beside real ones (off: the figures show the real runs only). */
@@ -186,12 +175,12 @@ export class ResultsState {
 	);
 
 	#openStore: () => Promise<IdbStore>;
-	#stats: StatsClient;
+	#intervals: BootstrapIntervals;
+	#comparison: Comparison;
 	#save: (file: Blob, name: string) => void;
 	/** Manifests and case tables of the shown runs, by key (for comparisons). */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole, never observed
 	#loaded = new Map<string, LoadedRun>();
-	#compareGeneration = 0;
 	/** Runs seen before: a new run is shown by default, one the user hid stays hidden. */
 	#known: readonly string[] = [];
 	/** Bumped per load, so a slow earlier load never overwrites a later one. */
@@ -199,7 +188,9 @@ export class ResultsState {
 
 	constructor(deps: ResultsDeps = {}) {
 		this.#openStore = deps.openStore ?? openSharedIdbStore;
-		this.#stats = deps.stats ?? new StatsClient();
+		const stats = deps.stats ?? new StatsClient();
+		this.#intervals = new BootstrapIntervals(stats);
+		this.#comparison = new Comparison(stats);
 		this.#save = deps.save ?? downloadBlob;
 	}
 
@@ -222,7 +213,7 @@ export class ResultsState {
 		// Compared once its runs are read (`#compute` compares again whatever is shown).
 		if (query.compare) {
 			const [a, b] = query.compare;
-			this.comparison = { a, b, status: 'computing', report: null, error: null };
+			this.#comparison.pending(a, b);
 		}
 	}
 
@@ -245,11 +236,7 @@ export class ResultsState {
 	/** Sets (and remembers) the language of the page's exports. */
 	setExportLanguage(language: ExportLanguage): void {
 		this.exportLanguage = language;
-		try {
-			localStorage.setItem(EXPORT_LANGUAGE_KEY, language);
-		} catch {
-			// Not remembered; the choice still holds for this visit.
-		}
+		rememberExportLanguage(language);
 	}
 
 	/**
@@ -257,33 +244,24 @@ export class ResultsState {
 	 * the export language. The report's writer is imported on the first download.
 	 */
 	async downloadReport(now: number = Date.now()): Promise<void> {
-		if (!this.drawn || !this.exportFigures) return;
-		const [{ resultsHtml }, { reportExtras }, { leaderboardState }] = await Promise.all([
-			import('$lib/view/results-html'),
-			import('$lib/view/report-extras'),
-			import('./leaderboard.svelte')
-		]);
-		if (!this.drawn || !this.exportFigures) return;
-		const locale = this.exportLocale;
-		const sections = reportExtras({
-			leaderboard: leaderboardState.leaderboard,
-			costs: leaderboardState.costs,
+		const html = await resultsReportHtml(() => this.#shownReport(), now);
+		if (html === null) return;
+		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
+	}
+
+	/** What the HTML report shows: the page's report and figures in the export language. */
+	#shownReport(): ShownReport | null {
+		if (!this.drawn || !this.exportFigures) return null;
+		return {
+			drawn: this.drawn.report,
+			full: this.report ?? this.drawn.report,
+			figures: this.exportFigures,
+			locale: this.exportLocale,
 			comparison: this.comparison?.report ?? null,
 			runs: this.loadedRuns,
-			locale
-		});
-		const differences = groupDifferences(this.drawn.report, (key) => this.manifestOf(key), locale);
-		const html = resultsHtml({
-			report: this.drawn.report,
-			figures: this.exportFigures,
 			simulated: this.isSimulated,
-			notes: [...reportNotes(this.report ?? this.drawn.report, locale), ...differences],
-			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, read once
-			generatedAt: new Date(now).toISOString(),
-			locale,
-			sections
-		});
-		this.download(new Blob([html], { type: 'text/html;charset=utf-8' }), 'lexpilot-report.html');
+			manifestOf: (key) => this.manifestOf(key)
+		};
 	}
 
 	/** Manifests of the shown runs as last computed, by key. */
@@ -299,27 +277,22 @@ export class ResultsState {
 			// A bundle opened from a link is read without opening (and so creating) the database.
 			const bundle = this.bundle;
 			const store = bundle ? null : await this.#openStore();
-			const runs = store ? await listStoredRuns(store) : (bundle?.runs ?? []);
-			// Asked after the records are read: a writer takes its lock before writing anything.
-			const writing = store ? (await store.heldRuns()).map(runKey) : [];
+			const { runs, writing } = await readRuns(store, bundle);
 			if (generation !== this.#generation) return;
-			this.writing = writing;
+			this.writing = writing.map(runKey);
 			const keys = runs.map((r) => runKey(r.run));
 			const linked = this.#linked;
 			this.#linked = null;
-			if (linked) {
-				// Exactly the linked runs; every other stored run counts as hidden by the user.
-				this.missingFromLink = linked.filter((k) => !keys.includes(k));
-				this.#known = keys;
-				this.runs = runs;
-				this.selected = linked.filter((k) => keys.includes(k));
-			} else {
-				const kept = this.selected.filter((k) => keys.includes(k));
-				const added = keys.filter((k) => !this.#known.includes(k) && !kept.includes(k));
-				this.#known = keys;
-				this.runs = runs;
-				this.selected = [...kept, ...added];
-			}
+			const { selected, missing } = selectionAfterRead({
+				keys,
+				linked,
+				selected: this.selected,
+				known: this.#known
+			});
+			if (missing) this.missingFromLink = missing;
+			this.#known = keys;
+			this.runs = runs;
+			this.selected = selected;
 			await this.#compute(store, generation);
 		} catch (e) {
 			if (generation !== this.#generation) return;
@@ -328,30 +301,9 @@ export class ResultsState {
 		}
 	}
 
-	/** The shown runs' files: from the open bundle, or from browser storage. */
-	async #layout(store: IdbStore | null, runs: RunKey[]): Promise<LayoutSource> {
-		if (!store) return this.bundle?.layout(runs) ?? (await resultsModule()).memorySource({});
-		return (await layoutSourceModule()).idbLayoutSource(store, { runs });
-	}
-
 	async #compute(store: IdbStore | null, generation: number): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
-		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, filled before use
-		const loaded = new Map<string, LoadedRun>();
-		const report =
-			shown.length === 0
-				? null
-				: await (
-						await resultsModule()
-					).computeReport(await this.#layout(store, shown), {
-						partial: true,
-						onRun: (run, manifest, table) =>
-							loaded.set(reportRunKey(run), {
-								run,
-								manifest,
-								table
-							})
-					});
+		const { report, loaded } = await readReport(store, this.bundle, shown);
 		if (generation !== this.#generation) return;
 		this.#loaded = loaded;
 		this.loadedRuns = [...loaded.values()];
@@ -364,74 +316,26 @@ export class ResultsState {
 			this.mode = report.groups.some((g) => g.n > 1) ? 'groups' : 'runs';
 		}
 		if (this.comparison) void this.compare(this.comparison.a, this.comparison.b);
-		if (report) await this.#computeIntervals(report, loaded, generation);
-		else this.intervals = 'idle';
-	}
-
-	/** Bootstrap intervals of every shown run, in the worker; the report gains its `ci95`. */
-	async #computeIntervals(
-		report: ResultsReport,
-		loaded: Map<string, LoadedRun>,
-		generation: number
-	): Promise<void> {
-		this.intervals = 'computing';
-		this.intervalError = null;
-		const started = performance.now();
-		try {
-			// The figures draw first (Svelte flushes in microtasks); the worker's time then
-			// overlaps nothing but the user's own interaction.
-			await new Promise((resolve) => setTimeout(resolve, 0));
-			if (generation !== this.#generation) return;
-			const posted = performance.now();
-			const tables = [...loaded].map(([key, l]) => ({ key, table: l.table }));
-			const intervals = await this.#stats.intervals(tables);
-			if (generation !== this.#generation) return;
-			this.intervalWindow = { posted, answered: performance.now() };
-			this.report = withIntervals(report, intervals);
-			this.intervalMs = performance.now() - started;
-			this.intervals = 'ready';
-		} catch (e) {
-			if (generation !== this.#generation) return;
-			this.intervalError = (e as Error).message;
-			this.intervals = 'error';
-		}
+		if (report) {
+			await this.#intervals.compute(
+				report,
+				loaded,
+				() => generation === this.#generation,
+				(withCi) => (this.report = withCi)
+			);
+		} else this.#intervals.status = 'idle';
 	}
 
 	/**
 	 * Compares run B with run A (keys) case by case in the worker: B − A with paired intervals
 	 * and p-values. Runs whose selected cases differ are refused, with the reason.
 	 */
-	async compare(a: string, b: string): Promise<void> {
-		const generation = ++this.#compareGeneration;
-		const runA = this.#loaded.get(a);
-		const runB = this.#loaded.get(b);
-		const refusal = refusalOf(a, b, runA, runB);
-		if (refusal || !runA || !runB) {
-			this.comparison = {
-				a,
-				b,
-				status: 'refused',
-				report: null,
-				get error() {
-					return refusal ? refusalText(refusal) : null;
-				}
-			};
-			return;
-		}
-		this.comparison = { a, b, status: 'computing', report: null, error: null };
-		try {
-			const report = await this.#stats.compare(runA, runB);
-			if (generation !== this.#compareGeneration) return;
-			this.comparison = { a, b, status: 'ready', report, error: null };
-		} catch (e) {
-			if (generation !== this.#compareGeneration) return;
-			this.comparison = { a, b, status: 'refused', report: null, error: (e as Error).message };
-		}
+	compare(a: string, b: string): Promise<void> {
+		return this.#comparison.compare(a, b, this.#loaded.get(a), this.#loaded.get(b));
 	}
 
 	clearComparison(): void {
-		++this.#compareGeneration;
-		this.comparison = null;
+		this.#comparison.clear();
 	}
 
 	#select(next: readonly string[]): void {

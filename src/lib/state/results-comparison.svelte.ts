@@ -1,0 +1,71 @@
+/**
+ * The paired comparison of two runs picked on the Results page: B − A case by case, computed in
+ * the stats worker, or refused with the reason (different cases or datasets).
+ */
+import type { ComparisonReport, LoadedRun } from '$lib/core/results';
+import { refusalOf, refusalText } from '$lib/view/compare-refusal';
+import type { StatsClient } from './stats-client';
+
+/** The paired comparison of two runs picked on the page. */
+export interface ComparisonState {
+	a: string;
+	b: string;
+	status: 'computing' | 'ready' | 'refused';
+	report: ComparisonReport | null;
+	/**
+	 * Why the runs cannot be compared (different cases or datasets), in the interface language
+	 * at each read, or what failed.
+	 */
+	readonly error: string | null;
+}
+
+export class Comparison {
+	/** The comparison shown, or null. */
+	current = $state.raw<ComparisonState | null>(null);
+	#generation = 0;
+	#stats: StatsClient;
+
+	constructor(stats: StatsClient) {
+		this.#stats = stats;
+	}
+
+	/** A comparison asked for (by a link) before its runs are read. */
+	pending(a: string, b: string): void {
+		this.current = { a, b, status: 'computing', report: null, error: null };
+	}
+
+	/**
+	 * Compares run B with run A (keys) case by case in the worker: B − A with paired intervals
+	 * and p-values. Runs whose selected cases differ are refused, with the reason.
+	 */
+	async compare(a: string, b: string, runA?: LoadedRun, runB?: LoadedRun): Promise<void> {
+		const generation = ++this.#generation;
+		const refusal = refusalOf(a, b, runA, runB);
+		if (refusal || !runA || !runB) {
+			this.current = {
+				a,
+				b,
+				status: 'refused',
+				report: null,
+				get error() {
+					return refusal ? refusalText(refusal) : null;
+				}
+			};
+			return;
+		}
+		this.pending(a, b);
+		try {
+			const report = await this.#stats.compare(runA, runB);
+			if (generation !== this.#generation) return;
+			this.current = { a, b, status: 'ready', report, error: null };
+		} catch (e) {
+			if (generation !== this.#generation) return;
+			this.current = { a, b, status: 'refused', report: null, error: (e as Error).message };
+		}
+	}
+
+	clear(): void {
+		++this.#generation;
+		this.current = null;
+	}
+}
