@@ -7,13 +7,11 @@
  * time in the order asked. A file that does not validate never replaces a valid dataset in
  * use: its problems are shown beside it, and the remembered file stays the valid one.
  *
- * One file: it is the one state class every page reads the dataset from. Splitting it by
- * concern is still to do.
+ * Its parts live beside it: its shapes (`dataset-types.ts`), the category map file
+ * (`category-file.svelte.ts`), the cases of a large dataset brought to the page
+ * (`dataset-cases.svelte.ts`) and the remembering of the file in use (`dataset-save.ts`).
  */
-import { saidOf } from '$lib/core/errors';
-import { coreText } from './core-text.svelte';
-import { parseCategoryMap } from '$lib/core/dataset/categories';
-import type { Dataset, loadDataset } from '$lib/core/dataset/load';
+import type { Dataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
 import { queryCases, type CasePageQuery } from './case-filter';
@@ -21,8 +19,7 @@ import {
 	withCases,
 	type DatasetHead,
 	type LoadOutcome,
-	type ProblemList,
-	type Progress
+	type ProblemList
 } from './dataset-load-protocol';
 import {
 	defaultDatasetLoader,
@@ -31,78 +28,30 @@ import {
 	type QueryOutcome
 } from './dataset-loader';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
+import { CategoryFile, errorMessage } from './category-file.svelte';
+import { saveOpenedFile } from './dataset-save';
+import { CaseFetch } from './dataset-cases.svelte';
+import {
+	NO_PROBLEMS,
+	type DatasetOrigin,
+	type DatasetStateDeps,
+	type DatasetStatus,
+	type Loading,
+	type OpenedFile,
+	type OpenOptions,
+	type Persistence,
+	type Refusal
+} from './dataset-types';
 
-/**
- * `empty`: nothing opened; `loading`: the first file is being validated; `ready`: a valid
- * dataset is in use (another file may be loading, or may have been refused, meanwhile);
- * `invalid`: no valid dataset, and the file opened has problems (or needs a history-field
- * mapping); `error`: no valid dataset, and the file could not be read or validated at all.
- */
-export type DatasetStatus = 'empty' | 'loading' | 'ready' | 'invalid' | 'error';
-
-/** How the current dataset got here. */
-export type DatasetOrigin = 'file' | 'sample' | 'restored';
-
-/** Whether the current file is remembered across reloads. */
-export type Persistence = 'saved' | 'unavailable' | 'failed' | 'none';
-
-/** A file that did not give a valid dataset: its problems, or why it could not be checked. */
-export interface Refusal {
-	fileName: string;
-	/** Every problem found (cut to what the page needs; see `ProblemList`). Empty with `error`. */
-	problems: ProblemList;
-	/** Set when the two history fields need the user's mapping. */
-	mapping: { candidates: string[]; detected: Partial<HistoryFields> } | null;
-	/** SHA-256 of the file's bytes (null when unreadable). */
-	sha256: string | null;
-	/**
-	 * A message when the file could not be read or validated at all, in the interface language
-	 * (read anew on each access, so it follows a language switch).
-	 */
-	readonly error: string | null;
-	/** True when a valid dataset stayed in use in spite of this file. */
-	keptDataset: boolean;
-}
-
-/** A load in progress. */
-export interface Loading {
-	fileName: string;
-	/** Null until the loader first reports. */
-	progress: Progress | null;
-}
-
-/** Injected collaborators, so tests can run the class without a browser. */
-export interface DatasetStateDeps {
-	/** Where files are parsed and checked. @default in this thread, with `load` */
-	loader?: DatasetLoader;
-	/** The core loader the default in-thread loader calls. @default loadDataset from the core */
-	load?: typeof loadDataset;
-	/** Where the last file is remembered; null keeps it in memory only. @default null */
-	store?: SavedDatasetStore | null;
-	/** @default globalThis.fetch */
-	fetch?: typeof fetch;
-}
-
-/** Options of {@link DatasetState.open}. */
-export interface OpenOptions {
-	fileName: string;
-	/** @default false */
-	isSample?: boolean;
-}
-
-/**
- * A file as opened: a Blob (a File from the page, or IndexedDB's copy), which is only a
- * handle, or bytes, which are null while lent to the loader or after a worker lost them.
- */
-interface OpenedFile {
-	source: Blob | Uint8Array | null;
-	fileName: string;
-	isSample: boolean;
-	origin: DatasetOrigin;
-	historyFields: Partial<HistoryFields> | null;
-}
-
-const NO_PROBLEMS: ProblemList = { items: [], total: 0, omitted: [] };
+export type {
+	DatasetOrigin,
+	DatasetStateDeps,
+	DatasetStatus,
+	Loading,
+	OpenOptions,
+	Persistence,
+	Refusal
+} from './dataset-types';
 
 export class DatasetState {
 	/** The valid dataset in use without its cases (summary, sha256, categories…), or null. */
@@ -114,9 +63,14 @@ export class DatasetState {
 	 */
 	dataset = $state.raw<Dataset | null>(null);
 	/** Cases of a large dataset arriving on the page after `loadCases`, or null. */
-	casesLoading = $state.raw<{ done: number; total: number } | null>(null);
+	get casesLoading(): { done: number; total: number } | null {
+		return this.#cases.loading;
+	}
 	/** Why the last `loadCases` failed, or null. */
-	casesError = $state<string | null>(null);
+	get casesError(): string | null {
+		return this.#cases.error;
+	}
+	readonly #cases = new CaseFetch();
 	/** Non-blocking findings of the dataset in use (e.g. causes that fall into 未分类). */
 	warnings = $state.raw<ProblemList>(NO_PROBLEMS);
 	/** The last file refused since the dataset in use was loaded, or null. */
@@ -131,14 +85,14 @@ export class DatasetState {
 	origin = $state<DatasetOrigin | null>(null);
 	/** History fields the user chose in the mapping form for the dataset in use. */
 	historyFields = $state.raw<Partial<HistoryFields> | null>(null);
+	readonly #category = new CategoryFile();
 	/** The category map file in use, if the user loaded one. */
-	categoryFile = $state.raw<{ name: string; map: CategoryMap } | null>(null);
-	/** Why the last category map file was refused: its name and the core's error. */
-	#categoryFailure = $state.raw<{ name: string; error: unknown } | null>(null);
-	/** That refusal as one line in the interface language (English where the core gave no code). */
+	get categoryFile(): { name: string; map: CategoryMap } | null {
+		return this.#category.file;
+	}
+	/** Why the last category map file was refused, as one line in the interface language. */
 	get categoryError(): string | null {
-		const f = this.#categoryFailure;
-		return f ? `${f.name}: ${coreText(message(f.error), saidOf(f.error))}` : null;
+		return this.#category.error;
 	}
 	persistence = $state<Persistence>('none');
 
@@ -157,9 +111,7 @@ export class DatasetState {
 	#inUse: OpenedFile | null = null;
 	/** Names the dataset in use to the loader, which keeps a large one's cases. */
 	#handle = 0;
-	#casesPending: { head: DatasetHead; done: Promise<void> } | null = null;
 	#refused: OpenedFile | null = null;
-	#categoryBytes: Uint8Array | null = null;
 	/** Bumped by `forget`, so a load still running then changes nothing. */
 	#generation = 0;
 	/** Loads run one at a time, in the order asked. */
@@ -203,7 +155,7 @@ export class DatasetState {
 			await this.#enqueue(async () =>
 				this.#refuse(
 					{ source: null, fileName, isSample: true, origin: 'sample', historyFields: null },
-					{ error: () => m.dataset_error_fetch_sample({ url, reason: message(e) }) }
+					{ error: () => m.dataset_error_fetch_sample({ url, reason: errorMessage(e) }) }
 				)
 			);
 			return;
@@ -226,24 +178,13 @@ export class DatasetState {
 	 * map in place and sets `categoryError`.
 	 */
 	async setCategoryFile(bytes: Uint8Array, name: string): Promise<void> {
-		let map: CategoryMap;
-		try {
-			map = parseCategoryMap(bytes);
-		} catch (e) {
-			this.#categoryFailure = { name, error: e };
-			return;
-		}
-		this.#categoryFailure = null;
-		this.categoryFile = { name, map };
-		this.#categoryBytes = bytes;
+		if (!this.#category.take(bytes, name)) return;
 		await this.#enqueue(() => this.#reapplyOptions());
 	}
 
 	/** Goes back to the project's default category map. */
 	async clearCategoryFile(): Promise<void> {
-		this.categoryFile = null;
-		this.#categoryFailure = null;
-		this.#categoryBytes = null;
+		this.#category.clear();
 		await this.#enqueue(() => this.#reapplyOptions());
 	}
 
@@ -260,17 +201,8 @@ export class DatasetState {
 				return;
 			}
 			if (!saved || generation !== this.#generation) return;
-			if (saved.categoryFile) {
-				try {
-					this.categoryFile = {
-						name: saved.categoryFile.name,
-						map: parseCategoryMap(saved.categoryFile.bytes)
-					};
-					this.#categoryBytes = saved.categoryFile.bytes;
-				} catch (e) {
-					this.#categoryFailure = { name: saved.categoryFile.name, error: e };
-				}
-			}
+			if (saved.categoryFile)
+				this.#category.take(saved.categoryFile.bytes, saved.categoryFile.name);
 			this.persistence = 'saved';
 			await this.#validate({
 				source: saved.file,
@@ -289,34 +221,14 @@ export class DatasetState {
 	loadCases(): Promise<void> {
 		const head = this.head;
 		if (!head || this.dataset) return Promise.resolve();
-		if (this.#casesPending?.head === head) return this.#casesPending.done;
 		const handle = this.#handle;
 		const generation = this.#generation;
 		const current = () => generation === this.#generation && this.head === head;
-		this.casesError = null;
-		this.casesLoading = { done: 0, total: head.caseCount };
-		const run = (async () => {
-			const outcome = await this.#loader.cases(handle, head.caseCount, (progress) => {
-				if (current()) this.casesLoading = { done: progress.done, total: progress.total };
-			});
-			if (!current()) return;
-			this.casesLoading = null;
-			if (!outcome.ok) {
-				this.casesError = outcome.message;
-				return;
-			}
-			this.dataset = withCases(head, outcome.cases);
+		return this.#cases.fetch(this.#loader, handle, head, current, (cases) => {
+			this.dataset = withCases(head, cases);
 			// The page answers every question about the cases now: one copy is enough.
 			this.#loader.release(handle);
-		})();
-		const pending = {
-			head,
-			done: run.finally(() => {
-				if (this.#casesPending === pending) this.#casesPending = null;
-			})
-		};
-		this.#casesPending = pending;
-		return pending.done;
+		});
 	}
 
 	/**
@@ -336,10 +248,8 @@ export class DatasetState {
 		this.#generation++;
 		this.#inUse = null;
 		this.#refused = null;
-		this.#categoryBytes = null;
 		this.head = null;
-		this.casesLoading = null;
-		this.casesError = null;
+		this.#cases.reset();
 		this.dataset = null;
 		this.warnings = NO_PROBLEMS;
 		this.refused = null;
@@ -349,8 +259,7 @@ export class DatasetState {
 		this.isSample = false;
 		this.origin = null;
 		this.historyFields = null;
-		this.categoryFile = null;
-		this.#categoryFailure = null;
+		this.#category.clear();
 		try {
 			await this.#store?.clear();
 			this.persistence = 'none';
@@ -410,7 +319,7 @@ export class DatasetState {
 				}
 			);
 		} catch (e) {
-			outcome = { kind: 'failed', bytes: null, message: message(e) };
+			outcome = { kind: 'failed', bytes: null, message: errorMessage(e) };
 		}
 		// Lent bytes come back whatever happened, so the file can be re-validated or saved.
 		if (!(source instanceof Blob)) file.source = outcome.bytes;
@@ -432,8 +341,7 @@ export class DatasetState {
 		this.#refused = null;
 		this.refused = null;
 		this.#handle = outcome.handle;
-		this.casesLoading = null;
-		this.casesError = null;
+		this.#cases.reset();
 		this.head = outcome.head;
 		this.dataset = outcome.dataset;
 		this.warnings = outcome.warnings;
@@ -475,36 +383,9 @@ export class DatasetState {
 	}
 
 	async #save(file: OpenedFile): Promise<void> {
-		if (!file.source) return;
-		if (!this.#store) {
-			this.persistence = 'unavailable';
-			return;
-		}
-		// Bytes become a Blob once (small files: the sample, tests); a File already is one.
-		if (!(file.source instanceof Blob)) {
-			file.source = new Blob([file.source as Uint8Array<ArrayBuffer>]);
-		}
-		try {
-			await this.#store.save({
-				file: file.source,
-				fileName: file.fileName,
-				isSample: file.isSample,
-				historyFields: file.historyFields ?? undefined,
-				categoryFile:
-					this.categoryFile && this.#categoryBytes
-						? { name: this.categoryFile.name, bytes: this.#categoryBytes }
-						: undefined
-			});
-			this.persistence = 'saved';
-		} catch {
-			// Quota or a blocked database: the dataset still works in memory for this tab.
-			this.persistence = 'failed';
-		}
+		const persistence = await saveOpenedFile(this.#store, file, this.#category.saved);
+		if (persistence) this.persistence = persistence;
 	}
-}
-
-function message(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
 }
 
 /** The app's one dataset, remembered in IndexedDB ('lexpilot-datasets') when available. */
