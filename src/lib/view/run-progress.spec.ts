@@ -3,7 +3,8 @@ import { runKey } from '$lib/core/names';
 import { STAGE_FILE_NAMES, type StageFile } from '$lib/core/record-names';
 import type { StoredRun } from '$lib/core/store/types';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
-import { isIncomplete, isInProgress, shortFileText, shortFiles } from './run-progress';
+import { isIncomplete, isInProgress } from './run-progress';
+import { shortFileText, shortFiles } from './short-files';
 
 overwriteGetLocale(() => baseLocale);
 

@@ -15,7 +15,8 @@ export interface StageCount {
 	started: boolean;
 }
 
-const STAGES: { label: string; files: StageFile[] }[] = [
+/** The files of each stage, in stage order. */
+export const STAGES: { label: string; files: StageFile[] }[] = [
 	{ label: 'gen', files: ['a1', 'LCA_results', 'interaction'] },
 	{ label: 'dcg', files: ['force_ask', 'DCG_results'] },
 	{ label: 'direct', files: ['a1_direct', 'LJP_direct'] },
@@ -24,7 +25,7 @@ const STAGES: { label: string; files: StageFile[] }[] = [
 ];
 
 /** a1 and LCA hold two records per case (one per history). */
-const PER_CASE: Partial<Record<StageFile, number>> = { a1: 2, LCA_results: 2 };
+export const PER_CASE: Partial<Record<StageFile, number>> = { a1: 2, LCA_results: 2 };
 
 export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageCount[] {
 	const total = run.manifest.dataset.selected_case_numbers.length;
@@ -52,36 +53,6 @@ export function isInProgress(
 	writing: readonly string[]
 ): boolean {
 	return writing.includes(runKey(run.run)) && isIncomplete(run);
-}
-
-/** A stage file holding fewer records than the run's selected cases need. */
-export interface ShortFile {
-	file: StageFile;
-	/** Records it holds (0: the file is empty, or was absent). */
-	have: number;
-	/** Records the selected cases need (a1 and LCA: two per case). */
-	expected: number;
-}
-
-/** The short files of every started, unfinished stage, in stage order. */
-export function shortFiles(run: Pick<StoredRun, 'counts' | 'manifest'>): ShortFile[] {
-	const total = run.manifest.dataset.selected_case_numbers.length;
-	const short: ShortFile[] = [];
-	for (const { files } of STAGES) {
-		if (!files.some((f) => run.counts[f] > 0)) continue;
-		for (const file of files) {
-			const expected = total * (PER_CASE[file] ?? 1);
-			if (run.counts[file] < expected) short.push({ file, have: run.counts[file], expected });
-		}
-	}
-	return short;
-}
-
-/** One short file, in the interface language: `DCG_results is empty …`, `LJP_gold: 2 of 6 records`. */
-export function shortFileText(s: ShortFile): string {
-	return s.have === 0
-		? m.results_incomplete_empty({ file: s.file, expected: s.expected })
-		: m.results_incomplete_file({ file: s.file, have: s.have, expected: s.expected });
 }
 
 /** Records saved in all files of the run. */

@@ -1,5 +1,5 @@
 /** Text forms of dataset fields for prompts and screens (PROTOCOL.md §2). */
-import { neutraliseTurnMarkers } from '../prompts/fences';
+import { neutraliseTurnMarkers } from '../prompts/turn-markers';
 import type { History, KeyDetails } from './types';
 
 /**

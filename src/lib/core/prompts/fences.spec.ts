@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderHistory } from '../dataset/render';
 import { DEFAULT_PROMPT_PACK } from './default-pack';
-import {
-	codeFenceChars,
-	fenceTagNames,
-	neutraliserFor,
-	neutraliseTurnMarkers,
-	TAG_OPEN_LOOKALIKE
-} from './fences';
+import { codeFenceChars, fenceTagNames, neutraliserFor, TAG_OPEN_LOOKALIKE } from './fences';
+import { neutraliseTurnMarkers } from './turn-markers';
 import { fillTemplate, parseFilledPrompt, type SlotValues } from './fill';
 import type { PromptPack } from './pack';
 import { SLOT_PATTERN, slotsOf, TEMPLATE_NAMES, type SlotName, type TemplateName } from './slots';

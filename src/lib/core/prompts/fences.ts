@@ -13,7 +13,8 @@
  * with blanks around the `/` or after the name (`</ 律师提问 >`), or cut short before its `>` —
  * becomes the full-width `＜` (U+FF1C), and a run of three or more fence characters becomes
  * full-width `｀` / `～`. A value with none of them is inserted byte for byte as before, so
- * filled prompts, and the `input_sha256` hashing them, are unchanged for it.
+ * filled prompts, and the `input_sha256` hashing them, are unchanged for it. The turn markers
+ * of a history are kept apart the same way in `turn-markers.ts`.
  */
 
 /** What stands in for `<` where a value would start one of the template's tags. */
@@ -68,27 +69,6 @@ function buildNeutraliser(names: readonly string[], fenceChars: readonly string[
 		steps.push((v) => v.replace(run, (m) => FENCE_LOOKALIKE[c].repeat(m.length)));
 	}
 	return (value) => steps.reduce((v, step) => step(v), value);
-}
-
-/** What is put before a role word that would start a forged turn. */
-export const TURN_LOOKALIKE = '\uFF1E';
-
-/**
- * The line starts of the history rendering (PROTOCOL.md §2), `User: ` and `Assistant: `. A message
- * content that starts a line of its own with one of them (in any letter case, after blanks, with
- * an ASCII or a full-width colon) would read as a new turn of the conversation. The history sits
- * inside its `<对话历史>` fence either way, but the turns inside are the template's markers too:
- * `neutraliseTurnMarkers` puts a full-width `＞` (U+FF1E) before such a line's role word
- * (`＞User: …`), so it stays visibly the message's own, quoted text and no reader of the history
- * (a model, a person, or the simulated provider counting turns) takes it for a turn. The first
- * line of a content follows the real marker on the same line, so it is left alone; content
- * without such a line is returned unchanged.
- */
-const FORGED_TURN = /([\n\r][ \t\u3000]*)(?=(?:user|assistant)[ \t\u3000]*[:：])/giu;
-
-/** Content of one message, unable to forge a `User:` / `Assistant:` line of the history. */
-export function neutraliseTurnMarkers(content: string): string {
-	return content.replace(FORGED_TURN, `$1${TURN_LOOKALIKE}`);
 }
 
 function escapeRegex(text: string): string {
