@@ -23,7 +23,10 @@ import { axisTitle, type FigureContext } from './figures';
 import { DEFAULT_FIGURE_CHOICE, reportNotes, resultFigures } from './result-figures';
 import { resultsHtml } from './results-html';
 import { figureSvg } from './svg-chart';
-import { tableOf, toCsv, toLatex, toMarkdown } from './table-format';
+import { tableOf } from './table-format';
+import { toCsv } from './table-csv';
+import { toLatex } from './table-latex';
+import { toMarkdown } from './table-markdown';
 
 let report: ResultsReport;
 const loaded = new Map<string, LoadedRun>();

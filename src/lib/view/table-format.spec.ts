@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Figure } from './figures';
-import { cellText, latexEscape, tableOf, toCsv, toLatex, toMarkdown } from './table-format';
+import { cellText, tableOf } from './table-format';
+import { toCsv } from './table-csv';
+import { latexEscape, toLatex } from './table-latex';
+import { toMarkdown } from './table-markdown';
 
 const QWK_NOTE = 'QWK undefined: the expected disagreement is zero';
 const PARTIAL = 'partial 2/5: run2 has 2 of 5 cases of LJP_gold so far';

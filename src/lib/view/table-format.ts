@@ -1,11 +1,11 @@
 /**
- * The table beside each chart, and its copies as CSV, Markdown and LaTeX. All four show the
- * same numbers with the same four decimals as the CLI's text report; an undefined value is
- * "—" with a numbered note that says why.
+ * The table beside each chart, and the cell texts of its copies as CSV, Markdown and LaTeX
+ * (`table-csv.ts`, `table-markdown.ts`, `table-latex.ts`). All four show the same numbers with
+ * the same four decimals as the CLI's text report; an undefined value is "—" with a numbered
+ * note that says why.
  */
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { csvCell } from '$lib/core/text/csv-cell';
 import type { Cell, Figure } from './figures';
 
 export interface TableCell {
@@ -167,99 +167,6 @@ export function superscript(marks: readonly number[]): string {
 		.join('˒');
 }
 
-/**
- * CSV for a spreadsheet: plain numbers (an undefined value is an empty field), an SD column after
- * each value in mean ± SD tables, a `notes` column with the note numbers, then the notes. Every
- * field goes through `csvCell`: figures as numbers, labels and notes (class names, model ids
- * from files) as text a spreadsheet never runs as a formula.
- */
-export function toCsv(table: TableModel): string {
-	const o = { locale: table.locale };
-	const head = [
-		table.corner,
-		...(table.withCounts ? [countsHeading(table.locale)] : []),
-		...table.columns.flatMap(({ label }) => [
-			label,
-			...(table.withSd ? [m.results_csv_sd({ label }, o)] : []),
-			...(table.withCi
-				? [m.results_csv_ci_low({ label }, o), m.results_csv_ci_high({ label }, o)]
-				: [])
-		]),
-		m.results_csv_notes({}, o)
-	];
-	const lines = [head.map((h) => csvCell(h)).join(',')];
-	for (const row of table.rows) {
-		const marks = [...new Set(row.cells.flatMap((c) => c.marks))].sort((a, b) => a - b);
-		const fields = [
-			row.label,
-			...(table.withCounts ? [row.counts ?? ''] : []),
-			...row.cells.flatMap((c) => [
-				c.value,
-				...(table.withSd ? [c.sd] : []),
-				...(table.withCi ? [c.ci?.[0], c.ci?.[1]] : [])
-			]),
-			marks.map((m) => `[${m}]`).join(' ')
-		];
-		lines.push(fields.map((f) => csvCell(f)).join(','));
-	}
-	if (table.notes.length) {
-		lines.push('');
-		table.notes.forEach((note, i) =>
-			lines.push([`[${i + 1}]`, note].map((f) => csvCell(f)).join(','))
-		);
-	}
-	return `${lines.join('\n')}\n`;
-}
-
-function mdEscape(text: string): string {
-	return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-/** A GitHub-flavoured Markdown table with its caption and notes. */
-export function toMarkdown(table: TableModel): string {
-	const head = [
-		table.corner,
-		...(table.withCounts ? [countsHeading(table.locale)] : []),
-		...table.columns.map((c) => c.label)
-	].map(mdEscape);
-	const lines = [
-		`**${mdEscape(table.caption)}**`,
-		'',
-		`| ${head.join(' | ')} |`,
-		`| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`
-	];
-	for (const row of table.rows) {
-		const cells = row.cells.map((c) => cellText(c, table.withSd) + superscript(c.marks));
-		const counts = table.withCounts ? [mdEscape(row.counts ?? '')] : [];
-		lines.push(`| ${[mdEscape(row.label), ...counts, ...cells].join(' | ')} |`);
-	}
-	if (hasBrackets(table)) lines.push('', `${ciNote(table.locale)}  `);
-	if (table.notes.length) {
-		lines.push('');
-		table.notes.forEach((note, i) => lines.push(`${superscript([i + 1])} ${mdEscape(note)}  `));
-	}
-	return `${lines.join('\n')}\n`;
-}
-
-const LATEX_SPECIAL: Record<string, string> = {
-	'\\': '\\textbackslash{}',
-	'&': '\\&',
-	'%': '\\%',
-	$: '\\$',
-	'#': '\\#',
-	_: '\\_',
-	'{': '\\{',
-	'}': '\\}',
-	'~': '\\textasciitilde{}',
-	'^': '\\textasciicircum{}',
-	'—': '---',
-	'±': '$\\pm$'
-};
-
-export function latexEscape(text: string): string {
-	return text.replace(/[\\&%$#_{}~^—±]/g, (ch) => LATEX_SPECIAL[ch]);
-}
-
 /** Whether a cell of the table shows a bracketed interval: only then does its note belong. */
 export function hasBrackets(table: TableModel): boolean {
 	return table.withCi && table.rows.some((r) => r.cells.some((c) => c.value !== null && !!c.ci));
@@ -268,45 +175,4 @@ export function hasBrackets(table: TableModel): boolean {
 /** What the brackets of a table with intervals are: one sentence under the table. */
 export function ciNote(locale?: Locale): string {
 	return m.results_ci_note({}, { locale });
-}
-
-/**
- * A booktabs table. Its first lines are comments naming the packages it needs: booktabs, and
- * xeCJK (XeLaTeX) or ctex for the Chinese of class names and verdicts.
- */
-export function toLatex(table: TableModel): string {
-	const cell = (c: TableCell) => {
-		const text = c.value === null ? '---' : latexEscape(cellText(c, table.withSd));
-		return c.marks.length ? `${text}$^{${c.marks.join(',')}}$` : text;
-	};
-	const counts = (row: TableModel['rows'][number]) =>
-		table.withCounts ? [latexEscape(row.counts ?? '')] : [];
-	const lines = [
-		`% ${m.results_latex_needs({ booktabs: '\\usepackage{booktabs}' }, { locale: table.locale })}`,
-		`% ${m.results_latex_cjk({ xecjk: '\\usepackage{xeCJK}', ctex: '\\usepackage{ctex}' }, { locale: table.locale })}`,
-		'\\begin{table}[t]',
-		'\\centering',
-		`\\caption{${latexEscape(table.caption)}}`,
-		`\\begin{tabular}{l${table.withCounts ? 'l' : ''}${'r'.repeat(table.columns.length)}}`,
-		'\\toprule',
-		`${[table.corner, ...(table.withCounts ? [countsHeading(table.locale)] : []), ...table.columns.map((c) => c.label)].map(latexEscape).join(' & ')} \\\\`,
-		'\\midrule',
-		...table.rows.map(
-			(row) =>
-				`${[latexEscape(row.label), ...counts(row), ...row.cells.map(cell)].join(' & ')} \\\\`
-		),
-		'\\bottomrule',
-		'\\end{tabular}'
-	];
-	if (hasBrackets(table)) {
-		lines.push(`\\par\\smallskip\\footnotesize ${latexEscape(ciNote(table.locale))}`);
-	}
-	if (table.notes.length) {
-		lines.push('\\par\\smallskip\\footnotesize');
-		table.notes.forEach((note, i) =>
-			lines.push(`$^{${i + 1}}$ ${latexEscape(note)}${i < table.notes.length - 1 ? '\\\\' : ''}`)
-		);
-	}
-	lines.push('\\end{table}');
-	return `${lines.join('\n')}\n`;
 }
