@@ -3,7 +3,7 @@
  * its runs, the case-bootstrap interval of that mean, the rank and its interval, and the paired
  * tests that say which models are statistically tied (README.md, "Leaderboard").
  */
-import { mean, sampleSd } from '../metrics/aggregate';
+import { mean, sampleSd } from '../metrics/moments';
 import { definedSorted, MIN_CASES, percentileInterval, type Interval } from '../metrics/bootstrap';
 import { bootstrapP } from '../metrics/paired';
 import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateTrees, mean, sampleSd } from './aggregate';
+import { aggregateTrees } from './aggregate';
+import { mean, sampleSd } from './moments';
 import type { LjpMetrics, MetricsTree } from './types';
 
 const ljp = (qwk: number | null, accuracy: number | null, n_claims: number): LjpMetrics => ({

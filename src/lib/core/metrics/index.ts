@@ -5,7 +5,8 @@ export { lcaConfusion, lcaFromConfusion, lcaMetrics, type LcaConfusion } from '.
 export { dcgMetrics } from './dcg';
 export { ljpMetrics, quadraticWeightedKappa } from './ljp';
 export { classOf, orderClasses, splitByClass } from './by-class';
-export { aggregateTrees, mean, sampleSd, type Aggregate } from './aggregate';
+export { aggregateTrees, type Aggregate } from './aggregate';
+export { mean, sampleSd } from './moments';
 export { comparabilityKey, groupComparable } from './groups';
 export {
 	buildCaseTable,
