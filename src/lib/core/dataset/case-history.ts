@@ -1,7 +1,7 @@
 /** A case's history read by the PROTOCOL.md §1 rules: alternating user and assistant messages. */
 import { type History } from './types';
 import { JsonObject, jsonTypeOf, type JsonValue } from './ordered-json';
-import { firstLoneSurrogate } from '../text/escape-control';
+import { firstLoneSurrogate } from '../text/lone-surrogate';
 import { coded } from '../said';
 import { type Said } from './case-said';
 import { loneSurrogate } from './lone-surrogates';

@@ -2,7 +2,7 @@
 import { type Case, type History, type HistoryFields } from './types';
 import { JsonObject, jsonTypeOf, type JsonValue } from './ordered-json';
 import { problem, type DatasetProblem } from './problems';
-import { firstLoneSurrogate } from '../text/escape-control';
+import { firstLoneSurrogate } from '../text/lone-surrogate';
 import { coded } from '../said';
 import type { Said } from './case-said';
 import { readCaseNumber, readFocalPoints, readText } from './case-fields';

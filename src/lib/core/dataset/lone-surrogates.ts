@@ -1,6 +1,7 @@
 /** Where a case holds a lone surrogate (text no UTF-8 file can carry), said as a code. */
 import { JsonObject, type JsonValue } from './ordered-json';
-import { escapeControl, firstLoneSurrogate } from '../text/escape-control';
+import { escapeControl } from '../text/escape-control';
+import { firstLoneSurrogate } from '../text/lone-surrogate';
 import { coded, type CoreText } from '../said';
 import { type Said } from './case-said';
 

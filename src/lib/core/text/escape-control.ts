@@ -13,6 +13,7 @@
  * the same value, and two ids that differ only in an invisible or invalid character print
  * differently (`LONE-\ud800-X`).
  */
+import { LONE_SURROGATE } from './lone-surrogate';
 
 /**
  * C0 controls, DEL, C1 controls, the bidi embeddings, overrides and isolates (U+202A–U+202E,
@@ -20,8 +21,6 @@
  * and lone surrogates (a high one not followed by a low one, or a low one without a high one).
  */
 const BIDI_AND_SEPARATORS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
-const LONE_SURROGATE =
-	'[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
 const UNSAFE = new RegExp(
 	`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]|${LONE_SURROGATE}`,
 	'g'
@@ -58,17 +57,6 @@ export function hasControl(text: string): boolean {
 	const found = UNSAFE.test(text);
 	UNSAFE.lastIndex = 0;
 	return found;
-}
-
-const LONE = new RegExp(LONE_SURROGATE);
-
-/**
- * Index (UTF-16 code units) of the first lone surrogate of `text`, or -1. JSON can write one
- * (`"\ud800"`) although it is no character: such text cannot be sent as UTF-8, so providers
- * refuse it.
- */
-export function firstLoneSurrogate(text: string): number {
-	return text.search(LONE);
 }
 
 /**
