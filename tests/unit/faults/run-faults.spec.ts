@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/types';
 import type { StageFile } from '../../../src/lib/core/records';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import {
 	about,
 	after,
@@ -80,16 +80,8 @@ describe('run writes what the five stage commands write', () => {
 	it('simulated: run and the stage commands write the same files', async () => {
 		const byStages = join(tmp, 'sim-stages');
 		const byRun = join(tmp, 'sim-run');
-		const args = (command: string, root: string) => [
-			command,
-			'--simulated',
-			'--dataset',
-			DATASET,
-			'--output-root',
-			root,
-			'--run-id',
-			'r1'
-		];
+		const args = (command: string, root: string) =>
+			runArgs(command, { dataset: DATASET, root, simulated: true });
 		for (const command of FIVE) {
 			const r = await runCliInProcess(args(command, byStages));
 			expect(r.code, r.stderr).toBe(0);
