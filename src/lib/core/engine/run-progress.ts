@@ -7,6 +7,7 @@
  * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
  */
 import type { LimiterPool } from '../model/limiter';
+import { SnapshotThrottle } from './snapshot-throttle';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
@@ -65,13 +66,17 @@ export class RunTracker {
 	) as Record<Role, TokenCounts>;
 	/** Answer times of recent calls, oldest first, for the rate. */
 	#answered: number[] = [];
-	#lastEmit = -Infinity;
-	#timer: ReturnType<typeof setTimeout> | null = null;
+	readonly #throttle: SnapshotThrottle;
 
 	constructor(options: RunTrackerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#startedAt = this.#now();
+		this.#throttle = new SnapshotThrottle(
+			() => this.#options.onSnapshot?.(this.snapshot()),
+			options.intervalMs ?? 100,
+			this.#now
+		);
 		for (const stage of options.stages) {
 			this.#stages.set(stage, {
 				stage,
@@ -203,9 +208,7 @@ export class RunTracker {
 	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
 		this.#status = status;
 		this.#error = error;
-		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = null;
-		this.#emit();
+		this.#throttle.last();
 	}
 
 	/** The run as it stands. */
@@ -266,17 +269,6 @@ export class RunTracker {
 
 	#changed(stage?: StageState): void {
 		if (stage) this.#options.onStage?.(this.stageProgress(stage.stage));
-		if (!this.#options.onSnapshot || this.#status !== 'running') return;
-		const wait = this.#lastEmit + (this.#options.intervalMs ?? 100) - this.#now();
-		if (wait <= 0) return this.#emit();
-		this.#timer ??= setTimeout(() => {
-			this.#timer = null;
-			this.#emit();
-		}, wait);
-	}
-
-	#emit(): void {
-		this.#lastEmit = this.#now();
-		this.#options.onSnapshot?.(this.snapshot());
+		if (this.#options.onSnapshot && this.#status === 'running') this.#throttle.changed();
 	}
 }
