@@ -4,7 +4,7 @@
  * calls, rate and ETA. Sent at most every `intervalMs`, and at once when the plan ends.
  */
 import type { EndpointLimit, LimiterPool } from '../model/limiter';
-import { SnapshotThrottle } from './snapshot-throttle';
+import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import type { RunSnapshot } from './types';
 
 /** Where a run of the plan stands. `waiting`: not opened yet (its checks come first). */
@@ -47,13 +47,9 @@ export interface PlanSnapshot {
 
 const RATE_WINDOW_MS = 60_000;
 
-export interface PlanTrackerOptions {
+export interface PlanTrackerOptions extends PacedOptions<PlanSnapshot> {
 	runs: readonly Pick<PlanRunRow, 'runId' | 'model' | 'repetition'>[];
 	limiters: LimiterPool;
-	onSnapshot?: (snapshot: PlanSnapshot) => void;
-	/** @default 100 */
-	intervalMs?: number;
-	now?: () => number;
 }
 
 export class PlanTracker {
@@ -64,17 +60,13 @@ export class PlanTracker {
 	#status: PlanSnapshot['status'] = 'running';
 	/** (time, calls done) samples, oldest first, for the rate. */
 	#samples: [number, number][] = [];
-	readonly #throttle: SnapshotThrottle;
+	readonly #throttle: SnapshotThrottle<PlanSnapshot>;
 
 	constructor(options: PlanTrackerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#startedAt = this.#now();
-		this.#throttle = new SnapshotThrottle(
-			() => this.#options.onSnapshot?.(this.snapshot()),
-			options.intervalMs ?? 100,
-			this.#now
-		);
+		this.#throttle = new SnapshotThrottle(options, () => this.snapshot());
 		this.#rows = options.runs.map((r) => ({ ...r, status: 'waiting', run: null }));
 	}
 

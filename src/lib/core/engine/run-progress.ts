@@ -7,7 +7,7 @@
  * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
  */
 import type { LimiterPool } from '../model/limiter';
-import { SnapshotThrottle } from './snapshot-throttle';
+import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
@@ -36,17 +36,13 @@ interface StageState extends RunStageCounts {
 const perRole = <T>(make: (role: Role) => T) =>
 	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
 
-export interface RunTrackerOptions {
+export interface RunTrackerOptions extends PacedOptions<RunSnapshot> {
 	cases: number;
 	stages: readonly StageName[];
 	/** The run's limiters, for the snapshot's concurrency. @default none: no limits to show */
 	limiters?: LimiterPool;
-	onSnapshot?: (snapshot: RunSnapshot) => void;
 	/** Told at once about every change of a stage, as that stage's progress. */
 	onStage?: (progress: StageProgress) => void;
-	/** @default 100 */
-	intervalMs?: number;
-	now?: () => number;
 }
 
 export class RunTracker {
@@ -66,17 +62,13 @@ export class RunTracker {
 	) as Record<Role, TokenCounts>;
 	/** Answer times of recent calls, oldest first, for the rate. */
 	#answered: number[] = [];
-	readonly #throttle: SnapshotThrottle;
+	readonly #throttle: SnapshotThrottle<RunSnapshot>;
 
 	constructor(options: RunTrackerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#startedAt = this.#now();
-		this.#throttle = new SnapshotThrottle(
-			() => this.#options.onSnapshot?.(this.snapshot()),
-			options.intervalMs ?? 100,
-			this.#now
-		);
+		this.#throttle = new SnapshotThrottle(options, () => this.snapshot());
 		for (const stage of options.stages) {
 			this.#stages.set(stage, {
 				stage,

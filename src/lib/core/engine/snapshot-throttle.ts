@@ -3,18 +3,28 @@
  * change, so a thousand calls a second do not redraw a page a thousand times, and one at once
  * for what must be seen at once (a pause, the end).
  */
-export class SnapshotThrottle {
+/** What a tracker is given about its snapshots. */
+export interface PacedOptions<S> {
+	/** Gets the snapshots. */
+	onSnapshot?: (snapshot: S) => void;
+	/** Least time between two snapshots while things change. @default 100 */
+	intervalMs?: number;
+	/** The clock. @default Date.now */
+	now?: () => number;
+}
+
+export class SnapshotThrottle<S> {
 	readonly #send: () => void;
 	readonly #intervalMs: number;
 	readonly #now: () => number;
 	#last = -Infinity;
 	#timer: ReturnType<typeof setTimeout> | null = null;
 
-	/** `send` makes and hands over one snapshot. */
-	constructor(send: () => void, intervalMs: number, now: () => number) {
-		this.#send = send;
-		this.#intervalMs = intervalMs;
-		this.#now = now;
+	/** Sends `snapshot()` to `options.onSnapshot`, if any, at its pace. */
+	constructor(options: PacedOptions<S>, snapshot: () => S) {
+		this.#send = () => options.onSnapshot?.(snapshot());
+		this.#intervalMs = options.intervalMs ?? 100;
+		this.#now = options.now ?? Date.now;
 	}
 
 	/** Something changed: sent now when the last send is an interval old, else at its end. */
