@@ -347,7 +347,14 @@ export const CORE_TEXTS = {
 	jsonl_call_log_torn: [],
 	jsonl_review_line: [],
 	jsonl_named: ['name'],
-	storage_full_at: ['place']
+	storage_full_at: ['place'],
+	// Stores refusing a record or manifest (store/identity.ts, memory-store.ts, adapters/fs-store-*).
+	// `identity` is said from an `identity_case*` part.
+	record_saved_twice: ['file', 'identity'],
+	record_not_selected: ['file', 'identity'],
+	record_saved_already: ['file', 'identity'],
+	manifest_exists: ['file'],
+	manifest_missing_for_resume: ['file']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -298,6 +298,12 @@ const SAY: Sayers = {
 	jsonl_review_line: () => m.core_jsonl_review_line(),
 	jsonl_named: (p) => m.core_jsonl_named(p),
 	storage_full_at: (p) => m.core_storage_full_at(p),
+	// Stores refusing a record or manifest.
+	record_saved_twice: (p) => m.core_record_saved_twice(p),
+	record_not_selected: (p) => m.core_record_not_selected(p),
+	record_saved_already: (p) => m.core_record_saved_already(p),
+	manifest_exists: (p) => m.core_manifest_exists(p),
+	manifest_missing_for_resume: (p) => m.core_manifest_missing_for_resume(p),
 	...NOTES
 };
 

@@ -13,14 +13,22 @@ import { casesToPrepare } from '../../../src/lib/core/engine/seal';
 import { checkRunOptions, type CheckedOptions } from '../../../src/lib/core/engine/run-options';
 import { CheckpointError, UsageError, saidOf } from '../../../src/lib/core/errors';
 import { visitJsonl } from '../../../src/lib/core/jsonl';
-import { runLabel, unportableName, unportableText } from '../../../src/lib/core/layout';
+import {
+	manifestPath,
+	runLabel,
+	stageFilePath,
+	unportableName,
+	unportableText
+} from '../../../src/lib/core/layout';
 import { escapeControl, escapeForTerminal } from '../../../src/lib/core/text/escape-control';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../../../src/lib/core/run-defaults';
 import { STAGE_NAMES } from '../../../src/lib/core/engine/types';
 import { overwriteGetLocale } from '../../../src/lib/paraglide/runtime';
 import { coreText } from '../../../src/lib/view/core-text';
 import { z } from 'zod';
-import { makeA1 } from '../../support/record-factories';
+import { makeA1, makeManifest } from '../../support/record-factories';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { describeIdentity, orderByIdentity } from '../../../src/lib/core/store/identity';
 import { closeTestStores, openTestStore } from '../../support/idb';
 import { makeDataset } from '../../fixtures/engine/cases';
 
@@ -230,5 +238,53 @@ describe('a full browser store says what its literal said', () => {
 		vi.spyOn(IDBObjectStore.prototype, 'delete').mockImplementationOnce(quota);
 		const { error } = await caught(() => store.deleteRun(run));
 		expect(error.message).toBe(`${runLabel(run)}${tail}`);
+	});
+});
+
+describe('a store refusing a record or a manifest says what its literals said', () => {
+	const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+	const identityOf = (c: string, h?: string) =>
+		h === undefined ? JSON.stringify([c]) : JSON.stringify([c, h]);
+
+	it('a record saved twice, or not selected, when put in dataset order', async () => {
+		const hostile = 'E-1\u001b[2J';
+		const twice = await caught(() =>
+			orderByIdentity(
+				['a', 'a'],
+				() => identityOf(hostile, 'complete'),
+				[identityOf(hostile, 'complete')],
+				'f.jsonl'
+			)
+		);
+		expect(twice.error.message).toBe(
+			`f.jsonl: case_number ${escapeControl(hostile)} (complete history) is saved twice; remove one of the two before reordering.`
+		);
+		const stray = await caught(() =>
+			orderByIdentity(['a'], () => identityOf('E-9'), [], 'f.jsonl')
+		);
+		expect(stray.error.message).toBe(
+			'f.jsonl: case_number E-9 is saved but is not among the selected cases, so the file cannot be put in dataset order.'
+		);
+		expect(describeIdentity(identityOf(hostile, 'x\u0007'))).toBe(
+			`case_number ${escapeControl(hostile)} (x\\u0007 history)`
+		);
+	});
+
+	it('a record saved already, a manifest saved already, a resume without a manifest', async () => {
+		const store = new MemoryStore();
+		const resumed = await caught(() => store.recordOperational(run, {} as never));
+		expect(resumed.error.message).toBe(
+			`${manifestPath(run)}: no manifest to record the resume in.`
+		);
+		await store.createManifest(makeManifest(run));
+		const again = await caught(() => store.createManifest(makeManifest(run)));
+		expect(again.error.message).toBe(
+			`${manifestPath(run)} exists already; a saved manifest is never replaced.`
+		);
+		await store.appendRecord(run, 'a1', makeA1('7'));
+		const saved = await caught(() => store.appendRecord(run, 'a1', makeA1('7')));
+		expect(saved.error.message).toBe(
+			`${stageFilePath(run, 'a1')}: case_number 7 (complete history) is saved already; a saved record is never overwritten.`
+		);
 	});
 });

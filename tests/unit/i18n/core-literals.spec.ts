@@ -22,8 +22,6 @@ const ENGLISH_STILL: Record<string, number> = {
 	'src/lib/adapters/fs-store-io.ts': 1,
 	'src/lib/adapters/fs-store-lock-info.ts': 5,
 	'src/lib/adapters/fs-store-lock.ts': 1,
-	'src/lib/adapters/fs-store-manifest.ts': 2,
-	'src/lib/adapters/fs-store-stage-files.ts': 1,
 	'src/lib/adapters/fs-store-write.ts': 1,
 	'src/lib/adapters/idb-layout-source.ts': 2,
 	'src/lib/adapters/idb-locks.ts': 1,
@@ -42,10 +40,9 @@ const ENGLISH_STILL: Record<string, number> = {
 	'src/lib/core/simulated/simulated-client.ts': 1,
 	'src/lib/core/store/checks.ts': 1,
 	'src/lib/core/store/heads.ts': 2,
-	'src/lib/core/store/identity.ts': 2,
 	'src/lib/core/store/key-free.ts': 1,
 	'src/lib/core/store/manifest-file.ts': 5,
-	'src/lib/core/store/memory-store.ts': 5
+	'src/lib/core/store/memory-store.ts': 2
 };
 
 function sources(dir: string): string[] {
