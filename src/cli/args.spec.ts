@@ -154,79 +154,57 @@ describe('parseGenerationArgs: the dataset file', () => {
 });
 
 describe('parseGenerationArgs: usage errors', () => {
+	const modelled = (...more: string[]) => [...base, '--model', 'm', ...more];
+	const named = (runId: string) => ['--dataset', 'd.json', '--run-id', runId, '--model', 'm'];
+	const bad = (message: string, args: string[], env?: Record<string, string>) => ({
+		args,
+		env,
+		message
+	});
 	it.each([
-		{
-			args: ['--dataset', 'd.json', '--model', 'm'],
-			message: 'no run id: pass --run-id NAME, e.g. --run-id run1'
-		},
-		{ args: [...base], message: 'no evaluated model: pass --model MODEL_ID or set LEXPILOT_MODEL' },
-		{
-			args: ['--dataset', 'd.json', '--run-id', 'my run', '--model', 'm'],
-			message: '--run-id "my run" cannot be used as a folder name'
-		},
-		{
-			args: ['--dataset', 'd.json', '--run-id', '../up', '--model', 'm'],
-			message: '--run-id "../up" cannot be used as a folder name'
-		},
-		{ args: [...base, '--model', ''], message: '--model needs a value' },
-		{
-			args: [...base, '--model', 'm', '--limit', '0'],
-			message: '--limit must be a whole number from 1 to 1000000, got 0'
-		},
-		{
-			args: [...base, '--model', 'm', '--limit', '2.5'],
-			message: '--limit must be a whole number from 1 to 1000000, got "2.5"'
-		},
-		{
-			args: [...base, '--model', 'm', '--temperature', 'hot'],
-			message: '--temperature must be a number from 0 to 2, got "hot"'
-		},
-		{
-			args: [...base, '--model', 'm', '--temperature', '2.5'],
-			message: '--temperature must be a number from 0 to 2, got 2.5'
-		},
-		{
-			args: [...base, '--model', 'm', '--judge-temperature=-0.1'],
-			message: '--judge-temperature must be a number from 0 to 2, got -0.1'
-		},
-		{
-			args: [...base, '--model', 'm', '--max-tokens', '1e4'],
-			message: '--max-tokens must be a whole number from 1 to 262144, got "1e4"'
-		},
-		{
-			args: [...base, '--model', 'm', '--timeout', '0'],
-			message: '--timeout must be a number above 0 and at most 86400, got 0'
-		},
-		{
-			args: [...base, '--model', 'm', '--timeout', '3000000'],
-			message: '--timeout must be a number above 0 and at most 86400, got 3000000'
-		},
-		{
-			args: [...base, '--model', 'm', '--max-tokens', '262145'],
-			message: '--max-tokens must be a whole number from 1 to 262144, got 262145'
-		},
-		{
-			args: [...base, '--model', 'm', '--limit', '1000001'],
-			message: '--limit must be a whole number from 1 to 1000000, got 1000001'
-		},
-		{
-			args: [...base, '--model', 'm', '--retries=-1'],
-			message: '--retries must be a whole number from 0 to 20, got -1'
-		},
-		{
-			args: [...base, '--model', 'm', '--concurrency', '0'],
-			message: '--concurrency must be a whole number from 1 to 64, got 0'
-		},
-		{
-			args: [...base, '--model', 'm'],
-			env: { OPENAI_BASE_URL: 'api.example.com' },
-			message: 'OPENAI_BASE_URL is not a URL: "api.example.com"'
-		},
-		{
-			args: [...base, '--model', 'm'],
-			env: { LEXPILOT_JUDGE_BASE_URL: 'ftp://x/v1' },
-			message: 'LEXPILOT_JUDGE_BASE_URL must be an http(s) URL'
-		}
+		bad('no run id: pass --run-id NAME, e.g. --run-id run1', [
+			'--dataset',
+			'd.json',
+			'--model',
+			'm'
+		]),
+		bad('no evaluated model: pass --model MODEL_ID or set LEXPILOT_MODEL', [...base]),
+		bad('--run-id "my run" cannot be used as a folder name', named('my run')),
+		bad('--run-id "../up" cannot be used as a folder name', named('../up')),
+		bad('--model needs a value', [...base, '--model', '']),
+		bad('--limit must be a whole number from 1 to 1000000, got 0', modelled('--limit', '0')),
+		bad('--limit must be a whole number from 1 to 1000000, got "2.5"', modelled('--limit', '2.5')),
+		bad('--temperature must be a number from 0 to 2, got "hot"', modelled('--temperature', 'hot')),
+		bad('--temperature must be a number from 0 to 2, got 2.5', modelled('--temperature', '2.5')),
+		bad(
+			'--judge-temperature must be a number from 0 to 2, got -0.1',
+			modelled('--judge-temperature=-0.1')
+		),
+		bad(
+			'--max-tokens must be a whole number from 1 to 262144, got "1e4"',
+			modelled('--max-tokens', '1e4')
+		),
+		bad('--timeout must be a number above 0 and at most 86400, got 0', modelled('--timeout', '0')),
+		bad(
+			'--timeout must be a number above 0 and at most 86400, got 3000000',
+			modelled('--timeout', '3000000')
+		),
+		bad(
+			'--max-tokens must be a whole number from 1 to 262144, got 262145',
+			modelled('--max-tokens', '262145')
+		),
+		bad(
+			'--limit must be a whole number from 1 to 1000000, got 1000001',
+			modelled('--limit', '1000001')
+		),
+		bad('--retries must be a whole number from 0 to 20, got -1', modelled('--retries=-1')),
+		bad('--concurrency must be a whole number from 1 to 64, got 0', modelled('--concurrency', '0')),
+		bad('OPENAI_BASE_URL is not a URL: "api.example.com"', modelled(), {
+			OPENAI_BASE_URL: 'api.example.com'
+		}),
+		bad('LEXPILOT_JUDGE_BASE_URL must be an http(s) URL', modelled(), {
+			LEXPILOT_JUDGE_BASE_URL: 'ftp://x/v1'
+		})
 	])('$message', ({ args, env, message }) => {
 		let error: unknown;
 		try {

@@ -2,25 +2,13 @@ import { mkdtempSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commands } from './commands';
+import { runCliInProcess } from '../../tests/cli/run-cli';
 import { chooseDataset } from './dataset-path';
-import { createProgram } from './program';
 
 const SAMPLE = resolve(__dirname, '../../static/sample/lexpilot-sample.json');
 
-async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-	let stdout = '';
-	let stderr = '';
-	const code = await createProgram(commands)(args, {
-		stdout: (t) => void (stdout += t),
-		stderr: (t) => void (stderr += t),
-		env,
-		cwd,
-		isTTY: false,
-		signal: new AbortController().signal
-	});
-	return { code, stdout, stderr };
-}
+const cli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+	runCliInProcess(args, { cwd, env });
 
 describe('chooseDataset', () => {
 	it('says which file it looked for and how to pass another', () => {

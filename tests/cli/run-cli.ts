@@ -25,6 +25,34 @@ export interface InProcessOptions {
 	signal?: AbortSignal;
 }
 
+/** Where a command of a run reads and writes. */
+export interface RunPlace {
+	/** The dataset file (`--dataset`). */
+	dataset: string;
+	/** The output root (`--output-root`). */
+	root: string;
+	/** @default 'r1' */
+	runId?: string;
+	/** Puts `--simulated` first. @default false */
+	simulated?: boolean;
+}
+
+/** `command [--simulated] --dataset … --output-root … --run-id …`, then `more`: a run's argv. */
+export function runArgs(command: string, place: RunPlace, ...more: string[]): string[] {
+	const { dataset, root, runId = 'r1', simulated = false } = place;
+	return [
+		command,
+		...(simulated ? ['--simulated'] : []),
+		'--dataset',
+		dataset,
+		'--output-root',
+		root,
+		'--run-id',
+		runId,
+		...more
+	];
+}
+
 const program = createProgram(commands);
 
 /** Runs `args` (command first) through the real handlers, in this process. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLogEntry } from '../../src/lib/core/calls/schema';
 import { lexpilot, readTree, SAMPLE_PATH } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
-import { go } from './page-support';
+import { exportRun } from './page-support';
 import { fillRunForm, loadSampleDataset, waitForRunStatus } from './run-support';
 
 const LIMIT = 4;
@@ -65,14 +65,7 @@ describe('a run made in the browser keeps its call log', () => {
 
 	it('exports calls.jsonl with one line per model call, as many as the CLI logs', async () => {
 		const { page } = e2e;
-		await go(page, 'Bundles', 'Bundles');
-		await page.getByRole('checkbox', { name: new RegExp(`^Select ${RUN_ID}`) }).check();
-		const [download] = await Promise.all([
-			page.waitForEvent('download'),
-			page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
-		]);
-		const saved = join(await tmp(), download.suggestedFilename());
-		await download.saveAs(saved);
+		const saved = await exportRun(page, new RegExp(`^Select ${RUN_ID}`), await tmp());
 		const files = unzipSync(new Uint8Array(await readFile(saved)));
 		const logs = Object.keys(files).filter((p) => p.endsWith('/calls.jsonl'));
 		expect(logs).toEqual([

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLogEntry } from '../../src/lib/core/calls/schema';
 import { readTree, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
 import { startBrowser, type E2E } from './browser';
-import { go, importZip } from './page-support';
+import { exportRun, go, importZip } from './page-support';
 
 let e2e: E2E;
 let tree: Map<string, Uint8Array>;
@@ -143,14 +143,7 @@ describe('the call log in the browser', () => {
 
 	it('exports the call log with the run, byte for byte', async () => {
 		const { page } = e2e;
-		await go(page, 'Bundles', 'Bundles');
-		await page.getByRole('checkbox', { name: /^Select logged/ }).check();
-		const [download] = await Promise.all([
-			page.waitForEvent('download'),
-			page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
-		]);
-		const saved = join(await tmp(), download.suggestedFilename());
-		await download.saveAs(saved);
+		const saved = await exportRun(page, /^Select logged/, await tmp());
 		const files = unzipSync(new Uint8Array(await readFile(saved)));
 		expect(files[callsPath]).toEqual(tree.get(callsPath));
 		e2e.assertClean();

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
+import { sidewaysOverflow } from './i18n-support';
+import { settled, visit } from './phone-support';
 import { fillRunForm, loadSampleDataset, waitForRunStatus } from './run-support';
 
 const PHONE = { width: 390, height: 844 };
@@ -47,54 +49,10 @@ afterAll(async () => {
 /** Client-side navigation keeps the loaded dataset and the simulated choice. */
 async function open(page: Page, path: string, heading: string) {
 	if (path === '/no-such-page') await page.goto(`${e.url}${path}`);
-	else {
-		await page.evaluate((href) => {
-			const a = document.createElement('a');
-			a.href = href;
-			document.body.append(a);
-			a.click();
-			a.remove();
-		}, `${e.url}${path}`);
-	}
+	else await visit(page, e.url, path);
 	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-	// Charts and tables come after the heading (the Results page's once its report is made), and
-	// a table that scrolls becomes a Tab stop at the frame after it is laid out: wait for 200 ms
-	// without a change to the page (5 s at most), then for two frames.
-	await page.evaluate(
-		() =>
-			new Promise<void>((ok) => {
-				let quiet: ReturnType<typeof setTimeout>;
-				const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => ok()));
-				const observer = new MutationObserver(() => {
-					clearTimeout(quiet);
-					quiet = setTimeout(done, 200);
-				});
-				let ended = false;
-				const done = () => {
-					if (ended) return;
-					ended = true;
-					observer.disconnect();
-					clearTimeout(quiet);
-					frames();
-				};
-				observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-				quiet = setTimeout(done, 200);
-				// A page that never rests is checked as it is after 5 s.
-				setTimeout(done, 5000);
-			})
-	);
-}
-
-async function sidewaysOverflow(page: Page) {
-	return page.evaluate(() => {
-		const root = document.documentElement;
-		const wide = [...document.querySelectorAll<HTMLElement>('body *')]
-			.filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1)
-			.filter((el) => !el.closest('.table-wrap, pre, [data-scroll-x]'))
-			.slice(0, 5)
-			.map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
-		return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
-	});
+	// The Results page's charts and tables come once its report is made: wait for it to rest.
+	await settled(page);
 }
 
 async function axeViolations(page: Page) {

@@ -1,4 +1,5 @@
 /** Moves between the workbench's pages the way a user does, for the e2e tests. */
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
 /**
@@ -35,4 +36,20 @@ export async function importZip(page: Page, path: string): Promise<void> {
 	await go(page, 'Bundles', 'Bundles');
 	await page.locator('#bundle-file').setInputFiles(path);
 	await page.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
+}
+
+/**
+ * On the Bundles page (reached by its link), ticks the run checkbox named `select` (`Select
+ * <run id> …`, or `Select every run`), exports that one run and saves the zip under `dir`.
+ */
+export async function exportRun(page: Page, select: RegExp, dir: string): Promise<string> {
+	await go(page, 'Bundles', 'Bundles');
+	await page.getByRole('checkbox', { name: select }).check();
+	const [download] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
+	]);
+	const saved = join(dir, download.suggestedFilename());
+	await download.saveAs(saved);
+	return saved;
 }

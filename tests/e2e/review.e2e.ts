@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go } from './page-support';
+import { exportRun, go } from './page-support';
 import { fillRunForm, loadSampleDataset, waitForRunStatus } from './run-support';
 
 const RUN_ID = 'review-run';
@@ -191,17 +191,8 @@ describe('reviewing the judge of a browser-made run', () => {
 
 	it('an exported bundle keeps every review when imported into another browser', async () => {
 		const { page } = e2e;
-		await go(page, 'Bundles', 'Bundles');
-		await page.getByRole('checkbox', { name: new RegExp(`^Select ${RUN_ID}`) }).check();
-		const [download] = await Promise.all([
-			page.waitForEvent('download'),
-			page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
-		]);
-		zipPath = join(
-			await mkdtemp(join(tmpdir(), 'lexpilot-e2e-review-')),
-			download.suggestedFilename()
-		);
-		await download.saveAs(zipPath);
+		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-e2e-review-'));
+		zipPath = await exportRun(page, new RegExp(`^Select ${RUN_ID}`), dir);
 
 		other = await startBrowser();
 		const p2 = other.page;

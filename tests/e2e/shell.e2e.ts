@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
 import { fillRunForm, loadSampleDataset, savedRecords, waitForRunStatus } from './run-support';
-import { go } from './page-support';
+import { exportRun, go } from './page-support';
 
 const BUILD = resolve(import.meta.dirname, '../../build');
 let e: E2E | undefined;
@@ -54,13 +54,12 @@ describe('the app shell', () => {
 		await page.getByTestId('case-number').waitFor();
 		expect(await page.getByTestId('ljp-table').locator('tbody tr').count()).toBeGreaterThan(0);
 
-		await go(page, 'Bundles', 'Bundles');
-		await page.getByRole('checkbox', { name: 'Select every run' }).check();
-		const [download] = await Promise.all([
-			page.waitForEvent('download'),
-			page.getByRole('button', { name: /Export 1 selected run as \.zip/ }).click()
-		]);
-		const zip = unzipSync(new Uint8Array(await readFile((await download.path())!)));
+		const saved = await exportRun(
+			page,
+			/^Select every run$/,
+			await mkdtemp(join(tmpdir(), 'lexpilot-e2e-shell-'))
+		);
+		const zip = unzipSync(new Uint8Array(await readFile(saved)));
 		expect(Object.keys(zip).filter((p) => p.endsWith('manifest.json'))).toHaveLength(1);
 		expect(Object.keys(zip).some((p) => p.startsWith('eval_results/sub-path/'))).toBe(true);
 		e.assertClean();

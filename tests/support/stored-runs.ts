@@ -3,6 +3,7 @@
  * once by the engine into memory, with their files and their bundle: what the IndexedDB adapter
  * tests store, read back and compare.
  */
+import { afterEach, beforeAll } from 'vitest';
 import { readRunsFiles } from '../../src/lib/adapters/idb-layout-source';
 import { listStoredRuns } from '../../src/lib/adapters/idb-listing';
 import type { IdbStore } from '../../src/lib/adapters/idb-store';
@@ -12,6 +13,7 @@ import { modelDirName, type RunKey } from '../../src/lib/core/layout';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import { makeDataset } from '../fixtures/engine/cases';
 import { writeRuns, type RunSpec } from '../fixtures/bundles/runs';
+import { closeTestStores } from './idb';
 
 export const STORED_DATASET = makeDataset(4);
 
@@ -51,6 +53,19 @@ export function storedRuns(): Promise<StoredRunsFixture> {
 		};
 	})();
 	return fixture;
+}
+
+/**
+ * The runs for a spec file's tests: filled in before its first test, every store its tests
+ * opened closed after each.
+ */
+export function useStoredRuns(): StoredRunsFixture {
+	const fx = {} as StoredRunsFixture;
+	beforeAll(async () => {
+		Object.assign(fx, await storedRuns());
+	});
+	afterEach(closeTestStores);
+	return fx;
 }
 
 /** Every file of every run stored in `store`, path → text, as export would write them. */

@@ -2,28 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../program';
-import type { CliIo } from '../types';
-import { commands } from '.';
+import { runCliInProcess } from '../../../tests/cli/run-cli';
 
 const SAMPLE = resolve(__dirname, '../../../static/sample/lexpilot-sample.json');
 /** A hostile model id: LaTeX specials, a Markdown pipe and a control character. */
 const HOSTILE = 'evil\\input{x}&50%_#~|\u0007';
 
-async function cli(cwd: string, ...args: string[]) {
-	let stdout = '';
-	let stderr = '';
-	const io: CliIo = {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: {},
-		cwd,
-		isTTY: false,
-		signal: new AbortController().signal
-	};
-	const code = await createProgram(commands)(args, io);
-	return { code, stdout, stderr };
-}
+const cli = (cwd: string, ...args: string[]) => runCliInProcess(args, { cwd });
 
 describe('results --leaderboard over runs written by the CLI', () => {
 	const root = mkdtempSync(join(tmpdir(), 'lexpilot-leaderboard-'));

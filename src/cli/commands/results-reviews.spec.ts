@@ -3,10 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../tests/cli/run-cli';
 import { reviewerFileName } from '../../lib/core/layout';
-import { createProgram } from '../program';
-import type { CliIo } from '../types';
-import { resultsCommand } from './results';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results/repeated-runs');
 const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
@@ -61,23 +59,8 @@ async function withReviews(
 	return root;
 }
 
-async function results(cwd: string, ...args: string[]) {
-	let stdout = '';
-	let stderr = '';
-	const io: CliIo = {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: {},
-		cwd,
-		isTTY: false,
-		signal: new AbortController().signal
-	};
-	const code = await createProgram({ results: resultsCommand })(
-		['results', '--output-root', cwd, '--run-id', 'run1', ...args],
-		io
-	);
-	return { code, stdout, stderr };
-}
+const results = (cwd: string, ...args: string[]) =>
+	runCliInProcess(['results', '--output-root', cwd, '--run-id', 'run1', ...args], { cwd });
 
 describe('results with review files', () => {
 	it('prints the judge–reviewer agreement, the disagreements and "too small to say"', async () => {

@@ -2,13 +2,11 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../tests/cli/run-cli';
 import { callLogLine } from '../../lib/core/calls/log';
 import type { CallLogEntry } from '../../lib/core/calls/schema';
-import { createProgram } from '../program';
-import type { CliIo } from '../types';
 import { writeRandomRuns } from '../../../tests/unit/metrics/write-runs';
 import { makeCallEntry } from '../../../tests/support/record-factories';
-import { resultsCommand } from './results';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results');
 const MODEL_DIR = 'qwen2.5-7b-instruct-2a1aaaf3';
@@ -28,20 +26,8 @@ async function results(...args: string[]) {
 	return resultsIn(FIXTURES, ...args);
 }
 
-async function resultsIn(cwd: string, ...args: string[]) {
-	let stdout = '';
-	let stderr = '';
-	const io: CliIo = {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: {},
-		cwd,
-		isTTY: false,
-		signal: new AbortController().signal
-	};
-	const code = await createProgram({ results: resultsCommand })(['results', ...args], io);
-	return { code, stdout, stderr };
-}
+const resultsIn = (cwd: string, ...args: string[]) =>
+	runCliInProcess(['results', ...args], { cwd });
 
 /*
  * Hand-computed figures of tests/fixtures/results/repeated-runs (labels in generate.ts).

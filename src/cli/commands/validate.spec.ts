@@ -5,27 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createProgram } from '../program';
-import type { CliIo } from '../types';
-import { validate } from './validate';
+import { runCliInProcess } from '../../../tests/cli/run-cli';
 
 const root = process.cwd();
-const program = createProgram({ validate });
 
-async function run(...args: string[]) {
-	let stdout = '';
-	let stderr = '';
-	const io: CliIo = {
-		stdout: (t) => void (stdout += t),
-		stderr: (t) => void (stderr += t),
-		env: {},
-		cwd: root,
-		isTTY: false,
-		signal: new AbortController().signal
-	};
-	const code = await program(['validate', ...args], io);
-	return { code, stdout, stderr };
-}
+const run = (...args: string[]) => runCliInProcess(['validate', ...args], { cwd: root });
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 

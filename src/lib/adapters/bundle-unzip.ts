@@ -1,6 +1,7 @@
 /** Unpacking a bundle's zip, refusing a zip bomb, repeated names and reserved names first. */
 import { coded } from '../core/said';
 import { formatBytes } from '../core/text';
+import { english } from '../core/voice';
 import { reservedSegment } from './bundle-paths';
 import { BundleError, Problems } from './bundle-problems';
 import { DEFAULT_BUNDLE_LIMITS, type BundleEntry, type BundleLimits } from './bundle-types';
@@ -29,13 +30,8 @@ export async function unzipBundle(
 			}
 		});
 	} catch (e) {
-		const detail = (e as Error).message;
-		throw new BundleError(
-			[`not a readable zip archive (${detail}). Export the bundle again.`],
-			name,
-			1,
-			[coded('bundle_not_zip', { detail })]
-		);
+		const said = coded('bundle_not_zip', { detail: (e as Error).message });
+		throw new BundleError([english(said)], name, 1, [said]);
 	}
 	const problems = new Problems();
 	const count = new Map<string, number>();

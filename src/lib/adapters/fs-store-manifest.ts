@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
+import { coded } from '../core/said';
 import type { Manifest, OperationalEntry } from '../core/records';
 import {
 	checkManifest,
@@ -23,8 +24,7 @@ export async function readManifestFile(path: string, run: RunKey): Promise<Manif
 
 export async function createManifestFile(path: string, manifest: Manifest): Promise<void> {
 	await checkManifest(manifest, path);
-	const exists = () =>
-		new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
+	const exists = () => new CheckpointError([coded('manifest_exists', { file: path })]);
 	await fs.mkdir(dirname(path), { recursive: true });
 	const tmp = await writeTemp(path, manifestText(manifest)).catch((e) => {
 		throw orDiskFull(e, path, 'the manifest');
@@ -56,7 +56,9 @@ export async function recordOperationalFile(
 	entry: OperationalEntry
 ): Promise<void> {
 	const bytes = await readIfExists(path);
-	if (bytes === null) throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+	if (bytes === null) {
+		throw new CheckpointError([coded('manifest_missing_for_resume', { file: path })]);
+	}
 	const saved = await readManifestBytes(bytes, path, { run, asWritten: true });
 	const next = await checkManifest(withOperationalEntry(saved, entry), path, {
 		run,

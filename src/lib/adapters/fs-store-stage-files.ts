@@ -8,13 +8,12 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CheckpointError } from '../core/errors';
 import { parseJsonl, toJsonLine } from '../core/jsonl';
 import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, STAGE_FILE_NAMES, type AnyRecord, type StageFile } from '../core/records';
 import { checkRecordToAppend } from '../core/store/checks';
 import { recordHead, type RecordHead } from '../core/store/heads';
-import { describeIdentity, recordIdentity } from '../core/store/identity';
+import { aboutRecord, recordIdentity } from '../core/store/identity';
 import type { StoreContext } from './fs-store-context';
 import { appendError, fileState, syncDirs, type FileState } from './fs-store-file-state';
 import { readIfExists } from './fs-store-io';
@@ -82,9 +81,7 @@ export class StageFiles {
 		const state = await this.#state(path, file, run);
 		// No await between the check and the reservation: concurrent duplicates cannot both pass.
 		if (state.identities.has(identity)) {
-			throw new CheckpointError(
-				`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
-			);
+			throw aboutRecord('record_saved_already', path, identity);
 		}
 		state.identities.add(identity);
 		const keep = this.#ctx.holdsLock(run);

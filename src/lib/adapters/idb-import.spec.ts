@@ -1,11 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
-import {
-	allStoredFiles,
-	storedRuns,
-	type StoredRunsFixture
-} from '../../../tests/support/stored-runs';
+import { describe, expect, it, vi } from 'vitest';
+import { openTestStore, rawDbOf } from '../../../tests/support/idb';
+import { allStoredFiles, useStoredRuns } from '../../../tests/support/stored-runs';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { MemoryStore } from '../core/store/memory-store';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
@@ -14,15 +10,7 @@ import { listStoredRuns } from './idb-listing';
 import type { IdbStore } from './idb-store';
 import { readZipBundle, zipBundle } from './zip-bundle';
 
-let fx: StoredRunsFixture;
-
-beforeAll(async () => {
-	fx = await storedRuns();
-});
-
-afterEach(closeTestStores);
-
-const allFiles = allStoredFiles;
+const fx = useStoredRuns();
 
 /** Record rows in the whole database, behind the store's back. */
 async function recordRows(store: IdbStore): Promise<number> {
@@ -35,7 +23,7 @@ describe('importRuns', () => {
 		await importRuns(store, fx.bundle.runs);
 		// Call logs included: the engine wrote one per run.
 		expect([...fx.files.keys()].filter((p) => p.endsWith('/calls.jsonl'))).toHaveLength(3);
-		expect(await allFiles(store)).toEqual(fx.files);
+		expect(await allStoredFiles(store)).toEqual(fx.files);
 		const stored = await listStoredRuns(store);
 		expect(stored.map((s) => [s.run.runId, s.counts.a1, s.counts.LJP_gold])).toEqual([
 			['run1', 8, 4],
@@ -47,14 +35,14 @@ describe('importRuns', () => {
 	it('refuses runs stored already, naming them, and changes nothing', async () => {
 		const store = await openTestStore();
 		await importRuns(store, fx.bundle.runs.slice(0, 1));
-		const before = await allFiles(store);
+		const before = await allStoredFiles(store);
 		const error = await importRuns(store, fx.bundle.runs).catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(ImportConflictError);
 		expect((error as ImportConflictError).conflicts).toEqual([fx.bundle.runs[0].run]);
 		expect((error as Error).message).toMatch(
 			/run run1 \/ sim-model-a-[0-9a-f]{8} is in this browser already/
 		);
-		expect(await allFiles(store)).toEqual(before);
+		expect(await allStoredFiles(store)).toEqual(before);
 		expect(await findConflicts(store, fx.bundle.runs)).toEqual([fx.bundle.runs[0].run]);
 	});
 
@@ -65,7 +53,7 @@ describe('importRuns', () => {
 		const older = await readZipBundle(await zipBundle(partial.toFiles()), 'old.zip');
 		await importRuns(store, older.runs);
 		await importRuns(store, fx.bundle.runs, { replace: true });
-		expect(await allFiles(store)).toEqual(fx.files);
+		expect(await allStoredFiles(store)).toEqual(fx.files);
 	});
 
 	it('writes nothing when any record fails inside the transaction', async () => {

@@ -1,13 +1,9 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { closeTestStores, dropRecord, openTestStore } from '../../../tests/support/idb';
-import {
-	allStoredFiles,
-	storedRuns,
-	type StoredRunsFixture
-} from '../../../tests/support/stored-runs';
+import { dropRecord, openTestStore } from '../../../tests/support/idb';
+import { allStoredFiles, useStoredRuns } from '../../../tests/support/stored-runs';
 import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { computeReport, memorySource } from '../core/results';
 import { MemoryStore } from '../core/store/memory-store';
@@ -16,15 +12,7 @@ import { listStoredRuns } from './idb-listing';
 import { idbLayoutSource, readCaseCalls, readCaseRecords } from './idb-layout-source';
 import { readZipBundle, zipBundle } from './zip-bundle';
 
-let fx: StoredRunsFixture;
-
-beforeAll(async () => {
-	fx = await storedRuns();
-});
-
-afterEach(closeTestStores);
-
-const allFiles = allStoredFiles;
+const fx = useStoredRuns();
 
 describe('idbLayoutSource', () => {
 	it('scores runs the engine wrote into IndexedDB exactly as the CLI scores its folder', async () => {
@@ -75,7 +63,7 @@ describe('idbLayoutSource', () => {
 						.join('\n')
 				: text.replace(/"(created_at|at)": "[^"]*"/g, '');
 		const undated = (m: Map<string, string>) => new Map([...m].map(([p, t]) => [p, untimed(p, t)]));
-		const stored = await allFiles(store);
+		const stored = await allStoredFiles(store);
 		expect([...stored.keys()].filter((p) => p.endsWith('/calls.jsonl'))).toHaveLength(
 			fx.specs.length
 		);
@@ -153,7 +141,7 @@ describe('readCaseRecords', () => {
 		expect(JSON.parse(a1.split('\n')[0]).case_number).toBe(1001);
 		const store = await openTestStore();
 		await importRuns(store, (await readZipBundle(await zipBundle(intFiles), 'py.zip')).runs);
-		expect(await allFiles(store)).toEqual(intFiles);
+		expect(await allStoredFiles(store)).toEqual(intFiles);
 		const [stored] = await listStoredRuns(store);
 		const records = await readCaseRecords(store, stored.run, '1002');
 		expect(records.DCG_results.map((r) => r.case_number)).toEqual([1002]);

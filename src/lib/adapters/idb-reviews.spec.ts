@@ -1,11 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeTestStores, openTestStore } from '../../../tests/support/idb';
-import {
-	allStoredFiles,
-	storedRuns,
-	type StoredRunsFixture
-} from '../../../tests/support/stored-runs';
+import { describe, expect, it } from 'vitest';
+import { openTestStore } from '../../../tests/support/idb';
+import { allStoredFiles, useStoredRuns } from '../../../tests/support/stored-runs';
 import type { ReviewLine } from '../core/agreement/review-line';
 import { CheckpointError } from '../core/errors';
 import { reviewerFileName, reviewFilePath } from '../core/layout';
@@ -13,11 +9,7 @@ import { importRuns } from './idb-import';
 import { reviewFiles, saveReview, storedReviews } from './idb-reviews';
 import { readZipBundle, zipBundle } from './zip-bundle';
 
-let fx: StoredRunsFixture;
-beforeAll(async () => {
-	fx = await storedRuns();
-});
-afterEach(closeTestStores);
+const fx = useStoredRuns();
 
 function review(caseNumber: string, label: string, reviewer: string, round = 1): ReviewLine {
 	return {

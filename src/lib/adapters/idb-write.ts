@@ -44,15 +44,12 @@ export async function writeTx<N extends StoreNames<WorkbenchDb>>(
 		await tx.done.catch(() => undefined);
 		if (isQuotaError(e) || isQuotaError(tx.error)) {
 			if (full) throw new CheckpointError([full]);
-			throw new CheckpointError(
-				`${label}: browser storage is full, so this record was not saved. Nothing was lost: ` +
-					'every earlier record is kept. Free space (export and delete old runs), then resume.',
-				[
-					coded('storage_full_record', {
-						file: label.slice(label.startsWith(LABEL_PREFIX) ? LABEL_PREFIX.length : 0)
-					})
-				]
-			);
+			const file = label.startsWith(LABEL_PREFIX) ? label.slice(LABEL_PREFIX.length) : null;
+			throw new CheckpointError([
+				file === null
+					? coded('storage_full_at', { place: label })
+					: coded('storage_full_record', { file })
+			]);
 		}
 		throw e;
 	}

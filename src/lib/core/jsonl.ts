@@ -1,5 +1,5 @@
 /** JSONL reading and writing with errors that name the file and line. */
-import { coded } from './said';
+import { coded, type CoreText } from './said';
 import type { z } from 'zod';
 import { CheckpointError } from './errors';
 import { stripBom } from './text';
@@ -32,12 +32,22 @@ export interface JsonlOptions {
 	 * Longest line accepted (`chars`, its `\r` included), refused unparsed beyond: "more than the
 	 * 1,000,000 `name` may hold". @default no limit
 	 */
-	maxLine?: { chars: number; name: string };
+	maxLine?: { chars: number; name: Words };
 	/** What a line that fails the schema is not, e.g. `a call-log entry`. @default the field alone */
-	entry?: string;
+	entry?: Words;
 	/** What the user does about a cut-off last line. @default remove it and resume */
-	tornAdvice?: string;
+	tornAdvice?: Words;
 }
+
+/**
+ * Words a message puts in: a coded part (`jsonl_call_log_line`), said in each language; a string
+ * is said as given, in every language.
+ */
+type Words = CoreText | string;
+
+const part = (words: Words): CoreText[] => [
+	typeof words === 'string' ? coded('jsonl_named', { name: words }) : words
+];
 
 /**
  * `parseJsonl`, handing each validated record to `visit` (with its 1-based line) instead of
@@ -63,23 +73,21 @@ export function visitJsonl<S extends z.ZodType>(
 	if (body.length > 0 && !body.endsWith('\n')) {
 		let line = 1;
 		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
-		// A caller's own advice has no code yet (the call log's): said in English only.
-		throw options.tornAdvice
-			? new CheckpointError(
-					`${fileLabel}, line ${line}: the last line has no line end, so it was cut off while being written. ${options.tornAdvice}`
-				)
-			: new CheckpointError([coded('jsonl_torn_line', { file: fileLabel, line })]);
+		const at = { file: fileLabel, line };
+		throw new CheckpointError([
+			options.tornAdvice === undefined
+				? coded('jsonl_torn_line', at)
+				: coded('jsonl_torn_line_advised', at, { advice: part(options.tornAdvice) })
+		]);
 	}
 	let start = 0;
 	for (let i = 0; start < body.length; i++) {
 		const end = body.indexOf('\n', start);
-		const where = `${fileLabel}, line ${i + 1}`;
 		const max = options.maxLine;
 		if (max && end - start > max.chars) {
-			throw new CheckpointError(
-				`${where}: ${(end - start).toLocaleString('en')} characters, more than the ` +
-					`${max.chars.toLocaleString('en')} ${max.name} may hold.`
-			);
+			const [chars, most] = [end - start, max.chars].map((n) => n.toLocaleString('en'));
+			const at = { file: fileLabel, line: i + 1, chars, max: most };
+			throw new CheckpointError([coded('jsonl_line_too_long', at, { name: part(max.name) })]);
 		}
 		const raw = body.slice(start, end);
 		start = end + 1;
@@ -97,11 +105,15 @@ export function visitJsonl<S extends z.ZodType>(
 		const parsed = schema.safeParse(value);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0];
-			if (options.entry) {
-				const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
-				throw new CheckpointError(`${where}: not ${options.entry}: ${field}: ${issue.message}`);
-			}
 			const detail = issue.message;
+			if (options.entry) {
+				const entry = { entry: part(options.entry) };
+				throw new CheckpointError([
+					issue.path.length
+						? coded('jsonl_not_entry_field', { ...at, field: issue.path.join('.'), detail }, entry)
+						: coded('jsonl_not_entry_line', { ...at, detail }, entry)
+				]);
+			}
 			throw new CheckpointError([
 				issue.path.length
 					? coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })

@@ -3,6 +3,8 @@
  * import: every path of a run is built here, from the run key of `names.ts`.
  */
 import { sha256Hex } from './hash';
+import { coded, type CoreCode, type CoreText } from './said';
+import { english } from './voice';
 import { parseRunKey, runKey, type RunKey } from './names';
 import { STAGE_PATHS } from './record-names';
 import type { StageFile } from './record-names';
@@ -43,19 +45,20 @@ export function unportableName(name: string): UnportableRule | null {
 	return null;
 }
 
-/** The rule in English, for a message quoting `name` (already escaped by the caller). */
+/** Why `name` breaks `rule`, as a coded part (`name_*`) a sentence quotes. */
+export function unportableSaid(rule: UnportableRule, name: string): CoreText {
+	return coded(UNPORTABLE_CODES[rule], { name });
+}
+
+const UNPORTABLE_CODES = {
+	reserved: 'name_reserved',
+	'trailing-dot': 'name_trailing_dot',
+	'leading-dot': 'name_leading_dot'
+} as const satisfies Record<UnportableRule, CoreCode>;
+
+/** {@link unportableSaid} in English, `name` quoted as given (the CLI escapes its lines). */
 export function unportableText(rule: UnportableRule, name: string): string {
-	switch (rule) {
-		case 'reserved':
-			return (
-				`"${name}" is a device name Windows reserves (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9, ` +
-				'in any case and with any extension), so no folder can have it there'
-			);
-		case 'trailing-dot':
-			return `"${name}" ends in a dot or a space, which Windows drops, making it another name`;
-		case 'leading-dot':
-			return `"${name}" starts with a dot, which hides the folder`;
-	}
+	return english({ code: UNPORTABLE_CODES[rule], params: { name } });
 }
 
 /**

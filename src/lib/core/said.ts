@@ -320,7 +320,41 @@ export const CORE_TEXTS = {
 	lb_note_boards: ['count', 'fields'],
 	lb_prices_invalid: ['place', 'detail'],
 	lb_unknown_column: ['column', 'allowed'],
-	lb_unknown_class: ['cls', 'allowed']
+	lb_unknown_class: ['cls', 'allowed'],
+	// One voice for the engine's option check, its start, JSONL readers' own limits and a full
+	// browser store (engine/run-options.ts, engine/seal.ts, jsonl.ts, adapters/idb-write.ts).
+	// `why` is said from a `name_*` part; `name`, `advice` and `entry` from the `jsonl_*` parts.
+	opt_no_stage: [],
+	opt_unknown_stage: ['stage', 'stages'],
+	opt_gen_with_lca: [],
+	opt_run_id_alphabet: ['runId'],
+	opt_run_id_unportable: ['why'],
+	name_reserved: ['name'],
+	name_trailing_dot: ['name'],
+	name_leading_dot: ['name'],
+	opt_setting: ['field', 'detail'],
+	opt_concurrency: ['min', 'max', 'got'],
+	opt_concurrency_or_auto: ['min', 'max', 'got'],
+	opt_limit: ['got'],
+	opt_no_evaluated_model: [],
+	dataset_changed_while_starting: [],
+	jsonl_line_too_long: ['file', 'line', 'chars', 'max', 'name'],
+	jsonl_torn_line_advised: ['file', 'line', 'advice'],
+	jsonl_not_entry_field: ['file', 'line', 'entry', 'field', 'detail'],
+	jsonl_not_entry_line: ['file', 'line', 'entry', 'detail'],
+	jsonl_call_log_line: [],
+	jsonl_call_log_entry: [],
+	jsonl_call_log_torn: [],
+	jsonl_review_line: [],
+	jsonl_named: ['name'],
+	storage_full_at: ['place'],
+	// Stores refusing a record or manifest (store/identity.ts, memory-store.ts, adapters/fs-store-*).
+	// `identity` is said from an `identity_case*` part.
+	record_saved_twice: ['file', 'identity'],
+	record_not_selected: ['file', 'identity'],
+	record_saved_already: ['file', 'identity'],
+	manifest_exists: ['file'],
+	manifest_missing_for_resume: ['file']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

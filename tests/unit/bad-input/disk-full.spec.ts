@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCallLog } from '../../../src/lib/core/calls/log';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { DATASET, filesUnder, stageFiles } from '../faults/harness';
 
 const MIB = 1024 * 1024;
@@ -21,18 +21,8 @@ const KIB = 1024;
 let tmp: string;
 let clean: Map<string, string>;
 
-const command = (root: string) => [
-	'run',
-	'--simulated',
-	'--dataset',
-	DATASET,
-	'--output-root',
-	root,
-	'--run-id',
-	'r1',
-	'--concurrency',
-	'1'
-];
+const command = (root: string) =>
+	runArgs('run', { dataset: DATASET, root, simulated: true }, '--concurrency', '1');
 
 beforeAll(async () => {
 	tmp = await mkdtemp(join(tmpdir(), 'lexpilot-disk-full-'));

@@ -5,6 +5,7 @@
  * files of a run that never hit the limit.
  */
 import 'fake-indexeddb/auto';
+import { comparableFiles } from '../../support/comparable-files';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRunFiles } from '../../../src/lib/adapters/idb-layout-source';
 import type { IdbStore } from '../../../src/lib/adapters/idb-store';
@@ -46,18 +47,9 @@ function run(store: IdbStore) {
 
 /** The run's files as export writes them; the manifest without its creation time. */
 async function exported(store: IdbStore, key: RunKey): Promise<Map<string, string>> {
-	const files = await readRunFiles(store, key);
 	// The call log is no record: its times differ between runs, and a run that stopped keeps
 	// the lines of the calls it made before it stopped.
-	for (const path of [...files.keys()]) if (path.endsWith('/calls.jsonl')) files.delete(path);
-	for (const [path, text] of files) {
-		if (!path.endsWith('manifest.json')) continue;
-		const manifest = JSON.parse(text);
-		delete manifest.created_at;
-		for (const entry of manifest.operational_history ?? []) delete entry.at;
-		files.set(path, JSON.stringify(manifest));
-	}
-	return files;
+	return comparableFiles(await readRunFiles(store, key));
 }
 
 /** Makes the `nth` record added from now on fail as a full disk does. */

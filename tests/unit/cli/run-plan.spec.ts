@@ -5,6 +5,7 @@
  * share its limit and models on two servers have one each; a plan file names its problems.
  */
 import type { ChildProcess } from 'node:child_process';
+import { comparableFiles } from '../../support/comparable-files';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,27 +31,7 @@ afterAll(async () => {
 const base = (root: string) => ['run', '--dataset', DATASET, '--output-root', root];
 
 /** Every file under `root` less what differs between two starts: times, call timings, locks. */
-async function comparable(root: string): Promise<Map<string, string>> {
-	const out = new Map<string, string>();
-	for (const [path, text] of [...(await filesUnder(root))].sort(([a], [b]) => (a < b ? -1 : 1))) {
-		if (path.endsWith('/calls.jsonl') || path.endsWith('.lock') || path.endsWith('.torn')) continue;
-		if (path.endsWith('/.resume-seals.json')) {
-			// Seals hold each file's size and stat (times, inode): keep what a seal stands for.
-			const seals = JSON.parse(text);
-			for (const stage of Object.values(seals.stages) as { files: Record<string, object> }[]) {
-				for (const [file, stat] of Object.entries(stage.files))
-					stage.files[file] = { size: (stat as { size: string }).size };
-			}
-			out.set(path, JSON.stringify(seals));
-		} else if (path.endsWith('/manifest.json')) {
-			const manifest = JSON.parse(text);
-			delete manifest.created_at;
-			for (const start of manifest.operational_history) delete start.at;
-			out.set(path, JSON.stringify(manifest));
-		} else out.set(path, text);
-	}
-	return out;
-}
+const comparable = async (root: string) => comparableFiles(await filesUnder(root));
 
 describe('run with a plan (simulated)', { timeout: 120_000 }, () => {
 	it('writes, file for file, what the six runs started one by one write', async () => {

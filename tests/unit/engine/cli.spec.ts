@@ -13,7 +13,7 @@ import {
 	promptsSha256
 } from '../../../src/lib/core/prompts';
 import { EDITED_DEFAULT_NAME, namedForEdits } from '../../../src/lib/state/pack-naming';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -55,18 +55,13 @@ afterAll(async () => {
 });
 
 function cli(command: string, root: string, extra: string[] = [], env?: Record<string, string>) {
-	const args = [
+	const args = runArgs(
 		command,
-		'--dataset',
-		DATASET,
-		'--output-root',
-		root,
-		'--run-id',
-		'r1',
+		{ dataset: DATASET, root },
 		// A simulated run's user and judge are simulated: it takes no real ids for them.
 		...(extra.includes('--simulated') ? MODELS.slice(0, 2) : MODELS),
 		...extra
-	];
+	);
 	return runCliInProcess(args, {
 		env: env ?? { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: CANARY },
 		cwd: tmp

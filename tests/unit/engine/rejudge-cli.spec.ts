@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelDirName, stageFilePath } from '../../../src/lib/core/layout';
 import type { StageFile } from '../../../src/lib/core/record-names';
-import { runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
 import { contraryJudgeScript } from '../../engine/contrary-judge-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -46,39 +46,25 @@ afterAll(async () => {
 });
 
 async function simulatedSource(root: string): Promise<void> {
-	const args = [
-		'run',
-		'--simulated',
-		'--dataset',
-		DATASET,
-		'--output-root',
-		root,
-		'--run-id',
-		'r1'
-	];
-	const made = await runCliInProcess(args);
+	const made = await runCliInProcess(runArgs('run', { dataset: DATASET, root, simulated: true }));
 	expect(made.code, made.stderr).toBe(0);
 }
 
-const rejudgeArgs = (root: string, baseURL: string) => [
-	'rejudge',
-	'--model',
-	'simulated',
-	'--dataset',
-	DATASET,
-	'--output-root',
-	root,
-	'--run-id',
-	'r1',
-	'--as',
-	'r1-j2',
-	'--judge-model',
-	'judge-2',
-	'--judge-base-url',
-	baseURL,
-	'--concurrency',
-	'1'
-];
+const rejudgeArgs = (root: string, baseURL: string) =>
+	runArgs(
+		'rejudge',
+		{ dataset: DATASET, root },
+		'--model',
+		'simulated',
+		'--as',
+		'r1-j2',
+		'--judge-model',
+		'judge-2',
+		'--judge-base-url',
+		baseURL,
+		'--concurrency',
+		'1'
+	);
 
 async function lines(
 	root: string,

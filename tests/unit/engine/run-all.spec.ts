@@ -216,10 +216,12 @@ describe('runAll refuses what cannot work', () => {
 	it('a bad concurrency: a number outside the shared range (1 to 64), before anything is written', async () => {
 		for (const concurrency of [0, 65, 2.5]) {
 			const store = new MemoryStore();
-			await expect(runEverything(createSimulatedClient(), store, { concurrency })).rejects.toThrow(
-				new UsageError(
-					`concurrency must be a whole number from 1 to 64 or "auto", got ${concurrency}`
-				)
+			const error = await runEverything(createSimulatedClient(), store, { concurrency }).catch(
+				(e: unknown) => e
+			);
+			expect(error).toBeInstanceOf(UsageError);
+			expect((error as Error).message).toBe(
+				`concurrency must be a whole number from 1 to 64 or "auto", got ${concurrency}`
 			);
 			expect([...store.toFiles()]).toEqual([]);
 		}

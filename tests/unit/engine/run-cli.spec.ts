@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../../src/cli/commands';
 import { createProgram } from '../../../src/cli/program';
 import { modelDirName } from '../../../src/lib/core/layout';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
@@ -36,17 +36,7 @@ afterAll(async () => {
 });
 
 const simulatedRun = (root: string, ...extra: string[]) =>
-	runCliInProcess([
-		'run',
-		'--simulated',
-		'--dataset',
-		DATASET,
-		'--output-root',
-		root,
-		'--run-id',
-		'r1',
-		...extra
-	]);
+	runCliInProcess(runArgs('run', { dataset: DATASET, root, simulated: true }, ...extra));
 
 async function manifestOf(root: string, model = 'simulated') {
 	const path = join(root, `runs/r1/${await modelDirName(model)}/manifest.json`);

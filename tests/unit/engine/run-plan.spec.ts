@@ -5,6 +5,7 @@
  * writes what it writes started alone.
  */
 import { describe, expect, it } from 'vitest';
+import { comparableFiles } from '../../support/comparable-files';
 import {
 	PlanControl,
 	runAll,
@@ -76,19 +77,7 @@ function planRun(
 }
 
 /** A store's files less what differs between two starts (start times, call timings). */
-function comparable(store: MemoryStore): Map<string, string> {
-	const out = new Map<string, string>();
-	for (const [path, text] of store.toFiles()) {
-		if (path.endsWith('/calls.jsonl')) continue;
-		if (path.endsWith('/manifest.json')) {
-			const manifest = JSON.parse(text);
-			delete manifest.created_at;
-			for (const start of manifest.operational_history) delete start.at;
-			out.set(path, JSON.stringify(manifest));
-		} else out.set(path, text);
-	}
-	return out;
-}
+const comparable = (store: MemoryStore) => comparableFiles(store.toFiles());
 
 describe('runPlan', { timeout: 30_000 }, () => {
 	it('counts calls per endpoint across runs: one shared server keeps its limit', async () => {

@@ -17,7 +17,6 @@ import { runLabel } from '../../../src/lib/core/store/checks';
 import { recordIdentity } from '../../../src/lib/core/store/identity';
 import {
 	about,
-	after,
 	CASE_E003_TEXT,
 	CASES,
 	COMMANDS,
@@ -40,6 +39,7 @@ import {
 	type CliResult,
 	type Fault
 } from './harness';
+import { CUT_OFF, OUTAGES, RETRIES_EXHAUSTED, TRUNCATED } from './shared-rows';
 
 /** What a row's fault and repair can reach. */
 interface RowControl {
@@ -80,8 +80,6 @@ interface FaultRow {
 	check?: (requests: readonly { model: string }[]) => void;
 }
 
-const FAST_RETRY = { 'Retry-After': '0' };
-const CUT_OFF = '根据您提供的情况，我认为';
 /** Judge outputs that fit none of the judge schemas. */
 const INVALID_JUDGE = [
 	'我认为应当部分支持。',
@@ -100,13 +98,7 @@ const ROWS: FaultRow[] = [
 			})),
 		says: [/retry: case \S+, \w+ model [\w-]+: 429 .*in 1\.0s/, /: 429 .*in 0\.0s/]
 	},
-	{
-		fault: '429 storm longer than --retries',
-		expect: 'stop, then rerun',
-		inject: () => callsBetween(20, 80, () => ({ status: 429, headers: FAST_RETRY })),
-		flags: ['--retries', '1'],
-		says: [/429 Too Many Requests/]
-	},
+	RETRIES_EXHAUSTED,
 	{
 		fault: '5xx burst (500, 502, 503, 504; no Retry-After, so exponential backoff)',
 		expect: 'same records',
@@ -134,12 +126,7 @@ const ROWS: FaultRow[] = [
 		flags: ['--timeout', '0.5', '--retries', '1'],
 		says: [/gen stopped at case #2 \(case_number E-003\).*no answer within 0\.5 s after 2 attempts/]
 	},
-	{
-		fault: 'truncated output (finish_reason "length")',
-		expect: 'same records',
-		inject: () => callsBetween(3, 9, () => ({ content: CUT_OFF, finish_reason: 'length' })),
-		says: [/cut off at max_tokens 8192/]
-	},
+	TRUNCATED,
 	{
 		fault: 'truncated output on every attempt for one case',
 		expect: 'stop, then rerun',
@@ -192,27 +179,7 @@ const ROWS: FaultRow[] = [
 		inject: () => callsBetween(4, 8, () => ({ malformed: true })),
 		says: [/retry: .*malformed response body/]
 	},
-	{
-		fault: 'outage mid-run: 503 for everything after 25 calls',
-		expect: 'stop, then rerun',
-		inject: () => after(25, { status: 503 }),
-		flags: ['--retries', '1'],
-		says: [/503 Service Unavailable/]
-	},
-	{
-		fault: 'outage mid-run: the provider goes away after 25 calls',
-		expect: 'stop, then rerun',
-		inject:
-			(ctl) =>
-			(_req, { call }) => {
-				if (call !== 25) return undefined;
-				void ctl.endpoint.stop();
-				return { hangup: true };
-			},
-		flags: ['--retries', '1'],
-		says: [/Connection error|connection failed|ECONNREFUSED/],
-		repair: (ctl) => ctl.endpoint.restart()
-	},
+	...OUTAGES,
 	{
 		fault: 'Ctrl+C (abort signal) mid-run, in process',
 		expect: 'stop, then rerun',

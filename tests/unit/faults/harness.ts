@@ -11,7 +11,7 @@ import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/type
 import { modelDirName } from '../../../src/lib/core/layout';
 import { STAGE_FILES, type StageFile } from '../../../src/lib/core/records';
 import { PAIRED_FILES, recordIdentity } from '../../../src/lib/core/store/identity';
-import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
+import { type CliResult, runArgs, runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -147,17 +147,7 @@ export interface CliRun {
 }
 
 function cliArgs({ command, root, flags = [] }: CliRun): string[] {
-	return [
-		command,
-		'--dataset',
-		DATASET,
-		'--output-root',
-		root,
-		'--run-id',
-		'r1',
-		...MODEL_FLAGS,
-		...flags
-	];
+	return runArgs(command, { dataset: DATASET, root }, ...MODEL_FLAGS, ...flags);
 }
 
 const cliEnv = (endpoint: Endpoint) => ({ OPENAI_BASE_URL: endpoint.baseURL, OPENAI_API_KEY: KEY });

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/types';
 import type { StageFile } from '../../../src/lib/core/records';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import {
 	about,
-	after,
 	CASE_E003_TEXT,
 	CASES,
 	callsBetween,
@@ -32,10 +31,16 @@ import {
 	stageFiles,
 	type Fault
 } from './harness';
+import {
+	CUT_OFF,
+	FAST_RETRY,
+	OUTAGES,
+	RETRIES_EXHAUSTED,
+	TRUNCATED,
+	type RowEndpoint
+} from './shared-rows';
 
 const FIVE = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'] as const;
-const FAST_RETRY = { 'Retry-After': '0' };
-const CUT_OFF = '根据您提供的情况，我认为';
 
 let tmp: string;
 let port: number;
@@ -80,16 +85,8 @@ describe('run writes what the five stage commands write', () => {
 	it('simulated: run and the stage commands write the same files', async () => {
 		const byStages = join(tmp, 'sim-stages');
 		const byRun = join(tmp, 'sim-run');
-		const args = (command: string, root: string) => [
-			command,
-			'--simulated',
-			'--dataset',
-			DATASET,
-			'--output-root',
-			root,
-			'--run-id',
-			'r1'
-		];
+		const args = (command: string, root: string) =>
+			runArgs(command, { dataset: DATASET, root, simulated: true });
 		for (const command of FIVE) {
 			const r = await runCliInProcess(args(command, byStages));
 			expect(r.code, r.stderr).toBe(0);
@@ -147,12 +144,12 @@ describe('run writes what the five stage commands write', () => {
 interface RunFaultRow {
 	fault: string;
 	expect: 'same records' | 'stop, then rerun';
-	inject: (endpoint: Endpoint, interrupt: () => void) => Fault;
+	inject: (ctl: RowEndpoint & { interrupt(): void }) => Fault;
 	flags?: string[];
 	says?: RegExp[];
 	/** @default 'names the case' */
 	stop?: 'names the case' | 'on request';
-	repair?: (endpoint: Endpoint) => Promise<void>;
+	repair?: (ctl: RowEndpoint) => Promise<void>;
 }
 
 const ROWS: RunFaultRow[] = [
@@ -162,13 +159,7 @@ const ROWS: RunFaultRow[] = [
 		inject: () => firstAttempts(1, () => ({ status: 429, headers: FAST_RETRY })),
 		says: [/retry: .*429/, /concurrency: http:\/\/127\.0\.0\.1:\d+\/v1 now [12] \(rate_limited\)/]
 	},
-	{
-		fault: '429 storm longer than --retries',
-		expect: 'stop, then rerun',
-		inject: () => callsBetween(20, 80, () => ({ status: 429, headers: FAST_RETRY })),
-		flags: ['--retries', '1'],
-		says: [/429 Too Many Requests/]
-	},
+	RETRIES_EXHAUSTED,
 	{
 		fault: '5xx burst',
 		expect: 'same records',
@@ -182,12 +173,7 @@ const ROWS: RunFaultRow[] = [
 		flags: ['--retries', '1'],
 		says: [/stopped at case #2 \(case_number E-003\).*502 Bad Gateway/]
 	},
-	{
-		fault: 'truncated output (finish_reason "length")',
-		expect: 'same records',
-		inject: () => callsBetween(3, 9, () => ({ content: CUT_OFF, finish_reason: 'length' })),
-		says: [/cut off at max_tokens 8192/]
-	},
+	TRUNCATED,
 	{
 		fault: 'truncated output on every attempt for one case',
 		expect: 'stop, then rerun',
@@ -195,32 +181,12 @@ const ROWS: RunFaultRow[] = [
 		flags: ['--retries', '1'],
 		says: [/case_number E-003.*cut off at max_tokens 8192/s]
 	},
-	{
-		fault: 'outage mid-run: 503 for everything after 25 calls',
-		expect: 'stop, then rerun',
-		inject: () => after(25, { status: 503 }),
-		flags: ['--retries', '1'],
-		says: [/503 Service Unavailable/]
-	},
-	{
-		fault: 'outage mid-run: the provider goes away after 25 calls',
-		expect: 'stop, then rerun',
-		inject:
-			(endpoint) =>
-			(_req, { call }) => {
-				if (call !== 25) return undefined;
-				void endpoint.stop();
-				return { hangup: true };
-			},
-		flags: ['--retries', '1'],
-		says: [/Connection error|connection failed|ECONNREFUSED/],
-		repair: (endpoint) => endpoint.restart()
-	},
+	...OUTAGES,
 	{
 		fault: 'Ctrl+C mid-run',
 		expect: 'stop, then rerun',
 		inject:
-			(_endpoint, interrupt) =>
+			({ interrupt }) =>
 			(req, { call }) => {
 				if (call !== 12) return undefined;
 				interrupt();
@@ -240,7 +206,7 @@ describe('fault matrix under run: same records, or a clear stop that a rerun com
 			const endpoint = await Endpoint.start(port);
 			const controller = new AbortController();
 			try {
-				endpoint.arm(row.inject(endpoint, () => controller.abort()));
+				endpoint.arm(row.inject({ endpoint, interrupt: () => controller.abort() }));
 				const first = await runCli({
 					command: 'run',
 					root,
@@ -259,7 +225,7 @@ describe('fault matrix under run: same records, or a clear stop that a rerun com
 						root
 					);
 					endpoint.arm(null);
-					await row.repair?.(endpoint);
+					await row.repair?.({ endpoint });
 					const rerun = await runCli({ command: 'run', root, endpoint, flags: row.flags });
 					expect(rerun.code, rerun.stderr).toBe(0);
 					// Only what was missing was generated again.

@@ -16,7 +16,7 @@ import { formatTokens } from '../../../src/cli/progress';
 import { loadDataset } from '../../../src/lib/core/dataset/load';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { writeRuns } from '../../fixtures/bundles/runs';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { stageProgress } from '../../fixtures/engine/progress';
@@ -29,17 +29,9 @@ const errno = (code: string, path: string) =>
 afterEach(() => vi.restoreAllMocks());
 
 const simulatedGen = (root: string, ...more: string[]) =>
-	runCliInProcess([
-		'gen',
-		'--simulated',
-		'--dataset',
-		DATASET,
-		'--output-root',
-		root,
-		'--run-id',
-		'ro',
-		...more
-	]);
+	runCliInProcess(
+		runArgs('gen', { dataset: DATASET, root, runId: 'ro', simulated: true }, ...more)
+	);
 
 describe('the output root', () => {
 	it('read-only: exit 2, naming the folder and what to do', async () => {
@@ -205,21 +197,16 @@ describe('model calls', () => {
 		server = await startFakeOpenAI({ handler: () => ({ hang: true }) });
 		const root = await mkdtemp(join(tmpdir(), 'lexpilot-calls-'));
 		const r = await runCliInProcess(
-			[
+			runArgs(
 				'gen',
-				'--dataset',
-				DATASET,
-				'--output-root',
-				root,
-				'--run-id',
-				't',
+				{ dataset: DATASET, root, runId: 't' },
 				'--limit',
 				'1',
 				'--timeout',
 				'0.3',
 				'--retries',
 				'1'
-			],
+			),
 			{
 				env: {
 					OPENAI_BASE_URL: server.baseURL,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleError, readBundle } from '../../../src/lib/adapters/zip-bundle';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { writeRuns } from '../../fixtures/bundles/runs';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { DATASET } from '../faults/harness';
@@ -34,16 +34,9 @@ describe('the CLI refuses unportable run ids', () => {
 		['run1.', 'ends in a dot or a space']
 	])('--run-id %s: exit 2 naming the rule, nothing written', async (runId, rule) => {
 		const root = await mkdtemp(join(tmpdir(), 'lexpilot-names-'));
-		const r = await runCliInProcess([
-			'gen',
-			'--simulated',
-			'--dataset',
-			DATASET,
-			'--output-root',
-			root,
-			'--run-id',
-			runId
-		]);
+		const r = await runCliInProcess(
+			runArgs('gen', { dataset: DATASET, root, runId, simulated: true })
+		);
 		expect(r.code).toBe(2);
 		expect(r.stderr).toBe(
 			`error: --run-id: "${runId}" ${rule}` +
@@ -57,20 +50,9 @@ describe('the CLI refuses unportable run ids', () => {
 
 	it('a model ".." gets the folder _..-5ec1f7e7, never a hidden one', async () => {
 		const root = await mkdtemp(join(tmpdir(), 'lexpilot-names-'));
-		const r = await runCliInProcess([
-			'gen',
-			'--simulated',
-			'--model',
-			'..',
-			'--dataset',
-			DATASET,
-			'--output-root',
-			root,
-			'--run-id',
-			'r1',
-			'--limit',
-			'1'
-		]);
+		const r = await runCliInProcess(
+			runArgs('gen', { dataset: DATASET, root, simulated: true }, '--model', '..', '--limit', '1')
+		);
 		expect(r.code, r.stderr).toBe(0);
 		expect(await readdir(join(root, 'runs', 'r1'))).toEqual(['_..-5ec1f7e7']);
 		const results = await runCliInProcess(['results', '--output-root', root, '--model', '..']);

@@ -15,26 +15,14 @@ import {
 } from '../../../src/lib/state/model-settings';
 import { readStoredModelSettings } from '../../../src/lib/state/stored-settings';
 import { repairMessage } from '../../../src/lib/state/settings-repairs';
-import { runCliAsProcess } from '../../cli/run-cli';
+import { runArgs, runCliAsProcess } from '../../cli/run-cli';
 import { DATASET } from '../faults/harness';
 
 describe('a timeout past any sane wait', () => {
 	it('the CLI refuses --timeout 3000000 with exit 2, naming flag and range, and no warning', async () => {
 		const root = await mkdtemp(join(tmpdir(), 'lexpilot-limits-'));
 		const r = await runCliAsProcess(
-			[
-				'gen',
-				'--dataset',
-				DATASET,
-				'--output-root',
-				root,
-				'--run-id',
-				'r1',
-				'--model',
-				'm',
-				'--timeout',
-				'3000000'
-			],
+			runArgs('gen', { dataset: DATASET, root }, '--model', 'm', '--timeout', '3000000'),
 			{ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-limits-0123456789' }
 		);
 		expect(r.code).toBe(2);

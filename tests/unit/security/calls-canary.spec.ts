@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import { startFakeOpenAI, type FakeOpenAI, type FakeRequest } from '../../fake-openai/server';
@@ -54,17 +54,7 @@ describe('the call log holds no key', () => {
 		};
 		for (const command of ['gen', 'dcg', 'ljp']) {
 			const out = await runCliInProcess(
-				[
-					command,
-					'--dataset',
-					DATASET,
-					'--output-root',
-					root,
-					'--run-id',
-					'canary',
-					'--limit',
-					'2'
-				],
+				runArgs(command, { dataset: DATASET, root, runId: 'canary' }, '--limit', '2'),
 				{ env }
 			);
 			expect(out.code, out.stderr).toBe(0);

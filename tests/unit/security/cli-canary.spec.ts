@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
+import { runArgs, runCliAsProcess, runCliInProcess } from '../../cli/run-cli';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
 import {
@@ -52,18 +52,8 @@ function env(server: FakeOpenAI): Record<string, string> {
 // Its stderr is not a TTY, so every retry is logged with its reason: the likeliest place for an echo.
 const cli = (args: string[], server: FakeOpenAI) => runCliInProcess(args, { env: env(server) });
 
-const stageArgs = (command: string, root: string, ...more: string[]) => [
-	command,
-	'--dataset',
-	DATASET,
-	'--output-root',
-	root,
-	'--run-id',
-	'canary',
-	'--limit',
-	'2',
-	...more
-];
+const stageArgs = (command: string, root: string, ...more: string[]) =>
+	runArgs(command, { dataset: DATASET, root, runId: 'canary' }, '--limit', '2', ...more);
 
 /** The provider's error, quoting the Authorization header it got, as careless providers do. */
 function echo(status: number, req: FakeRequest, words: string): Reply {

@@ -6,39 +6,16 @@ const inLocale = (locale: Locale) => overwriteGetLocale(() => locale);
 afterEach(() => inLocale('en'));
 
 describe('why a run has no call log', () => {
-	it.each<[string, { name: string; version: string }, NoCallLogReason]>([
-		[
-			'a release before the call log',
-			{ name: 'lexpilot-workbench', version: '0.0.9' },
-			{ kind: 'predates', version: '0.0.9' }
-		],
-		[
-			'the release that brought it',
-			{ name: 'lexpilot-workbench', version: '0.1.0' },
-			{ kind: 'missing', version: '0.1.0' }
-		],
-		[
-			'a later release',
-			{ name: 'lexpilot-workbench', version: '1.2.3' },
-			{ kind: 'missing', version: '1.2.3' }
-		],
-		[
-			'an unversioned build (the browser’s)',
-			{ name: 'lexpilot-workbench', version: 'dev' },
-			{ kind: 'missing', version: 'dev' }
-		],
-		[
-			'another tool',
-			{ name: 'lexpilot-py', version: '2.0' },
-			{ kind: 'other-tool', tool: 'lexpilot-py 2.0' }
-		],
-		[
-			'a hostile name, escaped',
-			{ name: 'x\u001b[31m', version: '1' },
-			{ kind: 'other-tool', tool: 'x\\u001b[31m 1' }
-		]
-	])('%s', (_, tool, reason) => {
-		expect(noCallLogReason({ tool })).toEqual(reason);
+	const ours = 'lexpilot-workbench';
+	it.each<[string, string, string, NoCallLogReason]>([
+		['a release before the call log', ours, '0.0.9', { kind: 'predates', version: '0.0.9' }],
+		['the release that brought it', ours, '0.1.0', { kind: 'missing', version: '0.1.0' }],
+		['a later release', ours, '1.2.3', { kind: 'missing', version: '1.2.3' }],
+		['an unversioned build (the browser’s)', ours, 'dev', { kind: 'missing', version: 'dev' }],
+		['another tool', 'lexpilot-py', '2.0', { kind: 'other-tool', tool: 'lexpilot-py 2.0' }],
+		['a hostile name, escaped', 'x\u001b[31m', '1', { kind: 'other-tool', tool: 'x\\u001b[31m 1' }]
+	])('%s', (_, name, version, reason) => {
+		expect(noCallLogReason({ tool: { name, version } })).toEqual(reason);
 	});
 
 	it('says "predates" only for a version before the call log, in both languages', () => {

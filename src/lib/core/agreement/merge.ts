@@ -31,7 +31,7 @@ export function reviewKey(r: ReviewLine): string {
  */
 export function readReviewFile(text: string, file: string, run?: RunKey): PlacedReview[] {
 	const lines = parseJsonl(text, ReviewLine, file, {
-		maxLine: { chars: MAX_LINE, name: 'a review line' }
+		maxLine: { chars: MAX_LINE, name: coded('jsonl_review_line', {}) }
 	}).map((review, i) => ({ review, file, line: i + 1 }));
 	if (run === undefined) return lines;
 	const bad = lines.find(

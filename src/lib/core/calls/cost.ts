@@ -4,23 +4,15 @@
  * model that played it (a shared judge at the judge's price), as the Results page's leaderboard
  * does. A model without a price adds tokens but no money, and is named.
  */
+import type { Price, Prices } from '../leaderboard/prices';
 import { ROLES, type Role } from '../record-names';
+
+// One schema of a price and a prices file (`leaderboard/prices.ts`), its types taken here.
+export type { Price, Prices };
 
 export interface TokenCount {
 	prompt: number;
 	completion: number;
-}
-
-/** One model's price per million prompt (input) and completion (output) tokens. */
-export interface Price {
-	input: number;
-	output: number;
-}
-
-/** Prices by model id, in the `--prices FILE` shape. */
-export interface Prices {
-	currency?: string;
-	models: Record<string, Price>;
 }
 
 /** Money for `tokens` at `price` per million tokens. */

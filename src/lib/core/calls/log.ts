@@ -1,4 +1,5 @@
 /** Writing and reading call-log lines: keys redacted, fields bounded, every line validated. */
+import { coded } from '../said';
 import { parseJsonl } from '../jsonl';
 import { MIN_KEY_LENGTH } from '../store/key-free';
 import { CallLogEntry, MAX_CALL_FIELD_CHARS, MAX_CALL_LINE_CHARS } from './schema';
@@ -85,9 +86,9 @@ export function callLogLine(entry: CallLogEntry, keys: Iterable<string> = []): s
  */
 export function parseCallLog(text: string, fileLabel: string): CallLogEntry[] {
 	return parseJsonl(text, CallLogEntry, fileLabel, {
-		maxLine: { chars: MAX_CALL_LINE_CHARS, name: 'a call-log line' },
-		entry: 'a call-log entry',
-		tornAdvice: 'Remove that line; the call log is not needed to score the run.'
+		maxLine: { chars: MAX_CALL_LINE_CHARS, name: coded('jsonl_call_log_line', {}) },
+		entry: coded('jsonl_call_log_entry', {}),
+		tornAdvice: coded('jsonl_call_log_torn', {})
 	});
 }
 

@@ -4,6 +4,7 @@
  * calls, rate and ETA. Sent at most every `intervalMs`, and at once when the plan ends.
  */
 import type { EndpointLimit, LimiterPool } from '../model/limiter';
+import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import type { RunSnapshot } from './types';
 
 /** Where a run of the plan stands. `waiting`: not opened yet (its checks come first). */
@@ -46,13 +47,9 @@ export interface PlanSnapshot {
 
 const RATE_WINDOW_MS = 60_000;
 
-export interface PlanTrackerOptions {
+export interface PlanTrackerOptions extends PacedOptions<PlanSnapshot> {
 	runs: readonly Pick<PlanRunRow, 'runId' | 'model' | 'repetition'>[];
 	limiters: LimiterPool;
-	onSnapshot?: (snapshot: PlanSnapshot) => void;
-	/** @default 100 */
-	intervalMs?: number;
-	now?: () => number;
 }
 
 export class PlanTracker {
@@ -63,13 +60,13 @@ export class PlanTracker {
 	#status: PlanSnapshot['status'] = 'running';
 	/** (time, calls done) samples, oldest first, for the rate. */
 	#samples: [number, number][] = [];
-	#lastEmit = -Infinity;
-	#timer: ReturnType<typeof setTimeout> | null = null;
+	readonly #throttle: SnapshotThrottle<PlanSnapshot>;
 
 	constructor(options: PlanTrackerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#startedAt = this.#now();
+		this.#throttle = new SnapshotThrottle(options, () => this.snapshot());
 		this.#rows = options.runs.map((r) => ({ ...r, status: 'waiting', run: null }));
 	}
 
@@ -94,15 +91,13 @@ export class PlanTracker {
 	paused(paused: boolean): void {
 		if (this.#status === 'running' || this.#status === 'paused') {
 			this.#status = paused ? 'paused' : 'running';
-			this.#emit();
+			this.#throttle.now();
 		}
 	}
 
 	finish(status: 'done' | 'failed' | 'aborted'): void {
 		this.#status = status;
-		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = null;
-		this.#emit();
+		this.#throttle.last();
 	}
 
 	snapshot(): PlanSnapshot {
@@ -141,17 +136,6 @@ export class PlanTracker {
 	}
 
 	#changed(): void {
-		if (!this.#options.onSnapshot) return;
-		const wait = this.#lastEmit + (this.#options.intervalMs ?? 100) - this.#now();
-		if (wait <= 0) return this.#emit();
-		this.#timer ??= setTimeout(() => {
-			this.#timer = null;
-			this.#emit();
-		}, wait);
-	}
-
-	#emit(): void {
-		this.#lastEmit = this.#now();
-		this.#options.onSnapshot?.(this.snapshot());
+		if (this.#options.onSnapshot) this.#throttle.changed();
 	}
 }

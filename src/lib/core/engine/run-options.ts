@@ -1,7 +1,7 @@
 /** The one check of what a run is given, for `runStages` and `runAll` alike. */
 import type { Role } from '../record-names';
-import { runIdProblem, unportableText } from '../layout';
-import { escapeControl } from '../text/escape-control';
+import { runIdProblem, unportableSaid } from '../layout';
+import { coded, type CoreText } from '../said';
 import { Concurrency, Settings } from '../run-config';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
 import { UsageError } from '../errors';
@@ -27,47 +27,43 @@ export function checkRunOptions(
 ): StageName[] {
 	const together = mode === 'together';
 	const named = options.stages ?? (together ? RUN_ALL_STAGES : []);
-	if (named.length === 0) throw new UsageError('no stage to run');
+	if (named.length === 0) refuse(coded('opt_no_stage', {}));
 	for (const stage of named) {
 		if (!STAGE_NAMES.includes(stage)) {
-			throw new UsageError(`unknown stage "${stage}"; the stages are ${STAGE_NAMES.join(', ')}`);
+			refuse(coded('opt_unknown_stage', { stage, stages: STAGE_NAMES.join(', ') }));
 		}
 	}
 	if (together && named.includes('gen') && named.includes('lca')) {
-		throw new UsageError(
-			'gen labels every a1 response it generates; lca only re-judges saved ones. Name one of the two.'
-		);
+		refuse(coded('opt_gen_with_lca', {}));
 	}
 	// The rule the CLI and the Run page apply too: an id that no folder can have everywhere is
 	// refused here, so no caller of the engine starts a run that a bundle could not carry.
 	const runIdRule = runIdProblem(options.runId);
-	const shownId = escapeControl(options.runId);
-	if (runIdRule === 'alphabet') {
-		throw new UsageError(
-			`run id "${shownId}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
-		);
-	}
+	if (runIdRule === 'alphabet') refuse(coded('opt_run_id_alphabet', { runId: options.runId }));
 	if (runIdRule !== null) {
-		throw new UsageError(
-			`run id: ${unportableText(runIdRule, shownId)}; choose another run id (an output root or a bundle holding it could not be unpacked on Windows)`
-		);
+		const why = unportableSaid(runIdRule, options.runId);
+		refuse(coded('opt_run_id_unportable', {}, { why: [why] }));
 	}
 	const checked = Settings.safeParse(options.settings ?? DEFAULT_SETTINGS);
 	if (!checked.success) {
 		const issue = checked.error.issues[0];
-		throw new UsageError(`settings.${issue.path.join('.')}: ${issue.message}`);
+		refuse(coded('opt_setting', { field: issue.path.join('.'), detail: issue.message }));
 	}
 	// "auto" is no number (only `runAll` takes it): only a number is held to the shared range.
 	const c = options.concurrency;
 	if (c !== undefined && !(together && c === 'auto') && !Concurrency.safeParse(c).success) {
 		const { min, max } = SETTING_LIMITS.concurrency;
-		throw new UsageError(
-			`concurrency must be a whole number from ${min} to ${max}${together ? ' or "auto"' : ''}, got ${c}`
+		refuse(
+			coded(together ? 'opt_concurrency_or_auto' : 'opt_concurrency', { min, max, got: `${c}` })
 		);
 	}
 	if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-		throw new UsageError(`limit must be a whole number of at least 1, got ${options.limit}`);
+		refuse(coded('opt_limit', { got: `${options.limit}` }));
 	}
-	if (!options.models.evaluated.trim()) throw new UsageError('no evaluated model given');
+	if (!options.models.evaluated.trim()) refuse(coded('opt_no_evaluated_model', {}));
 	return together ? STAGE_NAMES.filter((s) => named.includes(s)) : [...named];
+}
+
+function refuse(said: CoreText): never {
+	throw new UsageError([said]);
 }

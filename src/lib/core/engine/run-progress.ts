@@ -7,6 +7,7 @@
  * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
  */
 import type { LimiterPool } from '../model/limiter';
+import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
@@ -35,17 +36,13 @@ interface StageState extends RunStageCounts {
 const perRole = <T>(make: (role: Role) => T) =>
 	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
 
-export interface RunTrackerOptions {
+export interface RunTrackerOptions extends PacedOptions<RunSnapshot> {
 	cases: number;
 	stages: readonly StageName[];
 	/** The run's limiters, for the snapshot's concurrency. @default none: no limits to show */
 	limiters?: LimiterPool;
-	onSnapshot?: (snapshot: RunSnapshot) => void;
 	/** Told at once about every change of a stage, as that stage's progress. */
 	onStage?: (progress: StageProgress) => void;
-	/** @default 100 */
-	intervalMs?: number;
-	now?: () => number;
 }
 
 export class RunTracker {
@@ -65,13 +62,13 @@ export class RunTracker {
 	) as Record<Role, TokenCounts>;
 	/** Answer times of recent calls, oldest first, for the rate. */
 	#answered: number[] = [];
-	#lastEmit = -Infinity;
-	#timer: ReturnType<typeof setTimeout> | null = null;
+	readonly #throttle: SnapshotThrottle<RunSnapshot>;
 
 	constructor(options: RunTrackerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#startedAt = this.#now();
+		this.#throttle = new SnapshotThrottle(options, () => this.snapshot());
 		for (const stage of options.stages) {
 			this.#stages.set(stage, {
 				stage,
@@ -203,9 +200,7 @@ export class RunTracker {
 	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
 		this.#status = status;
 		this.#error = error;
-		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = null;
-		this.#emit();
+		this.#throttle.last();
 	}
 
 	/** The run as it stands. */
@@ -266,17 +261,6 @@ export class RunTracker {
 
 	#changed(stage?: StageState): void {
 		if (stage) this.#options.onStage?.(this.stageProgress(stage.stage));
-		if (!this.#options.onSnapshot || this.#status !== 'running') return;
-		const wait = this.#lastEmit + (this.#options.intervalMs ?? 100) - this.#now();
-		if (wait <= 0) return this.#emit();
-		this.#timer ??= setTimeout(() => {
-			this.#timer = null;
-			this.#emit();
-		}, wait);
-	}
-
-	#emit(): void {
-		this.#lastEmit = this.#now();
-		this.#options.onSnapshot?.(this.snapshot());
+		if (this.#options.onSnapshot && this.#status === 'running') this.#throttle.changed();
 	}
 }

@@ -18,6 +18,7 @@
  */
 import { Case, type CategoryMap, type HistoryFields } from '../dataset/types';
 import { CheckpointError } from '../errors';
+import { coded } from '../said';
 import { sha256Canonical } from '../hash';
 import { caseKey, type Manifest, type StageFile } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-config';
@@ -178,9 +179,7 @@ export async function casesToPrepare(
 		loaded.cases.length === dataset.cases.length &&
 		loaded.cases.every((c, i) => c.case_number_value === dataset.cases[i].case_number_value);
 	if (!same) {
-		throw new CheckpointError(
-			'the dataset file changed while the run was starting; run the same command again'
-		);
+		throw new CheckpointError([coded('dataset_changed_while_starting', {})]);
 	}
 	return loaded.cases.slice(0, selected.length);
 }

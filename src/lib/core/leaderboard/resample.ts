@@ -4,7 +4,13 @@
  * run's rates are computed on it, and each model's value is the mean over its runs. Nothing is
  * allocated per resample, so 20 runs × 432 cases × 2,000 resamples stay well under a second.
  */
-import { ROW_WIDTH, sparseRows, sumRows, type SparseRows } from '../metrics/case-table';
+import {
+	drawResample,
+	ROW_WIDTH,
+	sparseRows,
+	sumRows,
+	type SparseRows
+} from '../metrics/case-table';
 import { evaluateRates, SLOTS } from '../metrics/kernel';
 import type { Prng } from '../metrics/prng';
 import { COLUMN_SLOT, LEADERBOARD_COLUMNS } from './columns';
@@ -67,7 +73,7 @@ export function resampleScope(
 	});
 	const samples = new Float64Array(resamples * M * C);
 	if (resamples === 0) return { observed, samples };
-	const { start, column, value } = mergedRows(models);
+	const merged = mergedRows(models);
 	const acc = new Int32Array(runs * W);
 	// Views made once: evaluateRates reads one run's counts at offsets 0 … ROW_WIDTH − 1.
 	const views = Array.from({ length: runs }, (_, r) => acc.subarray(r * W, (r + 1) * W));
@@ -80,15 +86,7 @@ export function resampleScope(
 	const defined = new Int32Array(C);
 	for (let b = 0; b < resamples; b++) {
 		// The same draw as `bootstrapRun`'s, so a model of one run gets that run's interval.
-		times.fill(0);
-		for (let j = 0; j < n; j++) times[rng.below(n)]++;
-		acc.fill(0);
-		for (let j = 0; j < n; j++) {
-			const t = times[j];
-			if (t === 0) continue;
-			const i = cases[j];
-			for (let p = start[i], end = start[i + 1]; p < end; p++) acc[column[p]] += t * value[p];
-		}
+		drawResample(merged, cases, rng, times, acc);
 		for (let k = 0; k < M; k++) {
 			sum.fill(0);
 			defined.fill(0);

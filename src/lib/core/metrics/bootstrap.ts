@@ -4,6 +4,7 @@
  * together. Plain data in (a CaseTable), plain data out, so it runs as well in a Web Worker.
  */
 import {
+	drawResample,
 	ROW_WIDTH,
 	scopeRows,
 	sparseRows,
@@ -115,20 +116,10 @@ function resampleRates(
 	resamples: number,
 	samples: Float64Array
 ): void {
-	const { start, column, value } = sparse;
 	const acc = new Float64Array(W);
-	const n = rows.length;
-	const times = new Int32Array(n);
+	const times = new Int32Array(rows.length);
 	for (let b = 0; b < resamples; b++) {
-		times.fill(0);
-		for (let j = 0; j < n; j++) times[rng.below(n)]++;
-		acc.fill(0);
-		for (let j = 0; j < n; j++) {
-			const t = times[j];
-			if (t === 0) continue;
-			const i = rows[j];
-			for (let p = start[i], end = start[i + 1]; p < end; p++) acc[column[p]] += t * value[p];
-		}
+		drawResample(sparse, rows, rng, times, acc);
 		evaluateRates(acc, samples, b * S);
 	}
 }

@@ -176,6 +176,32 @@ export interface SparseRows {
 	value: Int32Array;
 }
 
+/**
+ * One bootstrap resample of `rows` into `acc`: `rows.length` draws of `rng` with replacement,
+ * `times` counting how often each was drawn, then each drawn row's nonzero counts times that,
+ * summed. The metrics' intervals and the leaderboard's draw alike, so a model of one run gets
+ * that run's interval.
+ */
+export function drawResample(
+	sparse: SparseRows,
+	rows: ArrayLike<number>,
+	rng: { below(n: number): number },
+	times: Int32Array,
+	acc: Float64Array | Int32Array
+): void {
+	const { start, column, value } = sparse;
+	const n = rows.length;
+	times.fill(0);
+	for (let j = 0; j < n; j++) times[rng.below(n)]++;
+	acc.fill(0);
+	for (let j = 0; j < n; j++) {
+		const t = times[j];
+		if (t === 0) continue;
+		const i = rows[j];
+		for (let p = start[i], end = start[i + 1]; p < end; p++) acc[column[p]] += t * value[p];
+	}
+}
+
 /** The sparse form of `counts`, rows `width` wide (ROW_WIDTH; wider for runs side by side). */
 export function sparseRows(counts: Int32Array, width = ROW_WIDTH): SparseRows {
 	const n = counts.length / width;

@@ -3,7 +3,8 @@
  * records per case (one per history_type); every other file holds one record per case.
  */
 import { CheckpointError } from '../errors';
-import { escapeControl } from '../text/escape-control';
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import { caseKey, type StageFile } from '../record-names';
 import type { CaseNumber } from '../records';
 
@@ -30,15 +31,29 @@ export function recordIdentity(file: StageFile, record: RecordName): string {
 		: JSON.stringify([key]);
 }
 
+/**
+ * A record identity as a coded part: its case and, where it has one, its history. The
+ * case_number comes from a file: `coded` escapes it, so it cannot break the message's line.
+ */
+export function identitySaid(identity: string): CoreText {
+	const [caseNumber, historyType] = JSON.parse(identity) as [string, string?];
+	return historyType === undefined
+		? coded('identity_case', { caseNumber })
+		: coded('identity_case_history', { caseNumber, role: historyType });
+}
+
 /** A record identity as a person reads it: `case_number 2023-041 (underspecified history)`. */
 export function describeIdentity(identity: string): string {
-	const [raw, rawHistory] = JSON.parse(identity) as [string, string?];
-	// The case_number comes from a file: quoted escaped, so it cannot break the message's line.
-	const caseNumber = escapeControl(raw);
-	const historyType = rawHistory === undefined ? undefined : escapeControl(rawHistory);
-	return historyType === undefined
-		? `case_number ${caseNumber}`
-		: `case_number ${caseNumber} (${historyType} history)`;
+	return english(identitySaid(identity));
+}
+
+/** `code` about the record `identity` of `file`, the identity said as its part. */
+export function aboutRecord(
+	code: 'record_saved_twice' | 'record_not_selected' | 'record_saved_already',
+	file: string,
+	identity: string
+): CheckpointError {
+	return new CheckpointError([coded(code, { file }, { identity: [identitySaid(identity)] })]);
 }
 
 /**
@@ -56,17 +71,12 @@ export function orderByIdentity<T>(
 	const keyed = items.map((item) => {
 		const identity = identityOf(item);
 		if (seen.has(identity)) {
-			throw new CheckpointError(
-				`${fileLabel}: ${describeIdentity(identity)} is saved twice; remove one of the two before reordering.`
-			);
+			throw aboutRecord('record_saved_twice', fileLabel, identity);
 		}
 		seen.add(identity);
 		const at = position.get(identity);
 		if (at === undefined) {
-			throw new CheckpointError(
-				`${fileLabel}: ${describeIdentity(identity)} is saved but is not among the selected cases, ` +
-					'so the file cannot be put in dataset order.'
-			);
+			throw aboutRecord('record_not_selected', fileLabel, identity);
 		}
 		return { item, at };
 	});

@@ -37,7 +37,8 @@ import {
 	withOperationalEntry
 } from './manifest-file';
 import { recordHead, type RecordHead } from './heads';
-import { describeIdentity, orderByIdentity, recordIdentity } from './identity';
+import { aboutRecord, orderByIdentity, recordIdentity } from './identity';
+import { coded } from '../said';
 import type { CheckpointStore } from './types';
 
 export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
@@ -91,7 +92,7 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 		const path = manifestPath(run);
 		await checkManifest(manifest, path);
 		if (this.#files.has(path)) {
-			throw new CheckpointError(`${path} exists already; a saved manifest is never replaced.`);
+			throw new CheckpointError([coded('manifest_exists', { file: path })]);
 		}
 		this.#files.set(path, [manifestText(manifest)]);
 	}
@@ -99,7 +100,7 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 	async recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
 		const path = manifestPath(run);
 		const chunks = this.#files.get(path);
-		if (!chunks) throw new CheckpointError(`${path}: no manifest to record the resume in.`);
+		if (!chunks) throw new CheckpointError([coded('manifest_missing_for_resume', { file: path })]);
 		const saved = await readManifestText(chunks.join(''), path, { run, asWritten: true });
 		const next = await checkManifest(withOperationalEntry(saved, entry), path, {
 			run,
@@ -129,9 +130,7 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 		const identities = this.#identitiesOf(run, file);
 		const identity = recordIdentity(file, record);
 		if (identities.has(identity)) {
-			throw new CheckpointError(
-				`${path}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
-			);
+			throw aboutRecord('record_saved_already', path, identity);
 		}
 		const line = toJsonLine(record);
 		const chunks = this.#files.get(path);

@@ -13,7 +13,7 @@ import type { Manifest } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-defaults';
 import type { OperationalEntry } from '../run-config';
 import { recordHead, type RecordHead } from './heads';
-import { recordIdentity } from './identity';
+import { identitySaid, recordIdentity } from './identity';
 import { assertKeyFree } from './key-free';
 import { withOperationalEntry } from './manifest-file';
 import type { CheckpointStore } from './types';
@@ -22,14 +22,6 @@ export { assertKeyFree } from './key-free';
 
 /** How many problems one error lists before it summarises the rest. */
 const MAX_LISTED = 20;
-
-/** A record's identity as `describeIdentity` says it, coded: its case and, where it has one, its history. */
-function identitySaid(identity: string): CoreText {
-	const [caseNumber, historyType] = JSON.parse(identity) as [string, string?];
-	return historyType === undefined
-		? coded('identity_case', { caseNumber })
-		: coded('identity_case_history', { caseNumber, role: historyType });
-}
 
 function show(value: unknown): string {
 	if (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)) return `${value.slice(0, 12)}…`;

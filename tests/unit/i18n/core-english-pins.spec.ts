@@ -1,0 +1,290 @@
+/**
+ * Sentences the engine, the JSONL reader and the browser store once wrote as English literals,
+ * now coded (`src/lib/core/said.ts`): the English made from the catalogue must be, byte for
+ * byte, what each literal said. Each `was` below is the literal as it stood in the code, applied
+ * to the same values (hostile ones included); the Chinese must be there and differ.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseCallLog } from '../../../src/lib/core/calls/log';
+import { CallLogEntry } from '../../../src/lib/core/calls/schema';
+import { readReviewFile } from '../../../src/lib/core/agreement/merge';
+import { casesToPrepare } from '../../../src/lib/core/engine/seal';
+import { checkRunOptions, type CheckedOptions } from '../../../src/lib/core/engine/run-options';
+import { CheckpointError, UsageError, saidOf } from '../../../src/lib/core/errors';
+import { visitJsonl } from '../../../src/lib/core/jsonl';
+import {
+	manifestPath,
+	runLabel,
+	stageFilePath,
+	unportableName,
+	unportableText
+} from '../../../src/lib/core/layout';
+import { escapeControl, escapeForTerminal } from '../../../src/lib/core/text/escape-control';
+import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../../../src/lib/core/run-defaults';
+import { STAGE_NAMES } from '../../../src/lib/core/engine/types';
+import { overwriteGetLocale } from '../../../src/lib/paraglide/runtime';
+import { coreText } from '../../../src/lib/view/core-text';
+import { z } from 'zod';
+import { makeA1, makeManifest } from '../../support/record-factories';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { describeIdentity, orderByIdentity } from '../../../src/lib/core/store/identity';
+import { closeTestStores, openTestStore } from '../../support/idb';
+import { makeDataset } from '../../fixtures/engine/cases';
+
+afterEach(() => {
+	overwriteGetLocale(() => 'en');
+	vi.restoreAllMocks();
+	closeTestStores();
+});
+
+/** The error `call` throws, its message, and its coded pieces said in Chinese. */
+async function caught(call: () => unknown) {
+	const error = await (async () => call())().then(
+		() => null,
+		(e: unknown) => e as Error
+	);
+	expect(error, 'it throws').toBeInstanceOf(Error);
+	const said = saidOf(error);
+	expect(said, 'every piece is coded').toBeDefined();
+	overwriteGetLocale(() => 'zh-CN');
+	const chinese = coreText(error!.message, said);
+	overwriteGetLocale(() => 'en');
+	expect(chinese).not.toBe(error!.message);
+	return { error: error!, chinese };
+}
+
+const models = { evaluated: 'm', user: 'u', judge: 'j' };
+const base: CheckedOptions = { runId: 'run1', stages: ['gen'], models };
+const { min, max } = SETTING_LIMITS.concurrency;
+const hostile = 'r\u001b[2J\u202e';
+
+describe('the engine’s option check says what its literals said', () => {
+	const reservedWhy = (id: string) => unportableText(unportableName(id)!, escapeControl(id));
+	const cases: [string, CheckedOptions, 'in-turn' | 'together', string][] = [
+		['no stage', { ...base, stages: [] }, 'in-turn', 'no stage to run'],
+		[
+			'unknown stage',
+			{ ...base, stages: ['gen', 'nope' as never] },
+			'in-turn',
+			`unknown stage "nope"; the stages are ${STAGE_NAMES.join(', ')}`
+		],
+		[
+			'gen with lca',
+			{ ...base, stages: ['gen', 'lca'] },
+			'together',
+			'gen labels every a1 response it generates; lca only re-judges saved ones. Name one of the two.'
+		],
+		...[hostile, 'bad/id', ''].map(
+			(id) =>
+				[
+					`run id ${JSON.stringify(id)}`,
+					{ ...base, runId: id },
+					'in-turn',
+					`run id "${escapeControl(id)}" must start with a letter or digit and hold only letters, digits, ".", "_" or "-" (at most 64)`
+				] as [string, CheckedOptions, 'in-turn', string]
+		),
+		...['CON', 'run1.', 'nul.txt'].map(
+			(id) =>
+				[
+					`run id ${id}`,
+					{ ...base, runId: id },
+					'in-turn',
+					`run id: ${reservedWhy(id)}; choose another run id (an output root or a bundle holding it could not be unpacked on Windows)`
+				] as [string, CheckedOptions, 'in-turn', string]
+		),
+		[
+			'a setting',
+			{ ...base, settings: { ...DEFAULT_SETTINGS, temperature: -1 } as never },
+			'in-turn',
+			'settings.temperature: '
+		],
+		[
+			'concurrency',
+			{ ...base, concurrency: 0 },
+			'in-turn',
+			`concurrency must be a whole number from ${min} to ${max}, got 0`
+		],
+		[
+			'concurrency or auto',
+			{ ...base, stages: undefined, concurrency: 2.5 },
+			'together',
+			`concurrency must be a whole number from ${min} to ${max} or "auto", got 2.5`
+		],
+		[
+			'auto where no auto',
+			{ ...base, concurrency: 'auto' },
+			'in-turn',
+			`concurrency must be a whole number from ${min} to ${max}, got auto`
+		],
+		[
+			'limit',
+			{ ...base, limit: 0.5 },
+			'in-turn',
+			'limit must be a whole number of at least 1, got 0.5'
+		],
+		[
+			'no model',
+			{ ...base, models: { ...models, evaluated: ' ' } },
+			'in-turn',
+			'no evaluated model given'
+		]
+	];
+
+	it.each(cases)('%s', async (_, options, mode, was) => {
+		const { error } = await caught(() => checkRunOptions(options, mode));
+		expect(error).toBeInstanceOf(UsageError);
+		if (was.endsWith(': ')) expect(error.message.startsWith(was)).toBe(true);
+		else expect(error.message).toBe(was);
+	});
+});
+
+describe('a dataset that changed while a run started', () => {
+	it('says what the literal said', async () => {
+		const dataset = makeDataset(2);
+		const other = { ...dataset, sha256: 'other' };
+		const { error } = await caught(() =>
+			casesToPrepare(dataset, async () => other, dataset.cases, false)
+		);
+		expect(error).toBeInstanceOf(CheckpointError);
+		expect(error.message).toBe(
+			'the dataset file changed while the run was starting; run the same command again'
+		);
+	});
+});
+
+describe('the JSONL reader’s own limits say what their literals said', () => {
+	const label = 'runs/r\u001b/m/calls.jsonl';
+	// The old literals quoted the label raw; the CLI prints every line through escapeForTerminal,
+	// so what a terminal shows is compared.
+	const where = (line: number) => `${label}, line ${line}`;
+	const shown = (e: Error) => escapeForTerminal(e.message);
+
+	it('a cut-off call log, with its advice', async () => {
+		const { error } = await caught(() => parseCallLog('{"a":1}\n{"b"', label));
+		expect(shown(error)).toBe(
+			escapeForTerminal(
+				`${where(2)}: the last line has no line end, so it was cut off while being written. Remove that line; the call log is not needed to score the run.`
+			)
+		);
+	});
+
+	it('a call-log line too long', async () => {
+		const { error } = await caught(() => parseCallLog(`${'x'.repeat(1_000_001)}\n`, label));
+		expect(shown(error)).toBe(
+			escapeForTerminal(
+				`${where(1)}: ${(1_000_001).toLocaleString('en')} characters, more than the ${(1_000_000).toLocaleString('en')} a call-log line may hold.`
+			)
+		);
+	});
+
+	it('a review line too long', async () => {
+		const { error } = await caught(() => readReviewFile(`${'x'.repeat(20_001)}\n`, label));
+		expect(shown(error)).toBe(
+			escapeForTerminal(
+				`${where(1)}: 20,001 characters, more than the 20,000 a review line may hold.`
+			)
+		);
+	});
+
+	it('a line that is no call-log entry, by field and whole', async () => {
+		for (const value of [{ v: 1 }, [1]]) {
+			const issue = CallLogEntry.safeParse(value).error!.issues[0];
+			const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'line';
+			const { error } = await caught(() => parseCallLog(`${JSON.stringify(value)}\n`, label));
+			expect(shown(error)).toBe(
+				escapeForTerminal(`${where(1)}: not a call-log entry: ${field}: ${issue.message}`)
+			);
+		}
+	});
+
+	it('a reader’s own words, given as text, said as given', async () => {
+		const Line = z.object({ n: z.number() });
+		const options = {
+			maxLine: { chars: 5, name: 'a short line' },
+			entry: 'a number line',
+			tornAdvice: 'fetch it again'
+		};
+		const read = (text: string) => () => visitJsonl(text, Line, 'f.jsonl', () => {}, options);
+		expect((await caught(read('{"n":1}'))).error.message).toBe(
+			'f.jsonl, line 1: the last line has no line end, so it was cut off while being written. fetch it again'
+		);
+		expect((await caught(read('{"n":"x"}\n'))).error.message).toBe(
+			'f.jsonl, line 1: 9 characters, more than the 5 a short line may hold.'
+		);
+		expect((await caught(read('[]\n'))).error.message).toMatch(
+			/^f\.jsonl, line 1: not a number line: line: .+$/
+		);
+	});
+});
+
+describe('a full browser store says what its literal said', () => {
+	const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+	const tail =
+		': browser storage is full, so this record was not saved. Nothing was lost: every earlier record is kept. Free space (export and delete old runs), then resume.';
+	const quota = () => {
+		throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+	};
+
+	it('for a record', async () => {
+		const store = await openTestStore();
+		vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementationOnce(quota);
+		const { error } = await caught(() => store.appendRecord(run, 'a1', makeA1('1')));
+		expect(error.message).toBe(`browser storage: AwN_gen/run1/gpt-x-4e02b150/a1.jsonl${tail}`);
+	});
+
+	it('for a whole run', async () => {
+		const store = await openTestStore();
+		vi.spyOn(IDBObjectStore.prototype, 'delete').mockImplementationOnce(quota);
+		const { error } = await caught(() => store.deleteRun(run));
+		expect(error.message).toBe(`${runLabel(run)}${tail}`);
+	});
+});
+
+describe('a store refusing a record or a manifest says what its literals said', () => {
+	const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+	const identityOf = (c: string, h?: string) =>
+		h === undefined ? JSON.stringify([c]) : JSON.stringify([c, h]);
+
+	it('a record saved twice, or not selected, when put in dataset order', async () => {
+		const hostile = 'E-1\u001b[2J';
+		const twice = await caught(() =>
+			orderByIdentity(
+				['a', 'a'],
+				() => identityOf(hostile, 'complete'),
+				[identityOf(hostile, 'complete')],
+				'f.jsonl'
+			)
+		);
+		expect(twice.error.message).toBe(
+			`f.jsonl: case_number ${escapeControl(hostile)} (complete history) is saved twice; remove one of the two before reordering.`
+		);
+		const stray = await caught(() =>
+			orderByIdentity(['a'], () => identityOf('E-9'), [], 'f.jsonl')
+		);
+		expect(stray.error.message).toBe(
+			'f.jsonl: case_number E-9 is saved but is not among the selected cases, so the file cannot be put in dataset order.'
+		);
+		expect(describeIdentity(identityOf(hostile, 'x\u0007'))).toBe(
+			`case_number ${escapeControl(hostile)} (x\\u0007 history)`
+		);
+	});
+
+	it('a record saved already, a manifest saved already, a resume without a manifest', async () => {
+		const store = new MemoryStore();
+		const resumed = await caught(() => store.recordOperational(run, {} as never));
+		expect(resumed.error.message).toBe(
+			`${manifestPath(run)}: no manifest to record the resume in.`
+		);
+		await store.createManifest(makeManifest(run));
+		const again = await caught(() => store.createManifest(makeManifest(run)));
+		expect(again.error.message).toBe(
+			`${manifestPath(run)} exists already; a saved manifest is never replaced.`
+		);
+		await store.appendRecord(run, 'a1', makeA1('7'));
+		const saved = await caught(() => store.appendRecord(run, 'a1', makeA1('7')));
+		expect(saved.error.message).toBe(
+			`${stageFilePath(run, 'a1')}: case_number 7 (complete history) is saved already; a saved record is never overwritten.`
+		);
+	});
+});
