@@ -30,9 +30,11 @@ import {
 import {
 	controlsOffScreen,
 	settled,
+	boxesOverrun,
 	tablesHidingMainColumn,
 	tablesLosingRowNames,
-	visit
+	visit,
+	writingSlips
 } from './phone-support';
 import { startZipHost, type ZipHost } from './zip-host';
 import {
@@ -140,6 +142,8 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		for (const c of await controlsOffScreen(page)) failures.push(`${name}: off screen: ${c}`);
 		for (const c of await tablesLosingRowNames(page)) failures.push(`${name}: ${c}`);
 		for (const c of await tablesHidingMainColumn(page)) failures.push(`${name}: ${c}`);
+		for (const c of await boxesOverrun(page)) failures.push(`${name}: ${c}`);
+		for (const w of await writingSlips(page, locale === 'zh-CN')) failures.push(`${name}: ${w}`);
 		if (SHOTS) {
 			await page.screenshot({ path: join(SHOTS, `${locale}-390-${name}.png`), fullPage: true });
 			await page.setViewportSize(LAPTOP);
@@ -229,6 +233,10 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await visit(page, e.url, '/models');
 		await page.getByTestId('mode-simulated').check();
 		await check(page, 'simulated');
+		// The concurrency field's help goes under it on a phone, not in a narrow column beside it.
+		const field = (await page.getByTestId('setting-concurrency').boundingBox())!;
+		const help = (await page.getByTestId('concurrency-help').boundingBox())!;
+		expect(help.y).toBeGreaterThanOrEqual(field.y + field.height);
 		await page.getByTestId('test-user').click();
 		await page.getByTestId('role-user').getByTestId('connection-message').waitFor();
 		await check(page, 'simulated-tested');
@@ -241,6 +249,10 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await endpoint(page, BLOCKED);
 		await page.getByTestId('test-evaluated').click();
 		await page.getByTestId('role-evaluated').getByTestId('connection-result').waitFor();
+		await check(page, 'port-blocked');
+		// Start says so too, before any case is sent.
+		await visit(page, e.url, '/run');
+		await page.getByTestId('start-problems').getByText(BLOCKED).waitFor();
 		await check(page, 'port-blocked');
 		await endpoint(page, fake.server.baseURL);
 		await check(page, 'endpoint');

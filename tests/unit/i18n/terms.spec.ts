@@ -16,10 +16,17 @@ const TERMS: { term: string; not: string; allowed: string[] }[] = [
 	// The three roles keep the Models page's names on every page (the Run page's plan said
 	// 被评测模型 and Rejudge said 评判模型).
 	{ term: '被评估', not: '被评测', allowed: [] },
+	{ term: '被评估模型', not: '被评模型', allowed: [] },
+	{ term: '被评估模型', not: '被测模型', allowed: [] },
 	{ term: '评审模型', not: '评判模型', allowed: [] },
 	// An endpoint is 接口 (the Models page's 默认接口), not 端点; its address is Base URL.
 	{ term: '接口', not: '端点', allowed: [] },
-	{ term: 'Base URL', not: '基础 URL', allowed: [] }
+	{ term: 'Base URL', not: '基础 URL', allowed: [] },
+	// Tokens are token on every page (the leaderboard said 令牌), and the paper's metric and LJP
+	// setting names stay as the charts beside them show them (the leaderboard said 宏 F1, 直接, 金标).
+	{ term: 'token', not: '令牌', allowed: [] },
+	{ term: 'Macro-F1', not: '宏 F1', allowed: [] },
+	{ term: 'QWK Gold', not: '金标', allowed: [] }
 ];
 
 function zhFiles(dir: string): string[] {
