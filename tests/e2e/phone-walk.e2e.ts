@@ -173,6 +173,13 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 					.map((t) => t.closest('section')?.getAttribute('data-testid'))
 			);
 		expect(cut, `tables cut at 1366 px in the ${view} view`).toEqual([]);
+		// No stub of a line under a last row's name cell alone.
+		const stubs = await page
+			.locator('main table.data > tbody > tr:last-child > :first-child')
+			.evaluateAll((cells) =>
+				cells.filter((c) => parseFloat(getComputedStyle(c).borderBottomWidth) > 0).length
+			);
+		expect(stubs, `last rows with a line under their name in the ${view} view`).toBe(0);
 		await page.setViewportSize(PHONE);
 	}
 

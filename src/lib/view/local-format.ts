@@ -5,11 +5,14 @@
  */
 import { getLocale } from '$lib/paraglide/runtime';
 
-/** `iso` in the interface language's medium date and time; `iso` itself when it is no date. */
-export function localDateTime(iso: string, locale: string = getLocale()): string {
+/**
+ * `iso` in the language's medium date and time, with the time zone when `zone` (a file read
+ * elsewhere); `iso` itself when it is no date.
+ */
+export function localDateTime(iso: string, locale: string = getLocale(), zone = false): string {
 	const date = new Date(iso);
 	if (Number.isNaN(date.getTime())) return iso;
-	return date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+	return date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: zone ? 'long' : 'medium' });
 }
 
 /** `items` as one list in the interface language: "a、b和c", "a, b, and c". */
