@@ -71,7 +71,8 @@ describe.each(['zh-CN', 'en'] as const)(
 				.toContainEqual(expect.stringContaining(expected));
 			expect(sent).toEqual([]);
 			expect(await savedManifest(page, 'blocked1')).toBeNull();
-			e.assertClean();
+			// Nothing went wrong in the page; the favicon may still be loading when the test ends.
+			expect(e.problems.filter((p) => !p.includes('/favicon.svg (net::ERR_ABORTED)'))).toEqual([]);
 		});
 	}
 );
