@@ -157,3 +157,53 @@ export async function visit(page: Page, url: string, path: string): Promise<void
 	);
 	await settled(page);
 }
+
+/**
+ * Tables and badges wider than the bordered box they sit in (a card, a panel), with no box
+ * between them that scrolls sideways: their edge runs over the box's border.
+ */
+export async function boxesOverrun(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const out: string[] = [];
+		for (const table of document.querySelectorAll<HTMLElement>('main table, main .badge')) {
+			if (!table.checkVisibility()) continue;
+			for (let p = table.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) {
+				const style = getComputedStyle(p);
+				if (style.overflowX !== 'visible') break;
+				const border = parseFloat(style.borderRightWidth);
+				if (border === 0 || style.borderRightStyle === 'none') continue;
+				const edge = p.getBoundingClientRect().right - border;
+				const right = table.getBoundingClientRect().right;
+				if (right > edge + 1) {
+					const id = table.dataset.testid ?? table.textContent?.trim().slice(0, 30);
+					const what = table.tagName.toLowerCase();
+					out.push(`${what} ${id} runs ${Math.round(right - edge)} px over its box's border`);
+				}
+				break;
+			}
+		}
+		return out;
+	});
+}
+
+/**
+ * What a page writes carelessly: a raw ISO time; on a Chinese page an English abbreviation such
+ * as "n/r" or a comma between Chinese words; on an English page a plural after 1 ("1 cases").
+ */
+export async function writingSlips(page: Page, chinese: boolean): Promise<string[]> {
+	// [下限, 上限] is the interval's notation, as in [low, high].
+	const text = (await page.locator('main').innerText()).replaceAll('[下限, 上限]', '');
+	const slips: [RegExp, string, boolean][] = [
+		[/\d{4}-\d\d-\d\dT\d\d:\d\d[^\s]*/g, 'raw ISO time', true],
+		[/(?<![\w/.:<-])[A-Za-z]{1,3}\/[A-Za-z]{1,3}(?![\w/>])/g, 'English abbreviation', chinese],
+		[/[\u4e00-\u9fff）], [\u4e00-\u9fff]/g, 'comma between Chinese words', chinese],
+		[
+			/(?<![\d.,]|of )\b1 (cases|runs|calls|records|claims|sessions|models)\b/g,
+			'plural after 1',
+			!chinese
+		]
+	];
+	return slips.flatMap(([pattern, what, applies]) =>
+		applies ? [...text.matchAll(pattern)].map((m) => `${what}: "${m[0]}"`) : []
+	);
+}

@@ -1,14 +1,16 @@
 /**
  * Every page on a 390 × 844 phone, in Chinese and in English, in every state a user meets: empty,
  * a dataset loaded (and a broken one refused), prompts edited and a reset being confirmed, a
- * connection tested (a real endpoint, the simulated provider, a port the browser blocks), a run
- * running (and Results while it is written), paused, stopped and listed as unfinished after a
- * reload, failed (an endpoint on a closed port), finished (the simulated provider), two runs
- * compared, a case inspected and compared with another run, a deletion being confirmed, a bundle
- * import refused, and a bundle opened from a `?bundle=` link. In each state no control leaves the
- * window sideways (inside scroll boxes too), each table keeps its rows' names and its main column
- * in view, and the page speaks its language only. With SHOTS=<dir> every state is also shot at
- * 390 and 1366 px into that folder.
+ * connection tested (a real endpoint, the simulated provider, a port the browser blocks, which
+ * Start refuses too), a run running (and Results while it is written), paused, stopped and listed
+ * as unfinished after a reload, failed (an endpoint on a closed port), finished (the simulated
+ * provider), two runs compared, a case inspected and compared with another run, the review queue
+ * offered and started, a deletion being confirmed, a bundle import refused, and a bundle opened
+ * from a `?bundle=` link. In each state no control leaves the window sideways (inside scroll
+ * boxes too), no table or badge runs over its card, each table keeps its rows' names and its main
+ * column in view, and the page speaks its language only, without careless writing (raw ISO
+ * times, "n/r", "1 cases"). With SHOTS=<dir> every state is also shot at 390 and 1366 px into
+ * that folder.
  */
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,9 +32,11 @@ import {
 import {
 	controlsOffScreen,
 	settled,
+	boxesOverrun,
 	tablesHidingMainColumn,
 	tablesLosingRowNames,
-	visit
+	visit,
+	writingSlips
 } from './phone-support';
 import { startZipHost, type ZipHost } from './zip-host';
 import {
@@ -44,7 +48,11 @@ import {
 } from './run-support';
 
 const PAGES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/inspect', '/bundles'];
-const AREAS = ['', 'dataset', 'models', 'run', 'results', 'inspect', 'bundles', 'core'];
+const AREAS = [
+	...['', 'dataset', 'models', 'run', 'results', 'inspect', 'bundles', 'core'],
+	// The parts of those pages with their own catalogues.
+	...['leaderboard', 'plans', 'rejudge', 'review', 'share']
+];
 /** The run held, paused, stopped and resumed: a long id, as a table beside a chart meets one. */
 const HELD = 'phone_held_then_resumed_run';
 /** An endpoint on a port the browser itself refuses to connect to. */
@@ -140,6 +148,8 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		for (const c of await controlsOffScreen(page)) failures.push(`${name}: off screen: ${c}`);
 		for (const c of await tablesLosingRowNames(page)) failures.push(`${name}: ${c}`);
 		for (const c of await tablesHidingMainColumn(page)) failures.push(`${name}: ${c}`);
+		for (const c of await boxesOverrun(page)) failures.push(`${name}: ${c}`);
+		for (const w of await writingSlips(page, locale === 'zh-CN')) failures.push(`${name}: ${w}`);
 		if (SHOTS) {
 			await page.screenshot({ path: join(SHOTS, `${locale}-390-${name}.png`), fullPage: true });
 			await page.setViewportSize(LAPTOP);
@@ -169,6 +179,13 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 					.map((t) => t.closest('section')?.getAttribute('data-testid'))
 			);
 		expect(cut, `tables cut at 1366 px in the ${view} view`).toEqual([]);
+		// No stub of a line under a last row's name cell alone.
+		const stubs = await page
+			.locator('main table.data > tbody > tr:last-child > :first-child')
+			.evaluateAll(
+				(cells) => cells.filter((c) => parseFloat(getComputedStyle(c).borderBottomWidth) > 0).length
+			);
+		expect(stubs, `last rows with a line under their name in the ${view} view`).toBe(0);
 		await page.setViewportSize(PHONE);
 	}
 
@@ -229,6 +246,10 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await visit(page, e.url, '/models');
 		await page.getByTestId('mode-simulated').check();
 		await check(page, 'simulated');
+		// The concurrency field's help goes under it on a phone, not in a narrow column beside it.
+		const field = (await page.getByTestId('setting-concurrency').boundingBox())!;
+		const help = (await page.getByTestId('concurrency-help').boundingBox())!;
+		expect(help.y).toBeGreaterThanOrEqual(field.y + field.height);
 		await page.getByTestId('test-user').click();
 		await page.getByTestId('role-user').getByTestId('connection-message').waitFor();
 		await check(page, 'simulated-tested');
@@ -241,6 +262,10 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await endpoint(page, BLOCKED);
 		await page.getByTestId('test-evaluated').click();
 		await page.getByTestId('role-evaluated').getByTestId('connection-result').waitFor();
+		await check(page, 'port-blocked');
+		// Start says so too, before any case is sent.
+		await visit(page, e.url, '/run');
+		await page.getByTestId('start-problems').getByText(BLOCKED).waitFor();
 		await check(page, 'port-blocked');
 		await endpoint(page, fake.server.baseURL);
 		await check(page, 'endpoint');
@@ -328,6 +353,24 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await page.getByTestId('case-table').locator('tbody tr[data-case] a').first().click();
 		await page.getByTestId('compare').waitFor();
 		await check(page, 'case-compared');
+
+		// Inspect's review queue of the simulated run, offered and then started.
+		await visit(page, e.url, '/inspect');
+		const runs = page.getByTestId('run-select');
+		const sim = await runs
+			.locator('option')
+			.evaluateAll(
+				(options) =>
+					options.map((o) => o as HTMLOptionElement).find((o) => o.text.includes('phone-sim'))
+						?.value
+			);
+		await runs.selectOption(sim!);
+		await page.getByTestId('review-section').waitFor();
+		await check(page, 'review-offered');
+		await page.getByTestId('reviewer').fill('R');
+		await page.getByRole('button', { name: await t('review', 'review_start') }).click();
+		await page.getByTestId('review-decision').waitFor();
+		await check(page, 'review');
 
 		await visit(page, e.url, '/bundles');
 		await page

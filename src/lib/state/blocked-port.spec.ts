@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedPort, blockedPortResult } from './blocked-port';
+import { blockedPort, blockedPortProblems, blockedPortResult } from './blocked-port';
 
 describe('blockedPort', () => {
 	it.each([
@@ -30,5 +30,19 @@ describe('blockedPort', () => {
 		expect(r.message).toContain('http://localhost:9/v1');
 		expect(r.message).not.toMatch(/nothing answered/i);
 		expect(r.hint).toContain('11434');
+	});
+});
+
+describe('blockedPortProblems', () => {
+	const at = (baseURL: string) => ({ baseURL, apiKey: '', model: 'm' });
+	it('names each refused base URL once, with the ports to use instead', () => {
+		const problems = blockedPortProblems({
+			evaluated: at('http://localhost:6000/v1'),
+			user: at('http://localhost:6000/v1'),
+			judge: at('http://localhost:8000/v1')
+		});
+		expect(problems).toHaveLength(1);
+		expect(problems[0]).toContain('port 6000 of http://localhost:6000/v1');
+		expect(problems[0]).toContain('8000, 8080, 11434, 1234');
 	});
 });

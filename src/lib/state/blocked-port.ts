@@ -2,10 +2,12 @@
  * Ports a browser refuses to fetch at all: the "bad port" list of the WHATWG Fetch standard
  * (§2.9 "Port blocking"), which Chromium (`kRestrictedPorts`, ERR_UNSAFE_PORT), Firefox and
  * Safari all apply. A call to one fails at once with the same error as a server that is down,
- * so the Models page checks the port itself and says why, instead of "nothing answered". The
- * CLI calls through `node:http`, which has no such list.
+ * so the Models page's Test connection and the Run page's Start check the port themselves and say
+ * why, before anything is sent, instead of "nothing answered". The CLI calls through
+ * `node:http`, which has no such list.
  */
 import type { ConnectionTestResult } from '$lib/core/model/diagnose';
+import type { RoleEndpoint } from '$lib/core/model/types';
 import { m } from '$lib/paraglide/messages';
 
 // prettier-ignore
@@ -42,4 +44,16 @@ export function blockedPortResult(baseURL: string, port: number): ConnectionTest
 		message: m.models_port_blocked({ url: baseURL, port }),
 		hint: m.models_port_blocked_hint({ ports: USUAL_PORTS })
 	};
+}
+
+/**
+ * Why a run cannot start from this browser: one sentence for each base URL of `endpoints` (every
+ * role's) on a port the browser refuses, saying which ports to use; empty when there is none.
+ */
+export function blockedPortProblems(endpoints: Readonly<Record<string, RoleEndpoint>>): string[] {
+	const urls = new Set(Object.values(endpoints).map((e) => e.baseURL));
+	return [...urls].flatMap((url) => {
+		const port = blockedPort(url);
+		return port === null ? [] : [m.run_problem_port_blocked({ url, port, ports: USUAL_PORTS })];
+	});
 }

@@ -111,7 +111,22 @@ describe('startProblems', () => {
 		['a run id ending in a dot', { runId: 'run1.' }, sources(), ['Run id "run1." ends in a dot']],
 		['a zero limit', { limit: 0 }, sources(), ['Limit:']],
 		['a fractional limit', { limit: 2.5 }, sources(), ['Limit:']],
-		['no stage', { stages: [] }, sources(), ['Choose at least one stage']]
+		['no stage', { stages: [] }, sources(), ['Choose at least one stage']],
+		[
+			'an endpoint on a port the browser refuses, said once for the roles sharing it',
+			{},
+			sources((s) => (s.defaults.baseURL = 'http://127.0.0.1:9/v1')),
+			['Models page: the browser itself refuses port 9 of http://127.0.0.1:9/v1']
+		],
+		[
+			'a port the browser refuses, in simulated mode (nothing is sent)',
+			{},
+			sources((s) => {
+				s.defaults.baseURL = 'http://127.0.0.1:6000/v1';
+				s.mode = 'simulated';
+			}),
+			[]
+		]
 	] as const)('%s', (_name, formEdit, src, starts) => {
 		const problems = startProblems(src, { ...form, ...formEdit });
 		expect(problems).toHaveLength(starts.length);

@@ -23,6 +23,7 @@ import {
 	type ModelSettings
 } from './model-settings';
 import type { RunPlan } from './run-plans';
+import { blockedPortProblems } from './blocked-port';
 
 /** What the Run form asks. */
 export interface RunForm {
@@ -50,6 +51,8 @@ export function startProblems(sources: RunSources, form: RunForm): string[] {
 	for (const p of settingsProblems(sources.settings)) {
 		problems.push(m.run_problem_models({ message: p.message }));
 	}
+	if (sources.settings.mode === 'api')
+		problems.push(...blockedPortProblems(resolveEndpoints(sources.settings)));
 	const runIdRule = runIdProblem(form.runId);
 	if (runIdRule === 'alphabet') {
 		problems.push(

@@ -133,7 +133,7 @@ describe('dataset problems in the interface language', () => {
 		expect(line).not.toMatch(/[\u0000-\u001f\u202e]/);
 		expect(line).toContain('A\\u001b[2J\\u202eB');
 		expect(line).toContain(`"${'长'.repeat(30)}…"`);
-		expect(line).toContain('判决 "赢" 不是 支持, 部分支持, 驳回 之一');
+		expect(line).toContain('判决 "赢" 不是 支持、部分支持和驳回 之一');
 	});
 
 	it('joins the reasons of an undecided history mapping in Chinese', async () => {

@@ -14,6 +14,8 @@ import { escapeControl } from '$lib/core/text/escape-control';
 import { m } from '$lib/paraglide/messages';
 import { baseLocale, getLocale } from '$lib/paraglide/runtime';
 import { roleName } from './role-names';
+import { localList } from './local-format';
+import { VERDICTS } from '$lib/core/dataset/names';
 import { NOTES } from './core-notes';
 import { sayAt, sayWith, type Voice, type VoiceWord } from '$lib/core/voice';
 
@@ -45,7 +47,8 @@ const SAY: Sayers = {
 	result_dict_empty: () => m.core_result_dict_empty(),
 	claim_repeated: (p) => m.core_claim_repeated(p),
 	claim_text_empty: (p) => m.core_claim_text_empty(p),
-	claim_verdict: (p) => m.core_claim_verdict(p),
+	// The three verdicts as the page's language lists them (支持、部分支持和驳回 on a Chinese page).
+	claim_verdict: (p) => m.core_claim_verdict({ ...p, verdicts: localList([...VERDICTS]) }),
 	lone_surrogate_name: (p) => m.core_lone_surrogate_name(p),
 	lone_surrogate_content: (p) => m.core_lone_surrogate_content(p),
 	lone_surrogate_value: (p) => m.core_lone_surrogate_value(p),

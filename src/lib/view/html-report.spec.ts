@@ -37,6 +37,14 @@ describe('htmlReport', () => {
 		expect(html).toContain('部分支持');
 	});
 
+	it('says when it was made in its language, and keeps charts readable on a phone', () => {
+		const html = htmlReport(input({ locale: 'en' }));
+		expect(html).not.toContain('2026-12-03T10:00');
+		expect(html).toMatch(/Dec 3, 2026, \d+:00:00/);
+		// Below 40rem a chart keeps a readable width and scrolls inside its figure.
+		expect(html).toContain('@media (max-width:40rem){figure,table{display:block;overflow-x:auto}');
+	});
+
 	it('refers to nothing outside itself: no script, link, src, href, url() or @import', () => {
 		const html = htmlReport(input());
 		expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i);

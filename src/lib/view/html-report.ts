@@ -17,6 +17,7 @@ import {
 	type TableModel
 } from '$lib/view/table-format';
 import { figureSvg, xmlEscape } from './svg-chart';
+import { localDateTime } from './local-format';
 
 /** One confusion matrix: rows gold, columns predicted, in VERDICTS order. */
 export interface ReportConfusion {
@@ -28,7 +29,7 @@ export interface ReportConfusion {
 
 export interface HtmlReportInput {
 	title: string;
-	/** When the report was made (ISO 8601), printed as is. */
+	/** When the report was made (ISO 8601), printed in the report's language with its time zone. */
 	generatedAt: string;
 	/** One line per run shown. */
 	runs: { label: string; detail: string }[];
@@ -52,6 +53,7 @@ body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,'Noto Sans CJK 
 h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.15rem;margin:2rem 0 .5rem;border-bottom:1px solid #e6e9ee;padding-bottom:.25rem}
 .muted{color:#5a6475}.small{font-size:.85rem}
 figure{margin:1rem 0 1.5rem}figure svg{display:block;max-width:100%;height:auto}
+@media (max-width:40rem){figure,table{display:block;overflow-x:auto}figure svg{max-width:none;width:36rem}}
 figcaption{font-weight:600;margin:.25rem 0}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
 th,td{border-bottom:1px solid #e6e9ee;padding:.25rem .6rem;text-align:left;vertical-align:top}
@@ -132,7 +134,7 @@ export function htmlReport(input: HtmlReportInput): string {
 </head>
 <body>
 <h1>${esc(input.title)}</h1>
-<p class="small muted">${esc(m.results_report_generated({ at: input.generatedAt }, o))}</p>
+<p class="small muted">${esc(m.results_report_generated({ at: localDateTime(input.generatedAt, locale ?? getLocale(), true) }, o))}</p>
 <h2>${esc(m.results_runs({}, o))}</h2>
 <ul>${input.runs.map((r) => `<li><strong>${esc(r.label)}</strong> <span class="muted small">${esc(r.detail)}</span></li>`).join('')}</ul>
 <h2>${esc(m.results_report_uncertainty({}, o))}</h2>

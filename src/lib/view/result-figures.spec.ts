@@ -98,7 +98,7 @@ describe('the Results figures', () => {
 			notes: ['a note <b>escaped</b>'],
 			generatedAt: '2025-05-01T00:00:00.000Z'
 		});
-		expect(html).toContain('2025-05-01T00:00:00.000Z');
+		expect(html).toMatch(/2025, \d+:\d\d:\d\d/);
 		expect(html.match(/<figure/g)).toHaveLength(7);
 		expect(html).toContain('sim-model-b · run1');
 		const detail = (run: string) =>

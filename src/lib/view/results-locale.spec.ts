@@ -171,7 +171,9 @@ describe('copies, images and the report in the export language', () => {
 		]) {
 			expect(zh).toContain(`<h2>${h}</h2>`);
 		}
-		expect(zh).toContain('由 LexPilot 工作台于 2025-05-01T00:00:00.000Z 根据以下运行的记录生成。');
+		// The time as Chinese writes it, with its zone, not as ISO.
+		expect(zh).toMatch(/由 LexPilot 工作台于 2025年\d+月\d+日 .+ 根据以下运行的记录生成。/);
+		expect(zh).not.toContain('2025-05-01T00:00');
 		expect(zh).toMatch(/<span class="muted small">6 个案例，\d+ 项诉请<\/span>/);
 		expect(zh).toContain('标准 \\ 预测');
 		const visible = zh.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ');
