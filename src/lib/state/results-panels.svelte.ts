@@ -9,7 +9,10 @@ import type { ResultsQuery } from '$lib/view/results-query';
 import { leaderboardChoices, type LeaderboardChoices } from './leaderboard-choices.svelte';
 
 /** The panel picks of a URL query. */
-export type PanelQuery = Pick<ResultsQuery, 'compareClass' | 'matrix' | 'matrixClass' | 'leaderboard'>;
+export type PanelQuery = Pick<
+	ResultsQuery,
+	'compareClass' | 'matrix' | 'matrixClass' | 'leaderboard'
+>;
 
 export class PanelChoices {
 	/** The cause class of the paired comparison; '' for all cases. */
@@ -18,11 +21,7 @@ export class PanelChoices {
 	matrix = $state<string | null>(null);
 	/** The cause class of the confusion matrices; '' for all cases. */
 	matrixClass = $state('');
-	readonly #leaderboard: LeaderboardChoices;
-
-	constructor(leaderboard: LeaderboardChoices = leaderboardChoices) {
-		this.#leaderboard = leaderboard;
-	}
+	readonly #leaderboard: LeaderboardChoices = leaderboardChoices;
 
 	/** The picks as the URL keeps them. */
 	readonly query = $derived<PanelQuery>({
