@@ -64,7 +64,9 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 				expect(await ids.innerText()).toContain(`${model} · ${run}`);
 			}
 		expect(await page.getByTestId('plan-estimate').innerText()).toContain(
-			await t('plans', 'plans_estimate_unknown')
+			await t('plans', 'plans_estimate_default', {
+				models: [...MODELS, 'simulated-user', 'simulated-judge'].join(', ')
+			})
 		);
 		await e.screenshot(`plan-form-${locale}`);
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
