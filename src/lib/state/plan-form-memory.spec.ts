@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+	dropPlanFormKeys,
 	keepPlanForm,
 	loadPlanForm,
 	MAX_FORM_ROWS,
@@ -56,10 +57,13 @@ describe('the plan form across a reload', () => {
 		}
 	});
 
-	it('never reads a key back once keys are not remembered', () => {
+	it('never reads a key back once keys are not remembered, and drops them when told', () => {
 		const s = memory();
 		keepPlanForm(fields(), s, true);
 		expect(JSON.stringify(loadPlanForm(s, false))).not.toContain('sk-');
+		dropPlanFormKeys(s);
+		expect(s.data.get(PLAN_FORM_KEY)).not.toContain('sk-');
+		expect(loadPlanForm(s, true)?.rows[1].baseURL).toBe('http://local/v1');
 	});
 
 	it('keeps a suggested or typed run id of a single run to the page', () => {

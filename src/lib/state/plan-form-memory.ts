@@ -110,3 +110,9 @@ export function keepPlanForm(fields: PlanFormFields, storage: Storage, keys: boo
 		keys
 	);
 }
+
+/** Drops the keys of the kept form (keys are no longer remembered, or were forgotten). */
+export function dropPlanFormKeys(storage: Storage): void {
+	const kept = loadPlanForm(storage, true);
+	if (kept) savePlanForm(storage, kept, false);
+}
