@@ -1,7 +1,8 @@
 /**
  * The Results page's leaderboard: computed in a statistics worker of its own from the shown runs
  * (all cases with intervals, every class with means and ranks, the chosen class with intervals
- * too), sorted and priced on the page. Choices: sort column, class, heat-map metric, prices.
+ * too), sorted and priced on the page. Choices: prices here; sort column and direction, class and
+ * heat-map metric in `leaderboard-choices.svelte.ts` (the page's URL holds them).
  */
 import type { ColumnKey } from '$lib/core/leaderboard/columns';
 import { leaderboardCosts } from '$lib/core/leaderboard/costs';
@@ -9,6 +10,7 @@ import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import type { Price, Prices } from '$lib/core/leaderboard/prices';
 import type { SortKey } from '$lib/core/leaderboard/sort';
 import type { LoadedRun } from '$lib/core/results';
+import { leaderboardChoices, type LeaderboardChoices } from './leaderboard-choices.svelte';
 import { savedPrices, savePrices } from './saved-prices';
 import { StatsClient } from './stats-client';
 
@@ -22,11 +24,7 @@ export class LeaderboardState {
 	ms = $state<number | null>(null);
 	/** When the last request was posted and answered (`performance.now()`), for the bench. */
 	window = $state.raw<{ posted: number; answered: number } | null>(null);
-	sort = $state<SortKey>('lca_macro_f1');
-	/** The class whose leaderboard is shown; null: all cases. */
-	cls = $state<string | null>(null);
-	/** The metric of the heat map and of the narrow-screen table. */
-	metric = $state<ColumnKey>('lca_macro_f1');
+	readonly choices: LeaderboardChoices;
 	prices = $state.raw<Prices>(savedPrices());
 	runs = $state.raw<LoadedRun[]>([]);
 	costs = $derived(leaderboardCosts(this.runs, this.prices));
@@ -34,8 +32,24 @@ export class LeaderboardState {
 	#stats: StatsClient;
 	#generation = 0;
 
-	constructor(stats?: StatsClient) {
+	constructor(stats?: StatsClient, choices: LeaderboardChoices = leaderboardChoices) {
 		this.#stats = stats ?? new StatsClient();
+		this.choices = choices;
+	}
+
+	get sort(): SortKey {
+		return this.choices.sort;
+	}
+	/** The class whose leaderboard is shown; null: all cases. */
+	get cls(): string | null {
+		return this.choices.cls;
+	}
+	/** The metric of the heat map and of the narrow-screen table. */
+	get metric(): ColumnKey {
+		return this.choices.metric;
+	}
+	set metric(metric: ColumnKey) {
+		this.choices.metric = metric;
 	}
 
 	/** Ranks `runs` (again); a newer call wins over an older one still in the worker. */
@@ -55,6 +69,11 @@ export class LeaderboardState {
 			});
 			if (generation !== this.#generation) return;
 			this.leaderboard = leaderboard;
+			// A class no board holds (a link's, or one of runs no longer shown) reads as all cases.
+			const cls = this.cls;
+			if (cls !== null && !leaderboard.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
+				this.choices.cls = null;
+			}
 			this.window = { posted: started, answered: performance.now() };
 			this.ms = performance.now() - started;
 			this.error = null;
@@ -68,9 +87,9 @@ export class LeaderboardState {
 
 	/** Shows class `cls` (null: all cases); its intervals are computed when first asked for. */
 	chooseClass(cls: string | null): void {
-		this.cls = cls;
+		this.choices.cls = cls;
 		const known = this.leaderboard?.boards.some((b) => {
-			const scope = cls === null ? null : b.by_class[cls];
+			const scope = cls === null || !Object.hasOwn(b.by_class, cls) ? null : b.by_class[cls];
 			return scope?.rows.some((r) => Object.values(r.cells).some((c) => c.ci95 !== null));
 		});
 		if (cls !== null && !known) void this.compute(this.runs);

@@ -96,4 +96,34 @@ describe('plan form → PlanSpec', () => {
 		expect(() => buildPlan({ runId: 'r/x', repetitions: 2, rows: [row()] }, s)).toThrow(/run id/);
 		expect(planRunIdsOf({ runId: 'r', repetitions: 0, rows: [row()] }, s)).toEqual([]);
 	});
+
+	it('a model may set its own user model and judge; the others keep the plan’s', () => {
+		const own = {
+			...row('local-m'),
+			user: { model: 'user-local', baseURL: 'http://local:8000/v1', apiKey: 'sk-user-local-1' },
+			judge: { model: 'judge-big', baseURL: '', apiKey: '' }
+		};
+		const empty = { ...row('gpt-y'), user: row(), judge: row() };
+		expect(isPlan({ runId: 'r', repetitions: 1, rows: [{ ...row(), judge: row('j') }] })).toBe(
+			true
+		);
+		const built = buildPlan({ runId: 'r', repetitions: 1, rows: [empty, own] }, real());
+		expect(built.spec.models).toEqual([
+			{ evaluated: { model: 'gpt-y', endpoint: 'http://shared.example/v1' } },
+			{
+				evaluated: { model: 'local-m', endpoint: 'http://shared.example/v1' },
+				user: { model: 'user-local', endpoint: 'http://local:8000/v1' },
+				judge: { model: 'judge-big', endpoint: 'http://shared.example/v1' }
+			}
+		]);
+		expect(built.clients[1].user.apiKey).toBe('sk-user-local-1');
+		// The judge at the shared URL takes the shared key; the plan's judge stays for the other model.
+		expect(built.clients[1].judge.apiKey).toBe('sk-shared-0123456789');
+		expect(built.clients[0].judge.model).toBe('judge-m');
+		expect(planRuns(built.spec).map((r) => r.models)).toEqual([
+			{ evaluated: 'gpt-y', user: 'user-m', judge: 'judge-m' },
+			{ evaluated: 'local-m', user: 'user-local', judge: 'judge-big' }
+		]);
+		expect(JSON.stringify(built.spec)).not.toContain('sk-');
+	});
 });

@@ -70,6 +70,14 @@ describe('stored run plans', () => {
 		expect(readStoredPlan('x')).toBeNull();
 	});
 
+	it('keeps a model’s own user model and judge, and refuses one it cannot read', () => {
+		const own = { evaluated: { model: 'm', endpoint: 'e' }, judge: { model: 'j', endpoint: 'e2' } };
+		const models = (v: unknown) => ({ ...plan(), spec: { ...plan().spec, models: [v] } });
+		expect(readStoredPlan(models(own))?.spec.models).toEqual([own]);
+		expect(readStoredPlan(models({ ...own, user: { model: '', endpoint: 'e' } }))).toBeNull();
+		expect(readStoredPlan(models({ ...own, user: 'sk-x' }))).toBeNull();
+	});
+
 	it('a broken entry costs only itself; broken storage costs the list, not the page', () => {
 		const s = memory();
 		s.data.set(PLAN_SPECS_KEY, JSON.stringify({ x: { planId: 'x' }, a: plan() }));

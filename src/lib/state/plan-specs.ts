@@ -4,7 +4,7 @@
  * last stood, in `localStorage` by plan id (`planId(spec)`). The runs themselves are in IndexedDB;
  * resuming starts the same plan again and every run goes on where it stopped.
  */
-import type { PlanRole, PlanSpec } from '$lib/core/engine/plan';
+import type { PlanModel, PlanRole, PlanSpec } from '$lib/core/engine/plan';
 import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
 import type { Settings } from '$lib/core/records';
 
@@ -33,14 +33,21 @@ const role = (v: unknown): PlanRole | null =>
 	isObject(v) && text(v.model, 300) && text(v.endpoint) && v.model.length > 0
 		? { model: v.model, endpoint: v.endpoint }
 		: null;
+/** A model of a plan, with its own user model and judge where it set them; null when unreadable. */
+function planModel(v: unknown): PlanModel | null {
+	if (!isObject(v)) return null;
+	const evaluated = role(v.evaluated);
+	const own = (['user', 'judge'] as const).filter((r) => v[r] !== undefined);
+	const roles = own.map((r) => [r, role(v[r])] as const);
+	if (!evaluated || roles.some(([, x]) => x === null)) return null;
+	return { evaluated, ...Object.fromEntries(roles) };
+}
 
 /** `v` as a stored plan with exactly its fields (a key or anything else is dropped), or null. */
 export function readStoredPlan(v: unknown): StoredPlan | null {
 	if (!isObject(v) || !isObject(v.spec) || !isObject(v.settings)) return null;
 	const s = v.spec;
-	const models = Array.isArray(s.models)
-		? s.models.slice(0, 50).map((m) => role(m?.evaluated))
-		: [];
+	const models = Array.isArray(s.models) ? s.models.slice(0, 50).map(planModel) : [];
 	const user = role(s.user);
 	const judge = role(s.judge);
 	const stages = Array.isArray(v.stages) ? v.stages : [];
@@ -66,7 +73,7 @@ export function readStoredPlan(v: unknown): StoredPlan | null {
 		spec: {
 			runId: s.runId as string,
 			...(s.repetitions !== undefined ? { repetitions: s.repetitions as number } : {}),
-			models: models.map((evaluated) => ({ evaluated: evaluated! })),
+			models: models.map((m) => m!),
 			user: user!,
 			judge: judge!
 		},

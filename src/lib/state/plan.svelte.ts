@@ -8,7 +8,9 @@ import { capPassed, type Prices } from '$lib/core/calls/cost';
 import { planId, planRuns, type PlannedRun } from '$lib/core/engine/plan';
 import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
 import type { StageName } from '$lib/core/engine/types';
-import { sameEndpoint } from '$lib/core/names';
+import type { RunKey } from '$lib/core/layout';
+import { measuredTokens, type MeasuredTokens } from './earlier-tokens';
+import { storedClients } from './plan-clients';
 import { planSpend, learnTokensPerCall, type TokensPerCall } from './plan-cost';
 import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
 import { loadPrices, parseAmount, savePrices } from './plan-prices';
@@ -19,7 +21,8 @@ import { resolveEndpoints } from './model-settings';
 import type { RunSources } from './run-request';
 import { browserStorage } from './settings.svelte';
 
-const emptyRow = (): PlanModelRow => ({ model: '', baseURL: '', apiKey: '' });
+const emptyRole = () => ({ model: '', baseURL: '', apiKey: '' });
+const emptyRow = (): PlanModelRow => ({ ...emptyRole(), user: emptyRole(), judge: emptyRole() });
 
 export class PlanState {
 	rows = $state<PlanModelRow[]>([emptyRow()]);
@@ -40,6 +43,11 @@ export class PlanState {
 	unfinished = $derived(this.stored.filter((p) => p.planId !== this.shown?.stored.planId));
 	/** Tokens per call of the models of the plans run in this page, for the next estimate. */
 	perCall = $state.raw<TokensPerCall>({});
+	/** Tokens per call measured in the call logs of the runs saved in this browser. */
+	earlier = $state.raw<MeasuredTokens | null>(null);
+	/** What the estimate before Start prices calls with: this page's plans over earlier runs. */
+	knownPerCall = $derived<TokensPerCall>({ ...this.earlier?.perCall, ...this.perCall });
+	#measures = 0;
 
 	spend = $derived(
 		this.snapshot && this.shown ? planSpend(this.snapshot, this.shown.runs, this.prices) : null
@@ -87,6 +95,17 @@ export class PlanState {
 		savePrices(browserStorage(), $state.snapshot(this.prices));
 	}
 
+	/** Reads the tokens per call of the saved `runs` again; the last call wins. */
+	async measureEarlier(store: () => Promise<unknown>, runs: readonly RunKey[]): Promise<void> {
+		const asked = ++this.#measures;
+		try {
+			const measured = await measuredTokens(await store(), runs);
+			if (asked === this.#measures) this.earlier = measured;
+		} catch {
+			// Storage that cannot be read: the estimate counts calls only, and says so.
+		}
+	}
+
 	refresh(): void {
 		this.stored = specs.loadStoredPlans(browserStorage());
 	}
@@ -115,19 +134,8 @@ export class PlanState {
 
 	/** Starts a stored plan again: every run goes on where it stopped. */
 	async resumeStored(plan: specs.StoredPlan): Promise<void> {
-		const settings = this.#sources().settings;
-		const shared = resolveEndpoints(settings);
-		const rows = $state.snapshot(this.rows);
-		const clients = plan.spec.models.map((m) => {
-			const row = rows.find((r) => r.model.trim() === m.evaluated.model);
-			const key = row?.apiKey.trim()
-				? row.apiKey.trim()
-				: sameEndpoint(shared.evaluated.baseURL, m.evaluated.endpoint)
-					? shared.evaluated.apiKey
-					: '';
-			const evaluated = { model: m.evaluated.model, baseURL: m.evaluated.endpoint, apiKey: key };
-			return { ...shared, evaluated };
-		});
+		const shared = resolveEndpoints(this.#sources().settings);
+		const clients = storedClients(plan.spec, $state.snapshot(this.rows), shared);
 		const keys = plan.simulated ? [] : keysOf(clients);
 		await this.#run({ ...plan, status: 'running' }, clients, keys);
 	}

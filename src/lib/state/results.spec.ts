@@ -10,6 +10,7 @@ import { readZipBundle, zipBundle } from '$lib/adapters/zip-bundle';
 import { runKey } from '$lib/core/names';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
+import { DEFAULT_LEADERBOARD_QUERY } from '$lib/view/leaderboard-query';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
 import { ResultsState } from './results.svelte';
 
@@ -19,6 +20,7 @@ const NO_PANELS = {
 	compareClass: '',
 	matrix: null,
 	matrixClass: '',
+	leaderboard: DEFAULT_LEADERBOARD_QUERY,
 	bundle: null
 } as const;
 

@@ -19,6 +19,7 @@ import {
 	type SettingsRepair
 } from './model-settings';
 import { m } from '$lib/paraglide/messages';
+import { dropPlanFormKeys, sessionStore } from './plan-form-memory';
 import { PRESETS, type PresetId } from './provider-presets';
 
 /** The part of `localStorage` the settings use. */
@@ -103,8 +104,10 @@ export class SettingsState {
 		const stored = toStored(this.value);
 		try {
 			this.#storage?.setItem(SETTINGS_STORAGE_KEY, stored.settings);
-			if (stored.keys === null) this.#storage?.removeItem(KEYS_STORAGE_KEY);
-			else this.#storage?.setItem(KEYS_STORAGE_KEY, stored.keys);
+			if (stored.keys === null) {
+				this.#storage?.removeItem(KEYS_STORAGE_KEY);
+				dropPlanFormKeys(sessionStore());
+			} else this.#storage?.setItem(KEYS_STORAGE_KEY, stored.keys);
 		} catch {
 			// Full or blocked storage: the settings still work for this tab.
 		}

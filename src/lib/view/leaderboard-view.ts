@@ -39,5 +39,6 @@ export function classOptions(boards: readonly Board[]): { value: string; label: 
 }
 
 export function scopeOf(board: Board, cls: string | null): LeaderboardScope | null {
-	return cls === null ? board.overall : (board.by_class[cls] ?? null);
+	if (cls === null) return board.overall;
+	return Object.hasOwn(board.by_class, cls) ? board.by_class[cls] : null;
 }

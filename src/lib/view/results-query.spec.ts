@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_LEADERBOARD_QUERY } from './leaderboard-query';
 import { DEFAULT_FIGURE_CHOICE } from './result-figures';
 import {
 	MAX_LINKED_RUNS,
@@ -17,6 +18,7 @@ const none: ResultsQuery = {
 	compareClass: '',
 	matrix: null,
 	matrixClass: '',
+	leaderboard: DEFAULT_LEADERBOARD_QUERY,
 	bundle: null
 };
 const parse = (search: string) => parseResultsQuery(new URLSearchParams(search));
@@ -42,6 +44,7 @@ describe('the Results query', () => {
 			compareClass: '借贷 & 担保=1,2/3',
 			matrix: 'run2/gpt-x-1a2b3c4d',
 			matrixClass: 'labour',
+			leaderboard: DEFAULT_LEADERBOARD_QUERY,
 			bundle: 'https://example.org/releases/b.zip?x=1&y=%2F'
 		};
 		const search = resultsSearch(query);
@@ -78,6 +81,7 @@ describe('the Results query', () => {
 			compareClass: '',
 			matrix: null,
 			matrixClass: '',
+			leaderboard: DEFAULT_LEADERBOARD_QUERY,
 			bundle: null
 		});
 	});

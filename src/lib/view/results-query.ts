@@ -2,12 +2,17 @@
  * The Results page's choices in its URL, so a reload or a shared link shows the same runs, the
  * same series and the same class figures: `?runs=run1/gpt-x-1a2b3c4d,run2/…&mode=groups&sim=1&
  * lca=f1_u&dcg=round1_rate&ljp=gold&measure=accuracy`, the paired comparison shown and its class
- * (`compare=A,B&class=…`), the run and class of the confusion matrices (`matrix=…&matrix_class=…`)
- * and a bundle opened from its URL (`bundle=https://…`). Only what the user chose is written; a
+ * (`compare=A,B&class=…`), the run and class of the confusion matrices (`matrix=…&matrix_class=…`),
+ * the leaderboard's sort, metric and class (`leaderboard-query.ts`) and a bundle opened from its URL (`bundle=https://…`). Only what the user chose is written; a
  * link is hostile text, so what does not name a run or a choice is dropped, never shown.
  */
 import { isRunKey } from '$lib/core/layout';
 import type { SeriesMode } from './figures';
+import {
+	parseLeaderboardQuery,
+	writeLeaderboardQuery,
+	type LeaderboardQuery
+} from './leaderboard-query';
 import { checkedChoice, DEFAULT_FIGURE_CHOICE, type FigureChoice } from './result-figures';
 
 export interface ResultsQuery {
@@ -26,6 +31,8 @@ export interface ResultsQuery {
 	matrix: string | null;
 	/** The cause class of the confusion matrices; '' for all cases. */
 	matrixClass: string;
+	/** The leaderboard's sort column and direction, heat-map metric and class. */
+	leaderboard: LeaderboardQuery;
 	/** The URL of a bundle opened from a link, as the link gave it (checked where it is opened). */
 	bundle: string | null;
 }
@@ -63,6 +70,7 @@ export function parseResultsQuery(params: URLSearchParams): ResultsQuery {
 		compareClass: boundedText(params.get('class')) ?? '',
 		matrix: runKeyOrNull(params.get('matrix')),
 		matrixClass: boundedText(params.get('matrix_class')) ?? '',
+		leaderboard: parseLeaderboardQuery(params),
 		bundle: boundedText(params.get('bundle'))
 	};
 }
@@ -95,6 +103,7 @@ export function resultsSearch(query: ResultsQuery): string {
 	if (query.compareClass) params.set('class', query.compareClass);
 	if (query.matrix) params.set('matrix', query.matrix);
 	if (query.matrixClass) params.set('matrix_class', query.matrixClass);
+	writeLeaderboardQuery(params, query.leaderboard);
 	if (query.bundle) params.set('bundle', query.bundle);
 	const text = params.toString().replace(/%2F/gi, '/').replace(/%2C/gi, ',');
 	return text ? `?${text}` : '';
