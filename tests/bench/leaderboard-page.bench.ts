@@ -62,11 +62,16 @@ export const leaderboardPageBench: BenchModule = {
 		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-bench-leaderboard-'));
 		const e2e = await startBrowser();
 		try {
+			const t0 = Date.now();
+			const say = (what: string) =>
+				process.stderr.write(`bench:   ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
 			const runs = await repeatedRuns(CASES, RUNS);
+			say('runs made');
 			const all = new Map<string, string>();
 			for (const model of MODELS) for (const entry of await asModel(runs, model)) all.set(...entry);
 			const zip = join(dir, 'runs.zip');
 			await writeFile(zip, zipFiles(all));
+			say('bundle written');
 			const { page } = e2e;
 			await page.addInitScript(installProbe);
 			await page.goto(`${e2e.url}/bundles`);
@@ -75,6 +80,7 @@ export const leaderboardPageBench: BenchModule = {
 				.getByTestId('bundle-outcome')
 				.filter({ hasText: 'Imported' })
 				.waitFor({ timeout: 600_000 });
+			say('bundle imported');
 			await page.goto(`${e2e.url}/results`);
 			await page
 				.waitForFunction(
