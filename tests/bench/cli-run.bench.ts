@@ -106,6 +106,10 @@ export interface ProbeReport {
 	mark: { at: number; cpuUs: number } | null;
 	exit: { at: number; cpuUs: number };
 	maxRssKiB: number;
+	/** Milliseconds the process waited for a CPU (Linux), null elsewhere. */
+	runDelayMs: number | null;
+	/** The largest resident memory sampled (every 100 ms), with V8's heap then, in bytes. */
+	peak: { at: number; rss: number; heapTotal: number; heapUsed: number; external: number } | null;
 }
 
 interface CliRun {

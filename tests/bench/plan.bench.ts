@@ -115,6 +115,14 @@ async function plan(): Promise<BenchRow[]> {
 		const { idealMs, bound } = idealRun(calls, chain, CONCURRENCY);
 		const wall = result.probe.exit.at - result.probe.firstRequest.at;
 		const planRss = result.probe.maxRssKiB * 1024;
+		const peak = result.probe.peak;
+		if (peak) {
+			const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+			const at = ((peak.at - result.probe.firstRequest.at) / wall) * 100;
+			process.stderr.write(
+				`bench:   the plan's largest sampled RSS ${mib(peak.rss)} at ${at.toFixed(0)}% of its calls' wall: V8 heap ${mib(peak.heapUsed)} used of ${mib(peak.heapTotal)}, external ${mib(peak.external)}\n`
+			);
+		}
 		const singleRss = single.probe.maxRssKiB * 1024;
 		const bytes = await stageBytes(root);
 		const label = `${MODELS.length} models × ${REPETITIONS} repetitions × ${CASES} cases, one endpoint at concurrency ${CONCURRENCY}`;
@@ -131,6 +139,16 @@ async function plan(): Promise<BenchRow[]> {
 				unit: 'ms',
 				target: null
 			},
+			...(result.probe.runDelayMs === null
+				? []
+				: [
+						{
+							name: "  time the CLI waited for a CPU (run queue: the machine's load) / its wall",
+							value: result.probe.runDelayMs / (result.probe.exit.at - result.spawnedAt),
+							unit: '×',
+							target: null
+						}
+					]),
 			{
 				name: "  the fake provider's CPU per call (the bench's process, same machine)",
 				value: (user + system) / 1000 / calls,

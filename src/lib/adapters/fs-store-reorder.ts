@@ -13,6 +13,9 @@ import { readIfExists, syncDir, writeTemp } from './fs-store-io';
 import type { StageFiles } from './fs-store-stage-files';
 import { orDiskFull } from './fs-store-write';
 
+/** The queue key (no path is empty) under which `FsStore` puts its reorders one after another. */
+export const ONE_REORDER = '';
+
 export async function reorderStageFile(
 	ctx: StoreContext,
 	files: StageFiles,
@@ -28,12 +31,18 @@ export async function reorderStageFile(
 		if (locked && state && state.pending.length === 0 && inOrder(state.rows, order)) return;
 		const bytes = await readIfExists(path);
 		if (bytes === null) return;
-		const identities: string[] = [];
-		visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) =>
-			identities.push(recordIdentity(file, record as AnyRecord))
-		);
 		// Lines are moved as bytes, so every record stays byte-identical.
 		const lines = splitLines(bytes);
+		// A file this session wrote whole under the lock: its rows say each line's identity, so
+		// it is not parsed again (nor held as text and records meanwhile).
+		const known =
+			locked &&
+			state?.pending.length === 0 &&
+			state.size === bytes.length &&
+			state.rows.length === lines.length;
+		const identities = known
+			? state.rows.map((row) => row.identity)
+			: identitiesOf(file, bytes, path);
 		const rows = identities.map((identity, i) => ({
 			bytes: lines[i],
 			identity,
@@ -54,6 +63,15 @@ export async function reorderStageFile(
 			await files.drop(path);
 		}
 	});
+}
+
+/** Each line's record identity, the file read and checked whole. */
+function identitiesOf(file: StageFile, bytes: Buffer, path: string): string[] {
+	const identities: string[] = [];
+	visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) =>
+		identities.push(recordIdentity(file, record as AnyRecord))
+	);
+	return identities;
 }
 
 /**
