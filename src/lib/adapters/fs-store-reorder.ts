@@ -8,13 +8,27 @@ import { visitJsonl } from '../core/jsonl';
 import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, type AnyRecord, type StageFile } from '../core/records';
 import { orderByIdentity, recordIdentity } from '../core/store/identity';
-import type { StoreContext } from './fs-store-context';
+import { SerialQueues, type StoreContext } from './fs-store-context';
 import { readIfExists, syncDir, writeTemp } from './fs-store-io';
 import type { StageFiles } from './fs-store-stage-files';
 import { orDiskFull } from './fs-store-write';
 
-/** The queue key (no path is empty) under which `FsStore` puts its reorders one after another. */
-export const ONE_REORDER = '';
+/**
+ * The reorders of this process, every store's, one after another: each holds its file's bytes,
+ * and the runs of a plan (a store each) end together, so they would hold all their files at once.
+ */
+const inTurn = new SerialQueues();
+
+/** `reorderStageFile` once every reorder of this process asked for before it has settled. */
+export function reorderInTurn(
+	ctx: StoreContext,
+	files: StageFiles,
+	run: RunKey,
+	file: StageFile,
+	order: readonly string[]
+): Promise<void> {
+	return inTurn.run('', () => reorderStageFile(ctx, files, run, file, order));
+}
 
 export async function reorderStageFile(
 	ctx: StoreContext,
