@@ -6,11 +6,14 @@
  * in the measured process. Bench-only instrumentation; the CLI knows nothing of it.
  *
  * The report: `{ firstRequest: { at, cpuUs } | null, mark: { at, cpuUs } | null, exit: { at,
- * cpuUs }, maxRssKiB }`, times as epoch milliseconds, CPU in microseconds (`ProbeReport` in
- * cli-run.bench.ts); `mark` is when request number `$LEXPILOT_BENCH_PROBE_MARK` (if set) started.
+ * cpuUs }, maxRssKiB, runDelayMs }`, times as epoch milliseconds, CPU in microseconds
+ * (`ProbeReport` in cli-run.bench.ts); `mark` is when request number `$LEXPILOT_BENCH_PROBE_MARK`
+ * (if set) started; `peak` the largest resident memory seen (sampled every 100 ms) and V8's heap
+ * then, in bytes; `runDelayMs` how long the process waited for a CPU (Linux's schedstat: the
+ * machine's load, felt by this process), null where there is no /proc.
  */
 import { subscribe } from 'node:diagnostics_channel';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const out = process.env.LEXPILOT_BENCH_PROBE;
 if (!out) throw new Error('cli-probe: set LEXPILOT_BENCH_PROBE to the report file');
@@ -38,12 +41,29 @@ globalThis.fetch = (...args) => {
 };
 // The CLI sends model calls over node:http (src/lib/adapters/node-fetch.ts), not fetch.
 subscribe('http.client.request.start', started);
+/** Milliseconds the process waited on a run queue for a CPU (Linux), or null. */
+const runDelayMs = () => {
+	try {
+		return Number(readFileSync('/proc/self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+	} catch {
+		return null;
+	}
+};
+// Where the peak of resident memory comes from: V8's heap, or memory outside it (buffers).
+/** @type {{ at: number, rss: number, heapTotal: number, heapUsed: number, external: number } | null} */
+let peak = null;
+setInterval(() => {
+	const { rss, heapTotal, heapUsed, external } = process.memoryUsage();
+	if (!peak || rss > peak.rss) peak = { at: epoch(), rss, heapTotal, heapUsed, external };
+}, 100).unref();
 process.on('exit', () => {
 	const report = {
 		firstRequest,
 		mark,
 		exit: { at: epoch(), cpuUs: cpu() },
-		maxRssKiB: process.resourceUsage().maxRSS
+		maxRssKiB: process.resourceUsage().maxRSS,
+		runDelayMs: runDelayMs(),
+		peak
 	};
 	writeFileSync(out, JSON.stringify(report));
 });

@@ -106,6 +106,10 @@ export interface ProbeReport {
 	mark: { at: number; cpuUs: number } | null;
 	exit: { at: number; cpuUs: number };
 	maxRssKiB: number;
+	/** Milliseconds the process waited for a CPU (Linux), null elsewhere. */
+	runDelayMs: number | null;
+	/** The largest resident memory sampled (every 100 ms), with V8's heap then, in bytes. */
+	peak: { at: number; rss: number; heapTotal: number; heapUsed: number; external: number } | null;
 }
 
 interface CliRun {
@@ -120,19 +124,21 @@ interface CliRun {
 /**
  * Runs the CLI (`node bin/lexpilot.js`, as `npx lexpilot` does) under the probe; resolves when
  * the process has exited. The bundle is built first when it is missing or stale, so no run here
- * pays for a build.
+ * pays for a build. `nodeArgs` go to node before the probe (`--cpu-prof`, which NODE_OPTIONS
+ * refuses).
  */
 export async function runCli(
 	args: string[],
 	env: Record<string, string>,
-	probeFile: string
+	probeFile: string,
+	nodeArgs: readonly string[] = []
 ): Promise<CliRun> {
 	if (isStale()) await buildCli();
 	return new Promise((resolve, reject) => {
 		const spawnedAt = Date.now();
 		const child = spawn(
 			process.execPath,
-			['--import', './tests/bench/cli-probe.js', 'bin/lexpilot.js', ...args],
+			[...nodeArgs, '--import', './tests/bench/cli-probe.js', 'bin/lexpilot.js', ...args],
 			{
 				cwd: ROOT,
 				env: {

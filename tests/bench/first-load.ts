@@ -7,7 +7,38 @@
  * a node imports (the browser fetches it all the same).
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** Every page of the app. */
+export const ROUTES = [
+	'/',
+	'/dataset',
+	'/models',
+	'/prompts',
+	'/run',
+	'/results',
+	'/inspect',
+	'/bundles'
+] as const;
+
+/** The budget of each route's first load, in kB (1000 bytes) of gzip (PERFORMANCE.md, Targets). */
+export const FIRST_LOAD_BUDGET_KB = 100;
+
+/** gzip at zlib's default level 6, what static hosts typically serve, in kB. */
+export const gzipKb = (bytes: Uint8Array) => gzipSync(bytes).length / 1000;
+
+/** The modules a fresh visit to `route` of the site built in `build` fetches, and their gzip kB. */
+export async function firstLoad(
+	build: string,
+	route: string
+): Promise<{ files: string[]; kb: number }> {
+	const html = join(build, route === '/' ? 'index.html' : `${route.slice(1)}.html`);
+	const files = [...(await staticClosure(pageRoots(await readFile(html, 'utf8'), dirname(html))))];
+	let kb = 0;
+	for (const file of files) kb += gzipKb(await readFile(file));
+	return { files, kb };
+}
 
 /** Relative specifiers of a built ES module's static imports and re-exports. */
 export function staticImports(code: string): string[] {

@@ -1,9 +1,10 @@
 /**
  * The Results page's leaderboard in Chromium against the built site ("the leaderboard for 20
  * runs × 432 cases computed in ≤ 2 s in the browser without a long task over 200 ms"): four
- * models × five full simulated runs are imported as a bundle, the Results page opened, and the
- * leaderboard timed from the request to its worker until the answer (`data-ms` of its status;
- * 2,000 resamples, every model at once, every class's means and ranks). A PerformanceObserver
+ * models × five full simulated runs (call logs included) are imported as one bundle per model,
+ * the Results page opened, and the leaderboard timed from the request to its worker until the
+ * answer (`data-ms` of its status; 2,000 resamples, every model at once, every class's means and
+ * ranks), and from the opening of Results until that answer (end to end, as a user waits). A PerformanceObserver
  * records long main-thread tasks; the longest one between request and answer is the page's
  * worst stall while the worker ranks.
  */
@@ -11,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBrowser } from '../e2e/browser';
-import { zipFiles } from '../fixtures/bundles/folder';
+import { strToU8, zipSync } from 'fflate';
 import {
 	callLogPath,
 	manifestPath,
@@ -47,6 +48,10 @@ async function asModel(files: Map<string, string>, model: string): Promise<Map<s
 	return out;
 }
 
+/** The files as zip entries (fflate's input). */
+const toZipEntries = (files: Map<string, string>) =>
+	Object.fromEntries([...files].map(([path, text]) => [path, strToU8(text)]));
+
 function installProbe() {
 	const probe: { tasks: { start: number; end: number }[] } = { tasks: [] };
 	(globalThis as unknown as { __probe: typeof probe }).__probe = probe;
@@ -62,19 +67,27 @@ export const leaderboardPageBench: BenchModule = {
 		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-bench-leaderboard-'));
 		const e2e = await startBrowser();
 		try {
+			const t0 = Date.now();
+			const say = (what: string) =>
+				process.stderr.write(`bench:   ${what} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
 			const runs = await repeatedRuns(CASES, RUNS);
-			const all = new Map<string, string>();
-			for (const model of MODELS) for (const entry of await asModel(runs, model)) all.set(...entry);
-			const zip = join(dir, 'runs.zip');
-			await writeFile(zip, zipFiles(all));
 			const { page } = e2e;
 			await page.addInitScript(installProbe);
 			await page.goto(`${e2e.url}/bundles`);
-			await page.locator('#bundle-file').setInputFiles(zip);
-			await page
-				.getByTestId('bundle-outcome')
-				.filter({ hasText: 'Imported' })
-				.waitFor({ timeout: 600_000 });
+			// One bundle per model, as a researcher brings each model's runs: the 20 runs with their
+			// call logs (about 0.9 GB) are more than one bundle may unpack to (512 MiB).
+			for (const model of MODELS) {
+				const zip = join(dir, `${model}.zip`);
+				await writeFile(zip, zipSync(toZipEntries(await asModel(runs, model)), { level: 1 }));
+				await page.locator('#bundle-file').setInputFiles(zip);
+				const outcome = page.getByTestId('bundle-outcome');
+				await outcome.filter({ hasText: `from ${model}.zip` }).waitFor({ timeout: 600_000 });
+				const said = await outcome.innerText();
+				if (!new RegExp(`^Imported ${RUNS} runs from `).test(said)) {
+					throw new Error(`the bundle of ${model} was not imported: ${said.slice(0, 2000)}`);
+				}
+				say(`${RUNS} runs of ${model} imported`);
+			}
 			await page.goto(`${e2e.url}/results`);
 			await page
 				.waitForFunction(
@@ -94,7 +107,8 @@ export const leaderboardPageBench: BenchModule = {
 				throw new Error(`the leaderboard failed: ${await status.innerText()}`);
 			}
 			await page.waitForTimeout(200);
-			const { ms, longest, rows } = await page.evaluate(() => {
+			say('leaderboard shown');
+			const { ms, opened, longest, rows } = await page.evaluate(() => {
 				const p = (
 					globalThis as unknown as { __probe: { tasks: { start: number; end: number }[] } }
 				).__probe;
@@ -104,6 +118,8 @@ export const leaderboardPageBench: BenchModule = {
 				const overlapping = p.tasks.filter((t) => t.end > start && t.start < end);
 				return {
 					ms: Number(el.getAttribute('data-ms')),
+					// The page's clock starts when Results is opened (a fresh navigation).
+					opened: end,
 					longest: Math.max(0, ...overlapping.map((t) => t.end - t.start)),
 					rows: document.querySelectorAll('[data-testid="leaderboard-row"]').length
 				};
@@ -116,6 +132,12 @@ export const leaderboardPageBench: BenchModule = {
 					value: ms,
 					unit: 'ms',
 					target: TARGET_MS
+				},
+				{
+					name: `  Results opened → leaderboard shown, end to end (the ${MODELS.length * RUNS} runs read from IndexedDB, the report, the leaderboard)`,
+					value: opened,
+					unit: 'ms',
+					target: null
 				},
 				{
 					name: '  longest main-thread task while the worker ranks',

@@ -8,7 +8,9 @@
  * (start-up excluded, as in `cli-run.bench.ts`), and the peak RSS of the CLI: a plan of 20 runs
  * may hold more than a single run only by the size of its records, not per run.
  *
- * `QUICK=1 npm run bench -- plan` runs 2 models × 2 repetitions × 48 cases.
+ * `QUICK=1 npm run bench -- plan` runs 2 models × 2 repetitions × 48 cases; `PLAN_SHAPE=4x2x100`
+ * any models × repetitions × cases (a diagnostic); `PLAN_NODE_ARGS` are node's options for the
+ * plan's process (`--cpu-prof --cpu-prof-dir=DIR`, `--heapsnapshot-signal=SIGUSR2`).
  */
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,9 +21,14 @@ import { datasetFile, idealRun, longestChain, startLatencyFake } from './run-ide
 import type { BenchModule, BenchRow } from './types';
 
 const QUICK = process.env.QUICK === '1';
-const MODELS = QUICK ? ['plan-a', 'plan-b'] : ['plan-a', 'plan-b', 'plan-c', 'plan-d'];
-const REPETITIONS = QUICK ? 2 : 5;
-const CASES = QUICK ? 48 : 432;
+const SHAPE = /^(\d+)x(\d+)x(\d+)$/.exec(process.env.PLAN_SHAPE ?? '');
+const [MODEL_COUNT, REPETITIONS, CASES] = SHAPE
+	? SHAPE.slice(1).map(Number)
+	: QUICK
+		? [2, 2, 48]
+		: [4, 5, 432];
+const MODELS = Array.from({ length: MODEL_COUNT }, (_, i) => `plan-${String.fromCharCode(97 + i)}`);
+const NODE_ARGS = (process.env.PLAN_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const CONCURRENCY = 64;
 const KEY = 'sk-bench-plan-4c2e9a7b1d3f';
 const TARGET_WALL_VS_IDEAL = 1.15;
@@ -79,14 +86,17 @@ async function plan(): Promise<BenchRow[]> {
 			`bench:   plan of ${MODELS.length} models × ${REPETITIONS} repetitions × ${CASES} cases…\n`
 		);
 		const root = join(tmp, 'plan');
+		const serverCpu = process.cpuUsage();
 		const result = await runCli(
 			args(dataset, root, MODELS, REPETITIONS),
 			env,
-			join(tmp, 'p2.json')
+			join(tmp, 'p2.json'),
+			NODE_ARGS
 		);
 		if (result.code !== 0 || !result.probe.firstRequest) {
 			throw new Error(`plan exited ${result.code}:\n${result.stderr.slice(-2000)}`);
 		}
+		const { user, system } = process.cpuUsage(serverCpu);
 		const calls = arrivals.length;
 		let chain = 0;
 		for (const model of MODELS) {
@@ -105,6 +115,14 @@ async function plan(): Promise<BenchRow[]> {
 		const { idealMs, bound } = idealRun(calls, chain, CONCURRENCY);
 		const wall = result.probe.exit.at - result.probe.firstRequest.at;
 		const planRss = result.probe.maxRssKiB * 1024;
+		const peak = result.probe.peak;
+		if (peak) {
+			const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
+			const at = ((peak.at - result.probe.firstRequest.at) / wall) * 100;
+			process.stderr.write(
+				`bench:   the plan's largest sampled RSS ${mib(peak.rss)} at ${at.toFixed(0)}% of its calls' wall: V8 heap ${mib(peak.heapUsed)} used of ${mib(peak.heapTotal)}, external ${mib(peak.external)}\n`
+			);
+		}
 		const singleRss = single.probe.maxRssKiB * 1024;
 		const bytes = await stageBytes(root);
 		const label = `${MODELS.length} models × ${REPETITIONS} repetitions × ${CASES} cases, one endpoint at concurrency ${CONCURRENCY}`;
@@ -114,6 +132,28 @@ async function plan(): Promise<BenchRow[]> {
 				value: wall / idealMs,
 				unit: '×',
 				target: TARGET_WALL_VS_IDEAL
+			},
+			{
+				name: 'plan CPU per call of the CLI after start-up',
+				value: (result.probe.exit.cpuUs - result.probe.firstRequest.cpuUs) / 1000 / calls,
+				unit: 'ms',
+				target: null
+			},
+			...(result.probe.runDelayMs === null
+				? []
+				: [
+						{
+							name: "  time the CLI waited for a CPU (run queue: the machine's load) / its wall",
+							value: result.probe.runDelayMs / (result.probe.exit.at - result.spawnedAt),
+							unit: '×',
+							target: null
+						}
+					]),
+			{
+				name: "  the fake provider's CPU per call (the bench's process, same machine)",
+				value: (user + system) / 1000 / calls,
+				unit: 'ms',
+				target: null
 			},
 			{
 				name: `plan peak RSS of the CLI, ${runs} runs (one run alone: ${Math.round(singleRss / 2 ** 20)} MiB)`,

@@ -6,18 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { pageRoots, staticClosure } from './first-load';
+import { join, resolve } from 'node:path';
+import { FIRST_LOAD_BUDGET_KB, firstLoad, gzipKb, ROUTES } from './first-load';
 import type { BenchModule } from './types';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BUILD = join(ROOT, 'build');
-/** First load of each route, in kB (1000 bytes) of gzip. */
-const TARGET_FIRST_LOAD_KB = 100;
-
-/** gzip at zlib's default level 6, what static hosts typically serve. */
-const gzipKb = (bytes: Uint8Array) => gzipSync(bytes).length / 1000;
 
 async function filesUnder(dir: string): Promise<string[]> {
 	const out: string[] = [];
@@ -34,19 +28,6 @@ async function newest(dir: string): Promise<number> {
 	let latest = 0;
 	for (const file of await filesUnder(dir)) latest = Math.max(latest, (await stat(file)).mtimeMs);
 	return latest;
-}
-
-/** Every page of the app. */
-const ROUTES = ['/', '/dataset', '/models', '/prompts', '/run', '/results', '/inspect', '/bundles'];
-
-/** HTML file of a route in build/. */
-const htmlOf = (route: string) =>
-	join(BUILD, route === '/' ? 'index.html' : `${route.slice(1)}.html`);
-
-/** The modules a fresh visit to `route` fetches before the page runs (see first-load.ts). */
-async function firstLoadOf(route: string): Promise<string[]> {
-	const html = htmlOf(route);
-	return [...(await staticClosure(pageRoots(await readFile(html, 'utf8'), dirname(html))))];
 }
 
 export const siteSizeBench: BenchModule = {
@@ -67,12 +48,12 @@ export const siteSizeBench: BenchModule = {
 		};
 		const rows = [];
 		for (const route of ROUTES) {
-			const files = await firstLoadOf(route);
+			const { files, kb } = await firstLoad(BUILD, route);
 			rows.push({
 				name: `first load of ${route} JavaScript, gzip (${files.length} files)`,
-				value: await gzipOf(files),
+				value: kb,
 				unit: 'kB',
-				target: TARGET_FIRST_LOAD_KB
+				target: FIRST_LOAD_BUDGET_KB
 			});
 		}
 		const all = (await filesUnder(join(BUILD, '_app'))).filter((f) => f.endsWith('.js'));

@@ -8,10 +8,27 @@ import { visitJsonl } from '../core/jsonl';
 import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, type AnyRecord, type StageFile } from '../core/records';
 import { orderByIdentity, recordIdentity } from '../core/store/identity';
-import type { StoreContext } from './fs-store-context';
+import { SerialQueues, type StoreContext } from './fs-store-context';
 import { readIfExists, syncDir, writeTemp } from './fs-store-io';
 import type { StageFiles } from './fs-store-stage-files';
 import { orDiskFull } from './fs-store-write';
+
+/**
+ * The reorders of this process, every store's, one after another: each holds its file's bytes,
+ * and the runs of a plan (a store each) end together, so they would hold all their files at once.
+ */
+const inTurn = new SerialQueues();
+
+/** `reorderStageFile` once every reorder of this process asked for before it has settled. */
+export function reorderInTurn(
+	ctx: StoreContext,
+	files: StageFiles,
+	run: RunKey,
+	file: StageFile,
+	order: readonly string[]
+): Promise<void> {
+	return inTurn.run('', () => reorderStageFile(ctx, files, run, file, order));
+}
 
 export async function reorderStageFile(
 	ctx: StoreContext,
@@ -28,12 +45,18 @@ export async function reorderStageFile(
 		if (locked && state && state.pending.length === 0 && inOrder(state.rows, order)) return;
 		const bytes = await readIfExists(path);
 		if (bytes === null) return;
-		const identities: string[] = [];
-		visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) =>
-			identities.push(recordIdentity(file, record as AnyRecord))
-		);
 		// Lines are moved as bytes, so every record stays byte-identical.
 		const lines = splitLines(bytes);
+		// A file this session wrote whole under the lock: its rows say each line's identity, so
+		// it is not parsed again (nor held as text and records meanwhile).
+		const known =
+			locked &&
+			state?.pending.length === 0 &&
+			state.size === bytes.length &&
+			state.rows.length === lines.length;
+		const identities = known
+			? state.rows.map((row) => row.identity)
+			: identitiesOf(file, bytes, path);
 		const rows = identities.map((identity, i) => ({
 			bytes: lines[i],
 			identity,
@@ -54,6 +77,15 @@ export async function reorderStageFile(
 			await files.drop(path);
 		}
 	});
+}
+
+/** Each line's record identity, the file read and checked whole. */
+function identitiesOf(file: StageFile, bytes: Buffer, path: string): string[] {
+	const identities: string[] = [];
+	visitJsonl(bytes.toString('utf8'), STAGE_FILES[file].schema, path, (record) =>
+		identities.push(recordIdentity(file, record as AnyRecord))
+	);
+	return identities;
 }
 
 /**

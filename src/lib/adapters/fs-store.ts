@@ -39,7 +39,7 @@ import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
 import { acquireLock, lockFilePath, releaseLock } from './fs-store-lock';
 import { createManifestFile, readManifestFile, recordOperationalFile } from './fs-store-manifest';
 import { procProbe, type ProcessProbe } from './fs-store-process';
-import { reorderStageFile } from './fs-store-reorder';
+import { reorderInTurn } from './fs-store-reorder';
 import { ResumeSeals, sealFilePath, type DatasetSeal } from './fs-store-seals';
 import { StageFiles } from './fs-store-stage-files';
 
@@ -156,8 +156,9 @@ export class FsStore implements CheckpointStore, CallLog {
 		return this.#files.append(run, file, record);
 	}
 
+	/** One reorder at a time in this process (`reorderInTurn`): a plan's runs end together. */
 	finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
-		return reorderStageFile(this.#ctx, this.#files, run, file, order);
+		return reorderInTurn(this.#ctx, this.#files, run, file, order);
 	}
 
 	/** Appends one line to `calls.jsonl`; see `fs-store-calls.ts`. */

@@ -3,8 +3,8 @@
  * pack is kept in localStorage, since a run can only be resumed with the pack it started with.
  *
  * The pack's validator (`core/prompts/pack.ts`, a zod schema) is not imported here, to keep zod
- * out of the Run page's first load: the Prompts page hands it over at start (`useValidator`, it
- * imports it statically, to check edits and imports), and a page that only uses the pack awaits
+ * out of every page's first load: the Prompts page fetches it at start (`loadValidator`, awaited
+ * before it checks a label or an import), and a page that only uses the pack awaits
  * `restored()` (the Run page's `+page.ts`), which fetches the validator only when an edited pack
  * is stored. Until then the pack is the default and `restoring` is true.
  */
@@ -81,6 +81,15 @@ export class PromptsState {
 	/** Resolves once a stored pack has been read (fetching the validator only if there is one). */
 	restored(): Promise<void> {
 		if (this.#pending === null) return Promise.resolve();
+		return this.loadValidator();
+	}
+
+	/**
+	 * Fetches the validator once and hands it over (a stored pack is read then): the Prompts page
+	 * starts it at once and awaits it before checking a label or an import.
+	 */
+	loadValidator(): Promise<void> {
+		if (this.#validator) return Promise.resolve();
 		this.#loading ??= import('$lib/core/prompts/pack').then(
 			(validator) => this.useValidator(validator),
 			(error: unknown) => {
