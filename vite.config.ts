@@ -6,7 +6,13 @@ export default defineConfig({
 	plugins: [
 		// Compiles messages/*.json into src/lib/paraglide (also run by `npm ci`'s prepare, so that
 		// the type check sees it); the locale itself is chosen by state/locale.svelte.ts.
-		paraglideVitePlugin({ project: './project.inlang', outdir: './src/lib/paraglide' }),
+		paraglideVitePlugin({
+			project: './project.inlang',
+			outdir: './src/lib/paraglide',
+			// The same structure `npm run i18n` writes: the plugin may take that output as its own
+			// ("inputs unchanged"), and a mixed tree breaks the build.
+			outputStructure: 'message-modules'
+		}),
 		sveltekit()
 	],
 	server: { host: '127.0.0.1' },
