@@ -144,7 +144,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		let last = '';
 		for (;;) {
 			signal?.throwIfAborted();
-			const batch = await sdk.batches.retrieve(id, { signal });
+			const batch = await sdk.batches.retrieve(id);
 			if (batch.status !== last) told((last = batch.status));
 			if (DONE.has(batch.status)) return batch;
 			await sleep(wait, signal);
