@@ -45,7 +45,7 @@ export async function batchRunOptions(cli: BatchCli, io: CliIo): Promise<BatchRu
 			'--batch needs real endpoints; --simulated answers offline without rounds'
 		);
 	}
-	const { client: _unused, store, ...engine } = engineInputs(cli.parsed, cli.inputs, NO_CLIENT, io);
+	const { store, ...engine } = engineInputs(cli.parsed, cli.inputs, NO_CLIENT, io);
 	return { ...engine, store: store as BatchRunOptions['store'], stages: cli.stages };
 }
 

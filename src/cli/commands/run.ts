@@ -112,6 +112,8 @@ Run plans (several models × repetitions, one scheduler; see docs/CLI.md "Run pl
   when every run completed; a run that stops leaves the others going, and the summary
   says which stopped and why. The same command again resumes every run.
 
+${BATCH_HELP}
+
 Exit codes: 0 every stage (of every run of a plan) completed; ${EXIT_WAITING} batch files mode: a round is
 written and waits for its outputs; 1 the run stopped on an API or
 judge failure (finished cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
