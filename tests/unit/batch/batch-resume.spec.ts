@@ -72,6 +72,9 @@ function calls(store: MemoryStore): string[] {
 		.sort();
 }
 
+/** Requests the last interactive run made. */
+let asked = 0;
+
 async function interactive(handler: Handler): Promise<MemoryStore> {
 	const live = await serve(handler);
 	const store = new MemoryStore();
@@ -81,18 +84,26 @@ async function interactive(handler: Handler): Promise<MemoryStore> {
 		store,
 		endpoints: endpointsOf(NODE)
 	});
+	asked = live.chatRequests.length;
 	return store;
 }
 
 const run = async () => ({ runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) });
 
-/** A sender that stops the process (throws) at `when` of round `at`, else forwards. */
-function crashing(inner: RoundSender, at: number, when: 'send' | 'collect'): RoundSender {
+/**
+ * A sender that stops the process (throws) at `when` of round `at`, else forwards; `made`: after
+ * the round's last batch is made, before its id is saved.
+ */
+function crashing(inner: RoundSender, at: number, when: 'send' | 'made' | 'collect'): RoundSender {
 	return {
 		...inner,
 		send: async (requests, round, signal, onFiles) => {
 			if (when === 'send' && round === at) throw new Error('killed');
-			return inner.send(requests, round, signal, onFiles);
+			if (when !== 'made' || round !== at) return inner.send(requests, round, signal, onFiles);
+			return inner.send(requests, round, signal, async (files) => {
+				if (files.every((f) => f.batch_id)) throw new Error('killed');
+				await onFiles?.(files);
+			});
 		},
 		collect: async (round, pending, signal, onPoll) => {
 			if (when === 'collect' && round.round === at) throw new Error('killed');
@@ -102,7 +113,7 @@ function crashing(inner: RoundSender, at: number, when: 'send' | 'collect'): Rou
 }
 
 describe('batch mode resumed from the store', () => {
-	it.each(['collect', 'send'] as const)(
+	it.each(['collect', 'send', 'made'] as const)(
 		'stopped at %s of round 2, started again: no request twice, same records',
 		async (when) => {
 			const handler = byTask(simulatedScript);
@@ -122,6 +133,7 @@ describe('batch mode resumed from the store', () => {
 			expect(calls(store)).toEqual(calls(expected));
 			const ids = provider.batches.lines.map((l) => l.customId);
 			expect(new Set(ids).size).toBe(ids.length);
+			expect(ids.length).toBe(asked);
 			const final = await store.readBatchState(await run());
 			expect(final?.rounds.every((r) => r.status === 'answered')).toBe(true);
 			if (out.done) expect(out.longestChain).toBe(out.rounds);

@@ -75,23 +75,24 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			// Each role's requests go to that role's endpoint as this sender knows it (with its key).
 			const routed = requests.map((r) => ({ ...r, baseURL: options.endpoints[r.role].baseURL }));
 			const files = await writeRoundFiles(routed, round, open, options.limits);
+			// Every file uploaded first (uploads cost nothing and are saved together), then each
+			// batch made and saved at once; a crash between the two is found again by `collect`.
 			const sent: BatchRoundFile[] = [];
 			for (const file of files) {
 				signal?.throwIfAborted();
-				const sdk = sdkOf(endpointOf(file));
 				const text = texts.get(file.name)!.join('');
 				texts.delete(file.name);
-				const uploaded = await sdk.files.create({
+				const uploaded = await sdkOf(endpointOf(file)).files.create({
 					file: await toFile(new TextEncoder().encode(text), file.name.replace('/', '-')),
 					purpose: 'batch'
 				});
-				const made = await sdk.batches.create({
-					input_file_id: uploaded.id,
-					endpoint: BATCH_URL,
-					completion_window: '24h'
-				});
-				sent.push({ ...file, file_id: uploaded.id, batch_id: made.id, status: made.status });
-				await onFiles?.([...sent]);
+				sent.push({ ...file, file_id: uploaded.id });
+			}
+			await onFiles?.(sent.map((f) => ({ ...f })));
+			for (const file of sent) {
+				const made = await createBatch(file.file_id!, file);
+				Object.assign(file, { batch_id: made.id, status: made.status });
+				await onFiles?.(sent.map((f) => ({ ...f })));
 			}
 			return sent;
 		},
@@ -105,9 +106,15 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			const out: BatchAnswer[] = [];
 			await Promise.all(
 				files.map(async (file) => {
-					if (!file.batch_id) return;
+					if (!file.file_id) return;
 					const sdk = sdkOf(endpointOf(file));
-					const done = await poll(sdk, file.batch_id, signal, (status) => {
+					if (!file.batch_id) {
+						// Uploaded, and perhaps made a batch the saved state never heard of.
+						file.batch_id =
+							(await findBatch(sdk, file.file_id)) ?? (await createBatch(file.file_id, file)).id;
+						onPoll?.(files.map((f) => ({ ...f })));
+					}
+					const done = await poll(sdk, file.batch_id!, signal, (status) => {
 						file.status = status;
 						onPoll?.(files.map((f) => ({ ...f })));
 					});
@@ -133,6 +140,24 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			);
 		}
 	};
+
+	function createBatch(fileId: string, file: BatchRoundFile) {
+		return sdkOf(endpointOf(file)).batches.create({
+			input_file_id: fileId,
+			endpoint: BATCH_URL,
+			completion_window: '24h'
+		});
+	}
+
+	/** The id of the batch made of an uploaded input file, among the latest 1,000, or null. */
+	async function findBatch(sdk: OpenAI, fileId: string): Promise<string | null> {
+		let seen = 0;
+		for await (const batch of sdk.batches.list({ limit: 100 })) {
+			if (batch.input_file_id === fileId) return batch.id;
+			if (++seen >= 1000) break;
+		}
+		return null;
+	}
 
 	async function poll(
 		sdk: OpenAI,
