@@ -63,7 +63,18 @@ export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
 					maxPollMs: pollMs && pollMs * 8
 				})
 			: filesSender(roundFileOpener(folder));
-	const out = await runBatch(options, sender, { onRound: roundPrinter(io) });
+	let out: Awaited<ReturnType<typeof runBatch>>;
+	try {
+		out = await runBatch(options, sender, { onRound: roundPrinter(io) });
+	} catch (e) {
+		if (!io.signal.aborted) throw e;
+		// Batches already made keep running at the provider; the saved ids find them again.
+		io.stderr(
+			'stopped: what is saved stays, and a round already sent stays with the provider; ' +
+				'the same command polls it instead of sending it again\n'
+		);
+		return 1;
+	}
 	if (!out.done) {
 		io.stdout(waitingText(out.waiting, folder, cli.args));
 		return EXIT_WAITING;

@@ -17,7 +17,7 @@ import { answerBatchText } from '../../fake-openai/answer-batch';
 import { byTask } from '../../fake-openai/by-task';
 import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
-import { runCliAsProcess, type CliResult } from '../../cli/run-cli';
+import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
 import { filesUnder } from '../faults/harness';
 
 const DATASET = resolve('tests/fixtures/engine/three-cases.json');
@@ -159,6 +159,27 @@ describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {
 			expectEachSentOnce(server, asked);
 		}
 	);
+
+	it('stopped (Ctrl+C) while a round is out: says so, and the same command polls it', async () => {
+		const server = await serve(byTask(simulatedScript), { delayMs: 300 });
+		const expected = await interactive(server);
+		const asked = server.chatRequests.length;
+		const root = join(tmp, 'stopped');
+		const stop = new AbortController();
+		void waitForState(root, (s) => s.rounds.some((r) => r.files.some((f) => f.batch_id))).then(() =>
+			stop.abort()
+		);
+		const stopped = await runCliInProcess(runArgs(root, '--batch', 'provider'), {
+			env: env(server),
+			signal: stop.signal
+		});
+		expect(stopped.code).toBe(1);
+		expect(stopped.stderr).toContain('the same command polls it instead of sending it again');
+		const again = await runCliAsProcess(runArgs(root, '--batch', 'provider'), env(server));
+		expect(again.code, again.stderr).toBe(0);
+		expect(await records(root)).toEqual(expected);
+		expectEachSentOnce(server, asked);
+	});
 
 	it('asks expired and failed requests again in a later round', async () => {
 		const seen = new Set<string>();
