@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
+import { batchBench } from './batch.bench';
 import { bootstrapBench } from './bootstrap.bench';
 import { browserRunBench } from './browser-run.bench';
 import { bundleBench } from './bundle.bench';
@@ -54,7 +55,8 @@ const BENCHES: BenchModule[] = [
 	leaderboardPageBench,
 	inspectTableBench,
 	siteSizeBench,
-	cliStartupBench
+	cliStartupBench,
+	batchBench
 ];
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -106,6 +106,7 @@ export class FakeBatches {
 		}
 		if (kind === 'batches') {
 			if (method === 'POST' && !id) return this.#create(body);
+			if (method === 'GET' && !id) return this.#list();
 			const batch = id ? this.batches.get(id) : undefined;
 			if (!batch) return notFound(`No such batch: ${id}`);
 			if (method === 'GET' && !action) return { status: 200, json: batch };
@@ -116,6 +117,21 @@ export class FakeBatches {
 
 	close(): void {
 		for (const timer of this.#timers) clearTimeout(timer);
+	}
+
+	/** `GET /batches`: every batch, newest first, in one page. */
+	#list(): BatchReply {
+		const data = [...this.batches.values()].reverse();
+		return {
+			status: 200,
+			json: {
+				object: 'list',
+				data,
+				first_id: data[0]?.id ?? null,
+				last_id: data.at(-1)?.id ?? null,
+				has_more: false
+			}
+		};
 	}
 
 	async #upload(body: Buffer, headers: IncomingHttpHeaders): Promise<BatchReply> {

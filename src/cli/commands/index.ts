@@ -5,6 +5,7 @@ import { resultsCommand } from './results';
 import { dcg, gen, lca, ljp, ljpDirect, ljpGold, ljpInteraction } from './stage';
 import { runCommandHandler } from './run';
 import { rejudge } from './rejudge';
+import { batchCommand } from './batch';
 
 export const commands: Record<string, CommandHandler> = {
 	validate,
@@ -17,5 +18,6 @@ export const commands: Record<string, CommandHandler> = {
 	'ljp-interaction': ljpInteraction,
 	ljp,
 	rejudge,
-	results: resultsCommand
+	results: resultsCommand,
+	batch: batchCommand
 };

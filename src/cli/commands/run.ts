@@ -18,6 +18,14 @@ import {
 import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import {
+	BATCH_HELP,
+	BATCH_OPTIONS,
+	batchFolder,
+	batchMode,
+	EXIT_WAITING
+} from '../batch/batch-flags';
+import { runBatchCli } from '../batch/run-batch';
 import { isPlan } from '../plan/plan-args';
 import { runPlanCommand } from '../plan/plan-command';
 import { createRunProgressPrinter } from '../progress';
@@ -38,7 +46,8 @@ const OPTIONS = {
 	// Repeated, or with --repetitions or --plan: a run plan (`../plan/`).
 	model: { type: 'string', multiple: true },
 	repetitions: { type: 'string' },
-	plan: { type: 'string' }
+	plan: { type: 'string' },
+	...BATCH_OPTIONS
 } as const;
 
 /** `ljp` in `--stages` stands for the three LJP stages, as the command of that name does. */
@@ -103,7 +112,10 @@ Run plans (several models × repetitions, one scheduler; see docs/CLI.md "Run pl
   when every run completed; a run that stops leaves the others going, and the summary
   says which stopped and why. The same command again resumes every run.
 
-Exit codes: 0 every stage (of every run of a plan) completed; 1 the run stopped on an API or
+${BATCH_HELP}
+
+Exit codes: 0 every stage (of every run of a plan) completed; ${EXIT_WAITING} batch files mode: a round is
+written and waits for its outputs; 1 the run stopped on an API or
 judge failure (finished cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
 output root that cannot be written, or saved records / a manifest that do not fit these options.
 `;
@@ -116,7 +128,8 @@ export const runCommandHandler: CommandHandler = {
 
 async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const { values: all } = parseArgs({ args, options: OPTIONS, strict: true });
-	const { model: models = [], repetitions, plan, ...values } = all;
+	const { model: models = [], repetitions, plan, batch, 'batch-dir': batchDir, ...values } = all;
+	const mode = batchMode(batch);
 	const stages = parseStages(values.stages);
 	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
 	const auto = values.concurrency?.trim() === 'auto';
@@ -125,11 +138,19 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		withAutoHint(() => generationOptionsFrom(f, env));
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
+		if (mode)
+			throw new UsageError(
+				'--batch runs one run at a time; start each run of the plan with its own --run-id and --model'
+			);
 		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);
 	const { options, simulated, keys } = parsed;
 	const inputs = await readStageInputs(parsed, io);
+	if (mode) {
+		const folder = batchFolder(batchDir, options.outputRoot, io.cwd);
+		return runBatchCli({ parsed, inputs, stages, mode, folder, args }, io);
+	}
 
 	const printer = createRunProgressPrinter(io);
 	let tracker: RunTracker | null = null;

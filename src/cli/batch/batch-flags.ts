@@ -1,0 +1,39 @@
+/** `--batch provider|files` and `--batch-dir D` of `run` and `batch import` (docs/BATCH.md). */
+import { join, resolve } from 'node:path';
+import type { BatchSendMode } from '../../lib/core/batch/store';
+import { UsageError } from '../../lib/core/errors';
+import { escapeControl } from '../../lib/core/text/escape-control';
+
+export const BATCH_OPTIONS = {
+	batch: { type: 'string' },
+	'batch-dir': { type: 'string' }
+} as const;
+
+/** Exit code of a run whose round is out, waiting for its outputs (files mode). */
+export const EXIT_WAITING = 3;
+
+/** The folder under the output root where files mode writes rounds by default. */
+export const DEFAULT_BATCH_DIR = 'batch-rounds';
+
+export const BATCH_HELP = `Batch mode (see docs/BATCH.md):
+  --batch provider|files   send each round of calls as a batch: provider uploads it to the
+                           endpoints' Batch API (/v1/files + /v1/batches) and polls it;
+                           files writes it as JSONL input files for vllm run-batch or a
+                           Ray Data LLM job and exits ${EXIT_WAITING} (import the outputs with
+                           "lexpilot batch import"); the same command again continues
+  --batch-dir D            where files mode writes rounds, as D/<run-id>/<model>/round-N/
+                           [<output root>/${DEFAULT_BATCH_DIR}]`;
+
+/** The mode asked for, or null without `--batch`. */
+export function batchMode(raw: string | undefined): BatchSendMode | null {
+	if (raw === undefined) return null;
+	if (raw === 'provider' || raw === 'files') return raw;
+	throw new UsageError(
+		`--batch: ${escapeControl(JSON.stringify(raw.slice(0, 40)))} is not a mode; use provider or files`
+	);
+}
+
+/** The batch folder: `--batch-dir` from the user's directory, or under the output root. */
+export function batchFolder(raw: string | undefined, outputRoot: string, cwd: string): string {
+	return raw === undefined ? join(outputRoot, DEFAULT_BATCH_DIR) : resolve(cwd, raw);
+}

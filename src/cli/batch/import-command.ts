@@ -1,0 +1,82 @@
+/**
+ * `lexpilot batch import OUTPUT… <the run's flags>`: reads the output files of the run's waiting
+ * round (OpenAI / vLLM batch output format), refuses the whole import when a line is torn, of
+ * another run, not asked or answered twice (file and line named, nothing saved), saves the
+ * answers, then goes on as `run --batch files` does: the next round written (exit 3) or the run
+ * finished (exit 0).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { importBatchOutputs } from '../../lib/core/batch/import';
+import { UsageError } from '../../lib/core/errors';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import { parseStages } from '../commands/run';
+import { OPTIONS as STAGE_OPTIONS, readStageInputs, stageArgsFrom } from '../commands/stage';
+import type { CliIo } from '../types';
+import { BATCH_OPTIONS, batchFolder } from './batch-flags';
+import { batchRunOptions, runBatchCli } from './run-batch';
+
+const OPTIONS = {
+	...STAGE_OPTIONS,
+	...BATCH_OPTIONS,
+	stages: { type: 'string' },
+	'allow-missing': { type: 'boolean' }
+} as const;
+
+/** Largest output file read (a JS string holds at most about 512 MiB). */
+const MAX_FILE_BYTES = 500 * 1024 * 1024;
+
+export async function batchImport(args: string[], io: CliIo): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args,
+		options: OPTIONS,
+		strict: true,
+		allowPositionals: true
+	});
+	const {
+		stages: stageList,
+		batch,
+		'batch-dir': dir,
+		'allow-missing': allowMissing,
+		...flags
+	} = values;
+	if (batch !== undefined && batch !== 'files') {
+		throw new UsageError(
+			'batch import continues a run in files mode; leave out --batch or say --batch files'
+		);
+	}
+	if (positionals.length === 0) throw new UsageError("batch import needs the round's output files");
+	const files = [];
+	for (const name of positionals) {
+		const path = resolve(io.cwd, name);
+		const size = await stat(path).then(
+			(s) => s.size,
+			() => -1
+		);
+		if (size < 0) throw new UsageError(`${escapeControl(name)}: no such file`);
+		if (size > MAX_FILE_BYTES) {
+			throw new UsageError(
+				`${escapeControl(name)}: ${size} bytes, more than an output file read here (${MAX_FILE_BYTES})`
+			);
+		}
+		files.push({ name, text: await readFile(path, 'utf8') });
+	}
+	const parsed = stageArgsFrom(flags, io);
+	const inputs = await readStageInputs(parsed, io);
+	const cli = {
+		parsed,
+		inputs,
+		stages: parseStages(stageList),
+		mode: 'files' as const,
+		folder: batchFolder(dir, parsed.options.outputRoot, io.cwd),
+		args: args.filter((a) => !positionals.includes(a))
+	};
+	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });
+	io.stdout(
+		`Imported ${got.answers} answers of round ${got.round}` +
+			(got.missing ? ` (${got.missing} requests unanswered: asked again in the next round)` : '') +
+			'\n'
+	);
+	return runBatchCli(cli, io);
+}

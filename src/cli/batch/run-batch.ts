@@ -1,0 +1,117 @@
+/**
+ * A run in batch mode from the CLI (`run --batch provider|files`, and `batch import`, which goes
+ * on after importing): the engine's inputs as for an interactive run, a round sender, and what
+ * the user reads: each round as it goes, then the summary (exit 0) or, in files mode, the files
+ * written and what to run next (exit 3).
+ */
+import { providerSender } from '../../lib/core/batch/provider';
+import { runBatch, type BatchRunOptions, type RoundSender } from '../../lib/core/batch/rounds';
+import { filesSender } from '../../lib/core/batch/files-sender';
+import { runBatchFolder } from '../../lib/core/batch/file-names';
+import type { BatchSendMode, BatchState } from '../../lib/core/batch/store';
+import type { StageName } from '../../lib/core/engine/types';
+import { UsageError } from '../../lib/core/errors';
+import { manifestPath, modelDirName } from '../../lib/core/layout';
+import type { RunStagesResult } from '../../lib/core/engine/open-engine';
+import type { ModelClient } from '../../lib/core/model/types';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import { roundFileOpener } from '../../lib/adapters/round-files';
+import { join } from 'node:path';
+import { engineInputs, type StageArgs, type StageInputs } from '../commands/stage';
+import type { CliIo } from '../types';
+import { EXIT_WAITING } from './batch-flags';
+import { waitingText } from './waiting-text';
+
+/** The engine never calls it: batch passes bring their own client. */
+const NO_CLIENT: ModelClient = {
+	simulated: false,
+	complete: () => Promise.reject(new Error('batch mode calls through its rounds'))
+};
+
+export interface BatchCli {
+	parsed: StageArgs;
+	inputs: StageInputs;
+	stages: readonly StageName[];
+	mode: BatchSendMode;
+	/** The batch folder (files mode). */
+	folder: string;
+	/** The run's arguments after `run`, for the command to continue with. */
+	args: readonly string[];
+}
+
+export async function batchRunOptions(cli: BatchCli, io: CliIo): Promise<BatchRunOptions> {
+	if (cli.parsed.simulated) {
+		throw new UsageError(
+			'--batch needs real endpoints; --simulated answers offline without rounds'
+		);
+	}
+	const { store, ...engine } = engineInputs(cli.parsed, cli.inputs, NO_CLIENT, io);
+	return { ...engine, store: store as BatchRunOptions['store'], stages: cli.stages };
+}
+
+export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
+	const options = await batchRunOptions(cli, io);
+	const run = { runId: options.runId, modelDir: await modelDirName(options.models.evaluated) };
+	const folder = join(cli.folder, ...runBatchFolder(run).split('/'));
+	const pollMs = Number(io.env.LEXPILOT_BATCH_POLL_MS) || undefined;
+	const sender: RoundSender =
+		cli.mode === 'provider'
+			? providerSender({
+					run,
+					endpoints: cli.parsed.options.roles,
+					pollMs,
+					maxPollMs: pollMs && pollMs * 8
+				})
+			: filesSender(roundFileOpener(folder));
+	let out: Awaited<ReturnType<typeof runBatch>>;
+	try {
+		out = await runBatch(options, sender, { onRound: roundPrinter(io) });
+	} catch (e) {
+		if (!io.signal.aborted) throw e;
+		// Batches already made keep running at the provider; the saved ids find them again.
+		io.stderr(
+			'stopped: what is saved stays, and a round already sent stays with the provider; ' +
+				'the same command polls it instead of sending it again\n'
+		);
+		return 1;
+	}
+	if (!out.done) {
+		io.stdout(waitingText(out.waiting, folder, cli.args));
+		return EXIT_WAITING;
+	}
+	for (const w of out.result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
+	io.stdout(batchSummary(out.result, cli.parsed.options.outputRoot));
+	io.stdout(`Batch: ${out.rounds} rounds; longest chain of dependent calls ${out.longestChain}\n`);
+	return 0;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The summary of a finished batch run (every pass resumes what the one before saved). */
+function batchSummary(result: RunStagesResult, outputRoot: string): string {
+	const { run } = result;
+	const lines = [
+		`Completed run ${run.runId} of ${result.manifest.models.evaluated} in batch mode under ${outputRoot}`,
+		...result.stages.map((s) => `  ${s.stage}: ${s.total} cases`),
+		'Files:',
+		...[manifestPath(run), ...result.stages.flatMap((s) => s.files)].map((f) => `  ${f}`)
+	];
+	return `${lines.map((l) => escapeControl(l)).join('\n')}\n`;
+}
+
+/** One line per change of a round: sent, a batch's status, answered. */
+function roundPrinter(io: CliIo): (state: BatchState) => void {
+	const seen = new Set<string>();
+	return (state) => {
+		for (const r of state.rounds) {
+			const statuses = r.files.map((f) => f.status ?? '').join(',');
+			if (r.files.length === 0) continue;
+			const line =
+				`batch: round ${r.round} ${r.status}, ${r.requests} requests in ${plural(r.files.length, 'file')}` +
+				(statuses.replace(/,/g, '') ? ` (${statuses})` : '');
+			if (seen.has(line)) continue;
+			seen.add(line);
+			io.stderr(`${line}\n`);
+		}
+	};
+}
