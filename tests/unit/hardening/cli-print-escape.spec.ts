@@ -30,7 +30,7 @@ const ALLOWED: Record<string, string> = {
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
 	'plan/plan-command.ts: name':
 		"a run's id and model, each put through escapeControl where it is built",
-	'commands/stage.ts: (e as Error).message':
+	'commands/prompt-pack-file.ts: (e as Error).message':
 		"parsePromptPack's problem list: multi-line by design, its quoted values escaped where written",
 	'commands/run.ts: e.message': 'a UsageError of args.ts, already escaped there',
 	'commands/validate.ts: formatInvalidDataset(choice.label, result)':
