@@ -25,6 +25,9 @@ import {
 	recordIdentity
 } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
+import type { BatchAnswer } from '../core/batch/output';
+import type { BatchState, BatchStore } from '../core/batch/store';
+import * as batch from './idb-batch';
 import { readHeadRows } from './idb-heads';
 import { heldRuns, lockRun } from './idb-locks';
 import { parseRecordRows } from './idb-parse';
@@ -35,7 +38,15 @@ import type { Db } from './idb-schema';
 import { LABEL_PREFIX, storedLabel, writeTx } from './idb-write';
 import { writeRunRows, type RunRows } from './idb-write-runs';
 
-export type { CallRow, HeadRow, ManifestRow, RecordRow, ReviewRow } from './idb-rows';
+export type {
+	BatchAnswerRow,
+	BatchStateRow,
+	CallRow,
+	HeadRow,
+	ManifestRow,
+	RecordRow,
+	ReviewRow
+} from './idb-rows';
 export { DB_VERSION, DEFAULT_DB_NAME, type WorkbenchDb } from './idb-schema';
 export type { RunRows } from './idb-write-runs';
 export type { IdbStoreOptions } from './idb-open';
@@ -52,7 +63,7 @@ export interface CaseRow {
 	json: string;
 }
 
-export class IdbStore implements CheckpointStore, CallLog {
+export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 	readonly #db: Db;
 	readonly #locks: LockManager | null;
 	/** Every lock name of this store starts with it: `<database name>:`. */
@@ -210,6 +221,22 @@ export class IdbStore implements CheckpointStore, CallLog {
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), storedLabel(callLogPath(run)));
 	}
 
+	readBatchState(run: RunKey): Promise<BatchState | null> {
+		return batch.readBatchState(this.#db, run);
+	}
+
+	writeBatchState(run: RunKey, state: BatchState): Promise<void> {
+		return batch.writeBatchState(this.#db, run, state);
+	}
+
+	appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void> {
+		return batch.appendBatchAnswers(this.#db, run, answers);
+	}
+
+	readBatchAnswers(run: RunKey): Promise<BatchAnswer[]> {
+		return batch.readBatchAnswers(this.#db, run);
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const keys = await this.#db.getAllKeys('manifests');
 		return keys.map(([runId, modelDir]) => ({ runId, modelDir })).sort(compareRunKeys);
@@ -218,11 +245,21 @@ export class IdbStore implements CheckpointStore, CallLog {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			const stores = ['manifests', 'records', 'heads', 'calls', 'reviews'] as const;
+			const stores = [
+				'manifests',
+				'records',
+				'heads',
+				'calls',
+				'reviews',
+				'batch_states',
+				'batch_answers'
+			] as const;
 			await writeTx(this.#db, [...stores], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
 				await tx.objectStore('reviews').delete(reviewRange(run));
 				await tx.objectStore('calls').delete(callRange(run));
+				await tx.objectStore('batch_states').delete([run.runId, run.modelDir]);
+				await tx.objectStore('batch_answers').delete(callRange(run));
 				const index = tx.objectStore('records').index('by_file');
 				for (const file of STAGE_FILE_NAMES) {
 					await tx.objectStore('heads').delete(fileRange(run, file));
