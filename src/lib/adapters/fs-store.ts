@@ -10,10 +10,12 @@
  * - `fs-store-torn.ts`: a cut-off last line moved aside (stage files) or dropped (call log);
  * - `fs-store-seals.ts`: resume seals and the dataset seal;
  * - `fs-store-calls.ts`: the call log;
- * - `fs-store-manifest.ts`: `manifest.json`.
+ * - `fs-store-manifest.ts`: `manifest.json`;
+ * - `fs-store-batch.ts`: a batch-mode run's `batch/state.json` and `batch/answers.jsonl`.
  */
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import {
@@ -33,6 +35,7 @@ import {
 import { compareRunKeys } from '../core/store/checks';
 import type { RecordHead } from '../core/store/heads';
 import type { CheckpointStore } from '../core/store/types';
+import { BatchFiles } from './fs-store-batch';
 import { CallLogFiles } from './fs-store-calls';
 import { runName, SerialQueues, type StoreContext } from './fs-store-context';
 import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
@@ -66,7 +69,7 @@ export interface FsStoreOptions {
 	datasetSeal?: DatasetSeal;
 }
 
-export class FsStore implements CheckpointStore, CallLog {
+export class FsStore implements CheckpointStore, CallLog, BatchStore {
 	/**
 	 * Run folders (`runs/<id>/<model>` layout prefix) this store holds the lock of: only then are
 	 * its files' states trusted, and only a writer repairs torn lines.
@@ -77,6 +80,7 @@ export class FsStore implements CheckpointStore, CallLog {
 	readonly #ctx: StoreContext;
 	readonly #files: StageFiles;
 	readonly #calls: CallLogFiles;
+	readonly #batch: BatchFiles;
 	readonly #seals: ResumeSeals;
 	readonly #processes: ProcessProbe;
 
@@ -95,6 +99,7 @@ export class FsStore implements CheckpointStore, CallLog {
 		};
 		this.#files = new StageFiles(this.#ctx);
 		this.#calls = new CallLogFiles(this.#ctx);
+		this.#batch = new BatchFiles(this.#ctx);
 		this.#seals = new ResumeSeals(this.#ctx, options.datasetSeal);
 		this.#processes = options.processes ?? procProbe();
 	}
@@ -169,6 +174,22 @@ export class FsStore implements CheckpointStore, CallLog {
 		return this.#calls.read(run);
 	}
 
+	readBatchState(run: RunKey): Promise<BatchState | null> {
+		return this.#batch.readState(run);
+	}
+
+	writeBatchState(run: RunKey, state: BatchState): Promise<void> {
+		return this.#batch.writeState(run, state);
+	}
+
+	appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
+		return this.#batch.append(run, answers);
+	}
+
+	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
+		return this.#batch.read(run);
+	}
+
 	async listRuns(): Promise<RunKey[]> {
 		const runs: RunKey[] = [];
 		const runsDir = this.pathOf('runs');
@@ -204,6 +225,7 @@ export class FsStore implements CheckpointStore, CallLog {
 				await removeIfEmpty(dirname(dirname(path)));
 			}
 			await this.#calls.remove(run);
+			await this.#batch.remove(run);
 			await fs.rm(this.pathOf(sealFilePath(run)), { force: true });
 			await fs.rm(this.pathOf(manifestPath(run)), { force: true });
 		} finally {

@@ -258,6 +258,10 @@ export const CORE_TEXTS = {
 	batch_id_other_run: ['file', 'line', 'id'],
 	batch_id_twice: ['file', 'line', 'id', 'firstFile', 'firstLine'],
 	batch_line_no_answer: ['file', 'line', 'id'],
+	// Batch mode, rounds kept with the run and imported (batch/rounds.ts, batch/import.ts).
+	batch_mode_differs: ['round', 'mode'],
+	batch_nothing_waiting: ['run'],
+	batch_import_missing: ['round', 'count', 'total'],
 	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
 	review_other_run: ['file', 'line', 'run'],

@@ -229,6 +229,10 @@ const SAY: Sayers = {
 	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
 	batch_id_twice: (p) => m.core_batch_id_twice(p),
 	batch_line_no_answer: (p) => m.core_batch_line_no_answer(p),
+	// Batch mode, rounds kept with the run and imported (batch/rounds.ts, batch/import.ts).
+	batch_mode_differs: (p) => m.core_batch_mode_differs(p),
+	batch_nothing_waiting: (p) => m.core_batch_nothing_waiting(p),
+	batch_import_missing: (p) => m.core_batch_import_missing(p),
 	// Run plans.
 	plan_no_model: () => m.core_plan_no_model(),
 	plan_no_model_id: (p) => m.core_plan_no_model_id(p),

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { providerSender } from '../../../src/lib/core/batch/provider';
-import { runBatch, type SendRound } from '../../../src/lib/core/batch/rounds';
+import { runBatch, type RoundSender } from '../../../src/lib/core/batch/rounds';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
@@ -31,11 +31,14 @@ async function serve(handler: Handler) {
 const endpointsOf = (baseURL: string) => ({ evaluated: baseURL, user: baseURL, judge: baseURL });
 
 /** Every request of a round sent to the fake server's chat endpoint, one by one. */
-const sendTo =
-	(server: FakeOpenAI, sizes: number[]): SendRound =>
-	async (requests) => {
+const sendTo = (server: FakeOpenAI, sizes: number[]): RoundSender => ({
+	mode: 'provider',
+	send: async (requests, round) => {
 		sizes.push(requests.length);
-		return Promise.all(
+		return [{ name: `r${round}`, endpoint: server.baseURL, model: 'm', lines: 1, bytes: 1 }];
+	},
+	collect: async (_round, requests) =>
+		Promise.all(
 			requests.map(async (r) => {
 				const res = await fetch(`${server.baseURL}/chat/completions`, {
 					method: 'POST',
@@ -44,14 +47,14 @@ const sendTo =
 				});
 				return { customId: r.customId, status: res.status, body: await res.json() };
 			})
-		);
-	};
+		)
+});
 
 /** Stage files as written; the manifest without its times and `mode`. */
 function files(store: MemoryStore): Map<string, string> {
 	const out = new Map<string, string>();
 	for (const [path, text] of store.toFiles()) {
-		if (path.endsWith('calls.jsonl')) continue;
+		if (path.endsWith('calls.jsonl') || path.includes('/batch/')) continue;
 		out.set(
 			path,
 			path.endsWith('manifest.json')
@@ -99,10 +102,13 @@ describe('batch mode against the deterministic fake provider', () => {
 		const provider = await serve(handler);
 		const batch = new MemoryStore();
 		const sizes: number[] = [];
-		const { rounds } = await runBatch(
+		const out = await runBatch(
 			{ ...common, store: batch, endpoints: endpointsOf(live.baseURL) },
 			sendTo(provider, sizes)
 		);
+		if (!out.done) throw new Error('not done');
+		const { rounds } = out;
+		expect(out.longestChain).toBe(rounds);
 
 		expect(files(batch)).toEqual(files(interactive));
 		const manifest = [...batch.toFiles()].find(([p]) => p.endsWith('manifest.json'))![1];
@@ -141,10 +147,11 @@ describe('batch mode against the deterministic fake provider', () => {
 			user: { ...roles.user, baseURL: provider.baseURL },
 			judge: { ...roles.judge, baseURL: provider.baseURL }
 		};
-		const { rounds } = await runBatch(
+		const out = await runBatch(
 			{ ...common, store: batch, endpoints: endpointsOf(live.baseURL) },
 			providerSender({ run, endpoints: proles, pollMs: 5, maxPollMs: 20 })
 		);
+		const rounds = out.rounds;
 		expect(files(batch)).toEqual(files(interactive));
 		expect(calls(batch)).toEqual(calls(interactive));
 		const ids = provider.batches.lines.map((l) => l.customId);

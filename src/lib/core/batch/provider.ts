@@ -1,42 +1,50 @@
 /**
  * Sending a round through a provider's Batch API (`/v1/files` + `/v1/batches`) with the `openai`
  * SDK: one input file per model and endpoint (cut at the provider's limits), uploaded, made a
- * batch with a 24h window, polled with backoff, its output and error files downloaded and read
- * by {@link BatchOutputReader}; cancelled when the signal aborts. Same keys and base URLs as the
+ * batch with a 24h window (each batch id told to the caller at once, to be saved), polled with
+ * backoff by the saved ids, its output and error files downloaded and read by
+ * {@link BatchOutputReader}. An expired, failed or cancelled batch answers what it answered; the
+ * rest count as failed and are retried in a later round. Same keys and base URLs as the
  * interactive calls.
  */
 import OpenAI, { toFile } from 'openai';
-import { sdkTarget } from '../model/base-url';
+import { publicBaseUrl, sdkTarget } from '../model/base-url';
 import { NO_KEY } from '../model/openai-client';
 import type { RoleEndpoint } from '../model/types';
-import type { RunKey } from '../names';
+import { endpointKey, type RunKey } from '../names';
 import type { Role } from '../records';
-import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
-import { DEFAULT_BATCH_LIMITS, type BatchFileLimits } from './limits';
+import { BATCH_URL, writeRoundFiles } from './input-files';
+import type { BatchFileLimits } from './limits';
 import { BatchOutputReader, type BatchAnswer } from './output';
-import type { SendRound } from './rounds';
-import { RoundSplitter } from './split';
+import type { RoundSender } from './sender';
+import type { LineSink } from './split';
+import type { BatchRoundFile } from './store';
 
 export interface ProviderSendOptions {
 	run: RunKey;
 	endpoints: Record<Role, RoleEndpoint>;
-	signal?: AbortSignal;
 	limits?: BatchFileLimits;
 	/** First wait between polls; doubles up to `maxPollMs`. @default 1000 */
 	pollMs?: number;
 	/** @default 60000 */
 	maxPollMs?: number;
-	/** Told each batch made: its id and input file, for the round's saved state. */
-	onBatch?: (batch: { id: string; inputFileId: string; round: number }) => void;
 	/** Injectable for tests. @default globalThis.fetch */
 	fetch?: typeof fetch;
 }
 
 const DONE = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
-export function providerSender(options: ProviderSendOptions): SendRound {
+export function providerSender(options: ProviderSendOptions): RoundSender {
 	const sdks = new Map<string, OpenAI>();
+	/** The role endpoint (with its key) of a file, by the public base URL and model it names. */
+	const endpointOf = (file: { endpoint: string; model: string }): RoleEndpoint => {
+		const all = Object.values(options.endpoints);
+		const same = all.filter((e) => endpointKey(publicBaseUrl(e.baseURL)) === file.endpoint);
+		const ep = same.find((e) => e.model === file.model) ?? same[0];
+		if (!ep) throw new Error(`no endpoint of this run is ${file.endpoint}`);
+		return ep;
+	};
 	const sdkOf = (ep: RoleEndpoint) => {
 		const id = `${ep.baseURL}\0${ep.apiKey}`;
 		let sdk = sdks.get(id);
@@ -47,6 +55,7 @@ export function providerSender(options: ProviderSendOptions): SendRound {
 				...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
 				apiKey: ep.apiKey || NO_KEY,
 				dangerouslyAllowBrowser: true,
+				maxRetries: 4,
 				...(options.fetch ? { fetch: options.fetch } : {})
 			});
 			sdks.set(id, sdk);
@@ -54,86 +63,94 @@ export function providerSender(options: ProviderSendOptions): SendRound {
 		return sdk;
 	};
 
-	return async (requests, round) => {
-		const groups = new Map<string, { ep: RoleEndpoint; requests: PendingRequest[] }>();
-		for (const r of requests) {
-			const ep = options.endpoints[r.role];
-			const key = `${ep.baseURL}\0${ep.apiKey}\0${r.body.model}`;
-			const group = groups.get(key) ?? { ep, requests: [] };
-			group.requests.push(r);
-			groups.set(key, group);
+	return {
+		mode: 'provider',
+		async send(requests, round, signal, onFiles) {
+			const texts = new Map<string, string[]>();
+			const open = async (name: string): Promise<LineSink> => {
+				const lines: string[] = [];
+				texts.set(name, lines);
+				return { write: async (line) => void lines.push(line), close: async () => {} };
+			};
+			// Each role's requests go to that role's endpoint as this sender knows it (with its key).
+			const routed = requests.map((r) => ({ ...r, baseURL: options.endpoints[r.role].baseURL }));
+			const files = await writeRoundFiles(routed, round, open, options.limits);
+			const sent: BatchRoundFile[] = [];
+			for (const file of files) {
+				signal?.throwIfAborted();
+				const sdk = sdkOf(endpointOf(file));
+				const text = texts.get(file.name)!.join('');
+				texts.delete(file.name);
+				const uploaded = await sdk.files.create({
+					file: await toFile(new TextEncoder().encode(text), file.name.replace('/', '-')),
+					purpose: 'batch'
+				});
+				const made = await sdk.batches.create({
+					input_file_id: uploaded.id,
+					endpoint: BATCH_URL,
+					completion_window: '24h'
+				});
+				sent.push({ ...file, file_id: uploaded.id, batch_id: made.id, status: made.status });
+				await onFiles?.([...sent]);
+			}
+			return sent;
+		},
+
+		async collect(round, pending, signal, onPoll) {
+			const reader = new BatchOutputReader(
+				new Set(pending.map((p) => p.customId)),
+				await runHash(options.run)
+			);
+			const files = round.files.map((f) => ({ ...f }));
+			const out: BatchAnswer[] = [];
+			await Promise.all(
+				files.map(async (file) => {
+					if (!file.batch_id) return;
+					const sdk = sdkOf(endpointOf(file));
+					const done = await poll(sdk, file.batch_id, signal, (status) => {
+						file.status = status;
+						onPoll?.(files.map((f) => ({ ...f })));
+					});
+					for (const id of [done.output_file_id, done.error_file_id]) {
+						if (!id) continue;
+						const text = await (await sdk.files.content(id)).text();
+						out.push(...reader.read(text, `${done.id}/${id}`));
+					}
+				})
+			);
+			return out;
+		},
+
+		async cancel(round) {
+			await Promise.all(
+				round.files.map((f) =>
+					f.batch_id
+						? sdkOf(endpointOf(f))
+								.batches.cancel(f.batch_id)
+								.catch(() => {})
+						: null
+				)
+			);
 		}
-		const hash = await runHash(options.run);
-		const answers = await Promise.all(
-			[...groups.values()].map(async ({ ep, requests }, g) => {
-				const sdk = sdkOf(ep);
-				const reader = new BatchOutputReader(new Set(requests.map((r) => r.customId)), hash);
-				const files = await inputFiles(requests, options.limits ?? DEFAULT_BATCH_LIMITS);
-				const out: BatchAnswer[] = [];
-				await Promise.all(
-					files.map(async (text, i) => {
-						const name = `round-${round}-${g}-${i}.jsonl`;
-						const file = await sdk.files.create({
-							file: await toFile(new TextEncoder().encode(text), name),
-							purpose: 'batch'
-						});
-						const made = await sdk.batches.create({
-							input_file_id: file.id,
-							endpoint: '/v1/chat/completions',
-							completion_window: '24h'
-						});
-						options.onBatch?.({ id: made.id, inputFileId: file.id, round });
-						const done = await poll(sdk, made.id);
-						for (const id of [done.output_file_id, done.error_file_id]) {
-							if (!id) continue;
-							const text = await (await sdk.files.content(id)).text();
-							out.push(...reader.read(text, `${done.id}/${id}`));
-						}
-					})
-				);
-				return out;
-			})
-		);
-		return answers.flat();
 	};
 
-	async function poll(sdk: OpenAI, id: string) {
+	async function poll(
+		sdk: OpenAI,
+		id: string,
+		signal: AbortSignal | undefined,
+		told: (s: string) => void
+	) {
 		let wait = options.pollMs ?? 1000;
+		let last = '';
 		for (;;) {
-			if (options.signal?.aborted) {
-				await sdk.batches.cancel(id).catch(() => {});
-				throw options.signal.reason;
-			}
-			const batch = await sdk.batches.retrieve(id);
+			signal?.throwIfAborted();
+			const batch = await sdk.batches.retrieve(id, { signal });
+			if (batch.status !== last) told((last = batch.status));
 			if (DONE.has(batch.status)) return batch;
-			await sleep(wait, options.signal);
+			await sleep(wait, signal);
 			wait = Math.min(wait * 2, options.maxPollMs ?? 60_000);
 		}
 	}
-}
-
-/** The round's request lines for one endpoint, cut into files at the limits. */
-async function inputFiles(
-	requests: readonly PendingRequest[],
-	limits: BatchFileLimits
-): Promise<string[]> {
-	const files: string[][] = [];
-	const splitter = new RoundSplitter(async (i) => {
-		files[i] = [];
-		return { write: async (line) => void files[i].push(line), close: async () => {} };
-	}, limits);
-	for (const r of requests) {
-		await splitter.add(
-			JSON.stringify({
-				custom_id: r.customId,
-				method: 'POST',
-				url: '/v1/chat/completions',
-				body: r.body
-			})
-		);
-	}
-	await splitter.close();
-	return files.map((lines) => lines.join(''));
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,70 +1,110 @@
 /**
- * Batch mode's loop (PROTOCOL.md §3, batch mode): one pass of the ordinary engine per round, with
- * a {@link createBatchClient} answering from the answers known so far. A pass that parks tasks
- * hands its pending requests to `send` (a provider's Batch API, files for a cluster, or a test)
- * and the next pass replays the parked cases with the answers that came back. The number of
- * rounds is the longest chain of dependent calls of a case, retries included.
+ * Batch mode's loop (PROTOCOL.md §3, batch mode): one pass of the ordinary engine per round
+ * (`pass.ts`); a pass that parks cases hands its pending requests to a {@link RoundSender}, and
+ * the next pass replays the parked cases with the answers that came back. Everything is kept in
+ * the run's store, so a stopped process picks up where it was:
+ * - the round is saved before anything is sent, and every batch id as soon as it is made: a
+ *   restart polls a submitted round (its requests recomputed by a replay pass), never sends it
+ *   again;
+ * - a round's answers are appended (with the round) before it is marked answered;
+ * - a call's log line is written by the pass that first uses its answer: the pass after its
+ *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing.
  */
-import { runAll, type RunAllOptions } from '../engine/run-all';
+import { UsageError } from '../errors';
+import { coded } from '../said';
+import { longestChain } from './chain';
+import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
+import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
-import { modelDirName } from '../layout';
-import type { Role } from '../records';
-import { DEFAULT_SETTINGS } from '../run-config';
-import { createBatchClient, type PendingRequest } from './client';
-import type { BatchAnswer } from './output';
-import { BatchWaiting } from './pending';
+import { noAnswer, type RoundSender } from './sender';
 
-/** Sends one round and returns its answers; a request left unanswered counts as failed. */
-export type SendRound = (
-	requests: readonly PendingRequest[],
-	round: number
-) => Promise<BatchAnswer[]>;
+export type { BatchRunOptions } from './pass';
+export type { RoundSender } from './sender';
 
-export interface BatchRunOptions extends Omit<RunAllOptions, 'client' | 'batch'> {
-	/** Answers known before the first pass (saved with the run by an earlier start). */
-	answers?: ReadonlyMap<string, BatchAnswer>;
+export type BatchRunResult =
+	| { done: true; result: RunStagesResult; rounds: number; longestChain: number }
+	/** Files mode: the round's outputs are to be imported (`importBatchOutputs`). */
+	| { done: false; waiting: BatchRound; rounds: number };
+
+export interface BatchRunEvents {
+	/** Told the saved state after every change (a round sent, polled, answered). */
+	onRound?(state: BatchState): void;
 }
 
-export interface BatchRunResult {
-	result: RunStagesResult;
-	/** Rounds sent by this call. */
-	rounds: number;
+/** The round still out (written or submitted), if the last one is. */
+export function openRound(state: BatchState): BatchRound | null {
+	const last = state.rounds.at(-1);
+	return last && (last.status === 'written' || last.status === 'submitted') ? last : null;
 }
 
-export async function runBatch(options: BatchRunOptions, send: SendRound): Promise<BatchRunResult> {
-	const run = { runId: options.runId, modelDir: await modelDirName(options.models.evaluated) };
-	const endpoints = Object.fromEntries(
-		(Object.keys(options.models) as Role[]).map((role) => [
-			role,
-			{ baseURL: options.endpoints[role], apiKey: '', model: options.models[role] }
-		])
-	) as Record<Role, { baseURL: string; apiKey: string; model: string }>;
-	const answers = new Map(options.answers);
-	let fresh: ReadonlySet<string> = new Set(answers.keys());
-	for (let rounds = 0; ;) {
-		const client = createBatchClient(endpoints, {
-			run,
-			answers,
-			retries: (options.settings ?? DEFAULT_SETTINGS).retries,
-			fresh: (id) => fresh.has(id)
+export async function runBatch(
+	options: BatchRunOptions,
+	sender: RoundSender,
+	events: BatchRunEvents = {}
+): Promise<BatchRunResult> {
+	const { store } = options;
+	const run = await batchRunKey(options);
+	const now = options.now ?? (() => new Date());
+	let state: BatchState = (await store.readBatchState(run)) ?? { version: 1, rounds: [] };
+	const answers = new Map<string, SavedBatchAnswer>();
+	for (const a of await store.readBatchAnswers(run)) answers.set(a.customId, a);
+	const save = async (round: BatchRound) => {
+		const rounds = state.rounds.filter((r) => r.round !== round.round);
+		state = { version: 1, rounds: [...rounds, round].sort((a, b) => a.round - b.round) };
+		await store.writeBatchState(run, state);
+		events.onRound?.(state);
+	};
+
+	for (;;) {
+		// A round saved before its first batch was made (or file written) was never sent.
+		let round = openRound(state);
+		if (round?.files.length === 0) round = null;
+		if (round && round.mode !== sender.mode) {
+			throw new UsageError([coded('batch_mode_differs', { round: round.round, mode: round.mode })]);
+		}
+		const last = state.rounds.at(-1);
+		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
+		const pass = await batchPass(options, answers, logged);
+		if (pass.done) {
+			const rounds = state.rounds.filter((r) => r.status === 'answered').length;
+			return {
+				done: true,
+				result: pass.result,
+				rounds,
+				longestChain: longestChain(answers.values())
+			};
+		}
+		if (!round) {
+			let next: BatchRound = {
+				round: state.rounds.filter((r) => r.files.length > 0).length + 1,
+				mode: sender.mode,
+				status: sender.mode === 'files' ? 'written' : 'submitted',
+				sent_at: now().toISOString(),
+				requests: pass.pending.length,
+				files: []
+			};
+			await save(next);
+			const files = await sender.send(pass.pending, next.round, options.signal, async (files) => {
+				await save((next = { ...next, files }));
+			});
+			await save((next = { ...next, files }));
+			round = next;
+		}
+		let polled = Promise.resolve();
+		const sent = round;
+		const got = await sender.collect(sent, pass.pending, options.signal, (files) => {
+			polled = polled.then(() => save({ ...sent, files }));
 		});
-		try {
-			return { result: await runAll({ ...options, client, batch: true }), rounds };
-		} catch (e) {
-			if (!(e instanceof BatchWaiting)) throw e;
-		}
-		rounds++;
-		const got = await send(client.pending, rounds);
-		const asked = new Set(client.pending.map((p) => p.customId));
-		for (const answer of got) if (asked.has(answer.customId)) answers.set(answer.customId, answer);
-		for (const id of asked) {
-			if (!answers.has(id)) {
-				answers.set(id, {
-					customId: id,
-					error: { code: 'no_answer', message: 'the round returned no answer' }
-				});
-			}
-		}
-		fresh = asked;
+		await polled;
+		if (got === null) return { done: false, waiting: sent, rounds: state.rounds.length };
+		const byId = new Map(got.map((a) => [a.customId, a]));
+		const saved = pass.pending.map((p) => ({
+			...(byId.get(p.customId) ?? noAnswer(p.customId)),
+			round: sent.round
+		}));
+		await store.appendBatchAnswers(run, saved);
+		for (const a of saved) answers.set(a.customId, a);
+		const latest = state.rounds.find((r) => r.round === sent.round) ?? sent;
+		await save({ ...latest, status: 'answered' });
 	}
 }

@@ -64,14 +64,20 @@ export interface BatchStore {
 	readBatchState(run: RunKey): Promise<BatchState | null>;
 	/** Replaces the run's round state (atomically: a crash leaves the old or the new one). */
 	writeBatchState(run: RunKey, state: BatchState): Promise<void>;
-	/** Appends answers (flushed before resolving), in the given order. */
-	appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void>;
+	/** Appends answers (flushed before resolving), in the given order, with their `round`. */
+	appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void>;
 	/**
 	 * Every saved answer, in written order; [] when there is none. A torn last line (a crash
 	 * mid-append) is dropped, any other bad line rejects naming `batch/answers.jsonl` and its line.
 	 */
-	readBatchAnswers(run: RunKey): Promise<BatchAnswer[]>;
+	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]>;
 }
+
+/**
+ * An answer as saved: with the round it came back in, so the pass that first uses it (and only
+ * that pass, also after a restart) writes its call-log line.
+ */
+export type SavedBatchAnswer = BatchAnswer & { round?: number };
 
 /** True when `store` also keeps batch rounds. */
 export function isBatchStore(store: unknown): store is BatchStore {
@@ -86,16 +92,22 @@ export function isBatchStore(store: unknown): store is BatchStore {
 
 const SavedAnswer = z.object({
 	custom_id: z.string().max(64),
+	round: z.number().int().positive().optional(),
 	response: z.object({ status_code: z.number().int(), body: z.unknown() }).optional(),
 	error: z.object({ code: z.string().nullable(), message: z.string().nullable() }).optional()
 });
 
 /** One line of `batch/answers.jsonl`, in the batch output format, `\n`-terminated. */
-export function batchAnswerLine(answer: BatchAnswer): string {
+export function batchAnswerLine(answer: SavedBatchAnswer): string {
+	const round = answer.round === undefined ? {} : { round: answer.round };
 	const row =
 		'error' in answer
-			? { custom_id: answer.customId, error: answer.error }
-			: { custom_id: answer.customId, response: { status_code: answer.status, body: answer.body } };
+			? { custom_id: answer.customId, ...round, error: answer.error }
+			: {
+					custom_id: answer.customId,
+					...round,
+					response: { status_code: answer.status, body: answer.body }
+				};
 	return `${JSON.stringify(row)}\n`;
 }
 
@@ -103,14 +115,16 @@ export function batchAnswerLine(answer: BatchAnswer): string {
  * The answers of a saved `batch/answers.jsonl` text (`file` names it in errors). A last line
  * without its line end is a crash mid-append and is dropped (its round is asked again).
  */
-export function parseBatchAnswers(text: string, file: string): BatchAnswer[] {
+export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[] {
 	const end = text.lastIndexOf('\n') + 1;
 	const whole = text.slice(0, end);
 	return parseJsonl(whole, SavedAnswer, file, { entry: 'a saved batch answer' }).map((row, i) => {
+		const round = row.round === undefined ? {} : { round: row.round };
 		if (row.response) {
-			return { customId: row.custom_id, status: row.response.status_code, body: row.response.body };
+			const { status_code: status, body } = row.response;
+			return { customId: row.custom_id, ...round, status, body };
 		}
-		if (row.error) return { customId: row.custom_id, error: row.error };
+		if (row.error) return { customId: row.custom_id, ...round, error: row.error };
 		throw new CheckpointError(
 			`${file}, line ${i + 1}: a saved batch answer with neither response nor error.`
 		);

@@ -6,8 +6,13 @@
 import { parseCallLog } from '../calls/log';
 import type { CallLogEntry } from '../calls/schema';
 import type { CallLog } from '../calls/types';
-import { BatchState, batchAnswerLine, parseBatchAnswers, type BatchStore } from '../batch/store';
-import type { BatchAnswer } from '../batch/output';
+import {
+	BatchState,
+	batchAnswerLine,
+	parseBatchAnswers,
+	type BatchStore,
+	type SavedBatchAnswer
+} from '../batch/store';
 import { CheckpointError, RunLockedError } from '../errors';
 import { parseJsonl, toJsonLine } from '../jsonl';
 import { stripBom } from '../text';
@@ -164,14 +169,14 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 		this.#files.set(batchStatePath(run), [`${JSON.stringify(BatchState.parse(state))}\n`]);
 	}
 
-	async appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void> {
+	async appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
 		const path = batchAnswersPath(run);
 		const chunks = this.#files.get(path) ?? [];
 		chunks.push(...answers.map(batchAnswerLine));
 		this.#files.set(path, chunks);
 	}
 
-	async readBatchAnswers(run: RunKey): Promise<BatchAnswer[]> {
+	async readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
 		const path = batchAnswersPath(run);
 		const chunks = this.#files.get(path);
 		return chunks ? parseBatchAnswers(chunks.join(''), path) : [];

@@ -1,0 +1,98 @@
+/**
+ * `runs/<run-id>/<model>/batch/`: a batch-mode run's rounds (`core/batch/store.ts`).
+ * `state.json` is replaced whole (temporary file, sync, rename, folder synced), so a crash
+ * leaves the old state or the new one; `answers.jsonl` is appended and synced before the
+ * append resolves, so an answer said saved survives a crash. The first append of a process cuts
+ * a torn last line a crash may have left (the reader drops it too), so the next line starts whole.
+ * Neither file is a canonical stage file: the layout parser passes over `batch/`, so no bundle or
+ * export takes them; they are removed with the run.
+ */
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+import { BatchState, batchAnswerLine, parseBatchAnswers } from '../core/batch/store';
+import type { SavedBatchAnswer } from '../core/batch/store';
+import { CheckpointError } from '../core/errors';
+import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
+import type { StoreContext } from './fs-store-context';
+import { readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
+import { writeAll } from './fs-store-write';
+
+/** `FsStore`'s part of `BatchStore`. */
+export class BatchFiles {
+	readonly #ctx: StoreContext;
+	/** Answer files whose tail this process checked (a torn line is cut once). */
+	readonly #checked = new Set<string>();
+
+	constructor(ctx: StoreContext) {
+		this.#ctx = ctx;
+	}
+
+	async readState(run: RunKey): Promise<BatchState | null> {
+		const path = batchStatePath(run);
+		const bytes = await readIfExists(this.#ctx.pathOf(path));
+		if (bytes === null) return null;
+		let json: unknown;
+		try {
+			json = JSON.parse(bytes.toString('utf8'));
+		} catch {
+			throw new CheckpointError(`${path}: not JSON; restore it or delete the run's batch folder.`);
+		}
+		const state = BatchState.safeParse(json);
+		if (!state.success) {
+			throw new CheckpointError(`${path}: not a batch state (${state.error.issues[0]?.message}).`);
+		}
+		return state.data;
+	}
+
+	async writeState(run: RunKey, state: BatchState): Promise<void> {
+		const path = this.#ctx.pathOf(batchStatePath(run));
+		const text = `${JSON.stringify(BatchState.parse(state), null, 1)}\n`;
+		await this.#ctx.serial(path, async () => {
+			await fs.mkdir(dirname(path), { recursive: true });
+			await replaceFile(path, text);
+			await syncDir(dirname(path));
+		});
+	}
+
+	async append(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
+		if (answers.length === 0) return;
+		const path = this.#ctx.pathOf(batchAnswersPath(run));
+		const bytes = Buffer.from(answers.map(batchAnswerLine).join(''), 'utf8');
+		await this.#ctx.serial(path, async () => {
+			await fs.mkdir(dirname(path), { recursive: true });
+			if (!this.#checked.has(path)) {
+				await cutTornTail(path);
+				this.#checked.add(path);
+			}
+			const handle = await fs.open(path, 'a');
+			try {
+				await writeAll(handle, bytes, path);
+				await handle.sync();
+			} finally {
+				await handle.close();
+			}
+		});
+	}
+
+	async read(run: RunKey): Promise<SavedBatchAnswer[]> {
+		const path = batchAnswersPath(run);
+		const abs = this.#ctx.pathOf(path);
+		const bytes = await this.#ctx.serial(abs, () => readIfExists(abs));
+		return bytes === null ? [] : parseBatchAnswers(bytes.toString('utf8'), path);
+	}
+
+	async remove(run: RunKey): Promise<void> {
+		const answers = this.#ctx.pathOf(batchAnswersPath(run));
+		this.#checked.delete(answers);
+		await fs.rm(answers, { force: true });
+		await fs.rm(this.#ctx.pathOf(batchStatePath(run)), { force: true });
+		await removeIfEmpty(dirname(answers));
+	}
+}
+
+/** Cuts a last line without its line end (a crash mid-append) off the file. */
+async function cutTornTail(path: string): Promise<void> {
+	const bytes = await readIfExists(path);
+	if (bytes === null || bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
+	await fs.truncate(path, bytes.lastIndexOf(0x0a) + 1);
+}
