@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import { allStoredFiles } from '../../../tests/support/stored-runs';
 import { makeA1, makeManifest } from '../../../tests/support/record-factories';
-import type { BatchAnswer } from '../core/batch/output';
-import { isBatchStore, type BatchState } from '../core/batch/store';
+import { isBatchStore, type BatchState, type SavedBatchAnswer } from '../core/batch/store';
 import { CheckpointError } from '../core/errors';
 
 const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
@@ -36,9 +35,9 @@ const state: BatchState = {
 	]
 };
 
-const answer = (i: number): BatchAnswer =>
+const answer = (i: number): SavedBatchAnswer =>
 	i % 2
-		? { customId: `lp1.${i}`, error: { code: 'expired', message: null } }
+		? { customId: `lp1.${i}`, round: i, error: { code: 'expired', message: null } }
 		: {
 				customId: `lp1.${i}`,
 				status: 200,

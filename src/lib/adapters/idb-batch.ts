@@ -5,8 +5,12 @@
  * disk saves none of them). Rows are checked when read; a damaged one is refused naming the
  * run's file. Neither is exported in a bundle; both go with the run.
  */
-import type { BatchAnswer } from '../core/batch/output';
-import { BatchState, batchAnswerLine, parseBatchAnswers } from '../core/batch/store';
+import {
+	BatchState,
+	batchAnswerLine,
+	parseBatchAnswers,
+	type SavedBatchAnswer
+} from '../core/batch/store';
 import { CheckpointError } from '../core/errors';
 import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
 import { callRange } from './idb-ranges';
@@ -42,7 +46,7 @@ export async function writeBatchState(db: Db, run: RunKey, state: BatchState): P
 export async function appendBatchAnswers(
 	db: Db,
 	run: RunKey,
-	answers: readonly BatchAnswer[]
+	answers: readonly SavedBatchAnswer[]
 ): Promise<void> {
 	if (answers.length === 0) return;
 	const lines = answers.map((a) => batchAnswerLine(a).slice(0, -1));
@@ -62,7 +66,7 @@ export async function appendBatchAnswers(
 	});
 }
 
-export async function readBatchAnswers(db: Db, run: RunKey): Promise<BatchAnswer[]> {
+export async function readBatchAnswers(db: Db, run: RunKey): Promise<SavedBatchAnswer[]> {
 	const rows = await db.getAll('batch_answers', callRange(run));
 	// Every row is whole (written in a transaction), so each ends its line: none is dropped as torn.
 	const text = rows.map((row) => `${row.json}\n`).join('');

@@ -25,8 +25,7 @@ import {
 	recordIdentity
 } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
-import type { BatchAnswer } from '../core/batch/output';
-import type { BatchState, BatchStore } from '../core/batch/store';
+import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import * as batch from './idb-batch';
 import { readHeadRows } from './idb-heads';
 import { heldRuns, lockRun } from './idb-locks';
@@ -229,11 +228,11 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 		return batch.writeBatchState(this.#db, run, state);
 	}
 
-	appendBatchAnswers(run: RunKey, answers: readonly BatchAnswer[]): Promise<void> {
+	appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
 		return batch.appendBatchAnswers(this.#db, run, answers);
 	}
 
-	readBatchAnswers(run: RunKey): Promise<BatchAnswer[]> {
+	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
 		return batch.readBatchAnswers(this.#db, run);
 	}
 
