@@ -2,6 +2,7 @@
  * What `RunController` is given: one run's request (dataset, models, settings, the model
  * client's recipe) and the controller's options. Types only, so the page and the worker share them.
  */
+import type { BatchSendMode } from '$lib/core/batch/store';
 import type { ToolInfo } from '$lib/core/engine/manifest';
 import type { RunDataset, StageName } from '$lib/core/engine/types';
 import type { ModelEvent } from '$lib/core/model/events';
@@ -53,6 +54,8 @@ export interface RunRequest {
 	/** Cases saved per stage before this start (a resume), for the whole run's estimate. */
 	saved?: Partial<Record<StageName, number>>;
 	tool?: ToolInfo;
+	/** Batch mode: how rounds are sent (PROTOCOL.md §3, batch mode); absent: interactive. */
+	batch?: BatchSendMode;
 }
 
 export interface RunControllerOptions {

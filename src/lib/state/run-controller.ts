@@ -31,6 +31,8 @@ import type {
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import { withHeldLock } from '$lib/core/store/held-lock';
+import type { BatchRunOptions } from '$lib/core/batch/rounds';
+import { BatchRunner, batchOptions } from './batch-run';
 import { earlierCalls } from './earlier-calls';
 import { PauseGate } from './pause-gate';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
@@ -59,6 +61,10 @@ export class RunController {
 	#tracker: RunTracker | null = null;
 	/** The whole run's figures, for the run under way. */
 	readonly #figures = new RunFigures();
+	/** Batch mode's rounds, and a files round's inputs kept for download. */
+	readonly #batch = new BatchRunner();
+	/** The run under way is in batch mode. */
+	#inBatch = false;
 	readonly #options: RunControllerOptions;
 	readonly #plans: PlanBook;
 
@@ -86,6 +92,7 @@ export class RunController {
 		const stages = [...request.stages];
 		this.#current = null;
 		this.#tracker = null;
+		this.#inBatch = request.batch !== undefined;
 		this.#figures.begin(
 			Math.min(request.limit ?? Infinity, request.dataset.cases.length),
 			request.saved ?? {},
@@ -123,7 +130,8 @@ export class RunController {
 				datasetName: request.datasetName,
 				status: this.#snap.status === 'running' ? 'running' : 'paused',
 				error: null,
-				updatedAt: this.#now().toISOString()
+				updatedAt: this.#now().toISOString(),
+				...(request.batch ? { batch: request.batch } : {})
 			});
 			this.#planned = true;
 		};
@@ -162,25 +170,37 @@ export class RunController {
 				keys: request.keys,
 				tool: request.tool
 			};
-			const result = together
-				? await runAll({
-						...common,
-						stages,
-						// The gate before the slot: a call held while paused holds no slot.
-						client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
-						concurrency: request.concurrency,
-						// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+			const result = request.batch
+				? await this.#runBatch(request, run, {
+						signal: abort.signal,
 						snapshotIntervalMs: 50,
 						onTracker: (tracker) => (this.#tracker = tracker),
 						onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
 					})
-				: await runStages({
-						...common,
-						stages,
-						client: gate.wrap(client),
-						concurrency: request.concurrency,
-						progress
-					});
+				: together
+					? await runAll({
+							...common,
+							stages,
+							// The gate before the slot: a call held while paused holds no slot.
+							client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
+							concurrency: request.concurrency,
+							// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+							snapshotIntervalMs: 50,
+							onTracker: (tracker) => (this.#tracker = tracker),
+							onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
+						})
+					: await runStages({
+							...common,
+							stages,
+							client: gate.wrap(client),
+							concurrency: request.concurrency,
+							progress
+						});
+			if (result === null) {
+				// Files mode: the round waits for its outputs; uploading them goes on (`importBatch`).
+				this.#writeStatus('paused');
+				return this.#set({ status: 'waiting', pauses: this.#endPause() });
+			}
 			this.#writeStatus('done');
 			return this.#set({
 				status: 'done',
@@ -206,9 +226,49 @@ export class RunController {
 		}
 	}
 
+	/** Batch mode: rounds until done (the pass's result) or, files mode, a round waiting (null). */
+	async #runBatch(request: RunRequest, run: RunKey, pass: Partial<BatchRunOptions>) {
+		const options = batchOptions(request, this.#options.store, run, pass);
+		const endpoints = request.clientSpec?.endpoints;
+		if (!request.batch || !endpoints) throw new Error('a batch run needs its client spec');
+		const got = await this.#batch.run(request.batch, options, endpoints, (batch) =>
+			this.#set({ batch })
+		);
+		return got.done ? got.result : null;
+	}
+
+	/**
+	 * Files mode: reads the waiting round's output files (all checked before anything is saved;
+	 * a refusal names file and line) under the run's lock. Start the request again to go on.
+	 */
+	async importBatch(
+		request: Omit<RunRequest, 'makeClient'>,
+		files: { name: string; text: string }[]
+	) {
+		if (this.active) throw new Error('a run is already active in this page');
+		const run = { runId: request.runId, modelDir: await modelDirName(request.models.evaluated) };
+		const release = await this.#options.store.lock(run);
+		try {
+			return await this.#batch.importOutputs(
+				batchOptions(request, this.#options.store, run),
+				files
+			);
+		} finally {
+			await release();
+		}
+	}
+
+	/** A files round's input file, by name, as offered for download; null when not kept. */
+	batchInput(name: string): string | null {
+		return this.#batch.inputs.get(name)?.text ?? null;
+	}
+
 	/** No new case starts; cases under way finish and are saved. */
 	pause(): void {
-		if (!this.#gate || !['running', 'pausing'].includes(this.#snap.status)) return;
+		// Batch mode has nothing to pause: a round out is answered whole or cancelled by Stop.
+		if (this.#inBatch || !this.#gate || !['running', 'pausing'].includes(this.#snap.status)) {
+			return;
+		}
 		this.#gate.pause();
 		this.#figures.resetRate();
 		this.#writeStatus('paused');

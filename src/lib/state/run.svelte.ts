@@ -20,6 +20,8 @@ import { datasetState } from './dataset.svelte';
 import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
 import { PlanState } from './plan.svelte';
 import { promptsState } from './prompts.svelte';
+import { BatchPage } from './batch-page.svelte';
+import type { RunRequest } from './run-controller-types';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
 import { loadPlans, removePlan } from './run-plans';
@@ -160,6 +162,13 @@ export class RunState {
 	);
 	/** Browser storage, one figure for every page. */
 	readonly storage = storageUse;
+	/** Batch mode: the form's choice, a files round's downloads and uploads. */
+	readonly batch = new BatchPage(
+		() => this.#engine,
+		(request) => this.#run(() => this.#engine.start(request))
+	);
+	/** The last run started here (a files round's upload goes on with it). */
+	lastRequest = $state.raw<RunRequest | null>(null);
 
 	#engine: RunEngine;
 	#store: Promise<IdbStore> | null = null;
@@ -295,6 +304,8 @@ export class RunState {
 				return;
 			}
 			if (saved?.kind === 'resume') request.saved = saved.saved;
+			if (this.batch.choice !== 'interactive') request.batch = this.batch.choice;
+			this.lastRequest = request;
 			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
@@ -330,11 +341,20 @@ export class RunState {
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
 			request.saved = item.saved;
+			if (item.plan.batch) request.batch = item.plan.batch;
+			this.batch.choice = item.plan.batch ?? 'interactive';
+			this.lastRequest = request;
 			this.#showStarting(request.stages, { runId: item.plan.runId, modelDir: item.plan.modelDir });
 			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
 		}
+	}
+
+	/** After a reload: takes up the batch run this browser was sending rounds for, if any. */
+	async resumeBatch(): Promise<void> {
+		const item = this.active ? null : this.batch.toResume(this.unfinished);
+		if (item) await this.resumeUnfinished(item);
 	}
 
 	/** Forgets an unfinished run's plan; its records stay in the browser. */
