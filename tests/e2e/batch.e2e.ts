@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
+import { LAPTOP, PHONE } from './i18n-support';
 import { controlsOffScreen, settled } from './phone-support';
 import {
 	fillRunForm,
@@ -214,20 +215,30 @@ describe('Run page in batch mode', () => {
 		expect(fake.server.batches.batches.size).toBe(0);
 	});
 
-	it('keeps the batch choice and round inside a 390 px screen', async () => {
+	it('keeps the batch choice and a waiting round inside a 390 px screen, in both languages', async () => {
 		const { page } = e;
-		await page.setViewportSize({ width: 390, height: 844 });
-		await page.getByTestId('batch-choice').scrollIntoViewIfNeeded();
-		await page.getByTestId('batch-round').waitFor();
-		await settled(page);
-		expect(await controlsOffScreen(page)).toEqual([]);
-		const wide = await page.evaluate(() =>
-			['batch-choice', 'batch-round']
-				.map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect())
-				.filter((box) => box.right > document.documentElement.clientWidth + 1)
-		);
-		expect(wide).toEqual([]);
-		await e.screenshot('batch-phone');
-		await page.setViewportSize({ width: 1360, height: 900 });
+		await fillRunForm(page, { runId: 'phone', limit: 1, stages: ['gen'] });
+		await page.getByTestId('batch-files').check();
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'waiting');
+		await page.getByTestId('batch-download').waitFor();
+		for (const locale of ['zh-CN', 'en']) {
+			await page.getByTestId('language').selectOption(locale);
+			await page.waitForFunction((l) => document.documentElement.lang === l, locale);
+			await page.setViewportSize(PHONE);
+			await settled(page);
+			expect(await controlsOffScreen(page)).toEqual([]);
+			const wide = await page.evaluate(() =>
+				['batch-choice', 'batch-round']
+					.map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect())
+					.filter((box) => box.right > document.documentElement.clientWidth + 1)
+					.map((box) => box.right)
+			);
+			expect(wide).toEqual([]);
+			await e.screenshot(`batch-${locale}-390`);
+			await page.setViewportSize(LAPTOP);
+			await settled(page);
+			await e.screenshot(`batch-${locale}-1366`);
+		}
 	});
 });

@@ -310,7 +310,7 @@ export class RunController {
 			this.#announce?.();
 			this.#announce = null;
 		}
-		const progress = stageRows(snap);
+		const progress = stageRows(snap, this.#inBatch);
 		const overall = this.#overall(progress, snap);
 		this.#set({ progress, overall, waitingBy: this.#gate?.waitingByStage() ?? {} });
 		this.#checkPaused();

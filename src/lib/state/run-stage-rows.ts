@@ -5,13 +5,17 @@
 import type { RunSnapshot as EngineSnapshot, StageProgress } from '$lib/core/engine/types';
 import type { RunSnapshot } from './run-snapshot';
 
-export function stageRows(snap: EngineSnapshot): RunSnapshot['progress'] {
+/**
+ * `batch`: a pass of batch mode, whose unfinished cases wait for the round's answers (running)
+ * rather than having stopped.
+ */
+export function stageRows(snap: EngineSnapshot, batch = false): RunSnapshot['progress'] {
 	const progress: RunSnapshot['progress'] = {};
 	for (const s of snap.stages) {
 		const complete = s.done >= s.total && s.inFlight === 0;
 		const status: StageProgress['status'] = complete
 			? 'done'
-			: snap.status === 'running'
+			: snap.status === 'running' || (batch && s.failures === 0)
 				? 'running'
 				: s.failures > 0
 					? 'failed'
