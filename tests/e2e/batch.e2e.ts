@@ -236,6 +236,8 @@ describe('Run page in batch mode', () => {
 			);
 			expect(wide).toEqual([]);
 			await e.screenshot(`batch-${locale}-390`);
+			await e.screenshot(`batch-${locale}-390-progress`, page.getByTestId('run-progress'));
+			await e.screenshot(`batch-${locale}-390-choice`, page.getByTestId('batch-choice'));
 			await page.setViewportSize(LAPTOP);
 			await settled(page);
 			await e.screenshot(`batch-${locale}-1366`);

@@ -283,6 +283,7 @@ export class RunState {
 
 	async start(): Promise<void> {
 		this.pageError = null;
+		this.batch.note = null;
 		this.resumedWithoutKeys = [];
 		const before = this.snapshot;
 		try {
@@ -322,6 +323,7 @@ export class RunState {
 
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
 		this.pageError = null;
+		this.batch.note = null;
 		const check = checkResume(
 			this.sources,
 			item.manifest,
