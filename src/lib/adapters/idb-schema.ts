@@ -45,6 +45,17 @@ export interface WorkbenchDb extends DBSchema {
 
 export type Db = IDBPDatabase<WorkbenchDb>;
 
+/** Every store that holds rows of a run: deleting a run clears it from each. */
+export const RUN_STORES = [
+	'manifests',
+	'records',
+	'heads',
+	'calls',
+	'reviews',
+	'batch_states',
+	'batch_answers'
+] as const;
+
 export function upgrade(db: Db, oldVersion: number): void {
 	if (oldVersion < 1) {
 		db.createObjectStore('manifests', { keyPath: ['runId', 'modelDir'] });

@@ -33,7 +33,7 @@ import { parseRecordRows } from './idb-parse';
 import { callCaseKey, callRange, fileRange, reviewRange } from './idb-ranges';
 import type { ReviewRow } from './idb-rows';
 import { openWorkbenchDb, type IdbStoreOptions } from './idb-open';
-import type { Db } from './idb-schema';
+import { RUN_STORES, type Db } from './idb-schema';
 import { LABEL_PREFIX, storedLabel, writeTx } from './idb-write';
 import { writeRunRows, type RunRows } from './idb-write-runs';
 
@@ -220,21 +220,12 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), storedLabel(callLogPath(run)));
 	}
 
-	readBatchState(run: RunKey): Promise<BatchState | null> {
-		return batch.readBatchState(this.#db, run);
-	}
-
-	writeBatchState(run: RunKey, state: BatchState): Promise<void> {
-		return batch.writeBatchState(this.#db, run, state);
-	}
-
-	appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
-		return batch.appendBatchAnswers(this.#db, run, answers);
-	}
-
-	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
-		return batch.readBatchAnswers(this.#db, run);
-	}
+	// BatchStore (`idb-batch.ts`): a batch-mode run's rounds and answers.
+	readBatchState = (run: RunKey) => batch.readBatchState(this.#db, run);
+	writeBatchState = (run: RunKey, state: BatchState) => batch.writeBatchState(this.#db, run, state);
+	appendBatchAnswers = (run: RunKey, answers: readonly SavedBatchAnswer[]) =>
+		batch.appendBatchAnswers(this.#db, run, answers);
+	readBatchAnswers = (run: RunKey) => batch.readBatchAnswers(this.#db, run);
 
 	async listRuns(): Promise<RunKey[]> {
 		const keys = await this.#db.getAllKeys('manifests');
@@ -244,16 +235,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			const stores = [
-				'manifests',
-				'records',
-				'heads',
-				'calls',
-				'reviews',
-				'batch_states',
-				'batch_answers'
-			] as const;
-			await writeTx(this.#db, [...stores], runLabel(run), async (tx) => {
+			await writeTx(this.#db, [...RUN_STORES], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
 				await tx.objectStore('reviews').delete(reviewRange(run));
 				await tx.objectStore('calls').delete(callRange(run));

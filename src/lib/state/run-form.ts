@@ -4,7 +4,7 @@
  * Prompts pages, so a `$derived` over it changes with any of them.
  */
 import type { StageName } from '$lib/core/engine/types';
-import { runIdProblem } from '$lib/core/layout';
+import { runIdProblem, type RunKey } from '$lib/core/layout';
 import { datasetState } from './dataset.svelte';
 import { promptsState } from './prompts.svelte';
 import type { ManifestRequest } from './saved-run';
@@ -23,6 +23,16 @@ export const FORM_STAGES: readonly StageName[] = [
 export function parseLimit(text: string): number | null {
 	const t = text.trim();
 	return t === '' ? null : Number(t);
+}
+
+/** The first `runN` no saved run of `modelDir` (of any model when null) uses. */
+export function firstFreeRunId(saved: readonly RunKey[], modelDir: string | null): string {
+	const used = saved
+		.filter((r) => modelDir === null || r.modelDir === modelDir)
+		.map((r) => r.runId);
+	let n = 1;
+	while (used.includes(`run${n}`)) n++;
+	return `run${n}`;
 }
 
 /** What the form's run is checked with against the run its run id holds. */

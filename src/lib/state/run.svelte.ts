@@ -25,7 +25,7 @@ import type { RunRequest } from './run-controller-types';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
 import { loadPlans, removePlan } from './run-plans';
-import { FORM_STAGES, formCheckOf, parseLimit, type FormCheck } from './run-form';
+import { FORM_STAGES, firstFreeRunId, formCheckOf, parseLimit, type FormCheck } from './run-form';
 import { formProblems } from './run-problems';
 import { readinessNow } from './run-readiness';
 import {
@@ -273,12 +273,7 @@ export class RunState {
 		// already be typing: whatever they typed, even a cleared field, wins.
 		if (options.onlyIfEmpty && (this.runId || this.runIdEdited)) return;
 		if (options.onlyIf && !options.onlyIf()) return;
-		const used = this.savedRuns
-			.filter((r) => modelDir === null || r.modelDir === modelDir)
-			.map((r) => r.runId);
-		let n = 1;
-		while (used.includes(`run${n}`)) n++;
-		this.runId = `run${n}`;
+		this.runId = firstFreeRunId(this.savedRuns, modelDir);
 	}
 
 	async start(): Promise<void> {
