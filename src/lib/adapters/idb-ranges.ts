@@ -19,7 +19,7 @@ export function callCaseKey(json: string): string {
 	}
 }
 
-/** A run's call-log rows in seq order. */
+/** A run's rows keyed [runId, modelDir, seq] in seq order: its call log, its batch answers. */
 export function callRange(run: RunKey): IDBKeyRange {
 	return IDBKeyRange.bound(
 		[run.runId, run.modelDir, -Infinity],

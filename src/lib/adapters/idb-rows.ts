@@ -76,3 +76,25 @@ export interface ReviewRow {
 	decision: string;
 	json: string;
 }
+
+/**
+ * A batch-mode run's round state (`batch/state.json`, `core/batch/store.ts`). Key:
+ * [runId, modelDir]; rewritten whole. Kept as its JSON text and checked when read.
+ */
+export interface BatchStateRow {
+	runId: string;
+	modelDir: string;
+	json: string;
+}
+
+/**
+ * One saved batch answer (a line of `batch/answers.jsonl`). Key: [runId, modelDir, seq], so the
+ * answers read back in written order.
+ */
+export interface BatchAnswerRow {
+	runId: string;
+	modelDir: string;
+	seq: number;
+	/** The answer's line without its line end (`batchAnswerLine`). */
+	json: string;
+}

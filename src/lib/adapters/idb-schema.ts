@@ -2,13 +2,21 @@
  * The workbench database's schema: its name, its version and the upgrade steps that build it.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import type { CallRow, HeadRow, ManifestRow, RecordRow, ReviewRow } from './idb-rows';
+import type {
+	BatchAnswerRow,
+	BatchStateRow,
+	CallRow,
+	HeadRow,
+	ManifestRow,
+	RecordRow,
+	ReviewRow
+} from './idb-rows';
 
 /** @default 'lexpilot-workbench' */
 export const DEFAULT_DB_NAME = 'lexpilot-workbench';
 
 /** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** The database's schema (exported for tests that open a second, raw connection). */
 export interface WorkbenchDb extends DBSchema {
@@ -21,6 +29,8 @@ export interface WorkbenchDb extends DBSchema {
 	};
 	heads: { key: [string, string, string, number]; value: HeadRow };
 	reviews: { key: [string, string, string, string]; value: ReviewRow };
+	batch_states: { key: [string, string]; value: BatchStateRow };
+	batch_answers: { key: [string, string, number]; value: BatchAnswerRow };
 	records: {
 		key: [string, string, string, number];
 		value: RecordRow;
@@ -34,6 +44,17 @@ export interface WorkbenchDb extends DBSchema {
 }
 
 export type Db = IDBPDatabase<WorkbenchDb>;
+
+/** Every store that holds rows of a run: deleting a run clears it from each. */
+export const RUN_STORES = [
+	'manifests',
+	'records',
+	'heads',
+	'calls',
+	'reviews',
+	'batch_states',
+	'batch_answers'
+] as const;
 
 export function upgrade(db: Db, oldVersion: number): void {
 	if (oldVersion < 1) {
@@ -62,5 +83,9 @@ export function upgrade(db: Db, oldVersion: number): void {
 	}
 	if (oldVersion < 4) {
 		db.createObjectStore('reviews', { keyPath: ['runId', 'modelDir', 'reviewer', 'decision'] });
+	}
+	if (oldVersion < 5) {
+		db.createObjectStore('batch_states', { keyPath: ['runId', 'modelDir'] });
+		db.createObjectStore('batch_answers', { keyPath: ['runId', 'modelDir', 'seq'] });
 	}
 }

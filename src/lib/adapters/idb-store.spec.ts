@@ -249,8 +249,8 @@ describe('IdbStore heads (schema version 2)', () => {
 
 		const store = await open({ idbFactory, dbName });
 		const raw = await rawDb(idbFactory, dbName);
-		expect(raw.version).toBe(4);
-		// Version 3 adds the call log's store; the run simply has no log. Version 4 adds reviews.
+		expect(raw.version).toBe(5);
+		// Version 3 adds the call log's store; the run simply has no log. Version 4 adds reviews, 5 batch rounds.
 		expect(raw.objectStoreNames.contains('calls')).toBe(true);
 		expect(raw.objectStoreNames.contains('reviews')).toBe(true);
 		expect(await store.readCalls(run)).toEqual([]);

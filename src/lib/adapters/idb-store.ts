@@ -25,17 +25,27 @@ import {
 	recordIdentity
 } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
+import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
+import * as batch from './idb-batch';
 import { readHeadRows } from './idb-heads';
 import { heldRuns, lockRun } from './idb-locks';
 import { parseRecordRows } from './idb-parse';
 import { callCaseKey, callRange, fileRange, reviewRange } from './idb-ranges';
 import type { ReviewRow } from './idb-rows';
 import { openWorkbenchDb, type IdbStoreOptions } from './idb-open';
-import type { Db } from './idb-schema';
+import { RUN_STORES, type Db } from './idb-schema';
 import { LABEL_PREFIX, storedLabel, writeTx } from './idb-write';
 import { writeRunRows, type RunRows } from './idb-write-runs';
 
-export type { CallRow, HeadRow, ManifestRow, RecordRow, ReviewRow } from './idb-rows';
+export type {
+	BatchAnswerRow,
+	BatchStateRow,
+	CallRow,
+	HeadRow,
+	ManifestRow,
+	RecordRow,
+	ReviewRow
+} from './idb-rows';
 export { DB_VERSION, DEFAULT_DB_NAME, type WorkbenchDb } from './idb-schema';
 export type { RunRows } from './idb-write-runs';
 export type { IdbStoreOptions } from './idb-open';
@@ -52,7 +62,7 @@ export interface CaseRow {
 	json: string;
 }
 
-export class IdbStore implements CheckpointStore, CallLog {
+export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 	readonly #db: Db;
 	readonly #locks: LockManager | null;
 	/** Every lock name of this store starts with it: `<database name>:`. */
@@ -210,6 +220,13 @@ export class IdbStore implements CheckpointStore, CallLog {
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), storedLabel(callLogPath(run)));
 	}
 
+	// BatchStore (`idb-batch.ts`): a batch-mode run's rounds and answers.
+	readBatchState = (run: RunKey) => batch.readBatchState(this.#db, run);
+	writeBatchState = (run: RunKey, state: BatchState) => batch.writeBatchState(this.#db, run, state);
+	appendBatchAnswers = (run: RunKey, answers: readonly SavedBatchAnswer[]) =>
+		batch.appendBatchAnswers(this.#db, run, answers);
+	readBatchAnswers = (run: RunKey) => batch.readBatchAnswers(this.#db, run);
+
 	async listRuns(): Promise<RunKey[]> {
 		const keys = await this.#db.getAllKeys('manifests');
 		return keys.map(([runId, modelDir]) => ({ runId, modelDir })).sort(compareRunKeys);
@@ -218,11 +235,12 @@ export class IdbStore implements CheckpointStore, CallLog {
 	async deleteRun(run: RunKey): Promise<void> {
 		const release = await this.lock(run);
 		try {
-			const stores = ['manifests', 'records', 'heads', 'calls', 'reviews'] as const;
-			await writeTx(this.#db, [...stores], runLabel(run), async (tx) => {
+			await writeTx(this.#db, [...RUN_STORES], runLabel(run), async (tx) => {
 				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
 				await tx.objectStore('reviews').delete(reviewRange(run));
 				await tx.objectStore('calls').delete(callRange(run));
+				await tx.objectStore('batch_states').delete([run.runId, run.modelDir]);
+				await tx.objectStore('batch_answers').delete(callRange(run));
 				const index = tx.objectStore('records').index('by_file');
 				for (const file of STAGE_FILE_NAMES) {
 					await tx.objectStore('heads').delete(fileRange(run, file));

@@ -33,7 +33,14 @@ export async function writeRunRows(
 	replace: boolean
 ): Promise<void> {
 	const full = coded('storage_full_import', {});
-	const stores = ['manifests', 'records', 'calls', 'reviews'] as const;
+	const stores = [
+		'manifests',
+		'records',
+		'calls',
+		'reviews',
+		'batch_states',
+		'batch_answers'
+	] as const;
 	await writeTx(
 		db,
 		[...stores],
@@ -48,6 +55,9 @@ export async function writeRunRows(
 				await calls.delete(callRange(entry.run));
 				if (replace) {
 					await manifests.delete([runId, modelDir]);
+					// A replaced run's rounds were of the run it replaces.
+					await tx.objectStore('batch_states').delete([runId, modelDir]);
+					await tx.objectStore('batch_answers').delete(callRange(entry.run));
 					const index = records.index('by_file');
 					for (const file of STAGE_FILE_NAMES) {
 						let cursor = await index.openCursor([runId, modelDir, file]);

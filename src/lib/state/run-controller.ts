@@ -17,95 +17,36 @@
  * 432 cases. The worker owns the store, the run's Web Lock, the model client and its keys; the
  * page gets throttled snapshots and writes the plans into `localStorage`, which a worker has not.
  *
- * One file: start, pause, resume and stop share one run's lifecycle. Splitting it by concern
- * is still to do.
+ * Start, pause, resume and stop share one run's lifecycle here; its parts live beside it: what
+ * it is given (`run-controller-types.ts`), the whole run's figures (`run-figures.ts`), the stage
+ * rows of stages run together (`run-stage-rows.ts`), pauses (`run-pauses.ts`) and the endpoint
+ * slots (`run-limiters.ts`).
  */
 import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
-import type { ToolInfo } from '$lib/core/engine/manifest';
 import type {
-	RunDataset,
 	RunSnapshot as EngineSnapshot,
 	StageName,
 	StageProgress
 } from '$lib/core/engine/types';
 import { modelDirName, type RunKey } from '$lib/core/layout';
-import type { ModelEvent } from '$lib/core/model/events';
 import type { CoreText } from '$lib/core/said';
-import { LimiterPool } from '$lib/core/model/limiter';
-import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
-import type { PromptPack } from '$lib/core/prompts/pack';
-import type { Role, Settings } from '$lib/core/records';
 import { withHeldLock } from '$lib/core/store/held-lock';
-import type { CheckpointStore } from '$lib/core/store/types';
-import { forwarding } from '$lib/core/forward';
+import type { BatchRunOptions } from '$lib/core/batch/rounds';
+import { BatchRunner, batchOptions } from './batch-run';
 import { earlierCalls } from './earlier-calls';
 import { PauseGate } from './pause-gate';
-import { CallRate, overallProgress } from './run-overall';
-import { planBook, type PlanBook, type PlanStatus, type PlanStorage } from './run-plans';
-import {
-	idleSnapshot,
-	toRunError,
-	type RetryNote,
-	type PauseSpan,
-	type RunSnapshot
-} from './run-snapshot';
+import type { RunControllerOptions, RunRequest } from './run-controller-types';
+import { RunFigures } from './run-figures';
+import { withLimiters } from './run-limiters';
+import { endPause, pausePatch } from './run-pauses';
+import { planBook, type PlanBook, type PlanStatus } from './run-plans';
+import { idleSnapshot, toRunError, type RetryNote, type RunSnapshot } from './run-snapshot';
+import { stageRows } from './run-stage-rows';
 
+export * from './run-controller-types';
 export * from './run-snapshot';
 
-/** Hooks the model client reports to, so retries count in the progress. */
-export interface ClientHooks {
-	onEvent(event: ModelEvent): void;
-}
-
-/** What a run's model client is built from (keys included); see `RunRequest.clientSpec`. */
-export interface ClientSpec {
-	simulated: boolean;
-	endpoints: Record<Role, RoleEndpoint>;
-	settings: Settings;
-	concurrency: number;
-	pack: PromptPack;
-}
-
-/** Everything one run needs. Holds keys only inside `makeClient`'s closure. */
-export interface RunRequest {
-	dataset: RunDataset;
-	/** File name of the dataset, remembered for "Resume". */
-	datasetName: string;
-	runId: string;
-	/** First `limit` cases; null for all. */
-	limit: number | null;
-	stages: readonly StageName[];
-	models: Record<Role, string>;
-	/** Base URLs only. */
-	endpoints: Record<Role, string>;
-	settings: Settings;
-	concurrency: number;
-	pack: PromptPack;
-	/** Keys in use, so the engine can check no record holds one. */
-	keys: readonly string[];
-	/** Builds the model client, wired to the hooks. */
-	makeClient(hooks: ClientHooks): ModelClient | Promise<ModelClient>;
-	/**
-	 * What `makeClient` was built from (keys included), so the run's worker can build the same
-	 * client; it reaches the worker by `postMessage` only and is never stored.
-	 */
-	clientSpec?: ClientSpec;
-	/** Cases saved per stage before this start (a resume), for the whole run's estimate. */
-	saved?: Partial<Record<StageName, number>>;
-	tool?: ToolInfo;
-}
-
 const MAX_RETRY_NOTES = 20;
-
-export interface RunControllerOptions {
-	store: CheckpointStore;
-	/** Where plans are remembered for "Resume": `localStorage`, or the page's (from a worker). */
-	plans: PlanStorage | PlanBook;
-	/** Told on every change; throttle before drawing. */
-	onChange?: (snapshot: RunSnapshot) => void;
-	/** @default () => new Date() */
-	now?: () => Date;
-}
 
 export class RunController {
 	#snap: RunSnapshot = idleSnapshot();
@@ -118,14 +59,12 @@ export class RunController {
 	#current: StageName | null = null;
 	/** The whole run's tracker while stages run together (`runAll`); null otherwise. */
 	#tracker: RunTracker | null = null;
-	/** What the whole run's figures are made of, for the run under way. */
-	#run: {
-		total: number;
-		saved: Partial<Record<StageName, number>>;
-		max: number;
-		limiters: LimiterPool | null;
-	} | null = null;
-	readonly #rate = new CallRate();
+	/** The whole run's figures, for the run under way. */
+	readonly #figures = new RunFigures();
+	/** Batch mode's rounds, and a files round's inputs kept for download. */
+	readonly #batch = new BatchRunner();
+	/** The run under way is in batch mode. */
+	#inBatch = false;
 	readonly #options: RunControllerOptions;
 	readonly #plans: PlanBook;
 
@@ -153,13 +92,12 @@ export class RunController {
 		const stages = [...request.stages];
 		this.#current = null;
 		this.#tracker = null;
-		this.#rate.reset();
-		this.#run = {
-			total: Math.min(request.limit ?? Infinity, request.dataset.cases.length),
-			saved: request.saved ?? {},
-			max: request.concurrency,
-			limiters: null
-		};
+		this.#inBatch = request.batch !== undefined;
+		this.#figures.begin(
+			Math.min(request.limit ?? Infinity, request.dataset.cases.length),
+			request.saved ?? {},
+			request.concurrency
+		);
 		this.#set({ ...idleSnapshot(), status: 'starting', stages });
 		let run: RunKey;
 		let release: () => Promise<void>;
@@ -192,7 +130,8 @@ export class RunController {
 				datasetName: request.datasetName,
 				status: this.#snap.status === 'running' ? 'running' : 'paused',
 				error: null,
-				updatedAt: this.#now().toISOString()
+				updatedAt: this.#now().toISOString(),
+				...(request.batch ? { batch: request.batch } : {})
 			});
 			this.#planned = true;
 		};
@@ -216,7 +155,7 @@ export class RunController {
 					this.#set({ retries: [...this.#snap.retries, note].slice(-MAX_RETRY_NOTES) });
 				}
 			});
-			if (this.#run) this.#run.limiters = client.limiters ?? null;
+			this.#figures.useLimiters(client.limiters ?? null);
 			this.#set({ status: 'running' });
 			const common = {
 				dataset: request.dataset,
@@ -231,25 +170,37 @@ export class RunController {
 				keys: request.keys,
 				tool: request.tool
 			};
-			const result = together
-				? await runAll({
-						...common,
-						stages,
-						// The gate before the slot: a call held while paused holds no slot.
-						client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
-						concurrency: request.concurrency,
-						// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+			const result = request.batch
+				? await this.#runBatch(request, run, {
+						signal: abort.signal,
 						snapshotIntervalMs: 50,
 						onTracker: (tracker) => (this.#tracker = tracker),
 						onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
 					})
-				: await runStages({
-						...common,
-						stages,
-						client: gate.wrap(client),
-						concurrency: request.concurrency,
-						progress
-					});
+				: together
+					? await runAll({
+							...common,
+							stages,
+							// The gate before the slot: a call held while paused holds no slot.
+							client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
+							concurrency: request.concurrency,
+							// As often as the worker posts; pausing reads the tasks under way live (#underWay).
+							snapshotIntervalMs: 50,
+							onTracker: (tracker) => (this.#tracker = tracker),
+							onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
+						})
+					: await runStages({
+							...common,
+							stages,
+							client: gate.wrap(client),
+							concurrency: request.concurrency,
+							progress
+						});
+			if (result === null) {
+				// Files mode: the round waits for its outputs; uploading them goes on (`importBatch`).
+				this.#writeStatus('paused');
+				return this.#set({ status: 'waiting', pauses: this.#endPause() });
+			}
 			this.#writeStatus('done');
 			return this.#set({
 				status: 'done',
@@ -275,11 +226,51 @@ export class RunController {
 		}
 	}
 
+	/** Batch mode: rounds until done (the pass's result) or, files mode, a round waiting (null). */
+	async #runBatch(request: RunRequest, run: RunKey, pass: Partial<BatchRunOptions>) {
+		const options = batchOptions(request, this.#options.store, run, pass);
+		const endpoints = request.clientSpec?.endpoints;
+		if (!request.batch || !endpoints) throw new Error('a batch run needs its client spec');
+		const got = await this.#batch.run(request.batch, options, endpoints, (batch) =>
+			this.#set({ batch })
+		);
+		return got.done ? got.result : null;
+	}
+
+	/**
+	 * Files mode: reads the waiting round's output files (all checked before anything is saved;
+	 * a refusal names file and line) under the run's lock. Start the request again to go on.
+	 */
+	async importBatch(
+		request: Omit<RunRequest, 'makeClient'>,
+		files: { name: string; text: string }[]
+	) {
+		if (this.active) throw new Error('a run is already active in this page');
+		const run = { runId: request.runId, modelDir: await modelDirName(request.models.evaluated) };
+		const release = await this.#options.store.lock(run);
+		try {
+			return await this.#batch.importOutputs(
+				batchOptions(request, this.#options.store, run),
+				files
+			);
+		} finally {
+			await release();
+		}
+	}
+
+	/** A files round's input file, by name, as offered for download; null when not kept. */
+	batchInput(name: string): string | null {
+		return this.#batch.inputs.get(name)?.text ?? null;
+	}
+
 	/** No new case starts; cases under way finish and are saved. */
 	pause(): void {
-		if (!this.#gate || !['running', 'pausing'].includes(this.#snap.status)) return;
+		// Batch mode has nothing to pause: a round out is answered whole or cancelled by Stop.
+		if (this.#inBatch || !this.#gate || !['running', 'pausing'].includes(this.#snap.status)) {
+			return;
+		}
 		this.#gate.pause();
-		this.#rate.reset();
+		this.#figures.resetRate();
 		this.#writeStatus('paused');
 		this.#set({ status: 'pausing' });
 		this.#checkPaused();
@@ -288,7 +279,7 @@ export class RunController {
 	resume(): void {
 		if (!this.#gate || !['pausing', 'paused'].includes(this.#snap.status)) return;
 		this.#writeStatus('running');
-		this.#rate.reset();
+		this.#figures.resetRate();
 		this.#set({ status: 'running', pauses: this.#endPause() });
 		this.#gate.resume();
 	}
@@ -319,33 +310,7 @@ export class RunController {
 			this.#announce?.();
 			this.#announce = null;
 		}
-		const progress: RunSnapshot['progress'] = {};
-		for (const s of snap.stages) {
-			const complete = s.done >= s.total && s.inFlight === 0;
-			const status: StageProgress['status'] = complete
-				? 'done'
-				: snap.status === 'running'
-					? 'running'
-					: s.failures > 0
-						? 'failed'
-						: 'aborted';
-			const end = s.doneAt ?? snap.startedAt + snap.elapsedMs;
-			progress[s.stage] = {
-				stage: s.stage,
-				status,
-				total: s.total,
-				done: s.done,
-				resumed: s.resumed,
-				inFlight: s.inFlight,
-				retries: s.retries,
-				failures: s.failures,
-				calls: s.byRole,
-				tokens: s.tokens,
-				startedAt: snap.startedAt,
-				elapsedMs: Math.max(0, end - snap.startedAt),
-				...(status === 'failed' && snap.error !== undefined ? { error: snap.error } : {})
-			};
-		}
+		const progress = stageRows(snap, this.#inBatch);
 		const overall = this.#overall(progress, snap);
 		this.#set({ progress, overall, waitingBy: this.#gate?.waitingByStage() ?? {} });
 		this.#checkPaused();
@@ -353,32 +318,15 @@ export class RunController {
 
 	/** The whole run's figures for `progress` (and the tracker's `engine` snapshot, if any). */
 	#overall(progress: RunSnapshot['progress'], engine?: EngineSnapshot): RunSnapshot['overall'] {
-		const run = this.#run;
-		if (!run) return null;
-		const now = this.#now().getTime();
-		let calls = 0;
-		for (const p of Object.values(progress)) {
-			calls += p.calls.evaluated + p.calls.user + p.calls.judge;
-		}
-		const paused = this.#snap.status === 'pausing' || this.#snap.status === 'paused';
-		if (!paused) this.#rate.note(calls, now);
-		const limits = engine?.concurrency.endpoints ?? run.limiters?.limits() ?? [];
-		const overall = overallProgress({
+		const status = this.#snap.status;
+		return this.#figures.overall({
 			stages: this.#snap.stages,
 			progress,
-			total: run.total,
-			saved: run.saved,
-			perSecond: this.#rate.perSecond(now),
-			paused,
-			concurrency: {
-				limit: limits.length > 0 ? Math.min(...limits.map((l) => l.limit)) : run.max,
-				max: run.max,
-				casesUnderWay: engine?.status === 'running' || !engine ? Math.max(0, this.#underWay()) : 0
-			}
+			paused: status === 'pausing' || status === 'paused',
+			underWay: this.#underWay(),
+			now: this.#now().getTime(),
+			engine
 		});
-		// Stages run together: a case is done once all its stages are, whichever finished last.
-		if (engine) overall.cases.done = engine.cases.done;
-		return overall;
 	}
 
 	/** Tasks (a case of a stage) under way now, less those held at the pause gate. */
@@ -391,27 +339,14 @@ export class RunController {
 
 	/** Pausing becomes paused once no task is under way except those held at the gate. */
 	#checkPaused(): void {
-		const gate = this.#gate;
-		if (!gate) return;
-		const waiting = gate.waitingCases;
-		const underWay = this.#underWay();
-		const patch: Partial<RunSnapshot> = {};
-		if (waiting !== this.#snap.waiting) {
-			patch.waiting = waiting;
-			patch.waitingBy = gate.waitingByStage();
-		}
-		if (this.#snap.status === 'pausing' && underWay <= 0) {
-			patch.status = 'paused';
-			patch.pauses = [...this.#snap.pauses, { from: this.#now().getTime(), to: null }];
-		}
-		if (Object.keys(patch).length > 0) this.#set(patch);
+		if (!this.#gate) return;
+		const patch = pausePatch(this.#snap, this.#gate, this.#underWay(), this.#now().getTime());
+		if (patch) this.#set(patch);
 	}
 
 	/** The pauses with the one under way (if any) ended now. */
-	#endPause(): PauseSpan[] {
-		const last = this.#snap.pauses.at(-1);
-		if (!last || last.to !== null) return this.#snap.pauses;
-		return [...this.#snap.pauses.slice(0, -1), { ...last, to: this.#now().getTime() }];
+	#endPause() {
+		return endPause(this.#snap.pauses, this.#now().getTime());
 	}
 
 	/** Writes how the run stands into its plan, once this start owns the plan. */
@@ -430,26 +365,4 @@ export class RunController {
 	#now(): Date {
 		return this.#options.now?.() ?? new Date();
 	}
-}
-
-/**
- * The client with a slot per call of each endpoint, when it has no limiters of its own (the
- * simulated provider): `runAll` counts concurrency in calls per endpoint either way, and the
- * pause gate wraps this, so a call held at the gate takes no slot a task under way needs.
- */
-function withLimiters(
-	client: ModelClient,
-	endpoints: Record<Role, string>,
-	max: number
-): ModelClient {
-	if (client.limiters) return client;
-	const limiters = new LimiterPool({ max });
-	return forwarding(client, {
-		limiters,
-		complete: (request) =>
-			limiters.get(endpoints[request.role]).run(() => client.complete(request), {
-				signal: request.signal,
-				priority: request.priority
-			})
-	});
 }

@@ -10,7 +10,14 @@ import type { PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
-import { toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
+import { batchAsker, batchReply } from './batch-engine';
+import {
+	toWire,
+	type BatchOutputFile,
+	type BatchReply,
+	type FromWorker,
+	type ToWorker
+} from './run-worker-protocol';
 
 export interface RunEngine {
 	/** The run as last reported. */
@@ -25,6 +32,10 @@ export interface RunEngine {
 	 * progress; never throws: resolves with its last snapshot, or why it could not start.
 	 */
 	startPlan(request: PlanRequest, onSnapshot: (snapshot: PlanSnapshot) => void): Promise<PlanEnd>;
+	/** Batch mode, files: imports a waiting round's output files (start the run again to go on). */
+	importBatch(request: RunRequest, files: BatchOutputFile[]): Promise<BatchReply>;
+	/** Batch mode, files: the text of one of the waiting round's input files. */
+	batchInput(name: string): Promise<BatchReply>;
 }
 
 /** How a plan ended: its last snapshot, or (null) the reason it could not start. */
@@ -77,8 +88,18 @@ async function inThread(options: RunEngineOptions): Promise<RunEngine> {
 			plan.start(request, store, { onSnapshot }).then(
 				(snapshot) => ({ snapshot, error: null }),
 				(e: unknown) => ({ snapshot: null, error: e instanceof Error ? e.message : String(e) })
-			)
+			),
+		importBatch: (request, files) =>
+			refused(
+				batchReply(controller, { type: 'batch-import', id: 0, request: toWire(request), files })
+			),
+		batchInput: (name) => refused(batchReply(controller, { type: 'batch-input', id: 0, name }))
 	};
+}
+
+/** A batch reply, a refusal (bad output file, storage) as its error rather than a rejection. */
+function refused(reply: Promise<BatchReply>): Promise<BatchReply> {
+	return reply.catch((e: unknown) => ({ ok: false, error: toRunError(e) }));
 }
 
 /**
@@ -101,6 +122,7 @@ export function workerRunEngine(
 	/** The plan under way in the worker: where its snapshots and its end go. */
 	let plan: { onSnapshot: (s: PlanSnapshot) => void; end: (e: PlanEnd) => void } | null = null;
 
+	const asker = batchAsker((message) => worker?.postMessage(message));
 	const show = (next: RunSnapshot) => {
 		snapshot = next;
 		options.onChange(next);
@@ -126,6 +148,7 @@ export function workerRunEngine(
 			if (message.type === 'snapshot') show(message.snapshot);
 			else if (message.type === 'ended') finish(message.snapshot);
 			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
+			else if (message.type === 'batch-reply') asker.settle(message.id, message.reply);
 			else if (message.type === 'plan-snapshot') plan?.onSnapshot(message.snapshot);
 			else if (message.type === 'plan-ended') {
 				const p = plan;
@@ -144,6 +167,10 @@ export function workerRunEngine(
 			const p = plan;
 			plan = null;
 			p?.end({ snapshot: null, error: `The run's worker stopped${detail}.` });
+			asker.failAll({
+				ok: false,
+				error: { kind: 'other', message: `The run's worker stopped${detail}.` }
+			});
 			if (!ended) return;
 			if (!alive) {
 				// It never ran (a CSP without worker-src, say): the page runs the request instead.
@@ -200,6 +227,20 @@ export function workerRunEngine(
 				return { snapshot: null, error: e instanceof Error ? e.message : String(e) };
 			}
 			return done;
+		},
+		async importBatch(request, files) {
+			if (!spawn || usingFallback || !worker) {
+				fallback ??= inThread({ ...options, onChange: show });
+				return (await fallback).importBatch(request, files);
+			}
+			return asker.ask({ type: 'batch-import', request: toWire(request), files });
+		},
+		async batchInput(name) {
+			if (!spawn || usingFallback || !worker) {
+				fallback ??= inThread({ ...options, onChange: show });
+				return (await fallback).batchInput(name);
+			}
+			return asker.ask({ type: 'batch-input', name });
 		},
 		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
 		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),

@@ -8,6 +8,7 @@ import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
 import { runKey, type RunKey } from '$lib/core/names';
 import { SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { readCoreTexts, type CoreText } from '$lib/core/said';
+import type { BatchSendMode } from '$lib/core/batch/store';
 
 export const PLANS_STORAGE_KEY = 'lexpilot.run-plans.v1';
 
@@ -31,6 +32,8 @@ export interface RunPlan {
 	/** `error` as coded pieces, for the interface language; absent in plans of older versions. */
 	errorSaid?: CoreText[];
 	updatedAt: string;
+	/** Batch mode: how its rounds are sent; absent for an interactive run. */
+	batch?: BatchSendMode;
 }
 export type PlanStatus = RunPlan['status'];
 const STATUSES: readonly PlanStatus[] = ['running', 'paused', 'stopped', 'failed', 'done'];
@@ -68,7 +71,8 @@ export function readPlan(v: unknown): RunPlan | null {
 		status: p.status as PlanStatus,
 		error: p.error as string | null,
 		...(errorSaid ? { errorSaid } : {}),
-		updatedAt: p.updatedAt as string
+		updatedAt: p.updatedAt as string,
+		...(p.batch === 'provider' || p.batch === 'files' ? { batch: p.batch } : {})
 	};
 }
 

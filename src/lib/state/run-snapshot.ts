@@ -8,6 +8,7 @@ import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
 import type { RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import type { Role } from '$lib/core/records';
+import type { BatchView } from './batch-view';
 import type { EarlierCalls } from './earlier-calls';
 import type { OverallProgress } from './run-overall';
 
@@ -22,7 +23,9 @@ export type RunStatus =
 	| 'stopping'
 	| 'done'
 	| 'failed'
-	| 'stopped';
+	| 'stopped'
+	/** Batch mode, files: the round's outputs are to be uploaded before the run goes on. */
+	| 'waiting';
 
 /** The error that ended a run, with what the page needs to explain it. */
 export interface RunError {
@@ -84,6 +87,8 @@ export interface RunSnapshot {
 	overall: OverallProgress | null;
 	/** The run's calls before this start (a resume), from its call log; null when none. */
 	earlier: EarlierCalls | null;
+	/** Batch mode: the round out and how it stands; null for an interactive run. */
+	batch: BatchView | null;
 }
 
 /** The snapshot before any run. */
@@ -101,7 +106,8 @@ export function idleSnapshot(): RunSnapshot {
 		retries: [],
 		pauses: [],
 		overall: null,
-		earlier: null
+		earlier: null,
+		batch: null
 	};
 }
 

@@ -11,7 +11,7 @@ import type { PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
 import type { ClientSpec } from './run-request';
-import type { RunSnapshot } from './run-snapshot';
+import type { RunError, RunSnapshot } from './run-snapshot';
 
 /** A `RunRequest` without its client: the worker builds the client again from `clientSpec`. */
 export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'dataset'> & {
@@ -25,13 +25,29 @@ export type ToWorker =
 	| { type: 'start-plan'; request: PlanRequest }
 	| { type: 'pause' }
 	| { type: 'resume' }
-	| { type: 'stop' };
+	| { type: 'stop' }
+	/** Batch mode, files: a waiting round's output files (`batch-reply` answers, same `id`). */
+	| { type: 'batch-import'; id: number; request: WireRequest; files: BatchOutputFile[] }
+	/** Batch mode, files: the text of one of the waiting round's input files. */
+	| { type: 'batch-input'; id: number; name: string };
+
+/** An output file uploaded for a files round: its name as given and its text. */
+export interface BatchOutputFile {
+	name: string;
+	text: string;
+}
+
+/** The worker's answer to a `batch-*` message. */
+export type BatchReply =
+	| { ok: true; imported?: { answers: number; round: number }; text?: string | null }
+	| { ok: false; error: RunError };
 
 export type FromWorker =
 	| { type: 'snapshot'; snapshot: RunSnapshot }
 	/** The run has ended (or never started): its last snapshot. */
 	| { type: 'ended'; snapshot: RunSnapshot }
 	| { type: 'plan-save'; plan: RunPlan }
+	| { type: 'batch-reply'; id: number; reply: BatchReply }
 	| { type: 'plan-snapshot'; snapshot: PlanSnapshot }
 	/** The run plan has ended: its last snapshot, or why it could not start. */
 	| { type: 'plan-ended'; snapshot: PlanSnapshot | null; error: string | null }
@@ -71,7 +87,8 @@ export function toWire(request: RunRequest): WireRequest {
 		keys: [...request.keys],
 		clientSpec: plain(request.clientSpec),
 		...(request.saved ? { saved: plain(request.saved) } : {}),
-		...(request.tool ? { tool: plain(request.tool) } : {})
+		...(request.tool ? { tool: plain(request.tool) } : {}),
+		...(request.batch ? { batch: request.batch } : {})
 	};
 }
 

@@ -4,13 +4,14 @@
  * storage use. The engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see
  * `run-controller.ts` for why.
  *
- * One file: it is the one state class the Run page binds to. Splitting it by concern is still to do.
+ * It is the one state class the Run page binds to; what it works out lives beside it: the form's
+ * run and its check (`run-form.ts`), the readiness cards (`run-readiness.ts`), Start's problems
+ * (`run-problems.ts`).
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
-import { modelDirName, runIdProblem } from '$lib/core/layout';
-import { m } from '$lib/paraglide/messages';
+import { modelDirName } from '$lib/core/layout';
 import { appUpdate } from './app-update.svelte';
 import { browserClientFactory } from './browser-client';
 import { estimateCalls } from './call-estimate';
@@ -19,52 +20,29 @@ import { datasetState } from './dataset.svelte';
 import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
 import { PlanState } from './plan.svelte';
 import { promptsState } from './prompts.svelte';
+import { BatchPage } from './batch-page.svelte';
+import type { RunRequest } from './run-controller-types';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
 import { loadPlans, removePlan } from './run-plans';
+import { FORM_STAGES, firstFreeRunId, formCheckOf, parseLimit, type FormCheck } from './run-form';
+import { formProblems } from './run-problems';
+import { readinessNow } from './run-readiness';
 import {
 	checkResume,
 	newRunRequest,
 	orderStages,
 	resumeRequest,
-	startProblems,
 	type RunSources
 } from './run-request';
-import { checkSavedRun, type ManifestRequest, type SavedRun } from './saved-run';
+import { checkSavedRun, type SavedRun } from './saved-run';
 import { idleSnapshot, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
 import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
 
-/** The stages the Run form offers, in protocol order (lca re-judging is a CLI tool). */
-export const FORM_STAGES: readonly StageName[] = [
-	'gen',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-];
-
-/** What the form's run is checked with against the run its run id holds. */
-export interface FormCheck {
-	request: ManifestRequest;
-	stages: readonly StageName[];
-	/** The pack's hash, new with every edit of the pack (null while it is computed). */
-	promptsSha256: string | null;
-	/** Everything above that decides the answer, as one string: equal keys, equal answers. */
-	key: string;
-}
-
-/** What the three cards above the form say: what a run would be made of. */
-export interface Readiness {
-	dataset: { name: string; cases: number; sha256: string; sample: boolean } | null;
-	/** Null: no evaluated model chosen. */
-	models:
-		| { simulated: true }
-		| { simulated: false; evaluated: string; user: string; judge: string }
-		| null;
-	prompts: { isDefault: boolean; sha256: string | null };
-}
+export { FORM_STAGES, parseLimit, type FormCheck } from './run-form';
+export type { Readiness } from './run-readiness';
 
 /**
  * The least time between two draws of a run's progress (the worker sends a snapshot every
@@ -129,26 +107,7 @@ export class RunState {
 	nCases = $derived(
 		datasetState.status === 'ready' && datasetState.head ? datasetState.head.caseCount : 0
 	);
-	readiness = $derived.by((): Readiness => {
-		const d = datasetState.status === 'ready' ? datasetState.head : null;
-		const models = settingsState.identity.models;
-		return {
-			dataset: d
-				? {
-						name: datasetState.fileName ?? '',
-						cases: d.caseCount,
-						sha256: d.sha256,
-						sample: datasetState.isSample
-					}
-				: null,
-			models: settingsState.simulated
-				? { simulated: true }
-				: models.evaluated
-					? { simulated: false, ...models }
-					: null,
-			prompts: { isDefault: promptsState.isDefault, sha256: promptsState.hashes?.prompts ?? null }
-		};
-	});
+	readiness = $derived(readinessNow());
 	/** Cases the form selects. */
 	selected = $derived(
 		this.limit !== null && Number.isInteger(this.limit) && this.limit > 0
@@ -161,33 +120,7 @@ export class RunState {
 	 * base URL, dataset, limit, prompt pack or run id makes a new value); null while the form
 	 * cannot name a run.
 	 */
-	formCheck = $derived.by((): FormCheck | null => {
-		const dataset = datasetState.status === 'ready' ? datasetState.dataset : null;
-		const identity = settingsState.identity;
-		const limit = this.limit;
-		if (!dataset || !identity.models.evaluated || runIdProblem(this.runId) !== null) return null;
-		if (limit !== null && (!Number.isInteger(limit) || limit < 1)) return null;
-		const s = settingsState.value;
-		const request: ManifestRequest = {
-			dataset,
-			runId: this.runId,
-			limit,
-			models: identity.models,
-			endpoints: identity.endpoints,
-			settings: { ...s.generation },
-			concurrency: s.concurrency,
-			pack: promptsState.pack,
-			simulated: identity.simulated
-		};
-		const promptsSha256 = promptsState.hashes?.prompts ?? null;
-		const { runId, models, endpoints, settings, simulated } = request;
-		const key = JSON.stringify([
-			[dataset.sha256, dataset.cases.length, limit],
-			[runId, models, endpoints, settings, simulated],
-			[this.chosenStages, promptsSha256]
-		]);
-		return { request, stages: this.chosenStages, promptsSha256, key };
-	});
+	formCheck = $derived(formCheckOf(this.runId, this.limit, this.chosenStages));
 	#checked = $state.raw<{ key: string; result: SavedRun } | null>(null);
 	/**
 	 * What the form's run id holds, for the form as it is now; null until checked (or when the
@@ -207,34 +140,14 @@ export class RunState {
 	/** ljp-interaction ticked without gen: it needs gen's saved interaction. */
 	interactionWithoutGen = $derived(this.stages['ljp-interaction'] && !this.stages.gen);
 	/** Why Start cannot run the form now, one sentence each; empty when it can. */
-	problems = $derived.by(() => {
-		const problems = startProblems(this.sources, {
-			runId: this.runId,
-			limit: this.limit,
-			stages: this.chosenStages
-		});
-		// A plan's runs are checked by the engine, each against its own saved run.
-		const plan = this.plan.isPlan(this.runId) ? this.plan.runsOf(this.runId) : null;
-		if (plan?.problem) problems.push(plan.problem);
-		if (this.savedRun?.kind === 'refused' && !plan) {
-			problems.push(m.run_problem_run_id_taken({ runId: this.runId }));
-		}
-		// A large dataset's cases come to the page when this page asks (`loadCases`): say so
-		// rather than "load a dataset".
-		const head = datasetState.status === 'ready' ? datasetState.head : null;
-		if (head && !datasetState.dataset) {
-			const noDataset = m.run_problem_no_dataset();
-			const at = problems.indexOf(noDataset);
-			const waiting = datasetState.casesError
-				? m.run_problem_cases_failed({ reason: datasetState.casesError })
-				: m.run_problem_cases_arriving({
-						done: (datasetState.casesLoading?.done ?? 0).toLocaleString('en'),
-						total: head.caseCount.toLocaleString('en')
-					});
-			if (at >= 0) problems[at] = waiting;
-		}
-		return problems;
-	});
+	problems = $derived(
+		formProblems({
+			sources: this.sources,
+			form: { runId: this.runId, limit: this.limit, stages: this.chosenStages },
+			plan: this.plan,
+			savedRun: this.savedRun
+		})
+	);
 	canStart = $derived(this.problems.length === 0 && !this.active);
 	/** The same run from the command line. */
 	cli = $derived(
@@ -249,6 +162,13 @@ export class RunState {
 	);
 	/** Browser storage, one figure for every page. */
 	readonly storage = storageUse;
+	/** Batch mode: the form's choice, a files round's downloads and uploads. */
+	readonly batch = new BatchPage(
+		() => this.#engine,
+		(request) => this.#run(() => this.#engine.start(request))
+	);
+	/** The last run started here (a files round's upload goes on with it). */
+	lastRequest = $state.raw<RunRequest | null>(null);
 
 	#engine: RunEngine;
 	#store: Promise<IdbStore> | null = null;
@@ -353,16 +273,12 @@ export class RunState {
 		// already be typing: whatever they typed, even a cleared field, wins.
 		if (options.onlyIfEmpty && (this.runId || this.runIdEdited)) return;
 		if (options.onlyIf && !options.onlyIf()) return;
-		const used = this.savedRuns
-			.filter((r) => modelDir === null || r.modelDir === modelDir)
-			.map((r) => r.runId);
-		let n = 1;
-		while (used.includes(`run${n}`)) n++;
-		this.runId = `run${n}`;
+		this.runId = firstFreeRunId(this.savedRuns, modelDir);
 	}
 
 	async start(): Promise<void> {
 		this.pageError = null;
+		this.batch.note = null;
 		this.resumedWithoutKeys = [];
 		const before = this.snapshot;
 		try {
@@ -384,6 +300,8 @@ export class RunState {
 				return;
 			}
 			if (saved?.kind === 'resume') request.saved = saved.saved;
+			if (this.batch.choice !== 'interactive') request.batch = this.batch.choice;
+			this.lastRequest = request;
 			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
@@ -400,6 +318,7 @@ export class RunState {
 
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
 		this.pageError = null;
+		this.batch.note = null;
 		const check = checkResume(
 			this.sources,
 			item.manifest,
@@ -419,11 +338,20 @@ export class RunState {
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
 			request.saved = item.saved;
+			if (item.plan.batch) request.batch = item.plan.batch;
+			this.batch.choice = item.plan.batch ?? 'interactive';
+			this.lastRequest = request;
 			this.#showStarting(request.stages, { runId: item.plan.runId, modelDir: item.plan.modelDir });
 			await this.#run(() => this.#engine.start(request));
 		} catch (e) {
 			this.pageError = toRunError(e);
 		}
+	}
+
+	/** After a reload: takes up the batch run this browser was sending rounds for, if any. */
+	async resumeBatch(): Promise<void> {
+		const item = this.active ? null : this.batch.toResume(this.unfinished);
+		if (item) await this.resumeUnfinished(item);
 	}
 
 	/** Forgets an unfinished run's plan; its records stay in the browser. */
@@ -462,12 +390,6 @@ export class RunState {
 			await this.refresh();
 		}
 	}
-}
-
-/** Empty → null (every case); anything else as typed, for the form to check. */
-export function parseLimit(text: string): number | null {
-	const t = text.trim();
-	return t === '' ? null : Number(t);
 }
 
 export const runState = new RunState();

@@ -10,6 +10,7 @@ import { openIdbStore } from '$lib/adapters/idb-store';
 import { browserClientFactory } from './browser-client';
 import { PlanRunner } from './plan-runner';
 import { RunController } from './run-controller';
+import { batchReply } from './batch-engine';
 import { idleSnapshot, toRunError } from './run-snapshot';
 import { SnapshotThrottle, type FromWorker, type ToWorker } from './run-worker-protocol';
 
@@ -71,6 +72,14 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 						error: e instanceof Error ? e.message : String(e)
 					})
 			);
+		return;
+	}
+	if (message.type === 'batch-import' || message.type === 'batch-input') {
+		const { id } = message;
+		void open()
+			.then((c) => batchReply(c, message))
+			.catch((e: unknown) => ({ ok: false as const, error: toRunError(e) }))
+			.then((reply) => post({ type: 'batch-reply', id, reply }));
 		return;
 	}
 	if (planRunner.active) return planRunner[message.type]();

@@ -5,6 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile, appendFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsStore } from '../../../src/lib/adapters/fs-store';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../../../src/lib/core/batch/store';
@@ -12,6 +13,7 @@ import { batchAnswersPath, batchStatePath, parseLayoutPath } from '../../../src/
 import type { CheckpointStore } from '../../../src/lib/core/store/types';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { fsLayoutSource } from '../../../src/cli/fs-source';
+import { openTestStore } from '../../support/idb';
 
 const run = { runId: 'run1', modelDir: 'm-12345678' };
 const other = { runId: 'run2', modelDir: 'm-12345678' };
@@ -58,7 +60,8 @@ const stores: [string, () => Promise<{ store: Store; root?: string }>][] = [
 			dirs.push(root);
 			return { store: new FsStore(root), root };
 		}
-	]
+	],
+	['IdbStore', async () => ({ store: await openTestStore() })]
 ];
 
 describe.each(stores)('BatchStore contract: %s', (_name, make) => {

@@ -37,7 +37,9 @@ const KEPT = new Set(
 		// Keyboard keys the review queue names.
 		'S J K Enter Esc',
 		// Letters as names (runs A and B, a sample size, units).
-		'A B a b d r s u Token'
+		'A B a b d r s u Token',
+		// Batch mode: the Batch API's resource, cluster tools, CLI flags and their values.
+		'batches run-batch Ray batch files allow-missing'
 	].flatMap((line) => line.split(' '))
 );
 

@@ -1,0 +1,74 @@
+/**
+ * A batch-mode run's rounds in IndexedDB (`BatchStore` of `core/batch/store.ts`): its state in
+ * `batch_states` (one row, rewritten whole in one transaction) and its answers in
+ * `batch_answers` (one row per answer, a round's answers appended in one transaction, so a full
+ * disk saves none of them). Rows are checked when read; a damaged one is refused naming the
+ * run's file. Neither is exported in a bundle; both go with the run.
+ */
+import {
+	BatchState,
+	batchAnswerLine,
+	parseBatchAnswers,
+	type SavedBatchAnswer
+} from '../core/batch/store';
+import { CheckpointError } from '../core/errors';
+import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
+import { callRange } from './idb-ranges';
+import type { Db } from './idb-schema';
+import { storedLabel, writeTx } from './idb-write';
+
+export async function readBatchState(db: Db, run: RunKey): Promise<BatchState | null> {
+	const row = await db.get('batch_states', [run.runId, run.modelDir]);
+	if (!row) return null;
+	const label = storedLabel(batchStatePath(run));
+	let value: unknown;
+	try {
+		value = JSON.parse(row.json);
+	} catch {
+		throw new CheckpointError(`${label}: not JSON; the saved batch state is damaged.`);
+	}
+	const parsed = BatchState.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'state';
+		throw new CheckpointError(`${label}: not a valid batch state: ${field}: ${issue.message}`);
+	}
+	return parsed.data;
+}
+
+export async function writeBatchState(db: Db, run: RunKey, state: BatchState): Promise<void> {
+	const json = JSON.stringify(BatchState.parse(state));
+	await writeTx(db, 'batch_states', storedLabel(batchStatePath(run)), async (tx) => {
+		await tx.objectStore('batch_states').put({ ...run, json });
+	});
+}
+
+export async function appendBatchAnswers(
+	db: Db,
+	run: RunKey,
+	answers: readonly SavedBatchAnswer[]
+): Promise<void> {
+	if (answers.length === 0) return;
+	const lines = answers.map((a) => batchAnswerLine(a).slice(0, -1));
+	await writeTx(db, 'batch_answers', storedLabel(batchAnswersPath(run)), async (tx) => {
+		const store = tx.objectStore('batch_answers');
+		const last = await store.openKeyCursor(callRange(run), 'prev');
+		const first = last ? (last.primaryKey[2] as number) + 1 : 0;
+		// Queued at once: awaiting each add would take a round trip per answer. Each is watched
+		// at once too, so an add refused midway leaves no unwatched rejection of the earlier ones.
+		const adds: Promise<unknown>[] = [];
+		for (const [i, json] of lines.entries()) {
+			const add = store.add({ runId: run.runId, modelDir: run.modelDir, seq: first + i, json });
+			add.catch(() => undefined);
+			adds.push(add);
+		}
+		await Promise.all(adds);
+	});
+}
+
+export async function readBatchAnswers(db: Db, run: RunKey): Promise<SavedBatchAnswer[]> {
+	const rows = await db.getAll('batch_answers', callRange(run));
+	// Every row is whole (written in a transaction), so each ends its line: none is dropped as torn.
+	const text = rows.map((row) => `${row.json}\n`).join('');
+	return parseBatchAnswers(text, storedLabel(batchAnswersPath(run)));
+}

@@ -1,0 +1,45 @@
+/**
+ * How the browser sends a batch round: the provider's Batch API (`providerSender`, keys from the
+ * run's client spec), or files the user downloads, runs on a cluster and uploads back. A files
+ * round's input texts are kept here (in the run's worker) and rebuilt from the round's pending
+ * requests when a reloaded page finds the round waiting, so they are offered again.
+ */
+import { roundInputFiles, writeRoundFiles } from '$lib/core/batch/input-files';
+import { providerSender } from '$lib/core/batch/provider';
+import type { RoundSender } from '$lib/core/batch/sender';
+import type { LineSink } from '$lib/core/batch/split';
+import type { BatchSendMode } from '$lib/core/batch/store';
+import type { RunKey } from '$lib/core/layout';
+import type { RoleEndpoint } from '$lib/core/model/types';
+import type { Role } from '$lib/core/records';
+
+/** A files round's input files, by name: what the page offers for download. */
+export type BatchInputs = Map<string, { model: string; lines: number; text: string }>;
+
+const discard = async (): Promise<LineSink> => ({ write: async () => {}, close: async () => {} });
+
+/** A files-mode sender whose input files go to `inputs` (replaced at each round). */
+export function downloadSender(inputs: BatchInputs): RoundSender {
+	return {
+		mode: 'files',
+		// Only the files' names and sizes are saved here; `collect` builds their texts.
+		send: (requests, round) => writeRoundFiles(requests, round, discard),
+		async collect(round, pending) {
+			inputs.clear();
+			for (const file of await roundInputFiles(pending, undefined, round.round)) {
+				const lines = file.text.split('\n').length - 1;
+				inputs.set(file.name, { model: file.model, lines, text: file.text });
+			}
+			return null;
+		}
+	};
+}
+
+export function browserSender(
+	mode: BatchSendMode,
+	run: RunKey,
+	endpoints: Record<Role, RoleEndpoint>,
+	inputs: BatchInputs
+): RoundSender {
+	return mode === 'provider' ? providerSender({ run, endpoints }) : downloadSender(inputs);
+}

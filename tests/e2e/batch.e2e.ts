@@ -1,0 +1,246 @@
+/**
+ * Batch mode on the Run page in Chromium (PROTOCOL.md §3, batch mode): a run of the sample sent
+ * in rounds to the fake provider's Batch API, the page reloaded while a round is out (the round
+ * is polled after the reload, never submitted again), ending with the records of an interactive
+ * run; and files mode once by hand: the round's input file downloaded, answered by this test
+ * playing the cluster, its output uploaded, and a file of another round refused by name and line.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Dataset } from '../../src/lib/core/dataset/load';
+import { startBrowser, type E2E } from './browser';
+import { LAPTOP, PHONE } from './i18n-support';
+import { controlsOffScreen, settled } from './phone-support';
+import {
+	fillRunForm,
+	loadSampleDataset,
+	readSample,
+	startLexPilotFake,
+	storedRows,
+	useEndpoint,
+	waitForRunStatus,
+	type LexPilotFake
+} from './run-support';
+
+const DB = 'lexpilot-workbench';
+const CASES = 2;
+
+/** The run's stage files as saved, its run id made neutral (the one field two runs differ in). */
+async function recordsOf(page: Page, runId: string): Promise<Record<string, string[]>> {
+	const rows = await storedRows<{ runId: string; file: string; seq: number; json: string }>(
+		page,
+		DB,
+		'records'
+	);
+	const out: Record<string, string[]> = {};
+	for (const row of rows.filter((r) => r.runId === runId).sort((a, b) => a.seq - b.seq)) {
+		(out[row.file] ??= []).push(row.json.replaceAll(`"run_id":"${runId}"`, '"run_id":"R"'));
+	}
+	return out;
+}
+
+/** The run's saved round state, or null. */
+async function batchState(page: Page, runId: string) {
+	const rows = await storedRows<{ runId: string; json: string }>(page, DB, 'batch_states');
+	const row = rows.find((r) => r.runId === runId);
+	return row
+		? (JSON.parse(row.json) as { rounds: { round: number; status: string; requests: number }[] })
+		: null;
+}
+
+/** Waits until the Progress card shows round `round` (or a later one) in `status`. */
+async function waitForRound(page: Page, status: string, timeout = 90_000): Promise<number> {
+	const handle = await page.waitForFunction(
+		(status) => {
+			const el = document.querySelector('[data-testid="batch-round-status"]');
+			return el?.getAttribute('data-status') === status ? Number(el.getAttribute('data-round')) : 0;
+		},
+		status,
+		{ timeout, polling: 100 }
+	);
+	return (await handle.jsonValue()) as number;
+}
+
+/** Answers a round's input file as a cluster would: each request through the fake's chat API. */
+async function answerFile(text: string, baseURL: string): Promise<string> {
+	const out: string[] = [];
+	for (const line of text.split('\n').filter(Boolean)) {
+		const request = JSON.parse(line) as { custom_id: string; body: unknown };
+		const res = await fetch(`${baseURL}/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(request.body)
+		});
+		const body = (await res.json()) as unknown;
+		out.push(
+			JSON.stringify({
+				id: `vllm-${out.length}`,
+				custom_id: request.custom_id,
+				response: { status_code: res.status, request_id: null, body },
+				error: null
+			})
+		);
+	}
+	return out.map((l) => `${l}\n`).join('');
+}
+
+describe('Run page in batch mode', () => {
+	let e: E2E;
+	let sample: Dataset;
+	const fakes: LexPilotFake[] = [];
+
+	beforeAll(async () => {
+		sample = await readSample();
+		e = await startBrowser();
+	});
+	afterAll(async () => {
+		await e?.close();
+		for (const f of fakes) await f.server.close();
+	});
+	afterEach(() => {
+		const problems = e.problems.splice(0);
+		expect(problems, problems.join('\n')).toEqual([]);
+	});
+
+	it('sends rounds to the Batch API, polls a round again after a reload, and saves the interactive records', async () => {
+		const fake = await startLexPilotFake(sample, { batch: { delayMs: 1500 } });
+		fakes.push(fake);
+		const { page } = e;
+		await loadSampleDataset(page, e.url);
+		await useEndpoint(page, fake.server.baseURL);
+
+		// The same run, interactive: the records batch mode must give.
+		await fillRunForm(page, { runId: 'inter', limit: CASES });
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'done', 120_000);
+		const interactive = await recordsOf(page, 'inter');
+		expect(Object.keys(interactive).length).toBeGreaterThan(3);
+		const interactiveCalls = fake.server.chatRequests.length;
+		expect(fake.server.batches.lines).toHaveLength(0);
+
+		await fillRunForm(page, { runId: 'batched', limit: CASES });
+		await page.getByTestId('batch-provider').check();
+		await page.getByTestId('start').click();
+		// Round 2 out: one round answered before the reload, one to poll after it.
+		const out = await waitForRound(page, 'submitted');
+		expect(out).toBeGreaterThanOrEqual(1);
+		expect(await page.getByTestId('batch-round-requests').innerText()).toMatch(/^\d+$/);
+		await e.screenshot('batch-provider-submitted');
+		const before = fake.server.batches.batches.size;
+		await page.reload();
+		// Taken up again by itself once the dataset is back: polled, then on to the end.
+		await waitForRunStatus(page, 'done', 240_000);
+		// No model call went out interactively in batch mode.
+		expect(fake.server.chatRequests.length).toBe(interactiveCalls);
+		const state = await batchState(page, 'batched');
+		expect(state?.rounds.every((r) => r.status === 'answered')).toBe(true);
+		// One batch per round (one model and endpoint): the round out at the reload was not made again.
+		expect(fake.server.batches.batches.size).toBe(state!.rounds.length);
+		expect(before).toBeGreaterThanOrEqual(out);
+		const ids = fake.server.batches.lines.map((l) => l.customId);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(await recordsOf(page, 'batched')).toEqual(interactive);
+	});
+
+	it('offers a files round for download, takes its output back, and refuses a file of another round by name and line', async () => {
+		const fake = await startLexPilotFake(sample);
+		fakes.push(fake);
+		const { page } = e;
+		await useEndpoint(page, fake.server.baseURL);
+		await fillRunForm(page, { runId: 'files', limit: 1, stages: ['gen'] });
+		await page.getByTestId('batch-files').check();
+		await page.getByTestId('start').click();
+
+		let first: { name: string; text: string } | null = null;
+		for (let round = 1; ; round++) {
+			const status = await page.waitForFunction(
+				() => {
+					const s = document
+						.querySelector('[data-testid="run-status"]')
+						?.getAttribute('data-status');
+					return s === 'waiting' || s === 'done' || s === 'failed' ? s : null;
+				},
+				null,
+				{ timeout: 90_000, polling: 100 }
+			);
+			const now = (await status.jsonValue()) as string;
+			if (now === 'done') break;
+			expect(now).toBe('waiting');
+			expect(await waitForRound(page, 'written')).toBe(round);
+			if (round === 1) await e.screenshot('batch-files-waiting');
+			const downloads = page.getByTestId('batch-download');
+			expect(await downloads.count()).toBe(1);
+			const [download] = await Promise.all([page.waitForEvent('download'), downloads.click()]);
+			const input = await readFile((await download.path())!, 'utf8');
+			expect(input.split('\n').filter(Boolean).length).toBeGreaterThan(0);
+			const name = `${download.suggestedFilename().replace(/\.jsonl$/, '')}.output.jsonl`;
+			const output = { name, text: await answerFile(input, fake.server.baseURL) };
+			if (first) {
+				// Round 1's output again: its ids are not this round's, refused naming file and line.
+				await page.getByTestId('batch-upload').setInputFiles({
+					name: first.name,
+					mimeType: 'application/jsonl',
+					buffer: Buffer.from(first.text)
+				});
+				const note = page.locator('[data-testid="batch-upload-note"][data-ok="false"]');
+				await note.waitFor({ timeout: 30_000 });
+				expect(await note.innerText()).toContain(`${first.name}, line 1`);
+				expect((await batchState(page, 'files'))?.rounds.at(-1)?.status).toBe('written');
+				await e.screenshot('batch-files-refused');
+				first = null;
+			}
+			if (round === 1) first = output;
+			await page.getByTestId('batch-upload').setInputFiles({
+				name: output.name,
+				mimeType: 'application/jsonl',
+				buffer: Buffer.from(output.text)
+			});
+			// Taken: the run goes on, to the next round or to its end.
+			await page.waitForFunction(
+				(round) => {
+					const s = document
+						.querySelector('[data-testid="run-status"]')
+						?.getAttribute('data-status');
+					const r = document.querySelector('[data-testid="batch-round-status"]');
+					return s === 'done' || s === 'failed' || Number(r?.getAttribute('data-round')) > round;
+				},
+				round,
+				{ timeout: 90_000, polling: 100 }
+			);
+		}
+		const state = await batchState(page, 'files');
+		expect(state!.rounds.length).toBeGreaterThanOrEqual(2);
+		expect(state!.rounds.every((r) => r.status === 'answered')).toBe(true);
+		expect(fake.server.batches.batches.size).toBe(0);
+	});
+
+	it('keeps the batch choice and a waiting round inside a 390 px screen, in both languages', async () => {
+		const { page } = e;
+		await fillRunForm(page, { runId: 'phone', limit: 1, stages: ['gen'] });
+		await page.getByTestId('batch-files').check();
+		await page.getByTestId('start').click();
+		await waitForRunStatus(page, 'waiting');
+		await page.getByTestId('batch-download').waitFor();
+		for (const locale of ['zh-CN', 'en']) {
+			await page.getByTestId('language').selectOption(locale);
+			await page.waitForFunction((l) => document.documentElement.lang === l, locale);
+			await page.setViewportSize(PHONE);
+			await settled(page);
+			expect(await controlsOffScreen(page)).toEqual([]);
+			const wide = await page.evaluate(() =>
+				['batch-choice', 'batch-round']
+					.map((id) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect())
+					.filter((box) => box.right > document.documentElement.clientWidth + 1)
+					.map((box) => box.right)
+			);
+			expect(wide).toEqual([]);
+			await e.screenshot(`batch-${locale}-390`);
+			await e.screenshot(`batch-${locale}-390-progress`, page.getByTestId('run-progress'));
+			await e.screenshot(`batch-${locale}-390-choice`, page.getByTestId('batch-choice'));
+			await page.setViewportSize(LAPTOP);
+			await settled(page);
+			await e.screenshot(`batch-${locale}-1366`);
+		}
+	});
+});
