@@ -91,7 +91,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function batchSummary(result: RunStagesResult, outputRoot: string): string {
 	const { run } = result;
 	const lines = [
-		`Completed run ${run.runId} of ${result.manifest.models.evaluated} in batch mode under ${outputRoot}`,
+		`Completed run ${escapeControl(run.runId)} of ${escapeControl(result.manifest.models.evaluated)} in batch mode under ${escapeControl(outputRoot)}`,
 		...result.stages.map((s) => `  ${s.stage}: ${s.total} cases`),
 		'Files:',
 		...[manifestPath(run), ...result.stages.flatMap((s) => s.files)].map((f) => `  ${f}`)

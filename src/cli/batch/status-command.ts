@@ -9,6 +9,7 @@ import { FsStore } from '../../lib/adapters/fs-store';
 import type { BatchState } from '../../lib/core/batch/store';
 import { openRound } from '../../lib/core/batch/rounds';
 import { runKey } from '../../lib/core/names';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import type { CliIo } from '../types';
 
@@ -35,7 +36,7 @@ export async function batchStatus(args: string[], io: CliIo): Promise<number> {
 	}
 	if (shown === 0)
 		io.stdout(
-			`No batch-mode run${values['run-id'] ? ` named ${values['run-id']}` : ''} under ${root}\n`
+			`No batch-mode run${values['run-id'] ? ` named ${escapeControl(values['run-id'])}` : ''} under ${escapeControl(root)}\n`
 		);
 	return 0;
 }
@@ -43,7 +44,7 @@ export async function batchStatus(args: string[], io: CliIo): Promise<number> {
 export function stateText(name: string, state: BatchState): string {
 	const out = openRound(state);
 	const lines = [
-		`${name}: ${state.rounds.length} rounds` +
+		`${escapeControl(name)}: ${state.rounds.length} rounds` +
 			(out ? `, round ${out.round} ${out.status} (waiting)` : ', none out')
 	];
 	for (const r of state.rounds) {
@@ -52,7 +53,9 @@ export function stateText(name: string, state: BatchState): string {
 		);
 		for (const f of r.files) {
 			const batch = f.batch_id ? `  batch ${f.batch_id} ${f.status ?? ''}` : '';
-			lines.push(`    ${f.name}  ${f.model}  ${f.lines} lines  ${f.bytes} bytes${batch}`);
+			lines.push(
+				`    ${escapeControl(f.name)}  ${escapeControl(f.model)}  ${f.lines} lines  ${f.bytes} bytes${batch}`
+			);
 		}
 	}
 	return `${lines.join('\n')}\n`;

@@ -32,12 +32,15 @@ export function waitingText(round: BatchRound, folder: string, args: readonly st
 		`Round ${round.round} is written: ${round.requests} requests in ${round.files.length} ` +
 			`file${round.files.length === 1 ? '' : 's'} ` +
 			`under ${join(folder, `round-${round.round}`)}`,
-		...round.files.map((f) => `  ${f.name}  model ${f.model}, ${f.lines} requests, ${mb(f.bytes)}`),
+		...round.files.map(
+			(f) =>
+				`  ${escapeControl(f.name)}  model ${escapeControl(f.model)}, ${f.lines} requests, ${mb(f.bytes)}`
+		),
 		'',
 		'Run each file where the models are served, e.g. on one GPU node with vLLM:',
 		...round.files.map(
 			(f, i) =>
-				`  vllm run-batch -i ${shellWord(inputs[i])} -o ${shellWord(outputs[i])} --model ${shellWord(f.model)}`
+				`  vllm run-batch -i ${shellWord(inputs[i])} -o ${shellWord(outputs[i])} --model ${escapeControl(shellWord(f.model))}`
 		),
 		'(several nodes: a Ray Data LLM job, see docs/BATCH.md). Then import the outputs and go on:',
 		`  npx lexpilot batch import ${[...outputs, ...withoutBatchFlag(args)].map(shellWord).join(' ')}`,

@@ -9,9 +9,13 @@
  */
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
-import { BatchState, batchAnswerLine, parseBatchAnswers } from '../core/batch/store';
+import {
+	BatchState,
+	batchAnswerLine,
+	parseBatchAnswers,
+	parseBatchState
+} from '../core/batch/store';
 import type { SavedBatchAnswer } from '../core/batch/store';
-import { CheckpointError } from '../core/errors';
 import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
 import type { StoreContext } from './fs-store-context';
 import { readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
@@ -31,17 +35,7 @@ export class BatchFiles {
 		const path = batchStatePath(run);
 		const bytes = await readIfExists(this.#ctx.pathOf(path));
 		if (bytes === null) return null;
-		let json: unknown;
-		try {
-			json = JSON.parse(bytes.toString('utf8'));
-		} catch {
-			throw new CheckpointError(`${path}: not JSON; restore it or delete the run's batch folder.`);
-		}
-		const state = BatchState.safeParse(json);
-		if (!state.success) {
-			throw new CheckpointError(`${path}: not a batch state (${state.error.issues[0]?.message}).`);
-		}
-		return state.data;
+		return parseBatchState(bytes.toString('utf8'), path);
 	}
 
 	async writeState(run: RunKey, state: BatchState): Promise<void> {

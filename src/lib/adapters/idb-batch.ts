@@ -9,9 +9,9 @@ import {
 	BatchState,
 	batchAnswerLine,
 	parseBatchAnswers,
+	parseBatchState,
 	type SavedBatchAnswer
 } from '../core/batch/store';
-import { CheckpointError } from '../core/errors';
 import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
 import { callRange } from './idb-ranges';
 import type { Db } from './idb-schema';
@@ -21,19 +21,7 @@ export async function readBatchState(db: Db, run: RunKey): Promise<BatchState | 
 	const row = await db.get('batch_states', [run.runId, run.modelDir]);
 	if (!row) return null;
 	const label = storedLabel(batchStatePath(run));
-	let value: unknown;
-	try {
-		value = JSON.parse(row.json);
-	} catch {
-		throw new CheckpointError(`${label}: not JSON; the saved batch state is damaged.`);
-	}
-	const parsed = BatchState.safeParse(value);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'state';
-		throw new CheckpointError(`${label}: not a valid batch state: ${field}: ${issue.message}`);
-	}
-	return parsed.data;
+	return parseBatchState(row.json, label);
 }
 
 export async function writeBatchState(db: Db, run: RunKey, state: BatchState): Promise<void> {

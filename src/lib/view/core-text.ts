@@ -235,6 +235,8 @@ const SAY: Sayers = {
 	// Batch mode, rounds kept with the run and imported (batch/rounds.ts, batch/import.ts).
 	batch_mode_differs: (p) => m.core_batch_mode_differs(p),
 	batch_nothing_waiting: (p) => m.core_batch_nothing_waiting(p),
+	batch_state_not_json: (p) => m.core_batch_state_not_json(p),
+	batch_state_invalid: (p) => m.core_batch_state_invalid(p),
 	batch_import_missing: (p) => m.core_batch_import_missing(p),
 	// Run plans.
 	plan_no_model: () => m.core_plan_no_model(),

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
 import { parseJsonl } from '../jsonl';
+import { coded } from '../said';
 import type { RunKey } from '../layout';
 import type { BatchAnswer } from './output';
 
@@ -129,4 +130,29 @@ export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[
 			`${file}, line ${i + 1}: a saved batch answer with neither response nor error.`
 		);
 	});
+}
+
+/**
+ * A saved `batch/state.json` text, validated; `file` names it in the refusal (coded, so both
+ * languages say it): not JSON, or not a batch state (with the first field that is wrong).
+ */
+export function parseBatchState(text: string, file: string): BatchState {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw new CheckpointError([coded('batch_state_not_json', { file })]);
+	}
+	const parsed = BatchState.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new CheckpointError([
+			coded('batch_state_invalid', {
+				file,
+				field: issue.path.join('.') || '(state)',
+				detail: issue.message
+			})
+		]);
+	}
+	return parsed.data;
 }
