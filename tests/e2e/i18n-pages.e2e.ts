@@ -117,7 +117,7 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		const rows = await page.getByTestId('problems').locator('tbody').innerText();
 		for (const p of broken.planted) expect(rows).toContain(p.caseNumber);
 		// The validator's problems in Chinese; field names as the file has them, its own labels translated.
-		expect(rows).toContain('判决 "全部支持" 不是 支持, 部分支持, 驳回 之一');
+		expect(rows).toContain('判决 "全部支持" 不是 支持、部分支持和驳回 之一');
 		const fields = await page.getByTestId('problems').locator('td.field').allInnerTexts();
 		expect(fields).toEqual(
 			expect.arrayContaining(['result_dict', 'focal_point', '信息不全历史', '两段历史'])

@@ -142,7 +142,8 @@ describe('keyboard', () => {
 						el.getClientRects().length === 0 ||
 						// Inside a closed <details>: not a control until it is opened.
 						!el.checkVisibility({ visibilityProperty: true }) ||
-						(el as HTMLButtonElement).disabled;
+						// Disabled itself or through its <fieldset>: not operable, not a tab stop.
+						el.matches(':disabled');
 					if (hidden) continue;
 					// Tab stops once in a radio group, on its checked button (arrows move within it).
 					if (el instanceof HTMLInputElement && el.type === 'radio' && el.name) {
