@@ -3,7 +3,6 @@
  * stats worker after the report is drawn, with where they are and how long they took.
  */
 import type { LoadedRun, ResultsReport } from '$lib/core/results';
-import { withIntervals } from '$lib/core/results/with-intervals';
 import type { StatsClient } from './stats-client';
 
 /** Where the bootstrap intervals of the shown runs are. */
@@ -45,6 +44,9 @@ export class BootstrapIntervals {
 			const intervals = await this.#stats.intervals(tables);
 			if (!current()) return;
 			this.window = { posted, answered: performance.now() };
+			// Fetched with the first intervals: the bootstrap's code stays out of the first load.
+			const { withIntervals } = await import('$lib/core/results/with-intervals');
+			if (!current()) return;
 			show(withIntervals(report, intervals));
 			this.ms = performance.now() - started;
 			this.status = 'ready';

@@ -3,7 +3,7 @@
  * shows, its title and description, and the metric or setup the user picked for the figures
  * by cause class. Framework-free, so the page, the report and the tests build the same figures.
  */
-import { DEFAULT_RESAMPLES } from '$lib/core/metrics/bootstrap';
+import { DEFAULT_RESAMPLES } from '$lib/core/metrics/resamples';
 import { DEFAULT_SEED } from '$lib/core/metrics/prng';
 import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';

@@ -14,14 +14,15 @@ import {
 } from './case-table';
 import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
 import { Prng, scopeSeed, DEFAULT_SEED } from './prng';
+import { DEFAULT_RESAMPLES } from './resamples';
+
+export { DEFAULT_RESAMPLES };
 
 // Module-local copies: some loaders turn imported bindings into getters, far too slow for the
 // inner loop.
 const W = ROW_WIDTH;
 const S = SLOTS;
 
-/** The resamples `results` draws unless `--resamples` says otherwise. */
-export const DEFAULT_RESAMPLES = 2000;
 /** Coverage of every interval (the JSON key is `ci95`): the 2.5th to the 97.5th percentile. */
 export const CI_LEVEL = 0.95;
 // Written out: (1 − 0.95) / 2 is 0.025000000000000022 in floating point.
