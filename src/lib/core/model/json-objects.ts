@@ -20,6 +20,7 @@
  * count. Values are built as `JSON.parse` builds them: a repeated key keeps its last value, and
  * `__proto__` is an own key like any other.
  */
+import { QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, LF, CR } from '../text/json-bytes';
 
 /** One JSON object of the text: where it starts and ends (exclusive), and its value. */
 export interface FoundObject {
