@@ -68,13 +68,6 @@ function pairBraces(text: string): number[] {
 	return spans;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const LF = 0x0a;
-const CR = 0x0d;
-
 /** Thrown inside a {@link SpanReader} when the span is not JSON; never leaves this module. */
 const NOT_JSON = Symbol('not JSON');
 
