@@ -1,3 +1,10 @@
+/**
+ * RunController: starting, pausing, stopping and failing runs, the call log, the saved plan, and
+ * several stages together, over memory and IndexedDB stores. One file because every block drives
+ * the controller through the same helpers (`request`, `countingClient`, `watched`,
+ * `freshController`); the several-stages blocks could move to their own file once those helpers
+ * live in a support module.
+ */
 import { readFileSync } from 'node:fs';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
