@@ -313,7 +313,7 @@ describe('RunController', () => {
 	});
 
 	it('reports a failed call with its case, role and raw output, and marks the plan failed', async () => {
-		const { store, plans, controller } = freshController();
+		const { plans, controller } = freshController();
 		const badJudge = judgeAnswering('我认为这是澄清', false);
 
 		const snap = await controller.start(request(badJudge, { limit: 1 }));
@@ -364,7 +364,7 @@ describe('RunController and the call log', () => {
 
 describe('RunController and the run’s saved plan', () => {
 	it('leaves the plan, status and error of a run alone when the engine refuses a start under its id', async () => {
-		const { store, plans, controller } = freshController();
+		const { plans, controller } = freshController();
 		// The run failed on its own (a judge that never answers in JSON)...
 		const badJudge = judgeAnswering('no JSON', true);
 		const failed = await controller.start(request(badJudge, { limit: 2 }));
