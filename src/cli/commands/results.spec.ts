@@ -1,3 +1,10 @@
+/**
+ * The `results` command, driven in-process as a user runs it, over the fixture output roots of
+ * tests/fixtures/results (copied to temporary folders where a test changes one). One file because
+ * every block (JSON, tables, errors, statistics) shares those roots, `results`/`resultsIn` and the
+ * hand-computed figures of the fixture below; splitting would scatter the figures the assertions
+ * check against.
+ */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,4 +1,8 @@
-/** What FsStore adds to the contract (tests/unit/store-contract.spec.ts): files, lock file. */
+/**
+ * What FsStore adds to the contract (tests/unit/store-contract.spec.ts): files, lock file, torn
+ * last lines, the call log, resume seals, heads. One file because every block works on a real
+ * temporary output root with the same set-up, and each is one part of the one adapter.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';

@@ -1,3 +1,9 @@
+/**
+ * The dataset load protocol end to end: the worker side (dataset-load-handler.ts), the page side
+ * (dataset-load-protocol.ts: receiver, loaders, texts) and the messages between them. One file
+ * because both sides are tested against the same recorded exchange (`exchange`) and the same
+ * factory datasets: a message the worker posts is what the receiver must read.
+ */
 import { describe, expect, it } from 'vitest';
 import { datasetBytes, validCase, validCases } from '../../../tests/fixtures/datasets/factory';
 import { loadDataset } from '$lib/core/dataset/load';

@@ -1,3 +1,10 @@
+/**
+ * RunController: starting, pausing, stopping and failing runs, the call log, the saved plan, and
+ * several stages together, over memory and IndexedDB stores. One file because every block drives
+ * the controller through the same helpers (`request`, `countingClient`, `watched`,
+ * `freshController`); the several-stages blocks could move to their own file once those helpers
+ * live in a support module.
+ */
 import { readFileSync } from 'node:fs';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
@@ -61,6 +68,13 @@ function request(client: ModelClient, overrides: Partial<RunRequest> = {}): RunR
 		makeClient: () => client,
 		...overrides
 	};
+}
+
+/** A controller over a fresh memory store and plans list, both handed back for the test to read. */
+function freshController() {
+	const store = new MemoryStore();
+	const plans = memoryStorage();
+	return { store, plans, controller: new RunController({ store, plans }) };
 }
 
 /**
@@ -299,9 +313,7 @@ describe('RunController', () => {
 	});
 
 	it('reports a failed call with its case, role and raw output, and marks the plan failed', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const controller = new RunController({ store, plans });
+		const { plans, controller } = freshController();
 		const badJudge = judgeAnswering('我认为这是澄清', false);
 
 		const snap = await controller.start(request(badJudge, { limit: 1 }));
@@ -326,8 +338,7 @@ describe('RunController and the call log', () => {
 		['one stage (runStages)', ['gen'] as StageName[]],
 		['stages together (runAll)', ['gen', 'dcg', 'ljp-direct'] as StageName[]]
 	])('keeps one line per model call with its exact prompt: %s', async (_, stages) => {
-		const store = new MemoryStore();
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { store, controller } = freshController();
 		const { client, calls } = countingClient(0);
 		const snap = await controller.start(request(client, { stages, limit: 3 }));
 		expect(snap.status, snap.error?.message).toBe('done');
@@ -353,9 +364,7 @@ describe('RunController and the call log', () => {
 
 describe('RunController and the run’s saved plan', () => {
 	it('leaves the plan, status and error of a run alone when the engine refuses a start under its id', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const controller = new RunController({ store, plans });
+		const { plans, controller } = freshController();
 		// The run failed on its own (a judge that never answers in JSON)...
 		const badJudge = judgeAnswering('no JSON', true);
 		const failed = await controller.start(request(badJudge, { limit: 2 }));
@@ -501,7 +510,7 @@ describe('RunController, several stages together', () => {
 
 	it('starts a case’s Interaction once its gen is saved, before gen of the last case is done, and dcg alongside', async () => {
 		const { client, log } = jitteredClient();
-		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
+		const { controller } = freshController();
 		const snap = await controller.start(
 			request(client, { stages: ['gen', 'dcg', 'ljp-interaction'], concurrency: 2 })
 		);
@@ -602,9 +611,7 @@ describe('RunController, several stages together', () => {
 	});
 
 	it('one failure stops new work, saves what finished, marks the plan failed, and resumes the mix', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const controller = new RunController({ store, plans });
+		const { store, plans, controller } = freshController();
 		// dcg's judge never answers in JSON: the first dcg case fails.
 		const inner = createSimulatedClient();
 		const started: ChatRequest[] = [];
@@ -680,7 +687,7 @@ describe('RunController, several stages together, stopped', () => {
 describe('RunController, several stages together, retries', () => {
 	it('counts a retry the client reports for the stage its request came from', async () => {
 		const inner = createSimulatedClient();
-		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
+		const { controller } = freshController();
 		const snap = await controller.start({
 			...request(inner, { stages: ['gen', 'dcg'], limit: 2 }),
 			// Every forced question (dcg only) is answered at the second attempt.

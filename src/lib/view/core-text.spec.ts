@@ -1,3 +1,9 @@
+/**
+ * The core's coded texts rendered in the interface language (view/core-text.ts), family by family
+ * (dataset problems, connection diagnoses, run errors, resume refusals, category map problems).
+ * One file because every block shares the locale switch, the bad-input corpus and the check that
+ * no English sentence is left in a Chinese line (`englishIn`), and it tests one function.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

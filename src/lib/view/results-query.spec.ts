@@ -73,16 +73,9 @@ describe('the Results query', () => {
 				'?runs=run1/m-1,../etc,run1/..,<script>/x,run1/m-1,,run2/m-2&mode=all&sim=yes&lca=drop&ljp=gold&measure=qwk2'
 			)
 		).toEqual({
+			...none,
 			runs: ['run1/m-1', 'run2/m-2'],
-			mode: null,
-			mixSimulated: false,
-			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' },
-			compare: null,
-			compareClass: '',
-			matrix: null,
-			matrixClass: '',
-			leaderboard: DEFAULT_LEADERBOARD_QUERY,
-			bundle: null
+			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
 		});
 	});
 

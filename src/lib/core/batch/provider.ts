@@ -8,8 +8,8 @@
  * interactive calls.
  */
 import OpenAI, { toFile } from 'openai';
-import { publicBaseUrl, sdkTarget } from '../model/base-url';
-import { NO_KEY } from '../model/openai-client';
+import { publicBaseUrl } from '../model/base-url';
+import { openaiSdk } from '../model/sdk';
 import type { RoleEndpoint } from '../model/types';
 import { endpointKey, type RunKey } from '../names';
 import type { Role } from '../records';
@@ -49,12 +49,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		const id = `${ep.baseURL}\0${ep.apiKey}`;
 		let sdk = sdks.get(id);
 		if (!sdk) {
-			const target = sdkTarget(ep.baseURL);
-			sdk = new OpenAI({
-				baseURL: target.baseURL,
-				...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
-				apiKey: ep.apiKey || NO_KEY,
-				dangerouslyAllowBrowser: true,
+			sdk = openaiSdk(ep, {
 				maxRetries: 4,
 				...(options.fetch ? { fetch: options.fetch } : {})
 			});

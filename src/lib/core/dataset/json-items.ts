@@ -16,6 +16,16 @@
  * which may be either), the item is read again with `parseOrderedJson`, on its own text.
  */
 import { JsonObject, JsonSyntaxError, parseOrderedJson, type JsonValue } from './ordered-json';
+import {
+	QUOTE,
+	BACKSLASH,
+	COMMA,
+	COLON,
+	OPEN_BRACKET,
+	CLOSE_BRACKET,
+	OPEN_BRACE,
+	CLOSE_BRACE
+} from '../text/json-bytes';
 
 /** The items of a file's top-level array, as byte extents. */
 export interface ItemScan {
@@ -41,15 +51,6 @@ const BATCH_BYTES = 64 * 1024;
 
 /** An integer of this many digits may be beyond 2^53 (16 digits): read in order, to keep its digits. */
 const LONG_DIGITS = 16;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 const isDigit = (b: number) => b >= 0x30 && b <= 0x39;

@@ -1,3 +1,8 @@
+/**
+ * loadDataset, one rule at a time and all together: problems, case numbers, what a valid file
+ * gives, history field detection, cause classes. One file because it tests the one entry point
+ * against the same dataset factory, each block one part of PROTOCOL.md's dataset rules.
+ */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {

@@ -48,18 +48,22 @@ export interface RunDataset {
 
 export type TokenCounts = { prompt: number; completion: number };
 
-/** A snapshot of one stage, sent on every change. */
-export interface StageProgress {
+/** Where a stage's cases stand: the counts a stage snapshot and a `runAll` share both carry. */
+export interface StageCaseCounts {
 	stage: StageName;
-	status: 'running' | 'done' | 'failed' | 'aborted';
 	/** Selected cases. */
 	total: number;
 	/** Cases finished for this stage, resumed ones included. */
 	done: number;
 	/** Of `done`, cases whose records were already saved (no model call). */
 	resumed: number;
-	/** Cases being worked on now. */
+	/** Cases of this stage being worked on now. */
 	inFlight: number;
+}
+
+/** A snapshot of one stage, sent on every change. */
+export interface StageProgress extends StageCaseCounts {
+	status: 'running' | 'done' | 'failed' | 'aborted';
 	/** Retried calls (network, rate limit, rejected output) and re-asked judges. */
 	retries: number;
 	/** Cases that failed; the stage stops at the first. */
@@ -77,16 +81,7 @@ export interface StageProgress {
 }
 
 /** One stage's share of a `runAll` snapshot. */
-export interface RunStageCounts {
-	stage: StageName;
-	/** Selected cases. */
-	total: number;
-	/** Cases finished for this stage, resumed ones included. */
-	done: number;
-	/** Of `done`, cases that were saved already. */
-	resumed: number;
-	/** Cases of this stage being worked on now. */
-	inFlight: number;
+export interface RunStageCounts extends StageCaseCounts {
 	/** Model calls answered for this stage. */
 	calls: number;
 	/** Of `calls`, by role. */

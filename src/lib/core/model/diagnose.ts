@@ -7,7 +7,7 @@
 import { keyCharacter } from './key-check';
 import { coded, redactSaid, type CoreText } from '../said';
 import { english } from '../voice';
-import { NO_KEY } from './openai-client';
+import { openaiSdk } from './sdk';
 import OpenAI, {
 	APIConnectionError,
 	APIConnectionTimeoutError,
@@ -95,11 +95,7 @@ async function classify(endpoint: RoleEndpoint, options: DiagnoseOptions): Promi
 			hintSaid: coded('conn_paste_key', {})
 		};
 	}
-	const sdk = new OpenAI({
-		baseURL: target.baseURL,
-		...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
-		apiKey: endpoint.apiKey || NO_KEY,
-		dangerouslyAllowBrowser: true,
+	const sdk = openaiSdk(endpoint, {
 		maxRetries: 0,
 		timeout: options.timeoutMs ?? 20_000,
 		// Every body bounded and no redirect out of the origin, as for the run's calls.

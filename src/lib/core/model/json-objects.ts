@@ -20,6 +20,7 @@
  * count. Values are built as `JSON.parse` builds them: a repeated key keeps its last value, and
  * `__proto__` is an own key like any other.
  */
+import { QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, LF, CR } from '../text/json-bytes';
 
 /** One JSON object of the text: where it starts and ends (exclusive), and its value. */
 export interface FoundObject {
@@ -66,13 +67,6 @@ function pairBraces(text: string): number[] {
 	}
 	return spans;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const LF = 0x0a;
-const CR = 0x0d;
 
 /** Thrown inside a {@link SpanReader} when the span is not JSON; never leaves this module. */
 const NOT_JSON = Symbol('not JSON');

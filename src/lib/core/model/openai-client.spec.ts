@@ -1,3 +1,9 @@
+/**
+ * createOpenAIClient against a fake OpenAI-compatible server: the request, retries, errors not
+ * retried, output rules, abort, concurrency, events, connection failures. One file because every
+ * block starts and stops the same fake server (`startFakeOpenAI`) with the same client set-up, and
+ * each describes one behaviour of the one client.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
 	startFakeOpenAI,

@@ -34,6 +34,7 @@ import { chatBody, readCompletion, RejectedOutput } from './completion';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
 import { type OpenAIClientOptions } from './openai-client-options';
 import { abortableSleep, raceAbort } from './abortable';
+import { openaiSdk } from './sdk';
 
 /** Thrown inside the loop to stop without further attempts. */
 const TIMEOUT = Symbol('timeout');
@@ -67,15 +68,7 @@ export function createOpenAIClient(
 		let sdk = sdks.get(role);
 		if (!sdk) {
 			const ep = endpoints[role];
-			const target = sdkTarget(ep.baseURL);
-			sdk = new OpenAI({
-				baseURL: target.baseURL,
-				...(target.defaultQuery ? { defaultQuery: target.defaultQuery } : {}),
-				// Local servers (Ollama, llama.cpp, vLLM) need no key, but the SDK refuses to build a
-				// client without one; a placeholder lets the call go out and a real server that
-				// wants a key answers 401, which is reported as a refused key.
-				apiKey: ep.apiKey || NO_KEY,
-				dangerouslyAllowBrowser: true,
+			sdk = openaiSdk(ep, {
 				maxRetries: 0,
 				timeout: timeoutMs,
 				// A successful body is read at most to maxResponseBytes(max_tokens) of the request.
@@ -306,8 +299,7 @@ export function createOpenAIClient(
 
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
-/** Sent as the bearer token when a role has no key (keyless local servers). */
-export const NO_KEY = 'no-key';
+export { NO_KEY } from './sdk';
 
 /**
  * Providers sometimes echo the key in an error, whole, in part or encoded; it must not reach a

@@ -1,3 +1,8 @@
+/**
+ * computeReport over hand-built run records: the figures of each stage, groups, classes, and the
+ * errors that name their file. One file because every test reads the same three cases in two
+ * classes (`CASES`) and their hand-computed figures.
+ */
 import { describe, expect, it } from 'vitest';
 import { english } from '../voice';
 import type { Verdict } from '../dataset/types';

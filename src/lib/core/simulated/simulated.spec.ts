@@ -140,7 +140,8 @@ describe('createSimulatedClient', () => {
 });
 
 describe('simulated model profiles', () => {
-	const ask = (model: string | undefined, runId: string, history: string) =>
+	/** The evaluated model's answer to one history, as a run of `model` and `runId` gets it. */
+	const answer = (model: string | undefined, runId: string, history: string) =>
 		createSimulatedClient({ model, runId })
 			.complete({
 				role: 'evaluated',
@@ -150,7 +151,9 @@ describe('simulated model profiles', () => {
 				maxTokens: 100,
 				caseNumber: '1'
 			})
-			.then((r) => /？/.test(r.response));
+			.then((r) => r.response);
+	const ask = async (model: string | undefined, runId: string, history: string) =>
+		/？/.test(await answer(model, runId, history));
 	const long = histories.map(
 		(h) => `${h}${'我们签订了书面合同，有银行转账记录可以证明，'.repeat(8)}`
 	);
@@ -177,18 +180,7 @@ describe('simulated model profiles', () => {
 	it('are deterministic per model, run and case, and differ a little between runs', async () => {
 		const answers = (runId: string) =>
 			Promise.all(
-				[...histories, ...long].map((history) =>
-					createSimulatedClient({ model: 'simulated-strong', runId })
-						.complete({
-							role: 'evaluated',
-							task: 'lexawn',
-							prompt: fill('lexawn', { history }),
-							temperature: 0.7,
-							maxTokens: 100,
-							caseNumber: '1'
-						})
-						.then((r) => r.response)
-				)
+				[...histories, ...long].map((history) => answer('simulated-strong', runId, history))
 			);
 		const [a, again, b] = await Promise.all([answers('run1'), answers('run1'), answers('run2')]);
 		expect(again).toEqual(a);

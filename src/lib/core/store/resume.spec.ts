@@ -1,3 +1,8 @@
+/**
+ * Resuming a run (store/resume.ts): comparing a manifest, category changes, opening a run,
+ * loading its checkpoint, key-free records, operational changes. One file because it tests one
+ * module whose functions share the one saved manifest (`saved`) that each test changes a field of.
+ */
 import { describe, expect, it } from 'vitest';
 import { CheckpointError, UsageError } from '../errors';
 import { sha256Canonical } from '../hash';
