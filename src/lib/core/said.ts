@@ -360,7 +360,15 @@ export const CORE_TEXTS = {
 	record_not_selected: ['file', 'identity'],
 	record_saved_already: ['file', 'identity'],
 	manifest_exists: ['file'],
-	manifest_missing_for_resume: ['file']
+	manifest_missing_for_resume: ['file'],
+	// Every refusal the browser can show said in both languages: IndexedDB store, manifests,
+	// heads, prompt packs, the model client, completeness and compare (adapters/idb-*, store/*,
+	// prompts/pack.ts, model/openai-client.ts, results/*), then the file store's locks.
+	run_not_in_browser: ['run'],
+	manifest_changed_in_resume: ['file'],
+	run_locked_other_tab: ['run'],
+	no_indexeddb: [],
+	bundle_run_saved_during_import: []
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

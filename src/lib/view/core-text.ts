@@ -313,6 +313,12 @@ const SAY: Sayers = {
 	record_saved_already: (p) => m.core_record_saved_already(p),
 	manifest_exists: (p) => m.core_manifest_exists(p),
 	manifest_missing_for_resume: (p) => m.core_manifest_missing_for_resume(p),
+	// Every refusal the browser can show, said in both languages.
+	run_not_in_browser: (p) => m.core_run_not_in_browser(p),
+	manifest_changed_in_resume: (p) => m.core_manifest_changed_in_resume(p),
+	run_locked_other_tab: (p) => m.core_run_locked_other_tab(p),
+	no_indexeddb: () => m.core_no_indexeddb(),
+	bundle_run_saved_during_import: () => m.core_bundle_run_saved_during_import(),
 	...NOTES
 };
 

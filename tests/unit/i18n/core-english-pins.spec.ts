@@ -30,6 +30,10 @@ import { makeA1, makeManifest } from '../../support/record-factories';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { describeIdentity, orderByIdentity } from '../../../src/lib/core/store/identity';
 import { closeTestStores, openTestStore } from '../../support/idb';
+import { coded, type CoreText } from '../../../src/lib/core/said';
+import { english } from '../../../src/lib/core/voice';
+import { lockRun } from '../../../src/lib/adapters/idb-locks';
+import { parseRecordRows } from '../../../src/lib/adapters/idb-parse';
 import { makeDataset } from '../../fixtures/engine/cases';
 
 afterEach(() => {
@@ -285,6 +289,85 @@ describe('a store refusing a record or a manifest says what its literals said', 
 		const saved = await caught(() => store.appendRecord(run, 'a1', makeA1('7')));
 		expect(saved.error.message).toBe(
 			`${stageFilePath(run, 'a1')}: case_number 7 (complete history) is saved already; a saved record is never overwritten.`
+		);
+	});
+});
+
+/** `said` in English must be `was`, and said in Chinese something else. */
+function pinned(said: CoreText, was: string) {
+	expect(english(said)).toBe(was);
+	overwriteGetLocale(() => 'zh-CN');
+	const chinese = coreText(english(said), [said]);
+	overwriteGetLocale(() => 'en');
+	expect(chinese).not.toBe(was);
+	expect(chinese).toMatch(/[\u4e00-\u9fff]/);
+}
+
+describe('the browser store’s refusals say what their literals said', () => {
+	const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+	const label = (path: string) => `browser storage: ${path}`;
+
+	it('a manifest saved already, a resume without a manifest, a record saved already', async () => {
+		const store = await openTestStore();
+		const resumed = await caught(() => store.recordOperational(run, {} as never));
+		expect(resumed.error.message).toBe(
+			`${label(manifestPath(run))}: no manifest to record the resume in.`
+		);
+		await store.createManifest(makeManifest(run));
+		const again = await caught(() => store.createManifest(makeManifest(run)));
+		expect(again.error.message).toBe(
+			`${label(manifestPath(run))} exists already; a saved manifest is never replaced.`
+		);
+		await store.appendRecord(run, 'a1', makeA1('7'));
+		const saved = await caught(() => store.appendRecord(run, 'a1', makeA1('7')));
+		expect(saved.error.message).toBe(
+			`${label(stageFilePath(run, 'a1'))}: case_number 7 (complete history) is saved already; a saved record is never overwritten.`
+		);
+	});
+
+	it('a run written in another tab', async () => {
+		const release = await lockRun(null, 'pins-lock', run);
+		const { error } = await caught(() => lockRun(null, 'pins-lock', run));
+		await release();
+		expect(error.message).toBe(
+			`${runLabel(run)} is being written in another tab or window of the workbench. Close that ` +
+				'tab or wait for its run to finish. Only one writer per run id and model is allowed.'
+		);
+	});
+
+	it('a stored line that is no JSON', async () => {
+		const rows = [{ json: '{"a":' }] as never;
+		const { error } = await caught(() => parseRecordRows(run, 'a1', rows));
+		const detail = (() => {
+			try {
+				JSON.parse('{"a":');
+			} catch (e) {
+				return (e as Error).message;
+			}
+		})();
+		expect(error.message).toBe(
+			`${label(stageFilePath(run, 'a1'))}, line 1: not valid JSON (${detail})`
+		);
+	});
+
+	it('sentences said without a store', () => {
+		pinned(
+			coded('run_not_in_browser', { run: runLabel(run) }),
+			`${runLabel(run)} is not in this browser's storage.`
+		);
+		pinned(
+			coded('manifest_changed_in_resume', { file: label(manifestPath(run)) }),
+			`${label(manifestPath(run))}: changed while the resume was being recorded; run again.`
+		);
+		pinned(
+			coded('no_indexeddb', {}),
+			'This browser offers no IndexedDB (private mode may disable it), so runs cannot be saved. ' +
+				'Use a normal window or the command-line tool.'
+		);
+		pinned(
+			coded('bundle_run_saved_during_import', {}),
+			'A run of the bundle was saved in this browser while it was being imported. Nothing was ' +
+				'imported; try again.'
 		);
 	});
 });
