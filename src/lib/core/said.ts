@@ -368,7 +368,21 @@ export const CORE_TEXTS = {
 	manifest_changed_in_resume: ['file'],
 	run_locked_other_tab: ['run'],
 	no_indexeddb: [],
-	bundle_run_saved_during_import: []
+	bundle_run_saved_during_import: [],
+	manifest_invalid_field: ['file', 'field', 'detail'],
+	manifest_invalid: ['file', 'detail'],
+	manifest_other_run: ['file', 'runId', 'modelDir', 'folderRunId', 'folderModelDir'],
+	manifest_model_dir: ['file', 'model', 'expected', 'modelDir'],
+	manifest_selected_twice: ['file', 'caseNumber'],
+	manifest_not_json: ['file', 'detail'],
+	head_no_sha: ['place'],
+	head_invalid_field: ['place', 'field', 'detail'],
+	head_invalid: ['place', 'detail'],
+	run_locked_session: ['run'],
+	run_delete_written: ['run'],
+	prompt_pack_not_json: ['detail'],
+	prompt_pack_invalid: ['lines'],
+	prompt_pack_problem: ['problem']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

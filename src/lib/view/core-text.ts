@@ -319,6 +319,20 @@ const SAY: Sayers = {
 	run_locked_other_tab: (p) => m.core_run_locked_other_tab(p),
 	no_indexeddb: () => m.core_no_indexeddb(),
 	bundle_run_saved_during_import: () => m.core_bundle_run_saved_during_import(),
+	manifest_invalid_field: (p) => m.core_manifest_invalid_field(p),
+	manifest_invalid: (p) => m.core_manifest_invalid(p),
+	manifest_other_run: (p) => m.core_manifest_other_run(p),
+	manifest_model_dir: (p) => m.core_manifest_model_dir(p),
+	manifest_selected_twice: (p) => m.core_manifest_selected_twice(p),
+	manifest_not_json: (p) => m.core_manifest_not_json(p),
+	head_no_sha: (p) => m.core_head_no_sha(p),
+	head_invalid_field: (p) => m.core_head_invalid_field(p),
+	head_invalid: (p) => m.core_head_invalid(p),
+	run_locked_session: (p) => m.core_run_locked_session(p),
+	run_delete_written: (p) => m.core_run_delete_written(p),
+	prompt_pack_not_json: (p) => m.core_prompt_pack_not_json(p),
+	prompt_pack_invalid: (p) => m.core_prompt_pack_invalid(p),
+	prompt_pack_problem: (p) => m.core_prompt_pack_problem(p),
 	...NOTES
 };
 

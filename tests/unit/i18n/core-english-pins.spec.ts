@@ -34,6 +34,14 @@ import { coded, type CoreText } from '../../../src/lib/core/said';
 import { english } from '../../../src/lib/core/voice';
 import { lockRun } from '../../../src/lib/adapters/idb-locks';
 import { parseRecordRows } from '../../../src/lib/adapters/idb-parse';
+import { checkManifest, readManifestText } from '../../../src/lib/core/store/manifest-file';
+import { checkHead } from '../../../src/lib/core/store/heads';
+import {
+	DEFAULT_PROMPT_PACK,
+	parsePromptPack,
+	promptPackProblems,
+	TEMPLATE_NAMES
+} from '../../../src/lib/core/prompts';
 import { makeDataset } from '../../fixtures/engine/cases';
 
 afterEach(() => {
@@ -369,5 +377,100 @@ describe('the browser store’s refusals say what their literals said', () => {
 			'A run of the bundle was saved in this browser while it was being imported. Nothing was ' +
 				'imported; try again.'
 		);
+	});
+});
+
+describe('manifests, heads, the memory store and prompt packs say what their literals said', () => {
+	const run = { runId: 'run1', modelDir: 'gpt-x-4e02b150' };
+	const label = 'runs/run1/gpt-x-4e02b150/manifest.json';
+
+	it('a manifest that is no manifest, of another run, renamed, or listing a case twice', async () => {
+		const good = makeManifest(run);
+		const field = await caught(() => checkManifest({ ...good, run_id: 5 }, label));
+		expect(field.error.message).toMatch(
+			/^runs\/run1\/gpt-x-4e02b150\/manifest\.json: not a valid run manifest: field "run_id": .+$/
+		);
+		const whole = await caught(() => checkManifest(7, label));
+		expect(whole.error.message).toMatch(
+			/^.+manifest\.json: not a valid run manifest: manifest: .+$/
+		);
+		const other = { runId: 'run2', modelDir: 'gpt-y-00000000' };
+		const moved = await caught(() => checkManifest(good, label, { run: other }));
+		expect(moved.error.message).toBe(
+			`${label}: the manifest names run "${good.run_id}" / "${good.model_dir}" but sits in the folder of ` +
+				`"${other.runId}" / "${other.modelDir}". Move it back to its own run folder.`
+		);
+		const renamed = { ...good, model_dir: 'other-00000000' };
+		const expectedDir = good.model_dir;
+		const dir = await caught(() => checkManifest(renamed, label));
+		expect(dir.error.message).toBe(
+			`${label}: the folder of evaluated model "${good.models.evaluated}" is "${expectedDir}", not ` +
+				`"${renamed.model_dir}"; the run's folders were renamed or its manifest edited.`
+		);
+		const twice = {
+			...good,
+			dataset: { ...good.dataset, selected_case_numbers: ['1', 'E\u001b', 'E\u001b'] }
+		};
+		const dup = await caught(() => checkManifest(twice, label));
+		expect(dup.error.message).toBe(
+			`${label}: dataset.selected_case_numbers lists case_number ${escapeControl('E\u001b')} twice.`
+		);
+		const json = await caught(() => readManifestText('{', label));
+		expect(json.error.message).toMatch(
+			/^.+manifest\.json: not valid JSON \(.+\)\. Restore the manifest of this run\.$/
+		);
+	});
+
+	it('a saved head without a hash or with a bad record', async () => {
+		const where = 'browser storage: a1.jsonl, line 3';
+		const hash = await caught(() => checkHead('a1', { record: {} }, where));
+		expect(hash.error.message).toBe(`${where}: the saved record head has no valid record_sha256`);
+		const sha = 'a'.repeat(64);
+		const field = await caught(() =>
+			checkHead('a1', { record: { case_number: {} }, record_sha256: sha }, where)
+		);
+		expect(field.error.message).toMatch(/^browser storage: a1\.jsonl, line 3: field "[^"]+": .+$/);
+		const whole = await caught(() => checkHead('a1', { record: 5, record_sha256: sha }, where));
+		expect(whole.error.message).toMatch(/^browser storage: a1\.jsonl, line 3: record: .+$/);
+	});
+
+	it('a run written by another task of the session', async () => {
+		const store = new MemoryStore();
+		const release = await store.lock(run);
+		const locked = await caught(() => store.lock(run));
+		expect(locked.error.message).toBe(
+			`${runLabel(run)} is already being written by another task of this session; wait for it to finish.`
+		);
+		const deleting = await caught(() => store.deleteRun(run));
+		expect(deleting.error.message).toBe(
+			`${runLabel(run)} is being written; stop that run before deleting it.`
+		);
+		await release();
+	});
+
+	it('a prompt pack that is no JSON, or invalid', async () => {
+		const json = await caught(() => parsePromptPack('{'));
+		expect(json.error.message).toMatch(/^prompt pack: not valid JSON \(.+\)$/);
+		const pack = { name: ' ', version: '1', templates: { nope: 'x' } };
+		const problems = promptPackProblems(pack);
+		expect(problems.length).toBeGreaterThan(2);
+		expect(problems).toContain(
+			`templates: unknown template(s) nope; the templates are ${TEMPLATE_NAMES.join(', ')}`
+		);
+		const invalid = await caught(() => parsePromptPack(JSON.stringify(pack)));
+		expect(invalid.error.message).toBe(
+			`prompt pack is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+		);
+		const bad = {
+			...DEFAULT_PROMPT_PACK,
+			templates: { ...DEFAULT_PROMPT_PACK.templates, [TEMPLATE_NAMES[0]]: 'x {nope}' }
+		};
+		const slot = await caught(() => parsePromptPack(JSON.stringify(bad)));
+		expect(slot.error.message).toBe(
+			`prompt pack is invalid:\n${promptPackProblems(bad)
+				.map((p) => `  - ${p}`)
+				.join('\n')}`
+		);
+		expect(slot.chinese).toMatch(/^提示词包无效：\n {2}- /);
 	});
 });
