@@ -382,7 +382,29 @@ export const CORE_TEXTS = {
 	run_delete_written: ['run'],
 	prompt_pack_not_json: ['detail'],
 	prompt_pack_invalid: ['lines'],
-	prompt_pack_problem: ['problem']
+	prompt_pack_problem: ['problem'],
+	call_no_endpoint: ['modelRole'],
+	call_base_url: ['modelRole', 'problem'],
+	key_unsendable: ['char', 'position'],
+	call_bad_key: ['case', 'modelRole', 'model', 'url', 'problem'],
+	result_not_selected: ['file', 'line', 'caseNumber', 'count'],
+	result_scored_twice: ['file', 'line', 'caseNumber', 'first'],
+	result_scored_twice_history: ['file', 'line', 'caseNumber', 'role', 'first'],
+	result_cause_mismatch: [
+		'file',
+		'line',
+		'caseNumber',
+		'cause',
+		'otherCause',
+		'otherFile',
+		'otherLine'
+	],
+	result_claims_mismatch: ['file', 'line', 'caseNumber', 'otherFile', 'otherLine'],
+	compare_ref: ['runId'],
+	compare_ref_model: ['runId', 'model'],
+	compare_no_run: ['side', 'ref', 'ids'],
+	compare_no_runs_at_all: ['side', 'ref'],
+	compare_ambiguous: ['side', 'ref', 'count', 'models']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

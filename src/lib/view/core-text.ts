@@ -333,6 +333,20 @@ const SAY: Sayers = {
 	prompt_pack_not_json: (p) => m.core_prompt_pack_not_json(p),
 	prompt_pack_invalid: (p) => m.core_prompt_pack_invalid(p),
 	prompt_pack_problem: (p) => m.core_prompt_pack_problem(p),
+	call_no_endpoint: (p) => m.core_call_no_endpoint(p),
+	call_base_url: (p) => m.core_call_base_url(p),
+	key_unsendable: (p) => m.core_key_unsendable(p),
+	call_bad_key: (p) => m.core_call_bad_key(p),
+	result_not_selected: (p) => m.core_result_not_selected(p),
+	result_scored_twice: (p) => m.core_result_scored_twice(p),
+	result_scored_twice_history: (p) => m.core_result_scored_twice_history(p),
+	result_cause_mismatch: (p) => m.core_result_cause_mismatch(p),
+	result_claims_mismatch: (p) => m.core_result_claims_mismatch(p),
+	compare_ref: (p) => m.core_compare_ref(p),
+	compare_ref_model: (p) => m.core_compare_ref_model(p),
+	compare_no_run: (p) => m.core_compare_no_run(p),
+	compare_no_runs_at_all: (p) => m.core_compare_no_runs_at_all(p),
+	compare_ambiguous: (p) => m.core_compare_ambiguous(p),
 	...NOTES
 };
 

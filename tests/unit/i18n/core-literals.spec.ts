@@ -27,9 +27,7 @@ const ENGLISH_STILL: Record<string, number> = {
 	'src/lib/core/batch/store.ts': 1,
 	'src/lib/core/engine/run-stages.ts': 1,
 	'src/lib/core/engine/stages/shared.ts': 1,
-	'src/lib/core/model/openai-client.ts': 3,
-	'src/lib/core/results/compare.ts': 3,
-	'src/lib/core/results/completeness.ts': 4,
+	'src/lib/core/results/compare.ts': 1,
 	'src/lib/core/simulated/simulated-client.ts': 1,
 	'src/lib/core/store/checks.ts': 1,
 	'src/lib/core/store/key-free.ts': 1
