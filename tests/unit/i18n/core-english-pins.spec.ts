@@ -36,6 +36,9 @@ import { lockRun } from '../../../src/lib/adapters/idb-locks';
 import { parseRecordRows } from '../../../src/lib/adapters/idb-parse';
 import { checkManifest, readManifestText } from '../../../src/lib/core/store/manifest-file';
 import { checkHead } from '../../../src/lib/core/store/heads';
+import { checkBaseUrl } from '../../../src/lib/core/model/base-url';
+import { keyCharacter, keyProblem } from '../../../src/lib/core/model/key-check';
+import { checkCrossStage, checkStage } from '../../../src/lib/core/results/completeness';
 import {
 	DEFAULT_PROMPT_PACK,
 	parsePromptPack,
@@ -472,5 +475,104 @@ describe('manifests, heads, the memory store and prompt packs say what their lit
 				.join('\n')}`
 		);
 		expect(slot.chinese).toMatch(/^提示词包无效：\n {2}- /);
+	});
+});
+
+describe('the model client, completeness and run finding say what their literals said', () => {
+	it('the client: no endpoint, a bad base URL, a key that cannot be sent', () => {
+		pinned(
+			coded('call_no_endpoint', { modelRole: 'judge' }),
+			'no endpoint configured for the judge model'
+		);
+		const checked = checkBaseUrl('ftp://host/v1');
+		expect(checked.ok).toBe(false);
+		if (checked.ok) return;
+		pinned(
+			coded('call_base_url', { modelRole: 'user' }, { problem: [checked.said] }),
+			`the user model's base URL ${checked.problem}.`
+		);
+		const bad = keyCharacter('sk-ab\u200bcd')!;
+		const url = 'https://api.example.com/v1';
+		pinned(
+			coded(
+				'call_bad_key',
+				{ case: '2023-041', modelRole: 'evaluated', model: 'gpt-x', url },
+				{ problem: [coded('key_unsendable', { char: bad.char, position: bad.position })] }
+			),
+			`case 2023-041, evaluated model gpt-x at ${url}: ${keyProblem('sk-ab\u200bcd')}`
+		);
+	});
+
+	it('a result file with a stray or repeated case', async () => {
+		const label = 'runs/r/m/LCA_results.jsonl';
+		const stray = await caught(() =>
+			checkStage('DCG_results', [{ case_number: 'E\u001b' }], ['1', '2'], label)
+		);
+		expect(stray.error.message).toBe(
+			`${label}, line 1: case_number ${escapeControl('E\u001b')} is not one of the run's 2 selected cases ` +
+				'(manifest dataset.selected_case_numbers). The file belongs to another dataset or selection: ' +
+				'move it out of the output root or restore the matching manifest.'
+		);
+		const rows = [
+			{ case_number: 1, history_type: 'complete' },
+			{ case_number: '1', history_type: 'complete' }
+		];
+		const twice = await caught(() => checkStage('LCA_results', rows, ['1'], label));
+		expect(twice.error.message).toBe(
+			`${label}, line 2: case_number 1 (complete history) already has a record on line 1. ` +
+				'Each case must be scored once: remove one of the two lines.'
+		);
+		const once = await caught(() => checkStage('DCG_results', [rows[0], rows[1]], ['1'], label));
+		expect(once.error.message).toBe(
+			`${label}, line 2: case_number 1 already has a record on line 1. ` +
+				'Each case must be scored once: remove one of the two lines.'
+		);
+	});
+
+	it('result files of different datasets', async () => {
+		const label = (file: string) => `runs/r/m/${file}.jsonl`;
+		const causes = {
+			DCG_results: [{ case_number: '1', cause_of_action: 'A' }],
+			LCA_results: [{ case_number: '1', cause_of_action: 'B\u001b' }]
+		} as never;
+		const cause = await caught(() => checkCrossStage(causes, label));
+		expect(cause.error.message).toMatch(
+			/^runs\/r\/m\/\w+\.jsonl, line 1: case_number 1 has cause_of_action "[^"]+", but "[^"]+" at runs\/r\/m\/\w+\.jsonl, line 1\. The run's files come from different datasets; move the stray file out of the output root\.$/
+		);
+		const ljp = (claims: string[]) => ({
+			case_number: '1',
+			cause_of_action: 'A',
+			claims,
+			gold: {}
+		});
+		const claims = {
+			LJP_direct: [ljp(['x'])],
+			LJP_gold: [ljp(['y'])]
+		} as never;
+		const claim = await caught(() => checkCrossStage(claims, label));
+		expect(claim.error.message).toMatch(
+			/^runs\/r\/m\/\w+\.jsonl, line 1: case_number 1 has other claims or gold verdicts than at runs\/r\/m\/\w+\.jsonl, line 1\. All LJP setups of a run must score the same claims; the files come from different datasets\.$/
+		);
+	});
+
+	it('a run to compare that is not there or ambiguous', () => {
+		const ref = coded('compare_ref_model', { runId: '"r1"', model: '"m"' });
+		pinned(
+			coded('compare_no_run', { side: 'A', ids: '"a", "b"' }, { ref: [ref] }),
+			'run A: no run "r1" of model "m" (a runs/<run-id>/<model>/manifest.json). Run ids there: "a", "b".'
+		);
+		pinned(
+			coded(
+				'compare_no_runs_at_all',
+				{ side: 'B' },
+				{ ref: [coded('compare_ref', { runId: '"r1"' })] }
+			),
+			'run B: no run "r1" (a runs/<run-id>/<model>/manifest.json). There are no runs at all.'
+		);
+		pinned(
+			coded('compare_ambiguous', { side: 'A', count: 2, models: '"m1", "m2"' }, { ref: [ref] }),
+			'run A: run "r1" of model "m" is ambiguous: it names 2 runs (models "m1", "m2"). ' +
+				'Pick one with --model (both runs) or --model-a / --model-b.'
+		);
 	});
 });
