@@ -29,7 +29,6 @@ const ENGLISH_STILL: Record<string, number> = {
 	'src/lib/core/engine/stages/shared.ts': 1,
 	'src/lib/core/results/compare.ts': 1,
 	'src/lib/core/simulated/simulated-client.ts': 1,
-	'src/lib/core/store/checks.ts': 1,
 	'src/lib/core/store/key-free.ts': 1
 };
 

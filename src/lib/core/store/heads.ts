@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
 import { coded } from '../said';
+import { invalidRecord } from './checks';
 import { sha256Canonical, sha256CanonicalSync } from '../hash';
 import { STAGE_FILES, type AnyRecord, type RecordOf } from '../records';
 import { STAGE_FILE_NAMES, type StageFile } from '../record-names';
@@ -93,16 +94,7 @@ export function checkHead<F extends StageFile>(
 	}
 	const parsed = HEAD_SCHEMAS[file].safeParse(head.record);
 	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		throw new CheckpointError([
-			issue.path.length
-				? coded('head_invalid_field', {
-						place: where,
-						field: issue.path.join('.'),
-						detail: issue.message
-					})
-				: coded('head_invalid', { place: where, detail: issue.message })
-		]);
+		throw invalidRecord(where, parsed.error);
 	}
 	return { record: parsed.data as HeadRecord<RecordOf<F>>, record_sha256: head.record_sha256! };
 }
