@@ -6,6 +6,7 @@
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import { CheckpointError } from '../core/errors';
+import { coded } from '../core/said';
 import {
 	callLogPath,
 	manifestPath,
@@ -79,7 +80,7 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 export async function readRunFiles(store: IdbStore, run: RunKey): Promise<Map<string, string>> {
 	const files = new Map<string, string>();
 	const manifest = await store.savedManifest(run);
-	if (!manifest) throw new CheckpointError(`${runLabel(run)} is not in this browser's storage.`);
+	if (!manifest) throw new CheckpointError([coded('run_not_in_browser', { run: runLabel(run) })]);
 	files.set(manifestPath(run), manifestText(manifest));
 	for (const file of STAGE_FILE_NAMES) {
 		const text = fileText(await store.recordLines(run, file));
@@ -132,9 +133,13 @@ export async function readCaseRecords(
 				try {
 					value = JSON.parse(row.json);
 				} catch (e) {
-					throw new CheckpointError(
-						`${label}, line ${row.seq + 1}: not valid JSON (${(e as Error).message})`
-					);
+					throw new CheckpointError([
+						coded('jsonl_not_json', {
+							file: label,
+							line: row.seq + 1,
+							detail: (e as Error).message
+						})
+					]);
 				}
 				return checkRecord(file, value, `${label}, line ${row.seq + 1}`);
 			});

@@ -5,6 +5,7 @@
 import { RunLockedError } from '../core/errors';
 import type { RunKey } from '../core/layout';
 import { parseRunKey } from '../core/names';
+import { coded } from '../core/said';
 import { compareRunKeys, runLabel } from '../core/store/checks';
 
 /** Locks held in this JavaScript realm, when the Web Locks API is missing. */
@@ -39,11 +40,7 @@ export async function lockRun(
 	name: string,
 	run: RunKey
 ): Promise<() => Promise<void>> {
-	const refused = () =>
-		new RunLockedError(
-			`${runLabel(run)} is being written in another tab or window of the workbench. Close that ` +
-				'tab or wait for its run to finish. Only one writer per run id and model is allowed.'
-		);
+	const refused = () => new RunLockedError([coded('run_locked_other_tab', { run: runLabel(run) })]);
 	if (locks === null) {
 		if (localLocks.has(name)) throw refused();
 		localLocks.add(name);

@@ -4,6 +4,7 @@
  */
 import { wrap } from 'idb';
 import { CheckpointError } from '../core/errors';
+import { coded } from '../core/said';
 import { DB_VERSION, DEFAULT_DB_NAME, upgrade, type Db } from './idb-schema';
 
 export interface IdbStoreOptions {
@@ -31,10 +32,7 @@ export async function openWorkbenchDb(options: IdbStoreOptions = {}): Promise<Op
 	const dbName = options.dbName ?? DEFAULT_DB_NAME;
 	const factory = options.idbFactory ?? globalThis.indexedDB;
 	if (!factory) {
-		throw new CheckpointError(
-			'This browser offers no IndexedDB (private mode may disable it), so runs cannot be saved. ' +
-				'Use a normal window or the command-line tool.'
-		);
+		throw new CheckpointError([coded('no_indexeddb', {})]);
 	}
 	const request = factory.open(dbName, DB_VERSION);
 	request.addEventListener('upgradeneeded', (event) => {

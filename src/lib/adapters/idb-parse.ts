@@ -3,6 +3,7 @@ import { CheckpointError } from '../core/errors';
 import { stageFilePath, type RunKey } from '../core/layout';
 import type { StageFile } from '../core/record-names';
 import type { AnyRecord } from '../core/records';
+import { coded } from '../core/said';
 import { checkRecord } from '../core/store/checks';
 import type { RecordRow } from './idb-rows';
 import { storedLabel } from './idb-write';
@@ -20,7 +21,9 @@ export function parseRecordRows(
 		try {
 			value = JSON.parse(row.json);
 		} catch (e) {
-			throw new CheckpointError(`${where}: not valid JSON (${(e as Error).message})`);
+			throw new CheckpointError([
+				coded('jsonl_not_json', { file: label, line: i + 1, detail: (e as Error).message })
+			]);
 		}
 		return checkRecord(file, value, where);
 	});

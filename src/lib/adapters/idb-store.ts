@@ -11,6 +11,7 @@ import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import { CheckpointError } from '../core/errors';
+import { coded } from '../core/said';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { runKey } from '../core/names';
 import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
@@ -18,12 +19,7 @@ import type { AnyRecord, Manifest, OperationalEntry } from '../core/records';
 import { recordHead, type RecordHead } from '../core/store/heads';
 import { checkManifest, withOperationalEntry } from '../core/store/manifest-file';
 import { checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
-import {
-	describeIdentity,
-	orderByIdentity,
-	PAIRED_FILES,
-	recordIdentity
-} from '../core/store/identity';
+import { aboutRecord, orderByIdentity, PAIRED_FILES, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import * as batch from './idb-batch';
@@ -121,7 +117,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 			await tx.objectStore('manifests').add({ ...run, manifest, headed });
 		}).catch((e) => {
 			if ((e as Error).name === 'ConstraintError') {
-				throw new CheckpointError(`${label} exists already; a saved manifest is never replaced.`);
+				throw new CheckpointError([coded('manifest_exists', { file: label })]);
 			}
 			throw e;
 		});
@@ -131,7 +127,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 		const label = storedLabel(manifestPath(run));
 		const key: [string, string] = [run.runId, run.modelDir];
 		const row = await this.#db.get('manifests', key);
-		if (!row) throw new CheckpointError(`${label}: no manifest to record the resume in.`);
+		if (!row) throw new CheckpointError([coded('manifest_missing_for_resume', { file: label })]);
 		// Checked before the transaction: hashing awaits WebCrypto, which would end it.
 		const saved = await checkManifest(row.manifest, label, { run, asWritten: true });
 		const next = await checkManifest(withOperationalEntry(saved, entry), label, {
@@ -144,9 +140,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 			const current = await manifests.get(key);
 			// The lock is held, so nothing else writes it; refuse rather than lose a change if it did.
 			if (!current || JSON.stringify(current.manifest) !== before) {
-				throw new CheckpointError(
-					`${label}: changed while the resume was being recorded; run again.`
-				);
+				throw new CheckpointError([coded('manifest_changed_in_resume', { file: label })]);
 			}
 			await manifests.put({ ...current, manifest: next });
 		});
@@ -196,9 +190,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 			});
 		}).catch((e) => {
 			if ((e as Error).name === 'ConstraintError') {
-				throw new CheckpointError(
-					`${label}: ${describeIdentity(identity)} is saved already; a saved record is never overwritten.`
-				);
+				throw aboutRecord('record_saved_already', label, identity);
 			}
 			throw e;
 		});

@@ -78,10 +78,7 @@ export async function writeRunRows(
 		full
 	).catch((e) => {
 		if ((e as Error | null)?.name === 'ConstraintError') {
-			throw new CheckpointError(
-				'A run of the bundle was saved in this browser while it was being imported. Nothing was ' +
-					'imported; try again.'
-			);
+			throw new CheckpointError([coded('bundle_run_saved_during_import', {})]);
 		}
 		throw e;
 	});

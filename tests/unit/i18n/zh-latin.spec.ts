@@ -30,6 +30,7 @@ const KEPT = new Set(
 		'user assistant model object length finish_reason max_tokens code_sha256 input_sha256',
 		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1 run2 as',
 		'allowed-origins api-prefix served-model-name serve vendor results auto batch files allow-missing',
+		'record_sha256 cause_of_action model-a model-b',
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
 		// Statisticians' names on their methods; the Batch API's fields.

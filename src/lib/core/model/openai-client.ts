@@ -22,7 +22,9 @@ import { DEFAULT_CONCURRENCY, DEFAULT_SETTINGS } from '../run-config';
 import type { CallInfo, ModelEvent } from './events';
 import { providerWords, type ClientFailure } from './failure-message';
 import { endpointKey } from '../names';
-import { keyProblem } from './key-check';
+import { keyCharacter } from './key-check';
+import { coded } from '../said';
+import { english } from '../voice';
 import { LimiterPool } from './limiter';
 import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
@@ -116,26 +118,36 @@ export function createOpenAIClient(
 
 	async function attempts(request: ChatRequest): Promise<ChatResult> {
 		const ep = endpoints[request.role];
-		if (!ep)
-			throw new ModelCallError(`no endpoint configured for the ${request.role} model`, {
-				role: request.role
-			});
+		if (!ep) {
+			const said = coded('call_no_endpoint', { modelRole: request.role });
+			throw new ModelCallError(english(said), { role: request.role, said: [said] });
+		}
 		// What messages and events show of the base URL: no query value, no key.
 		const shownURL = publicBaseUrl(ep.baseURL, [ep.apiKey]);
 		const checked = checkBaseUrl(ep.baseURL);
-		if (!checked.ok)
-			throw new ModelCallError(`the ${request.role} model's base URL ${checked.problem}.`, {
+		if (!checked.ok) {
+			const said = coded('call_base_url', { modelRole: request.role }, { problem: [checked.said] });
+			throw new ModelCallError(english(said), {
 				kind: 'bad_request',
 				caseNumber: request.caseNumber,
 				role: request.role,
-				task: request.task
+				task: request.task,
+				said: [said]
 			});
-		const badKey = keyProblem(ep.apiKey);
-		if (badKey)
-			throw new ModelCallError(
-				`case ${request.caseNumber}, ${request.role} model ${ep.model} at ${shownURL}: ${badKey}`,
-				{ kind: 'auth', caseNumber: request.caseNumber, role: request.role, task: request.task }
-			);
+		}
+		const badKey = keyCharacter(ep.apiKey);
+		if (badKey) {
+			const at = { case: request.caseNumber, modelRole: request.role, model: ep.model };
+			const problem = coded('key_unsendable', { char: badKey.char, position: badKey.position });
+			const said = coded('call_bad_key', { ...at, url: shownURL }, { problem: [problem] });
+			throw new ModelCallError(english(said), {
+				kind: 'auth',
+				caseNumber: request.caseNumber,
+				role: request.role,
+				task: request.task,
+				said: [said]
+			});
+		}
 		const limiter = limiterFor(ep.baseURL);
 		const endpoint = endpointKey(ep.baseURL);
 		const maxAttempts = retries + 1;

@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors';
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import { stripBom } from '../text';
-import { TEMPLATE_NAMES, templateProblems, type TemplateName } from './slots';
+import { TEMPLATE_NAMES, templateProblemsSaid, type TemplateName } from './slots';
 
 export * from './slots';
 export { exportPromptPack } from './pack-json';
@@ -25,8 +27,13 @@ export const PromptPack = z
 	})
 	.superRefine((pack, ctx) => {
 		for (const name of TEMPLATE_NAMES) {
-			for (const message of templateProblems(name, pack.templates[name])) {
-				ctx.addIssue({ code: 'custom', path: ['templates', name], message });
+			for (const said of templateProblemsSaid(name, pack.templates[name])) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['templates', name],
+					message: english(said),
+					params: { said }
+				});
 			}
 		}
 	});
@@ -34,19 +41,30 @@ export type PromptPack = z.infer<typeof PromptPack>;
 
 /** Every problem of a candidate pack, one readable line each; empty when it is valid. */
 export function promptPackProblems(value: unknown): string[] {
+	return promptPackProblemsSaid(value).map((said) => english(said));
+}
+
+/** {@link promptPackProblems} as codes: a template's own, or the English of the check. */
+function promptPackProblemsSaid(value: unknown): CoreText[] {
 	const parsed = PromptPack.safeParse(value);
 	if (parsed.success) return [];
 	return parsed.error.issues.map((issue) => {
-		if (issue.code === 'custom') return issue.message;
-		const where = issue.path.length ? issue.path.join('.') : 'pack';
-		if (issue.code === 'unrecognized_keys') {
-			return `${where}: unknown template(s) ${issue.keys.join(', ')}; the templates are ${TEMPLATE_NAMES.join(', ')}`;
-		}
-		if (issue.code === 'invalid_type' && issue.path.length === 2) {
-			return `template "${String(issue.path[1])}" is missing or not a string`;
-		}
-		return `${where}: ${issue.message}`;
+		const said = issue.code === 'custom' ? (issue.params?.said as CoreText | undefined) : undefined;
+		return said ?? coded('prompt_pack_problem', { problem: englishProblem(issue) });
 	});
+}
+
+/** One problem of the pack's shape in English (its field names and the schema's words). */
+function englishProblem(issue: z.core.$ZodIssue): string {
+	if (issue.code === 'custom') return issue.message;
+	const where = issue.path.length ? issue.path.join('.') : 'pack';
+	if (issue.code === 'unrecognized_keys') {
+		return `${where}: unknown template(s) ${issue.keys.join(', ')}; the templates are ${TEMPLATE_NAMES.join(', ')}`;
+	}
+	if (issue.code === 'invalid_type' && issue.path.length === 2) {
+		return `template "${String(issue.path[1])}" is missing or not a string`;
+	}
+	return `${where}: ${issue.message}`;
 }
 
 /** Reads an imported pack (JSON text); every problem is reported at once as a `UsageError`. */
@@ -55,11 +73,11 @@ export function parsePromptPack(text: string): PromptPack {
 	try {
 		value = JSON.parse(stripBom(text));
 	} catch (e) {
-		throw new UsageError(`prompt pack: not valid JSON (${(e as Error).message})`);
+		throw new UsageError([coded('prompt_pack_not_json', { detail: (e as Error).message })]);
 	}
-	const problems = promptPackProblems(value);
+	const problems = promptPackProblemsSaid(value);
 	if (problems.length > 0) {
-		throw new UsageError(`prompt pack is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+		throw new UsageError([coded('prompt_pack_invalid', {}, { lines: problems })]);
 	}
 	return PromptPack.parse(value);
 }

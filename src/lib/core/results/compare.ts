@@ -69,6 +69,15 @@ export interface LoadedRun {
 
 type Found = LoadedRun;
 
+/** {@link describe} as a coded part. */
+const refSaid = (ref: RunRef): CoreText =>
+	ref.model === undefined
+		? coded('compare_ref', { runId: JSON.stringify(ref.runId) })
+		: coded('compare_ref_model', {
+				runId: JSON.stringify(ref.runId),
+				model: JSON.stringify(ref.model)
+			});
+
 const describe = (ref: RunRef) =>
 	`run ${JSON.stringify(ref.runId)}${ref.model === undefined ? '' : ` of model ${JSON.stringify(ref.model)}`}`;
 
@@ -93,21 +102,18 @@ async function findRun(
 			if (parsed?.kind === 'manifest') ids.add(parsed.run.runId);
 		}
 		const known = [...ids].sort();
-		throw new UsageError(
-			`run ${side}: no ${describe(ref)} (a runs/<run-id>/<model>/manifest.json). ` +
-				(known.length
-					? `Run ids there: ${known
-							.slice(0, 20)
-							.map((id) => JSON.stringify(id))
-							.join(', ')}${known.length > 20 ? ', …' : ''}.`
-					: 'There are no runs at all.')
-		);
+		const shown = known.slice(0, 20).map((id) => JSON.stringify(id));
+		const list = `${shown.join(', ')}${known.length > 20 ? ', …' : ''}`;
+		throw new UsageError([
+			known.length
+				? coded('compare_no_run', { side, ids: list }, { ref: [refSaid(ref)] })
+				: coded('compare_no_runs_at_all', { side }, { ref: [refSaid(ref)] })
+		]);
 	}
 	const models = found.map((f) => JSON.stringify(f.run.model)).join(', ');
-	throw new UsageError(
-		`run ${side}: ${describe(ref)} is ambiguous: it names ${found.length} runs (models ${models}). ` +
-			'Pick one with --model (both runs) or --model-a / --model-b.'
-	);
+	throw new UsageError([
+		coded('compare_ambiguous', { side, count: found.length, models }, { ref: [refSaid(ref)] })
+	]);
 }
 
 /** Fields that differ between the runs' manifests: what the comparison compares. */

@@ -6,7 +6,7 @@
  */
 import { CheckpointError } from '../errors';
 import { caseKey } from '../record-names';
-import { escapeControl } from '../text/escape-control';
+import { coded } from '../said';
 import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
 
 /** The stage files metrics are computed from. */
@@ -59,23 +59,19 @@ export function checkStage(
 	const known = new Set(selected.map(caseKey));
 	const seen = new Map<string, number>();
 	records.forEach((r, i) => {
-		const where = `${label}, line ${i + 1}`;
+		const at = { file: label, line: i + 1, caseNumber: String(r.case_number) };
 		const caseNumber = caseKey(r.case_number);
 		if (!known.has(caseNumber)) {
-			throw new CheckpointError(
-				`${where}: case_number ${escapeControl(String(r.case_number))} is not one of the run's ${selected.length} selected cases ` +
-					'(manifest dataset.selected_case_numbers). The file belongs to another dataset or selection: ' +
-					'move it out of the output root or restore the matching manifest.'
-			);
+			throw new CheckpointError([coded('result_not_selected', { ...at, count: selected.length })]);
 		}
 		const key = perCase === 2 ? `${caseNumber}\u0000${r.history_type}` : caseNumber;
 		const first = seen.get(key);
 		if (first !== undefined) {
-			const which = perCase === 2 ? ` (${escapeControl(String(r.history_type))} history)` : '';
-			throw new CheckpointError(
-				`${where}: case_number ${escapeControl(String(r.case_number))}${which} already has a record on line ${first}. ` +
-					'Each case must be scored once: remove one of the two lines.'
-			);
+			throw new CheckpointError([
+				perCase === 2
+					? coded('result_scored_twice_history', { ...at, role: String(r.history_type), first })
+					: coded('result_scored_twice', { ...at, first })
+			]);
 		}
 		seen.set(key, i + 1);
 	});
@@ -93,30 +89,36 @@ export function checkStage(
  * three LJP setups. A disagreement means files from different datasets were mixed.
  */
 export function checkCrossStage(records: EvalRecords, label: (file: EvalFile) => string): void {
-	const causes = new Map<string, { cause: string; where: string }>();
-	const claims = new Map<string, { value: string; where: string }>();
+	const causes = new Map<string, { cause: string; otherFile: string; otherLine: number }>();
+	const claims = new Map<string, { value: string; otherFile: string; otherLine: number }>();
 	for (const file of EVAL_FILES) {
 		(records[file] ?? []).forEach((r, i) => {
-			const where = `${label(file)}, line ${i + 1}`;
+			const at = { file: label(file), line: i + 1, caseNumber: String(r.case_number) };
+			const here = { otherFile: at.file, otherLine: at.line };
 			const caseNumber = caseKey(r.case_number);
 			const cause = causes.get(caseNumber);
-			if (!cause) causes.set(caseNumber, { cause: r.cause_of_action, where });
+			if (!cause) causes.set(caseNumber, { cause: r.cause_of_action, ...here });
 			else if (cause.cause !== r.cause_of_action) {
-				throw new CheckpointError(
-					`${where}: case_number ${escapeControl(String(r.case_number))} has cause_of_action ` +
-						`"${escapeControl(r.cause_of_action)}", but "${escapeControl(cause.cause)}" at ${cause.where}. The run's files come from different datasets; ` +
-						'move the stray file out of the output root.'
-				);
+				const { otherFile, otherLine } = cause;
+				throw new CheckpointError([
+					coded('result_cause_mismatch', {
+						...at,
+						cause: r.cause_of_action,
+						otherCause: cause.cause,
+						otherFile,
+						otherLine
+					})
+				]);
 			}
 			if ('gold' in r) {
 				const value = JSON.stringify([r.claims, r.gold]);
 				const seen = claims.get(caseNumber);
-				if (!seen) claims.set(caseNumber, { value, where });
+				if (!seen) claims.set(caseNumber, { value, ...here });
 				else if (seen.value !== value) {
-					throw new CheckpointError(
-						`${where}: case_number ${escapeControl(String(r.case_number))} has other claims or gold verdicts than at ${seen.where}. ` +
-							'All LJP setups of a run must score the same claims; the files come from different datasets.'
-					);
+					const { otherFile, otherLine } = seen;
+					throw new CheckpointError([
+						coded('result_claims_mismatch', { ...at, otherFile, otherLine })
+					]);
 				}
 			}
 		});

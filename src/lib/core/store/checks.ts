@@ -1,14 +1,23 @@
 /** Schema checks every store applies on the way in and out, with errors that name the place. */
 import type { z } from 'zod';
 import { CheckpointError } from '../errors';
+import { coded } from '../said';
 import type { RunKey } from '../layout';
 import { STAGE_FILES, type AnyRecord } from '../records';
 import type { StageFile } from '../record-names';
 
-function describeIssue(error: z.ZodError): string {
+/** The first problem of a record at `place`, its field named when it has one. */
+export function invalidRecord(place: string, error: z.ZodError): CheckpointError {
 	const issue = error.issues[0];
-	const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
-	return `${field}: ${issue.message}`;
+	return new CheckpointError([
+		issue.path.length
+			? coded('record_invalid_field', {
+					place,
+					field: issue.path.join('.'),
+					detail: issue.message
+				})
+			: coded('record_invalid', { place, detail: issue.message })
+	]);
 }
 
 /**
@@ -17,7 +26,7 @@ function describeIssue(error: z.ZodError): string {
  */
 export function checkRecord(file: StageFile, value: unknown, where: string): AnyRecord {
 	const parsed = STAGE_FILES[file].schema.safeParse(value);
-	if (!parsed.success) throw new CheckpointError(`${where}: ${describeIssue(parsed.error)}`);
+	if (!parsed.success) throw invalidRecord(where, parsed.error);
 	return parsed.data as AnyRecord;
 }
 

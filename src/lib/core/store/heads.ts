@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
+import { coded } from '../said';
+import { invalidRecord } from './checks';
 import { sha256Canonical, sha256CanonicalSync } from '../hash';
 import { STAGE_FILES, type AnyRecord, type RecordOf } from '../records';
 import { STAGE_FILE_NAMES, type StageFile } from '../record-names';
@@ -88,13 +90,11 @@ export function checkHead<F extends StageFile>(
 ): RecordHead<F> {
 	const head = value as Partial<RecordHead> | null;
 	if (!head || typeof head !== 'object' || !Sha256.safeParse(head.record_sha256).success) {
-		throw new CheckpointError(`${where}: the saved record head has no valid record_sha256`);
+		throw new CheckpointError([coded('head_no_sha', { place: where })]);
 	}
 	const parsed = HEAD_SCHEMAS[file].safeParse(head.record);
 	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'record';
-		throw new CheckpointError(`${where}: ${field}: ${issue.message}`);
+		throw invalidRecord(where, parsed.error);
 	}
 	return { record: parsed.data as HeadRecord<RecordOf<F>>, record_sha256: head.record_sha256! };
 }

@@ -9,7 +9,7 @@ import { CheckpointError } from '../errors';
 import { modelDirName, type RunKey } from '../layout';
 import { Manifest, type OperationalEntry } from '../records';
 import { decodeLayoutText, stripBom } from '../text';
-import { escapeControl } from '../text/escape-control';
+import { coded } from '../said';
 
 /** The manifest file as every writer writes it: two-space JSON and a final line end. */
 export function manifestText(manifest: Manifest): string {
@@ -39,10 +39,17 @@ export interface ManifestCheckOptions {
 	asWritten?: boolean;
 }
 
-function describeIssue(error: z.ZodError): string {
+function invalidManifest(label: string, error: z.ZodError): CheckpointError {
 	const issue = error.issues[0];
-	const field = issue.path.length ? `field "${issue.path.join('.')}"` : 'manifest';
-	return `${field}: ${issue.message}`;
+	return new CheckpointError([
+		issue.path.length
+			? coded('manifest_invalid_field', {
+					file: label,
+					field: issue.path.join('.'),
+					detail: issue.message
+				})
+			: coded('manifest_invalid', { file: label, detail: issue.message })
+	]);
 }
 
 /**
@@ -57,22 +64,31 @@ export async function checkManifest(
 ): Promise<Manifest> {
 	const parsed = Manifest.safeParse(value);
 	if (!parsed.success) {
-		throw new CheckpointError(`${label}: not a valid run manifest: ${describeIssue(parsed.error)}`);
+		throw invalidManifest(label, parsed.error);
 	}
 	const m = parsed.data;
 	const { run } = options;
 	if (run && (m.run_id !== run.runId || m.model_dir !== run.modelDir)) {
-		throw new CheckpointError(
-			`${label}: the manifest names run "${m.run_id}" / "${m.model_dir}" but sits in the folder of ` +
-				`"${run.runId}" / "${run.modelDir}". Move it back to its own run folder.`
-		);
+		throw new CheckpointError([
+			coded('manifest_other_run', {
+				file: label,
+				runId: m.run_id,
+				modelDir: m.model_dir,
+				folderRunId: run.runId,
+				folderModelDir: run.modelDir
+			})
+		]);
 	}
 	const expectedDir = await modelDirName(m.models.evaluated);
 	if (expectedDir !== m.model_dir) {
-		throw new CheckpointError(
-			`${label}: the folder of evaluated model "${m.models.evaluated}" is "${expectedDir}", not ` +
-				`"${m.model_dir}"; the run's folders were renamed or its manifest edited.`
-		);
+		throw new CheckpointError([
+			coded('manifest_model_dir', {
+				file: label,
+				model: m.models.evaluated,
+				expected: expectedDir,
+				modelDir: m.model_dir
+			})
+		]);
 	}
 	// Compared as strings, as every reader compares case numbers.
 	const selected = m.dataset.selected_case_numbers.map(String);
@@ -80,9 +96,9 @@ export async function checkManifest(
 	const seen = new Set<string>();
 	const dup = selected.find((c) => seen.size === seen.add(c).size);
 	if (dup !== undefined) {
-		throw new CheckpointError(
-			`${label}: dataset.selected_case_numbers lists case_number ${escapeControl(String(dup))} twice.`
-		);
+		throw new CheckpointError([
+			coded('manifest_selected_twice', { file: label, caseNumber: String(dup) })
+		]);
 	}
 	return options.asWritten ? (value as Manifest) : m;
 }
@@ -97,9 +113,9 @@ export async function readManifestText(
 	try {
 		value = JSON.parse(stripBom(text));
 	} catch (e) {
-		throw new CheckpointError(
-			`${label}: not valid JSON (${(e as Error).message}). Restore the manifest of this run.`
-		);
+		throw new CheckpointError([
+			coded('manifest_not_json', { file: label, detail: (e as Error).message })
+		]);
 	}
 	return checkManifest(value, label, options);
 }

@@ -73,9 +73,7 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 	async lock(run: RunKey): Promise<() => Promise<void>> {
 		const name = runKey(run);
 		if (this.#locks.has(name)) {
-			throw new RunLockedError(
-				`${runLabel(run)} is already being written by another task of this session; wait for it to finish.`
-			);
+			throw new RunLockedError([coded('run_locked_session', { run: runLabel(run) })]);
 		}
 		this.#locks.add(name);
 		let held = true;
@@ -192,9 +190,7 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 
 	async deleteRun(run: RunKey): Promise<void> {
 		if (this.#locks.has(runKey(run))) {
-			throw new RunLockedError(
-				`${runLabel(run)} is being written; stop that run before deleting it.`
-			);
+			throw new RunLockedError([coded('run_delete_written', { run: runLabel(run) })]);
 		}
 		this.#files.delete(manifestPath(run));
 		this.#files.delete(callLogPath(run));
