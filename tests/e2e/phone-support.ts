@@ -207,3 +207,61 @@ export async function writingSlips(page: Page, chinese: boolean): Promise<string
 		applies ? [...text.matchAll(pattern)].map((m) => `${what}: "${m[0]}"`) : []
 	);
 }
+
+/**
+ * Cells matched by `selector` that leave the window or a box around them that clips or scrolls
+ * sideways, as the page first shows them: one line each.
+ */
+export async function cellsOutOfView(page: Page, selector: string): Promise<string[]> {
+	return page.evaluate((selector) => {
+		const out: string[] = [];
+		const width = document.documentElement.clientWidth;
+		for (const cell of document.querySelectorAll<HTMLElement>(selector)) {
+			if (!cell.checkVisibility()) continue;
+			const r = cell.getBoundingClientRect();
+			let left = 0;
+			let right = width;
+			for (let p = cell.parentElement; p && p !== document.body; p = p.parentElement) {
+				if (getComputedStyle(p).overflowX === 'visible') continue;
+				const box = p.getBoundingClientRect();
+				left = Math.max(left, box.left);
+				right = Math.min(right, box.right);
+			}
+			if (r.left < left - 1 || r.right > right + 1) {
+				const name = (cell.dataset.testid ?? cell.textContent ?? '').trim().slice(0, 30);
+				out.push(
+					`cell "${name}" at x ${Math.round(r.left)}–${Math.round(r.right)} (visible ${Math.round(left)}–${Math.round(right)})`
+				);
+			}
+		}
+		return out;
+	}, selector);
+}
+
+/** The text of the first control matched by `selector`'s labels that is shown in the window. */
+export async function visibleLabel(page: Page, selector: string): Promise<string> {
+	return page.locator(selector).evaluate((el) => {
+		const width = document.documentElement.clientWidth;
+		const labels = [...((el as HTMLInputElement).labels ?? [])];
+		const shown = (node: Node) => {
+			const range = document.createRange();
+			range.selectNodeContents(node);
+			const r = range.getBoundingClientRect();
+			return r.width > 1 && r.height > 1 && r.left >= -1 && r.right <= width + 1;
+		};
+		const texts = labels.flatMap((label) => {
+			const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+			const parts: string[] = [];
+			for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+				const parent = n.parentElement!;
+				if (n.textContent?.trim() && parent.checkVisibility() && shown(n)) {
+					// Clipped to nothing (visually hidden) is not shown.
+					const clip = getComputedStyle(parent).clipPath;
+					if (clip === 'none' || clip === '') parts.push(n.textContent.trim());
+				}
+			}
+			return parts;
+		});
+		return texts.join(' ');
+	});
+}

@@ -30,11 +30,13 @@ import {
 	type LanguageCheck
 } from './i18n-support';
 import {
+	cellsOutOfView,
 	controlsOffScreen,
 	settled,
 	boxesOverrun,
 	tablesHidingMainColumn,
 	tablesLosingRowNames,
+	visibleLabel,
 	visit,
 	writingSlips
 } from './phone-support';
@@ -371,8 +373,27 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		await page.getByRole('button', { name: await t('review', 'review_start') }).click();
 		await page.getByTestId('review-decision').waitFor();
 		await check(page, 'review');
+		// The review heading names the LJP setup as the rest of the page does ("Gold", not "gold").
+		const heading = await page.getByTestId('review-decision').locator('h3').innerText();
+		expect(heading).not.toMatch(
+			locale === 'zh-CN'
+				? /\b(direct|gold|interaction|complete|underspecified)\b/
+				: /\((direct|gold|interaction)\)/
+		);
+
+		// A case of the simulated run: each claim's name and its verdicts, every setup, in view.
+		await page.getByTestId('case-table').locator('tbody tr[data-case] a').first().click();
+		await page.getByTestId('ljp-table').waitFor();
+		await check(page, 'case-ljp');
+		const ljp = '[data-testid="ljp-table"] tbody td';
+		expect(await page.locator(ljp).count()).toBeGreaterThan(0);
+		expect(await cellsOutOfView(page, ljp)).toEqual([]);
 
 		await visit(page, e.url, '/bundles');
+		// The select-all box says what it does, on a phone too.
+		expect(
+			await visibleLabel(page, '[data-testid="stored-runs"] thead input[type="checkbox"]')
+		).toBe(await t('bundles', 'bundles_select_all'));
 		await page
 			.getByRole('button', { name: await t('bundles', 'bundles_delete_ask') })
 			.first()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StageProgress } from '$lib/core/engine/types';
 import { stageProgress } from '../../../../tests/fixtures/engine/progress';
+import { overwriteGetLocale } from '$lib/paraglide/runtime';
 import { formatCount, formatDuration, stageTiming } from './progress-format';
 
 /** Started at 1 000 s on the page's clock. */
@@ -37,11 +38,24 @@ describe('formatting', () => {
 	])('formatDuration(%d) = %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
 
 	it.each([
-		[950, '950'],
-		[1234, '1.23k'],
-		[12_345, '12.3k'],
-		[4_560_000, '4.56M']
-	])('formatCount(%d) = %s', (n, text) => expect(formatCount(n)).toBe(text));
+		[950, '950', '950'],
+		[1234, '1.23K', '1234'],
+		[7090, '7.09K', '7090'],
+		[12_345, '12.3K', '1.23万'],
+		[4_560_000, '4.56M', '456万']
+	])('formatCount(%d) = %s, in Chinese %s', (n, en, zh) => {
+		expect(formatCount(n, 'en')).toBe(en);
+		expect(formatCount(n, 'zh-CN')).toBe(zh);
+	});
+
+	it('writes counts in the page language by default', () => {
+		overwriteGetLocale(() => 'zh-CN');
+		try {
+			expect(formatCount(7090)).toBe('7090');
+		} finally {
+			overwriteGetLocale(() => 'en');
+		}
+	});
 });
 
 describe('stageTiming while paused', () => {

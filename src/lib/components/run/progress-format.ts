@@ -1,6 +1,7 @@
 /** Numbers of the Run page as a person reads them: durations, token counts, time left. */
 import type { StageProgress } from '$lib/core/engine/types';
 import { m } from '$lib/paraglide/messages';
+import { getLocale } from '$lib/paraglide/runtime';
 
 /** `45 s`, `3 min 05 s`, `2 h 04 min` (`45 秒`, `3 分 05 秒`, `2 小时 04 分` in Chinese). */
 export function formatDuration(ms: number): string {
@@ -12,11 +13,17 @@ export function formatDuration(ms: number): string {
 	return m.run_duration_h({ h: Math.floor(min / 60), min: pad(min % 60) });
 }
 
-/** `950`, `12.3k`, `4.56M`. */
-export function formatCount(n: number): string {
-	if (n < 1000) return String(n);
-	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1)}k`;
-	return `${(n / 1_000_000).toFixed(2)}M`;
+/**
+ * `950`, `1.23K`, `4.56M` in English; `1234`, `1.23万`, `456万` in Chinese: three figures with
+ * the language's unit, and the whole number where the language has no unit for it yet.
+ */
+export function formatCount(n: number, locale: string = getLocale()): string {
+	const compact = new Intl.NumberFormat(locale, {
+		notation: 'compact',
+		maximumSignificantDigits: 3
+	});
+	const parts = compact.formatToParts(n);
+	return parts.some((p) => p.type === 'compact') ? compact.format(n) : String(n);
 }
 
 export interface StageTiming {
