@@ -402,6 +402,13 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
 			.waitFor();
 		await check(page, 'confirming');
+		// On a laptop too: the question wraps inside its row, Delete and Keep stay in view.
+		await page.setViewportSize(LAPTOP);
+		await settled(page);
+		for (const c of await controlsOffScreen(page))
+			failures.push(`bundles-confirming at 1366: ${c}`);
+		await page.setViewportSize(PHONE);
+		await settled(page);
 		await page
 			.getByRole('button', { name: await t('bundles', 'bundles_keep'), exact: true })
 			.click();
