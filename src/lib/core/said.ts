@@ -264,6 +264,7 @@ export const CORE_TEXTS = {
 	batch_import_missing: ['round', 'count', 'total'],
 	batch_state_not_json: ['file'],
 	batch_state_invalid: ['file', 'field', 'detail'],
+	batch_answer_empty: ['file', 'line'],
 	// Human review of judge decisions (agreement/merge.ts, agreement/report.ts).
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
 	review_other_run: ['file', 'line', 'run'],

@@ -240,6 +240,7 @@ const SAY: Sayers = {
 	batch_nothing_waiting: (p) => m.core_batch_nothing_waiting(p),
 	batch_state_not_json: (p) => m.core_batch_state_not_json(p),
 	batch_state_invalid: (p) => m.core_batch_state_invalid(p),
+	batch_answer_empty: (p) => m.core_batch_answer_empty(p),
 	batch_import_missing: (p) => m.core_batch_import_missing(p),
 	// Run plans.
 	plan_no_model: () => m.core_plan_no_model(),

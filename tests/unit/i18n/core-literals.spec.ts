@@ -24,7 +24,6 @@ const ENGLISH_STILL: Record<string, number> = {
 	'src/lib/adapters/fs-store-lock.ts': 1,
 	'src/lib/adapters/fs-store-write.ts': 1,
 	'src/lib/core/agreement/run-reviews.ts': 1,
-	'src/lib/core/batch/store.ts': 1,
 	'src/lib/core/engine/run-stages.ts': 1,
 	'src/lib/core/engine/stages/shared.ts': 1,
 	'src/lib/core/results/compare.ts': 1,

@@ -126,9 +126,7 @@ export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[
 			return { customId: row.custom_id, ...round, status, body };
 		}
 		if (row.error) return { customId: row.custom_id, ...round, error: row.error };
-		throw new CheckpointError(
-			`${file}, line ${i + 1}: a saved batch answer with neither response nor error.`
-		);
+		throw new CheckpointError([coded('batch_answer_empty', { file, line: i + 1 })]);
 	});
 }
 
