@@ -189,8 +189,9 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		await outcome.getByRole('link', { name: '查看其结果' }).waitFor();
 
 		const table = page.getByTestId('stored-runs');
+		// The select-all box's label (visually hidden on a wide screen, read by a screen reader).
 		expect(await table.locator('thead th').allInnerTexts()).toEqual([
-			'',
+			'选择全部运行',
 			'运行',
 			'被评估模型',
 			'案例数',
