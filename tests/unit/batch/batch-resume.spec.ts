@@ -20,6 +20,7 @@ import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-opena
 import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
+import { callsLessTiming, comparableRecords } from './batch-compare';
 
 const dataset = makeDataset(4);
 const common = { dataset, runId: 'r1', models: MODELS };
@@ -41,36 +42,6 @@ const roles = (baseURL: string) => ({
 	user: { baseURL, apiKey: 'sk-batch-0123456789', model: MODELS.user },
 	judge: { baseURL, apiKey: 'sk-batch-0123456789', model: MODELS.judge }
 });
-
-/** Stage files and manifest as written, less times, `mode` and the batch folder. */
-function records(store: MemoryStore): Map<string, string> {
-	const out = new Map<string, string>();
-	for (const [path, text] of store.toFiles()) {
-		if (path.endsWith('calls.jsonl') || path.includes('/batch/')) continue;
-		out.set(
-			path,
-			text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
-		);
-	}
-	return out;
-}
-
-const TIMING = ['session', 'seq', 'started_at', 'latency_ms', 'delay_ms'];
-
-/** The call log's lines less timing and sessions, in a stable order. */
-function calls(store: MemoryStore): string[] {
-	const text = [...store.toFiles()].find(([p]) => p.endsWith('calls.jsonl'))?.[1] ?? '';
-	return text
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => {
-			const entry = JSON.parse(line);
-			for (const key of TIMING) delete entry[key];
-			for (const step of entry.attempts) for (const key of TIMING) delete step[key];
-			return JSON.stringify(entry);
-		})
-		.sort();
-}
 
 /** Requests the last interactive run made. */
 let asked = 0;
@@ -128,9 +99,9 @@ describe('batch mode resumed from the store', () => {
 			expect(state?.rounds.at(-1)?.status).toBe('submitted');
 			const out = await runBatch(options, await fix());
 			expect(out.done).toBe(true);
-			expect(records(store)).toEqual(records(expected));
+			expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 			// Each call logged once, by the pass that first used its answer, across the restart.
-			expect(calls(store)).toEqual(calls(expected));
+			expect(callsLessTiming(store)).toEqual(callsLessTiming(expected));
 			const ids = provider.batches.lines.map((l) => l.customId);
 			expect(new Set(ids).size).toBe(ids.length);
 			expect(ids.length).toBe(asked);
@@ -160,7 +131,7 @@ describe('batch mode resumed from the store', () => {
 			providerSender({ run: await run(), endpoints: roles(provider.baseURL), pollMs: 5 })
 		);
 		expect(out.done).toBe(true);
-		expect(records(store)).toEqual(records(expected));
+		expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 		const answers = await store.readBatchAnswers(await run());
 		const failed = answers.filter((a) => 'error' in a || ('status' in a && a.status >= 400));
 		expect(failed.some((a) => 'error' in a && a.error.code === 'batch_expired')).toBe(true);
@@ -230,7 +201,7 @@ describe('files mode through importBatchOutputs', () => {
 			const got = await importBatchOutputs(options, outputs);
 			expect(got).toMatchObject({ round: waited, missing: 0 });
 		}
-		expect(records(store)).toEqual(records(expected));
+		expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 	});
 
 	it('refuses a torn, a foreign and a duplicated output file by name and line; nothing saved', async () => {

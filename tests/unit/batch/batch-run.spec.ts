@@ -15,6 +15,7 @@ import { byTask } from '../../fake-openai/by-task';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
+import { callsLessTiming, comparableRecords } from './batch-compare';
 
 const dataset = makeDataset(5);
 const servers: FakeOpenAI[] = [];
@@ -50,39 +51,6 @@ const sendTo = (server: FakeOpenAI, sizes: number[]): RoundSender => ({
 		)
 });
 
-/** Stage files as written; the manifest without its times and `mode`. */
-function files(store: MemoryStore): Map<string, string> {
-	const out = new Map<string, string>();
-	for (const [path, text] of store.toFiles()) {
-		if (path.endsWith('calls.jsonl') || path.includes('/batch/')) continue;
-		out.set(
-			path,
-			path.endsWith('manifest.json')
-				? text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
-				: text
-		);
-	}
-	return out;
-}
-
-/** What tells one start or moment from another, not what was asked and answered. */
-const TIMING = ['session', 'seq', 'started_at', 'latency_ms', 'delay_ms'];
-
-/** The call log's lines less timing and sessions, in a stable order. */
-function calls(store: MemoryStore): string[] {
-	const text = [...store.toFiles()].find(([p]) => p.endsWith('calls.jsonl'))?.[1] ?? '';
-	return text
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => {
-			const entry = JSON.parse(line);
-			for (const key of TIMING) delete entry[key];
-			for (const step of entry.attempts) for (const key of TIMING) delete step[key];
-			return JSON.stringify(entry);
-		})
-		.sort();
-}
-
 describe('batch mode against the deterministic fake provider', () => {
 	it('writes the records, manifest and call log of the interactive run', async () => {
 		const handler = byTask(simulatedScript);
@@ -110,11 +78,11 @@ describe('batch mode against the deterministic fake provider', () => {
 		const { rounds } = out;
 		expect(out.longestChain).toBe(rounds);
 
-		expect(files(batch)).toEqual(files(interactive));
+		expect(comparableRecords(batch)).toEqual(comparableRecords(interactive));
 		const manifest = [...batch.toFiles()].find(([p]) => p.endsWith('manifest.json'))![1];
 		expect(JSON.parse(manifest).mode).toBe('batch');
-		expect(calls(batch)).toEqual(calls(interactive));
-		expect(calls(batch).length).toBeGreaterThan(dataset.cases.length * 5);
+		expect(callsLessTiming(batch)).toEqual(callsLessTiming(interactive));
+		expect(callsLessTiming(batch).length).toBeGreaterThan(dataset.cases.length * 5);
 		// Every request was asked once: as many as the interactive run made.
 		expect(sizes.reduce((a, b) => a + b, 0)).toBe(live.chatRequests.length);
 		expect(rounds).toBe(sizes.length);
@@ -152,8 +120,8 @@ describe('batch mode against the deterministic fake provider', () => {
 			providerSender({ run, endpoints: proles, pollMs: 5, maxPollMs: 20 })
 		);
 		const rounds = out.rounds;
-		expect(files(batch)).toEqual(files(interactive));
-		expect(calls(batch)).toEqual(calls(interactive));
+		expect(comparableRecords(batch)).toEqual(comparableRecords(interactive));
+		expect(callsLessTiming(batch)).toEqual(callsLessTiming(interactive));
 		const ids = provider.batches.lines.map((l) => l.customId);
 		expect(new Set(ids).size).toBe(ids.length);
 		expect(ids.length).toBe(live.chatRequests.length);
