@@ -9,7 +9,6 @@ import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { importBatchOutputs } from '../../../src/lib/core/batch/import';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import { runBatch, type RoundSender } from '../../../src/lib/core/batch/rounds';
-import type { LineSink } from '../../../src/lib/core/batch/split';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
@@ -21,6 +20,7 @@ import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
 import { callsLessTiming, comparableRecords } from './batch-compare';
+import { answerRound, memoryFiles } from './round-files';
 
 const dataset = makeDataset(4);
 const common = { dataset, runId: 'r1', models: MODELS };
@@ -144,34 +144,6 @@ describe('batch mode resumed from the store', () => {
 		}
 	});
 });
-
-/** Files mode's folder in memory: name → lines. */
-function memoryFiles() {
-	const files = new Map<string, string[]>();
-	const open = async (name: string): Promise<LineSink> => {
-		const lines: string[] = [];
-		files.set(name, lines);
-		return { write: async (l) => void lines.push(l), close: async () => {} };
-	};
-	return { files, open };
-}
-
-/** Plays the cluster: answers every line of the round's input files through the fake server. */
-async function answerRound(server: FakeOpenAI, lines: string[]): Promise<string> {
-	const out = await Promise.all(
-		lines.map(async (line, i) => {
-			const request = JSON.parse(line);
-			const res = await fetch(`${server.baseURL}/chat/completions`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(request.body)
-			});
-			const response = { status_code: res.status, request_id: `q${i}`, body: await res.json() };
-			return `${JSON.stringify({ id: `b${i}`, custom_id: request.custom_id, response, error: null })}\n`;
-		})
-	);
-	return out.join('');
-}
 
 describe('files mode through importBatchOutputs', () => {
 	it('writes each round, waits, imports, and ends with the interactive records', async () => {

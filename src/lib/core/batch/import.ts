@@ -1,64 +1,117 @@
 /**
- * Files mode's way back: the output files of the run's waiting round, in the OpenAI / vLLM
- * format. The round's requests are recomputed by a replay pass (nothing logged, nothing sent);
- * every line is checked by {@link BatchOutputReader} (unknown, duplicated, other-run ids and torn
- * files refused with file and line) before anything is saved; then the answers are appended and
- * the round marked answered. The caller runs `runBatch` again to go on.
+ * Files mode's way back: the output files of the waiting round, in the OpenAI / vLLM format, for
+ * one run or for every run of a plan at once (each line goes to the run its custom_id names). The
+ * rounds' requests are recomputed by replay passes (nothing logged, nothing sent); every line is
+ * checked by {@link BatchOutputReader} (unknown, duplicated, other-run ids and torn files refused
+ * with file and line) before anything is saved; then each run's answers are appended and its
+ * round marked answered. The caller runs `runBatch` again to go on.
  */
 import { UsageError } from '../errors';
+import type { RunKey } from '../names';
 import { coded } from '../said';
+import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
-import { BatchOutputReader } from './output';
+import { BatchOutputReader, type BatchAnswer } from './output';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import { openRound } from './rounds';
 import { noAnswer } from './sender';
-import type { SavedBatchAnswer } from './store';
+import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
 
 export interface ImportOptions {
 	/** Requests no file answers count as failed (retried in a later round). @default refused */
 	allowMissing?: boolean;
 }
 
-export async function importBatchOutputs(
-	options: BatchRunOptions,
-	files: { name: string; text: string }[],
-	how: ImportOptions = {}
-): Promise<{ answers: number; round: number; missing: number }> {
+export interface ImportResult {
+	run: RunKey;
+	answers: number;
+	round: number;
+	missing: number;
+}
+
+/** A run whose files round is out, with the requests a replay pass recomputed. */
+interface Waiting {
+	options: BatchRunOptions;
+	run: RunKey;
+	state: BatchState;
+	round: BatchRound;
+	pending: readonly PendingRequest[];
+}
+
+async function waitingRound(options: BatchRunOptions): Promise<Waiting | null> {
 	const { store } = options;
 	const run = await batchRunKey(options);
 	const state = await store.readBatchState(run);
 	const round = state && openRound(state);
-	if (!state || !round || round.mode !== 'files' || round.files.length === 0) {
-		throw new UsageError([coded('batch_nothing_waiting', { run: options.runId })]);
-	}
+	if (!state || !round || round.mode !== 'files' || round.files.length === 0) return null;
 	const answers = new Map((await store.readBatchAnswers(run)).map((a) => [a.customId, a]));
 	const pass = await batchPass(options, answers, () => false);
-	if (pass.done) throw new UsageError([coded('batch_nothing_waiting', { run: options.runId })]);
+	return pass.done ? null : { options, run, state, round, pending: pass.pending };
+}
+
+/** One run's import: refused (`batch_nothing_waiting`) when no files round of it is out. */
+export async function importBatchOutputs(
+	options: BatchRunOptions,
+	files: { name: string; text: string }[],
+	how: ImportOptions = {}
+): Promise<ImportResult> {
+	const [result] = await importPlanBatchOutputs([options], files, how);
+	return result;
+}
+
+/**
+ * A plan's import: the runs without a files round out are passed over; refused when none of
+ * them has one. Returns one result per run that took answers, in the plan's order.
+ */
+export async function importPlanBatchOutputs(
+	runs: readonly BatchRunOptions[],
+	files: { name: string; text: string }[],
+	how: ImportOptions = {}
+): Promise<ImportResult[]> {
+	const waiting: Waiting[] = [];
+	for (const options of runs) {
+		const w = await waitingRound(options);
+		if (w) waiting.push(w);
+	}
+	if (waiting.length === 0) {
+		const run = runs.map((r) => r.runId).join(', ');
+		throw new UsageError([coded('batch_nothing_waiting', { run })]);
+	}
 	const reader = new BatchOutputReader(
-		new Set(pass.pending.map((p) => p.customId)),
-		await runHash(run)
+		new Set(waiting.flatMap((w) => w.pending.map((p) => p.customId))),
+		new Set(await Promise.all(waiting.map((w) => runHash(w.run))))
 	);
-	const got = new Map(
+	const got = new Map<string, BatchAnswer>(
 		files.flatMap((f) => reader.read(f.text, f.name)).map((a) => [a.customId, a])
 	);
-	const missing = reader.missing();
-	if (missing.length > 0 && !how.allowMissing) {
+	const missing = new Set(reader.missing());
+	if (missing.size > 0 && !how.allowMissing) {
+		const first = waiting.find((w) => w.pending.some((p) => missing.has(p.customId)))!;
 		throw new UsageError([
 			coded('batch_import_missing', {
-				round: round.round,
-				count: missing.length,
-				total: pass.pending.length
+				round: first.round.round,
+				count: missing.size,
+				total: waiting.reduce((n, w) => n + w.pending.length, 0)
 			})
 		]);
 	}
-	const saved: SavedBatchAnswer[] = pass.pending.map((p) => ({
-		...(got.get(p.customId) ?? noAnswer(p.customId)),
-		round: round.round
-	}));
-	await store.appendBatchAnswers(run, saved);
-	await store.writeBatchState(run, {
-		version: 1,
-		rounds: state.rounds.map((r) => (r.round === round.round ? { ...r, status: 'answered' } : r))
-	});
-	return { answers: got.size, round: round.round, missing: missing.length };
+	const results: ImportResult[] = [];
+	for (const { options, run, state, round, pending } of waiting) {
+		const saved: SavedBatchAnswer[] = pending.map((p) => ({
+			...(got.get(p.customId) ?? noAnswer(p.customId)),
+			round: round.round
+		}));
+		await options.store.appendBatchAnswers(run, saved);
+		await options.store.writeBatchState(run, {
+			version: 1,
+			rounds: state.rounds.map((r) => (r.round === round.round ? { ...r, status: 'answered' } : r))
+		});
+		results.push({
+			run,
+			answers: pending.filter((p) => got.has(p.customId)).length,
+			round: round.round,
+			missing: pending.filter((p) => missing.has(p.customId)).length
+		});
+	}
+	return results;
 }

@@ -41,13 +41,16 @@ type Place = { file: string; line: number };
 /** Reads the output and error files of one round; one reader for all of the round's files. */
 export class BatchOutputReader {
 	readonly #expected: ReadonlySet<string>;
-	readonly #runHash: string;
+	readonly #runHashes: ReadonlySet<string>;
 	readonly #seen = new Map<string, Place>();
 
-	/** `expected`: the custom_ids sent in the round; `runHash`: the run's (custom-id.ts). */
-	constructor(expected: ReadonlySet<string>, runHash: string) {
+	/**
+	 * `expected`: the custom_ids sent in the round; `runHash`: the run's (custom-id.ts), or those
+	 * of every run of a plan whose rounds one import answers.
+	 */
+	constructor(expected: ReadonlySet<string>, runHash: string | ReadonlySet<string>) {
 		this.#expected = expected;
-		this.#runHash = runHash;
+		this.#runHashes = typeof runHash === 'string' ? new Set([runHash]) : runHash;
 	}
 
 	/** Every answer of one file, in order; throws `UsageError` naming the first bad line. */
@@ -69,7 +72,7 @@ export class BatchOutputReader {
 	#check(row: z.infer<typeof OutputLine>, file: string, line: number): BatchAnswer {
 		const id = clipText(row.custom_id, 80);
 		const run = customIdRun(row.custom_id);
-		if (run !== null && run !== this.#runHash) {
+		if (run !== null && !this.#runHashes.has(run)) {
 			throw new UsageError([coded('batch_id_other_run', { file, line, id })]);
 		}
 		if (run === null || !this.#expected.has(row.custom_id)) {

@@ -1,0 +1,92 @@
+/**
+ * A plan in batch mode: every run advances its own rounds at once (`runPlanBatch`), and one
+ * import of output files answers the waiting rounds of every run, each line routed by its
+ * custom_id; the records are those of the interactive runs.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { filesSender } from '../../../src/lib/core/batch/files-sender';
+import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
+import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
+import { runAll } from '../../../src/lib/core/engine/run-all';
+import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { simulatedScript } from '../../engine/simulated-script';
+import { byTask } from '../../fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
+import { makeDataset } from '../../fixtures/engine/cases';
+import { MODELS } from '../engine/harness';
+import { comparableRecords } from './batch-compare';
+import { answerRound, memoryFiles } from './round-files';
+
+const dataset = makeDataset(3);
+const NODE = 'http://gpu-node:8000/v1';
+const endpoints = { evaluated: NODE, user: NODE, judge: NODE };
+const RUN_IDS = ['run1', 'run2'];
+const servers: FakeOpenAI[] = [];
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve() {
+	const server = await startFakeOpenAI({ handler: byTask(simulatedScript) });
+	servers.push(server);
+	return server;
+}
+
+describe('a plan in batch mode, files mode', () => {
+	it('runs every run at once and imports one output file for all of them', async () => {
+		const live = await serve();
+		const expected = new MemoryStore();
+		const roles = Object.fromEntries(
+			Object.entries(MODELS).map(([role, model]) => [
+				role,
+				{ baseURL: live.baseURL, apiKey: '', model }
+			])
+		) as never;
+		for (const runId of RUN_IDS) {
+			const client = createOpenAIClient(roles);
+			await runAll({ dataset, runId, models: MODELS, client, store: expected, endpoints });
+		}
+
+		const cluster = await serve();
+		const store = new MemoryStore();
+		const options = RUN_IDS.map((runId) => ({ dataset, runId, models: MODELS, store, endpoints }));
+		let imports = 0;
+		for (;;) {
+			const folders = options.map(() => memoryFiles());
+			const outcomes = await runPlanBatch(
+				options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) }))
+			);
+			expect(outcomes.map((o) => o.run.runId)).toEqual(RUN_IDS);
+			const results = outcomes.map((o) => ('result' in o ? o.result : Promise.reject(o.error)));
+			if (results.every((r) => 'done' in r && r.done)) break;
+			// The cluster answers every run's files as one output file.
+			const lines = folders.flatMap((f) => [...f.files.values()].flat());
+			const text = await answerRound(cluster, lines);
+			const got = await importPlanBatchOutputs(options, [{ name: 'all.output.jsonl', text }]);
+			expect(got.map((g) => g.run.runId)).toEqual(RUN_IDS);
+			expect(got.every((g) => g.missing === 0 && g.answers > 0)).toBe(true);
+			imports++;
+		}
+		expect(imports).toBeGreaterThan(2);
+		expect(comparableRecords(store)).toEqual(comparableRecords(expected));
+	});
+
+	it('refuses a line of a run outside the plan, saving nothing', async () => {
+		const cluster = await serve();
+		const store = new MemoryStore();
+		const options = RUN_IDS.map((runId) => ({ dataset, runId, models: MODELS, store, endpoints }));
+		const folders = options.map(() => memoryFiles());
+		await runPlanBatch(
+			options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) }))
+		);
+		const lines = folders.flatMap((f) => [...f.files.values()].flat());
+		const text = await answerRound(cluster, lines);
+		const before = store.toFiles();
+		// Only run1 is named: run2's lines belong to another run.
+		await expect(
+			importPlanBatchOutputs(options.slice(0, 1), [{ name: 'all.output.jsonl', text }])
+		).rejects.toThrow(/all\.output\.jsonl, line \d+: .*another run/);
+		expect(store.toFiles()).toEqual(before);
+	});
+});
