@@ -3,7 +3,8 @@
  * core's `runPlan` over the plan's runs, with ONE `LimiterPool` for the whole plan, each run's
  * client made with that pool (two models on one server share its limit). Pause and resume act on
  * the plan (`PlanControl`), stop aborts every run; finished cases stay saved, and starting the
- * same plan again resumes every run where it stopped.
+ * same plan again resumes every run where it stopped. A plan in batch mode (`batch` set) goes
+ * through `PlanBatchRunner` instead: rounds, no pool, nothing to pause.
  */
 import { planRuns, PlanControl, runPlan, type PlanSnapshot } from '$lib/core/engine';
 import type { PlanSpec } from '$lib/core/engine/plan';
@@ -13,7 +14,10 @@ import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
 import type { CheckpointStore } from '$lib/core/store/types';
+import type { BatchSendMode } from '$lib/core/batch/store';
 import { SIMULATED_LATENCY_MS } from './browser-client';
+import { PlanBatchRunner } from './plan-batch-runner';
+import type { PlanBatchView } from './plan-batch-view';
 
 /** Everything a plan needs, as plain data (it crosses to the worker by `postMessage`). */
 export interface PlanRequest {
@@ -29,6 +33,8 @@ export interface PlanRequest {
 	/** Per model of `spec`, its roles' endpoints with keys: in memory only, never stored. */
 	clients: Record<Role, RoleEndpoint>[];
 	keys: string[];
+	/** Batch mode: how every run's rounds are sent (PROTOCOL.md §3); absent: interactive. */
+	batch?: BatchSendMode;
 }
 
 /** Builds one run's client with the plan's pool. */
@@ -58,15 +64,62 @@ async function planClient(
 
 export interface PlanRunnerHooks {
 	onSnapshot(snapshot: PlanSnapshot): void;
+	/** Batch mode: the rows of every run's rounds, at each change. */
+	onBatch?(view: PlanBatchView): void;
+}
+
+/** How a plan ended: its last snapshot (batch mode: its rows), or why it could not start. */
+export interface PlanEnd {
+	snapshot: PlanSnapshot | null;
+	batch?: PlanBatchView;
+	error: string | null;
+}
+
+/** Runs `request` (interactive or batch mode) on `runner`; never throws. */
+export async function runPlanRequest(
+	runner: PlanRunner,
+	request: PlanRequest,
+	store: CheckpointStore,
+	hooks: PlanRunnerHooks
+): Promise<PlanEnd> {
+	try {
+		const { batch } = request;
+		if (!batch) return { snapshot: await runner.start(request, store, hooks), error: null };
+		const onView = (view: PlanBatchView) => hooks.onBatch?.(view);
+		return {
+			snapshot: null,
+			batch: await runner.startBatch({ ...request, batch }, store, onView),
+			error: null
+		};
+	} catch (e) {
+		return { snapshot: null, error: e instanceof Error ? e.message : String(e) };
+	}
 }
 
 /** One plan at a time: start, pause, resume, stop. */
 export class PlanRunner {
 	#control: PlanControl | null = null;
 	#abort: AbortController | null = null;
+	/** Batch mode's rounds, and a files round's inputs kept for download. */
+	readonly batch = new PlanBatchRunner();
 
 	get active(): boolean {
-		return this.#control !== null;
+		return this.#abort !== null;
+	}
+
+	/** Runs a plan in batch mode until every run is done, failed, stopped or waiting (files). */
+	async startBatch(
+		request: PlanRequest & { batch: BatchSendMode },
+		store: CheckpointStore,
+		onView: (view: PlanBatchView) => void
+	): Promise<PlanBatchView> {
+		if (this.#abort) throw new Error('a plan is already active in this page');
+		const abort = (this.#abort = new AbortController());
+		try {
+			return await this.batch.run(request, store, abort.signal, onView);
+		} finally {
+			this.#abort = null;
+		}
 	}
 
 	/** Runs the plan to its end; resolves with its last snapshot. */
@@ -75,7 +128,7 @@ export class PlanRunner {
 		store: CheckpointStore,
 		hooks: PlanRunnerHooks
 	): Promise<PlanSnapshot> {
-		if (this.#control) throw new Error('a plan is already active in this page');
+		if (this.#abort) throw new Error('a plan is already active in this page');
 		const control = (this.#control = new PlanControl());
 		const abort = (this.#abort = new AbortController());
 		try {

@@ -6,6 +6,7 @@
  */
 import type { PlanModel, PlanRole, PlanSpec } from '$lib/core/engine/plan';
 import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
+import type { BatchSendMode } from '$lib/core/batch/store';
 import type { Settings } from '$lib/core/records';
 
 export const PLAN_SPECS_KEY = 'lexpilot.plan-specs.v1';
@@ -23,6 +24,8 @@ export interface StoredPlan {
 	simulated: boolean;
 	status: 'running' | 'paused' | 'stopped' | 'failed';
 	updatedAt: string;
+	/** Batch mode: how the runs' rounds are sent; absent: interactive. */
+	batch?: BatchSendMode;
 }
 type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem'> | null;
 
@@ -83,7 +86,8 @@ export function readStoredPlan(v: unknown): StoredPlan | null {
 		datasetName: v.datasetName as string,
 		simulated: v.simulated as boolean,
 		status: v.status as StoredPlan['status'],
-		updatedAt: v.updatedAt as string
+		updatedAt: v.updatedAt as string,
+		...(v.batch === 'provider' || v.batch === 'files' ? { batch: v.batch } : {})
 	};
 }
 

@@ -15,6 +15,9 @@ import { planSpend, learnTokensPerCall, type TokensPerCall } from './plan-cost';
 import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
 import { loadPrices, parseAmount, savePrices } from './plan-prices';
 import type { PlanRequest } from './plan-runner';
+import { PlanBatchPage } from './plan-batch-page.svelte';
+import type { PlanBatchView } from './plan-batch-view';
+import type { BatchChoice } from './batch-view';
 import * as specs from './plan-specs';
 import type { RunEngine } from './run-engine';
 import { resolveEndpoints } from './model-settings';
@@ -34,6 +37,10 @@ export class PlanState {
 	/** The plan shown in Progress (under way or last ended), with its runs. */
 	shown = $state.raw<{ stored: specs.StoredPlan; runs: PlannedRun[] } | null>(null);
 	snapshot = $state.raw<PlanSnapshot | null>(null);
+	/** Batch mode: the plan's rows (round of each run) in place of `snapshot`. */
+	batchView = $state.raw<PlanBatchView | null>(null);
+	/** Batch mode: files downloaded and uploaded, a plan taken up after a reload. */
+	readonly batch: PlanBatchPage;
 	active = $state(false);
 	error = $state<string | null>(null);
 	/** The spend that passed the cap and paused the plan; null when the cap did not pause it. */
@@ -55,10 +62,17 @@ export class PlanState {
 
 	readonly #engine: () => RunEngine;
 	readonly #sources: () => RunSources;
+	/** The plan last started here, with its clients: an upload goes on with it. */
+	#last: { stored: specs.StoredPlan; clients: PlanRequest['clients']; keys: string[] } | null =
+		null;
 
 	constructor(engine: () => RunEngine, sources: () => RunSources) {
 		this.#engine = engine;
 		this.#sources = sources;
+		this.batch = new PlanBatchPage(engine, async () => {
+			const last = this.#last;
+			if (last) await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys);
+		});
 	}
 
 	/** Whether the form with `runId` is a plan rather than one run. */
@@ -110,8 +124,11 @@ export class PlanState {
 		this.stored = specs.loadStoredPlans(browserStorage());
 	}
 
-	/** Starts the form's plan. */
-	async start(form: { runId: string; limit: number | null; stages: readonly StageName[] }) {
+	/** Starts the form's plan, in batch mode when `batch` says so (a simulated plan never is). */
+	async start(
+		form: { runId: string; limit: number | null; stages: readonly StageName[] },
+		batch: BatchChoice = 'interactive'
+	) {
 		const sources = this.#sources();
 		const rows = $state.snapshot(this.rows);
 		const built = buildPlan(
@@ -127,7 +144,8 @@ export class PlanState {
 			datasetName: sources.datasetName ?? 'dataset.json',
 			simulated: built.simulated,
 			status: 'running',
-			updatedAt: specs.nowIso()
+			updatedAt: specs.nowIso(),
+			...(batch !== 'interactive' && !built.simulated ? { batch } : {})
 		};
 		await this.#run(stored, built.clients, built.keys);
 	}
@@ -138,6 +156,12 @@ export class PlanState {
 		const clients = storedClients(plan.spec, $state.snapshot(this.rows), shared);
 		const keys = plan.simulated ? [] : keysOf(clients);
 		await this.#run({ ...plan, status: 'running' }, clients, keys);
+	}
+
+	/** After a reload: takes up the plan in batch mode this browser was sending rounds for. */
+	async resumeBatch(): Promise<void> {
+		const plan = this.active ? null : this.batch.toResume(this.unfinished);
+		if (plan) await this.resumeStored(plan);
 	}
 
 	dismiss(plan: specs.StoredPlan): void {
@@ -189,9 +213,13 @@ export class PlanState {
 			pack: plain(sources.pack),
 			simulated: stored.simulated,
 			clients: plain(clients),
-			keys
+			keys,
+			...(stored.batch ? { batch: stored.batch } : {})
 		};
 		specs.storePlan(browserStorage(), stored);
+		this.batch.taken(stored.planId);
+		this.#last = { stored, clients, keys };
+		if (this.shown?.stored.planId !== stored.planId) this.batchView = null;
 		this.shown = { stored, runs: planRuns(stored.spec) };
 		this.snapshot = null;
 		this.error = null;
@@ -199,11 +227,18 @@ export class PlanState {
 		this.active = true;
 		this.refresh();
 		try {
-			const end = await this.#engine().startPlan(request, (s) => this.#onSnapshot(s));
+			const end = await this.#engine().startPlan(
+				request,
+				(s) => this.#onSnapshot(s),
+				(view) => (this.batchView = view)
+			);
 			if (end.snapshot) this.#onSnapshot(end.snapshot);
+			if (end.batch) this.batchView = end.batch;
 			this.error = end.error;
-			const status = end.snapshot?.status;
+			const status = end.batch?.status ?? end.snapshot?.status;
 			if (status === 'done') specs.forgetPlan(browserStorage(), stored.planId);
+			// Files mode: every run left is waiting for its outputs; the plan resumes after the upload.
+			else if (status === 'waiting') this.#status('paused');
 			else this.#status(status === 'aborted' ? 'stopped' : 'failed');
 		} finally {
 			this.active = false;

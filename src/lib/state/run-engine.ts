@@ -6,11 +6,13 @@
  */
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
-import type { PlanRequest } from './plan-runner';
+import type { PlanEnd, PlanRequest } from './plan-runner';
+import type { PlanBatchView } from './plan-batch-view';
+import type { RunKey } from '$lib/core/layout';
 import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
-import { batchAsker, batchReply } from './batch-engine';
+import { batchAsker, batchReply, planBatchReply } from './batch-engine';
 import {
 	toWire,
 	type BatchOutputFile,
@@ -31,18 +33,22 @@ export interface RunEngine {
 	 * Runs a plan to its end (pause, resume and stop then act on it), telling `onSnapshot` its
 	 * progress; never throws: resolves with its last snapshot, or why it could not start.
 	 */
-	startPlan(request: PlanRequest, onSnapshot: (snapshot: PlanSnapshot) => void): Promise<PlanEnd>;
+	startPlan(
+		request: PlanRequest,
+		onSnapshot: (snapshot: PlanSnapshot) => void,
+		onBatch?: (view: PlanBatchView) => void
+	): Promise<PlanEnd>;
 	/** Batch mode, files: imports a waiting round's output files (start the run again to go on). */
 	importBatch(request: RunRequest, files: BatchOutputFile[]): Promise<BatchReply>;
 	/** Batch mode, files: the text of one of the waiting round's input files. */
 	batchInput(name: string): Promise<BatchReply>;
+	/** A plan in batch mode, files: imports output files for every waiting run of the last plan. */
+	importPlanBatch(files: BatchOutputFile[]): Promise<BatchReply>;
+	/** A plan in batch mode, files: the text of one of `run`'s waiting input files. */
+	planBatchInput(run: RunKey, name: string): Promise<BatchReply>;
 }
 
-/** How a plan ended: its last snapshot, or (null) the reason it could not start. */
-export interface PlanEnd {
-	snapshot: PlanSnapshot | null;
-	error: string | null;
-}
+export type { PlanEnd } from './plan-runner';
 
 /** The part of a `Worker` the engine uses, so tests can hand in a stand-in. */
 export interface RunWorkerLike {
@@ -63,7 +69,7 @@ export interface RunEngineOptions {
 
 /** The in-thread engine, loaded on first use: it carries the whole engine. */
 async function inThread(options: RunEngineOptions): Promise<RunEngine> {
-	const [{ RunController }, { PlanRunner }] = await Promise.all([
+	const [{ RunController }, { PlanRunner, runPlanRequest }] = await Promise.all([
 		import('./run-controller'),
 		import('./plan-runner')
 	]);
@@ -84,16 +90,17 @@ async function inThread(options: RunEngineOptions): Promise<RunEngine> {
 		pause: () => act('pause'),
 		resume: () => act('resume'),
 		stop: () => act('stop'),
-		startPlan: (request, onSnapshot) =>
-			plan.start(request, store, { onSnapshot }).then(
-				(snapshot) => ({ snapshot, error: null }),
-				(e: unknown) => ({ snapshot: null, error: e instanceof Error ? e.message : String(e) })
-			),
+		startPlan: (request, onSnapshot, onBatch) =>
+			runPlanRequest(plan, request, store, { onSnapshot, onBatch }),
 		importBatch: (request, files) =>
 			refused(
 				batchReply(controller, { type: 'batch-import', id: 0, request: toWire(request), files })
 			),
-		batchInput: (name) => refused(batchReply(controller, { type: 'batch-input', id: 0, name }))
+		batchInput: (name) => refused(batchReply(controller, { type: 'batch-input', id: 0, name })),
+		importPlanBatch: (files) =>
+			refused(planBatchReply(plan, { type: 'plan-batch-import', id: 0, files })),
+		planBatchInput: (run, name) =>
+			refused(planBatchReply(plan, { type: 'plan-batch-input', id: 0, run, name }))
 	};
 }
 
@@ -120,7 +127,11 @@ export function workerRunEngine(
 	/** Resolves the run under way: its last snapshot, or null when the worker could not start. */
 	let ended: ((snapshot: RunSnapshot | null) => void) | null = null;
 	/** The plan under way in the worker: where its snapshots and its end go. */
-	let plan: { onSnapshot: (s: PlanSnapshot) => void; end: (e: PlanEnd) => void } | null = null;
+	let plan: {
+		onSnapshot: (s: PlanSnapshot) => void;
+		onBatch?: (view: PlanBatchView) => void;
+		end: (e: PlanEnd) => void;
+	} | null = null;
 
 	const asker = batchAsker((message) => worker?.postMessage(message));
 	const show = (next: RunSnapshot) => {
@@ -150,10 +161,12 @@ export function workerRunEngine(
 			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
 			else if (message.type === 'batch-reply') asker.settle(message.id, message.reply);
 			else if (message.type === 'plan-snapshot') plan?.onSnapshot(message.snapshot);
+			else if (message.type === 'plan-batch') plan?.onBatch?.(message.view);
 			else if (message.type === 'plan-ended') {
 				const p = plan;
 				plan = null;
-				p?.end({ snapshot: message.snapshot, error: message.error });
+				const { snapshot, batch, error } = message;
+				p?.end({ snapshot, error, ...(batch ? { batch } : {}) });
 			} else {
 				const { run, status, error, errorSaid, at } = message;
 				updatePlanStatus(options.plans(), run, status, error, new Date(at), errorSaid);
@@ -212,13 +225,13 @@ export function workerRunEngine(
 			}
 			return (await done) ?? viaFallback(request);
 		},
-		async startPlan(request, onSnapshot) {
+		async startPlan(request, onSnapshot, onBatch) {
 			if (ended || plan) throw new Error('a run is already active in this page');
 			if (!spawn || usingFallback) {
 				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).startPlan(request, onSnapshot);
+				return (await fallback).startPlan(request, onSnapshot, onBatch);
 			}
-			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, end }));
+			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, onBatch, end }));
 			try {
 				worker ??= start();
 				worker.postMessage({ type: 'start-plan', request: JSON.parse(JSON.stringify(request)) });
@@ -241,6 +254,20 @@ export function workerRunEngine(
 				return (await fallback).batchInput(name);
 			}
 			return asker.ask({ type: 'batch-input', name });
+		},
+		async importPlanBatch(files) {
+			if (!spawn || usingFallback || !worker) {
+				fallback ??= inThread({ ...options, onChange: show });
+				return (await fallback).importPlanBatch(files);
+			}
+			return asker.ask({ type: 'plan-batch-import', files });
+		},
+		async planBatchInput(run, name) {
+			if (!spawn || usingFallback || !worker) {
+				fallback ??= inThread({ ...options, onChange: show });
+				return (await fallback).planBatchInput(run, name);
+			}
+			return asker.ask({ type: 'plan-batch-input', run, name });
 		},
 		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
 		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),

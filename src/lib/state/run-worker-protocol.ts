@@ -7,6 +7,8 @@ import type { RunDataset } from '$lib/core/engine/types';
 import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
 import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { ImportResult } from '$lib/core/batch/import';
+import type { PlanBatchView } from './plan-batch-view';
 import type { PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
@@ -29,7 +31,11 @@ export type ToWorker =
 	/** Batch mode, files: a waiting round's output files (`batch-reply` answers, same `id`). */
 	| { type: 'batch-import'; id: number; request: WireRequest; files: BatchOutputFile[] }
 	/** Batch mode, files: the text of one of the waiting round's input files. */
-	| { type: 'batch-input'; id: number; name: string };
+	| { type: 'batch-input'; id: number; name: string }
+	/** A plan in batch mode, files: output files answering every waiting run of the last plan. */
+	| { type: 'plan-batch-import'; id: number; files: BatchOutputFile[] }
+	/** A plan in batch mode, files: one of a run's waiting input files. */
+	| { type: 'plan-batch-input'; id: number; run: RunKey; name: string };
 
 /** An output file uploaded for a files round: its name as given and its text. */
 export interface BatchOutputFile {
@@ -39,7 +45,13 @@ export interface BatchOutputFile {
 
 /** The worker's answer to a `batch-*` message. */
 export type BatchReply =
-	| { ok: true; imported?: { answers: number; round: number }; text?: string | null }
+	| {
+			ok: true;
+			imported?: { answers: number; round: number };
+			/** A plan's import: per run that took answers. */
+			planImported?: ImportResult[];
+			text?: string | null;
+	  }
 	| { ok: false; error: RunError };
 
 export type FromWorker =
@@ -50,7 +62,14 @@ export type FromWorker =
 	| { type: 'batch-reply'; id: number; reply: BatchReply }
 	| { type: 'plan-snapshot'; snapshot: PlanSnapshot }
 	/** The run plan has ended: its last snapshot, or why it could not start. */
-	| { type: 'plan-ended'; snapshot: PlanSnapshot | null; error: string | null }
+	| {
+			type: 'plan-ended';
+			snapshot: PlanSnapshot | null;
+			batch?: PlanBatchView;
+			error: string | null;
+	  }
+	/** A plan in batch mode: its rows, at each change of a run's rounds. */
+	| { type: 'plan-batch'; view: PlanBatchView }
 	| {
 			type: 'plan-status';
 			run: RunKey;

@@ -284,7 +284,8 @@ export class RunState {
 		try {
 			if (this.plan.isPlan(this.runId)) {
 				const form = { runId: this.runId, limit: this.limit, stages: this.chosenStages };
-				return await this.#run(async () => (await this.plan.start(form), this.snapshot));
+				const batch = this.batch.choice;
+				return await this.#run(async () => (await this.plan.start(form, batch), this.snapshot));
 			}
 			const request = newRunRequest(
 				this.sources,

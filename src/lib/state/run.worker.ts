@@ -8,9 +8,9 @@
 /// <reference lib="webworker" />
 import { openIdbStore } from '$lib/adapters/idb-store';
 import { browserClientFactory } from './browser-client';
-import { PlanRunner } from './plan-runner';
+import { PlanRunner, runPlanRequest } from './plan-runner';
 import { RunController } from './run-controller';
-import { batchReply } from './batch-engine';
+import { batchReply, planBatchReply } from './batch-engine';
 import { idleSnapshot, toRunError } from './run-snapshot';
 import { SnapshotThrottle, type FromWorker, type ToWorker } from './run-worker-protocol';
 
@@ -59,19 +59,23 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 	if (message.type === 'start-plan') {
 		void openIdbStore()
 			.then((store) =>
-				planRunner.start(message.request, store, {
-					onSnapshot: (snapshot) => post({ type: 'plan-snapshot', snapshot })
+				runPlanRequest(planRunner, message.request, store, {
+					onSnapshot: (snapshot) => post({ type: 'plan-snapshot', snapshot }),
+					onBatch: (view) => post({ type: 'plan-batch', view })
 				})
 			)
-			.then(
-				(snapshot) => post({ type: 'plan-ended', snapshot, error: null }),
-				(e: unknown) =>
-					post({
-						type: 'plan-ended',
-						snapshot: null,
-						error: e instanceof Error ? e.message : String(e)
-					})
-			);
+			.catch((e: unknown) => ({
+				snapshot: null,
+				error: e instanceof Error ? e.message : String(e)
+			}))
+			.then((end) => post({ type: 'plan-ended', ...end }));
+		return;
+	}
+	if (message.type === 'plan-batch-import' || message.type === 'plan-batch-input') {
+		const { id } = message;
+		void planBatchReply(planRunner, message)
+			.catch((e: unknown) => ({ ok: false as const, error: toRunError(e) }))
+			.then((reply) => post({ type: 'batch-reply', id, reply }));
 		return;
 	}
 	if (message.type === 'batch-import' || message.type === 'batch-input') {
