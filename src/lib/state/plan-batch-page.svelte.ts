@@ -28,12 +28,15 @@ export class PlanBatchPage {
 		this.#goOn = goOn;
 	}
 
-	/** Offers one of `run`'s waiting input files for download. */
+	/**
+	 * Offers one of `run`'s waiting input files for download, named after the run first: two
+	 * repetitions of a model have files of one name.
+	 */
 	async download(run: RunKey, name: string): Promise<void> {
 		const reply = await this.#engine().planBatchInput($state.snapshot(run), name);
 		if (reply.ok && typeof reply.text === 'string') {
 			const { downloadText, safeFileName } = await import('$lib/adapters/download');
-			downloadText(reply.text, safeFileName(name), 'application/jsonl');
+			downloadText(reply.text, safeFileName(`${run.runId}-${name}`), 'application/jsonl');
 		}
 	}
 

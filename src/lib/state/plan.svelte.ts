@@ -219,7 +219,10 @@ export class PlanState {
 		specs.storePlan(browserStorage(), stored);
 		this.batch.taken(stored.planId);
 		this.#last = { stored, clients, keys };
-		if (this.shown?.stored.planId !== stored.planId) this.batchView = null;
+		if (this.shown?.stored.planId !== stored.planId) {
+			this.batchView = null;
+			this.batch.note = null;
+		}
 		this.shown = { stored, runs: planRuns(stored.spec) };
 		this.snapshot = null;
 		this.error = null;
