@@ -137,6 +137,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await planForm(page, 'inter', 2);
 		await page.getByTestId('batch-interactive').check();
 		await page.getByTestId('start').click();
+		await page.getByTestId(`plan-row-${MODELS[0]}-inter1`).waitFor({ timeout: 60_000 });
 		expect(await planStatus(page, ['done', 'failed'])).toBe('done');
 		const interactive = await planRecords(page, 'inter');
 		expect(Object.keys(interactive).length).toBeGreaterThan(4 * 3);
@@ -146,7 +147,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await planForm(page, 'bat', 2);
 		await page.getByTestId('batch-provider').check();
 		await page.getByTestId('start').click();
-		await page.getByTestId('plan-batch-progress').waitFor();
+		await page.getByTestId(`plan-batch-row-${MODELS[0]}-bat1`).waitFor({ timeout: 60_000 });
 		expect(await page.getByTestId('plan-batch-mode').getAttribute('data-mode')).toBe('provider');
 		// Every run has round 2 or later out: rounds answered before the reload, more to poll after it.
 		await page.waitForFunction(
@@ -206,6 +207,8 @@ describe('a run plan in batch mode on the Run page', () => {
 		await planForm(page, 'files', 1, ['gen']);
 		await page.getByTestId('batch-files').check();
 		await page.getByTestId('start').click();
+		// This plan's card, not the last plan's (done) still shown while this one starts.
+		await page.getByTestId(`plan-batch-row-${MODELS[0]}-files1`).waitFor({ timeout: 60_000 });
 
 		for (let round = 1; ; round++) {
 			const now = await planStatus(page, ['waiting', 'done', 'failed', 'aborted']);
@@ -288,6 +291,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await planForm(page, 'phone', 1, ['gen']);
 		await page.getByTestId('batch-files').check();
 		await page.getByTestId('start').click();
+		await page.getByTestId(`plan-batch-row-${MODELS[0]}-phone1`).waitFor({ timeout: 60_000 });
 		expect(await planStatus(page, ['waiting', 'failed'])).toBe('waiting');
 		await page.getByTestId('plan-batch-download').first().waitFor();
 		for (const locale of ['zh-CN', 'en']) {
