@@ -87,3 +87,12 @@ describe('stored run plans', () => {
 		expect(loadStoredPlans(null)).toEqual([]);
 	});
 });
+
+describe('a stored plan in batch mode', () => {
+	it('keeps a batch mode it knows and drops anything else', () => {
+		expect(readStoredPlan({ ...plan(), batch: 'files' })?.batch).toBe('files');
+		expect(readStoredPlan({ ...plan(), batch: 'provider' })?.batch).toBe('provider');
+		expect(readStoredPlan({ ...plan(), batch: 'cluster' })).not.toHaveProperty('batch');
+		expect(readStoredPlan(plan())).not.toHaveProperty('batch');
+	});
+});
