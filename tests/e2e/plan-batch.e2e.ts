@@ -225,6 +225,11 @@ describe('a run plan in batch mode on the Run page', () => {
 					page.waitForEvent('download'),
 					downloads.nth(i).click()
 				]);
+				// Named after its run first: two repetitions of a model have files of one name.
+				const run = await downloads.nth(i).getAttribute('data-run');
+				expect(download.suggestedFilename()).toMatch(
+					new RegExp(`^${run}-round-${round}-.*\\.jsonl$`)
+				);
 				inputs.push(await readFile((await download.path())!, 'utf8'));
 			}
 			expect(inputs.length).toBeGreaterThanOrEqual(4);
@@ -303,6 +308,11 @@ describe('a run plan in batch mode on the Run page', () => {
 			expect(await page.getByTestId('plan-status').innerText()).toBe(
 				words.planbatch_status_waiting
 			);
+			const batchWords = JSON.parse(
+				await readFile(`messages/batch/${locale}.json`, 'utf8')
+			) as Record<string, string>;
+			const row = page.getByTestId(`plan-batch-row-${MODELS[0]}-phone1`);
+			expect(await row.locator('td').nth(4).innerText()).toBe(batchWords.batch_status_written);
 			await page.setViewportSize(PHONE);
 			await settled(page);
 			expect(await controlsOffScreen(page)).toEqual([]);

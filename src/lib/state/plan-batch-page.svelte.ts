@@ -14,6 +14,9 @@ import type { StoredPlan } from './plan-specs';
 export type PlanUploadNote =
 	{ ok: true; answers: number; runs: number } | { ok: false; text: string };
 
+/** A run's input file as downloaded: the run id first (two repetitions' files share a name). */
+export const downloadName = (run: RunKey, name: string): string => `${run.runId}-${name}`;
+
 export class PlanBatchPage {
 	uploading = $state(false);
 	note = $state.raw<PlanUploadNote | null>(null);
@@ -28,15 +31,12 @@ export class PlanBatchPage {
 		this.#goOn = goOn;
 	}
 
-	/**
-	 * Offers one of `run`'s waiting input files for download, named after the run first: two
-	 * repetitions of a model have files of one name.
-	 */
+	/** Offers one of `run`'s waiting input files for download (as `downloadName`). */
 	async download(run: RunKey, name: string): Promise<void> {
 		const reply = await this.#engine().planBatchInput($state.snapshot(run), name);
 		if (reply.ok && typeof reply.text === 'string') {
 			const { downloadText, safeFileName } = await import('$lib/adapters/download');
-			downloadText(reply.text, safeFileName(`${run.runId}-${name}`), 'application/jsonl');
+			downloadText(reply.text, safeFileName(downloadName(run, name)), 'application/jsonl');
 		}
 	}
 
