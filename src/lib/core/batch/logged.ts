@@ -5,7 +5,7 @@
  * task and prompt, its occurrence (the count of earlier lines of that prompt in the case and
  * stage) and its last attempt. Only batch lines count (every attempt took 0 ms: answered from a
  * round, not over the network); a line whose prompt was cut to its bound cannot be recomputed
- * and is left out (its call is logged again).
+ * and is left out (its call is logged again), as is a log that cannot be read.
  */
 import { isCallLog } from '../calls/types';
 import type { RunKey } from '../names';
@@ -15,7 +15,13 @@ export async function loggedIds(store: unknown, run: RunKey): Promise<Set<string
 	const ids = new Set<string>();
 	if (!isCallLog(store)) return ids;
 	const seen = new Map<string, number>();
-	for (const line of await store.readCalls(run)) {
+	let lines: Awaited<ReturnType<typeof store.readCalls>>;
+	try {
+		lines = await store.readCalls(run);
+	} catch {
+		return ids; // a log, not a checkpoint: one that cannot be read never stops the run
+	}
+	for (const line of lines) {
 		if (!line.attempts.every((a) => a.latency_ms === 0)) continue;
 		if (line.truncated?.includes('prompt')) continue;
 		const same = [line.stage, line.case_number, line.task, line.prompt].join('\0');
