@@ -6,84 +6,23 @@
  * playing the cluster, its output uploaded, and a file of another round refused by name and line.
  */
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
 import { LAPTOP, PHONE } from './i18n-support';
 import { controlsOffScreen, settled } from './phone-support';
+import { answerFile, batchState, recordsOf, waitForRound } from './batch-support';
 import {
 	fillRunForm,
 	loadSampleDataset,
 	readSample,
 	startLexPilotFake,
-	storedRows,
 	useEndpoint,
 	waitForRunStatus,
 	type LexPilotFake
 } from './run-support';
 
-const DB = 'lexpilot-workbench';
 const CASES = 2;
-
-/** The run's stage files as saved, its run id made neutral (the one field two runs differ in). */
-async function recordsOf(page: Page, runId: string): Promise<Record<string, string[]>> {
-	const rows = await storedRows<{ runId: string; file: string; seq: number; json: string }>(
-		page,
-		DB,
-		'records'
-	);
-	const out: Record<string, string[]> = {};
-	for (const row of rows.filter((r) => r.runId === runId).sort((a, b) => a.seq - b.seq)) {
-		(out[row.file] ??= []).push(row.json.replaceAll(`"run_id":"${runId}"`, '"run_id":"R"'));
-	}
-	return out;
-}
-
-/** The run's saved round state, or null. */
-async function batchState(page: Page, runId: string) {
-	const rows = await storedRows<{ runId: string; json: string }>(page, DB, 'batch_states');
-	const row = rows.find((r) => r.runId === runId);
-	return row
-		? (JSON.parse(row.json) as { rounds: { round: number; status: string; requests: number }[] })
-		: null;
-}
-
-/** Waits until the Progress card shows round `round` (or a later one) in `status`. */
-async function waitForRound(page: Page, status: string, timeout = 90_000): Promise<number> {
-	const handle = await page.waitForFunction(
-		(status) => {
-			const el = document.querySelector('[data-testid="batch-round-status"]');
-			return el?.getAttribute('data-status') === status ? Number(el.getAttribute('data-round')) : 0;
-		},
-		status,
-		{ timeout, polling: 100 }
-	);
-	return (await handle.jsonValue()) as number;
-}
-
-/** Answers a round's input file as a cluster would: each request through the fake's chat API. */
-async function answerFile(text: string, baseURL: string): Promise<string> {
-	const out: string[] = [];
-	for (const line of text.split('\n').filter(Boolean)) {
-		const request = JSON.parse(line) as { custom_id: string; body: unknown };
-		const res = await fetch(`${baseURL}/chat/completions`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(request.body)
-		});
-		const body = (await res.json()) as unknown;
-		out.push(
-			JSON.stringify({
-				id: `vllm-${out.length}`,
-				custom_id: request.custom_id,
-				response: { status_code: res.status, request_id: null, body },
-				error: null
-			})
-		);
-	}
-	return out.map((l) => `${l}\n`).join('');
-}
 
 describe('Run page in batch mode', () => {
 	let e: E2E;

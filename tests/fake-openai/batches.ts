@@ -14,8 +14,8 @@ const FAULTS = ['hang', 'hangup', 'malformed', 'dropMidBody', 'giant', 'giantErr
 
 /** How the fake batches behave. */
 export interface FakeBatchOptions {
-	/** Time from create to a finished batch. @default 30 */
-	delayMs?: number;
+	/** Time from create to a finished batch, or per batch (0-based, in creation order). @default 30 */
+	delayMs?: number | ((batchIndex: number) => number);
 	/** Batches (0-based, in creation order) that expire, answering only their first half. */
 	expire?: (batchIndex: number) => boolean;
 }
@@ -77,6 +77,8 @@ export class FakeBatches {
 	readonly batches = new Map<string, StoredBatch>();
 	/** Every line a batch ran through the handler, in order. */
 	readonly lines: FakeBatchLine[] = [];
+	/** The batch of every `POST /batches/{id}/cancel`, in order. */
+	readonly cancels: string[] = [];
 	readonly #handler: Handler;
 	readonly #options: FakeBatchOptions;
 	readonly #nextCall: () => number;
@@ -187,15 +189,19 @@ export class FakeBatches {
 			metadata: (request.metadata as Record<string, string>) ?? null
 		};
 		this.batches.set(batch.id, batch);
-		const timer = setTimeout(() => {
-			this.#timers.delete(timer);
-			void this.#run(batch, input, this.#options.expire?.(index) ?? false);
-		}, this.#options.delayMs ?? 30);
+		const timer = setTimeout(
+			() => {
+				this.#timers.delete(timer);
+				void this.#run(batch, input, this.#options.expire?.(index) ?? false);
+			},
+			delayOf(this.#options.delayMs, index)
+		);
 		this.#timers.add(timer);
 		return { status: 200, json: batch };
 	}
 
 	#cancel(batch: StoredBatch): BatchReply {
+		this.cancels.push(batch.id);
 		if (batch.status === 'in_progress' || batch.status === 'validating') {
 			batch.status = 'cancelled';
 			batch.cancelled_at = now();
@@ -363,3 +369,7 @@ const badRequest = (message: string): BatchReply => ({
 	status: 400,
 	json: { error: { message, type: 'invalid_request_error', param: null, code: null } }
 });
+
+function delayOf(delay: FakeBatchOptions['delayMs'], index: number): number {
+	return typeof delay === 'function' ? delay(index) : (delay ?? 30);
+}

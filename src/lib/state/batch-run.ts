@@ -21,7 +21,8 @@ import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunKey } from '$lib/core/layout';
 import { browserSender, type BatchInputs } from './batch-senders';
 import type { RunRequest } from './run-controller-types';
-import { batchView, type BatchView } from './batch-view';
+import { BatchCardFeed } from './batch-card';
+import type { BatchCard, BatchView } from './batch-view';
 
 export class BatchRunner {
 	/** The input files of the files round waiting, kept for download. */
@@ -32,18 +33,19 @@ export class BatchRunner {
 		mode: BatchSendMode,
 		options: BatchRunOptions,
 		endpoints: Record<Role, RoleEndpoint>,
-		onView: (view: BatchView | null) => void
+		onCard: (card: BatchCard) => void
 	): Promise<BatchRunResult> {
 		const run = { runId: options.runId, modelDir: await modelDirName(options.models.evaluated) };
 		const sender = browserSender(mode, run, endpoints, this.inputs);
 		this.inputs.clear();
+		const card = new BatchCardFeed(mode, () => options.store.readBatchAnswers(run), onCard);
 		let last: BatchState | null = await options.store.readBatchState(run);
-		if (last) onView(batchView(last));
+		card.show(last);
 		try {
 			const result = await runBatch(options, sender, {
-				onRound: (state) => onView(batchView((last = state)))
+				onRound: (state) => card.show((last = state))
 			});
-			if (!result.done) onView(last && batchView(last, this.#inputList()));
+			if (!result.done) card.show(last, this.#inputList());
 			return result;
 		} catch (e) {
 			const out = last && openRound(last);
@@ -53,7 +55,7 @@ export class BatchRunner {
 					r.round === out.round ? { ...r, status: 'cancelled' as const } : r
 				);
 				await options.store.writeBatchState(run, (last = { version: 1, rounds }));
-				onView(batchView(last));
+				card.show(last);
 			}
 			throw e;
 		}

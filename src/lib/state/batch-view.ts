@@ -19,12 +19,25 @@ export interface BatchView {
 	rounds: number;
 	/** Files mode, round waiting: its input files to download (one per model and endpoint). */
 	inputs: { name: string; model: string; lines: number }[];
+	/** Requests answered over the run: every answered round's. */
+	answered: number;
+}
+
+/** The single run's Progress card in batch mode: its rounds (none yet: null) and chain so far. */
+export interface BatchCard {
+	mode: BatchSendMode;
+	view: BatchView | null;
+	/** The longest chain of dependent calls among the answers so far (`longestChain`). */
+	longestChain: number;
 }
 
 /** The view of a saved state; null before its first round. */
 export function batchView(state: BatchState, inputs: BatchView['inputs'] = []): BatchView | null {
 	const round = state.rounds.at(-1);
-	return round ? { round, rounds: state.rounds.length, inputs } : null;
+	const answered = state.rounds
+		.filter((r) => r.status === 'answered')
+		.reduce((n, r) => n + r.requests, 0);
+	return round ? { round, rounds: state.rounds.length, inputs, answered } : null;
 }
 
 /** A `BatchChoice` read back (a plan, a form); anything else is interactive. */

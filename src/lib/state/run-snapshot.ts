@@ -8,7 +8,7 @@ import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
 import type { RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import type { Role } from '$lib/core/records';
-import type { BatchView } from './batch-view';
+import type { BatchCard } from './batch-view';
 import type { EarlierCalls } from './earlier-calls';
 import type { OverallProgress } from './run-overall';
 
@@ -87,8 +87,8 @@ export interface RunSnapshot {
 	overall: OverallProgress | null;
 	/** The run's calls before this start (a resume), from its call log; null when none. */
 	earlier: EarlierCalls | null;
-	/** Batch mode: the round out and how it stands; null for an interactive run. */
-	batch: BatchView | null;
+	/** Batch mode: the rounds and how the last stands; null for an interactive run. */
+	batch: BatchCard | null;
 }
 
 /** The snapshot before any run. */

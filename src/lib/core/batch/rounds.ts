@@ -8,11 +8,13 @@
  *   again;
  * - a round's answers are appended (with the round) before it is marked answered;
  * - a call's log line is written by the pass that first uses its answer: the pass after its
- *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing.
+ *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing,
+ *   and a pass started again after one cut short leaves out what that one logged (`logged.ts`).
  */
 import { UsageError } from '../errors';
 import { coded } from '../said';
 import { longestChain } from './chain';
+import { loggedIds } from './logged';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
@@ -55,6 +57,8 @@ export async function runBatch(
 		events.onRound?.(state);
 	};
 
+	// Calls a pass cut short logged already (read once: later passes follow their own rounds).
+	const earlier = openRound(state) ? new Set<string>() : await loggedIds(store, run);
 	for (;;) {
 		// A round saved before its first batch was made (or file written) was never sent.
 		let round = openRound(state);
@@ -63,7 +67,9 @@ export async function runBatch(
 			throw new UsageError([coded('batch_mode_differs', { round: round.round, mode: round.mode })]);
 		}
 		const last = state.rounds.at(-1);
-		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
+		const logged = round
+			? () => false
+			: (id: string) => answers.get(id)?.round === last?.round && !earlier.has(id);
 		const pass = await batchPass(options, answers, logged);
 		if (pass.done) {
 			const rounds = state.rounds.filter((r) => r.status === 'answered').length;
