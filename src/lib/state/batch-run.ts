@@ -5,12 +5,7 @@
  * Files mode's outputs come back through `importOutputs`, checked whole before anything is saved.
  */
 import { importBatchOutputs } from '$lib/core/batch/import';
-import {
-	openRound,
-	runBatch,
-	type BatchRunOptions,
-	type BatchRunResult
-} from '$lib/core/batch/rounds';
+import { runBatch, type BatchRunOptions, type BatchRunResult } from '$lib/core/batch/rounds';
 import type { BatchSendMode, BatchState } from '$lib/core/batch/store';
 import { modelDirName } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
@@ -19,6 +14,7 @@ import { isBatchStore } from '$lib/core/batch/store';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunKey } from '$lib/core/layout';
+import { cancelOpenRound } from './batch-cancel';
 import { browserSender, type BatchInputs } from './batch-senders';
 import type { RunRequest } from './run-controller-types';
 import { BatchCardFeed } from './batch-card';
@@ -48,14 +44,9 @@ export class BatchRunner {
 			if (!result.done) card.show(last, this.#inputList());
 			return result;
 		} catch (e) {
-			const out = last && openRound(last);
-			if (options.signal?.aborted && out && sender.cancel) {
-				await sender.cancel(out);
-				const rounds = last!.rounds.map((r) =>
-					r.round === out.round ? { ...r, status: 'cancelled' as const } : r
-				);
-				await options.store.writeBatchState(run, (last = { version: 1, rounds }));
-				card.show(last);
+			if (options.signal?.aborted) {
+				const cancelled = await cancelOpenRound(options.store, run, sender);
+				if (cancelled) card.show(cancelled);
 			}
 			throw e;
 		}
