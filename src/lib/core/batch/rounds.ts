@@ -8,11 +8,14 @@
  *   again;
  * - a round's answers are appended (with the round) before it is marked answered;
  * - a call's log line is written by the pass that first uses its answer: the pass after its
- *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing.
+ *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing;
+ *   a pass started again after a crash cut it short skips the lines the cut pass wrote
+ *   (`log-once.ts`).
  */
 import { UsageError } from '../errors';
 import { coded } from '../said';
 import { longestChain } from './chain';
+import { logOnce } from './log-once';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
@@ -55,7 +58,7 @@ export async function runBatch(
 		events.onRound?.(state);
 	};
 
-	for (;;) {
+	for (let first = true; ; first = false) {
 		// A round saved before its first batch was made (or file written) was never sent.
 		let round = openRound(state);
 		if (round?.files.length === 0) round = null;
@@ -64,7 +67,15 @@ export async function runBatch(
 		}
 		const last = state.rounds.at(-1);
 		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
-		const pass = await batchPass(options, answers, logged);
+		// Only the first pass of a process can follow a pass that a crash cut short.
+		const log = options.callLog === undefined ? store : options.callLog;
+		const pass = await batchPass(
+			first && !round && last?.status === 'answered'
+				? { ...options, callLog: await logOnce(log, run, last.sent_at) }
+				: options,
+			answers,
+			logged
+		);
 		if (pass.done) {
 			const rounds = state.rounds.filter((r) => r.status === 'answered').length;
 			return {
