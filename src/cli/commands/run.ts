@@ -25,6 +25,7 @@ import {
 	batchMode,
 	EXIT_WAITING
 } from '../batch/batch-flags';
+import { runPlanInBatch } from '../batch/plan-batch-cli';
 import { runBatchCli } from '../batch/run-batch';
 import { isPlan } from '../plan/plan-args';
 import { runPlanCommand } from '../plan/plan-command';
@@ -138,10 +139,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		withAutoHint(() => generationOptionsFrom(f, env));
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
-		if (mode)
-			throw new UsageError(
-				'--batch runs one run at a time; start each run of the plan with its own --run-id and --model'
-			);
+		if (mode) return runPlanInBatch(flags, planFlags, { stages, mode, batchDir, args }, io);
 		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);
