@@ -112,6 +112,10 @@ function expectEachSentOnce(server: FakeOpenAI, asked: number) {
 	expect(ids.length).toBe(asked);
 }
 
+type StateLike = {
+	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
+};
+
 /** Every run's saved round state, as JSON. */
 async function states(root: string) {
 	const out = [];
@@ -119,7 +123,7 @@ async function states(root: string) {
 		for (const runId of RUNS) {
 			const path = join(root, 'runs', runId, await modelDirName(model), 'batch', 'state.json');
 			const text = await readFile(path, 'utf8').catch(() => null);
-			out.push(text && (JSON.parse(text) as { rounds: { round: number; status: string }[] }));
+			out.push(text ? (JSON.parse(text) as StateLike) : null);
 		}
 	}
 	return out;
@@ -162,19 +166,73 @@ describe('a plan in batch mode, provider (CLI process)', { timeout: 180_000 }, (
 		expect(status.stdout.match(/, none out\n/g)).toHaveLength(4);
 	});
 
-	it('killed with SIGKILL between rounds, started again: nothing sent twice, same files', async () => {
+	it('--plan FILE: each run sends through its own endpoint with its own key', async () => {
+		const shared = await serve();
+		const own = await serve();
+		const plan = join(tmp, 'plan.json');
+		await writeFile(
+			plan,
+			JSON.stringify({
+				run_id: 'run',
+				repetitions: 2,
+				models: ['model-a', { model: 'model-b', base_url: own.baseURL, api_key_env: 'KEY_B' }]
+			})
+		);
+		const keyB = 'sk-model-b-only-0123456789';
+		const planEnv = { ...env(shared), KEY_B: keyB };
+		const args = (root: string, ...extra: string[]) => [
+			'run',
+			'--dataset',
+			DATASET,
+			'--output-root',
+			root,
+			'--plan',
+			plan,
+			...extra
+		];
+		const live = join(tmp, 'plan-interactive');
+		expect((await runCliAsProcess(args(live), planEnv)).code).toBe(0);
+		const root = join(tmp, 'plan-provider');
+		const r = await runCliAsProcess(args(root, '--batch', 'provider'), planEnv);
+		expect(r.code, r.stderr).toBe(0);
+		expect(await records(root)).toEqual(await records(live));
+		// model-b's own server got model-b's requests alone, under its own key.
+		expect(own.batches.lines.length).toBeGreaterThan(0);
+		expect(own.batches.lines.every((l) => (l.body as { model: string }).model === 'model-b')).toBe(
+			true
+		);
+		expect(
+			shared.batches.lines.some((l) => (l.body as { model: string }).model === 'model-b')
+		).toBe(false);
+		const batchCalls = own.requests.filter((q) => /\/(files|batches)/.test(q.url));
+		expect(batchCalls.length).toBeGreaterThan(0);
+		expect(batchCalls.every((q) => q.headers.authorization === `Bearer ${keyB}`)).toBe(true);
+		expect(shared.requests.some((q) => q.headers.authorization === `Bearer ${keyB}`)).toBe(false);
+		expect(JSON.stringify(await filesUnder(root))).not.toContain(keyB);
+	});
+
+	it.each([
+		[
+			'while round 2 is submitted',
+			(s: StateLike) =>
+				s.rounds.some(
+					(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
+				)
+		],
+		[
+			'between rounds 2 and 3',
+			(s: StateLike) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')
+		]
+	])('killed with SIGKILL %s, started again: nothing sent twice, same files', async (_when, at) => {
 		const server = await serve({ delayMs: 200 });
 		const { expected, asked } = await interactive(server);
-		const root = join(tmp, 'killed');
+		const root = join(tmp, `killed-${Date.now()}`);
 		const killed = await runCliAsProcess(
 			planArgs(root, '--batch', 'provider'),
 			env(server),
 			(child) => {
 				const watch = async () => {
-					for (;;) {
-						const all = await states(root);
-						if (all.some((s) => s?.rounds.some((r) => r.round === 2 && r.status === 'answered')))
-							return;
+					while (!(await states(root)).some((s) => s && at(s))) {
 						await new Promise((r) => setTimeout(r, 10));
 					}
 				};
@@ -183,7 +241,7 @@ describe('a plan in batch mode, provider (CLI process)', { timeout: 180_000 }, (
 		);
 		expect(killed.code).toBe(137);
 		const again = await runCliAsProcess(planArgs(root, '--batch', 'provider'), env(server));
-		expect(again.code, again.stderr).toBe(0);
+		expect(again.code, again.stdout + again.stderr).toBe(0);
 		expect(await records(root)).toEqual(expected);
 		expectEachSentOnce(server, asked);
 	});
@@ -215,9 +273,9 @@ describe('a plan in batch mode, files (CLI process)', { timeout: 180_000 }, () =
 					await answerBatchText(server.baseURL, await readFile(f.input, 'utf8'))
 				);
 			}
-			const imports = r.stdout.match(/^ {2}npx lexpilot (batch import .*)$/gm) ?? [];
+			const imports = [...r.stdout.matchAll(/^ {2}npx lexpilot (batch import .*)$/gm)];
 			expect(imports).toHaveLength(1);
-			const command = imports[0].trim().split(' ').slice(2);
+			const command = imports[0][1].split(' ');
 			expect(command.filter((w) => w.endsWith('.output.jsonl')).sort()).toEqual(
 				files.map((f) => f.output).sort()
 			);

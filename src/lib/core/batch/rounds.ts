@@ -6,7 +6,9 @@
  * - the round is saved before anything is sent, and every batch id as soon as it is made: a
  *   restart polls a submitted round (its requests recomputed by a replay pass), never sends it
  *   again;
- * - a round's answers are appended (with the round) before it is marked answered;
+ * - a round's answers are appended (with the round) before it is marked answered; while it is
+ *   out, a restart leaves aside any of its answers a crash saved before that mark
+ *   (`known-answers.ts`);
  * - a call's log line is written by the pass that first uses its answer: the pass after its
  *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing;
  *   a pass started again after a crash cut it short skips the lines the cut pass wrote
@@ -15,6 +17,7 @@
 import { UsageError } from '../errors';
 import { coded } from '../said';
 import { longestChain } from './chain';
+import { knownAnswers } from './known-answers';
 import { logOnce } from './log-once';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
@@ -49,8 +52,11 @@ export async function runBatch(
 	const run = await batchRunKey(options);
 	const now = options.now ?? (() => new Date());
 	let state: BatchState = (await store.readBatchState(run)) ?? { version: 1, rounds: [] };
-	const answers = new Map<string, SavedBatchAnswer>();
-	for (const a of await store.readBatchAnswers(run)) answers.set(a.customId, a);
+	const out = openRound(state);
+	const answers = knownAnswers(
+		await store.readBatchAnswers(run),
+		out && out.files.length > 0 ? out.round : null
+	);
 	const save = async (round: BatchRound) => {
 		const rounds = state.rounds.filter((r) => r.round !== round.round);
 		state = { version: 1, rounds: [...rounds, round].sort((a, b) => a.round - b.round) };
