@@ -20,7 +20,7 @@ import { longestChain } from './chain';
 import { knownAnswers } from './known-answers';
 import { logOnce } from './log-once';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
-import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
+import type { BatchRound, BatchState } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
 import { noAnswer, type RoundSender } from './sender';
 
