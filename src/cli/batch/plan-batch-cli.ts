@@ -93,7 +93,8 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 		}
 	}
 	const [first] = clis;
-	io.stdout(planBatchSummary(rows, first.parsed.options.outputRoot, first.mode, first.args));
+	const { outputRoot } = first.parsed.options;
+	io.stdout(planBatchSummary(rows, outputRoot, first.mode, first.args, io.signal.aborted));
 	if (io.signal.aborted) {
 		io.stderr(STOPPED_TEXT);
 		return 1;

@@ -19,7 +19,9 @@ export function planBatchSummary(
 	rows: readonly PlanBatchRow[],
 	outputRoot: string,
 	mode: BatchSendMode,
-	args: readonly string[]
+	args: readonly string[],
+	/** Ctrl+C: the runs that did not end were stopped, not failed. */
+	aborted = false
 ): string {
 	const done = rows.filter((r) => 'result' in r && r.result.done).length;
 	const waiting = rows.flatMap((r) => ('result' in r && !r.result.done ? [r.result.waiting] : []));
@@ -34,7 +36,7 @@ export function planBatchSummary(
 		if ('error' in row) {
 			const why = row.error instanceof Error ? row.error.message : String(row.error);
 			const [head, ...more] = why.split('\n');
-			lines.push(`${name}: failed: ${escapeControl(head)}`);
+			lines.push(`${name}: ${aborted ? 'stopped' : 'failed'}: ${escapeControl(head)}`);
 			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
 		} else if (row.result.done) {
 			const { result, rounds, longestChain } = row.result;
