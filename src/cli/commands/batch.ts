@@ -21,7 +21,8 @@ import   reads the output files of the waiting round (files mode), refuses the w
          file answers are asked again in the next round instead of refusing the import.
          With a plan's flags, ONE import takes the output files of every run of the plan
          (each line goes to the run its custom_id names; a line of a run outside the plan
-         is refused) and goes on with all of them, as run --batch files does.
+         is refused; a run the files answer nothing of stays waiting for a later import)
+         and goes on with all of them, as run --batch files does.
 
 ${BATCH_HELP}
 
