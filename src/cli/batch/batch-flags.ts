@@ -20,7 +20,8 @@ export const BATCH_HELP = `Batch mode (see docs/BATCH.md):
                            endpoints' Batch API (/v1/files + /v1/batches) and polls it;
                            files writes it as JSONL input files for vllm run-batch or a
                            Ray Data LLM job and exits ${EXIT_WAITING} (import the outputs with
-                           "lexpilot batch import"); the same command again continues
+                           "lexpilot batch import"); the same command again continues;
+                           with a plan, every run of it (one import for all)
   --batch-dir D            where files mode writes rounds, as D/<run-id>/<model>/round-N/
                            [<output root>/${DEFAULT_BATCH_DIR}]`;
 

@@ -3,7 +3,8 @@
  * round (OpenAI / vLLM batch output format), refuses the whole import when a line is torn, of
  * another run, not asked or answered twice (file and line named, nothing saved), saves the
  * answers, then goes on as `run --batch files` does: the next round written (exit 3) or the run
- * finished (exit 0).
+ * finished (exit 0). With a plan's flags (`--model A --model B`, `--repetitions`, `--plan`), one
+ * import goes to every run of the plan (`plan-import.ts`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -16,12 +17,18 @@ import { OPTIONS as STAGE_OPTIONS, readStageInputs, stageArgsFrom } from '../com
 import type { CliIo } from '../types';
 import { BATCH_OPTIONS, batchFolder } from './batch-flags';
 import { batchRunOptions, runBatchCli } from './run-batch';
+import { importIntoPlan } from './plan-import';
+import { isPlan } from '../plan/plan-args';
 
 const OPTIONS = {
 	...STAGE_OPTIONS,
 	...BATCH_OPTIONS,
 	stages: { type: 'string' },
-	'allow-missing': { type: 'boolean' }
+	'allow-missing': { type: 'boolean' },
+	// A plan's flags, as `run` takes them: one import goes on with every run of the plan.
+	model: { type: 'string', multiple: true },
+	repetitions: { type: 'string' },
+	plan: { type: 'string' }
 } as const;
 
 /** Largest output file read (a JS string holds at most about 512 MiB). */
@@ -39,6 +46,9 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		batch,
 		'batch-dir': dir,
 		'allow-missing': allowMissing,
+		model: models = [],
+		repetitions,
+		plan,
 		...flags
 	} = values;
 	if (batch !== undefined && batch !== 'files') {
@@ -62,15 +72,22 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		}
 		files.push({ name, text: await readFile(path, 'utf8') });
 	}
-	const parsed = stageArgsFrom(flags, io);
+	const stages = parseStages(stageList);
+	const rest = args.filter((a) => !positionals.includes(a));
+	const planFlags = { models, repetitions, plan };
+	if (isPlan(planFlags)) {
+		const shared = { stages, mode: 'files' as const, batchDir: dir, args: rest };
+		return importIntoPlan(files, flags, planFlags, shared, allowMissing === true, io);
+	}
+	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io);
 	const inputs = await readStageInputs(parsed, io);
 	const cli = {
 		parsed,
 		inputs,
-		stages: parseStages(stageList),
+		stages,
 		mode: 'files' as const,
 		folder: batchFolder(dir, parsed.options.outputRoot, io.cwd),
-		args: args.filter((a) => !positionals.includes(a))
+		args: rest
 	};
 	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });
 	io.stdout(

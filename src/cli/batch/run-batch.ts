@@ -49,8 +49,8 @@ export async function batchRunOptions(cli: BatchCli, io: CliIo): Promise<BatchRu
 	return { ...engine, store: store as BatchRunOptions['store'], stages: cli.stages };
 }
 
-export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
-	const options = await batchRunOptions(cli, io);
+/** The run's key, its files-mode folder and its round sender (with this run's endpoints and keys). */
+export async function runSender(cli: BatchCli, options: BatchRunOptions, io: CliIo) {
 	const run = { runId: options.runId, modelDir: await modelDirName(options.models.evaluated) };
 	const folder = join(cli.folder, ...runBatchFolder(run).split('/'));
 	const pollMs = Number(io.env.LEXPILOT_BATCH_POLL_MS) || undefined;
@@ -63,16 +63,23 @@ export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
 					maxPollMs: pollMs && pollMs * 8
 				})
 			: filesSender(roundFileOpener(folder));
+	return { run, folder, sender };
+}
+
+/** What Ctrl+C leaves: batches already made keep running, and the saved ids find them again. */
+export const STOPPED_TEXT =
+	'stopped: what is saved stays, and a round already sent stays with the provider; ' +
+	'the same command polls it instead of sending it again\n';
+
+export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
+	const options = await batchRunOptions(cli, io);
+	const { folder, sender } = await runSender(cli, options, io);
 	let out: Awaited<ReturnType<typeof runBatch>>;
 	try {
 		out = await runBatch(options, sender, { onRound: roundPrinter(io) });
 	} catch (e) {
 		if (!io.signal.aborted) throw e;
-		// Batches already made keep running at the provider; the saved ids find them again.
-		io.stderr(
-			'stopped: what is saved stays, and a round already sent stays with the provider; ' +
-				'the same command polls it instead of sending it again\n'
-		);
+		io.stderr(STOPPED_TEXT);
 		return 1;
 	}
 	if (!out.done) {
@@ -99,8 +106,8 @@ function batchSummary(result: RunStagesResult, outputRoot: string): string {
 	return `${lines.map((l) => escapeControl(l)).join('\n')}\n`;
 }
 
-/** One line per change of a round: sent, a batch's status, answered. */
-function roundPrinter(io: CliIo): (state: BatchState) => void {
+/** One line per change of a round: sent, a batch's status, answered; `prefix` names the run. */
+export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => void {
 	const seen = new Set<string>();
 	return (state) => {
 		for (const r of state.rounds) {
@@ -111,7 +118,7 @@ function roundPrinter(io: CliIo): (state: BatchState) => void {
 				(statuses.replace(/,/g, '') ? ` (${statuses})` : '');
 			if (seen.has(line)) continue;
 			seen.add(line);
-			io.stderr(`${line}\n`);
+			io.stderr(`${prefix}${line}\n`);
 		}
 	};
 }

@@ -1,7 +1,8 @@
 /**
  * `lexpilot batch status [--run-id ID] [--output-root DIR]`: each batch-mode run's rounds as
  * saved (`batch/state.json`): status, time sent, requests, and its files (provider batch ids and
- * statuses as last polled). Read only; no lock taken.
+ * statuses as last polled). With a plan's flags (`--model A --model B`, `--repetitions`,
+ * `--plan`): each run of the plan, in its order. Read only; no lock taken.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,15 +11,27 @@ import type { BatchState } from '../../lib/core/batch/store';
 import { openRound } from '../../lib/core/batch/rounds';
 import { runKey } from '../../lib/core/names';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import { DEFAULT_OUTPUT_ROOT } from '../args';
+import { DEFAULT_OUTPUT_ROOT, generationOptionsFrom } from '../args';
+import { modelDirName } from '../../lib/core/layout';
+import { OPTIONS as STAGE_OPTIONS, type StageValues } from '../commands/stage';
+import { isPlan, planArgsFrom, type PlanFlags } from '../plan/plan-args';
+import { BATCH_OPTIONS } from './batch-flags';
 import type { CliIo } from '../types';
 
+const OPTIONS = {
+	...STAGE_OPTIONS,
+	...BATCH_OPTIONS,
+	stages: { type: 'string' },
+	model: { type: 'string', multiple: true },
+	repetitions: { type: 'string' },
+	plan: { type: 'string' }
+} as const;
+
 export async function batchStatus(args: string[], io: CliIo): Promise<number> {
-	const { values } = parseArgs({
-		args,
-		options: { 'run-id': { type: 'string' }, 'output-root': { type: 'string' } },
-		strict: true
-	});
+	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { model: models = [], repetitions, plan, ...flags } = values;
+	const planFlags = { models, repetitions, plan };
+	if (isPlan(planFlags)) return planStatus(flags, planFlags, io);
 	const root = resolve(
 		io.cwd,
 		values['output-root'] ?? io.env.LEXPILOT_OUTPUT_ROOT ?? DEFAULT_OUTPUT_ROOT
@@ -38,6 +51,22 @@ export async function batchStatus(args: string[], io: CliIo): Promise<number> {
 		io.stdout(
 			`No batch-mode run${values['run-id'] ? ` named ${escapeControl(values['run-id'])}` : ''} under ${escapeControl(root)}\n`
 		);
+	return 0;
+}
+
+/** Each run of the plan, in the plan's order: its rounds, or that none is saved. */
+async function planStatus(values: StageValues, flags: PlanFlags, io: CliIo): Promise<number> {
+	const plan = await planArgsFrom(values, flags, io, generationOptionsFrom);
+	const root = plan.runs[0].args.options.outputRoot;
+	const store = new FsStore(root);
+	io.stdout(`Plan of ${plan.runs.length} runs under ${escapeControl(root)}\n`);
+	for (const run of plan.runs) {
+		const key = { runId: run.runId, modelDir: await modelDirName(run.args.models.evaluated) };
+		const state = await store.readBatchState(key);
+		io.stdout(
+			state ? stateText(runKey(key), state) : `${escapeControl(runKey(key))}: no round yet\n`
+		);
+	}
 	return 0;
 }
 

@@ -25,6 +25,7 @@ import {
 	batchMode,
 	EXIT_WAITING
 } from '../batch/batch-flags';
+import { runPlanInBatch } from '../batch/plan-batch-cli';
 import { runBatchCli } from '../batch/run-batch';
 import { isPlan } from '../plan/plan-args';
 import { runPlanCommand } from '../plan/plan-command';
@@ -111,13 +112,18 @@ Run plans (several models × repetitions, one scheduler; see docs/CLI.md "Run pl
   Calls in flight are counted per endpoint across every run of the plan. Exit 0 only
   when every run completed; a run that stops leaves the others going, and the summary
   says which stopped and why. The same command again resumes every run.
+  With --batch, every run of the plan advances its own rounds at once (its own
+  endpoints and keys; files mode: its own folder under the batch folder); one line
+  per change of a round, prefixed with the run, then the plan's summary. Files mode
+  prints every input file's vllm run-batch and ONE batch import for the whole plan.
 
 ${BATCH_HELP}
 
 Exit codes: 0 every stage (of every run of a plan) completed; ${EXIT_WAITING} batch files mode: a round is
-written and waits for its outputs; 1 the run stopped on an API or
-judge failure (finished cases are kept: run the same command again to resume); 2 bad usage, an invalid dataset, an
-output root that cannot be written, or saved records / a manifest that do not fit these options.
+written and waits for its outputs (a plan: at least one run waits and none failed); 1 the run
+(a run of the plan) stopped on an API or judge failure (finished cases are kept: run the same
+command again to resume); 2 bad usage, an invalid dataset, an output root that cannot be
+written, or saved records / a manifest that do not fit these options.
 `;
 
 export const runCommandHandler: CommandHandler = {
@@ -138,10 +144,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		withAutoHint(() => generationOptionsFrom(f, env));
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
-		if (mode)
-			throw new UsageError(
-				'--batch runs one run at a time; start each run of the plan with its own --run-id and --model'
-			);
+		if (mode) return runPlanInBatch(flags, planFlags, { stages, mode, batchDir, args }, io);
 		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);

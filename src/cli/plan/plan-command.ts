@@ -120,7 +120,7 @@ function exitCode(runs: readonly PlanRunOutcome[]): number {
 }
 
 /** `fn`, called once per distinct first argument; the runs of a plan share one dataset read. */
-function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
+export function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
 	const done = new Map<string, Promise<R>>();
 	return (key: string, ...rest: A): Promise<R> => {
 		let result = done.get(key);

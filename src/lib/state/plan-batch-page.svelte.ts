@@ -1,5 +1,5 @@
 /**
- * The Run page's plan in batch mode (PROTOCOL.md §3, batch mode; §6, run plans): a files round's
+ * The Run page's plan in batch mode (PROTOCOL.md §3, batch mode; §8, run plans): a files round's
  * input files downloaded run by run, ONE upload of output files answering every waiting run
  * (imported whole or not at all, then the plan goes on), and after a reload the plan this browser
  * was sending rounds for taken up again: every run's saved round polled (provider) or offered

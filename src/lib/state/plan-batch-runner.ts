@@ -1,5 +1,5 @@
 /**
- * A run plan in batch mode for the Run page (PROTOCOL.md §3, batch mode; §6, run plans): the
+ * A run plan in batch mode for the Run page (PROTOCOL.md §3, batch mode; §8, run plans): the
  * core's `runPlanBatch` over the plan's runs, each run under its own lock with its own sender
  * (`browserSender`: that model's endpoints and keys, or files offered for download), every change
  * of a run's saved rounds told to the page as one row per model × repetition. Stop aborts every

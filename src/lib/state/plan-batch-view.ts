@@ -1,5 +1,5 @@
 /**
- * What the Run page shows of a plan in batch mode (PROTOCOL.md §3, batch mode; §6, run plans):
+ * What the Run page shows of a plan in batch mode (PROTOCOL.md §3, batch mode; §8, run plans):
  * one row per model × repetition with the round it has out (number, state, sent time, requests)
  * and, in files mode, the round's input files to download. Plain data: it crosses from the run's
  * worker; the files' texts stay there.

@@ -13,6 +13,7 @@ import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
 import { BatchOutputReader, type BatchAnswer } from './output';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
+import { knownAnswers } from './known-answers';
 import { openRound } from './rounds';
 import { noAnswer } from './sender';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
@@ -44,7 +45,7 @@ async function waitingRound(options: BatchRunOptions): Promise<Waiting | null> {
 	const state = await store.readBatchState(run);
 	const round = state && openRound(state);
 	if (!state || !round || round.mode !== 'files' || round.files.length === 0) return null;
-	const answers = new Map((await store.readBatchAnswers(run)).map((a) => [a.customId, a]));
+	const answers = knownAnswers(await store.readBatchAnswers(run), round.round);
 	const pass = await batchPass(options, answers, () => false);
 	return pass.done ? null : { options, run, state, round, pending: pass.pending };
 }
@@ -60,8 +61,9 @@ export async function importBatchOutputs(
 }
 
 /**
- * A plan's import: the runs without a files round out are passed over; refused when none of
- * them has one. Returns one result per run that took answers, in the plan's order.
+ * A plan's import: the runs without a files round out are passed over, and so are those the
+ * files answer nothing of (they stay waiting); refused when no run has a round out. Returns one
+ * result per run that took answers, in the plan's order.
  */
 export async function importPlanBatchOutputs(
 	runs: readonly BatchRunOptions[],
@@ -84,19 +86,25 @@ export async function importPlanBatchOutputs(
 	const got = new Map<string, BatchAnswer>(
 		files.flatMap((f) => reader.read(f.text, f.name)).map((a) => [a.customId, a])
 	);
-	const missing = new Set(reader.missing());
+	// A run the files answer nothing of is passed over, still waiting: its outputs may come in a
+	// later import (each model on its own node). With nothing answered at all, all of them count.
+	const answered = waiting.filter((w) => w.pending.some((p) => got.has(p.customId)));
+	const taken = answered.length > 0 ? answered : waiting;
+	const missing = new Set(
+		taken.flatMap((w) => w.pending.map((p) => p.customId).filter((id) => !got.has(id)))
+	);
 	if (missing.size > 0 && !how.allowMissing) {
-		const first = waiting.find((w) => w.pending.some((p) => missing.has(p.customId)))!;
+		const first = taken.find((w) => w.pending.some((p) => missing.has(p.customId)))!;
 		throw new UsageError([
 			coded('batch_import_missing', {
 				round: first.round.round,
 				count: missing.size,
-				total: waiting.reduce((n, w) => n + w.pending.length, 0)
+				total: taken.reduce((n, w) => n + w.pending.length, 0)
 			})
 		]);
 	}
 	const results: ImportResult[] = [];
-	for (const { options, run, state, round, pending } of waiting) {
+	for (const { options, run, state, round, pending } of taken) {
 		const saved: SavedBatchAnswer[] = pending.map((p) => ({
 			...(got.get(p.customId) ?? noAnswer(p.customId)),
 			round: round.round

@@ -1,5 +1,5 @@
 /**
- * A run plan in batch mode (PROTOCOL.md §3, batch mode; §6, run plans): every run of the plan
+ * A run plan in batch mode (PROTOCOL.md §3, batch mode; §8, run plans): every run of the plan
  * advances its own rounds (`runBatch`) at the same time, each with its own saved round state and
  * its own sender, so a run never waits for another's round. A run that fails leaves the others
  * going; the outcome of each is returned in the plan's order.

@@ -6,17 +6,21 @@
  * - the round is saved before anything is sent, and every batch id as soon as it is made: a
  *   restart polls a submitted round (its requests recomputed by a replay pass), never sends it
  *   again;
- * - a round's answers are appended (with the round) before it is marked answered;
+ * - a round's answers are appended (with the round) before it is marked answered; while it is
+ *   out, a restart leaves aside any of its answers a crash saved before that mark
+ *   (`known-answers.ts`);
  * - a call's log line is written by the pass that first uses its answer: the pass after its
- *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing,
- *   and a pass started again after one cut short leaves out what that one logged (`logged.ts`).
+ *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing;
+ *   a pass started again after a crash cut it short skips the lines the cut pass wrote
+ *   (`log-once.ts`).
  */
 import { UsageError } from '../errors';
 import { coded } from '../said';
 import { longestChain } from './chain';
-import { loggedIds } from './logged';
+import { knownAnswers } from './known-answers';
+import { logOnce } from './log-once';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
-import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
+import type { BatchRound, BatchState } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
 import { noAnswer, type RoundSender } from './sender';
 
@@ -48,8 +52,11 @@ export async function runBatch(
 	const run = await batchRunKey(options);
 	const now = options.now ?? (() => new Date());
 	let state: BatchState = (await store.readBatchState(run)) ?? { version: 1, rounds: [] };
-	const answers = new Map<string, SavedBatchAnswer>();
-	for (const a of await store.readBatchAnswers(run)) answers.set(a.customId, a);
+	const out = openRound(state);
+	const answers = knownAnswers(
+		await store.readBatchAnswers(run),
+		out && out.files.length > 0 ? out.round : null
+	);
 	const save = async (round: BatchRound) => {
 		const rounds = state.rounds.filter((r) => r.round !== round.round);
 		state = { version: 1, rounds: [...rounds, round].sort((a, b) => a.round - b.round) };
@@ -57,9 +64,7 @@ export async function runBatch(
 		events.onRound?.(state);
 	};
 
-	// Calls a pass cut short logged already (read once: later passes follow their own rounds).
-	const earlier = openRound(state) ? new Set<string>() : await loggedIds(store, run);
-	for (;;) {
+	for (let first = true; ; first = false) {
 		// A round saved before its first batch was made (or file written) was never sent.
 		let round = openRound(state);
 		if (round?.files.length === 0) round = null;
@@ -67,10 +72,16 @@ export async function runBatch(
 			throw new UsageError([coded('batch_mode_differs', { round: round.round, mode: round.mode })]);
 		}
 		const last = state.rounds.at(-1);
-		const logged = round
-			? () => false
-			: (id: string) => answers.get(id)?.round === last?.round && !earlier.has(id);
-		const pass = await batchPass(options, answers, logged);
+		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
+		// Only the first pass of a process can follow a pass that a crash cut short.
+		const log = options.callLog === undefined ? store : options.callLog;
+		const pass = await batchPass(
+			first && !round && last?.status === 'answered'
+				? { ...options, callLog: await logOnce(log, run, last.sent_at) }
+				: options,
+			answers,
+			logged
+		);
 		if (pass.done) {
 			const rounds = state.rounds.filter((r) => r.status === 'answered').length;
 			return {

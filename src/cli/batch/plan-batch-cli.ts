@@ -1,0 +1,103 @@
+/**
+ * A run plan in batch mode from the CLI (`run --model A --model B --repetitions R --batch …` or
+ * `--plan FILE`; `batch import` with the plan's flags, which goes on after importing): every run
+ * of the plan advances its own rounds at once (`runPlanBatch`), each with its own sender (its
+ * endpoints and keys; files mode: its own folder under the batch folder). Prints one line per
+ * change of a round, prefixed with the run, then the plan's summary (`plan-batch-summary.ts`).
+ */
+import { runPlanBatch } from '../../lib/core/batch/plan-batch';
+import type { BatchSendMode } from '../../lib/core/batch/store';
+import type { StageName } from '../../lib/core/engine/types';
+import { escapeControl } from '../../lib/core/text/escape-control';
+import { generationOptionsFrom } from '../args';
+import { readValidDataset } from '../dataset-file';
+import { readStageInputs, type StageValues } from '../commands/stage';
+import { planArgsFrom, type PlanFlags } from '../plan/plan-args';
+import { onceEach } from '../plan/plan-command';
+import type { CliIo } from '../types';
+import { batchFolder } from './batch-flags';
+import { planBatchExit, planBatchSummary } from './plan-batch-summary';
+import { batchRunOptions, roundPrinter, runSender, STOPPED_TEXT, type BatchCli } from './run-batch';
+
+/** What every run of a batch plan shares: the stages, the mode, `--batch-dir`, the command. */
+export interface PlanBatchFlags {
+	stages: readonly StageName[];
+	mode: BatchSendMode;
+	/** `--batch-dir` as typed. */
+	batchDir: string | undefined;
+	/** The command's arguments, for the one that continues the plan. */
+	args: readonly string[];
+}
+
+/** Each run of the plan as a batch run; the dataset is read (and its warnings said) once. */
+export async function planBatchClis(
+	values: StageValues,
+	flags: PlanFlags,
+	shared: PlanBatchFlags,
+	io: CliIo
+): Promise<BatchCli[]> {
+	const plan = await planArgsFrom(values, flags, io, generationOptionsFrom);
+	const { stages, mode, args } = shared;
+	const folder = batchFolder(shared.batchDir, plan.runs[0].args.options.outputRoot, io.cwd);
+	const read = onceEach(readValidDataset);
+	const said = new Set<string>();
+	const warnOnce = {
+		...io,
+		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
+	};
+	const runs: BatchCli[] = [];
+	for (const run of plan.runs) {
+		const inputs = await readStageInputs(run.args, warnOnce, read);
+		runs.push({ parsed: run.args, inputs, stages, mode, folder, args });
+	}
+	return runs;
+}
+
+/** `run --batch …` with a plan: every run of it in batch mode. */
+export async function runPlanInBatch(
+	values: StageValues,
+	flags: PlanFlags,
+	shared: PlanBatchFlags,
+	io: CliIo
+): Promise<number> {
+	return runPlanBatchCli(await planBatchClis(values, flags, shared, io), io);
+}
+
+/** `run1 model-a`: how a run of the plan is named on the terminal. */
+export const runLabel = (cli: BatchCli) =>
+	`${escapeControl(cli.parsed.options.runId)} ${escapeControl(cli.parsed.models.evaluated)}`;
+
+export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Promise<number> {
+	const runs = await Promise.all(
+		clis.map(async (cli) => {
+			const options = await batchRunOptions(cli, io);
+			return { cli, options, ...(await runSender(cli, options, io)) };
+		})
+	);
+	const outcomes = await runPlanBatch(
+		runs.map(({ cli, options, sender }) => ({
+			options,
+			sender,
+			events: { onRound: roundPrinter(io, `${runLabel(cli)}: `) }
+		}))
+	);
+	const rows = outcomes.map((outcome, i) => ({
+		...outcome,
+		label: runLabel(runs[i].cli),
+		folder: runs[i].folder
+	}));
+	for (const row of rows) {
+		if (!('result' in row) || !row.result.done) continue;
+		for (const w of row.result.result.warnings) {
+			io.stderr(`warning: ${row.label}: ${escapeControl(w)}\n`);
+		}
+	}
+	const [first] = clis;
+	const { outputRoot } = first.parsed.options;
+	io.stdout(planBatchSummary(rows, outputRoot, first.mode, first.args, io.signal.aborted));
+	if (io.signal.aborted) {
+		io.stderr(STOPPED_TEXT);
+		return 1;
+	}
+	return planBatchExit(outcomes);
+}

@@ -1,0 +1,37 @@
+/**
+ * `batch import OUTPUT… <the plan's flags>`: one import answers the waiting files rounds of every
+ * run of the plan (`importPlanBatchOutputs`: each line goes to the run its custom_id names; a line
+ * of a run outside the plan, torn, not asked or answered twice refuses the whole import, file and
+ * line named, nothing saved), then the plan goes on as `run --batch files` does.
+ */
+import { importPlanBatchOutputs } from '../../lib/core/batch/import';
+import { runKey } from '../../lib/core/names';
+import { batchRunKey } from '../../lib/core/batch/pass';
+import type { StageValues } from '../commands/stage';
+import type { PlanFlags } from '../plan/plan-args';
+import type { CliIo } from '../types';
+import { planBatchClis, runLabel, runPlanBatchCli, type PlanBatchFlags } from './plan-batch-cli';
+import { batchRunOptions } from './run-batch';
+
+export async function importIntoPlan(
+	files: { name: string; text: string }[],
+	values: StageValues,
+	flags: PlanFlags,
+	shared: PlanBatchFlags,
+	allowMissing: boolean,
+	io: CliIo
+): Promise<number> {
+	const clis = await planBatchClis(values, flags, shared, io);
+	const options = await Promise.all(clis.map((cli) => batchRunOptions(cli, io)));
+	const got = await importPlanBatchOutputs(options, files, { allowMissing });
+	const keys = await Promise.all(options.map(async (o) => runKey(await batchRunKey(o))));
+	for (const g of got) {
+		const cli = clis[keys.indexOf(runKey(g.run))];
+		io.stdout(
+			`${runLabel(cli)}: imported ${g.answers} answers of round ${g.round}` +
+				(g.missing ? ` (${g.missing} requests unanswered: asked again in the next round)` : '') +
+				'\n'
+		);
+	}
+	return runPlanBatchCli(clis, io);
+}

@@ -1,0 +1,76 @@
+/**
+ * A plan's import in files mode when the runs' outputs come back at different times (each model
+ * on its own node): an import with the lines of some runs alone answers those runs and leaves the
+ * others waiting, untouched; a run the files answer in part is refused as before (unless
+ * `allowMissing`), saving nothing.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { filesSender } from '../../../src/lib/core/batch/files-sender';
+import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
+import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
+import { modelDirName } from '../../../src/lib/core/layout';
+import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { simulatedScript } from '../../engine/simulated-script';
+import { byTask } from '../../fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
+import { makeDataset } from '../../fixtures/engine/cases';
+import { MODELS } from '../engine/harness';
+import { answerRound, memoryFiles } from './round-files';
+
+const dataset = makeDataset(3);
+const NODE = 'http://gpu-node:8000/v1';
+const endpoints = { evaluated: NODE, user: NODE, judge: NODE };
+const servers: FakeOpenAI[] = [];
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A plan of two runs with round 1 written, and each run's answered output text. */
+async function planWaiting() {
+	const cluster = await startFakeOpenAI({ handler: byTask(simulatedScript) });
+	servers.push(cluster);
+	const store = new MemoryStore();
+	const options = ['run1', 'run2'].map((runId) => ({
+		dataset,
+		runId,
+		models: MODELS,
+		store,
+		endpoints
+	}));
+	const folders = options.map(() => memoryFiles());
+	await runPlanBatch(options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) })));
+	const outputs = await Promise.all(
+		folders.map((f) => answerRound(cluster, [...f.files.values()].flat()))
+	);
+	const key = async (runId: string) => ({ runId, modelDir: await modelDirName(MODELS.evaluated) });
+	const state = async (runId: string) => store.readBatchState(await key(runId));
+	return { store, options, outputs, state };
+}
+
+describe("a plan's import of some runs' outputs", () => {
+	it('answers the runs it has lines of; the others stay waiting, untouched', async () => {
+		const { options, outputs, state } = await planWaiting();
+		const before = await state('run2');
+		const got = await importPlanBatchOutputs(options, [
+			{ name: 'run1.output.jsonl', text: outputs[0] }
+		]);
+		expect(got.map((g) => [g.run.runId, g.missing])).toEqual([['run1', 0]]);
+		expect((await state('run1'))?.rounds.at(-1)?.status).toBe('answered');
+		expect(await state('run2')).toEqual(before);
+		const later = await importPlanBatchOutputs(options, [
+			{ name: 'run2.output.jsonl', text: outputs[1] }
+		]);
+		expect(later.map((g) => [g.run.runId, g.answers > 0])).toEqual([['run2', true]]);
+	});
+
+	it('refuses a run the files answer in part, saving nothing', async () => {
+		const { store, options, outputs } = await planWaiting();
+		const half = outputs[0].split('\n').filter(Boolean);
+		const text = `${half.slice(0, 3).join('\n')}\n${outputs[1]}`;
+		const before = store.toFiles();
+		await expect(
+			importPlanBatchOutputs(options, [{ name: 'part.output.jsonl', text }])
+		).rejects.toThrow(/unanswered|answer/);
+		expect(store.toFiles()).toEqual(before);
+	});
+});
