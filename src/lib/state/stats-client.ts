@@ -7,6 +7,7 @@ import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap
 import type { CaseTable } from '$lib/core/metrics/case-table';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
 import type { Leaderboard, LeaderboardOptions } from '$lib/core/leaderboard/leaderboard';
+import { UsageError } from '$lib/core/errors';
 import type { StatsRequest, StatsResponse } from './stats-protocol';
 
 type StatsRequestBody = StatsRequest extends infer R
@@ -16,6 +17,11 @@ type StatsRequestBody = StatsRequest extends infer R
 	: never;
 
 type Pending = { resolve: (r: StatsResponse) => void; reject: (e: Error) => void };
+
+/** A refusal or failure the worker sent back, its coded pieces kept (`saidOf` reads them). */
+function failure(r: Extract<StatsResponse, { kind: 'error' }>): Error {
+	return r.said ? new UsageError(r.message, r.said) : new Error(r.message);
+}
 
 /** Runs statistics requests, in a Web Worker when the platform has one. */
 export class StatsClient {
@@ -67,7 +73,7 @@ export class StatsClient {
 		options: BootstrapOptions = {}
 	): Promise<Record<string, RunIntervals>> {
 		const r = await this.#request({ kind: 'intervals', tables, options });
-		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind === 'error') throw failure(r);
 		if (r.kind !== 'intervals') throw new Error('The statistics worker answered out of turn.');
 		return r.intervals;
 	}
@@ -79,7 +85,7 @@ export class StatsClient {
 		options: BootstrapOptions = {}
 	): Promise<ComparisonReport> {
 		const r = await this.#request({ kind: 'compare', a, b, options });
-		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind === 'error') throw failure(r);
 		if (r.kind !== 'compare') throw new Error('The statistics worker answered out of turn.');
 		return r.comparison;
 	}
@@ -87,7 +93,7 @@ export class StatsClient {
 	/** The leaderboard of `runs` (one bootstrap for every model at once). */
 	async leaderboard(runs: LoadedRun[], options: LeaderboardOptions = {}): Promise<Leaderboard> {
 		const r = await this.#request({ kind: 'leaderboard', runs, options });
-		if (r.kind === 'error') throw new Error(r.message);
+		if (r.kind === 'error') throw failure(r);
 		if (r.kind !== 'leaderboard') throw new Error('The statistics worker answered out of turn.');
 		return r.leaderboard;
 	}

@@ -21,7 +21,7 @@ import type { TemplateName } from '../prompts/slots';
 import type { AnyRecord, HistoryType, Settings } from '../records';
 import type { Role, StageFile } from '../record-names';
 import { assertKeyFree } from '../store/key-free';
-import { escapeControl } from '../text/escape-control';
+import { coded } from '../said';
 import type { CheckpointStore } from '../store/types';
 import type { LimiterPool } from '../model/limiter';
 import type { StageName } from './types';
@@ -353,11 +353,8 @@ export function createContext(options: ContextOptions): StageContext {
 		},
 		async save(file, record) {
 			// The store validates the record against its file's schema (every store does, on the way in).
-			assertKeyFree(
-				record,
-				keys,
-				`the ${file} record of case_number ${escapeControl(String(record.case_number))}`
-			);
+			const caseNumber = String(record.case_number);
+			assertKeyFree(record, keys, coded('key_free_record', { file, caseNumber }));
 			await store.appendRecord(run, file, record);
 		},
 		inputSha256: (file, identity, upstream, inputs) => {
