@@ -458,7 +458,10 @@ export const CORE_TEXTS = {
 	compare_other_dataset: ['a', 'b'],
 	compare_other_cases: ['na', 'nb', 'onlyA', 'onlyB'],
 	compare_cases_none: [],
-	compare_cases_listed: ['count', 'cases']
+	compare_cases_listed: ['count', 'cases'],
+	source_no_file: ['file'],
+	calls_disk_full: ['file', 'code'],
+	batch_no_endpoint: ['endpoint']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -400,6 +400,9 @@ const SAY: Sayers = {
 	compare_other_cases: (p) => m.core_compare_other_cases(p),
 	compare_cases_none: () => m.core_compare_cases_none(),
 	compare_cases_listed: (p) => m.core_compare_cases_listed(p),
+	source_no_file: (p) => m.core_source_no_file(p),
+	calls_disk_full: (p) => m.core_calls_disk_full(p),
+	batch_no_endpoint: (p) => m.core_batch_no_endpoint(p),
 	...NOTES
 };
 
