@@ -368,6 +368,27 @@ describe('reviews, the simulated client and the key check say what their literal
 	});
 });
 
+describe('a missing file, a full disk under the call log, a batch endpoint say what they said', () => {
+	it('a file a source does not hold', async () => {
+		const error = await thrown(() => memorySource({}).read(`runs/${hostile}/x.jsonl`));
+		expect(error).toBeInstanceOf(CheckpointError);
+		says(error, `runs/${hostile}/x.jsonl: no such file`);
+	});
+
+	it('the call log on a full disk, and a batch file of an endpoint the run has not', () => {
+		const path = '/out/runs/run1/m/calls.jsonl';
+		says(
+			new CheckpointError([coded('calls_disk_full', { file: path, code: 'ENOSPC' })]),
+			`${path}: the disk is full (ENOSPC)`
+		);
+		const endpoint = 'https://api.example.com/v1';
+		says(
+			new UsageError([coded('batch_no_endpoint', { endpoint })]),
+			`no endpoint of this run is ${endpoint}`
+		);
+	});
+});
+
 describe('a refused comparison says what its literals said', () => {
 	const loaded = (sha256: string, cases: string[]) =>
 		({ manifest: { dataset: { sha256 } }, table: { case_numbers: cases } }) as unknown as LoadedRun;
