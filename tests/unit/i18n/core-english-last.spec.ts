@@ -11,6 +11,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runReviews } from '../../../src/lib/core/agreement/run-reviews';
+import {
+	DEFAULT_PROMPT_PACK,
+	promptPackProblems,
+	promptPackProblemsSaid,
+	TEMPLATE_NAMES
+} from '../../../src/lib/core/prompts';
 import { requireComplete } from '../../../src/lib/core/engine/stages/shared';
 import {
 	CheckpointError,
@@ -386,6 +392,39 @@ describe('a missing file, a full disk under the call log, a batch endpoint say w
 			new UsageError([coded('batch_no_endpoint', { endpoint })]),
 			`no endpoint of this run is ${endpoint}`
 		);
+	});
+});
+
+describe('the prompt pack’s shape check says what its literals said', () => {
+	const templates = DEFAULT_PROMPT_PACK.templates;
+	const { lexawn: _dropped, ...withoutLexawn } = templates;
+
+	it.each<[string, unknown, string]>([
+		['an empty name', { ...DEFAULT_PROMPT_PACK, name: ' ' }, 'name: name must not be empty'],
+		[
+			'an empty version',
+			{ ...DEFAULT_PROMPT_PACK, version: '' },
+			'version: version must not be empty'
+		],
+		[
+			'an empty template',
+			{ ...DEFAULT_PROMPT_PACK, templates: { ...templates, lexawn: ' ' } },
+			'templates.lexawn: template "lexawn" is empty'
+		],
+		[
+			'a missing template',
+			{ ...DEFAULT_PROMPT_PACK, templates: withoutLexawn },
+			'template "lexawn" is missing or not a string'
+		],
+		[
+			'an unknown template',
+			{ ...DEFAULT_PROMPT_PACK, templates: { ...templates, nope: 'x' } },
+			`templates: unknown template(s) nope; the templates are ${TEMPLATE_NAMES.join(', ')}`
+		]
+	])('%s', (_, pack, was) => {
+		expect(promptPackProblems(pack)[0]).toBe(was);
+		const [said] = promptPackProblemsSaid(pack);
+		says(new UsageError([said]), was);
 	});
 });
 
