@@ -409,7 +409,8 @@ export const CORE_TEXTS = {
 	// The last English errors: the file store's locks, writes and output root (adapters/fs-store-*),
 	// a stage's missing upstream (engine/stages/shared.ts, engine/run-stages.ts), reviews' manifest,
 	// the simulated client, the key check (store/key-free.ts) and a refused comparison
-	// (results/compare.ts, metrics/paired.ts), then the prompt pack's shape (prompts/pack.ts). `who`, `identity`, `what`, `place`, `stages`, `a`,
+	// (results/compare.ts, metrics/paired.ts), the prompt pack's shape (prompts/pack.ts) and a
+	// run's warning that its call log could not be written (engine/context.ts). `who`, `identity`, `what`, `place`, `stages`, `a`,
 	// `b`, `problem`, `advice`, `onlyA` and `onlyB` are said from parts of this block.
 	lock_who: ['pid', 'host', 'started'],
 	lock_unsigned: ['run', 'path'],
@@ -466,7 +467,8 @@ export const CORE_TEXTS = {
 	pack_version_empty: [],
 	pack_template_blank: ['template'],
 	pack_unknown_templates: ['where', 'names', 'templates'],
-	pack_template_missing: ['template']
+	pack_template_missing: ['template'],
+	call_log_unwritten: ['run', 'detail']
 } as const satisfies Record<string, readonly string[]>;
 
 export type CoreCode = keyof typeof CORE_TEXTS;

@@ -408,6 +408,7 @@ const SAY: Sayers = {
 	pack_template_blank: (p) => m.core_pack_template_blank(p),
 	pack_unknown_templates: (p) => m.core_pack_unknown_templates(p),
 	pack_template_missing: (p) => m.core_pack_template_missing(p),
+	call_log_unwritten: (p) => m.core_call_log_unwritten(p),
 	...NOTES
 };
 

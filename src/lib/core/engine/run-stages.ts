@@ -98,6 +98,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			manifest: opened.manifest,
 			created: opened.created,
 			warnings: opened.warnings,
+			warningsSaid: opened.warningsSaid,
 			stages: reports
 		};
 	});
