@@ -47,7 +47,7 @@ describe('svgToPng', () => {
 			'no 2D canvas',
 			{ loads: true, context: false, blob: true },
 			'This browser has no 2D canvas to draw the PNG on.',
-			'这个浏览器没有可以绘制 PNG 的 2D 画布。'
+			'这个浏览器没有可以绘制 PNG 的二维画布。'
 		],
 		[
 			'a canvas that gives no PNG',
