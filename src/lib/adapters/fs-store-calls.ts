@@ -10,7 +10,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseCallLog } from '../core/calls/log';
 import type { CallLogEntry } from '../core/calls/schema';
+import { CheckpointError } from '../core/errors';
 import { callLogPath, type RunKey } from '../core/layout';
+import { coded } from '../core/said';
 import { errorCode, type StoreContext } from './fs-store-context';
 import { readIfExists } from './fs-store-io';
 import { dropTornCallLine } from './fs-store-torn';
@@ -80,7 +82,9 @@ export class CallLogFiles {
 						this.#open.delete(path);
 						keep = false;
 					}
-					throw isDiskFull(e) ? new Error(`${path}: the disk is full (${errorCode(e)})`) : e;
+					if (!isDiskFull(e)) throw e;
+					const code = String(errorCode(e));
+					throw new CheckpointError([coded('calls_disk_full', { file: path, code })]);
 				}
 				log.size += bytes.length;
 			} finally {

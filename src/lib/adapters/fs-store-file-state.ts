@@ -7,8 +7,9 @@ import { dirname } from 'node:path';
 import { CheckpointError } from '../core/errors';
 import { visitJsonl } from '../core/jsonl';
 import { STAGE_FILES, type AnyRecord, type StageFile } from '../core/records';
+import { coded } from '../core/said';
 import { recordHead, recordHeadSync, type RecordHead } from '../core/store/heads';
-import { describeIdentity, recordIdentity } from '../core/store/identity';
+import { identitySaid, recordIdentity } from '../core/store/identity';
 import { errorCode, syncDir } from './fs-store-io';
 import { diskFullError, isDiskFull } from './fs-store-write';
 
@@ -87,13 +88,9 @@ export async function syncDirs(path: string): Promise<void> {
 
 /** Why an append was refused, and what to do. */
 export function appendError(path: string, identity: string, e: unknown): CheckpointError {
-	const record = `the record of ${describeIdentity(identity)}`;
-	if (isDiskFull(e)) return diskFullError(path, record, e);
+	const said = { identity: [identitySaid(identity)] };
+	if (isDiskFull(e)) return diskFullError(path, coded('disk_what_record', {}, said), e);
 	const readOnly = ['EROFS', 'EACCES', 'EPERM'].includes(errorCode(e) ?? '');
-	return new CheckpointError(
-		`${path}: could not save ${record} (${(e as Error).message}); earlier records are kept. ` +
-			(readOnly
-				? 'The file or its disk is no longer writable: fix that, then resume.'
-				: 'Free space, then resume.')
-	);
+	const code = readOnly ? 'append_failed_read_only' : 'append_failed';
+	return new CheckpointError([coded(code, { file: path, detail: (e as Error).message }, said)]);
 }

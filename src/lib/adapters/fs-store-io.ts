@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CheckpointError } from '../core/errors';
+import { coded } from '../core/said';
 import { errorCode } from './fs-store-context';
 import { writeAll } from './fs-store-write';
 
@@ -81,17 +82,15 @@ export function unwritableError(root: string, e: unknown, path: string): unknown
 	if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EEXIST'].includes(code)) {
 		return e;
 	}
-	const why =
+	const why = coded(
 		code === 'EROFS'
-			? 'the file system is read-only'
+			? 'unwritable_read_only'
 			: code === 'ENOTDIR' || code === 'EEXIST'
-				? 'a file stands where a folder is needed'
+				? 'unwritable_file_in_way'
 				: code === 'ENOENT'
-					? 'the folder cannot be created'
-					: 'permission denied';
-	return new CheckpointError(
-		`cannot write under the output root ${root}: ${why} (${code} at ${path}). Choose a ` +
-			'folder you can write with --output-root, or make this one writable; nothing was ' +
-			'written and no model was called.'
+					? 'unwritable_cannot_create'
+					: 'unwritable_denied',
+		{}
 	);
+	return new CheckpointError([coded('root_unwritable', { root, code, path }, { why: [why] })]);
 }

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { RunLockedError } from '../core/errors';
 import type { RunKey } from '../core/layout';
+import { coded } from '../core/said';
 import { runLabel } from '../core/store/checks';
 import { escapeControl } from '../core/text/escape-control';
 import { sameProcess, type ProcessProbe, type ProcessStart } from './fs-store-process';
@@ -86,36 +87,18 @@ export async function lockedError(
 	processes: ProcessProbe
 ): Promise<RunLockedError> {
 	const info = await readLockInfo(path);
-	const only = 'Only one writer per run id and model is allowed.';
-	if (info === null) {
-		return new RunLockedError(
-			`${runLabel(run)}: the lock file ${path} exists but does not say who holds it (a writer may ` +
-				'have been killed while taking it). If no lexpilot process is writing this run, delete ' +
-				'that file and run again.'
-		);
-	}
-	const who = `process ${info.pid} on ${escapeControl(info.hostname)}, started ${startedText(info)}`;
+	const label = runLabel(run);
+	if (info === null) return new RunLockedError([coded('lock_unsigned', { run: label, path })]);
+	const who = [
+		coded('lock_who', { pid: info.pid, host: info.hostname, started: String(info.started_at) })
+	];
 	if (info.hostname !== hostname()) {
-		return new RunLockedError(
-			`${runLabel(run)} is locked by ${who} (${path}). ${only} If that process is no longer ` +
-				'running, delete the lock file and run again.'
-		);
+		return new RunLockedError([coded('lock_other_host', { run: label, path }, { who })]);
 	}
 	const live = (await judge(info, processes)) === 'live';
 	if (live && info.pid === process.pid) {
-		return new RunLockedError(
-			`${runLabel(run)} is already being written by this process (lock file ${path}). ${only}`
-		);
+		return new RunLockedError([coded('lock_this_process', { run: label, path })]);
 	}
-	if (live) {
-		return new RunLockedError(
-			`${runLabel(run)} is being written by another lexpilot ${who} (lock file ${path}). Wait ` +
-				`for it to finish or stop it. ${only}`
-		);
-	}
-	return new RunLockedError(
-		`${runLabel(run)}: the lock file ${path} was left by ${who}, which is no longer running ` +
-			'(the run was interrupted). Make sure no other lexpilot writes this run, delete the lock ' +
-			'file, and run again to resume.'
-	);
+	if (live) return new RunLockedError([coded('lock_live', { run: label, path }, { who })]);
+	return new RunLockedError([coded('lock_left', { run: label, path }, { who })]);
 }

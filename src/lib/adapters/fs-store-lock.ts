@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { CheckpointError } from '../core/errors';
 import { runFilePath, type RunKey } from '../core/layout';
+import { coded } from '../core/said';
 import { runLabel } from '../core/store/checks';
 import { errorCode } from './fs-store-io';
 import {
@@ -84,7 +85,7 @@ export async function acquireLock(run: RunKey, path: string, options: LockOption
 		// A lock naming nobody would stop every later run until deleted by hand.
 		await handle.close().catch(() => undefined);
 		await fs.unlink(path).catch(() => undefined);
-		throw orDiskFull(e, path, 'the lock file');
+		throw orDiskFull(e, path, coded('disk_what_lock', {}));
 	}
 	await handle.close();
 	return info;
@@ -95,10 +96,8 @@ export async function releaseLock(path: string, info: LockInfo): Promise<void> {
 	if ((await readLockInfo(path))?.token !== info.token) return;
 	await fs.unlink(path).catch((e) => {
 		if (errorCode(e) === 'ENOENT') return;
-		throw new CheckpointError(
-			`could not remove the lock file ${path} (${errorCode(e) ?? (e as Error).message}); ` +
-				'the next run on this host takes it over once this process has ended, or delete it.'
-		);
+		const detail = errorCode(e) ?? (e as Error).message;
+		throw new CheckpointError([coded('lock_not_removed', { path, detail })]);
 	});
 }
 

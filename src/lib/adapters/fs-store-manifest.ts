@@ -27,7 +27,7 @@ export async function createManifestFile(path: string, manifest: Manifest): Prom
 	const exists = () => new CheckpointError([coded('manifest_exists', { file: path })]);
 	await fs.mkdir(dirname(path), { recursive: true });
 	const tmp = await writeTemp(path, manifestText(manifest)).catch((e) => {
-		throw orDiskFull(e, path, 'the manifest');
+		throw orDiskFull(e, path, coded('disk_what_manifest', {}));
 	});
 	try {
 		// link, unlike rename, fails when the target exists: no window between check and write.
@@ -66,7 +66,7 @@ export async function recordOperationalFile(
 	});
 	// Whole or absent, as on creation: a crash leaves the old manifest or the new one.
 	await replaceFile(path, manifestText(next)).catch((e) => {
-		throw orDiskFull(e, path, 'the new operational settings');
+		throw orDiskFull(e, path, coded('disk_what_settings', {}));
 	});
 	await syncDir(dirname(path));
 }

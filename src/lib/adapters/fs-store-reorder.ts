@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { visitJsonl } from '../core/jsonl';
 import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, type AnyRecord, type StageFile } from '../core/records';
+import { coded } from '../core/said';
 import { orderByIdentity, recordIdentity } from '../core/store/identity';
 import { SerialQueues, type StoreContext } from './fs-store-context';
 import { readIfExists, syncDir, writeTemp } from './fs-store-io';
@@ -65,7 +66,7 @@ export async function reorderStageFile(
 		const sorted = orderByIdentity(rows, (row) => row.identity, order, path);
 		if (sorted.every((row, i) => row === rows[i])) return;
 		const tmp = await writeTemp(path, Buffer.concat(sorted.map((row) => row.bytes))).catch((e) => {
-			throw orDiskFull(e, path, 'the file in dataset order');
+			throw orDiskFull(e, path, coded('disk_what_ordered', {}));
 		});
 		if (state) await files.close(state);
 		await fs.rename(tmp, path);

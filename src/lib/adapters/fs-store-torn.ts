@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { coded } from '../core/said';
 import { errorCode, syncDir } from './fs-store-io';
 import { orDiskFull, writeAll } from './fs-store-write';
 
@@ -53,7 +54,7 @@ async function moveTornLine(
 			// The stage file still holds the line: nothing is lost, and a later writer tries again.
 			await handle.close().catch(() => undefined);
 			await fs.unlink(target).catch(() => undefined);
-			throw orDiskFull(e, target, `the cut-off last line of ${path}`);
+			throw orDiskFull(e, target, coded('disk_what_torn', { file: path }));
 		}
 		await handle.close();
 		break;

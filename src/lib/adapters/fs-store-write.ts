@@ -7,6 +7,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { CheckpointError } from '../core/errors';
+import { coded, type CoreText } from '../core/said';
 import { errorCode } from './fs-store-context';
 
 /** The error codes of a full disk (or a full quota, which the writer meets the same way). */
@@ -45,13 +46,11 @@ export async function cutBack(handle: FileHandle, size: number): Promise<boolean
  * A full disk met while saving `what` to `path`, said as such: where, that nothing saved before
  * is lost, and what to do.
  */
-export function diskFullError(path: string, what: string, e: unknown): CheckpointError {
-	return new CheckpointError(
-		`${path}: the disk is full (${errorCode(e)}), so ${what} was not saved; everything saved ` +
-			'before is kept. Free space on that disk, then run the same command again to resume.'
-	);
+export function diskFullError(path: string, what: CoreText, e: unknown): CheckpointError {
+	const code = String(errorCode(e));
+	return new CheckpointError([coded('disk_full', { file: path, code }, { what: [what] })]);
 }
 
 /** `e` as a {@link diskFullError} when it is one, else unchanged. */
-export const orDiskFull = (e: unknown, path: string, what: string): unknown =>
+export const orDiskFull = (e: unknown, path: string, what: CoreText): unknown =>
 	isDiskFull(e) ? diskFullError(path, what, e) : e;

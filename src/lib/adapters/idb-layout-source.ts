@@ -42,7 +42,8 @@ export interface IdbSourceOptions {
  */
 export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {}): LayoutSource {
 	const wanted = (run: RunKey) => !options.runs || options.runs.some((r) => sameRun(r, run));
-	const missing = (path: string) => new Error(`browser storage: ${path}: no such file`);
+	const missing = (path: string) =>
+		new CheckpointError([coded('source_no_file', { file: `browser storage: ${path}` })]);
 	return {
 		root: 'browser storage',
 		async list() {

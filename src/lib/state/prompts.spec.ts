@@ -1,15 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
 	DEFAULT_PROMPT_PACK,
 	exportPromptPack,
 	parsePromptPack,
-	promptPackProblems,
+	promptPackProblemsSaid,
 	promptsSha256
 } from '$lib/core/prompts';
+import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
+import { coreTexts } from './core-text.svelte';
 import { PACK_STORAGE_KEY, PromptsState } from './prompts.svelte';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 
-const validator = { parsePromptPack, promptPackProblems };
+const validator = { parsePromptPack, promptPackProblemsSaid };
+
+afterEach(() => overwriteGetLocale(() => baseLocale));
 
 async function hashesSettled(state: PromptsState) {
 	for (let i = 0; i < 100 && state.hashes === null; i++) await new Promise((r) => setTimeout(r, 1));
@@ -48,6 +52,18 @@ describe('PromptsState', () => {
 		const problems = state.setTemplate(template, text);
 		expect(problems.join('\n')).toContain(problem);
 		expect(state.pack.templates[template]).toBe(DEFAULT_PROMPT_PACK.templates[template]);
+	});
+
+	it('refuses an empty name or version in the interface language', async () => {
+		const state = new PromptsState(null, validator);
+		expect(state.setLabel('name', ' ')).toEqual(['name: name must not be empty']);
+		await coreTexts.load();
+		overwriteGetLocale(() => 'zh-CN');
+		expect(state.setLabel('name', ' ')).toEqual(['name：名称不能为空']);
+		expect(state.setLabel('version', '')).toEqual(['version：版本不能为空']);
+		expect(state.pack.name).toBe(DEFAULT_PROMPT_PACK.name);
+		expect(state.setLabel('name', 'mine')).toEqual([]);
+		expect(state.pack.name).toBe('mine');
 	});
 
 	it('falls back to the default, saying why, when the stored pack is broken', () => {

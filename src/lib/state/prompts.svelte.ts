@@ -23,7 +23,7 @@ import { browserStorage, type SettingsStorage } from './settings.svelte';
 /** What the state needs of `core/prompts/pack.ts`. */
 export type PackValidator = Pick<
 	typeof import('$lib/core/prompts/pack'),
-	'parsePromptPack' | 'promptPackProblems'
+	'parsePromptPack' | 'promptPackProblemsSaid'
 >;
 
 /** @default 'lexpilot.prompt-pack.v1' */
@@ -124,8 +124,8 @@ export class PromptsState {
 	/** Renames the pack or changes its version; both are part of `prompts_sha256`. */
 	setLabel(field: 'name' | 'version', value: string): string[] {
 		const next = { ...this.pack, [field]: value };
-		const problems = this.#checker.promptPackProblems(next);
-		if (problems.length > 0) return problems;
+		const said = this.#checker.promptPackProblemsSaid(next);
+		if (said.length > 0) return said.map((s) => coreText(english(s), s));
 		this.#use(next);
 		return [];
 	}

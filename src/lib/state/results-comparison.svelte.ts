@@ -3,7 +3,9 @@
  * the stats worker, or refused with the reason (different cases or datasets).
  */
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
+import { saidOf } from '$lib/core/errors';
 import { refusalOf, refusalText } from '$lib/view/compare-refusal';
+import { coreText } from './core-text.svelte';
 import type { StatsClient } from './stats-client';
 
 /** The paired comparison of two runs picked on the page. */
@@ -60,7 +62,17 @@ export class Comparison {
 			this.current = { a, b, status: 'ready', report, error: null };
 		} catch (e) {
 			if (generation !== this.#generation) return;
-			this.current = { a, b, status: 'refused', report: null, error: (e as Error).message };
+			const message = (e as Error).message;
+			const said = saidOf(e);
+			this.current = {
+				a,
+				b,
+				status: 'refused',
+				report: null,
+				get error() {
+					return coreText(message, said);
+				}
+			};
 		}
 	}
 

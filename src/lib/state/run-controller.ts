@@ -205,6 +205,7 @@ export class RunController {
 			return this.#set({
 				status: 'done',
 				warnings: result.warnings,
+				warningsSaid: result.warningsSaid,
 				created: result.created,
 				pauses: this.#endPause()
 			});

@@ -77,6 +77,8 @@ export interface RunSnapshot {
 	waitingBy: Partial<Record<string, number>>;
 	error: RunError | null;
 	warnings: string[];
+	/** {@link warnings} coded, one for one, when the engine coded them (else each is its English). */
+	warningsSaid?: readonly CoreText[];
 	/** Whether this start created the run (false: it resumed a saved one); null until known. */
 	created: boolean | null;
 	/** The last retries, newest last. */

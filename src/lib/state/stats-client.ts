@@ -7,6 +7,8 @@ import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap
 import type { CaseTable } from '$lib/core/metrics/case-table';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
 import type { Leaderboard, LeaderboardOptions } from '$lib/core/leaderboard/leaderboard';
+import { UsageError } from '$lib/core/errors';
+import { m } from '$lib/paraglide/messages';
 import type { StatsRequest, StatsResponse } from './stats-protocol';
 
 type StatsRequestBody = StatsRequest extends infer R
@@ -16,6 +18,11 @@ type StatsRequestBody = StatsRequest extends infer R
 	: never;
 
 type Pending = { resolve: (r: StatsResponse) => void; reject: (e: Error) => void };
+
+/** A refusal or failure the worker sent back, its coded pieces kept (`saidOf` reads them). */
+function failure(r: Extract<StatsResponse, { kind: 'error' }>): Error {
+	return r.said ? new UsageError(r.message, r.said) : new Error(r.message);
+}
 
 /** Runs statistics requests, in a Web Worker when the platform has one. */
 export class StatsClient {
@@ -35,7 +42,9 @@ export class StatsClient {
 		worker.onerror = (event) => {
 			// A worker that cannot load (a blocked script) fails every request it holds, by name.
 			const error = new Error(
-				`The statistics worker failed: ${event.message || 'it could not start'}`
+				event.message
+					? m.results_stats_failed({ detail: event.message })
+					: m.results_stats_not_started()
 			);
 			for (const p of this.#pending.values()) p.reject(error);
 			this.#pending.clear();
@@ -67,8 +76,8 @@ export class StatsClient {
 		options: BootstrapOptions = {}
 	): Promise<Record<string, RunIntervals>> {
 		const r = await this.#request({ kind: 'intervals', tables, options });
-		if (r.kind === 'error') throw new Error(r.message);
-		if (r.kind !== 'intervals') throw new Error('The statistics worker answered out of turn.');
+		if (r.kind === 'error') throw failure(r);
+		if (r.kind !== 'intervals') throw new Error(m.results_stats_out_of_turn());
 		return r.intervals;
 	}
 
@@ -79,16 +88,16 @@ export class StatsClient {
 		options: BootstrapOptions = {}
 	): Promise<ComparisonReport> {
 		const r = await this.#request({ kind: 'compare', a, b, options });
-		if (r.kind === 'error') throw new Error(r.message);
-		if (r.kind !== 'compare') throw new Error('The statistics worker answered out of turn.');
+		if (r.kind === 'error') throw failure(r);
+		if (r.kind !== 'compare') throw new Error(m.results_stats_out_of_turn());
 		return r.comparison;
 	}
 
 	/** The leaderboard of `runs` (one bootstrap for every model at once). */
 	async leaderboard(runs: LoadedRun[], options: LeaderboardOptions = {}): Promise<Leaderboard> {
 		const r = await this.#request({ kind: 'leaderboard', runs, options });
-		if (r.kind === 'error') throw new Error(r.message);
-		if (r.kind !== 'leaderboard') throw new Error('The statistics worker answered out of turn.');
+		if (r.kind === 'error') throw failure(r);
+		if (r.kind !== 'leaderboard') throw new Error(m.results_stats_out_of_turn());
 		return r.leaderboard;
 	}
 
@@ -96,8 +105,7 @@ export class StatsClient {
 	terminate(): void {
 		this.#worker?.terminate();
 		this.#worker = null;
-		for (const p of this.#pending.values())
-			p.reject(new Error('The statistics worker was stopped.'));
+		for (const p of this.#pending.values()) p.reject(new Error(m.results_stats_stopped()));
 		this.#pending.clear();
 	}
 }

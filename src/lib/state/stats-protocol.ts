@@ -15,6 +15,8 @@ import {
 	type LeaderboardOptions
 } from '$lib/core/leaderboard/leaderboard';
 import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results/compare';
+import { saidOf } from '$lib/core/errors';
+import { coded, type CoreText } from '$lib/core/said';
 
 export type StatsRequest =
 	| {
@@ -30,7 +32,7 @@ export type StatsResponse =
 	| { id: number; kind: 'intervals'; intervals: Record<string, RunIntervals> }
 	| { id: number; kind: 'compare'; comparison: ComparisonReport }
 	| { id: number; kind: 'leaderboard'; leaderboard: Leaderboard }
-	| { id: number; kind: 'error'; message: string };
+	| { id: number; kind: 'error'; message: string; said?: CoreText[] };
 
 /** Answers one request; a refusal or failure becomes an `error` response with its message. */
 export function handleStatsRequest(request: StatsRequest): StatsResponse {
@@ -51,11 +53,12 @@ export function handleStatsRequest(request: StatsRequest): StatsResponse {
 			kind: 'compare',
 			comparison: compareLoaded(request.a, request.b, {
 				bootstrap: request.options,
-				what: 'These two runs cannot be compared',
-				advice: 'Pick two runs made with the same case selection (the same --limit or cases).'
+				what: coded('compare_cannot_these', {}),
+				advice: coded('compare_advice_selection', {})
 			})
 		};
 	} catch (e) {
-		return { id: request.id, kind: 'error', message: (e as Error).message };
+		// The coded pieces go along, so the page says the refusal in its own language.
+		return { id: request.id, kind: 'error', message: (e as Error).message, said: saidOf(e) };
 	}
 }

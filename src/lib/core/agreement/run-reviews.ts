@@ -8,6 +8,7 @@ import { parseJsonl } from '../jsonl';
 import { manifestPath, parseReviewPath, stageFilePath } from '../layout';
 import { runKey, type RunKey } from '../names';
 import { Manifest, STAGE_FILES } from '../records';
+import { coded } from '../said';
 import { describePath, type LayoutSource } from '../results/source';
 import { listDecisions, type JudgedRecords } from './decisions';
 import type { BootstrapOptions } from './kappa';
@@ -74,8 +75,11 @@ export async function runReviews(
 		if (placed.length === 0) continue;
 		const mPath = manifestPath(run);
 		const manifest = Manifest.safeParse(JSON.parse(await source.read(mPath)));
-		if (!manifest.success)
-			throw new CheckpointError(`${describePath(source, mPath)}: not a manifest`);
+		if (!manifest.success) {
+			throw new CheckpointError([
+				coded('review_manifest_invalid', { file: describePath(source, mPath) })
+			]);
+		}
 		const categories = manifest.data.categories ?? {};
 		const decisions = listDecisions(run, await judgedRecords(source, run, present), categories);
 		const reviews = placed.map((p) => p.review);

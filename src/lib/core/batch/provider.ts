@@ -8,7 +8,9 @@
  * interactive calls.
  */
 import OpenAI, { toFile } from 'openai';
+import { UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
+import { coded } from '../said';
 import { openaiSdk } from '../model/sdk';
 import type { RoleEndpoint } from '../model/types';
 import { endpointKey, type RunKey } from '../names';
@@ -42,7 +44,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		const all = Object.values(options.endpoints);
 		const same = all.filter((e) => endpointKey(publicBaseUrl(e.baseURL)) === file.endpoint);
 		const ep = same.find((e) => e.model === file.model) ?? same[0];
-		if (!ep) throw new Error(`no endpoint of this run is ${file.endpoint}`);
+		if (!ep) throw new UsageError([coded('batch_no_endpoint', { endpoint: file.endpoint })]);
 		return ep;
 	};
 	const sdkOf = (ep: RoleEndpoint) => {

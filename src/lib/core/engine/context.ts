@@ -10,7 +10,7 @@ import type { CallLogEntry } from '../calls/schema';
 import type { CallLog } from '../calls/types';
 import type { Case } from '../dataset/types';
 import { BatchPending } from '../batch/pending';
-import { ModelCallError } from '../errors';
+import { ModelCallError, saidOf } from '../errors';
 import { sha256Canonical } from '../hash';
 import type { RunKey } from '../layout';
 import { completeJudge } from '../model/output';
@@ -21,7 +21,8 @@ import type { TemplateName } from '../prompts/slots';
 import type { AnyRecord, HistoryType, Settings } from '../records';
 import type { Role, StageFile } from '../record-names';
 import { assertKeyFree } from '../store/key-free';
-import { escapeControl } from '../text/escape-control';
+import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import type { CheckpointStore } from '../store/types';
 import type { LimiterPool } from '../model/limiter';
 import type { StageName } from './types';
@@ -124,8 +125,8 @@ export interface ContextOptions {
 	signal?: AbortSignal;
 	/** Where each call is logged (`calls.jsonl`); none when null. */
 	callLog?: CallLog | null;
-	/** Told once when the call log cannot be written; the run goes on without it. */
-	onCallLogError?: (message: string) => void;
+	/** Told once when the call log cannot be written, in English and coded; the run goes on. */
+	onCallLogError?: (message: string, said: CoreText) => void;
 	/** The call log's session, shared by the contexts of one run. @default a new one */
 	callSession?: CallSession;
 	/**
@@ -177,10 +178,12 @@ export function createContext(options: ContextOptions): StageContext {
 		} catch (e) {
 			// A log, not a checkpoint: the run's records do not depend on it.
 			calls.broken = true;
-			options.onCallLogError?.(
-				`the call log of ${run.runId}/${run.modelDir} could not be written (${(e as Error).message}); ` +
-					'the run goes on, later calls are not logged'
-			);
+			const at = `${run.runId}/${run.modelDir}`;
+			const why = saidOf(e);
+			const said = why
+				? coded('call_log_unwritten', { run: at }, { detail: why })
+				: coded('call_log_unwritten', { run: at, detail: (e as Error).message });
+			options.onCallLogError?.(english(said), said);
 		}
 	};
 	const send: ModelClient['complete'] = gate
@@ -353,11 +356,8 @@ export function createContext(options: ContextOptions): StageContext {
 		},
 		async save(file, record) {
 			// The store validates the record against its file's schema (every store does, on the way in).
-			assertKeyFree(
-				record,
-				keys,
-				`the ${file} record of case_number ${escapeControl(String(record.case_number))}`
-			);
+			const caseNumber = String(record.case_number);
+			assertKeyFree(record, keys, coded('key_free_record', { file, caseNumber }));
 			await store.appendRecord(run, file, record);
 		},
 		inputSha256: (file, identity, upstream, inputs) => {

@@ -15,6 +15,7 @@ import type { TemplateName } from '../prompts/slots';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { Manifest, RejudgedFrom, Settings } from '../records';
 import type { Role } from '../record-names';
+import type { CoreText } from '../said';
 import { DEFAULT_SETTINGS } from '../run-defaults';
 import { openRun } from '../store/resume';
 import type { CheckpointStore } from '../store/types';
@@ -98,6 +99,8 @@ export interface RunStagesResult {
 	created: boolean;
 	/** Worth telling, not stopping for (a changed category map). */
 	warnings: string[];
+	/** The same warnings coded, one for one, for the interface language. */
+	warningsSaid?: CoreText[];
 	stages: StageReport[];
 }
 
@@ -122,6 +125,8 @@ export interface OpenedRun {
 	manifest: Manifest;
 	created: boolean;
 	warnings: string[];
+	/** {@link warnings} coded, one for one. */
+	warningsSaid: CoreText[];
 	/** The selected cases (the real ones, when the dataset came as placeholders). */
 	selected: readonly Case[];
 	contextOf(stage: StageName): StageContext;
@@ -177,6 +182,7 @@ export async function openEngine<T>(
 	try {
 		const opened = await openRun(options.store, manifest, { keys });
 		const warnings = [...opened.warnings];
+		const warningsSaid = [...opened.warningsSaid];
 		const callLog =
 			options.callLog === undefined
 				? isCallLog(options.store)
@@ -190,7 +196,10 @@ export async function openEngine<T>(
 			createContext({
 				callLog,
 				callSession,
-				onCallLogError: (message) => warnings.push(message),
+				onCallLogError: (message, said) => {
+					warnings.push(message);
+					warningsSaid.push(said);
+				},
 				run,
 				store: options.store,
 				client: options.client,
@@ -216,6 +225,7 @@ export async function openEngine<T>(
 			manifest: opened.manifest,
 			created: opened.created,
 			warnings,
+			warningsSaid,
 			selected,
 			contextOf,
 			async plan(stage, prepare = PREPARE[stage]) {

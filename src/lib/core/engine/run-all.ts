@@ -147,6 +147,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 				manifest: opened.manifest,
 				created: opened.created,
 				warnings: opened.warnings,
+				warningsSaid: opened.warningsSaid,
 				stages: stages.map((stage) => opened.report(stage, plans.get(stage)!))
 			};
 		},

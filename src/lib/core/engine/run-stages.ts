@@ -5,6 +5,7 @@
  */
 import type { Case } from '../dataset/types';
 import { UpstreamIncompleteError } from '../errors';
+import { coded, type CoreText } from '../said';
 import type { StageFile } from '../record-names';
 import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import type { StageContext } from './context';
@@ -76,7 +77,8 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 				plan ??= await opened.plan(stage, options.prepare?.[stage]);
 			} catch (error) {
 				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
-				throw new UpstreamIncompleteError(`${error.message}\n${savedSoFar(reports)}`);
+				// Every refusal of a missing upstream is coded (stages/shared.ts `requireComplete`).
+				throw new UpstreamIncompleteError([...(error.said ?? []), savedSoFar(reports)]);
 			}
 			const ctx = opened.contextOf(stage);
 			await runStage(
@@ -96,23 +98,25 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			manifest: opened.manifest,
 			created: opened.created,
 			warnings: opened.warnings,
+			warningsSaid: opened.warningsSaid,
 			stages: reports
 		};
 	});
 }
 
 /** What the stages run before a refused one left saved, and how to go on. */
-function savedSoFar(reports: readonly StageReport[]): string {
+function savedSoFar(reports: readonly StageReport[]): CoreText {
 	const names = reports.map((r) => r.stage);
-	const list =
-		names.length === 1
-			? names[0]
-			: `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 	const total = reports[0].total;
-	return (
-		`${list} completed: ${total} of ${total} cases are saved${names.length > 1 ? ' in each' : ''}. ` +
-		'Make the missing stage, then run the same command again: finished stages are not repeated.'
-	);
+	if (names.length === 1) return coded('upstream_saved_one', { stage: names[0], total });
+	return coded('upstream_saved_many', { total }, { stages: [stageList(names)] });
+}
+
+/** Two or more stage names as a list: `gen, lca and dcg`. */
+function stageList(names: readonly string[]): CoreText {
+	const [first, ...rest] = names;
+	if (rest.length === 1) return coded('stages_two', { first, last: rest[0] });
+	return coded('stages_more', { first }, { rest: [stageList(rest)] });
 }
 
 async function runStage(

@@ -4,6 +4,7 @@
  * and a two-sided bootstrap p-value. Plain data in and out, for a Web Worker as for the CLI.
  */
 import { coded, type CoreText } from '../said';
+import { english } from '../voice';
 import {
 	ROW_WIDTH,
 	sparseRows,
@@ -61,6 +62,12 @@ export interface PairedComparison {
 
 /** Why two runs cannot be paired (their selected cases differ), or null when they can. */
 export function pairingProblem(a: CaseTable, b: CaseTable): string | null {
+	const said = pairingSaid(a, b);
+	return said && english(said);
+}
+
+/** {@link pairingProblem} as a coded text, for the interface language. */
+export function pairingSaid(a: CaseTable, b: CaseTable): CoreText | null {
 	const inB = new Set(b.case_numbers);
 	const inA = new Set(a.case_numbers);
 	const onlyA = a.case_numbers.filter((c) => !inB.has(c));
@@ -68,15 +75,16 @@ export function pairingProblem(a: CaseTable, b: CaseTable): string | null {
 	if (onlyA.length === 0 && onlyB.length === 0) return null;
 	const list = (cs: string[]) =>
 		cs.length === 0
-			? 'none'
-			: `${cs.length} (${cs
-					.slice(0, 5)
-					.map((c) => JSON.stringify(c))
-					.join(', ')}${cs.length > 5 ? ', …' : ''})`;
-	return (
-		`the runs select different cases (A ${a.case_numbers.length}, B ${b.case_numbers.length}; ` +
-		`only in A: ${list(onlyA)}; only in B: ${list(onlyB)}), so they cannot be paired case by case`
-	);
+			? coded('compare_cases_none', {})
+			: coded('compare_cases_listed', {
+					count: cs.length,
+					cases: `${cs
+						.slice(0, 5)
+						.map((c) => JSON.stringify(c))
+						.join(', ')}${cs.length > 5 ? ', …' : ''}`
+				});
+	const counts = { na: a.case_numbers.length, nb: b.case_numbers.length };
+	return coded('compare_other_cases', counts, { onlyA: [list(onlyA)], onlyB: [list(onlyB)] });
 }
 
 function bothScored(a: ScoredStages, b: ScoredStages): ScoredStages {

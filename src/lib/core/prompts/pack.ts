@@ -44,27 +44,38 @@ export function promptPackProblems(value: unknown): string[] {
 	return promptPackProblemsSaid(value).map((said) => english(said));
 }
 
-/** {@link promptPackProblems} as codes: a template's own, or the English of the check. */
-function promptPackProblemsSaid(value: unknown): CoreText[] {
+/** {@link promptPackProblems} as codes, for the interface language. */
+export function promptPackProblemsSaid(value: unknown): CoreText[] {
 	const parsed = PromptPack.safeParse(value);
 	if (parsed.success) return [];
 	return parsed.error.issues.map((issue) => {
 		const said = issue.code === 'custom' ? (issue.params?.said as CoreText | undefined) : undefined;
-		return said ?? coded('prompt_pack_problem', { problem: englishProblem(issue) });
+		return said ?? shapeProblem(issue);
 	});
 }
 
-/** One problem of the pack's shape in English (its field names and the schema's words). */
-function englishProblem(issue: z.core.$ZodIssue): string {
-	if (issue.code === 'custom') return issue.message;
+/**
+ * One problem of the pack's shape: coded where this check says it (an empty name, version or
+ * template, a template unknown or missing); any other is the schema's own words at its field.
+ */
+function shapeProblem(issue: z.core.$ZodIssue): CoreText {
 	const where = issue.path.length ? issue.path.join('.') : 'pack';
+	const [field, template] = issue.path.map(String);
 	if (issue.code === 'unrecognized_keys') {
-		return `${where}: unknown template(s) ${issue.keys.join(', ')}; the templates are ${TEMPLATE_NAMES.join(', ')}`;
+		const names = issue.keys.join(', ');
+		return coded('pack_unknown_templates', { where, names, templates: TEMPLATE_NAMES.join(', ') });
 	}
 	if (issue.code === 'invalid_type' && issue.path.length === 2) {
-		return `template "${String(issue.path[1])}" is missing or not a string`;
+		return coded('pack_template_missing', { template });
 	}
-	return `${where}: ${issue.message}`;
+	if (issue.code === 'too_small' && issue.path.length === 1) {
+		if (field === 'name') return coded('pack_name_empty', {});
+		if (field === 'version') return coded('pack_version_empty', {});
+	}
+	if (issue.code === 'too_small' && issue.path.length === 2 && field === 'templates') {
+		return coded('pack_template_blank', { template });
+	}
+	return coded('prompt_pack_problem', { problem: `${where}: ${issue.message}` });
 }
 
 /** Reads an imported pack (JSON text); every problem is reported at once as a `UsageError`. */

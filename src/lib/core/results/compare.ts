@@ -12,7 +12,7 @@ import { bootstrapSettings, CI_LEVEL, type BootstrapOptions } from '../metrics/b
 import type { CaseTable } from '../metrics/case-table';
 import { scopeSummary, type ScopeCounts } from '../metrics/confusion';
 import type { RateTree } from '../metrics/kernel';
-import { alignRows, pairedBootstrap, pairingProblem, type Difference } from '../metrics/paired';
+import { alignRows, pairedBootstrap, pairingSaid, type Difference } from '../metrics/paired';
 import { pairedPower, type PairedPower } from '../metrics/power';
 import type { MetricsTree } from '../metrics/types';
 import { computeReport, type BootstrapDescription, type RunReport } from './report';
@@ -77,9 +77,6 @@ const refSaid = (ref: RunRef): CoreText =>
 				runId: JSON.stringify(ref.runId),
 				model: JSON.stringify(ref.model)
 			});
-
-const describe = (ref: RunRef) =>
-	`run ${JSON.stringify(ref.runId)}${ref.model === undefined ? '' : ` of model ${JSON.stringify(ref.model)}`}`;
 
 async function findRun(
 	source: LayoutSource,
@@ -146,20 +143,22 @@ export async function compareRuns(
 	const b = await findRun(source, options.b, 'B', settings);
 	return compareLoaded(a, b, {
 		bootstrap: settings,
-		what: `cannot compare ${describe(options.a)} with ${describe(options.b)}`,
-		advice: 'Compare runs made with the same --limit (or case selection).'
+		what: coded('compare_cannot', {}, { a: [refSaid(options.a)], b: [refSaid(options.b)] }),
+		advice: coded('compare_advice_limit', {})
 	});
 }
 
 /** Why two loaded runs cannot be paired (different datasets or case selections), or null. */
 export function comparisonProblem(a: LoadedRun, b: LoadedRun): string | null {
-	if (a.manifest.dataset.sha256 !== b.manifest.dataset.sha256) {
-		return (
-			`they were made on different datasets (sha256 ${a.manifest.dataset.sha256.slice(0, 12)}… ` +
-			`and ${b.manifest.dataset.sha256.slice(0, 12)}…), so a case number need not be the same case`
-		);
-	}
-	return pairingProblem(a.table, b.table);
+	const said = comparisonSaid(a, b);
+	return said && english(said);
+}
+
+/** {@link comparisonProblem} as a coded text, for the interface language. */
+export function comparisonSaid(a: LoadedRun, b: LoadedRun): CoreText | null {
+	const [sa, sb] = [a.manifest.dataset.sha256, b.manifest.dataset.sha256];
+	if (sa !== sb) return coded('compare_other_dataset', { a: sa.slice(0, 12), b: sb.slice(0, 12) });
+	return pairingSaid(a.table, b.table);
 }
 
 /**
@@ -170,13 +169,17 @@ export function comparisonProblem(a: LoadedRun, b: LoadedRun): string | null {
 export function compareLoaded(
 	a: LoadedRun,
 	b: LoadedRun,
-	options: { bootstrap?: BootstrapOptions; what?: string; advice?: string } = {}
+	options: { bootstrap?: BootstrapOptions; what?: CoreText; advice?: CoreText } = {}
 ): ComparisonReport {
 	const settings = bootstrapSettings(options.bootstrap);
-	const problem = comparisonProblem(a, b);
+	const problem = comparisonSaid(a, b);
 	if (problem !== null) {
-		const what = options.what ?? 'cannot compare the runs';
-		throw new UsageError(`${what}: ${problem}.${options.advice ? ` ${options.advice}` : ''}`);
+		const parts = { what: [options.what ?? coded('compare_cannot_runs', {})], problem: [problem] };
+		throw new UsageError([
+			options.advice
+				? coded('compare_refused_advised', {}, { ...parts, advice: [options.advice] })
+				: coded('compare_refused', {}, parts)
+		]);
 	}
 
 	const paired = pairedBootstrap(a.table, b.table, settings);

@@ -2,6 +2,9 @@
  * Where the results reader finds an output root in the canonical layout (PROTOCOL.md §5): a folder
  * (CLI), IndexedDB or an imported zip bundle (browser), or a map of strings (tests).
  */
+import { CheckpointError } from '../errors';
+import { coded } from '../said';
+
 export interface LayoutSource {
 	/** Every file's path relative to the root, with `/` separators (e.g. `runs/run1/m-1a2b3c4d/manifest.json`). */
 	list(): Promise<string[]>;
@@ -17,7 +20,9 @@ export function memorySource(files: Record<string, string>, root?: string): Layo
 		root,
 		list: async () => Object.keys(files),
 		read: async (path) => {
-			if (!Object.hasOwn(files, path)) throw new Error(`${path}: no such file`);
+			if (!Object.hasOwn(files, path)) {
+				throw new CheckpointError([coded('source_no_file', { file: path })]);
+			}
 			return files[path];
 		}
 	};

@@ -1,5 +1,7 @@
 /** The offline provider: a `ModelClient` answering every task from `simulateResponse`. */
 import { ModelCallError } from '../errors';
+import { coded } from '../said';
+import { english } from '../voice';
 import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
 import { onAbort } from '../model/abort-fan-out';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
@@ -58,16 +60,16 @@ export function createSimulatedClient(options: SimulatedClientOptions = {}): Mod
 }
 
 function wait(ms: number, request: ChatRequest): Promise<void> {
-	const aborted = () =>
-		new ModelCallError(
-			`case ${request.caseNumber}: stopped before the ${request.role} model answered`,
-			{
-				caseNumber: request.caseNumber,
-				role: request.role,
-				task: request.task,
-				kind: 'aborted'
-			}
-		);
+	const aborted = () => {
+		const said = coded('sim_stopped', { case: request.caseNumber, modelRole: request.role });
+		return new ModelCallError(english(said), {
+			caseNumber: request.caseNumber,
+			role: request.role,
+			task: request.task,
+			kind: 'aborted',
+			said: [said]
+		});
+	};
 	if (request.signal?.aborted) return Promise.reject(aborted());
 	if (ms <= 0) return Promise.resolve();
 	const signal = request.signal;

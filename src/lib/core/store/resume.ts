@@ -196,7 +196,7 @@ export async function openRun(
 	manifest: Manifest,
 	options: OpenRunOptions = {}
 ): Promise<OpenRunResult> {
-	assertKeyFree(manifest, options.keys ?? [], 'the run manifest');
+	assertKeyFree(manifest, options.keys ?? [], coded('key_free_manifest', {}));
 	const run: RunKey = { runId: manifest.run_id, modelDir: manifest.model_dir };
 	const saved = await store.readManifest(run);
 	if (saved === null) {

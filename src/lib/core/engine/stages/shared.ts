@@ -1,12 +1,12 @@
 /** Pieces every stage shares: history types, record identities, loading a checkpoint. */
 import { keyDetailsText, renderHistory } from '../../dataset/render';
-import { escapeControl } from '../../text/escape-control';
 import type { Case, History } from '../../dataset/types';
 import { UpstreamIncompleteError } from '../../errors';
+import { coded } from '../../said';
 import { stageFilePath } from '../../layout';
 import type { HistoryType } from '../../records';
 import type { StageFile } from '../../record-names';
-import { recordIdentity } from '../../store/identity';
+import { identitySaid, recordIdentity } from '../../store/identity';
 import { loadCheckpoint, type Checkpoint } from '../../store/resume';
 import type { CallMeta, StageContext } from '../context';
 import type { StageName } from '../types';
@@ -71,14 +71,16 @@ export function requireComplete(
 	command: string
 ): void {
 	if (missing.length === 0) return;
-	const [caseNumber, historyType] = JSON.parse(missing[0]) as [string, string?];
-	const shown = escapeControl(caseNumber);
-	const first = historyType ? `${shown} (${escapeControl(historyType)} history)` : shown;
-	throw new UpstreamIncompleteError(
-		`${stage} needs ${stageFilePath(ctx.run, file)} complete for the selected cases, but ` +
-			`${missing.length} of ${total} records are missing (first: case_number ${first}). ` +
-			`Run "${command}" with the same run id, model and settings first.`
-	);
+	const params = {
+		stage,
+		file: stageFilePath(ctx.run, file),
+		missing: missing.length,
+		total,
+		command
+	};
+	throw new UpstreamIncompleteError([
+		coded('upstream_missing', params, { first: [identitySaid(missing[0])] })
+	]);
 }
 
 /**
