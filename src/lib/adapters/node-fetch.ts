@@ -4,7 +4,7 @@
  * Node's own `fetch` (undici) builds a web-streams pipeline for every request and response, which
  * costs the CLI several times the CPU per request that `node:http` does (PERFORMANCE.md, "CLI
  * `run` end to end"). This one sends the body in one write and reads the answer into one buffer,
- * then hands the SDK a standard `Response` made from it.
+ * then hands the SDK a `Response` made from it (`BufferedResponse`, which reads the buffer directly).
  *
  * It keeps what the model client relies on from `fetch`, and bounds what fetch does not:
  * - every body is read at most to `bodyBound` (the rule of `boundedFetch`, which it is
@@ -31,6 +31,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { bodyBound, markBodyCut, markBoundsBodies, maxTokensOf } from '../core/model/bounded-fetch';
 import { nextHop, REDIRECT_STATUSES } from '../core/model/redirect';
+import { BufferedResponse } from './buffered-response';
 
 /** Statuses whose Response may carry no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -93,7 +94,8 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 				headers: headerPairs(answer.res.rawHeaders)
 			};
 			if (!('bytes' in read)) return new Response(failingBody(read.error), responseInit);
-			const response = new Response(
+			// The body is in memory already: no web stream for the SDK to read it back through.
+			const response = new BufferedResponse(
 				NULL_BODY.has(status) ? null : (read.bytes as Uint8Array<ArrayBuffer>),
 				responseInit
 			);

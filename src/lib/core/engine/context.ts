@@ -356,7 +356,7 @@ export function createContext(options: ContextOptions): StageContext {
 			assertKeyFree(
 				record,
 				keys,
-				`the ${file} record of case_number ${escapeControl(String(record.case_number))}`
+				() => `the ${file} record of case_number ${escapeControl(String(record.case_number))}`
 			);
 			await store.appendRecord(run, file, record);
 		},

@@ -83,6 +83,16 @@ export function createOpenAIClient(
 
 	const limiterFor = (baseURL: string) => limiters.get(baseURL);
 
+	// What each call needs to know of its endpoint, worked out once per endpoint, not per call.
+	const facts = new WeakMap<RoleEndpoint, EndpointFacts & { baseURL: string; apiKey: string }>();
+	const factsOf = (ep: RoleEndpoint): EndpointFacts => {
+		const known = facts.get(ep);
+		if (known && known.baseURL === ep.baseURL && known.apiKey === ep.apiKey) return known;
+		const made = { baseURL: ep.baseURL, apiKey: ep.apiKey, ...endpointFacts(ep) };
+		facts.set(ep, made);
+		return made;
+	};
+
 	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
 		const ctl = new AbortController();
 		const stopFollowing = request.signal
@@ -122,9 +132,7 @@ export function createOpenAIClient(
 			const said = coded('call_no_endpoint', { modelRole: request.role });
 			throw new ModelCallError(english(said), { role: request.role, said: [said] });
 		}
-		// What messages and events show of the base URL: no query value, no key.
-		const shownURL = publicBaseUrl(ep.baseURL, [ep.apiKey]);
-		const checked = checkBaseUrl(ep.baseURL);
+		const { shownURL, checked, badKey, endpoint } = factsOf(ep);
 		if (!checked.ok) {
 			const said = coded('call_base_url', { modelRole: request.role }, { problem: [checked.said] });
 			throw new ModelCallError(english(said), {
@@ -135,7 +143,6 @@ export function createOpenAIClient(
 				said: [said]
 			});
 		}
-		const badKey = keyCharacter(ep.apiKey);
 		if (badKey) {
 			const at = { case: request.caseNumber, modelRole: request.role, model: ep.model };
 			const problem = coded('key_unsendable', { char: badKey.char, position: badKey.position });
@@ -149,7 +156,6 @@ export function createOpenAIClient(
 			});
 		}
 		const limiter = limiterFor(ep.baseURL);
-		const endpoint = endpointKey(ep.baseURL);
 		const maxAttempts = retries + 1;
 		const info = (attempt: number): CallInfo => ({
 			caseNumber: request.caseNumber,
@@ -312,6 +318,25 @@ export function createOpenAIClient(
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
 export { NO_KEY } from './sdk';
+
+/** What a call needs to know of its endpoint (`factsOf` keeps them per endpoint). */
+interface EndpointFacts {
+	/** What messages and events show of the base URL: no query value, no key. */
+	shownURL: string;
+	checked: ReturnType<typeof checkBaseUrl>;
+	badKey: ReturnType<typeof keyCharacter>;
+	/** The limiter's and `answered`'s name of the endpoint. */
+	endpoint: string;
+}
+
+function endpointFacts(ep: RoleEndpoint): EndpointFacts {
+	return {
+		shownURL: publicBaseUrl(ep.baseURL, [ep.apiKey]),
+		checked: checkBaseUrl(ep.baseURL),
+		badKey: keyCharacter(ep.apiKey),
+		endpoint: endpointKey(ep.baseURL)
+	};
+}
 
 /**
  * Providers sometimes echo the key in an error, whole, in part or encoded; it must not reach a
