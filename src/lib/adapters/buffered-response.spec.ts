@@ -62,4 +62,13 @@ describe('BufferedResponse', () => {
 		expect(response.headers.get('retry-after')).toBe('2');
 		expect(response.headers).toBe(response.headers);
 	});
+
+	it("answers every member of Response itself (none of the prototype's, which would refuse it)", () => {
+		const response = new BufferedResponse(new Uint8Array(0), init);
+		for (const name of Object.getOwnPropertyNames(Response.prototype)) {
+			if (name === 'constructor') continue;
+			const own = Object.hasOwn(BufferedResponse.prototype, name) || Object.hasOwn(response, name);
+			expect(own, name).toBe(true);
+		}
+	});
 });

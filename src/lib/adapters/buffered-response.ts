@@ -5,64 +5,76 @@
  * stream reader, which cost about a third of the transport's CPU per call (PERFORMANCE.md, "CLI
  * `run` end to end"). Here `text()` and `json()` decode the buffer directly, as `Response` does
  * (UTF-8, a leading BOM dropped, bad bytes replaced), and a body is still read once only.
- * It is a `Response` (made without a body; status and headers are its own); anything else of
- * the body (`body`, `formData()`, `clone()`) is answered by a standard `Response` made from the
- * same bytes on first use, so it works the same, only slower.
+ * Anything else of the body (`body`, `formData()`, `clone()`) is answered by a standard
+ * `Response` made from the same bytes on first use, so it works the same, only slower.
  */
 
 const decoder = new TextDecoder();
 
-export class BufferedResponse extends Response {
+export class BufferedResponse implements Response {
+	readonly status: number;
+	readonly statusText: string;
+	readonly headers: Headers;
+	readonly ok: boolean;
+	readonly redirected = false;
+	readonly type: ResponseType = 'default';
+	readonly url = '';
 	readonly #bytes: Uint8Array<ArrayBuffer> | null;
 	#used = false;
 	/** The standard `Response` of the same bytes, once something only it answers was asked. */
 	#standard: Response | null = null;
 
 	/** `bytes` null for a response without a body (a 204, say). */
-	constructor(bytes: Uint8Array<ArrayBuffer> | null, init: ResponseInit) {
-		super(null, init);
+	constructor(
+		bytes: Uint8Array<ArrayBuffer> | null,
+		init: { status: number; statusText?: string; headers?: HeadersInit }
+	) {
 		this.#bytes = bytes;
+		this.status = init.status;
+		this.statusText = init.statusText ?? '';
+		this.headers = new Headers(init.headers);
+		this.ok = init.status >= 200 && init.status <= 299;
 	}
 
-	override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+	get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
 		return this.#bytes === null ? null : this.#asStandard().body;
 	}
 
-	override get bodyUsed(): boolean {
+	get bodyUsed(): boolean {
 		return this.#used || (this.#standard?.bodyUsed ?? false);
 	}
 
-	override async text(): Promise<string> {
+	async text(): Promise<string> {
 		if (this.#standard) return this.#standard.text();
 		return this.#bytes === null ? '' : decoder.decode(this.#take());
 	}
 
-	override async json(): Promise<unknown> {
+	async json(): Promise<unknown> {
 		if (this.#standard) return this.#standard.json();
 		return JSON.parse(this.#bytes === null ? '' : decoder.decode(this.#take()));
 	}
 
-	override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+	async bytes(): Promise<Uint8Array<ArrayBuffer>> {
 		if (this.#standard) return this.#standard.bytes();
 		return this.#bytes === null ? new Uint8Array(0) : this.#take().slice();
 	}
 
-	override async arrayBuffer(): Promise<ArrayBuffer> {
+	async arrayBuffer(): Promise<ArrayBuffer> {
 		return (await this.bytes()).buffer;
 	}
 
-	override async blob(): Promise<Blob> {
+	async blob(): Promise<Blob> {
 		if (this.#standard) return this.#standard.blob();
 		return new Blob(this.#bytes === null ? [] : [this.#take()], {
 			type: this.headers.get('content-type') ?? ''
 		});
 	}
 
-	override formData(): Promise<FormData> {
+	formData(): Promise<FormData> {
 		return this.#asStandard().formData();
 	}
 
-	override clone(): Response {
+	clone(): Response {
 		return this.#asStandard().clone();
 	}
 
@@ -85,3 +97,8 @@ export class BufferedResponse extends Response {
 		return this.#standard;
 	}
 }
+
+// A `Response` to `instanceof`, as `fetch`'s answers are, without running `Response`'s
+// constructor (its checks and body set-up cost as much again as the rest of a response): every
+// member of `Response` is this class's own, so none of the prototype's is ever reached.
+Object.setPrototypeOf(BufferedResponse.prototype, Response.prototype);
