@@ -25,9 +25,15 @@
  * Anything it does not handle (a `Request` object, a body other than text or bytes) goes to
  * `globalThis.fetch` unchanged, so nothing works differently, only slower.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+	Agent as HttpAgent,
+	request as httpRequest,
+	type IncomingMessage,
+	type RequestOptions
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { bodyBound, markBodyCut, markBoundsBodies, maxTokensOf } from '../core/model/bounded-fetch';
 import { nextHop, REDIRECT_STATUSES } from '../core/model/redirect';
@@ -54,7 +60,7 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 		) {
 			return fallback(input, init);
 		}
-		let target = new URL(url);
+		let target = urlOf(url);
 		if (!agents[target.protocol as keyof typeof agents]) return fallback(input, init);
 		const signal = init?.signal ?? undefined;
 		if (signal?.aborted) throw abortError(signal);
@@ -107,6 +113,30 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 	return nodeFetch;
 }
 
+/** URLs asked for, parsed once each: a run asks one or a few thousands of times (bounded). */
+const parsedUrls = new Map<string, URL>();
+/** What `node:http` makes of each URL (`urlToHttpOptions`), likewise once each. */
+const httpOptions = new WeakMap<URL, RequestOptions>();
+
+function urlOf(href: string): URL {
+	let url = parsedUrls.get(href);
+	if (!url) {
+		if (parsedUrls.size >= 64) parsedUrls.clear();
+		url = new URL(href);
+		parsedUrls.set(href, url);
+	}
+	return url;
+}
+
+function httpOptionsOf(url: URL): RequestOptions {
+	let options = httpOptions.get(url);
+	if (!options) {
+		options = urlToHttpOptions(url);
+		httpOptions.set(url, options);
+	}
+	return options;
+}
+
 /** The request headers as a plain object of lower-case names (the SDK passes a `Headers`). */
 function headerObject(headers: HeadersInit | undefined): Record<string, string> {
 	const out: Record<string, string> = {};
@@ -142,7 +172,7 @@ function exchange(
 ): Promise<{ res: IncomingMessage; destroy: (error?: Error) => void }> {
 	return new Promise((resolve, reject) => {
 		const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-		const req = send(url, { method, headers, agent });
+		const req = send({ ...httpOptionsOf(url), method, headers, agent });
 		const onAbort = () => {
 			const error = abortError(signal!);
 			req.destroy(error instanceof Error ? error : undefined);
