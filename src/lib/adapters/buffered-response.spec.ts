@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BufferedResponse } from './buffered-response';
 
-const init = { status: 200, statusText: 'OK', headers: [['content-type', 'application/json']] };
+const init = {
+	status: 200,
+	statusText: 'OK',
+	headers: [['content-type', 'application/json']] as [string, string][]
+};
 const bodies: [string, Uint8Array<ArrayBuffer>][] = [
 	['plain JSON', new TextEncoder().encode('{"a":"中文"}')],
 	['a leading BOM', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":1}')])],

@@ -32,7 +32,8 @@ export class BufferedResponse implements Response {
 		this.#bytes = bytes;
 		this.status = init.status;
 		this.statusText = init.statusText ?? '';
-		this.headers = new Headers(init.headers);
+		// Headers made for this response are its own; anything else is copied, as `Response` does.
+		this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
 		this.ok = init.status >= 200 && init.status <= 299;
 	}
 

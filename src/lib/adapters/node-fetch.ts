@@ -97,7 +97,7 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 			const responseInit = {
 				status,
 				statusText: answer.res.statusMessage ?? '',
-				headers: headerPairs(answer.res.rawHeaders)
+				headers: responseHeaders(answer.res.rawHeaders)
 			};
 			if (!('bytes' in read)) return new Response(failingBody(read.error), responseInit);
 			// The body is in memory already: no web stream for the SDK to read it back through.
@@ -149,10 +149,10 @@ function headerObject(headers: HeadersInit | undefined): Record<string, string> 
 	return out;
 }
 
-function headerPairs(raw: readonly string[]): [string, string][] {
-	const pairs: [string, string][] = [];
-	for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
-	return pairs;
+function responseHeaders(raw: readonly string[]): Headers {
+	const headers = new Headers();
+	for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+	return headers;
 }
 
 function abortError(signal: AbortSignal): unknown {

@@ -95,10 +95,19 @@ export function createOpenAIClient(
 
 	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
 		const ctl = new AbortController();
+		// Rejected when this attempt is stopped (only here is `ctl` aborted): what the answer is
+		// raced against, without listening to `ctl.signal` as well.
+		let stopped!: (reason: unknown) => void;
+		const stop = new Promise<never>((_, reject) => (stopped = reject));
+		stop.catch(() => {});
+		const abort = (reason: unknown) => {
+			ctl.abort(reason);
+			stopped(reason);
+		};
 		const stopFollowing = request.signal
-			? onAbort(request.signal, () => ctl.abort(request.signal?.reason))
+			? onAbort(request.signal, () => abort(request.signal?.reason))
 			: () => {};
-		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
+		const timer = setTimeout(() => abort(TIMEOUT), timeoutMs);
 		try {
 			const call = sdkFor(request.role).chat.completions.create(chatBody(ep.model, request), {
 				signal: ctl.signal,
@@ -106,7 +115,8 @@ export function createOpenAIClient(
 			});
 			// The SDK stops watching the signal once headers arrive; racing keeps a stalled body
 			// from outliving an abort or the timeout.
-			const completion = await raceAbort(call, ctl.signal);
+			call.catch(() => {});
+			const completion = await Promise.race([call, stop]);
 			return readCompletion(completion, request.maxTokens);
 		} finally {
 			clearTimeout(timer);
