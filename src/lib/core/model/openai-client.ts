@@ -125,9 +125,10 @@ export function createOpenAIClient(
 	}
 
 	async function complete(request: ChatRequest): Promise<ChatResult> {
-		if (!request.signal) return attempts(request);
-		// Everything this call waits on (limiter queue, SDK request, backoff) listens to the call's
-		// own signal; the run's signal, shared by every call in flight, gets one listener for all.
+		// Everything this client waits on (limiter queue, attempt, backoff) listens to the run's
+		// signal through `onAbort`: one listener for every call in flight. A connection probe (the
+		// browser's) is handed the signal itself, so it gets one of the call's own.
+		if (!request.signal || !options.probeConnection) return attempts(request);
 		const link = linkSignal(request.signal);
 		try {
 			return await attempts({ ...request, signal: link.signal });
