@@ -3,7 +3,7 @@
  * synced before `append` resolves; a crash can at worst leave a cut-off last line (see
  * `fs-store-torn.ts`). While the store holds the run's lock it keeps, per file, each record's
  * identity and head and a handle open, so a second stage reading a file parses it once and
- * appends that arrive together share one write and one `fdatasync`.
+ * appends that arrive together share one synced write (`APPEND_SYNCED`).
  */
 import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
