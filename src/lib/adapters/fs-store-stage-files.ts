@@ -25,7 +25,7 @@ import { cutBack, writeAll } from './fs-store-write';
  * its bytes are on disk, as a write and an `fdatasync` do: one job of the thread pool per batch
  * instead of two. Elsewhere (Windows) the file is opened as `a` and synced after each write.
  */
-const APPEND_SYNCED =
+export const APPEND_SYNCED =
 	constants.O_DSYNC === undefined
 		? null
 		: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC;
