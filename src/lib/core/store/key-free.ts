@@ -24,8 +24,9 @@ export function assertKeyFree(
 	if (secrets.length === 0) return;
 	const found = findKey(value, secrets, [], new WeakSet());
 	if (found !== null) {
+		const thing = typeof what === 'function' ? what() : what;
 		throw new UsageError(
-			`Refusing to write ${typeof what === 'function' ? what() : what}: ${found || 'it'} contains an API key. Keys are kept in memory ` +
+			`Refusing to write ${thing}: ${found || 'it'} contains an API key. Keys are kept in memory ` +
 				'only; take the key out of that field (for example out of a base URL) and try again.'
 		);
 	}
