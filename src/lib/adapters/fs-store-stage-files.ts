@@ -3,9 +3,9 @@
  * synced before `append` resolves; a crash can at worst leave a cut-off last line (see
  * `fs-store-torn.ts`). While the store holds the run's lock it keeps, per file, each record's
  * identity and head and a handle open, so a second stage reading a file parses it once and
- * appends that arrive together share one write and one `fdatasync`.
+ * appends that arrive together share one synced write (`APPEND_SYNCED`).
  */
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseJsonl, toJsonLine } from '../core/jsonl';
@@ -19,6 +19,16 @@ import { appendError, fileState, syncDirs, type FileState } from './fs-store-fil
 import { readIfExists } from './fs-store-io';
 import { repairTorn } from './fs-store-torn';
 import { cutBack, writeAll } from './fs-store-write';
+
+/**
+ * How a stage file is opened for appends. Where the platform has `O_DSYNC`, a write returns once
+ * its bytes are on disk, as a write and an `fdatasync` do: one job of the thread pool per batch
+ * instead of two. Elsewhere (Windows) the file is opened as `a` and synced after each write.
+ */
+export const APPEND_SYNCED =
+	constants.O_DSYNC === undefined
+		? null
+		: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC;
 
 /** `FsStore`'s `readRecords`, `readHeads` and `appendRecord`, over kept file states. */
 export class StageFiles {
@@ -108,13 +118,13 @@ export class StageFiles {
 			if (state.damaged !== null) throw state.damaged;
 			if (!state.handle) {
 				await fs.mkdir(dirname(path), { recursive: true });
-				state.handle = await fs.open(path, 'a');
+				state.handle = await fs.open(path, APPEND_SYNCED ?? 'a');
 			}
 			const handle = state.handle;
 			const bytes = batch.length === 1 ? batch[0].line : Buffer.concat(batch.map((a) => a.line));
 			try {
 				await writeAll(handle, bytes, path);
-				await handle.datasync();
+				if (APPEND_SYNCED === null) await handle.datasync();
 				// A new file's name must be on disk before its first record counts as saved.
 				if (state.size === 0) await syncDirs(path);
 			} catch (e) {

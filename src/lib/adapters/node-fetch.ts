@@ -4,7 +4,7 @@
  * Node's own `fetch` (undici) builds a web-streams pipeline for every request and response, which
  * costs the CLI several times the CPU per request that `node:http` does (PERFORMANCE.md, "CLI
  * `run` end to end"). This one sends the body in one write and reads the answer into one buffer,
- * then hands the SDK a standard `Response` made from it.
+ * then hands the SDK a `Response` made from it (`BufferedResponse`, which reads the buffer directly).
  *
  * It keeps what the model client relies on from `fetch`, and bounds what fetch does not:
  * - every body is read at most to `bodyBound` (the rule of `boundedFetch`, which it is
@@ -25,12 +25,19 @@
  * Anything it does not handle (a `Request` object, a body other than text or bytes) goes to
  * `globalThis.fetch` unchanged, so nothing works differently, only slower.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+	Agent as HttpAgent,
+	request as httpRequest,
+	type IncomingMessage,
+	type RequestOptions
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { bodyBound, markBodyCut, markBoundsBodies, maxTokensOf } from '../core/model/bounded-fetch';
 import { nextHop, REDIRECT_STATUSES } from '../core/model/redirect';
+import { BufferedResponse } from './buffered-response';
 
 /** Statuses whose Response may carry no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -53,7 +60,7 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 		) {
 			return fallback(input, init);
 		}
-		let target = new URL(url);
+		let target = urlOf(url);
 		if (!agents[target.protocol as keyof typeof agents]) return fallback(input, init);
 		const signal = init?.signal ?? undefined;
 		if (signal?.aborted) throw abortError(signal);
@@ -90,10 +97,11 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 			const responseInit = {
 				status,
 				statusText: answer.res.statusMessage ?? '',
-				headers: headerPairs(answer.res.rawHeaders)
+				headers: responseHeaders(answer.res.rawHeaders)
 			};
 			if (!('bytes' in read)) return new Response(failingBody(read.error), responseInit);
-			const response = new Response(
+			// The body is in memory already: no web stream for the SDK to read it back through.
+			const response = new BufferedResponse(
 				NULL_BODY.has(status) ? null : (read.bytes as Uint8Array<ArrayBuffer>),
 				responseInit
 			);
@@ -103,6 +111,30 @@ export function createNodeFetch(fallback: typeof fetch = (i, init) => globalThis
 	};
 	markBoundsBodies(nodeFetch);
 	return nodeFetch;
+}
+
+/** URLs asked for, parsed once each: a run asks one or a few thousands of times (bounded). */
+const parsedUrls = new Map<string, URL>();
+/** What `node:http` makes of each URL (`urlToHttpOptions`), likewise once each. */
+const httpOptions = new WeakMap<URL, RequestOptions>();
+
+function urlOf(href: string): URL {
+	let url = parsedUrls.get(href);
+	if (!url) {
+		if (parsedUrls.size >= 64) parsedUrls.clear();
+		url = new URL(href);
+		parsedUrls.set(href, url);
+	}
+	return url;
+}
+
+function httpOptionsOf(url: URL): RequestOptions {
+	let options = httpOptions.get(url);
+	if (!options) {
+		options = urlToHttpOptions(url);
+		httpOptions.set(url, options);
+	}
+	return options;
 }
 
 /** The request headers as a plain object of lower-case names (the SDK passes a `Headers`). */
@@ -117,10 +149,10 @@ function headerObject(headers: HeadersInit | undefined): Record<string, string> 
 	return out;
 }
 
-function headerPairs(raw: readonly string[]): [string, string][] {
-	const pairs: [string, string][] = [];
-	for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
-	return pairs;
+function responseHeaders(raw: readonly string[]): Headers {
+	const headers = new Headers();
+	for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+	return headers;
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -140,7 +172,7 @@ function exchange(
 ): Promise<{ res: IncomingMessage; destroy: (error?: Error) => void }> {
 	return new Promise((resolve, reject) => {
 		const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-		const req = send(url, { method, headers, agent });
+		const req = send({ ...httpOptionsOf(url), method, headers, agent });
 		const onAbort = () => {
 			const error = abortError(signal!);
 			req.destroy(error instanceof Error ? error : undefined);

@@ -68,12 +68,17 @@ function sortedKeys(this: unknown, key: string, value: unknown): unknown {
 		return value;
 	}
 	if (Array.isArray(value)) return value;
-	const keys = Object.keys(value).sort();
-	const sorted: Record<string, unknown> = {};
-	for (const k of keys) {
-		if (INDEX_LIKE.test(k)) throw FALL_BACK;
-		sorted[k] = (value as Record<string, unknown>)[k];
+	const keys = Object.keys(value);
+	let inOrder = true;
+	for (let i = 0; i < keys.length; i++) {
+		if (INDEX_LIKE.test(keys[i])) throw FALL_BACK;
+		if (i > 0 && keys[i - 1] > keys[i]) inOrder = false;
 	}
+	// An object whose keys are in order already (most messages of a history) is written as it is.
+	if (inOrder) return value;
+	keys.sort();
+	const sorted: Record<string, unknown> = {};
+	for (const k of keys) sorted[k] = (value as Record<string, unknown>)[k];
 	return sorted;
 }
 

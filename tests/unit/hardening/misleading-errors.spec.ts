@@ -11,6 +11,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APPEND_SYNCED } from '../../../src/lib/adapters/fs-store-stage-files';
 import { BundleError, readBundle } from '../../../src/lib/adapters/zip-bundle';
 import { formatTokens } from '../../../src/cli/progress';
 import { loadDataset } from '../../../src/lib/core/dataset/load';
@@ -60,7 +61,8 @@ describe('the output root', () => {
 		// under a handle already open, so the fourth write to any stage file fails.
 		vi.spyOn(fsp, 'open').mockImplementation(async (path, flags, mode) => {
 			const handle = await open(path, flags, mode);
-			if (flags !== 'a') return handle;
+			// How the store opens a stage file for appends (`a` where there is no `O_DSYNC`).
+			if (flags !== (APPEND_SYNCED ?? 'a')) return handle;
 			const write = handle.write.bind(handle) as (...args: unknown[]) => Promise<unknown>;
 			handle.write = (async (...args: unknown[]) => {
 				if (++appends > 3) throw errno('EROFS', String(path));

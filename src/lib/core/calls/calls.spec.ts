@@ -8,6 +8,7 @@ import type { ModelClient } from '../model/types';
 import { createSimulatedClient } from '../simulated';
 import { MemoryStore } from '../store/memory-store';
 import { callLogLine, dropTornTail, parseCallLog, REDACTED } from './log';
+import type { CallLogEntry } from './schema';
 import { MAX_CALL_FIELD_CHARS } from './schema';
 import { selectCalls } from './select';
 import { callTotals } from './totals';
@@ -223,6 +224,37 @@ describe('call-log lines', () => {
 		expect(back.reasoning!.length).toBeLessThan(MAX_CALL_FIELD_CHARS + 100);
 		expect(back.reasoning).toMatch(/more characters not kept/);
 	});
+
+	// What a provider sends (finish reason, usage, statuses, timings) is checked on the way in:
+	// a line a reader would refuse is never written.
+	const hostile: [string, Partial<CallLogEntry>][] = [
+		['a finish reason of 101 characters', { finish_reason: 'x'.repeat(101) }],
+		['a finish reason that is not text', { finish_reason: 7 as never }],
+		['negative prompt tokens', { usage: { prompt: -1, completion: 2 } }],
+		['tokens as text', { usage: { prompt: '12' as never, completion: 2 } }],
+		['fractional reasoning tokens', { usage: { prompt: 1, completion: 2, reasoning: 0.5 } }],
+		['a negative latency', { latency_ms: -3 }],
+		[
+			'a fractional status',
+			{ attempts: [{ attempt: 1, outcome: 'server', status: 500.5, latency_ms: 1 }] }
+		],
+		[
+			'a negative delay',
+			{ attempts: [{ attempt: 1, outcome: 'rate_limit', latency_ms: 1, delay_ms: -1 }] }
+		],
+		[
+			'an error status as text',
+			{ error: { kind: 'server', status: '500' as never, message: 'x' } }
+		],
+		['a model id of 301 characters', { model: 'm'.repeat(301) }],
+		['an empty case number', { case_number: '' }]
+	];
+	for (const [what, fields] of hostile) {
+		it(`are not written with ${what}, which a reader would refuse`, () => {
+			expect(() => parseCallLog(`${JSON.stringify(entry(fields))}\n`, 'calls.jsonl')).toThrow();
+			expect(() => callLogLine(entry(fields))).toThrow();
+		});
+	}
 
 	it('are refused when malformed, naming the file and the line', () => {
 		const good = callLogLine(entry());

@@ -60,15 +60,42 @@ function holdsKey(value: unknown, keys: readonly string[]): boolean {
 }
 
 /**
+ * The fields of a line whose values come from outside the engine's own code: the run's model id,
+ * the dataset's case number, and what the provider answered (finish reason, usage, the status
+ * and timings of each attempt, the error). The engine makes every other field itself, of a type
+ * the schema takes (ids, enums, counters, the prompt and the split response, always strings).
+ */
+const FROM_OUTSIDE = CallLogEntry.pick({
+	model: true,
+	case_number: true,
+	finish_reason: true,
+	usage: true,
+	latency_ms: true,
+	attempts: true,
+	error: true
+});
+
+/**
  * The JSONL line of one call (`\n`-terminated): every key in `keys` replaced by `[key]` (a
  * provider may echo it in an error), text fields over `MAX_CALL_FIELD_CHARS` cut and named in
- * `truncated`, and the whole line below `MAX_CALL_LINE_CHARS`. Validates against the schema, so a
- * writer cannot save a line a reader would refuse.
+ * `truncated`, and the whole line below `MAX_CALL_LINE_CHARS`. The fields from outside the
+ * engine are validated against the schema (`FROM_OUTSIDE`), so a writer cannot save a line a
+ * reader would refuse; the line is not parsed again as a whole, which cost more than any other
+ * check of a call (PERFORMANCE.md, "CLI `run` end to end").
  */
 export function callLogLine(entry: CallLogEntry, keys: Iterable<string> = []): string {
 	const secrets = [...keys].filter((k) => typeof k === 'string' && k.length >= MIN_KEY_LENGTH);
 	// Copied with the keys replaced only where one occurs (the line of nearly every call has none).
-	let value = CallLogEntry.parse(holdsKey(entry, secrets) ? redactDeep(entry, secrets) : entry);
+	let value = holdsKey(entry, secrets) ? (redactDeep(entry, secrets) as CallLogEntry) : entry;
+	FROM_OUTSIDE.parse({
+		model: value.model,
+		case_number: value.case_number,
+		finish_reason: value.finish_reason,
+		usage: value.usage,
+		latency_ms: value.latency_ms,
+		attempts: value.attempts,
+		error: value.error
+	});
 	let line = JSON.stringify(cut(value, MAX_CALL_FIELD_CHARS));
 	// Escapes can make a bounded field longer in JSON than in memory; cut harder then.
 	if (line.length >= MAX_CALL_LINE_CHARS) {

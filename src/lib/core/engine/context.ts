@@ -356,8 +356,9 @@ export function createContext(options: ContextOptions): StageContext {
 		},
 		async save(file, record) {
 			// The store validates the record against its file's schema (every store does, on the way in).
-			const caseNumber = String(record.case_number);
-			assertKeyFree(record, keys, coded('key_free_record', { file, caseNumber }));
+			assertKeyFree(record, keys, () =>
+				coded('key_free_record', { file, caseNumber: String(record.case_number) })
+			);
 			await store.appendRecord(run, file, record);
 		},
 		inputSha256: (file, identity, upstream, inputs) => {

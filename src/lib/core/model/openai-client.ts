@@ -83,12 +83,31 @@ export function createOpenAIClient(
 
 	const limiterFor = (baseURL: string) => limiters.get(baseURL);
 
+	// What each call needs to know of its endpoint, worked out once per endpoint, not per call.
+	const facts = new WeakMap<RoleEndpoint, EndpointFacts & { baseURL: string; apiKey: string }>();
+	const factsOf = (ep: RoleEndpoint): EndpointFacts => {
+		const known = facts.get(ep);
+		if (known && known.baseURL === ep.baseURL && known.apiKey === ep.apiKey) return known;
+		const made = { baseURL: ep.baseURL, apiKey: ep.apiKey, ...endpointFacts(ep) };
+		facts.set(ep, made);
+		return made;
+	};
+
 	async function attemptOnce(request: ChatRequest, ep: RoleEndpoint): Promise<ChatResult> {
 		const ctl = new AbortController();
+		// Rejected when this attempt is stopped (only here is `ctl` aborted): what the answer is
+		// raced against, without listening to `ctl.signal` as well.
+		let stopped!: (reason: unknown) => void;
+		const stop = new Promise<never>((_, reject) => (stopped = reject));
+		stop.catch(() => {});
+		const abort = (reason: unknown) => {
+			ctl.abort(reason);
+			stopped(reason);
+		};
 		const stopFollowing = request.signal
-			? onAbort(request.signal, () => ctl.abort(request.signal?.reason))
+			? onAbort(request.signal, () => abort(request.signal?.reason))
 			: () => {};
-		const timer = setTimeout(() => ctl.abort(TIMEOUT), timeoutMs);
+		const timer = setTimeout(() => abort(TIMEOUT), timeoutMs);
 		try {
 			const call = sdkFor(request.role).chat.completions.create(chatBody(ep.model, request), {
 				signal: ctl.signal,
@@ -96,7 +115,8 @@ export function createOpenAIClient(
 			});
 			// The SDK stops watching the signal once headers arrive; racing keeps a stalled body
 			// from outliving an abort or the timeout.
-			const completion = await raceAbort(call, ctl.signal);
+			call.catch(() => {});
+			const completion = await Promise.race([call, stop]);
 			return readCompletion(completion, request.maxTokens);
 		} finally {
 			clearTimeout(timer);
@@ -105,9 +125,10 @@ export function createOpenAIClient(
 	}
 
 	async function complete(request: ChatRequest): Promise<ChatResult> {
-		if (!request.signal) return attempts(request);
-		// Everything this call waits on (limiter queue, SDK request, backoff) listens to the call's
-		// own signal; the run's signal, shared by every call in flight, gets one listener for all.
+		// Everything this client waits on (limiter queue, attempt, backoff) listens to the run's
+		// signal through `onAbort`: one listener for every call in flight. A connection probe (the
+		// browser's) is handed the signal itself, so it gets one of the call's own.
+		if (!request.signal || !options.probeConnection) return attempts(request);
 		const link = linkSignal(request.signal);
 		try {
 			return await attempts({ ...request, signal: link.signal });
@@ -122,9 +143,7 @@ export function createOpenAIClient(
 			const said = coded('call_no_endpoint', { modelRole: request.role });
 			throw new ModelCallError(english(said), { role: request.role, said: [said] });
 		}
-		// What messages and events show of the base URL: no query value, no key.
-		const shownURL = publicBaseUrl(ep.baseURL, [ep.apiKey]);
-		const checked = checkBaseUrl(ep.baseURL);
+		const { shownURL, checked, badKey, endpoint } = factsOf(ep);
 		if (!checked.ok) {
 			const said = coded('call_base_url', { modelRole: request.role }, { problem: [checked.said] });
 			throw new ModelCallError(english(said), {
@@ -135,7 +154,6 @@ export function createOpenAIClient(
 				said: [said]
 			});
 		}
-		const badKey = keyCharacter(ep.apiKey);
 		if (badKey) {
 			const at = { case: request.caseNumber, modelRole: request.role, model: ep.model };
 			const problem = coded('key_unsendable', { char: badKey.char, position: badKey.position });
@@ -149,7 +167,6 @@ export function createOpenAIClient(
 			});
 		}
 		const limiter = limiterFor(ep.baseURL);
-		const endpoint = endpointKey(ep.baseURL);
 		const maxAttempts = retries + 1;
 		const info = (attempt: number): CallInfo => ({
 			caseNumber: request.caseNumber,
@@ -312,6 +329,25 @@ export function createOpenAIClient(
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
 export { NO_KEY } from './sdk';
+
+/** What a call needs to know of its endpoint (`factsOf` keeps them per endpoint). */
+interface EndpointFacts {
+	/** What messages and events show of the base URL: no query value, no key. */
+	shownURL: string;
+	checked: ReturnType<typeof checkBaseUrl>;
+	badKey: ReturnType<typeof keyCharacter>;
+	/** The limiter's and `answered`'s name of the endpoint. */
+	endpoint: string;
+}
+
+function endpointFacts(ep: RoleEndpoint): EndpointFacts {
+	return {
+		shownURL: publicBaseUrl(ep.baseURL, [ep.apiKey]),
+		checked: checkBaseUrl(ep.baseURL),
+		badKey: keyCharacter(ep.apiKey),
+		endpoint: endpointKey(ep.baseURL)
+	};
+}
 
 /**
  * Providers sometimes echo the key in an error, whole, in part or encoded; it must not reach a

@@ -62,13 +62,25 @@ export const JudgeLcaOutput = z
 /** `judge_dcg`: did the question target the focal point / key details? */
 export const JudgeDcgOutput = z.object({ label: z.string().trim().pipe(DcgLabel) });
 
-/** `judge_extract` for a case with `claimCount` claims: one verdict per claim, in claim order. */
-export function judgeExtractOutput(claimCount: number) {
+function extractSchema(claimCount: number) {
 	return z.object({
 		verdicts: z
 			.array(z.string().trim().pipe(Verdict))
 			.length(claimCount, `expected exactly ${claimCount} verdicts, one per claim in order`)
 	});
+}
+
+/** The schemas of `judgeExtractOutput` made so far: building one costs more than its check. */
+const extractSchemas = new Map<number, ReturnType<typeof extractSchema>>();
+
+/** `judge_extract` for a case with `claimCount` claims: one verdict per claim, in claim order. */
+export function judgeExtractOutput(claimCount: number) {
+	let schema = extractSchemas.get(claimCount);
+	if (!schema) {
+		schema = extractSchema(claimCount);
+		extractSchemas.set(claimCount, schema);
+	}
+	return schema;
 }
 
 export type JudgeParse<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -56,11 +56,17 @@ function a1Prompt(ctx: StageContext, kase: Case, type: HistoryType): string {
 	return ctx.fill('lexawn', { history: renderHistory(historyOf(kase, type)) });
 }
 
-function a1Hash(ctx: StageContext, kase: Case, type: HistoryType): Promise<string> {
+/** `filled`: the prompt when the caller has it already (the same fill, not made twice). */
+function a1Hash(
+	ctx: StageContext,
+	kase: Case,
+	type: HistoryType,
+	filled?: string
+): Promise<string> {
 	return ctx.inputSha256('a1', idOf('a1', kase, type), [], () => ({
 		case_number: kase.case_number,
 		history_type: type,
-		prompt: a1Prompt(ctx, kase, type),
+		prompt: filled ?? a1Prompt(ctx, kase, type),
 		models: { evaluated: ctx.models.evaluated }
 	}));
 }
@@ -70,13 +76,20 @@ function lcaPrompt(ctx: StageContext, response: string): string {
 }
 
 /** Without a saved a1 the hash cannot match any saved LCA record: that record is then stale. */
-export function lcaHash(ctx: StageContext, kase: Case, type: HistoryType, a1: A1Head | undefined) {
+/** `filled`: the prompt of `a1` when the caller has it already (the same fill, not made twice). */
+export function lcaHash(
+	ctx: StageContext,
+	kase: Case,
+	type: HistoryType,
+	a1: A1Head | undefined,
+	filled?: string
+) {
 	const upstream = a1?.record_sha256 ?? null;
 	return ctx.inputSha256('LCA_results', idOf('LCA_results', kase, type), [upstream], () => ({
 		case_number: kase.case_number,
 		cause_of_action: kase.cause_of_action,
 		history_type: type,
-		prompt: a1 ? lcaPrompt(ctx, a1.record.response) : null,
+		prompt: a1 ? (filled ?? lcaPrompt(ctx, a1.record.response)) : null,
 		models: { judge: ctx.models.judge },
 		upstream
 	}));
@@ -151,21 +164,23 @@ function pairedOrder(file: StageFile, cases: readonly Case[]): string[] {
 }
 
 async function generateA1(ctx: StageContext, kase: Case, type: HistoryType): Promise<A1Record> {
-	const result = await ctx.call('lexawn', a1Prompt(ctx, kase, type), kase, { historyType: type });
+	const prompt = a1Prompt(ctx, kase, type);
+	const result = await ctx.call('lexawn', prompt, kase, { historyType: type });
 	return {
 		case_number: kase.case_number_value,
 		history_type: type,
 		history: historyOf(kase, type),
 		response: result.response,
 		reasoning: result.reasoning,
-		input_sha256: await a1Hash(ctx, kase, type)
+		input_sha256: await a1Hash(ctx, kase, type, prompt)
 	};
 }
 
 export async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promise<LcaResultRecord> {
 	const type = a1.record.history_type;
 	const { response } = a1.record;
-	const { label } = await ctx.judge('judge_lca', lcaPrompt(ctx, response), kase, JudgeLcaOutput, {
+	const prompt = lcaPrompt(ctx, response);
+	const { label } = await ctx.judge('judge_lca', prompt, kase, JudgeLcaOutput, {
 		historyType: type
 	});
 	return {
@@ -174,7 +189,7 @@ export async function judgeA1(ctx: StageContext, kase: Case, a1: A1Head): Promis
 		history_type: type,
 		response,
 		label,
-		input_sha256: await lcaHash(ctx, kase, type, a1)
+		input_sha256: await lcaHash(ctx, kase, type, a1, prompt)
 	};
 }
 

@@ -81,11 +81,12 @@ function prepareForced(
 	return async (ctx: StageContext, cases: readonly Case[]): Promise<PreparedStage> => {
 		const prompt = (kase: Case) =>
 			ctx.fill('force_judge', { history: renderHistory(historyOf(kase, type)) });
-		const responseHash = (kase: Case) =>
+		// `filled`: the prompt when the caller has it already (the same fill, not made twice).
+		const responseHash = (kase: Case, filled?: string) =>
 			ctx.inputSha256(responseFile, idOf(responseFile, kase), [], () => ({
 				case_number: kase.case_number,
 				history_type: type,
-				prompt: prompt(kase),
+				prompt: filled ?? prompt(kase),
 				models: { evaluated: ctx.models.evaluated }
 			}));
 		const responses = await loadFile(
@@ -93,7 +94,7 @@ function prepareForced(
 			responseFile,
 			cases,
 			(k) => idOf(responseFile, k),
-			responseHash
+			(k) => responseHash(k)
 		);
 		const sourceOf = (kase: Case): Source | undefined => {
 			const saved = responses.kept.get(idOf(responseFile, kase));
@@ -118,13 +119,14 @@ function prepareForced(
 				let source = sourceOf(kase);
 				let made: ForceJudgeRecord | null = null;
 				if (!source) {
-					const result = await ctx.call('force_judge', prompt(kase), kase);
+					const filled = prompt(kase);
+					const result = await ctx.call('force_judge', filled, kase);
 					made = {
 						case_number: kase.case_number_value,
 						history: historyOf(kase, type),
 						response: result.response,
 						reasoning: result.reasoning,
-						input_sha256: await responseHash(kase)
+						input_sha256: await responseHash(kase, filled)
 					};
 					const head = await recordHead(responseFile, made);
 					source = { sha256: head.record_sha256, response: made.response };
