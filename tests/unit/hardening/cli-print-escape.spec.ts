@@ -28,6 +28,12 @@ const ALLOWED: Record<string, string> = {
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
 	'plan/plan-args.ts: checked.problem':
 		'a base-URL problem of core/model/base-url.ts, which quotes the URL escaped',
+	'batch/plan-batch-cli.ts: row.label':
+		"a run's id and model, each put through escapeControl where runLabel builds it",
+	'batch/plan-batch-summary.ts: row.label':
+		"a run's id and model, each put through escapeControl where runLabel builds it",
+	'batch/plan-batch-summary.ts: name':
+		"two spaces and a run's label, escaped where runLabel builds it",
 	'plan/plan-command.ts: name':
 		"a run's id and model, each put through escapeControl where it is built",
 	'commands/prompt-pack-file.ts: (e as Error).message':
