@@ -100,6 +100,16 @@ function watched(options: Omit<RunControllerOptions, 'onChange'>) {
 	return { controller, when };
 }
 
+/** A watched controller on fresh storage, already running `request` with a 15 ms counting client. */
+function watchedRun() {
+	const store = new MemoryStore();
+	const plans = memoryStorage();
+	const { controller, when } = watched({ store, plans });
+	const { client, calls } = countingClient(15);
+	const running = controller.start(request(client));
+	return { store, plans, controller, when, calls, running };
+}
+
 const genSaved = (n: number) => (s: RunSnapshot) => (s.progress.gen?.done ?? 0) >= n;
 const isPaused = (s: RunSnapshot) => s.status === 'paused';
 
@@ -155,10 +165,7 @@ describe('RunController', () => {
 	});
 
 	it('pause lets cases under way finish, starts no new case until resumed, then completes', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const { client, calls } = countingClient(15);
-		const running = controller.start(request(client));
+		const { store, controller, when, calls, running } = watchedRun();
 
 		await when(genSaved(1));
 		controller.pause();
@@ -189,11 +196,7 @@ describe('RunController', () => {
 	});
 
 	it('stop aborts the run, keeps finished cases, and a second start resumes without repeating them', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const { controller, when } = watched({ store, plans });
-		const first = countingClient(15);
-		const running = controller.start(request(first.client));
+		const { store, plans, controller, when, running } = watchedRun();
 		await when(genSaved(2));
 		controller.stop();
 		const stopped = await running;
@@ -214,10 +217,7 @@ describe('RunController', () => {
 	});
 
 	it('after a resume, knows the calls and tokens of the run’s earlier start from its call log', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const first = countingClient(15);
-		const running = controller.start(request(first.client));
+		const { store, controller, when, running } = watchedRun();
 		await when(genSaved(2));
 		controller.stop();
 		const stopped = await running;
@@ -272,10 +272,7 @@ describe('RunController', () => {
 	});
 
 	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const { client, calls } = countingClient(15);
-		const running = controller.start(request(client));
+		const { store, controller, when, calls, running } = watchedRun();
 		await when(genSaved(1));
 		controller.pause();
 		await when(isPaused);
