@@ -13,7 +13,7 @@ import {
 } from '../../../../tests/unit/metrics/slow-rates';
 import { buildCaseTable, type ScoredStages } from './case-table';
 import { dcgMetrics } from './dcg';
-import { bootstrapP, pairedBootstrap, pairingProblem, type Difference } from './paired';
+import { bootstrapP, pairedBootstrap, pairingProblem } from './paired';
 import { Prng, scopeSeed } from './prng';
 
 const CATEGORIES = { 合同纠纷: '合同纠纷', 婚姻家庭纠纷: '婚姻家庭纠纷', 劳动争议: '劳动争议' };
