@@ -9,7 +9,7 @@ import { ljpMetrics } from '../../../src/lib/core/metrics/ljp';
 import type { FullRecords } from './random-records';
 
 /** Every rate of some records, keyed `stage.metric` as `flattenRates` keys them. */
-export function slowRates(r: FullRecords): Record<string, number | null> {
+export function rates(r: FullRecords): Record<string, number | null> {
 	const lca = lcaMetrics(r.LCA_results);
 	const dcg = dcgMetrics(r.DCG_results);
 	const ljp = (f: 'LJP_direct' | 'LJP_gold' | 'LJP_interaction') => ljpMetrics(r[f]);

@@ -4,12 +4,7 @@ import {
 	recordsOfCase,
 	type FullRecords
 } from '../../../../tests/unit/metrics/random-records';
-import {
-	concatCases,
-	flattenRates,
-	numpyPercentile,
-	slowRates
-} from '../../../../tests/unit/metrics/slow-rates';
+import * as byRecords from '../../../../tests/unit/metrics/slow-rates';
 import { classOf } from './by-class';
 import {
 	MIN_CASES,
@@ -44,15 +39,15 @@ function slowBootstrap(
 	resamples: number
 ): Record<string, Interval> {
 	const byCase = new Map(caseNumbers.map((c) => [c, recordsOfCase(records, c)]));
-	const union = (cs: string[]) => concatCases(cs, (c) => byCase.get(c)!);
-	const observed = slowRates(union(caseNumbers));
+	const union = (cs: string[]) => byRecords.concatCases(cs, (c) => byCase.get(c)!);
+	const observed = byRecords.rates(union(caseNumbers));
 	const rng = new Prng(scopeSeed(seed, scope));
 	const samples: Record<string, number[]> = Object.fromEntries(
 		Object.keys(observed).map((k) => [k, []])
 	);
 	for (let b = 0; b < resamples; b++) {
 		const drawn = caseNumbers.map(() => caseNumbers[rng.below(caseNumbers.length)]);
-		const rates = slowRates(union(drawn));
+		const rates = byRecords.rates(union(drawn));
 		for (const [k, v] of Object.entries(rates)) if (v !== null) samples[k].push(v);
 	}
 	return Object.fromEntries(
@@ -60,7 +55,7 @@ function slowBootstrap(
 			k,
 			observed[k] === null || caseNumbers.length < 10 || vs.length < resamples / 2
 				? null
-				: [numpyPercentile(vs, 0.025), numpyPercentile(vs, 0.975)]
+				: [byRecords.numpyPercentile(vs, 0.025), byRecords.numpyPercentile(vs, 0.975)]
 		])
 	);
 }
@@ -92,7 +87,7 @@ describe('the rate kernel', () => {
 				for (let k = 0; k < 35; k++) acc[k] += table.counts[i * 35 + k];
 			const out = new Float64Array(SLOTS);
 			evaluateRates(acc, out, 0);
-			const slow = slowRates(records);
+			const slow = byRecords.rates(records);
 			RATE_SLOTS.forEach((slot, s) => {
 				const expected = slow[key(slot)];
 				if (expected === null) expect(out[s], key(slot)).toBeNaN();
@@ -110,14 +105,17 @@ describe('bootstrapRun', () => {
 
 	it('matches a slow record-level bootstrap with the same seed, overall and per class', () => {
 		const fast = bootstrapRun(table, { resamples: B, seed: 99 });
-		expectIntervalsClose(flattenRates(fast.ci95), slowBootstrap(records, cases, '', 99, B));
+		expectIntervalsClose(
+			byRecords.flattenRates(fast.ci95),
+			slowBootstrap(records, cases, '', 99, B)
+		);
 		expect(Object.keys(fast.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
 		for (const cls of Object.keys(fast.by_class)) {
 			const inClass = cases.filter(
 				(c) => classOf(recordsOfCase(records, c).DCG_results[0].cause_of_action, CATEGORIES) === cls
 			);
 			expectIntervalsClose(
-				flattenRates(fast.by_class[cls]),
+				byRecords.flattenRates(fast.by_class[cls]),
 				slowBootstrap(records, inClass, cls, 99, B)
 			);
 		}
@@ -127,8 +125,8 @@ describe('bootstrapRun', () => {
 		const one = bootstrapRun(table, { resamples: B, seed: 5 });
 		expect(bootstrapRun(table, { resamples: B, seed: 5 })).toEqual(one);
 		expect(bootstrapRun(table, { resamples: B, seed: 6 }).ci95.lca).not.toEqual(one.ci95.lca);
-		const point = slowRates(records);
-		for (const [k, ci] of Object.entries(flattenRates(one.ci95))) {
+		const point = byRecords.rates(records);
+		for (const [k, ci] of Object.entries(byRecords.flattenRates(one.ci95))) {
 			expect(ci, k).not.toBeNull();
 			expect(ci![0], k).toBeLessThanOrEqual(point[k]!);
 			expect(ci![1], k).toBeGreaterThanOrEqual(point[k]!);
@@ -181,7 +179,7 @@ describe('bootstrapRun', () => {
 		expect(Math.min(...sizes)).toBeLessThan(10);
 		const out = bootstrapRun(t, { resamples: 100 });
 		t.classes.forEach((cls, i) => {
-			const values = Object.values(flattenRates(out.by_class[cls]));
+			const values = Object.values(byRecords.flattenRates(out.by_class[cls]));
 			if (sizes[i] < 10) expect(values.every((v) => v === null)).toBe(true);
 			else expect(values.some((v) => v !== null)).toBe(true);
 		});

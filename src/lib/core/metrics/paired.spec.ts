@@ -5,12 +5,7 @@ import {
 	recordsOfCase,
 	type FullRecords
 } from '../../../../tests/unit/metrics/random-records';
-import {
-	concatCases,
-	flattenRates,
-	numpyPercentile,
-	slowRates
-} from '../../../../tests/unit/metrics/slow-rates';
+import * as byRecords from '../../../../tests/unit/metrics/slow-rates';
 import { buildCaseTable, type ScoredStages } from './case-table';
 import { dcgMetrics } from './dcg';
 import { bootstrapP, pairedBootstrap, pairingProblem } from './paired';
@@ -27,18 +22,18 @@ const tableOf = (r: FullRecords, order = casesOf(r), categories = CATEGORIES) =>
 	buildCaseTable(order, r, categories, ALL);
 
 const concat = (records: FullRecords, cases: string[]) =>
-	concatCases(cases, (c) => recordsOfCase(records, c));
+	byRecords.concatCases(cases, (c) => recordsOfCase(records, c));
 
 /** The paired bootstrap the slow way: the same drawn case numbers scored in A and in B. */
 function slowPaired(a: FullRecords, b: FullRecords, cases: string[], seed: number, B: number) {
-	const obsA = slowRates(concat(a, cases));
-	const obsB = slowRates(concat(b, cases));
+	const obsA = byRecords.rates(concat(a, cases));
+	const obsB = byRecords.rates(concat(b, cases));
 	const rng = new Prng(scopeSeed(seed, ''));
 	const diffs: Record<string, number[]> = Object.fromEntries(Object.keys(obsA).map((k) => [k, []]));
 	for (let i = 0; i < B; i++) {
 		const drawn = cases.map(() => cases[rng.below(cases.length)]);
-		const ra = slowRates(concat(a, drawn));
-		const rb = slowRates(concat(b, drawn));
+		const ra = byRecords.rates(concat(a, drawn));
+		const rb = byRecords.rates(concat(b, drawn));
 		for (const k of Object.keys(ra))
 			if (ra[k] !== null && rb[k] !== null) diffs[k].push(rb[k]! - ra[k]!);
 	}
@@ -53,7 +48,14 @@ function slowPaired(a: FullRecords, b: FullRecords, cases: string[], seed: numbe
 			const ties = xs.filter((x) => Math.abs(x) <= 1e-12).length;
 			const p =
 				Math.abs(d) <= 1e-12 ? 1 : Math.min(1, (2 * (opposite + ties / 2 + 1)) / (xs.length + 1));
-			return [k, { diff: d, ci95: [numpyPercentile(xs, 0.025), numpyPercentile(xs, 0.975)], p }];
+			return [
+				k,
+				{
+					diff: d,
+					ci95: [byRecords.numpyPercentile(xs, 0.025), byRecords.numpyPercentile(xs, 0.975)],
+					p
+				}
+			];
 		})
 	);
 }
@@ -63,7 +65,7 @@ describe('pairedBootstrap', () => {
 	const b = randomRun({ cases: 60, seed: 12, skill: 0.7 });
 
 	it('matches a slow record-level paired bootstrap with the same seed', () => {
-		const fast = flattenRates(
+		const fast = byRecords.flattenRates(
 			pairedBootstrap(tableOf(a), tableOf(b), { resamples: 250, seed: 3 }).metrics
 		);
 		const slow = slowPaired(a, b, casesOf(a), 3, 250);
@@ -79,11 +81,11 @@ describe('pairedBootstrap', () => {
 	it('gives difference 0, interval [0, 0] and p = 1 for identical runs', () => {
 		const result = pairedBootstrap(tableOf(a), tableOf(a), { resamples: 200 });
 		expect(result.n_cases).toBe(60);
-		for (const [k, d] of Object.entries(flattenRates(result.metrics))) {
+		for (const [k, d] of Object.entries(byRecords.flattenRates(result.metrics))) {
 			expect(d, k).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
 		}
 		for (const tree of Object.values(result.by_class)) {
-			for (const d of Object.values(flattenRates(tree)))
+			for (const d of Object.values(byRecords.flattenRates(tree)))
 				expect(d).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
 		}
 	});
