@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../tests/support/thrown';
 import { UsageError } from '../lib/core/errors';
 import { DEFAULT_SETTINGS } from '../lib/core/records';
 import { numberFlag, parseGenerationArgs, type GenerationOptions } from './args';
@@ -206,14 +207,7 @@ describe('parseGenerationArgs: usage errors', () => {
 			LEXPILOT_JUDGE_BASE_URL: 'ftp://x/v1'
 		})
 	])('$message', ({ args, env, message }) => {
-		let error: unknown;
-		try {
-			parse(args, env);
-		} catch (e) {
-			error = e;
-		}
-		expect(error).toBeInstanceOf(UsageError);
-		expect((error as Error).message).toContain(message);
+		expect(thrownBy(() => parse(args, env), UsageError).message).toContain(message);
 	});
 
 	it('leaves unknown flags and positionals to util.parseArgs (exit 2 through the dispatcher)', () => {

@@ -5,6 +5,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { wrap, type IDBPDatabase } from 'idb';
+import { vi } from 'vitest';
 import {
 	DEFAULT_DB_NAME,
 	openIdbStore,
@@ -63,4 +64,22 @@ export async function dropRecord(
 	const raw = await rawDbOf(store);
 	const rows = await raw.getAllFromIndex('records', 'by_file', [run.runId, run.modelDir, file]);
 	await raw.delete('records', [run.runId, run.modelDir, file, rows[index].seq]);
+}
+
+/**
+ * Makes the `nth` `method` call from now on (on object store `store`, or on any) fail as a full
+ * disk does; the other calls go through. Returns the spy (`mockRestore` frees the space again).
+ */
+export function fillStorageAt(nth: number, store?: string, method: 'add' | 'put' = 'add') {
+	const original = IDBObjectStore.prototype[method];
+	let calls = 0;
+	return vi.spyOn(IDBObjectStore.prototype, method).mockImplementation(function (
+		this: IDBObjectStore,
+		...args: Parameters<typeof original>
+	) {
+		if ((store === undefined || this.name === store) && ++calls === nth) {
+			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+		}
+		return original.apply(this, args);
+	});
 }

@@ -1,12 +1,12 @@
 /** A bundled run's other files read: its manifest, its call log and its review files. */
 import { mergeReviews, readReviewFile, type PlacedReview } from '../core/agreement/merge';
 import { parseCallLog } from '../core/calls/log';
-import type { CallLogEntry } from '../core/calls/schema';
 import type { RunKey } from '../core/layout';
 import type { Manifest } from '../core/records';
 import { readManifestBytes } from '../core/store/manifest-file';
 import { decodeLayoutText } from '../core/text';
-import { decode, type Problems } from './bundle-problems';
+import { readJsonlLines } from './bundle-lines';
+import type { Problems } from './bundle-problems';
 import type { BundleCalls } from './bundle-types';
 
 /** A run's manifest as written, or null with the problem noted. */
@@ -33,21 +33,7 @@ export function readCallsFile(
 	label: string,
 	problems: Problems
 ): BundleCalls | null {
-	const text = decode(bytes, label, problems);
-	if (text === null) return null;
-	let entries: CallLogEntry[];
-	try {
-		entries = parseCallLog(text, label);
-	} catch (e) {
-		problems.pushError(e);
-		return null;
-	}
-	const lines = text
-		.replace(/^\uFEFF/, '')
-		.split('\n')
-		.slice(0, entries.length)
-		.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-	return { lines, entries };
+	return readJsonlLines(bytes, label, problems, (text) => parseCallLog(text, label));
 }
 
 /** A run's review files, merged (conflicts refused by place); null after a problem. */

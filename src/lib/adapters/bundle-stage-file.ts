@@ -4,8 +4,8 @@ import { STAGE_FILES, type AnyRecord } from '../core/records';
 import { parseJsonl } from '../core/jsonl';
 import { coded } from '../core/said';
 import { recordIdentity } from '../core/store/identity';
-import { stripBom } from '../core/text';
-import { decode, type Problems } from './bundle-problems';
+import { readJsonlLines } from './bundle-lines';
+import type { Problems } from './bundle-problems';
 import type { BundleFile } from './bundle-types';
 
 /** Parses one stage file and checks that its cases are the run's selected cases, each once. */
@@ -16,20 +16,14 @@ export function readStageFile(
 	selected: ReadonlySet<string>,
 	problems: Problems
 ): BundleFile | null {
-	const text = decode(bytes, label, problems);
-	if (text === null) return null;
-	let records: AnyRecord[];
-	try {
-		records = parseJsonl(text, STAGE_FILES[file].schema, label) as AnyRecord[];
-	} catch (e) {
-		problems.pushError(e);
-		return null;
-	}
-	const body = stripBom(text);
-	const lines = body
-		.split('\n')
-		.slice(0, records.length)
-		.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+	const read = readJsonlLines(
+		bytes,
+		label,
+		problems,
+		(text) => parseJsonl(text, STAGE_FILES[file].schema, label) as AnyRecord[]
+	);
+	if (read === null) return null;
+	const { entries: records, lines } = read;
 	const first = new Map<string, number>();
 	let ok = true;
 	records.forEach((record, i) => {

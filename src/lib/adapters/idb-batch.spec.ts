@@ -1,7 +1,7 @@
 /** IdbStore as a `BatchStore`: rounds and answers per run, checked rows, whole appends. */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeTestStores, openTestStore, rawDbOf } from '../../../tests/support/idb';
+import { closeTestStores, fillStorageAt, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import { allStoredFiles } from '../../../tests/support/stored-runs';
 import { makeA1, makeManifest } from '../../../tests/support/record-factories';
 import { isBatchStore, type BatchState, type SavedBatchAnswer } from '../core/batch/store';
@@ -96,17 +96,8 @@ describe('IdbStore batch rounds', () => {
 	it('saves nothing of an append the disk is too full for, and everything before it', async () => {
 		const store = await openTestStore();
 		await store.appendBatchAnswers(run, [answer(0)]);
-		let adds = 0;
-		const add = IDBObjectStore.prototype.add;
-		vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (
-			this: IDBObjectStore,
-			...args: Parameters<IDBObjectStore['add']>
-		) {
-			// The third answer of the append finds the disk full.
-			if (++adds === 3)
-				throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-			return add.apply(this, args);
-		});
+		// The third answer of the append finds the disk full.
+		fillStorageAt(3);
 		const error = await store
 			.appendBatchAnswers(run, [answer(1), answer(2), answer(3), answer(4)])
 			.catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { openTestStore, rawDbOf } from '../../../tests/support/idb';
+import { fillStorageAt, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import { allStoredFiles, useStoredRuns } from '../../../tests/support/stored-runs';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { MemoryStore } from '../core/store/memory-store';
@@ -71,22 +71,13 @@ describe('importRuns', () => {
 
 	it('says a full storage stopped the import, and writes nothing', async () => {
 		const store = await openTestStore();
-		let adds = 0;
-		const add = IDBObjectStore.prototype.add;
-		vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (
-			this: IDBObjectStore,
-			...args: Parameters<IDBObjectStore['add']>
-		) {
-			// Well into the second run's records.
-			if (++adds === 40)
-				throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-			return add.apply(this, args);
-		});
+		// Well into the second run's records.
+		const full = fillStorageAt(40);
 		await expect(importRuns(store, fx.bundle.runs)).rejects.toThrow(
 			/^Browser storage is full, so the bundle was not imported \(nothing was written\)/
 		);
+		expect(full.mock.calls).toHaveLength(40);
 		vi.restoreAllMocks();
-		expect(adds).toBe(40);
 		expect(await listStoredRuns(store)).toEqual([]);
 		expect(await recordRows(store)).toBe(0);
 	});

@@ -1,5 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rejectionOf } from '../../../tests/support/thrown';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import {
@@ -56,12 +57,7 @@ function edited(path: string, text: string | null): BundleEntry[] {
 }
 
 async function problemsOf(promise: Promise<unknown>): Promise<string[]> {
-	const error = await promise.then(
-		() => null,
-		(e: unknown) => e
-	);
-	expect(error).toBeInstanceOf(BundleError);
-	return (error as BundleError).problems;
+	return (await rejectionOf(promise, BundleError)).problems;
 }
 
 describe('zip bundles', () => {

@@ -10,7 +10,7 @@ import { english } from './voice';
 /** The coded pieces of `error`'s message, when it has them all. */
 export function saidOf(error: unknown): CoreText[] | undefined {
 	if (error instanceof ModelCallError) return error.details.said;
-	if (error instanceof UsageError || error instanceof CheckpointError) return error.said;
+	if (error instanceof CodedError) return error.said;
 	return undefined;
 }
 
@@ -27,9 +27,8 @@ export function around(
 	return [...(before ? [before] : []), ...said, ...(after ? [after] : [])];
 }
 
-/** An invalid or inconsistent input: dataset, flags, prompt pack, bundle. CLI exit 2. */
-export class UsageError extends Error {
-	override name = 'UsageError';
+/** An error whose message may come with its coded pieces, or be made of them. */
+abstract class CodedError extends Error {
 	readonly said?: CoreText[];
 	/** Given coded pieces, its message is their English; else `message`, `said` beside it. */
 	constructor(message: string | CoreText[], said?: CoreText[]) {
@@ -38,15 +37,14 @@ export class UsageError extends Error {
 	}
 }
 
+/** An invalid or inconsistent input: dataset, flags, prompt pack, bundle. CLI exit 2. */
+export class UsageError extends CodedError {
+	override name = 'UsageError';
+}
+
 /** A saved checkpoint or manifest that does not fit this run, or a malformed file. CLI exit 2. */
-export class CheckpointError extends Error {
+export class CheckpointError extends CodedError {
 	override name = 'CheckpointError';
-	readonly said?: CoreText[];
-	/** Given coded pieces, its message is their English; else `message`, `said` beside it. */
-	constructor(message: string | CoreText[], said?: CoreText[]) {
-		super(typeof message === 'string' ? message : english(message));
-		this.said = typeof message === 'string' ? said : message;
-	}
 }
 
 /**

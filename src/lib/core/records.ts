@@ -36,15 +36,16 @@ export type LcaLabel = z.infer<typeof LcaLabel>;
 export const DcgLabel = z.enum(['是', '否']);
 export type DcgLabel = z.infer<typeof DcgLabel>;
 
+/** The evaluated model's answer to a history: a first response (a1) or a forced judgment. */
+const ANSWER = {
+	history: History,
+	response: z.string(),
+	reasoning: z.string().nullable().optional(),
+	input_sha256: sha256Hex
+};
+
 export const A1Record = z
-	.object({
-		case_number: caseNumber,
-		history_type: HistoryType,
-		history: History,
-		response: z.string(),
-		reasoning: z.string().nullable().optional(),
-		input_sha256: sha256Hex
-	})
+	.object({ case_number: caseNumber, history_type: HistoryType, ...ANSWER })
 	.loose();
 export type A1Record = z.infer<typeof A1Record>;
 
@@ -85,15 +86,7 @@ export const ForceAskRecord = z
 	.loose();
 export type ForceAskRecord = z.infer<typeof ForceAskRecord>;
 
-export const ForceJudgeRecord = z
-	.object({
-		case_number: caseNumber,
-		history: History,
-		response: z.string(),
-		reasoning: z.string().nullable().optional(),
-		input_sha256: sha256Hex
-	})
-	.loose();
+export const ForceJudgeRecord = z.object({ case_number: caseNumber, ...ANSWER }).loose();
 export type ForceJudgeRecord = z.infer<typeof ForceJudgeRecord>;
 
 export const LcaResultRecord = z

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rejectionOf } from '../../../tests/support/thrown';
 import { BundleFetchError, bundleSize, fetchBundle, type BundleFailure } from './bundle-fetch';
 
 const ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
@@ -26,12 +27,7 @@ const corsRefused = () => {
 };
 
 async function failureOf(promise: Promise<unknown>): Promise<BundleFailure> {
-	const e = await promise.then(
-		() => null,
-		(e: unknown) => e
-	);
-	expect(e).toBeInstanceOf(BundleFetchError);
-	return (e as BundleFetchError).failure;
+	return (await rejectionOf(promise, BundleFetchError)).failure;
 }
 
 describe('fetching a linked bundle', () => {

@@ -56,6 +56,12 @@ function outcome(
 	};
 }
 
+/** What a failed action says: `title`, then the error's message as it came. */
+function failed(title: () => string, e: unknown): Outcome {
+	const message = (e as Error).message;
+	return outcome('error', title, () => [message]);
+}
+
 /** A validated bundle that holds runs stored already, waiting for the user's decision. */
 export interface PendingImport {
 	bundle: Bundle;
@@ -148,12 +154,7 @@ export class BundlesState {
 				() => [m.bundles_exported_size({ files: files.size, size: formatBytes(zip.length) })]
 			);
 		} catch (e) {
-			const message = (e as Error).message;
-			this.outcome = outcome(
-				'error',
-				() => m.bundles_export_failed(),
-				() => [message]
-			);
+			this.outcome = failed(() => m.bundles_export_failed(), e);
 		} finally {
 			this.busy = null;
 		}
@@ -318,12 +319,7 @@ export class BundlesState {
 		try {
 			await this.#write(pending.bundle, true);
 		} catch (e) {
-			const message = (e as Error).message;
-			this.outcome = outcome(
-				'error',
-				() => m.bundles_nothing_imported(),
-				() => [message]
-			);
+			this.outcome = failed(() => m.bundles_nothing_imported(), e);
 		} finally {
 			this.busy = null;
 		}
@@ -341,12 +337,7 @@ export class BundlesState {
 			this.outcome = outcome('ok', () => m.bundles_deleted({ run: runLabel(run) }));
 			await this.load();
 		} catch (e) {
-			const message = (e as Error).message;
-			this.outcome = outcome(
-				'error',
-				() => m.bundles_not_deleted(),
-				() => [message]
-			);
+			this.outcome = failed(() => m.bundles_not_deleted(), e);
 		} finally {
 			this.busy = null;
 		}

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { settingsWith } from '../../../tests/support/model-settings';
 import { cliCommands, cliStageCommands, KEY_PLACEHOLDER, shellQuote } from './cli-command';
-import { defaultModelSettings, type ModelSettings } from './model-settings';
+import type { ModelSettings } from './model-settings';
 
-function settings(edit: (s: ModelSettings) => void = () => {}): ModelSettings {
-	const s = defaultModelSettings();
-	s.roles.evaluated.model = 'deepseek-chat';
-	edit(s);
-	return s;
-}
+const settings = (edit?: (s: ModelSettings) => void) => settingsWith(edit, 'deepseek-chat');
 
 describe('cliCommands', () => {
 	it('names the key variables and never writes a key', () => {

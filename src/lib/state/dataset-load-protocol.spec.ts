@@ -41,6 +41,16 @@ async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {
 	return { sent, buffer };
 }
 
+/** A problem of case 0 in `field` (null: the case as a whole). */
+const problemIn = (field: string | null) => ({
+	caseIndex: 0,
+	caseNumber: null,
+	field,
+	messageIndex: null,
+	message: 'm',
+	text: 'm'
+});
+
 describe('handleLoadRequest (the worker side)', () => {
 	it('posts progress, then the head with the bytes transferred back, then every case in order', async () => {
 		const bytes = datasetBytes(validCases(300));
@@ -103,15 +113,15 @@ describe('handleLoadRequest (the worker side)', () => {
 
 describe('capProblems', () => {
 	it('keeps every problem when few, and counts the omitted ones by field, most first', () => {
-		const p = (field: string | null) => ({
-			caseIndex: 0,
-			caseNumber: null,
-			field,
-			messageIndex: null,
-			message: 'm',
-			text: 'm'
-		});
-		const list = [p('a'), p('b'), p('b'), p(null), p('b'), p('c'), p('c')];
+		const list = [
+			problemIn('a'),
+			problemIn('b'),
+			problemIn('b'),
+			problemIn(null),
+			problemIn('b'),
+			problemIn('c'),
+			problemIn('c')
+		];
 		expect(capProblems(list, 10)).toEqual({ items: list, total: 7, omitted: [] });
 		expect(capProblems(list, 2)).toEqual({
 			items: list.slice(0, 2),
@@ -341,15 +351,10 @@ describe('release', () => {
 
 describe('notShownByKind and kindsText', () => {
 	it('counts unshown sent items and omitted ones together', () => {
-		const p = (field: string) => ({
-			caseIndex: 0,
-			caseNumber: null,
-			field,
-			messageIndex: null,
-			message: 'm',
-			text: 'm'
-		});
-		const list = capProblems([p('a'), p('b'), p('b'), p('c'), p('b')], 3);
+		const list = capProblems(
+			[problemIn('a'), problemIn('b'), problemIn('b'), problemIn('c'), problemIn('b')],
+			3
+		);
 		expect(notShownByKind(list, 1)).toEqual([
 			{ kind: 'b', count: 3 },
 			{ kind: 'c', count: 1 }

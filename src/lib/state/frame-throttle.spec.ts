@@ -21,41 +21,45 @@ function manualFrames() {
 	};
 }
 
+/** A throttle over `schedule` that counts its draws. */
+function counted(schedule: Scheduler) {
+	let draws = 0;
+	const t = frameThrottle(() => draws++, schedule);
+	return { t, draws: () => draws };
+}
+
 describe('frameThrottle', () => {
 	it('draws once per frame however many updates arrive', () => {
 		const frames = manualFrames();
-		let draws = 0;
-		const t = frameThrottle(() => draws++, frames.schedule);
+		const { t, draws } = counted(frames.schedule);
 		for (let i = 0; i < 500; i++) t.request();
-		expect(draws).toBe(0);
+		expect(draws()).toBe(0);
 		frames.frame();
-		expect(draws).toBe(1);
+		expect(draws()).toBe(1);
 		t.request();
 		frames.frame();
 		frames.frame();
-		expect(draws).toBe(2);
+		expect(draws()).toBe(2);
 	});
 
 	it('flush draws a pending update at once and only once', () => {
 		const frames = manualFrames();
-		let draws = 0;
-		const t = frameThrottle(() => draws++, frames.schedule);
+		const { t, draws } = counted(frames.schedule);
 		t.flush();
-		expect(draws).toBe(0);
+		expect(draws()).toBe(0);
 		t.request();
 		t.flush();
-		expect(draws).toBe(1);
+		expect(draws()).toBe(1);
 		expect(frames.pending).toBe(0);
 	});
 
 	it('cancel drops a pending update', () => {
 		const frames = manualFrames();
-		let draws = 0;
-		const t = frameThrottle(() => draws++, frames.schedule);
+		const { t, draws } = counted(frames.schedule);
 		t.request();
 		t.cancel();
 		frames.frame();
-		expect(draws).toBe(0);
+		expect(draws()).toBe(0);
 	});
 });
 
@@ -76,30 +80,26 @@ describe('spacedFrames', () => {
 				t.run();
 			}
 		};
-		let draws = 0;
-		const t = frameThrottle(
-			() => draws++,
-			spacedFrames(200, frames.schedule, timer, () => clock)
-		);
+		const { t, draws } = counted(spacedFrames(200, frames.schedule, timer, () => clock));
 		t.request();
 		frames.frame();
-		expect(draws).toBe(1);
+		expect(draws()).toBe(1);
 		// A change 50 ms later waits out the gap: no frame is asked for before it.
 		advance(50);
 		t.request();
 		t.request();
 		frames.frame();
-		expect([draws, frames.pending]).toEqual([1, 0]);
+		expect([draws(), frames.pending]).toEqual([1, 0]);
 		advance(149);
 		expect(frames.pending).toBe(0);
 		advance(1);
 		frames.frame();
-		expect(draws).toBe(2);
+		expect(draws()).toBe(2);
 		// Long after the last draw, the next frame draws at once.
 		advance(1000);
 		t.request();
 		frames.frame();
-		expect(draws).toBe(3);
+		expect(draws()).toBe(3);
 	});
 
 	it('cancel drops a draw that waits for the gap, flush draws it at once', () => {
@@ -107,11 +107,7 @@ describe('spacedFrames', () => {
 		let clock = 0;
 		let pending: (() => void) | null = null;
 		const timer: Timer = (run) => ((pending = run), () => (pending = null));
-		let draws = 0;
-		const t = frameThrottle(
-			() => draws++,
-			spacedFrames(200, frames.schedule, timer, () => clock)
-		);
+		const { t, draws } = counted(spacedFrames(200, frames.schedule, timer, () => clock));
 		t.request();
 		frames.frame();
 		clock = 10;
@@ -120,6 +116,6 @@ describe('spacedFrames', () => {
 		expect(pending).toBeNull();
 		t.request();
 		t.flush();
-		expect([draws, pending]).toEqual([2, null]);
+		expect([draws(), pending]).toEqual([2, null]);
 	});
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settingsWith as settings } from '../../../tests/support/model-settings';
 import { DEFAULT_BASE_URL, SETTING_LIMITS, SIMULATED_ENDPOINT } from '$lib/core/run-config';
 import {
 	defaultModelSettings,
@@ -7,13 +8,6 @@ import {
 	settingsProblems,
 	type ModelSettings
 } from './model-settings';
-
-function settings(edit: (s: ModelSettings) => void = () => {}): ModelSettings {
-	const s = defaultModelSettings();
-	s.roles.evaluated.model = 'qwen2.5:7b';
-	edit(s);
-	return s;
-}
 
 describe('resolveEndpoints: roles fall back to the default endpoint (PROTOCOL.md §2)', () => {
 	const cases: Array<[string, (s: ModelSettings) => void, string, string]> = [

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { closeTestStores, dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
+import { NO_CHOICE } from '../../../tests/support/results-query';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import { idbLayoutSource, readRunsFiles } from '$lib/adapters/idb-layout-source';
 import { bundleView } from '$lib/adapters/bundle-view';
@@ -11,20 +12,10 @@ import { runKey } from '$lib/core/names';
 import { localDateTime } from '$lib/view/local-format';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
-import { DEFAULT_LEADERBOARD_QUERY } from '$lib/view/leaderboard-query';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
 import { ResultsState } from './results.svelte';
 
 const dataset = makeDataset(3);
-const NO_PANELS = {
-	compare: null,
-	compareClass: '',
-	matrix: null,
-	matrixClass: '',
-	leaderboard: DEFAULT_LEADERBOARD_QUERY,
-	bundle: null
-} as const;
-
 async function setup(): Promise<{ store: IdbStore; state: ResultsState }> {
 	const store = await openTestStore();
 	const state = new ResultsState({ openStore: async () => store });
@@ -172,24 +163,17 @@ describe('ResultsState', () => {
 		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
 		expect(state.query).toBeNull();
 		await state.load();
-		expect(state.query).toEqual({
-			runs: null,
-			mode: null,
-			mixSimulated: false,
-			choice: DEFAULT_FIGURE_CHOICE,
-			...NO_PANELS
-		});
+		expect(state.query).toEqual(NO_CHOICE);
 		const [k1] = state.runs.map((r) => runKey(r.run));
 		state.toggle(k1, false);
 		state.setMode('runs');
 		state.choice.ljpSetup = 'gold';
 		const [, k2] = state.runs.map((r) => runKey(r.run));
 		expect(state.query).toEqual({
+			...NO_CHOICE,
 			runs: [k2],
 			mode: 'runs',
-			mixSimulated: false,
-			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' },
-			...NO_PANELS
+			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
 		});
 	});
 
@@ -198,11 +182,11 @@ describe('ResultsState', () => {
 		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }, { runId: 'run3' }]);
 		const keys = (await store.listRuns()).map(runKey);
 		state.restore({
+			...NO_CHOICE,
 			runs: [keys[2], 'gone/m-1', keys[0]],
 			mode: 'runs',
 			mixSimulated: true,
-			choice: { ...DEFAULT_FIGURE_CHOICE, lcaClass: 'f1_c' },
-			...NO_PANELS
+			choice: { ...DEFAULT_FIGURE_CHOICE, lcaClass: 'f1_c' }
 		});
 		const loading = state.load();
 		// The link is not written over before its runs are shown.
@@ -226,15 +210,7 @@ describe('ResultsState', () => {
 		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2' }]);
 		const [k1, k2] = (await store.listRuns()).map(runKey);
 		const picks = { compareClass: 'labour', matrix: k2, matrixClass: 'debt' };
-		state.restore({
-			runs: null,
-			mode: null,
-			mixSimulated: false,
-			choice: { ...DEFAULT_FIGURE_CHOICE },
-			...NO_PANELS,
-			...picks,
-			compare: [k2, k1]
-		});
+		state.restore({ ...NO_CHOICE, ...picks, compare: [k2, k1] });
 		await state.load();
 		await vi.waitFor(() => expect(state.comparison?.status).toBe('ready'));
 		expect([state.comparison?.a, state.comparison?.b]).toEqual([k2, k1]);

@@ -71,6 +71,12 @@ function request(client: ModelClient, overrides: Partial<RunRequest> = {}): RunR
 }
 
 /** A controller over a fresh memory store and plans list, both handed back for the test to read. */
+/** A controller over a fresh IndexedDB (fake-indexeddb) store named `dbName`. */
+async function idbController(dbName: string) {
+	const store = await openIdbStore({ dbName, idbFactory: new IDBFactory(), locks: null });
+	return { store, controller: new RunController({ store, plans: memoryStorage() }) };
+}
+
 function freshController() {
 	const store = new MemoryStore();
 	const plans = memoryStorage();
@@ -98,6 +104,29 @@ function watched(options: Omit<RunControllerOptions, 'onChange'>) {
 			? Promise.resolve()
 			: new Promise<void>((resolve) => waiters.add({ check, resolve }));
 	return { controller, when };
+}
+
+/** A watched controller on fresh storage, already running `request` with the client of `recorder`. */
+function watchedRun<R extends { client: ModelClient }>(
+	recorder: R,
+	overrides: Partial<RunRequest> = {}
+) {
+	const store = new MemoryStore();
+	const plans = memoryStorage();
+	const { controller, when } = watched({ store, plans });
+	const running = controller.start(request(recorder.client, overrides));
+	return { store, plans, controller, when, running, ...recorder };
+}
+
+/** Stops `run` once gen has saved `n` cases; the run, and its plan, end stopped without error. */
+async function stopAfterGen(run: ReturnType<typeof watchedRun>, n: number): Promise<RunSnapshot> {
+	await run.when(genSaved(n));
+	run.controller.stop();
+	const stopped = await run.running;
+	expect(stopped.status).toBe('stopped');
+	expect(stopped.error).toBeNull();
+	expect(loadPlans(run.plans)[0].status).toBe('stopped');
+	return stopped;
 }
 
 const genSaved = (n: number) => (s: RunSnapshot) => (s.progress.gen?.done ?? 0) >= n;
@@ -155,10 +184,7 @@ describe('RunController', () => {
 	});
 
 	it('pause lets cases under way finish, starts no new case until resumed, then completes', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const { client, calls } = countingClient(15);
-		const running = controller.start(request(client));
+		const { store, controller, when, calls, running } = watchedRun(countingClient(15));
 
 		await when(genSaved(1));
 		controller.pause();
@@ -189,18 +215,9 @@ describe('RunController', () => {
 	});
 
 	it('stop aborts the run, keeps finished cases, and a second start resumes without repeating them', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const { controller, when } = watched({ store, plans });
-		const first = countingClient(15);
-		const running = controller.start(request(first.client));
-		await when(genSaved(2));
-		controller.stop();
-		const stopped = await running;
-
-		expect(stopped.status).toBe('stopped');
-		expect(stopped.error).toBeNull();
-		expect(loadPlans(plans)[0].status).toBe('stopped');
+		const run = watchedRun(countingClient(15));
+		const { store, controller } = run;
+		const stopped = await stopAfterGen(run, 2);
 		const kept = await savedCases(store, stopped, 'gen');
 		expect(kept.length).toBeGreaterThanOrEqual(2);
 
@@ -214,13 +231,9 @@ describe('RunController', () => {
 	});
 
 	it('after a resume, knows the calls and tokens of the run’s earlier start from its call log', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const first = countingClient(15);
-		const running = controller.start(request(first.client));
-		await when(genSaved(2));
-		controller.stop();
-		const stopped = await running;
+		const run = watchedRun(countingClient(15));
+		const { store, controller } = run;
+		const stopped = await stopAfterGen(run, 2);
 		// A new run has no earlier calls.
 		expect(stopped.earlier).toBeNull();
 		const logged = (await store.readCalls(stopped.run!)).filter((c) => c.response !== null);
@@ -242,12 +255,7 @@ describe('RunController', () => {
 	});
 
 	it('resumes in browser storage with other timeout, retries and concurrency, recording them', async () => {
-		const store = await openIdbStore({
-			dbName: 'run-controller-operational',
-			idbFactory: new IDBFactory(),
-			locks: null
-		});
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { store, controller } = await idbController('run-controller-operational');
 		const first = await controller.start(request(countingClient(0).client, { limit: 2 }));
 		expect(first.status, first.error?.message).toBe('done');
 		const patient = { ...DEFAULT_SETTINGS, timeout_s: 600, retries: 12 };
@@ -272,10 +280,7 @@ describe('RunController', () => {
 	});
 
 	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const { client, calls } = countingClient(15);
-		const running = controller.start(request(client));
+		const { store, controller, when, calls, running } = watchedRun(countingClient(15));
 		await when(genSaved(1));
 		controller.pause();
 		await when(isPaused);
@@ -290,12 +295,8 @@ describe('RunController', () => {
 	});
 
 	it('refuses a run another writer holds, writing nothing and keeping the other plan', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const { controller: holder, when } = watched({ store, plans });
+		const { store, plans, controller: holder, when, running } = watchedRun(countingClient(20));
 		const other = new RunController({ store, plans });
-		const slow = countingClient(20);
-		const running = holder.start(request(slow.client));
 		// The holder writes its plan once the engine has accepted the run, at its first progress.
 		await when((s) => s.progress.gen !== undefined);
 		expect(loadPlans(plans)).toHaveLength(1);
@@ -348,12 +349,7 @@ describe('RunController and the call log', () => {
 	});
 
 	it('logs into browser storage too (IndexedDB)', async () => {
-		const store = await openIdbStore({
-			dbName: 'calls',
-			idbFactory: new IDBFactory(),
-			locks: null
-		});
-		const controller = new RunController({ store, plans: memoryStorage() });
+		const { store, controller } = await idbController('calls');
 		const { client, calls } = countingClient(0);
 		const snap = await controller.start(request(client, { stages: ['gen', 'dcg'], limit: 2 }));
 		expect(snap.status, snap.error?.message).toBe('done');
@@ -575,14 +571,13 @@ describe('RunController, several stages together', () => {
 	});
 
 	it('pause starts no new task, lets those under way finish and be saved, then resume completes', async () => {
-		const store = new MemoryStore();
-		const { controller, when } = watched({ store, plans: memoryStorage() });
-		const { client, log } = jitteredClient();
 		// More tasks than the scheduler keeps going (WINDOW).
 		const dataset = makeDataset(16);
-		const running = controller.start(
-			request(client, { stages: ['gen', 'dcg'], dataset, concurrency: 1 })
-		);
+		const { store, controller, when, running, log } = watchedRun(jitteredClient(), {
+			stages: ['gen', 'dcg'],
+			dataset,
+			concurrency: 1
+		});
 		await when(genSaved(1));
 		controller.pause();
 		await when(isPaused);
@@ -657,19 +652,11 @@ describe('RunController, several stages together', () => {
 
 describe('RunController, several stages together, stopped', () => {
 	it('stop ends every stage as stopped, keeps what is saved, and a second start repeats none of it', async () => {
-		const store = new MemoryStore();
-		const plans = memoryStorage();
-		const { controller, when } = watched({ store, plans });
-		const first = jitteredClient();
 		const dataset = makeDataset(16);
 		const stages: StageName[] = ['gen', 'dcg'];
-		const running = controller.start(request(first.client, { stages, dataset, concurrency: 1 }));
-		await when(genSaved(1));
-		controller.stop();
-		const stopped = await running;
-		expect(stopped.status).toBe('stopped');
-		expect(stopped.error).toBeNull();
-		expect(loadPlans(plans)[0].status).toBe('stopped');
+		const run = watchedRun(jitteredClient(), { stages, dataset, concurrency: 1 });
+		const { store, controller } = run;
+		const stopped = await stopAfterGen(run, 1);
 		expect(stopped.progress.gen?.status).toBe('aborted');
 		const kept = await savedCases(store, stopped, 'gen');
 		expect(stopped.progress.gen?.done).toBe(kept.length);

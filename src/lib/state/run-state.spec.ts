@@ -101,16 +101,7 @@ describe('RunState.start', () => {
 		settingsState.value.mode = 'simulated';
 		useDataset(makeDataset(2) as Dataset);
 		try {
-			const r = new RunState();
-			r.runId = 'shown-at-once';
-			r.limitText = '1';
-			r.stages = {
-				...r.stages,
-				dcg: false,
-				'ljp-direct': false,
-				'ljp-gold': false,
-				'ljp-interaction': false
-			};
+			const r = formFor('shown-at-once', 1);
 			const failed = { kind: 'usage' as const, message: 'the last run failed' };
 			r.snapshot = { ...idleSnapshot(), status: 'failed', error: failed };
 
@@ -127,13 +118,19 @@ describe('RunState.start', () => {
 	});
 });
 
+/** Simulated models, fresh local storage and 3 cases, after a first run of `runId` on `limit`. */
+async function afterFirstRun(runId: string, limit: number) {
+	settingsState.value.mode = 'simulated';
+	const storage = useLocalStorage();
+	useDataset(makeDataset(3) as Dataset);
+	const first = formFor(runId, limit);
+	await first.start();
+	return { first, storage };
+}
+
 describe('RunState and what the form’s run id holds', () => {
 	it('says a run id of the same inputs resumes, and leaves its saved cases out of the estimate', async () => {
-		settingsState.value.mode = 'simulated';
-		useLocalStorage();
-		useDataset(makeDataset(3) as Dataset);
-		const first = formFor('same-inputs', 2);
-		await first.start();
+		const { first } = await afterFirstRun('same-inputs', 2);
 		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
 
 		const r = formFor('same-inputs', 2);
@@ -144,11 +141,7 @@ describe('RunState and what the form’s run id holds', () => {
 	});
 
 	it('names what differs before Start, counts every case, refuses Start and keeps the run’s plan', async () => {
-		settingsState.value.mode = 'simulated';
-		const storage = useLocalStorage();
-		useDataset(makeDataset(3) as Dataset);
-		const first = formFor('other-inputs', 2);
-		await first.start();
+		const { first, storage } = await afterFirstRun('other-inputs', 2);
 		expect(first.snapshot.status, first.snapshot.error?.message).toBe('done');
 		const plans = loadPlans(storage);
 
@@ -173,11 +166,7 @@ describe('RunState and what the form’s run id holds', () => {
 	});
 
 	it('checks the form as it is now: an answer for an earlier run id is never shown', async () => {
-		settingsState.value.mode = 'simulated';
-		useLocalStorage();
-		useDataset(makeDataset(3) as Dataset);
-		const first = formFor('shown-now', 1);
-		await first.start();
+		await afterFirstRun('shown-now', 1);
 
 		const r = formFor('shown-now', 1);
 		await r.checkSavedRun();

@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { settingsWith as settings } from '../../../tests/support/model-settings';
 import { SETTING_LIMITS } from '$lib/core/run-defaults';
-import { defaultModelSettings, toStored, type ModelSettings } from './model-settings';
+import { defaultModelSettings, toStored } from './model-settings';
 import { fromStored, readStoredModelSettings } from './stored-settings';
-
-function settings(edit: (s: ModelSettings) => void = () => {}): ModelSettings {
-	const s = defaultModelSettings();
-	s.roles.evaluated.model = 'qwen2.5:7b';
-	edit(s);
-	return s;
-}
 
 describe('stored settings', () => {
 	const withKeys = (remember: boolean) =>

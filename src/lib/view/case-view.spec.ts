@@ -28,14 +28,19 @@ async function recordsOf(run: RunKey, caseNumber: string): Promise<RecordsByFile
 	return out as unknown as RecordsByFile;
 }
 
+/** The view of `kase` in `run`, with its dataset case or without (null). */
+async function viewOf(run: RunKey, item: typeof kase | null) {
+	return caseView(
+		kase.case_number,
+		await recordsOf(run, kase.case_number),
+		item,
+		dataset.categories
+	);
+}
+
 describe('caseView', () => {
 	it('without the dataset, shows the histories saved in the records', async () => {
-		const view = caseView(
-			kase.case_number,
-			await recordsOf(full, kase.case_number),
-			null,
-			dataset.categories
-		);
+		const view = await viewOf(full, null);
 		expect(view.histories).toEqual({
 			complete: kase.complete,
 			underspecified: kase.underspecified,
@@ -47,12 +52,7 @@ describe('caseView', () => {
 	});
 
 	it("with the run's dataset, shows its case and hidden facts", async () => {
-		const view = caseView(
-			kase.case_number,
-			await recordsOf(full, kase.case_number),
-			kase,
-			dataset.categories
-		);
+		const view = await viewOf(full, kase);
 		expect(view.histories.from).toBe('dataset');
 		expect(view.datasetCase?.key_details).toEqual(kase.key_details);
 	});
@@ -86,12 +86,7 @@ describe('caseView', () => {
 	});
 
 	it('lists the stages a run has not reached, and takes claims from the dataset then', async () => {
-		const view = caseView(
-			kase.case_number,
-			await recordsOf(genOnly, kase.case_number),
-			kase,
-			dataset.categories
-		);
+		const view = await viewOf(genOnly, kase);
 		expect(view.missing).toEqual([
 			'force_ask',
 			'DCG_results',

@@ -1,9 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { computeReport, memorySource, type ResultsReport, type RunReport } from '$lib/core/results';
+import { datasetWithUnmappedCause, reportOfRuns } from '../../../tests/fixtures/bundles/report';
+import type { ResultsReport, RunReport } from '$lib/core/results';
 import type { MetricsTree } from '$lib/core/metrics/types';
-import { MemoryStore } from '$lib/core/store/memory-store';
 import {
 	classFigure,
 	groupCell,
@@ -18,20 +16,12 @@ let report: ResultsReport;
 const text = { id: 'f', title: 'T', description: 'D' };
 
 beforeAll(async () => {
-	// Case 3 has a cause the map lacks, so a 未分类 class appears.
-	const dataset = makeDataset(6, (k) =>
-		k.index === 3 ? { ...k, cause_of_action: '离婚纠纷' } : k
-	);
-	const store = new MemoryStore();
-	await writeRuns(store, dataset, [
+	report = await reportOfRuns(datasetWithUnmappedCause(6), [
 		{ runId: 'run1' },
 		{ runId: 'run2' },
 		{ runId: 'run3' },
 		{ runId: 'run1', model: 'sim-model-b', stages: ['gen'] }
 	]);
-	report = await computeReport(memorySource(Object.fromEntries(store.toFiles())), {
-		partial: true
-	});
 });
 
 const ctx = (mode: 'runs' | 'groups'): FigureContext => ({
@@ -39,6 +29,24 @@ const ctx = (mode: 'runs' | 'groups'): FigureContext => ({
 	mode,
 	simulated: (key) => key.includes('sim-model-b')
 });
+
+/** Model m's group of run1 and run2 with the given means, SDs and counts (no class unless given). */
+function groupOfTwo(figures: {
+	mean: unknown;
+	sd: unknown;
+	n_defined: unknown;
+	by_class?: unknown;
+}) {
+	const group = {
+		model: 'm',
+		run_ids: ['run1', 'run2'],
+		n: 2,
+		by_class: {},
+		partial: false,
+		notes: []
+	};
+	return { ...group, ...figures } as never;
+}
 
 describe('figures from the report', () => {
 	it('shows each run with the numbers computeReport gives, one column per LCA metric', () => {
@@ -203,25 +211,19 @@ describe('why a value is missing', () => {
 	it('says when a group mean is over fewer runs than the group has', () => {
 		const a = runReport();
 		const b = runReport({ run_id: 'run2' });
-		const group = {
-			model: 'm',
-			run_ids: ['run1', 'run2'],
-			n: 2,
+		const group = groupOfTwo({
 			mean: { ...a.metrics, lca: { ...a.metrics.lca!, f1_u: 0.5 } },
 			sd: { ...a.metrics, lca: { ...a.metrics.lca!, f1_u: null } },
 			n_defined: {
 				lca: { macro_f1: 0, f1_u: 1, f1_c: 0, acc_c: 0, acc_u: 2, n: 2 },
 				dcg: null,
 				ljp: { direct: null, gold: null, interaction: null }
-			},
-			by_class: {},
-			partial: false,
-			notes: []
-		};
-		expect(groupCell(group as never, [a, b], LCA_METRICS[1], null).notes).toEqual([
+			}
+		});
+		expect(groupCell(group, [a, b], LCA_METRICS[1], null).notes).toEqual([
 			"defined in 1 of the group's 2 runs; mean and SD are over those 1"
 		]);
-		expect(groupCell(group as never, [a, b], LCA_METRICS[0], null).notes).toEqual([
+		expect(groupCell(group, [a, b], LCA_METRICS[0], null).notes).toEqual([
 			'undefined in every run of the group (Macro-F1 undefined: F1_U or F1_C has a zero denominator)'
 		]);
 	});
@@ -229,10 +231,7 @@ describe('why a value is missing', () => {
 	it('gives a group the cases and claims its runs rest on, as a run has them', () => {
 		const a = runReport();
 		const b = runReport({ run_id: 'run2' });
-		const group = {
-			model: 'm',
-			run_ids: ['run1', 'run2'],
-			n: 2,
+		const group = groupOfTwo({
 			mean: a.metrics,
 			sd: a.metrics,
 			n_defined: {
@@ -240,18 +239,16 @@ describe('why a value is missing', () => {
 				dcg: null,
 				ljp: { direct: null, gold: null, interaction: null }
 			},
-			by_class: { 合同纠纷: { mean: a.metrics, sd: a.metrics, n_defined: {} } },
-			partial: false,
-			notes: []
-		};
+			by_class: { 合同纠纷: { mean: a.metrics, sd: a.metrics, n_defined: {} } }
+		});
 		for (const cls of [null, '合同纠纷']) {
-			expect(groupCell(group as never, [a, b], LCA_METRICS[1], cls).counts).toEqual({
+			expect(groupCell(group, [a, b], LCA_METRICS[1], cls).counts).toEqual({
 				cases: 2,
 				claims: 3
 			});
 		}
 		// Undefined in the group: the counts are still what it rests on.
-		expect(groupCell(group as never, [a, b], LCA_METRICS[0], null).counts).toEqual({
+		expect(groupCell(group, [a, b], LCA_METRICS[0], null).counts).toEqual({
 			cases: 2,
 			claims: 3
 		});

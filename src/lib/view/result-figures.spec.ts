@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { computeReport, memorySource, type ResultsReport } from '$lib/core/results';
-import { MemoryStore } from '$lib/core/store/memory-store';
+import { reportOfRuns } from '../../../tests/fixtures/bundles/report';
+import type { ResultsReport } from '$lib/core/results';
 import { reportRunKey } from '$lib/core/names';
 import type { FigureContext } from './figures';
 import {
@@ -17,15 +16,11 @@ import { resultsHtml } from './results-html';
 let report: ResultsReport;
 
 beforeAll(async () => {
-	const store = new MemoryStore();
-	await writeRuns(store, makeDataset(4), [
+	report = await reportOfRuns(makeDataset(4), [
 		{ runId: 'run1' },
 		{ runId: 'run2' },
 		{ runId: 'run1', model: 'sim-model-b', stages: ['gen'] }
 	]);
-	report = await computeReport(memorySource(Object.fromEntries(store.toFiles())), {
-		partial: true
-	});
 });
 
 const ctx = (mode: 'runs' | 'groups'): FigureContext => ({ report, mode, simulated: () => false });

@@ -5,16 +5,8 @@
  */
 import { english } from '$lib/core/voice';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import {
-	compareLoaded,
-	computeReport,
-	memorySource,
-	type LoadedRun,
-	type ResultsReport
-} from '$lib/core/results';
-import { MemoryStore } from '$lib/core/store/memory-store';
+import { datasetWithUnmappedCause, reportOfRuns } from '../../../tests/fixtures/bundles/report';
+import { compareLoaded, type LoadedRun, type ResultsReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale, type Locale } from '$lib/paraglide/runtime';
 import { refusalOf, refusalText } from './compare-refusal';
 import { compareHeaders, compareRows, powerText } from './compare-table';
@@ -35,21 +27,19 @@ overwriteGetLocale(() => interfaceLocale);
 
 beforeAll(async () => {
 	// Case 3 has a cause the map lacks (a core note), and one run stopped after gen (partial).
-	const dataset = makeDataset(6, (k) =>
-		k.index === 3 ? { ...k, cause_of_action: '离婚纠纷' } : k
+	report = await reportOfRuns(
+		datasetWithUnmappedCause(6),
+		[
+			{ runId: 'run1' },
+			{ runId: 'run2' },
+			{ runId: 'run1', model: 'sim-model-b', stages: ['gen'] },
+			{ runId: 'short', limit: 5 }
+		],
+		{
+			onRun: (run, manifest, table) =>
+				loaded.set(`${run.run_id}/${run.model}`, { run, manifest, table })
+		}
 	);
-	const store = new MemoryStore();
-	await writeRuns(store, dataset, [
-		{ runId: 'run1' },
-		{ runId: 'run2' },
-		{ runId: 'run1', model: 'sim-model-b', stages: ['gen'] },
-		{ runId: 'short', limit: 5 }
-	]);
-	report = await computeReport(memorySource(Object.fromEntries(store.toFiles())), {
-		partial: true,
-		onRun: (run, manifest, table) =>
-			loaded.set(`${run.run_id}/${run.model}`, { run, manifest, table })
-	});
 });
 
 afterEach(() => {

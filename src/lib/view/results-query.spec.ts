@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_CHOICE } from '../../../tests/support/results-query';
 import { DEFAULT_LEADERBOARD_QUERY } from './leaderboard-query';
 import { DEFAULT_FIGURE_CHOICE } from './result-figures';
 import {
@@ -9,24 +10,12 @@ import {
 	type ResultsQuery
 } from './results-query';
 
-const none: ResultsQuery = {
-	runs: null,
-	mode: null,
-	mixSimulated: false,
-	choice: { ...DEFAULT_FIGURE_CHOICE },
-	compare: null,
-	compareClass: '',
-	matrix: null,
-	matrixClass: '',
-	leaderboard: DEFAULT_LEADERBOARD_QUERY,
-	bundle: null
-};
 const parse = (search: string) => parseResultsQuery(new URLSearchParams(search));
 
 describe('the Results query', () => {
 	it('writes nothing for what the user did not choose', () => {
-		expect(resultsSearch(none)).toBe('');
-		expect(parse('')).toEqual(none);
+		expect(resultsSearch(NO_CHOICE)).toBe('');
+		expect(parse('')).toEqual(NO_CHOICE);
 	});
 
 	it('round-trips every choice, with run keys readable in the link', () => {
@@ -62,7 +51,7 @@ describe('the Results query', () => {
 	});
 
 	it('keeps an empty choice of runs apart from no choice', () => {
-		const nothingShown = { ...none, runs: [] };
+		const nothingShown = { ...NO_CHOICE, runs: [] };
 		expect(resultsSearch(nothingShown)).toBe('?runs=');
 		expect(parse('?runs=')).toEqual(nothingShown);
 	});
@@ -73,7 +62,7 @@ describe('the Results query', () => {
 				'?runs=run1/m-1,../etc,run1/..,<script>/x,run1/m-1,,run2/m-2&mode=all&sim=yes&lca=drop&ljp=gold&measure=qwk2'
 			)
 		).toEqual({
-			...none,
+			...NO_CHOICE,
 			runs: ['run1/m-1', 'run2/m-2'],
 			choice: { ...DEFAULT_FIGURE_CHOICE, ljpSetup: 'gold' }
 		});
@@ -90,7 +79,7 @@ describe('the Results query', () => {
 		['an overlong class', `class=${'x'.repeat(MAX_LINKED_TEXT + 1)}`],
 		['an overlong bundle URL', `bundle=https://h/${'x'.repeat(MAX_LINKED_TEXT)}`]
 	])('reads %s as the default, never throwing', (_, search) => {
-		expect(parse(search)).toEqual(none);
+		expect(parse(search)).toEqual(NO_CHOICE);
 	});
 
 	it('keeps control characters of a class as text, for the page to escape', () => {

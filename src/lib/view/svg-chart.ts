@@ -7,6 +7,7 @@
  */
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
+import { CHART } from './chart-style';
 
 export interface SvgOptions {
 	/** `screen`: the page's proportions with a title. `paper`: compact, small type, no title. */
@@ -17,12 +18,6 @@ export interface SvgOptions {
 	height?: number;
 }
 
-const FONT =
-	"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', " +
-	"'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
-const TEXT = '#1c2330';
-const MUTED = '#5a6475';
-const GRID = '#e6e9ee';
 /** Longest label drawn; longer ones end in "…" (the table keeps the full text). */
 const MAX_LABEL = 60;
 
@@ -101,13 +96,13 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	const out: string[] = [];
 	out.push(
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
-			`font-family="${xmlEscape(FONT)}" role="img" aria-label="${xmlEscape(clip(figure.title, 200))}">`
+			`font-family="${xmlEscape(CHART.font)}" role="img" aria-label="${xmlEscape(clip(figure.title, 200))}">`
 	);
 	out.push(`<title>${xmlEscape(figure.title)}</title>`);
 	out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
 	if (!paper) {
 		out.push(
-			`<text x="${left}" y="20" font-size="14" font-weight="600" fill="${TEXT}">${xmlEscape(clip(figure.title, 120))}</text>`
+			`<text x="${left}" y="20" font-size="14" font-weight="600" fill="${CHART.text}">${xmlEscape(clip(figure.title, 120))}</text>`
 		);
 	}
 
@@ -115,20 +110,20 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	for (const t of ticks) {
 		const y = f(yPx(t));
 		out.push(
-			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${GRID}" stroke-width="1"/>`
+			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${CHART.grid}" stroke-width="1"/>`
 		);
 		out.push(
-			`<text x="${left - 6}" y="${y}" font-size="${small}" fill="${MUTED}" text-anchor="end" dominant-baseline="middle">${formatTick(t)}</text>`
+			`<text x="${left - 6}" y="${y}" font-size="${small}" fill="${CHART.muted}" text-anchor="end" dominant-baseline="middle">${formatTick(t)}</text>`
 		);
 	}
 	if (range.min < 0) {
 		const y = f(yPx(0));
 		out.push(
-			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${MUTED}" stroke-width="1"/>`
+			`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="${CHART.muted}" stroke-width="1"/>`
 		);
 	}
 	out.push(
-		`<text transform="translate(${paper ? 9 : 12} ${f(top + plotH / 2)}) rotate(-90)" font-size="${small}" fill="${MUTED}" text-anchor="middle">${xmlEscape(axisTitle(figure))}</text>`
+		`<text transform="translate(${paper ? 9 : 12} ${f(top + plotH / 2)}) rotate(-90)" font-size="${small}" fill="${CHART.muted}" text-anchor="middle">${xmlEscape(axisTitle(figure))}</text>`
 	);
 
 	// Bars.
@@ -141,7 +136,7 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	figure.categories.forEach((cat, c) => {
 		const cx = left + groupW * (c + 0.5);
 		out.push(
-			`<text x="${f(cx)}" y="${f(top + plotH + size + 4)}" font-size="${size}" fill="${TEXT}" text-anchor="middle">${xmlEscape(clip(cat, paper ? 16 : 28))}</text>`
+			`<text x="${f(cx)}" y="${f(top + plotH + size + 4)}" font-size="${size}" fill="${CHART.text}" text-anchor="middle">${xmlEscape(clip(cat, paper ? 16 : 28))}</text>`
 		);
 		figure.series.forEach((series, s) => {
 			const cell = figure.cells[s]?.[c];
@@ -168,13 +163,13 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 				const cap = Math.min(paper ? 5 : 8, barW / 3);
 				const [lo, hi] = [yPx(clipped[0]), yPx(clipped[1])];
 				out.push(
-					`<path class="whisker" d="M${f(bx)} ${f(hi)}V${f(lo)}M${f(bx - cap)} ${f(hi)}H${f(bx + cap)}M${f(bx - cap)} ${f(lo)}H${f(bx + cap)}" stroke="${TEXT}" stroke-width="1.25" fill="none"/>`
+					`<path class="whisker" d="M${f(bx)} ${f(hi)}V${f(lo)}M${f(bx - cap)} ${f(hi)}H${f(bx + cap)}M${f(bx - cap)} ${f(lo)}H${f(bx + cap)}" stroke="${CHART.text}" stroke-width="1.25" fill="none"/>`
 				);
 			}
 		});
 	});
 	out.push(
-		`<line x1="${left}" x2="${left + plotW}" y1="${f(top + plotH)}" y2="${f(top + plotH)}" stroke="${MUTED}" stroke-width="1"/>`
+		`<line x1="${left}" x2="${left + plotW}" y1="${f(top + plotH)}" y2="${f(top + plotH)}" stroke="${CHART.muted}" stroke-width="1"/>`
 	);
 
 	// Legend.
@@ -187,7 +182,7 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 				`<rect x="${f(lx)}" y="${f(y)}" width="${box}" height="${box}" fill="${item.color}"/>`
 			);
 			out.push(
-				`<text x="${f(lx + box + 4)}" y="${f(y + box / 2)}" font-size="${small}" fill="${TEXT}" dominant-baseline="middle">${xmlEscape(item.text)}</text>`
+				`<text x="${f(lx + box + 4)}" y="${f(y + box / 2)}" font-size="${small}" fill="${CHART.text}" dominant-baseline="middle">${xmlEscape(item.text)}</text>`
 			);
 		}
 	});

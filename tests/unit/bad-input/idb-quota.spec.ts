@@ -17,7 +17,7 @@ import { createSimulatedClient } from '../../../src/lib/core/simulated';
 import { toRunError } from '../../../src/lib/state/run-snapshot';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { ALL_STAGES, ENDPOINTS, MODELS } from '../engine/harness';
-import { closeTestStores, openTestStore } from '../../support/idb';
+import { closeTestStores, fillStorageAt, openTestStore } from '../../support/idb';
 
 const dataset = makeDataset(4);
 
@@ -50,21 +50,6 @@ async function exported(store: IdbStore, key: RunKey): Promise<Map<string, strin
 	// The call log is no record: its times differ between runs, and a run that stopped keeps
 	// the lines of the calls it made before it stopped.
 	return comparableFiles(await readRunFiles(store, key));
-}
-
-/** Makes the `nth` record added from now on fail as a full disk does. */
-function fillStorageAt(nth: number) {
-	const add = IDBObjectStore.prototype.add;
-	let records = 0;
-	return vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (
-		this: IDBObjectStore,
-		...args: Parameters<typeof add>
-	) {
-		if (this.name === 'records' && ++records === nth) {
-			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-		}
-		return add.apply(this, args);
-	});
 }
 
 // Per case, gen writes a1 (complete, underspecified), LCA (the same two), interaction: 5 records;
@@ -109,7 +94,7 @@ describe('IndexedDB full mid-run', () => {
 		const expected = await exported(roomy, key);
 
 		const store = await open();
-		const full = fillStorageAt(row.nth);
+		const full = fillStorageAt(row.nth, 'records');
 		const error = await run(store).then(
 			() => null,
 			(e: unknown) => e
@@ -148,21 +133,6 @@ describe('IndexedDB full mid-run', () => {
 	});
 });
 
-/** Makes the `nth` `method` call on object store `name` from now on fail as a full disk does. */
-function fillStoreAt(name: string, method: 'add' | 'put', nth: number) {
-	const original = IDBObjectStore.prototype[method];
-	let calls = 0;
-	return vi.spyOn(IDBObjectStore.prototype, method).mockImplementation(function (
-		this: IDBObjectStore,
-		...args: Parameters<typeof original>
-	) {
-		if (this.name === name && ++calls === nth) {
-			throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-		}
-		return original.apply(this, args);
-	});
-}
-
 describe('IndexedDB full mid-transaction, at other writes', () => {
 	it('a head refused in its record’s transaction: neither is saved, the page heads it "storage is full", a rerun completes', async () => {
 		const key: RunKey = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
@@ -172,7 +142,7 @@ describe('IndexedDB full mid-transaction, at other writes', () => {
 
 		const store = await open();
 		// Record 8 is case #1's complete LCA label (see ROWS): its head is the 8th put on heads.
-		const full = fillStoreAt('heads', 'put', 8);
+		const full = fillStorageAt(8, 'heads', 'put');
 		const error = await run(store).then(
 			() => null,
 			(e: unknown) => e
@@ -202,7 +172,7 @@ describe('IndexedDB full mid-transaction, at other writes', () => {
 		const expected = await exported(roomy, key);
 
 		const store = await open();
-		const full = fillStoreAt('manifests', 'add', 1);
+		const full = fillStorageAt(1, 'manifests');
 		const error = await run(store).then(
 			() => null,
 			(e: unknown) => e
@@ -222,7 +192,7 @@ describe('IndexedDB full mid-transaction, at other writes', () => {
 		const expected = await exported(roomy, key);
 
 		const store = await open();
-		const full = fillStoreAt('calls', 'add', 5);
+		const full = fillStorageAt(5, 'calls');
 		const result = await run(store);
 		full.mockRestore();
 		expect(result.warnings.join('\n')).toMatch(/browser storage is full/);

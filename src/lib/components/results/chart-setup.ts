@@ -19,15 +19,9 @@ import {
 import { clipToAxis, formatTick, TICK_STEP, whiskerOf, yRange } from '$lib/view/chart-scale';
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { cellText } from '$lib/view/table-format';
+import { CHART } from '$lib/view/chart-style';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
-
-const FONT =
-	"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans CJK SC', " +
-	"'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
-const TEXT = '#1c2330';
-const MUTED = '#5a6475';
-const GRID = '#e6e9ee';
 
 /** Per dataset: the whisker of each bar (a CI or ± SD; null: none), which bars are undefined. */
 interface Extra {
@@ -51,7 +45,7 @@ const errorBars: Plugin<'bar'> = {
 					// An undefined value: a dash on the baseline, in the series colour.
 					ctx.save();
 					ctx.fillStyle = dataset.backgroundColor as string;
-					ctx.font = `600 13px ${FONT}`;
+					ctx.font = `600 13px ${CHART.font}`;
 					ctx.textAlign = 'center';
 					ctx.textBaseline = 'bottom';
 					ctx.fillText('—', x, y.getPixelForValue(Math.max(0, y.min)) - 2);
@@ -67,7 +61,7 @@ const errorBars: Plugin<'bar'> = {
 				const bottom = y.getPixelForValue(clipped[0]);
 				const cap = Math.min(8, width / 3);
 				ctx.save();
-				ctx.strokeStyle = TEXT;
+				ctx.strokeStyle = CHART.text;
 				ctx.lineWidth = 1.25;
 				ctx.beginPath();
 				ctx.moveTo(x, top);
@@ -118,29 +112,29 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 			animation: false,
 			responsive: true,
 			maintainAspectRatio: false,
-			font: { family: FONT },
+			font: { family: CHART.font },
 			layout: { padding: { top: 4, right: 8 } },
 			scales: {
 				x: {
 					grid: { display: false },
-					ticks: { color: TEXT, font: { family: FONT, size: 12 } }
+					ticks: { color: CHART.text, font: { family: CHART.font, size: 12 } }
 				},
 				y: {
 					min: range.min,
 					max: range.max,
-					grid: { color: GRID },
+					grid: { color: CHART.grid },
 					border: { display: false },
 					ticks: {
-						color: MUTED,
-						font: { family: FONT, size: 11 },
+						color: CHART.muted,
+						font: { family: CHART.font, size: 11 },
 						stepSize: TICK_STEP,
 						callback: (value) => formatTick(Number(value))
 					},
 					title: {
 						display: true,
 						text: axisTitle(figure),
-						color: MUTED,
-						font: { family: FONT, size: 11 }
+						color: CHART.muted,
+						font: { family: CHART.font, size: 11 }
 					}
 				}
 			},
@@ -148,12 +142,17 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 				title: {
 					display: false,
 					text: figure.title,
-					color: TEXT,
-					font: { family: FONT, size: 14, weight: 600 }
+					color: CHART.text,
+					font: { family: CHART.font, size: 14, weight: 600 }
 				},
 				legend: {
 					position: 'bottom',
-					labels: { boxWidth: 12, boxHeight: 12, color: TEXT, font: { family: FONT, size: 12 } }
+					labels: {
+						boxWidth: 12,
+						boxHeight: 12,
+						color: CHART.text,
+						font: { family: CHART.font, size: 12 }
+					}
 				},
 				tooltip: {
 					callbacks: {

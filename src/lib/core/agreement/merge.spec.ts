@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../../../tests/support/thrown';
 import { CheckpointError } from '../errors';
 import { toJsonLine } from '../jsonl';
 import { mergeReviews, readReviewFile } from './merge';
@@ -70,14 +71,7 @@ describe('mergeReviews', () => {
 			file(review(5, '是'), review(2, '否', 'Ann', 'unsure')),
 			'in.jsonl'
 		);
-		let error: unknown;
-		try {
-			mergeReviews(mine, theirs);
-		} catch (e) {
-			error = e;
-		}
-		expect(error).toBeInstanceOf(CheckpointError);
-		expect((error as Error).message).toMatch(
+		expect(thrownBy(() => mergeReviews(mine, theirs), CheckpointError).message).toMatch(
 			/^in\.jsonl, line 2: reviewer "Ann".*case 2 \(this browser, line 2\)/
 		);
 	});

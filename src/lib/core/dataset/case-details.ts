@@ -2,26 +2,16 @@
 import type { KeyDetails } from './types';
 import { JsonObject, jsonTypeOf, toPlain, type JsonValue } from './ordered-json';
 import { coded } from '../said';
-import { EMPTY, MISSING, type Report } from './case-said';
-import { checkTextItems } from './case-fields';
+import { MISSING, type Report } from './case-said';
+import { readTextOrList } from './case-fields';
 
 export function readKeyDetails(
 	v: JsonValue | undefined,
 	bad: Report,
 	warn: Report
 ): KeyDetails | null {
-	if (typeof v === 'string') {
-		if (v.trim() !== '') return v;
-		bad(EMPTY());
-		return null;
-	}
-	if (Array.isArray(v)) {
-		if (v.length === 0) {
-			bad(coded('key_details_empty_list', {}));
-			return null;
-		}
-		return checkTextItems(v, bad) ? (v as string[]) : null;
-	}
+	const read = readTextOrList(v, bad, () => coded('key_details_empty_list', {}));
+	if (read !== undefined) return read;
 	if (v instanceof JsonObject) {
 		if (v.keys.length === 0) {
 			bad(coded('key_details_empty_object', {}));

@@ -1,6 +1,6 @@
 /** A case's text fields read by the PROTOCOL.md §1 rules: case_number, texts, focal points. */
 import { jsonTypeOf, type JsonValue } from './ordered-json';
-import { coded } from '../said';
+import { coded, type CoreText } from '../said';
 import { EMPTY, MISSING, notString, type Report } from './case-said';
 
 /** @param raw the digits as written, for an integer beyond 2^53 (its Number is rounded) */
@@ -33,21 +33,32 @@ export function readText(v: JsonValue | undefined, bad: Report): string | null {
 }
 
 export function readFocalPoints(v: JsonValue | undefined, bad: Report): string[] | null {
+	const read = readTextOrList(v, bad, () => coded('focal_point_empty_list', {}));
+	if (read !== undefined) return typeof read === 'string' ? [read] : read;
+	bad(v === undefined ? MISSING() : coded('focal_point_type', { got: jsonTypeOf(v) }));
+	return null;
+}
+
+/**
+ * A field given as a text or as a non-empty list of texts: the text, the list, or null with its
+ * problem said; undefined when `v` is neither (the caller says what else it takes).
+ */
+export function readTextOrList(
+	v: JsonValue | undefined,
+	bad: Report,
+	emptyList: () => CoreText
+): string | string[] | null | undefined {
 	if (typeof v === 'string') {
-		if (v.trim() !== '') return [v];
+		if (v.trim() !== '') return v;
 		bad(EMPTY());
 		return null;
 	}
-	if (Array.isArray(v)) {
-		if (v.length === 0) {
-			bad(coded('focal_point_empty_list', {}));
-			return null;
-		}
-		const ok = checkTextItems(v, bad);
-		return ok ? (v as string[]) : null;
+	if (!Array.isArray(v)) return undefined;
+	if (v.length === 0) {
+		bad(emptyList());
+		return null;
 	}
-	bad(v === undefined ? MISSING() : coded('focal_point_type', { got: jsonTypeOf(v) }));
-	return null;
+	return checkTextItems(v, bad) ? (v as string[]) : null;
 }
 
 export function checkTextItems(items: JsonValue[], bad: Report): boolean {

@@ -4,6 +4,7 @@ import {
 	recordsOfCase,
 	type FullRecords
 } from '../../../../tests/unit/metrics/random-records';
+import * as byRecords from '../../../../tests/unit/metrics/slow-rates';
 import { classOf } from './by-class';
 import {
 	MIN_CASES,
@@ -14,10 +15,7 @@ import {
 	type Interval
 } from './bootstrap';
 import { buildCaseTable, type ScoredStages } from './case-table';
-import { dcgMetrics } from './dcg';
-import { evaluateRates, RATE_SLOTS, SLOTS, type RateTree } from './kernel';
-import { lcaMetrics } from './lca';
-import { ljpMetrics } from './ljp';
+import { evaluateRates, RATE_SLOTS, SLOTS } from './kernel';
 import { Prng, scopeSeed } from './prng';
 
 const CATEGORIES = { 合同纠纷: '合同纠纷', 婚姻家庭纠纷: '婚姻家庭纠纷' };
@@ -28,40 +26,6 @@ const ALL: ScoredStages = {
 };
 const casesOfRun = (r: FullRecords) => r.DCG_results.map((x) => x.case_number);
 const key = ([stage, metric]: (typeof RATE_SLOTS)[number]) => `${stage}.${metric}`;
-
-/** Every rate of some records through the record-level metric functions (not the kernel). */
-function slowRates(r: FullRecords): Record<string, number | null> {
-	const lca = lcaMetrics(r.LCA_results);
-	const dcg = dcgMetrics(r.DCG_results);
-	const out: Record<string, number | null> = {
-		'lca.macro_f1': lca.macro_f1,
-		'lca.f1_u': lca.f1_u,
-		'lca.f1_c': lca.f1_c,
-		'lca.acc_c': lca.acc_c,
-		'lca.acc_u': lca.acc_u,
-		'dcg.success_rate': dcg.success_rate,
-		'dcg.round1_rate': dcg.round1_rate,
-		'dcg.round2_rate': dcg.round2_rate
-	};
-	for (const setup of ['direct', 'gold', 'interaction'] as const) {
-		const file = (
-			{ direct: 'LJP_direct', gold: 'LJP_gold', interaction: 'LJP_interaction' } as const
-		)[setup];
-		const m = ljpMetrics(r[file]);
-		out[`${setup}.qwk`] = m.qwk;
-		out[`${setup}.accuracy`] = m.accuracy;
-	}
-	return out;
-}
-
-/** numpy's default percentile (linear), written out again here. */
-function numpyPercentile(values: number[], q: number): number {
-	const s = [...values].sort((a, b) => a - b);
-	const pos = (s.length - 1) * q;
-	const below = Math.floor(pos);
-	const above = Math.ceil(pos);
-	return s[below] * (1 - (pos - below)) + s[above] * (pos - below);
-}
 
 /**
  * The bootstrap the slow, obvious way: per resample, draw case numbers with the same PRNG
@@ -75,30 +39,15 @@ function slowBootstrap(
 	resamples: number
 ): Record<string, Interval> {
 	const byCase = new Map(caseNumbers.map((c) => [c, recordsOfCase(records, c)]));
-	const union = (cs: string[]): FullRecords => {
-		const out: FullRecords = {
-			LCA_results: [],
-			DCG_results: [],
-			LJP_direct: [],
-			LJP_gold: [],
-			LJP_interaction: []
-		};
-		for (const c of cs) {
-			const r = byCase.get(c)!;
-			for (const f of Object.keys(out) as (keyof FullRecords)[]) {
-				(out[f] as unknown[]).push(...r[f]);
-			}
-		}
-		return out;
-	};
-	const observed = slowRates(union(caseNumbers));
+	const union = (cs: string[]) => byRecords.concatCases(cs, (c) => byCase.get(c)!);
+	const observed = byRecords.rates(union(caseNumbers));
 	const rng = new Prng(scopeSeed(seed, scope));
 	const samples: Record<string, number[]> = Object.fromEntries(
 		Object.keys(observed).map((k) => [k, []])
 	);
 	for (let b = 0; b < resamples; b++) {
 		const drawn = caseNumbers.map(() => caseNumbers[rng.below(caseNumbers.length)]);
-		const rates = slowRates(union(drawn));
+		const rates = byRecords.rates(union(drawn));
 		for (const [k, v] of Object.entries(rates)) if (v !== null) samples[k].push(v);
 	}
 	return Object.fromEntries(
@@ -106,21 +55,9 @@ function slowBootstrap(
 			k,
 			observed[k] === null || caseNumbers.length < 10 || vs.length < resamples / 2
 				? null
-				: [numpyPercentile(vs, 0.025), numpyPercentile(vs, 0.975)]
+				: [byRecords.numpyPercentile(vs, 0.025), byRecords.numpyPercentile(vs, 0.975)]
 		])
 	);
-}
-
-function flatten(tree: RateTree<Interval>): Record<string, Interval> {
-	const out: Record<string, Interval> = {};
-	for (const slot of RATE_SLOTS) {
-		const [stage, metric] = slot;
-		const obj = (
-			stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage]
-		) as Record<string, Interval> | null;
-		out[key(slot)] = obj![metric];
-	}
-	return out;
 }
 
 function expectIntervalsClose(
@@ -150,7 +87,7 @@ describe('the rate kernel', () => {
 				for (let k = 0; k < 35; k++) acc[k] += table.counts[i * 35 + k];
 			const out = new Float64Array(SLOTS);
 			evaluateRates(acc, out, 0);
-			const slow = slowRates(records);
+			const slow = byRecords.rates(records);
 			RATE_SLOTS.forEach((slot, s) => {
 				const expected = slow[key(slot)];
 				if (expected === null) expect(out[s], key(slot)).toBeNaN();
@@ -168,14 +105,17 @@ describe('bootstrapRun', () => {
 
 	it('matches a slow record-level bootstrap with the same seed, overall and per class', () => {
 		const fast = bootstrapRun(table, { resamples: B, seed: 99 });
-		expectIntervalsClose(flatten(fast.ci95), slowBootstrap(records, cases, '', 99, B));
+		expectIntervalsClose(
+			byRecords.flattenRates(fast.ci95),
+			slowBootstrap(records, cases, '', 99, B)
+		);
 		expect(Object.keys(fast.by_class)).toEqual(['合同纠纷', '婚姻家庭纠纷', '未分类']);
 		for (const cls of Object.keys(fast.by_class)) {
 			const inClass = cases.filter(
 				(c) => classOf(recordsOfCase(records, c).DCG_results[0].cause_of_action, CATEGORIES) === cls
 			);
 			expectIntervalsClose(
-				flatten(fast.by_class[cls]),
+				byRecords.flattenRates(fast.by_class[cls]),
 				slowBootstrap(records, inClass, cls, 99, B)
 			);
 		}
@@ -185,8 +125,8 @@ describe('bootstrapRun', () => {
 		const one = bootstrapRun(table, { resamples: B, seed: 5 });
 		expect(bootstrapRun(table, { resamples: B, seed: 5 })).toEqual(one);
 		expect(bootstrapRun(table, { resamples: B, seed: 6 }).ci95.lca).not.toEqual(one.ci95.lca);
-		const point = slowRates(records);
-		for (const [k, ci] of Object.entries(flatten(one.ci95))) {
+		const point = byRecords.rates(records);
+		for (const [k, ci] of Object.entries(byRecords.flattenRates(one.ci95))) {
 			expect(ci, k).not.toBeNull();
 			expect(ci![0], k).toBeLessThanOrEqual(point[k]!);
 			expect(ci![1], k).toBeGreaterThanOrEqual(point[k]!);
@@ -239,7 +179,7 @@ describe('bootstrapRun', () => {
 		expect(Math.min(...sizes)).toBeLessThan(10);
 		const out = bootstrapRun(t, { resamples: 100 });
 		t.classes.forEach((cls, i) => {
-			const values = Object.values(flatten(out.by_class[cls]));
+			const values = Object.values(byRecords.flattenRates(out.by_class[cls]));
 			if (sizes[i] < 10) expect(values.every((v) => v === null)).toBe(true);
 			else expect(values.some((v) => v !== null)).toBe(true);
 		});

@@ -5,12 +5,10 @@ import {
 	recordsOfCase,
 	type FullRecords
 } from '../../../../tests/unit/metrics/random-records';
+import * as byRecords from '../../../../tests/unit/metrics/slow-rates';
 import { buildCaseTable, type ScoredStages } from './case-table';
 import { dcgMetrics } from './dcg';
-import { RATE_SLOTS, type RateTree } from './kernel';
-import { lcaMetrics } from './lca';
-import { ljpMetrics } from './ljp';
-import { bootstrapP, pairedBootstrap, pairingProblem, type Difference } from './paired';
+import { bootstrapP, pairedBootstrap, pairingProblem } from './paired';
 import { Prng, scopeSeed } from './prng';
 
 const CATEGORIES = { 合同纠纷: '合同纠纷', 婚姻家庭纠纷: '婚姻家庭纠纷', 劳动争议: '劳动争议' };
@@ -23,72 +21,22 @@ const casesOf = (r: FullRecords) => r.DCG_results.map((x) => String(x.case_numbe
 const tableOf = (r: FullRecords, order = casesOf(r), categories = CATEGORIES) =>
 	buildCaseTable(order, r, categories, ALL);
 
-function flatten(tree: RateTree<Difference>): Record<string, Difference> {
-	const out: Record<string, Difference> = {};
-	for (const [stage, metric] of RATE_SLOTS) {
-		const obj = (
-			stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage]
-		) as Record<string, Difference>;
-		out[`${stage}.${metric}`] = obj[metric];
-	}
-	return out;
-}
-
-function rates(r: FullRecords): Record<string, number | null> {
-	const lca = lcaMetrics(r.LCA_results);
-	const dcg = dcgMetrics(r.DCG_results);
-	const ljp = (f: 'LJP_direct' | 'LJP_gold' | 'LJP_interaction') => ljpMetrics(r[f]);
-	return {
-		'lca.macro_f1': lca.macro_f1,
-		'lca.f1_u': lca.f1_u,
-		'lca.f1_c': lca.f1_c,
-		'lca.acc_c': lca.acc_c,
-		'lca.acc_u': lca.acc_u,
-		'dcg.success_rate': dcg.success_rate,
-		'dcg.round1_rate': dcg.round1_rate,
-		'dcg.round2_rate': dcg.round2_rate,
-		'direct.qwk': ljp('LJP_direct').qwk,
-		'direct.accuracy': ljp('LJP_direct').accuracy,
-		'gold.qwk': ljp('LJP_gold').qwk,
-		'gold.accuracy': ljp('LJP_gold').accuracy,
-		'interaction.qwk': ljp('LJP_interaction').qwk,
-		'interaction.accuracy': ljp('LJP_interaction').accuracy
-	};
-}
-
-function concat(records: FullRecords, cases: string[]): FullRecords {
-	const out: FullRecords = {
-		LCA_results: [],
-		DCG_results: [],
-		LJP_direct: [],
-		LJP_gold: [],
-		LJP_interaction: []
-	};
-	for (const c of cases) {
-		const r = recordsOfCase(records, c);
-		for (const f of Object.keys(out) as (keyof FullRecords)[]) (out[f] as unknown[]).push(...r[f]);
-	}
-	return out;
-}
+const concat = (records: FullRecords, cases: string[]) =>
+	byRecords.concatCases(cases, (c) => recordsOfCase(records, c));
 
 /** The paired bootstrap the slow way: the same drawn case numbers scored in A and in B. */
 function slowPaired(a: FullRecords, b: FullRecords, cases: string[], seed: number, B: number) {
-	const obsA = rates(concat(a, cases));
-	const obsB = rates(concat(b, cases));
+	const obsA = byRecords.rates(concat(a, cases));
+	const obsB = byRecords.rates(concat(b, cases));
 	const rng = new Prng(scopeSeed(seed, ''));
 	const diffs: Record<string, number[]> = Object.fromEntries(Object.keys(obsA).map((k) => [k, []]));
 	for (let i = 0; i < B; i++) {
 		const drawn = cases.map(() => cases[rng.below(cases.length)]);
-		const ra = rates(concat(a, drawn));
-		const rb = rates(concat(b, drawn));
+		const ra = byRecords.rates(concat(a, drawn));
+		const rb = byRecords.rates(concat(b, drawn));
 		for (const k of Object.keys(ra))
 			if (ra[k] !== null && rb[k] !== null) diffs[k].push(rb[k]! - ra[k]!);
 	}
-	const pct = (xs: number[], q: number) => {
-		const s = [...xs].sort((x, y) => x - y);
-		const h = (s.length - 1) * q;
-		return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)]);
-	};
 	return Object.fromEntries(
 		Object.keys(obsA).map((k) => {
 			const d = obsB[k]! - obsA[k]!;
@@ -100,7 +48,14 @@ function slowPaired(a: FullRecords, b: FullRecords, cases: string[], seed: numbe
 			const ties = xs.filter((x) => Math.abs(x) <= 1e-12).length;
 			const p =
 				Math.abs(d) <= 1e-12 ? 1 : Math.min(1, (2 * (opposite + ties / 2 + 1)) / (xs.length + 1));
-			return [k, { diff: d, ci95: [pct(xs, 0.025), pct(xs, 0.975)], p }];
+			return [
+				k,
+				{
+					diff: d,
+					ci95: [byRecords.numpyPercentile(xs, 0.025), byRecords.numpyPercentile(xs, 0.975)],
+					p
+				}
+			];
 		})
 	);
 }
@@ -110,7 +65,7 @@ describe('pairedBootstrap', () => {
 	const b = randomRun({ cases: 60, seed: 12, skill: 0.7 });
 
 	it('matches a slow record-level paired bootstrap with the same seed', () => {
-		const fast = flatten(
+		const fast = byRecords.flattenRates(
 			pairedBootstrap(tableOf(a), tableOf(b), { resamples: 250, seed: 3 }).metrics
 		);
 		const slow = slowPaired(a, b, casesOf(a), 3, 250);
@@ -126,11 +81,11 @@ describe('pairedBootstrap', () => {
 	it('gives difference 0, interval [0, 0] and p = 1 for identical runs', () => {
 		const result = pairedBootstrap(tableOf(a), tableOf(a), { resamples: 200 });
 		expect(result.n_cases).toBe(60);
-		for (const [k, d] of Object.entries(flatten(result.metrics))) {
+		for (const [k, d] of Object.entries(byRecords.flattenRates(result.metrics))) {
 			expect(d, k).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
 		}
 		for (const tree of Object.values(result.by_class)) {
-			for (const d of Object.values(flatten(tree)))
+			for (const d of Object.values(byRecords.flattenRates(tree)))
 				expect(d).toEqual({ diff: 0, ci95: [0, 0], p: 1 });
 		}
 	});

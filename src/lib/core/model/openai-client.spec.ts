@@ -5,6 +5,7 @@
  * each describes one behaviour of the one client.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { rejectionOf } from '../../../../tests/support/thrown';
 import {
 	startFakeOpenAI,
 	type FakeOpenAI,
@@ -89,16 +90,7 @@ function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
 	};
 }
 
-async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
-	const e = await promise.then(
-		() => {
-			throw new Error('expected the call to fail');
-		},
-		(e: unknown) => e
-	);
-	expect(e).toBeInstanceOf(ModelCallError);
-	return e as ModelCallError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ModelCallError);
 
 describe('createOpenAIClient: the request', () => {
 	it('sends the filled prompt as one user message with n=1, temperature and max_tokens', async () => {

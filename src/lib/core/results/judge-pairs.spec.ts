@@ -15,6 +15,14 @@ const lca = (
 		label,
 		input_sha256: 'x'
 	}) as const;
+const dcg = (case_number: string, round_labels: ['是' | '否', '是' | '否'], success: boolean) => ({
+	case_number,
+	cause_of_action: 'c',
+	questions: ['q', 'q'],
+	round_labels,
+	success,
+	input_sha256: 'x'
+});
 const ljp = (case_number: string | number, predicted: ('支持' | '部分支持' | '驳回')[]) => ({
 	case_number,
 	cause_of_action: 'c',
@@ -32,31 +40,13 @@ describe('judgePairs', () => {
 				lca('1', 'underspecified', 'clarification'),
 				lca('2', 'complete', 'judgment')
 			],
-			DCG_results: [
-				{
-					case_number: '1',
-					cause_of_action: 'c',
-					questions: ['q', 'q'],
-					round_labels: ['是', '否'],
-					success: true,
-					input_sha256: 'x'
-				}
-			],
+			DCG_results: [dcg('1', ['是', '否'], true)],
 			LJP_gold: [ljp(1, ['支持', '驳回'])]
 		} as unknown as EvalRecords;
 		const b = {
 			// In another order, and case 2 missing: pairs follow identities, never positions.
 			LCA_results: [lca('1', 'underspecified', 'judgment'), lca('1', 'complete', 'judgment')],
-			DCG_results: [
-				{
-					case_number: '1',
-					cause_of_action: 'c',
-					questions: ['q', 'q'],
-					round_labels: ['否', '否'],
-					success: false,
-					input_sha256: 'x'
-				}
-			],
+			DCG_results: [dcg('1', ['否', '否'], false)],
 			LJP_gold: [ljp('1', ['部分支持', '驳回'])]
 		} as unknown as EvalRecords;
 		const pairs = judgePairs(a, b);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { english } from '../voice';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeRandomRuns } from '../../../../tests/unit/metrics/write-runs';
+import { writeRandomRuns, type RandomRunSpec } from '../../../../tests/unit/metrics/write-runs';
 import { bootstrapRun } from '../metrics/bootstrap';
 import type { CaseTable } from '../metrics/case-table';
 import { compareRuns } from './compare';
@@ -10,8 +10,9 @@ import { formatComparison, signed } from './format-compare';
 import { computeReport, type RunReport } from './report';
 import { memorySource } from './source';
 
-/** Every file under `root` in memory. */
-function load(root: string) {
+/** The random runs `writeRandomRuns` writes, read into memory (the folder is removed). */
+async function randomRuns(cases: number, runs: RandomRunSpec[]) {
+	const root = await writeRandomRuns(cases, runs);
 	const files: Record<string, string> = {};
 	for (const p of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
 		const path = p.split(sep).join('/');
@@ -19,16 +20,15 @@ function load(root: string) {
 			files[path] = readFileSync(join(root, p), 'utf8');
 		}
 	}
+	rmSync(root, { recursive: true });
 	return memorySource(files, relative(process.cwd(), root));
 }
 
 describe('statistics in computeReport and compareRuns', async () => {
-	const root = await writeRandomRuns(40, [
+	const files = await randomRuns(40, [
 		{ runId: 'r1', model: 'm1', seed: 1 },
 		{ runId: 'r2', model: 'm2', seed: 2 }
 	]);
-	const files = load(root);
-	rmSync(root, { recursive: true });
 
 	it('leaves ci95 null without the bootstrap option, with counts, matrices and power', async () => {
 		const report = await computeReport(files);
@@ -118,12 +118,10 @@ describe('statistics in computeReport and compareRuns', async () => {
 
 describe('formatComparison', () => {
 	it('shows control characters of a model id as escapes, never raw', async () => {
-		const root = await writeRandomRuns(12, [
+		const files = await randomRuns(12, [
 			{ runId: 'r1', model: 'evil\u001b[31m', seed: 1 },
 			{ runId: 'r2', model: 'plain', seed: 2 }
 		]);
-		const files = load(root);
-		rmSync(root, { recursive: true });
 		const text = formatComparison(
 			await compareRuns(files, {
 				a: { runId: 'r1' },
