@@ -62,15 +62,19 @@ export class LeaderboardState {
 			return;
 		}
 		this.status = 'computing';
+		const cls = this.cls;
+		// Posted after the page has drawn (Svelte flushes in microtasks, the effect that calls this
+		// among them): the worker's time then overlaps no long task of the page's own.
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		if (generation !== this.#generation) return;
 		const started = performance.now();
 		try {
 			const leaderboard = await this.#stats.leaderboard(runs, {
-				classIntervals: this.cls === null ? [] : [this.cls]
+				classIntervals: cls === null ? [] : [cls]
 			});
 			if (generation !== this.#generation) return;
 			this.leaderboard = leaderboard;
 			// A class no board holds (a link's, or one of runs no longer shown) reads as all cases.
-			const cls = this.cls;
 			if (cls !== null && !leaderboard.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
 				this.choices.cls = null;
 			}
