@@ -5,7 +5,7 @@
  * heat-map metric in `leaderboard-choices.svelte.ts` (the page's URL holds them).
  */
 import type { ColumnKey } from '$lib/core/leaderboard/columns';
-import { leaderboardCosts } from '$lib/core/leaderboard/costs';
+import { costsOfBoards } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import type { Price, Prices } from '$lib/core/leaderboard/prices';
 import type { SortKey } from '$lib/core/leaderboard/sort';
@@ -27,7 +27,8 @@ export class LeaderboardState {
 	readonly choices: LeaderboardChoices;
 	prices = $state.raw<Prices>(savedPrices());
 	runs = $state.raw<LoadedRun[]>([]);
-	costs = $derived(leaderboardCosts(this.runs, this.prices));
+	/** Per board, each row's cost (from the rows the worker made: the runs are not split again). */
+	costs = $derived(costsOfBoards(this.leaderboard?.boards ?? [], this.runs, this.prices));
 
 	#stats: StatsClient;
 	#generation = 0;
