@@ -4,7 +4,8 @@
  * models × five full simulated runs (call logs included) are imported as one bundle per model,
  * the Results page opened, and the leaderboard timed from the request to its worker until the
  * answer (`data-ms` of its status; 2,000 resamples, every model at once, every class's means and
- * ranks), and from the opening of Results until that answer (end to end, as a user waits). A PerformanceObserver
+ * ranks), and from the opening of Results until that answer (end to end, as a user waits; the
+ * call logs' totals are kept with the runs, so no log is read). A PerformanceObserver
  * records long main-thread tasks; the longest one between request and answer is the page's
  * worst stall while the worker ranks.
  */
@@ -28,6 +29,12 @@ const RUNS = 5;
 const CASES = 432;
 const TARGET_MS = 2000;
 const TARGET_LONGEST_TASK_MS = 200;
+/**
+ * Results opened → leaderboard shown. Reading and checking the 20 runs' records is most of it
+ * (about 24 s at a load average of 16 on the shared two-core machine); reading every call log
+ * again for its token totals made it 49–60 s. The target catches that, with room for the load.
+ */
+const TARGET_OPENED_MS = 40_000;
 
 /** The same runs' files as runs of `model` (manifest's evaluated model and folder included). */
 async function asModel(files: Map<string, string>, model: string): Promise<Map<string, string>> {
@@ -137,7 +144,7 @@ export const leaderboardPageBench: BenchModule = {
 					name: `  Results opened → leaderboard shown, end to end (the ${MODELS.length * RUNS} runs read from IndexedDB, the report, the leaderboard)`,
 					value: opened,
 					unit: 'ms',
-					target: null
+					target: TARGET_OPENED_MS
 				},
 				{
 					name: '  longest main-thread task while the worker ranks',

@@ -1,5 +1,5 @@
 /** Moves between the workbench's pages the way a user does, for the e2e tests. */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
 /**
@@ -31,11 +31,23 @@ export async function go(page: Page, label: string, heading?: string): Promise<v
 	await follow(page, page.getByRole('link', { name: label, exact: true }), heading);
 }
 
-/** Imports the bundle at `path` on the Bundles page (reached by its link) and waits for "Imported". */
+/**
+ * Imports the bundle at `path` on the Bundles page (reached by its link): waits for the outcome
+ * naming the file and fails, with what the page said, unless it is the success ("Imported N runs
+ * from …"; "… was not imported: …" is a refusal).
+ */
 export async function importZip(page: Page, path: string): Promise<void> {
 	await go(page, 'Bundles', 'Bundles');
 	await page.locator('#bundle-file').setInputFiles(path);
-	await page.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
+	const outcome = page.getByTestId('bundle-outcome').filter({ hasText: basename(path) });
+	await outcome.waitFor();
+	const title = await outcome.locator('strong').first().innerText();
+	if (
+		(await outcome.getAttribute('role')) !== 'status' ||
+		!/^Imported 1 run |^Imported \d+ runs /.test(title)
+	) {
+		throw new Error(`${basename(path)} was not imported: ${await outcome.innerText()}`);
+	}
 }
 
 /**

@@ -3,6 +3,7 @@
  * in one transaction, every manifest and record or nothing, as their JSON lines, so a later
  * export gives back the very bytes imported.
  */
+import { callTotals } from '../core/calls/totals';
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
 import { caseKey, type StageFile } from '../core/record-names';
@@ -93,6 +94,8 @@ export async function importRuns(
 				manifest: entry.manifest,
 				records: rowsOf(entry),
 				calls: entry.calls?.lines ?? [],
+				// The entries are parsed already: their totals cost nothing now, a whole log later.
+				callTotals: entry.calls && callTotals(entry.calls.entries),
 				reviews: reviews[i]
 			})),
 			options.replace ?? false

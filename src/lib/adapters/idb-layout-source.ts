@@ -59,6 +59,11 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 			}
 			return paths;
 		},
+		// The totals kept with the run: the Results page then reads no call log (tens of MB each).
+		async callTotals(run, fileLabel) {
+			if (!wanted(run)) throw missing(callLogPath(run));
+			return store.callTotals(run, fileLabel);
+		},
 		async read(path) {
 			const review = parseReviewPath(path);
 			if (review && wanted(review.run)) {

@@ -2,6 +2,7 @@
  * The rows the browser's store keeps in IndexedDB, one interface per object store (the
  * schema that holds them is `idb-schema.ts`).
  */
+import type { CallTotals } from '../core/calls/totals';
 import type { Manifest } from '../core/records';
 import type { StageFile } from '../core/record-names';
 import type { RecordHead } from '../core/store/heads';
@@ -17,6 +18,11 @@ export interface ManifestRow {
 	 * and the file's heads are built again from its records on the next `readHeads`.
 	 */
 	headed?: StageFile[];
+	/**
+	 * The totals of the run's call log and how many of its lines they cover (`idb-call-totals.ts`),
+	 * so a report need not read the log; absent until an import or a first report writes them.
+	 */
+	callTotals?: { lines: number; totals: CallTotals };
 }
 
 /**

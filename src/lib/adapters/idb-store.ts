@@ -23,6 +23,7 @@ import { aboutRecord, orderByIdentity, PAIRED_FILES, recordIdentity } from '../c
 import type { CheckpointStore } from '../core/store/types';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import * as batch from './idb-batch';
+import { readCallTotals } from './idb-call-totals';
 import { readHeadRows } from './idb-heads';
 import { heldRuns, lockRun } from './idb-locks';
 import { parseRecordRows } from './idb-parse';
@@ -211,6 +212,12 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 		const rows = await this.#db.getAll('calls', callRange(run));
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), storedLabel(callLogPath(run)));
 	}
+
+	/**
+	 * The totals of the run's call log (`idb-call-totals.ts`): kept with the run, computed from the
+	 * log (and kept) when lines came since; a line that cannot be read throws naming `fileLabel`.
+	 */
+	callTotals = (run: RunKey, fileLabel: string) => readCallTotals(this.#db, run, fileLabel);
 
 	// BatchStore (`idb-batch.ts`): a batch-mode run's rounds and answers.
 	readBatchState = (run: RunKey) => batch.readBatchState(this.#db, run);

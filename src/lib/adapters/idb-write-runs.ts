@@ -1,4 +1,5 @@
 /** Whole runs written into the browser store at once (an import): all of them, or nothing. */
+import type { CallTotals } from '../core/calls/totals';
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
 import { STAGE_FILE_NAMES } from '../core/record-names';
@@ -18,6 +19,8 @@ export interface RunRows {
 	manifest: Manifest;
 	records: RecordRow[];
 	calls: readonly string[];
+	/** The totals of those lines (`callTotals`), kept with the run so a report need not read them. */
+	callTotals?: CallTotals;
 	/** Review rows to put beside the run (merged, never deleted, by `replace`). */
 	reviews?: readonly ReviewRow[];
 }
@@ -67,7 +70,16 @@ export async function writeRunRows(
 						}
 					}
 				}
-				await manifests.add({ runId, modelDir, manifest: entry.manifest });
+				const callTotals = entry.callTotals && {
+					lines: entry.calls.length,
+					totals: entry.callTotals
+				};
+				await manifests.add({
+					runId,
+					modelDir,
+					manifest: entry.manifest,
+					...(callTotals && { callTotals })
+				});
 				for (const row of entry.records) await records.add(row);
 				for (const [seq, json] of entry.calls.entries()) {
 					await calls.add({ runId, modelDir, seq, case_key: callCaseKey(json), json });

@@ -5,7 +5,7 @@
  * heat-map metric in `leaderboard-choices.svelte.ts` (the page's URL holds them).
  */
 import type { ColumnKey } from '$lib/core/leaderboard/columns';
-import { leaderboardCosts } from '$lib/core/leaderboard/costs';
+import { costsOfBoards } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import type { Price, Prices } from '$lib/core/leaderboard/prices';
 import type { SortKey } from '$lib/core/leaderboard/sort';
@@ -27,7 +27,8 @@ export class LeaderboardState {
 	readonly choices: LeaderboardChoices;
 	prices = $state.raw<Prices>(savedPrices());
 	runs = $state.raw<LoadedRun[]>([]);
-	costs = $derived(leaderboardCosts(this.runs, this.prices));
+	/** Per board, each row's cost (from the rows the worker made: the runs are not split again). */
+	costs = $derived(costsOfBoards(this.leaderboard?.boards ?? [], this.runs, this.prices));
 
 	#stats: StatsClient;
 	#generation = 0;
@@ -62,15 +63,19 @@ export class LeaderboardState {
 			return;
 		}
 		this.status = 'computing';
+		const cls = this.cls;
+		// Posted after the page has drawn (Svelte flushes in microtasks, the effect that calls this
+		// among them): the worker's time then overlaps no long task of the page's own.
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		if (generation !== this.#generation) return;
 		const started = performance.now();
 		try {
 			const leaderboard = await this.#stats.leaderboard(runs, {
-				classIntervals: this.cls === null ? [] : [this.cls]
+				classIntervals: cls === null ? [] : [cls]
 			});
 			if (generation !== this.#generation) return;
 			this.leaderboard = leaderboard;
 			// A class no board holds (a link's, or one of runs no longer shown) reads as all cases.
-			const cls = this.cls;
 			if (cls !== null && !leaderboard.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
 				this.choices.cls = null;
 			}

@@ -3,7 +3,8 @@ import { makeCallEntry } from '../../../../tests/support/record-factories';
 import { syntheticRun } from '../../../../tests/support/leaderboard-runs';
 import { callTotals } from '../calls/totals';
 import { UsageError } from '../errors';
-import { costOf, leaderboardCosts, rowCost } from './costs';
+import { costOf, costsOfBoards, leaderboardCosts, rowCost } from './costs';
+import { computeLeaderboard } from './leaderboard';
 import { parsePrices } from './prices';
 
 function runWithCalls(model: string, runId: string, calls: Parameters<typeof makeCallEntry>[0][]) {
@@ -69,6 +70,19 @@ describe('costs', () => {
 	it('keys costs by the leaderboard’s row ids', () => {
 		const runs = [runWithCalls('m', 'run1', [{}]), runWithCalls('n', 'run1', [{}])];
 		expect(Object.keys(leaderboardCosts(runs, null)[0])).toEqual(['m', 'n']);
+	});
+
+	it('costs the rows of computed boards as the split of the runs does', () => {
+		const runs = [
+			runWithCalls('m', 'run1', [{}, { role: 'judge', model: 'sim-judge' }]),
+			runWithCalls('n', 'run1', [{}]),
+			runWithCalls('m', 'run2', [{ usage: { prompt: 7, completion: 3 } }])
+		];
+		const { boards } = computeLeaderboard(runs, { bootstrap: { resamples: 10 }, classes: false });
+		for (const prices of [PRICES, null]) {
+			expect(costsOfBoards(boards, runs, prices)).toEqual(leaderboardCosts(runs, prices));
+		}
+		expect(costsOfBoards(boards, runs, PRICES)[0].m.runs_with_log).toBe(2);
 	});
 });
 

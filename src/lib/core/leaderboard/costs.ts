@@ -93,6 +93,34 @@ export function rowCost(runs: readonly LoadedRun[], prices: Prices | null): RowC
 	};
 }
 
+/**
+ * The same as `leaderboardCosts(runs, prices)` for the boards `computeLeaderboard(runs)` made,
+ * each row's runs found by model and run id: no second split of the runs (the page's worker
+ * split them already). A run of a row that is not in `runs` adds nothing.
+ */
+export function costsOfBoards(
+	boards: readonly {
+		overall: { rows: readonly { id: string; model: string; run_ids: string[] }[] };
+	}[],
+	runs: readonly LoadedRun[],
+	prices: Prices | null
+): Record<string, RowCost>[] {
+	const byKey = new Map(runs.map((l) => [`${l.manifest.models.evaluated}\n${l.run.run_id}`, l]));
+	// Two runs of one model and run id (in two model folders): only the split tells them apart.
+	if (byKey.size !== runs.length) return leaderboardCosts(runs, prices);
+	return boards.map((board) =>
+		Object.fromEntries(
+			board.overall.rows.map((row) => [
+				row.id,
+				rowCost(
+					row.run_ids.flatMap((id) => byKey.get(`${row.model}\n${id}`) ?? []),
+					prices
+				)
+			])
+		)
+	);
+}
+
 /** Per board of `computeLeaderboard(runs)`, each row's cost by row id (the same split). */
 export function leaderboardCosts(
 	runs: readonly LoadedRun[],

@@ -5,7 +5,14 @@
  * allocated per resample, so 20 runs × 432 cases × 2,000 resamples stay well under a second.
  */
 import {
+	DCG_N,
+	DCG_SUCCESS,
 	drawResample,
+	LCA_FN,
+	LCA_FP,
+	LCA_TN,
+	LCA_TP,
+	LJP_OFFSET,
 	ROW_WIDTH,
 	sparseRows,
 	sumRows,
@@ -36,8 +43,18 @@ export interface ScopeSamples {
 }
 
 /**
- * Every run's counts side by side, one sparse row per case (`runs × ROW_WIDTH` wide): a resample
- * then adds each drawn case once for all runs, one long inner loop instead of one per run.
+ * The counts the seven columns' rates read (LCA's four cells, DCG's records and successes, the
+ * LJP matrices): the others (DCG's per-round successes) are left out of the resamples, whose
+ * other rates no column shows. About a sixth fewer additions per drawn case.
+ */
+const READ = new Uint8Array(W);
+for (const k of [LCA_TP, LCA_FN, LCA_FP, LCA_TN, DCG_N, DCG_SUCCESS]) READ[k] = 1;
+for (const o of Object.values(LJP_OFFSET)) READ.fill(1, o, o + 9);
+
+/**
+ * Every run's counts side by side, one sparse row per case (`runs × ROW_WIDTH` wide, only the
+ * counts in READ): a resample then adds each drawn case once for all runs, one long inner loop
+ * instead of one per run.
  */
 function mergedRows(models: readonly ModelRuns[]): SparseRows {
 	const all = models.flatMap((m) => m.counts);
@@ -45,7 +62,8 @@ function mergedRows(models: readonly ModelRuns[]): SparseRows {
 	const wide = new Int32Array(n * all.length * W);
 	all.forEach((counts, r) => {
 		for (let i = 0; i < n; i++) {
-			wide.set(counts.subarray(i * W, (i + 1) * W), (i * all.length + r) * W);
+			const to = (i * all.length + r) * W;
+			for (let k = 0; k < W; k++) if (READ[k] === 1) wide[to + k] = counts[i * W + k];
 		}
 	});
 	return sparseRows(wide, all.length * W);

@@ -20,8 +20,11 @@ export async function readRunCalls(
 	const path = callLogPath(run);
 	if (!listed.has(path)) return { calls: null, note: null };
 	try {
-		const entries = parseCallLog(await source.read(path), describePath(source, path));
-		return { calls: callTotals(entries), note: null };
+		const label = describePath(source, path);
+		const calls = source.callTotals
+			? await source.callTotals(run, label)
+			: callTotals(parseCallLog(await source.read(path), label));
+		return { calls, note: null };
 	} catch (e) {
 		// The reader's own code when it has one; a call-log entry's schema error is English only.
 		const said = saidOf(e);

@@ -2,7 +2,9 @@
  * Where the results reader finds an output root in the canonical layout (PROTOCOL.md §5): a folder
  * (CLI), IndexedDB or an imported zip bundle (browser), or a map of strings (tests).
  */
+import type { CallTotals } from '../calls/totals';
 import { CheckpointError } from '../errors';
+import type { RunKey } from '../layout';
 import { coded } from '../said';
 
 export interface LayoutSource {
@@ -10,6 +12,12 @@ export interface LayoutSource {
 	list(): Promise<string[]>;
 	/** The UTF-8 text of a listed file. */
 	read(path: string): Promise<string>;
+	/**
+	 * The totals of a listed run's call log, where the source keeps them (IndexedDB does), so a
+	 * report need not read the whole log; the same totals, and the same error naming `fileLabel`
+	 * for an unreadable line, as parsing the log's text. Without it the log is read.
+	 */
+	callTotals?(run: RunKey, fileLabel: string): Promise<CallTotals>;
 	/** How messages name the root, e.g. the output folder or the bundle's file name. */
 	root?: string;
 }
