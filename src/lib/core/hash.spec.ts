@@ -18,6 +18,14 @@ describe('canonicalJson', () => {
 		expect(() => canonicalJson([Infinity])).toThrow(TypeError);
 	});
 
+	it('keeps a "__proto__" field, as JSON.parse makes it, in and out of order', () => {
+		for (const text of ['{"__proto__":null,"":1}', '{"b":1,"__proto__":{"x":2}}']) {
+			const value = JSON.parse(text);
+			expect(canonicalJson(value)).toBe(canonicalJsonReference(value));
+		}
+		expect(canonicalJson(JSON.parse('{"b":1,"__proto__":2}'))).toBe('{"__proto__":2,"b":1}');
+	});
+
 	it('gives exactly the reference text for any JSON-like value', () => {
 		const key = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '9', '01', '-1', 'a'));
 		const value = fc.letrec((tie) => ({

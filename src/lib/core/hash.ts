@@ -77,7 +77,8 @@ function sortedKeys(this: unknown, key: string, value: unknown): unknown {
 	// An object whose keys are in order already (most messages of a history) is written as it is.
 	if (inOrder) return value;
 	keys.sort();
-	const sorted: Record<string, unknown> = {};
+	// No prototype: a key "__proto__" (JSON.parse makes one) stays an own field, not a prototype.
+	const sorted: Record<string, unknown> = Object.create(null);
 	for (const k of keys) sorted[k] = (value as Record<string, unknown>)[k];
 	return sorted;
 }
