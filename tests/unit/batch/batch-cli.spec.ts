@@ -19,6 +19,7 @@ import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
 import { filesUnder } from '../faults/harness';
+import { expectEachSentOnce, manifestLessTimes, type StateLike } from './batch-compare';
 
 const DATASET = resolve('tests/fixtures/engine/three-cases.json');
 const MODEL = 'eval-model';
@@ -64,9 +65,7 @@ async function records(root: string): Promise<Record<string, string>> {
 	for (const [path, text] of await filesUnder(root)) {
 		if (path.includes('batch') || path.endsWith('calls.jsonl') || path.includes('.lock')) continue;
 		if (path.includes('.resume-seals')) continue;
-		out[path] = path.endsWith('manifest.json')
-			? text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
-			: text;
+		out[path] = path.endsWith('manifest.json') ? manifestLessTimes(text) : text;
 	}
 	return out;
 }
@@ -89,15 +88,6 @@ async function waitForState(root: string, ok: (state: StateLike) => boolean): Pr
 		if (text && ok(JSON.parse(text))) return;
 		await new Promise((r) => setTimeout(r, 10));
 	}
-}
-type StateLike = {
-	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
-};
-
-function expectEachSentOnce(server: FakeOpenAI, asked: number) {
-	const ids = server.batches.lines.map((l) => l.customId);
-	expect(new Set(ids).size).toBe(ids.length);
-	expect(ids.length).toBe(asked);
 }
 
 describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {

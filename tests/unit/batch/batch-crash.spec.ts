@@ -23,7 +23,7 @@ import { forwarding } from '../../../src/lib/core/forward';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { callsLessTiming, comparableRecords } from './batch-compare';
+import { callsLessTiming, comparableRecords, expectEachSentOnce } from './batch-compare';
 import { clientAt, endpoints, fakeServers, rolesAt } from './fake-servers';
 import type { FakeOpenAI } from '../../fake-openai/server';
 import { answerRound, memoryFiles } from './round-files';
@@ -102,9 +102,7 @@ describe("a process killed between saving a round's answers and marking it answe
 			expect(out.done).toBe(true);
 			expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 			expect(callsLessTiming(store)).toEqual(callsLessTiming(expected));
-			const ids = provider.batches.lines.map((l) => l.customId);
-			expect(new Set(ids).size).toBe(ids.length);
-			expect(ids.length).toBe(asked);
+			expectEachSentOnce(provider, asked);
 		}
 	);
 
