@@ -19,7 +19,12 @@ import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
 import { filesUnder } from '../faults/harness';
-import { expectEachSentOnce, manifestLessTimes, type StateLike } from './batch-compare';
+import {
+	expectEachSentOnce,
+	KILL_POINTS,
+	manifestLessTimes,
+	type StateLike
+} from './batch-compare';
 
 const DATASET = resolve('tests/fixtures/engine/three-cases.json');
 const MODEL = 'eval-model';
@@ -116,19 +121,7 @@ describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {
 		);
 	});
 
-	it.each([
-		[
-			'while round 2 is submitted',
-			(s: StateLike) =>
-				s.rounds.some(
-					(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
-				)
-		],
-		[
-			'between rounds 2 and 3',
-			(s: StateLike) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')
-		]
-	])(
+	it.each(KILL_POINTS)(
 		'killed with SIGKILL %s, started again: nothing sent twice, same records',
 		async (_when, at) => {
 			const server = await serve(byTask(simulatedScript), { delayMs: 300 });

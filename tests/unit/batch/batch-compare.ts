@@ -55,3 +55,15 @@ export function expectEachSentOnce(server: FakeOpenAI, asked: number): void {
 export type StateLike = {
 	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
 };
+
+/** Where the CLI specs kill a provider-mode run (SIGKILL) before starting it again. */
+export const KILL_POINTS: [string, (state: StateLike) => boolean][] = [
+	[
+		'while round 2 is submitted',
+		(s) =>
+			s.rounds.some(
+				(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
+			)
+	],
+	['between rounds 2 and 3', (s) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')]
+];

@@ -22,6 +22,7 @@ import { filesUnder } from '../faults/harness';
 import {
 	callLinesLessTiming,
 	expectEachSentOnce,
+	KILL_POINTS,
 	manifestLessTimes,
 	type StateLike
 } from './batch-compare';
@@ -190,40 +191,31 @@ describe('a plan in batch mode, provider (CLI process)', { timeout: 180_000 }, (
 		expect(JSON.stringify(await filesUnder(root))).not.toContain(keyB);
 	});
 
-	it.each([
-		[
-			'while round 2 is submitted',
-			(s: StateLike) =>
-				s.rounds.some(
-					(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
-				)
-		],
-		[
-			'between rounds 2 and 3',
-			(s: StateLike) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')
-		]
-	])('killed with SIGKILL %s, started again: nothing sent twice, same files', async (_when, at) => {
-		const server = await serve({ delayMs: 200 });
-		const { expected, asked } = await interactive(server);
-		const root = join(tmp, `killed-${Date.now()}`);
-		const killed = await runCliAsProcess(
-			planArgs(root, '--batch', 'provider'),
-			env(server),
-			(child) => {
-				const watch = async () => {
-					while (!(await states(root)).some((s) => s && at(s))) {
-						await new Promise((r) => setTimeout(r, 10));
-					}
-				};
-				void watch().then(() => child.kill('SIGKILL'));
-			}
-		);
-		expect(killed.code).toBe(137);
-		const again = await runCliAsProcess(planArgs(root, '--batch', 'provider'), env(server));
-		expect(again.code, again.stdout + again.stderr).toBe(0);
-		expect(await records(root)).toEqual(expected);
-		expectEachSentOnce(server, asked);
-	});
+	it.each(KILL_POINTS)(
+		'killed with SIGKILL %s, started again: nothing sent twice, same files',
+		async (_when, at) => {
+			const server = await serve({ delayMs: 200 });
+			const { expected, asked } = await interactive(server);
+			const root = join(tmp, `killed-${Date.now()}`);
+			const killed = await runCliAsProcess(
+				planArgs(root, '--batch', 'provider'),
+				env(server),
+				(child) => {
+					const watch = async () => {
+						while (!(await states(root)).some((s) => s && at(s))) {
+							await new Promise((r) => setTimeout(r, 10));
+						}
+					};
+					void watch().then(() => child.kill('SIGKILL'));
+				}
+			);
+			expect(killed.code).toBe(137);
+			const again = await runCliAsProcess(planArgs(root, '--batch', 'provider'), env(server));
+			expect(again.code, again.stdout + again.stderr).toBe(0);
+			expect(await records(root)).toEqual(expected);
+			expectEachSentOnce(server, asked);
+		}
+	);
 });
 
 /** The `vllm run-batch -i IN -o OUT` lines printed: every input file and its output. */
