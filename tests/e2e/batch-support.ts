@@ -40,7 +40,7 @@ export async function waitForRound(page: Page, status: string, timeout = 90_000)
 	return (await handle.jsonValue()) as number;
 }
 
-/** Answers a round's input file as a cluster would: each request through the fake's chat API. */
+/** Answers input files (one round's, or a plan's joined) as a cluster would: each request through the fake's chat API. */
 export async function answerFile(text: string, baseURL: string): Promise<string> {
 	const out: string[] = [];
 	for (const line of text.split('\n').filter(Boolean)) {

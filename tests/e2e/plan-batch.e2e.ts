@@ -23,6 +23,7 @@ import {
 	useEndpoint,
 	type LexPilotFake
 } from './run-support';
+import { answerFile } from './batch-support';
 
 const DB = 'lexpilot-workbench';
 const MODELS = ['model-a', 'model-b'];
@@ -84,28 +85,6 @@ async function planForm(page: Page, runId: string, limit: number, stages?: strin
 		await page.getByTestId(`plan-model-id-${i}`).fill(model);
 	}
 	await page.getByTestId('plan-repetitions').fill(String(REPS.length));
-}
-
-/** Answers input files as a cluster would: each request through the fake's chat API. */
-async function answerLines(text: string, baseURL: string): Promise<string> {
-	const out: string[] = [];
-	for (const line of text.split('\n').filter(Boolean)) {
-		const request = JSON.parse(line) as { custom_id: string; body: unknown };
-		const res = await fetch(`${baseURL}/chat/completions`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(request.body)
-		});
-		out.push(
-			JSON.stringify({
-				id: `vllm-${out.length}`,
-				custom_id: request.custom_id,
-				response: { status_code: res.status, request_id: null, body: await res.json() },
-				error: null
-			})
-		);
-	}
-	return out.map((l) => `${l}\n`).join('');
 }
 
 describe('a run plan in batch mode on the Run page', () => {
@@ -233,7 +212,7 @@ describe('a run plan in batch mode on the Run page', () => {
 				inputs.push(await readFile((await download.path())!, 'utf8'));
 			}
 			expect(inputs.length).toBeGreaterThanOrEqual(4);
-			const text = await answerLines(inputs.join(''), fake.server.baseURL);
+			const text = await answerFile(inputs.join(''), fake.server.baseURL);
 			if (round === 1) {
 				await e.screenshot('plan-batch-files-waiting');
 				// A line of a run outside the plan (its run hash changed): refused by file and line.

@@ -21,14 +21,8 @@ import { orDiskFull } from './fs-store-write';
 const inTurn = new SerialQueues();
 
 /** `reorderStageFile` once every reorder of this process asked for before it has settled. */
-export function reorderInTurn(
-	ctx: StoreContext,
-	files: StageFiles,
-	run: RunKey,
-	file: StageFile,
-	order: readonly string[]
-): Promise<void> {
-	return inTurn.run('', () => reorderStageFile(ctx, files, run, file, order));
+export function reorderInTurn(...args: Parameters<typeof reorderStageFile>): Promise<void> {
+	return inTurn.run('', () => reorderStageFile(...args));
 }
 
 export async function reorderStageFile(

@@ -11,33 +11,20 @@ import { importPlanBatchOutputs, type ImportResult } from '$lib/core/batch/impor
 import { runPlanBatch } from '$lib/core/batch/plan-batch';
 import type { BatchRunOptions } from '$lib/core/batch/rounds';
 import { isBatchStore, type BatchSendMode, type BatchState } from '$lib/core/batch/store';
-import { planRuns, type PlanSpec } from '$lib/core/engine/plan';
-import type { RunDataset, StageName } from '$lib/core/engine/types';
+import { planRuns } from '$lib/core/engine/plan';
 import { modelDirName, type RunKey } from '$lib/core/layout';
-import type { RoleEndpoint } from '$lib/core/model/types';
 import { runKey } from '$lib/core/names';
-import type { PromptPack } from '$lib/core/prompts/pack';
-import type { Role, Settings } from '$lib/core/records';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { cancelOpenRound } from './batch-cancel';
 import { browserSender, type BatchInputs } from './batch-senders';
 import { batchView } from './batch-view';
+import type { PlanInput } from './plan-input';
 import { planBatchStatus, type PlanBatchRow, type PlanBatchView } from './plan-batch-view';
 import { toRunError } from './run-snapshot';
 
 /** What a plan in batch mode needs (a `PlanRequest` with its `batch`). */
-export interface PlanBatchInput {
-	spec: PlanSpec;
-	dataset: RunDataset;
-	limit: number | null;
-	stages: StageName[];
-	settings: Settings;
-	concurrency: number;
-	pack: PromptPack;
-	/** Per model of `spec`, its roles' endpoints with keys: in memory only. */
-	clients: Record<Role, RoleEndpoint>[];
-	keys: string[];
+export interface PlanBatchInput extends PlanInput {
 	batch: BatchSendMode;
 }
 

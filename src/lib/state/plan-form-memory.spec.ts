@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 import {
 	dropPlanFormKeys,
 	keepPlanForm,
@@ -10,15 +11,6 @@ import {
 	type PlanFormFields
 } from './plan-form-memory';
 
-function memory() {
-	const data = new Map<string, string>();
-	return {
-		data,
-		getItem: (k: string) => data.get(k) ?? null,
-		setItem: (k: string, v: string) => void data.set(k, v),
-		removeItem: (k: string) => void data.delete(k)
-	};
-}
 const role = (model = '', baseURL = '', apiKey = '') => ({ model, baseURL, apiKey });
 const fields = (): PlanFormFields => ({
 	runId: 'plan',
@@ -46,7 +38,7 @@ const fresh = (): PlanFormFields => ({
 describe('the plan form across a reload', () => {
 	it('comes back as typed, keys only when the Models page remembers keys', () => {
 		for (const keys of [false, true]) {
-			const s = memory();
+			const s = memoryStorage();
 			keepPlanForm(fields(), s, keys);
 			expect(s.data.get(PLAN_FORM_KEY)!.includes('sk-')).toBe(keys);
 			const back = fresh();
@@ -58,7 +50,7 @@ describe('the plan form across a reload', () => {
 	});
 
 	it('never reads a key back once keys are not remembered, and drops them when told', () => {
-		const s = memory();
+		const s = memoryStorage();
 		keepPlanForm(fields(), s, true);
 		expect(JSON.stringify(loadPlanForm(s, false))).not.toContain('sk-');
 		dropPlanFormKeys(s);
@@ -67,7 +59,7 @@ describe('the plan form across a reload', () => {
 	});
 
 	it('keeps a suggested or typed run id of a single run to the page', () => {
-		const s = memory();
+		const s = memoryStorage();
 		keepPlanForm({ ...fresh(), runId: 'run4' }, s, false);
 		const back = fresh();
 		restorePlanForm(back, s, false);
@@ -99,7 +91,7 @@ describe('the plan form across a reload', () => {
 		expect(JSON.stringify(bad)).not.toContain('sk-');
 		expect(readPlanForm({ rows: [] }, false)).toBeNull();
 		expect(readPlanForm('[', false)).toBeNull();
-		const s = memory();
+		const s = memoryStorage();
 		s.data.set(PLAN_FORM_KEY, '{not json');
 		expect(loadPlanForm(s, false)).toBeNull();
 		keepPlanForm(fields(), s, false);

@@ -7,6 +7,7 @@
  */
 import { SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import type { PlanModelRow, PlanRoleRow } from './plan-form';
+import { webStorage } from './web-storage';
 
 export const PLAN_FORM_KEY = 'lexpilot.plan-form.v1';
 /** More models than a person adds by hand. */
@@ -68,13 +69,7 @@ export function savePlanForm(storage: Storage, form: KeptPlanForm, keys: boolean
 }
 
 /** This tab's session storage, or null where there is none. */
-export function sessionStore(): Storage {
-	try {
-		return globalThis.sessionStorage ?? null;
-	} catch {
-		return null;
-	}
-}
+export const sessionStore = (): Storage | null => webStorage('sessionStorage');
 
 /** The parts of the Run page's state the kept form fills. */
 export interface PlanFormFields {

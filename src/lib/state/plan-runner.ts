@@ -7,32 +7,19 @@
  * through `PlanBatchRunner` instead: rounds, no pool, nothing to pause.
  */
 import { planRuns, PlanControl, runPlan, type PlanSnapshot } from '$lib/core/engine';
-import type { PlanSpec } from '$lib/core/engine/plan';
-import type { RunDataset, StageName } from '$lib/core/engine/types';
 import { LimiterPool } from '$lib/core/model/limiter';
-import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
-import type { PromptPack } from '$lib/core/prompts/pack';
-import type { Role, Settings } from '$lib/core/records';
+import type { ModelClient } from '$lib/core/model/types';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { BatchSendMode } from '$lib/core/batch/store';
 import { SIMULATED_LATENCY_MS } from './browser-client';
 import { PlanBatchRunner } from './plan-batch-runner';
 import type { PlanBatchView } from './plan-batch-view';
+import type { PlanInput } from './plan-input';
 
 /** Everything a plan needs, as plain data (it crosses to the worker by `postMessage`). */
-export interface PlanRequest {
+export interface PlanRequest extends PlanInput {
 	planId: string;
-	spec: PlanSpec;
-	dataset: RunDataset;
-	limit: number | null;
-	stages: StageName[];
-	settings: Settings;
-	concurrency: number;
-	pack: PromptPack;
 	simulated: boolean;
-	/** Per model of `spec`, its roles' endpoints with keys: in memory only, never stored. */
-	clients: Record<Role, RoleEndpoint>[];
-	keys: string[];
 	/** Batch mode: how every run's rounds are sent (PROTOCOL.md §3); absent: interactive. */
 	batch?: BatchSendMode;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../../tests/support/memory-storage';
 import {
 	forgetPlan,
 	loadStoredPlans,
@@ -8,15 +9,6 @@ import {
 	storePlan,
 	type StoredPlan
 } from './plan-specs';
-
-function memory() {
-	const data = new Map<string, string>();
-	return {
-		getItem: (k: string) => data.get(k) ?? null,
-		setItem: (k: string, v: string) => void data.set(k, v),
-		data
-	};
-}
 
 const plan = (planId = 'a'.repeat(64)): StoredPlan => ({
 	planId,
@@ -38,7 +30,7 @@ const plan = (planId = 'a'.repeat(64)): StoredPlan => ({
 
 describe('stored run plans', () => {
 	it('reads back what it stored, by plan id; status changes and forgetting', () => {
-		const s = memory();
+		const s = memoryStorage();
 		storePlan(s, plan());
 		storePlan(s, plan('b'.repeat(64)));
 		storePlan(s, plan());
@@ -79,7 +71,7 @@ describe('stored run plans', () => {
 	});
 
 	it('a broken entry costs only itself; broken storage costs the list, not the page', () => {
-		const s = memory();
+		const s = memoryStorage();
 		s.data.set(PLAN_SPECS_KEY, JSON.stringify({ x: { planId: 'x' }, a: plan() }));
 		expect(loadStoredPlans(s)).toEqual([plan()]);
 		s.data.set(PLAN_SPECS_KEY, '{not json');

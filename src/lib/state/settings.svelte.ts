@@ -21,6 +21,7 @@ import {
 import { m } from '$lib/paraglide/messages';
 import { dropPlanFormKeys, sessionStore } from './plan-form-memory';
 import { PRESETS, type PresetId } from './provider-presets';
+import { webStorage } from './web-storage';
 
 /** The part of `localStorage` the settings use. */
 export type SettingsStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
@@ -32,13 +33,7 @@ export type ConnectionTest =
 	| { state: 'done'; result: ConnectionTestResult; at: number };
 
 /** `localStorage`, or null where the browser refuses it (some private modes throw on access). */
-export function browserStorage(): SettingsStorage {
-	try {
-		return globalThis.localStorage ?? null;
-	} catch {
-		return null;
-	}
-}
+export const browserStorage = (): SettingsStorage => webStorage('localStorage');
 
 export class SettingsState {
 	/** Everything the page edits; deep state so inputs can bind to its fields. */

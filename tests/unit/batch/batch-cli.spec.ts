@@ -19,6 +19,12 @@ import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { runCliAsProcess, runCliInProcess, type CliResult } from '../../cli/run-cli';
 import { filesUnder } from '../faults/harness';
+import {
+	expectEachSentOnce,
+	KILL_POINTS,
+	manifestLessTimes,
+	type StateLike
+} from './batch-compare';
 
 const DATASET = resolve('tests/fixtures/engine/three-cases.json');
 const MODEL = 'eval-model';
@@ -64,9 +70,7 @@ async function records(root: string): Promise<Record<string, string>> {
 	for (const [path, text] of await filesUnder(root)) {
 		if (path.includes('batch') || path.endsWith('calls.jsonl') || path.includes('.lock')) continue;
 		if (path.includes('.resume-seals')) continue;
-		out[path] = path.endsWith('manifest.json')
-			? text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
-			: text;
+		out[path] = path.endsWith('manifest.json') ? manifestLessTimes(text) : text;
 	}
 	return out;
 }
@@ -89,15 +93,6 @@ async function waitForState(root: string, ok: (state: StateLike) => boolean): Pr
 		if (text && ok(JSON.parse(text))) return;
 		await new Promise((r) => setTimeout(r, 10));
 	}
-}
-type StateLike = {
-	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
-};
-
-function expectEachSentOnce(server: FakeOpenAI, asked: number) {
-	const ids = server.batches.lines.map((l) => l.customId);
-	expect(new Set(ids).size).toBe(ids.length);
-	expect(ids.length).toBe(asked);
 }
 
 describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {
@@ -126,19 +121,7 @@ describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {
 		);
 	});
 
-	it.each([
-		[
-			'while round 2 is submitted',
-			(s: StateLike) =>
-				s.rounds.some(
-					(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
-				)
-		],
-		[
-			'between rounds 2 and 3',
-			(s: StateLike) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')
-		]
-	])(
+	it.each(KILL_POINTS)(
 		'killed with SIGKILL %s, started again: nothing sent twice, same records',
 		async (_when, at) => {
 			const server = await serve(byTask(simulatedScript), { delayMs: 300 });

@@ -1,21 +1,22 @@
 /**
  * What a batch-mode run and the interactive run that got the same answers must share: the stage
  * files and manifest (apart from times and `mode`), and the call log apart from timing and
- * sessions. Used by the batch-run and batch-resume specs.
+ * sessions; and each request sent once. Used by the batch specs, in memory and on disk (CLI).
  */
+import { expect } from 'vitest';
 import type { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import type { FakeOpenAI } from '../../fake-openai/server';
+
+/** A manifest less its times and `mode`. */
+export const manifestLessTimes = (text: string): string =>
+	text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '');
 
 /** Stage files as written; the manifest without its times and `mode`; no call log, no batch/. */
 export function comparableRecords(store: MemoryStore): Map<string, string> {
 	const out = new Map<string, string>();
 	for (const [path, text] of store.toFiles()) {
 		if (path.endsWith('calls.jsonl') || path.includes('/batch/')) continue;
-		out.set(
-			path,
-			path.endsWith('manifest.json')
-				? text.replace(/"(created_at|at)": "[^"]+"/g, '').replace(/,\s*"mode": "batch"/, '')
-				: text
-		);
+		out.set(path, path.endsWith('manifest.json') ? manifestLessTimes(text) : text);
 	}
 	return out;
 }
@@ -23,9 +24,8 @@ export function comparableRecords(store: MemoryStore): Map<string, string> {
 /** What tells one start or moment from another, not what was asked and answered. */
 const TIMING = ['session', 'seq', 'started_at', 'latency_ms', 'delay_ms'];
 
-/** The call log's lines less timing and sessions, in a stable order. */
-export function callsLessTiming(store: MemoryStore): string[] {
-	const text = [...store.toFiles()].find(([p]) => p.endsWith('calls.jsonl'))?.[1] ?? '';
+/** A call log's lines less timing and sessions, in a stable order. */
+export function callLinesLessTiming(text: string): string[] {
 	return text
 		.split('\n')
 		.filter(Boolean)
@@ -37,3 +37,33 @@ export function callsLessTiming(store: MemoryStore): string[] {
 		})
 		.sort();
 }
+
+/** The store's call log less timing and sessions, in a stable order. */
+export function callsLessTiming(store: MemoryStore): string[] {
+	const text = [...store.toFiles()].find(([p]) => p.endsWith('calls.jsonl'))?.[1] ?? '';
+	return callLinesLessTiming(text);
+}
+
+/** Every request the fake provider got in its batches is another, and there were `asked`. */
+export function expectEachSentOnce(server: FakeOpenAI, asked: number): void {
+	const ids = server.batches.lines.map((l) => l.customId);
+	expect(new Set(ids).size).toBe(ids.length);
+	expect(ids.length).toBe(asked);
+}
+
+/** The part of a saved round state (`batch/state.json`) the CLI specs wait on. */
+export type StateLike = {
+	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
+};
+
+/** Where the CLI specs kill a provider-mode run (SIGKILL) before starting it again. */
+export const KILL_POINTS: [string, (state: StateLike) => boolean][] = [
+	[
+		'while round 2 is submitted',
+		(s) =>
+			s.rounds.some(
+				(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
+			)
+	],
+	['between rounds 2 and 3', (s) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')]
+];

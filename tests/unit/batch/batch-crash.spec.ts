@@ -11,7 +11,7 @@
  * after the k-th line of that pass was appended: a copy of every file at that instant (what
  * `kill -9` leaves), resumed in a fresh store.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import type { BatchState, SavedBatchAnswer } from '../../../src/lib/core/batch/store';
@@ -20,32 +20,16 @@ import { importBatchOutputs } from '../../../src/lib/core/batch/import';
 import { runBatch, type BatchRunOptions } from '../../../src/lib/core/batch/rounds';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { forwarding } from '../../../src/lib/core/forward';
-import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import { simulatedScript } from '../../engine/simulated-script';
-import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { callsLessTiming, comparableRecords } from './batch-compare';
+import { callsLessTiming, comparableRecords, expectEachSentOnce } from './batch-compare';
+import { clientAt, endpoints, fakeServers, rolesAt } from './fake-servers';
+import type { FakeOpenAI } from '../../fake-openai/server';
 import { answerRound, memoryFiles } from './round-files';
 
 const dataset = makeDataset(3);
-const NODE = 'http://gpu-node:8000/v1';
-const endpoints = { evaluated: NODE, user: NODE, judge: NODE };
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve() {
-	const server = await startFakeOpenAI({
-		handler: byTask(simulatedScript),
-		batch: { delayMs: 5 }
-	});
-	servers.push(server);
-	return server;
-}
+const serve = fakeServers({ delayMs: 5 });
 
 /** Runs rounds (files mode, the cluster answering) until done, or `once`: one round imported. */
 async function rounds(cluster: FakeOpenAI, options: BatchRunOptions, once = false) {
@@ -79,14 +63,9 @@ async function interactive() {
 	const live = await serve();
 	const store = new MemoryStore();
 	const common = { dataset, runId: 'r1', models: MODELS, endpoints };
-	await runAll({ ...common, client: createOpenAIClient(roles(live.baseURL)), store });
+	await runAll({ ...common, client: clientAt(live.baseURL), store });
 	return { store, asked: live.chatRequests.length };
 }
-
-const roles = (baseURL: string) =>
-	Object.fromEntries(
-		Object.entries(MODELS).map(([role, model]) => [role, { baseURL, apiKey: '', model }])
-	) as never;
 
 /**
  * A store that dies when round `at`'s answers are saved and before it is marked answered:
@@ -113,7 +92,7 @@ describe("a process killed between saving a round's answers and marking it answe
 			const store = new MemoryStore();
 			const common = { dataset, runId: 'r1', models: MODELS, endpoints };
 			const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
-			const sender = () => providerSender({ run, endpoints: roles(provider.baseURL), pollMs: 5 });
+			const sender = () => providerSender({ run, endpoints: rolesAt(provider.baseURL), pollMs: 5 });
 			await expect(
 				runBatch({ ...common, store: dyingAtAnswers(store, 2, saved) }, sender())
 			).rejects.toThrow('killed');
@@ -123,9 +102,7 @@ describe("a process killed between saving a round's answers and marking it answe
 			expect(out.done).toBe(true);
 			expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 			expect(callsLessTiming(store)).toEqual(callsLessTiming(expected));
-			const ids = provider.batches.lines.map((l) => l.customId);
-			expect(new Set(ids).size).toBe(ids.length);
-			expect(ids.length).toBe(asked);
+			expectEachSentOnce(provider, asked);
 		}
 	);
 
@@ -155,14 +132,8 @@ describe('a process killed in the middle of a pass', () => {
 		async (k) => {
 			const live = await serve();
 			const expected = new MemoryStore();
-			const roles = Object.fromEntries(
-				Object.entries(MODELS).map(([role, model]) => [
-					role,
-					{ baseURL: live.baseURL, apiKey: '', model }
-				])
-			) as never;
 			const common = { dataset, runId: 'r1', models: MODELS, endpoints };
-			await runAll({ ...common, client: createOpenAIClient(roles), store: expected });
+			await runAll({ ...common, client: clientAt(live.baseURL), store: expected });
 
 			const cluster = await serve();
 			const store = new MemoryStore();

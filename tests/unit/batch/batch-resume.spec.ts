@@ -19,7 +19,7 @@ import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-opena
 import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { callsLessTiming, comparableRecords } from './batch-compare';
+import { callsLessTiming, comparableRecords, expectEachSentOnce } from './batch-compare';
 import { answerRound, memoryFiles } from './round-files';
 
 const dataset = makeDataset(4);
@@ -102,9 +102,7 @@ describe('batch mode resumed from the store', () => {
 			expect(comparableRecords(store)).toEqual(comparableRecords(expected));
 			// Each call logged once, by the pass that first used its answer, across the restart.
 			expect(callsLessTiming(store)).toEqual(callsLessTiming(expected));
-			const ids = provider.batches.lines.map((l) => l.customId);
-			expect(new Set(ids).size).toBe(ids.length);
-			expect(ids.length).toBe(asked);
+			expectEachSentOnce(provider, asked);
 			const final = await store.readBatchState(await run());
 			expect(final?.rounds.every((r) => r.status === 'answered')).toBe(true);
 			if (out.done) expect(out.longestChain).toBe(out.rounds);

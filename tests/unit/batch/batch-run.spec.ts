@@ -15,7 +15,7 @@ import { byTask } from '../../fake-openai/by-task';
 import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { callsLessTiming, comparableRecords } from './batch-compare';
+import { callsLessTiming, comparableRecords, expectEachSentOnce } from './batch-compare';
 
 const dataset = makeDataset(5);
 const servers: FakeOpenAI[] = [];
@@ -122,9 +122,7 @@ describe('batch mode against the deterministic fake provider', () => {
 		const rounds = out.rounds;
 		expect(comparableRecords(batch)).toEqual(comparableRecords(interactive));
 		expect(callsLessTiming(batch)).toEqual(callsLessTiming(interactive));
-		const ids = provider.batches.lines.map((l) => l.customId);
-		expect(new Set(ids).size).toBe(ids.length);
-		expect(ids.length).toBe(live.chatRequests.length);
+		expectEachSentOnce(provider, live.chatRequests.length);
 		expect(provider.chatRequests).toHaveLength(0);
 		// One batch per model and endpoint in each round.
 		expect(provider.batches.batches.size).toBeGreaterThan(rounds);

@@ -19,6 +19,13 @@ import type { FakeBatchOptions } from '../../fake-openai/batches';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 import { runCliAsProcess, type CliResult } from '../../cli/run-cli';
 import { filesUnder } from '../faults/harness';
+import {
+	callLinesLessTiming,
+	expectEachSentOnce,
+	KILL_POINTS,
+	manifestLessTimes,
+	type StateLike
+} from './batch-compare';
 
 const DATASET = resolve('tests/fixtures/engine/three-cases.json');
 const MODELS = ['model-a', 'model-b'];
@@ -67,32 +74,15 @@ const planArgs = (root: string, ...extra: string[]) => [
 	...extra
 ];
 
-/** What tells one start or moment from another, not what was asked and answered. */
-const TIMING = ['session', 'seq', 'started_at', 'latency_ms', 'delay_ms'];
-
 /** Every file of every run: stage files as written, manifests less times and `mode`, call logs less timing. */
 async function records(root: string): Promise<Record<string, string>> {
 	const out: Record<string, string> = {};
 	for (const [path, text] of await filesUnder(root)) {
 		if (path.includes('batch') || path.includes('.lock') || path.includes('.resume-seals'))
 			continue;
-		if (path.endsWith('calls.jsonl')) {
-			out[path] = text
-				.split('\n')
-				.filter(Boolean)
-				.map((line) => {
-					const entry = JSON.parse(line);
-					for (const key of TIMING) delete entry[key];
-					for (const step of entry.attempts) for (const key of TIMING) delete step[key];
-					return JSON.stringify(entry);
-				})
-				.sort()
-				.join('\n');
-		} else if (path.endsWith('manifest.json')) {
-			out[path] = text
-				.replace(/"(created_at|at)": "[^"]+"/g, '')
-				.replace(/,\s*"mode": "batch"/, '');
-		} else out[path] = text;
+		if (path.endsWith('calls.jsonl')) out[path] = callLinesLessTiming(text).join('\n');
+		else if (path.endsWith('manifest.json')) out[path] = manifestLessTimes(text);
+		else out[path] = text;
 	}
 	return out;
 }
@@ -105,16 +95,6 @@ async function interactive(server: FakeOpenAI) {
 	expect(r.code, r.stderr).toBe(0);
 	return { expected: await records(root), asked: server.chatRequests.length - before };
 }
-
-function expectEachSentOnce(server: FakeOpenAI, asked: number) {
-	const ids = server.batches.lines.map((l) => l.customId);
-	expect(new Set(ids).size).toBe(ids.length);
-	expect(ids.length).toBe(asked);
-}
-
-type StateLike = {
-	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
-};
 
 /** Every run's saved round state, as JSON. */
 async function states(root: string) {
@@ -211,40 +191,31 @@ describe('a plan in batch mode, provider (CLI process)', { timeout: 180_000 }, (
 		expect(JSON.stringify(await filesUnder(root))).not.toContain(keyB);
 	});
 
-	it.each([
-		[
-			'while round 2 is submitted',
-			(s: StateLike) =>
-				s.rounds.some(
-					(r) => r.round === 2 && r.status === 'submitted' && r.files.some((f) => f.batch_id)
-				)
-		],
-		[
-			'between rounds 2 and 3',
-			(s: StateLike) => s.rounds.some((r) => r.round === 2 && r.status === 'answered')
-		]
-	])('killed with SIGKILL %s, started again: nothing sent twice, same files', async (_when, at) => {
-		const server = await serve({ delayMs: 200 });
-		const { expected, asked } = await interactive(server);
-		const root = join(tmp, `killed-${Date.now()}`);
-		const killed = await runCliAsProcess(
-			planArgs(root, '--batch', 'provider'),
-			env(server),
-			(child) => {
-				const watch = async () => {
-					while (!(await states(root)).some((s) => s && at(s))) {
-						await new Promise((r) => setTimeout(r, 10));
-					}
-				};
-				void watch().then(() => child.kill('SIGKILL'));
-			}
-		);
-		expect(killed.code).toBe(137);
-		const again = await runCliAsProcess(planArgs(root, '--batch', 'provider'), env(server));
-		expect(again.code, again.stdout + again.stderr).toBe(0);
-		expect(await records(root)).toEqual(expected);
-		expectEachSentOnce(server, asked);
-	});
+	it.each(KILL_POINTS)(
+		'killed with SIGKILL %s, started again: nothing sent twice, same files',
+		async (_when, at) => {
+			const server = await serve({ delayMs: 200 });
+			const { expected, asked } = await interactive(server);
+			const root = join(tmp, `killed-${Date.now()}`);
+			const killed = await runCliAsProcess(
+				planArgs(root, '--batch', 'provider'),
+				env(server),
+				(child) => {
+					const watch = async () => {
+						while (!(await states(root)).some((s) => s && at(s))) {
+							await new Promise((r) => setTimeout(r, 10));
+						}
+					};
+					void watch().then(() => child.kill('SIGKILL'));
+				}
+			);
+			expect(killed.code).toBe(137);
+			const again = await runCliAsProcess(planArgs(root, '--batch', 'provider'), env(server));
+			expect(again.code, again.stdout + again.stderr).toBe(0);
+			expect(await records(root)).toEqual(expected);
+			expectEachSentOnce(server, asked);
+		}
+	);
 });
 
 /** The `vllm run-batch -i IN -o OUT` lines printed: every input file and its output. */

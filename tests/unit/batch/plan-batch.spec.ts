@@ -3,48 +3,28 @@
  * import of output files answers the waiting rounds of every run, each line routed by its
  * custom_id; the records are those of the interactive runs.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
 import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
 import { runAll } from '../../../src/lib/core/engine/run-all';
-import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import { simulatedScript } from '../../engine/simulated-script';
-import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
 import { comparableRecords } from './batch-compare';
+import { clientAt, endpoints, fakeServers } from './fake-servers';
 import { answerRound, memoryFiles } from './round-files';
 
 const dataset = makeDataset(3);
-const NODE = 'http://gpu-node:8000/v1';
-const endpoints = { evaluated: NODE, user: NODE, judge: NODE };
 const RUN_IDS = ['run1', 'run2'];
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve() {
-	const server = await startFakeOpenAI({ handler: byTask(simulatedScript) });
-	servers.push(server);
-	return server;
-}
+const serve = fakeServers();
 
 describe('a plan in batch mode, files mode', () => {
 	it('runs every run at once and imports one output file for all of them', async () => {
 		const live = await serve();
 		const expected = new MemoryStore();
-		const roles = Object.fromEntries(
-			Object.entries(MODELS).map(([role, model]) => [
-				role,
-				{ baseURL: live.baseURL, apiKey: '', model }
-			])
-		) as never;
 		for (const runId of RUN_IDS) {
-			const client = createOpenAIClient(roles);
+			const client = clientAt(live.baseURL);
 			await runAll({ dataset, runId, models: MODELS, client, store: expected, endpoints });
 		}
 

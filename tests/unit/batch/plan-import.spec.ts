@@ -4,31 +4,23 @@
  * others waiting, untouched; a run the files answer in part is refused as before (unless
  * `allowMissing`), saving nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
 import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import { simulatedScript } from '../../engine/simulated-script';
-import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
+import { endpoints, fakeServers } from './fake-servers';
 import { answerRound, memoryFiles } from './round-files';
 
 const dataset = makeDataset(3);
-const NODE = 'http://gpu-node:8000/v1';
-const endpoints = { evaluated: NODE, user: NODE, judge: NODE };
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const serve = fakeServers();
 
 /** A plan of two runs with round 1 written, and each run's answered output text. */
 async function planWaiting() {
-	const cluster = await startFakeOpenAI({ handler: byTask(simulatedScript) });
-	servers.push(cluster);
+	const cluster = await serve();
 	const store = new MemoryStore();
 	const options = ['run1', 'run2'].map((runId) => ({
 		dataset,
