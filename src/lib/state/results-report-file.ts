@@ -5,7 +5,7 @@
 import type { LoadedRun, ResultsReport } from '$lib/core/results';
 import type { ComparisonReport } from '$lib/core/results';
 import type { Locale } from '$lib/paraglide/runtime';
-import { reportNotes, type ResultFigures } from '$lib/view/result-figures';
+import type { ResultFigures } from '$lib/view/result-figures';
 import { groupDifferences } from '$lib/view/shown-report';
 
 /** What the page shows, as the report needs it. */
@@ -34,11 +34,13 @@ export async function resultsReportHtml(
 	now: number
 ): Promise<string | null> {
 	if (!shown()) return null;
-	const [{ resultsHtml }, { reportExtras }, { leaderboardState }] = await Promise.all([
-		import('$lib/view/results-html'),
-		import('$lib/view/report-extras'),
-		import('./leaderboard.svelte')
-	]);
+	const [{ resultsHtml }, { reportExtras }, { leaderboardState }, { reportNotes }] =
+		await Promise.all([
+			import('$lib/view/results-html'),
+			import('$lib/view/report-extras'),
+			import('./leaderboard.svelte'),
+			import('$lib/view/result-figures')
+		]);
 	const s = shown();
 	if (!s) return null;
 	const { locale } = s;

@@ -14,12 +14,7 @@ import type { StoredRun } from '$lib/core/store/types';
 import type { LoadedRun, ResultsReport } from '$lib/core/results';
 import type { Locale } from '$lib/paraglide/runtime';
 import type { FigureContext, SeriesMode } from '$lib/view/figures';
-import {
-	DEFAULT_FIGURE_CHOICE,
-	reportNotes,
-	resultFigures,
-	type FigureChoice
-} from '$lib/view/result-figures';
+import { DEFAULT_FIGURE_CHOICE, type FigureChoice } from '$lib/view/figure-choice';
 import type { ResultsQuery } from '$lib/view/results-query';
 import { isIncomplete, isInProgress } from '$lib/view/run-progress';
 import { drawnReport, groupDifferences } from '$lib/view/shown-report';
@@ -41,6 +36,10 @@ import { selectionAfterRead } from './results-selection';
 export type ResultsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export { EXPORT_LANGUAGE_KEY, type ExportLanguage } from './export-language';
+type FigureWriter = typeof import('$lib/view/result-figures');
+let figureWriter: Promise<FigureWriter> | null = null;
+const loadFigureWriter = () => (figureWriter ??= import('$lib/view/result-figures'));
+
 export type { ComparisonState } from './results-comparison.svelte';
 export type { IntervalStatus } from './results-intervals.svelte';
 
@@ -64,6 +63,8 @@ export class ResultsState {
 	writing = $state.raw<readonly string[]>([]);
 	/** Keys of the runs shown. */
 	selected = $state.raw<readonly string[]>([]);
+	/** The figures' module: loaded with the first report, so it is not in the page's first load. */
+	#figureWriter = $state.raw<FigureWriter | null>(null);
 	report = $state.raw<ResultsReport | null>(null);
 	/** Why the report could not be computed (a malformed record, storage refused). */
 	error = $state<string | null>(null);
@@ -132,7 +133,7 @@ export class ResultsState {
 			mode: this.mode,
 			simulated: this.isSimulated
 		};
-		return resultFigures(ctx, this.choice);
+		return this.#figureWriter?.resultFigures(ctx, this.choice) ?? null;
 	});
 	/** The language exports are written in: undefined for the interface's. */
 	readonly exportLocale = $derived<Locale | undefined>(
@@ -140,7 +141,7 @@ export class ResultsState {
 	);
 	/** The figures as exports word them: the shown ones, or the same in the export language. */
 	readonly exportFigures = $derived.by(() => {
-		if (!this.drawn || !this.figures) return null;
+		if (!this.drawn || !this.figures || !this.#figureWriter) return null;
 		if (this.exportLocale === undefined) return this.figures;
 		const ctx: FigureContext = {
 			report: this.drawn.report,
@@ -148,10 +149,12 @@ export class ResultsState {
 			simulated: this.isSimulated,
 			locale: this.exportLocale
 		};
-		return resultFigures(ctx, this.choice);
+		return this.#figureWriter.resultFigures(ctx, this.choice);
 	});
 	/** Notes of the shown runs and groups, and the report's warnings. */
-	readonly notes = $derived(this.report ? reportNotes(this.report) : []);
+	readonly notes = $derived(
+		this.report && this.#figureWriter ? this.#figureWriter.reportNotes(this.report) : []
+	);
 	/** Why groups of one model are not averaged together. */
 	readonly differences = $derived(
 		this.drawn ? groupDifferences(this.drawn.report, (key) => this.manifestOf(key)) : []
@@ -303,8 +306,12 @@ export class ResultsState {
 
 	async #compute(store: IdbStore | null, generation: number): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
-		const { report, loaded } = await readReport(store, this.bundle, shown);
+		const [{ report, loaded }, figureWriter] = await Promise.all([
+			readReport(store, this.bundle, shown),
+			loadFigureWriter()
+		]);
 		if (generation !== this.#generation) return;
+		this.#figureWriter = figureWriter;
 		this.#loaded = loaded;
 		this.loadedRuns = [...loaded.values()];
 		this.report = report;

@@ -25,50 +25,13 @@ import {
 import { coreNote } from './core-notes';
 import type { CoreText } from '$lib/core/said';
 
-/** What the user picked for the figures by cause class. */
-export interface FigureChoice {
-	/** An `LCA_METRICS` key. */
-	lcaClass: string;
-	/** A `DCG_METRICS` key. */
-	dcgClass: string;
-	ljpSetup: LjpSetup;
-	ljpMeasure: LjpMeasure;
-}
-
-export const DEFAULT_FIGURE_CHOICE: Readonly<FigureChoice> = {
-	lcaClass: 'macro_f1',
-	dcgClass: 'success_rate',
-	ljpSetup: 'direct',
-	ljpMeasure: 'qwk'
-};
-
-/** The choices each class figure offers, as pickers list them, named in `locale`. */
-export function choiceOptions(locale?: Locale) {
-	return {
-		lcaClass: LCA_METRICS.map((metric) => ({ value: metric.key, label: metric.label })),
-		dcgClass: dcgMetrics(locale).map((metric) => ({ value: metric.key, label: metric.label })),
-		ljpSetup: LJP_SETUPS.map((s) => ({ value: s as string, label: LJP_SETUP_NAMES[s] })),
-		ljpMeasure: LJP_MEASURE_KEYS.map((k) => ({
-			value: k as string,
-			label: ljpMeasureName(k, locale)
-		}))
-	};
-}
-
-/** A choice with every unknown value (a hand-edited link) replaced by its default. */
-export function checkedChoice(choice: Partial<Record<keyof FigureChoice, string>>): FigureChoice {
-	const options = choiceOptions('en');
-	const pick = <K extends keyof FigureChoice>(key: K): FigureChoice[K] => {
-		const known = options[key].some((o) => o.value === choice[key]);
-		return (known ? choice[key] : DEFAULT_FIGURE_CHOICE[key]) as FigureChoice[K];
-	};
-	return {
-		lcaClass: pick('lcaClass'),
-		dcgClass: pick('dcgClass'),
-		ljpSetup: pick('ljpSetup'),
-		ljpMeasure: pick('ljpMeasure')
-	};
-}
+export {
+	checkedChoice,
+	choiceOptions,
+	DEFAULT_FIGURE_CHOICE,
+	type FigureChoice
+} from './figure-choice';
+import type { FigureChoice } from './figure-choice';
 
 /** The seven figures of the page, in page order. */
 export type ResultFigures = Record<

@@ -13,7 +13,7 @@ import {
 	writeLeaderboardQuery,
 	type LeaderboardQuery
 } from './leaderboard-query';
-import { checkedChoice, DEFAULT_FIGURE_CHOICE, type FigureChoice } from './result-figures';
+import { checkedChoice, DEFAULT_FIGURE_CHOICE, type FigureChoice } from './figure-choice';
 
 export interface ResultsQuery {
 	/** Keys (`run_id/model_dir`) of the runs shown; null when the user chose none (all shown). */
