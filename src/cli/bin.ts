@@ -4,7 +4,10 @@
  */
 import { createProgram } from './program';
 import { commands } from './commands';
+import { limitHeapGrowth } from './heap-growth';
 import { userCwd } from './user-cwd';
+
+limitHeapGrowth(process.execArgv, process.env.NODE_OPTIONS);
 
 const controller = new AbortController();
 process.once('SIGINT', () => {
