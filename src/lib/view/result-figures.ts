@@ -5,7 +5,7 @@
  */
 import { DEFAULT_RESAMPLES } from '$lib/core/metrics/resamples';
 import { DEFAULT_SEED } from '$lib/core/metrics/prng';
-import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
+import { LJP_SETUPS } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
@@ -13,14 +13,11 @@ import {
 	classFigure,
 	dcgMetrics,
 	LCA_METRICS,
-	LJP_MEASURE_KEYS,
 	LJP_SETUP_NAMES,
-	ljpMeasureName,
 	ljpMetric,
 	metricsFigure,
 	type Figure,
-	type FigureContext,
-	type LjpMeasure
+	type FigureContext
 } from './figures';
 import { coreNote } from './core-notes';
 import type { CoreText } from '$lib/core/said';
