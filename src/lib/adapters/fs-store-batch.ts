@@ -16,7 +16,8 @@ import {
 	parseBatchState
 } from '../core/batch/store';
 import type { SavedBatchAnswer } from '../core/batch/store';
-import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
+import { batchAnswersPath, batchStatePath, planSpendPath, type RunKey } from '../core/layout';
+import { parsePlanSpend, type PlanSpend } from '../core/session/spend';
 import type { StoreContext } from './fs-store-context';
 import { readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
 import { writeAll } from './fs-store-write';
@@ -44,6 +45,27 @@ export class BatchFiles {
 		await this.#ctx.serial(path, async () => {
 			await fs.mkdir(dirname(path), { recursive: true });
 			await replaceFile(path, text);
+			await syncDir(dirname(path));
+		});
+	}
+
+	/** A plan's cap and spend (`plans/<plan-id>.json`); null when none or unreadable as one. */
+	async readPlanSpend(planId: string): Promise<PlanSpend | null> {
+		const bytes = await readIfExists(this.#ctx.pathOf(planSpendPath(planId)));
+		if (bytes === null || bytes.length > 4096) return null;
+		try {
+			return parsePlanSpend(JSON.parse(bytes.toString('utf8')));
+		} catch {
+			return null;
+		}
+	}
+
+	/** Replaced whole, as `state.json`: a crash leaves the old spend or the new one. */
+	async writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
+		const path = this.#ctx.pathOf(planSpendPath(planId));
+		await this.#ctx.serial(path, async () => {
+			await fs.mkdir(dirname(path), { recursive: true });
+			await replaceFile(path, `${JSON.stringify(spend, null, 1)}\n`);
 			await syncDir(dirname(path));
 		});
 	}

@@ -35,6 +35,7 @@ import {
 import { compareRunKeys } from '../core/store/checks';
 import type { RecordHead } from '../core/store/heads';
 import type { CheckpointStore } from '../core/store/types';
+import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
 import { BatchFiles } from './fs-store-batch';
 import { CallLogFiles } from './fs-store-calls';
 import { runName, SerialQueues, type StoreContext } from './fs-store-context';
@@ -69,7 +70,7 @@ export interface FsStoreOptions {
 	datasetSeal?: DatasetSeal;
 }
 
-export class FsStore implements CheckpointStore, CallLog, BatchStore {
+export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendStore {
 	/**
 	 * Run folders (`runs/<id>/<model>` layout prefix) this store holds the lock of: only then are
 	 * its files' states trusted, and only a writer repairs torn lines.
@@ -189,6 +190,14 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore {
 
 	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
 		return this.#batch.read(run);
+	}
+
+	readPlanSpend(planId: string): Promise<PlanSpend | null> {
+		return this.#batch.readPlanSpend(planId);
+	}
+
+	writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
+		return this.#batch.writePlanSpend(planId, spend);
 	}
 
 	async listRuns(): Promise<RunKey[]> {

@@ -133,6 +133,15 @@ export function batchStatePath(run: RunKey): string {
 }
 
 /**
+ * `plans/<plan-id>.json`: a plan's spending cap and spend so far (`core/session/spend.ts`),
+ * beside `runs/`. The id is the plan's SHA-256 (`planId`), so no name from a plan reaches a path.
+ */
+export function planSpendPath(planId: string): string {
+	if (!/^[0-9a-f]{64}$/.test(planId)) throw new TypeError('a plan id is a SHA-256 in hex');
+	return `plans/${planId}.json`;
+}
+
+/**
  * The CLI's resume seals beside a run's manifest (`adapters/fs-store.ts`): private to the
  * output root it was written in, never part of a bundle. A reader of a copied folder passes
  * over it, since a seal never holds for another root.

@@ -12,14 +12,6 @@ export * from './types';
 export { runAll, RUN_ALL_STAGES, type RunAllOptions } from './run-all';
 export { RunTracker } from './run-progress';
 export {
-	runPlan,
-	PlanControl,
-	type RunPlanOptions,
-	type PlanRunOptions,
-	type PlanRunOutcome,
-	type PlanResult
-} from './run-plan';
-export {
 	planRuns,
 	planRunIds,
 	planId,
@@ -28,4 +20,3 @@ export {
 	type PlanRole,
 	type PlannedRun
 } from './plan';
-export type { PlanSnapshot, PlanRunRow, PlanRunStatus } from './plan-progress';

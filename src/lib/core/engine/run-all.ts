@@ -20,7 +20,7 @@ import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import { recordHead, type RecordHead } from '../store/heads';
 import { recordIdentity } from '../store/identity';
 import { openEngine, type EngineOptions, type RunStagesResult } from './open-engine';
-import type { TaskRoom } from './plan-scheduler';
+import type { TaskRoom } from '../session/scheduler';
 import { callPriority } from './priority';
 import { RunTracker } from './run-progress';
 import { naming, runStopped, withHint, type SavedSummary } from './run-errors';
@@ -56,7 +56,7 @@ export interface RunAllOptions extends EngineOptions {
 	 */
 	limiters?: LimiterPool;
 	/**
-	 * Where this run takes room for its tasks, shared with other runs (`PlanScheduler.lane`).
+	 * Where this run takes room for its tasks, shared with other runs (`SessionScheduler.lane`).
 	 * @default a window of its own: 2 + 2 × the summed limits of its endpoints
 	 */
 	room?: TaskRoom;
@@ -105,7 +105,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	const onFailure = (error: unknown) => {
 		if (tracker.snapshot().status !== 'running') return;
 		tracker.finish(
-			options.signal?.aborted ? 'aborted' : 'failed',
+			options.signal?.aborted ? 'stopped' : 'failed',
 			error instanceof Error ? error.message : String(error)
 		);
 	};
@@ -268,7 +268,7 @@ async function schedule(
 	const saved = savedSummary(stages, tracker);
 	if (signal?.aborted) {
 		const error = runStopped(saved);
-		tracker.finish('aborted', error.message);
+		tracker.finish('stopped', error.message);
 		throw error;
 	}
 	if (failure !== null) {

@@ -89,6 +89,11 @@ export class RunTracker {
 		}
 	}
 
+	/** A stage of a run whose stages go one after another starts now: its time counts from here. */
+	startStage(stage: StageName): void {
+		this.#stages.get(stage)!.startedAt = this.#now();
+	}
+
 	/** A stage's saved cases, known once its checkpoint is read. */
 	resumed(stage: StageName, cases: number): void {
 		const state = this.#stages.get(stage)!;
@@ -170,7 +175,7 @@ export class RunTracker {
 	}
 
 	/** One stage has ended (stages run one after another); the run goes on. */
-	finishStage(stage: StageName, status: 'done' | 'failed' | 'aborted', error?: string): void {
+	finishStage(stage: StageName, status: 'done' | 'failed' | 'stopped', error?: string): void {
 		const state = this.#stages.get(stage)!;
 		state.status = status;
 		if (error !== undefined) state.error = error;
@@ -197,7 +202,7 @@ export class RunTracker {
 		};
 	}
 
-	finish(status: 'done' | 'failed' | 'aborted', error?: string): void {
+	finish(status: 'done' | 'failed' | 'stopped', error?: string): void {
 		this.#status = status;
 		this.#error = error;
 		this.#throttle.last();

@@ -22,7 +22,9 @@ import { naming, resumable, stageStopped } from './run-errors';
 import { checkRunOptions } from './run-options';
 import type { PreparedStage } from './stages/shared';
 import { UPSTREAM } from './stage-registry';
-import type { StageName, StageProgress } from './types';
+import type { RunSnapshot, StageName, StageProgress } from './types';
+import { queuedRoom, type TaskRoom } from '../session/scheduler';
+import type { LimiterPool } from '../model/limiter';
 
 export { naming, releaseKeepingFailure } from './run-errors';
 export type { RunStagesResult, StageReport } from './open-engine';
@@ -36,6 +38,14 @@ export interface RunStagesOptions extends EngineOptions {
 	onProgress?: (progress: StageProgress) => void;
 	/** Pass one to feed it retries from the model client's events; else one is made from `onProgress`. */
 	progress?: RunProgress;
+	/** Told about the whole run (every stage) as it changes, at most every `snapshotIntervalMs`. */
+	onSnapshot?: (snapshot: RunSnapshot) => void;
+	/** @default 100 */
+	snapshotIntervalMs?: number;
+	/** The limiters whose limits the run's snapshots show. @default none */
+	limiters?: LimiterPool;
+	/** Where each case takes room to start (the session's scheduler: a paused session starts none). */
+	room?: TaskRoom;
 	/**
 	 * How a stage is planned, where not the registry's own (`PREPARE`): a re-judged run
 	 * (`rejudge.ts`) copies generation records from its source and makes only the judge calls.
@@ -53,7 +63,20 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const stages = checkRunOptions(options, 'in-turn');
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	const progress = options.progress ?? new RunProgress(options.onProgress);
+	progress.track({
+		cases: Math.min(options.limit ?? Infinity, options.dataset.cases.length),
+		stages,
+		limiters: options.limiters,
+		onSnapshot: options.onSnapshot,
+		intervalMs: options.snapshotIntervalMs
+	});
 	const setup = { stages, concurrency, counter: () => progress };
+	const room = options.room && queuedRoom(options.room, options.signal);
+	const ended = (error?: unknown) =>
+		progress.end(
+			error === undefined ? 'done' : options.signal?.aborted ? 'stopped' : 'failed',
+			error === undefined ? undefined : error instanceof Error ? error.message : String(error)
+		);
 	return openEngine(options, setup, async (opened) => {
 		// Check every saved record before the first call, except files an earlier stage of this
 		// call is about to write. A missing upstream stage refuses only the stage that reads it,
@@ -81,18 +104,15 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 				throw new UpstreamIncompleteError([...(error.said ?? []), savedSoFar(reports)]);
 			}
 			const ctx = opened.contextOf(stage);
-			await runStage(
-				ctx,
-				progress,
-				stage,
-				plan,
-				opened.selected.length,
-				concurrency,
-				options.signal
-			);
+			await runStage(ctx, progress, stage, plan, opened.selected.length, concurrency, {
+				signal: options.signal,
+				room
+			});
 			await opened.seal(stage);
 			reports.push(opened.report(stage, plan));
 		}
+		room?.close();
+		ended();
 		return {
 			run: opened.run,
 			manifest: opened.manifest,
@@ -101,6 +121,9 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			warningsSaid: opened.warningsSaid,
 			stages: reports
 		};
+	}, (error) => {
+		room?.close();
+		ended(error);
 	});
 }
 
@@ -126,7 +149,7 @@ async function runStage(
 	plan: PreparedStage,
 	total: number,
 	concurrency: number,
-	signal: AbortSignal | undefined
+	{ signal, room }: { signal?: AbortSignal; room?: ReturnType<typeof queuedRoom> }
 ): Promise<void> {
 	progress.start(stage, total, plan.resumed);
 	try {
@@ -143,7 +166,8 @@ async function runStage(
 					throw naming(error, stage, kase);
 				}
 			},
-			signal
+			signal,
+			room
 		);
 		if (signal?.aborted) throw stageStopped(stage, progress.current?.done ?? 0, total);
 		for (const [file, order] of Object.entries(plan.order) as [StageFile, string[]][]) {
@@ -155,7 +179,7 @@ async function runStage(
 		const final = signal?.aborted
 			? stageStopped(stage, done, total)
 			: resumable(error, done, total);
-		progress.finish(signal?.aborted ? 'aborted' : 'failed', final.message);
+		progress.finish(signal?.aborted ? 'stopped' : 'failed', final.message);
 		throw final;
 	}
 }

@@ -61,9 +61,15 @@ export interface StageCaseCounts {
 	inFlight: number;
 }
 
+/**
+ * How a run or a stage stands: the one status vocabulary of the engine and the session
+ * (`stopped`: ended by a stop request; its finished cases are saved and a start resumes it).
+ */
+export type RunStatus = 'running' | 'done' | 'failed' | 'stopped';
+
 /** A snapshot of one stage, sent on every change. */
 export interface StageProgress extends StageCaseCounts {
-	status: 'running' | 'done' | 'failed' | 'aborted';
+	status: RunStatus;
 	/** Retried calls (network, rate limit, rejected output) and re-asked judges. */
 	retries: number;
 	/** Cases that failed; the stage stops at the first. */
@@ -109,7 +115,7 @@ export interface EndpointConcurrency {
 
 /** A snapshot of a whole `runAll` (every stage), sent as it changes (at most every 100 ms or so). */
 export interface RunSnapshot {
-	status: 'running' | 'done' | 'failed' | 'aborted';
+	status: RunStatus;
 	stages: RunStageCounts[];
 	/** Selected cases; one is done when every stage of the run is done for it. */
 	cases: { total: number; done: number };

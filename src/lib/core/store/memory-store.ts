@@ -19,6 +19,7 @@ import { stripBom } from '../text';
 import {
 	batchAnswersPath,
 	batchStatePath,
+	planSpendPath,
 	callLogPath,
 	manifestPath,
 	parseLayoutPath,
@@ -44,9 +45,10 @@ import {
 import { recordHead, type RecordHead } from './heads';
 import { aboutRecord, orderByIdentity, recordIdentity } from './identity';
 import { coded } from '../said';
+import { parsePlanSpend, type PlanSpend, type PlanSpendStore } from '../session/spend';
 import type { CheckpointStore } from './types';
 
-export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
+export class MemoryStore implements CheckpointStore, CallLog, BatchStore, PlanSpendStore {
 	/** Path → content, kept as appended chunks so a long run does not copy its text per record. */
 	readonly #files = new Map<string, string[]>();
 	/** Identities per stage-file path, built on the first append and kept while appending. */
@@ -155,6 +157,15 @@ export class MemoryStore implements CheckpointStore, CallLog, BatchStore {
 	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
 		const chunks = this.#files.get(callLogPath(run));
 		return chunks ? parseCallLog(chunks.join(''), callLogPath(run)) : [];
+	}
+
+	async readPlanSpend(planId: string): Promise<PlanSpend | null> {
+		const text = this.#files.get(planSpendPath(planId))?.join('');
+		return text === undefined ? null : parsePlanSpend(JSON.parse(text));
+	}
+
+	async writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
+		this.#files.set(planSpendPath(planId), [`${JSON.stringify(spend)}\n`]);
 	}
 
 	async readBatchState(run: RunKey): Promise<BatchState | null> {

@@ -1,11 +1,12 @@
 /**
- * The one scheduler of a run plan (`runPlan`): how many tasks (a case of a stage) each run of the
- * plan may have going. Calls are limited per endpoint by the plan's one `LimiterPool`; tasks are
+ * The one scheduler of a run session (`openSession`): how many tasks (a case of a stage) each run
+ * of the session may have going. Calls are limited per endpoint by the plan's one `LimiterPool`; tasks are
  * admitted here, so that every slot has a call waiting and no run starves. Runs that use the same
  * endpoints share one window (what one of them would have alone: `2 + 2 × Σ limits`), taken in
  * turn: a run past its fair share waits while another run of its window wants room, and room
  * that frees is offered to the waiting runs round-robin. Runs on other endpoints have a window of
- * their own. Pausing admits no new task; tasks under way finish.
+ * their own. Pausing admits no new task; tasks under way finish, and `onIdle` is told when the
+ * last of them has.
  */
 import { endpointKey } from '../names';
 import type { LimiterPool } from '../model/limiter';
@@ -36,13 +37,23 @@ interface Window {
 	next: number;
 }
 
-export class PlanScheduler {
+export class SessionScheduler {
 	readonly #limiters: LimiterPool;
 	readonly #windows = new Map<string, Window>();
 	#paused = false;
+	readonly #onIdle: () => void;
 
-	constructor(limiters: LimiterPool) {
+	/** `onIdle`: told when a task ends and none is under way in any run. */
+	constructor(limiters: LimiterPool, onIdle: () => void = () => {}) {
 		this.#limiters = limiters;
+		this.#onIdle = onIdle;
+	}
+
+	/** Tasks under way in every run. */
+	get inFlight(): number {
+		let n = 0;
+		for (const window of this.#windows.values()) n += window.inFlight;
+		return n;
 	}
 
 	get paused(): boolean {
@@ -94,6 +105,7 @@ export class PlanScheduler {
 				lane.inFlight--;
 				w.inFlight--;
 				this.#offer(w);
+				if (this.inFlight === 0) this.#onIdle();
 			},
 			close: () => {
 				lane.closed = true;
@@ -132,4 +144,31 @@ export class PlanScheduler {
 			lane.wake();
 		}
 	}
+}
+
+/**
+ * Room as a queue, for a pool of workers that each wait for room before their next task (a stage
+ * run case by case, `runStages`): `take` resolves once `room` lets one more task start, or with
+ * false once `signal` aborts.
+ */
+export function queuedRoom(room: TaskRoom, signal?: AbortSignal) {
+	const waiting: ((taken: boolean) => void)[] = [];
+	const drain = () => {
+		while (waiting.length > 0) {
+			if (signal?.aborted) waiting.shift()!(false);
+			else if (room.take()) waiting.shift()!(true);
+			else return;
+		}
+	};
+	room.wake = drain;
+	signal?.addEventListener('abort', drain, { once: true });
+	return {
+		take(): Promise<boolean> {
+			if (signal?.aborted) return Promise.resolve(false);
+			if (waiting.length === 0 && room.take()) return Promise.resolve(true);
+			return new Promise<boolean>((resolve) => waiting.push(resolve));
+		},
+		give: () => room.give(),
+		close: () => room.close()
+	};
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LimiterPool } from '../model/limiter';
-import { PlanScheduler, type TaskRoom } from './plan-scheduler';
+import { SessionScheduler, type TaskRoom } from './scheduler';
 
 /** A run as `runAll` drives its room: take while it can, count what it holds. */
-function lane(scheduler: PlanScheduler, endpoints: string[], tasks = Infinity) {
+function lane(scheduler: SessionScheduler, endpoints: string[], tasks = Infinity) {
 	const room: TaskRoom = scheduler.lane(endpoints);
 	const state = { room, held: 0, started: 0 };
 	room.wake = () => {
@@ -26,9 +26,9 @@ function lane(scheduler: PlanScheduler, endpoints: string[], tasks = Infinity) {
 // Limit 1 on one endpoint: a window of 2 + 2 × 1 = 4 tasks.
 const pool = () => new LimiterPool({ max: 1 });
 
-describe('PlanScheduler', () => {
+describe('SessionScheduler', () => {
 	it('runs on the same endpoints share one window', () => {
-		const scheduler = new PlanScheduler(pool());
+		const scheduler = new SessionScheduler(pool());
 		const a = lane(scheduler, ['http://one.test/v1', 'http://one.test/v1/']);
 		const b = lane(scheduler, ['http://one.test/v1']);
 		a.pump();
@@ -37,7 +37,7 @@ describe('PlanScheduler', () => {
 	});
 
 	it('runs on other endpoints have a window each', () => {
-		const scheduler = new PlanScheduler(pool());
+		const scheduler = new SessionScheduler(pool());
 		const a = lane(scheduler, ['http://a.test/v1']);
 		const b = lane(scheduler, ['http://b.test/v1']);
 		a.pump();
@@ -46,14 +46,14 @@ describe('PlanScheduler', () => {
 	});
 
 	it('a window sums the limits of its endpoints', () => {
-		const scheduler = new PlanScheduler(new LimiterPool({ max: 3 }));
+		const scheduler = new SessionScheduler(new LimiterPool({ max: 3 }));
 		const a = lane(scheduler, ['http://a.test/v1', 'http://judge.test/v1']);
 		a.pump();
 		expect(a.state.held).toBe(2 + 2 * (3 + 3));
 	});
 
 	it('offers freed room round-robin to the runs that wait, up to a fair share each', () => {
-		const scheduler = new PlanScheduler(pool());
+		const scheduler = new SessionScheduler(pool());
 		const runs = [0, 1, 2].map(() => lane(scheduler, ['http://one.test/v1']));
 		runs[0].pump(); // alone first: takes the whole window
 		runs[1].pump();
@@ -74,7 +74,7 @@ describe('PlanScheduler', () => {
 	});
 
 	it('a run that ends hands its share to the others', () => {
-		const scheduler = new PlanScheduler(pool());
+		const scheduler = new SessionScheduler(pool());
 		const a = lane(scheduler, ['http://one.test/v1'], 2);
 		const b = lane(scheduler, ['http://one.test/v1']);
 		a.pump();
@@ -87,7 +87,7 @@ describe('PlanScheduler', () => {
 	});
 
 	it('pause admits nothing new; resume wakes the runs that wait', () => {
-		const scheduler = new PlanScheduler(pool());
+		const scheduler = new SessionScheduler(pool());
 		const a = lane(scheduler, ['http://one.test/v1']);
 		scheduler.pause();
 		a.pump();
