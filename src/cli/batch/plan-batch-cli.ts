@@ -1,13 +1,13 @@
 /**
  * A run plan in batch mode from the CLI (`run --model A --model B --repetitions R --batch …` or
  * `--plan FILE`; `batch import` with the plan's flags, which goes on after importing): every run
- * of the plan advances its own rounds at once (`runPlanBatch`), each with its own sender (its
+ * of the plan advances its own rounds at once (a session of batch runs), each with its own sender (its
  * endpoints and keys; files mode: its own folder under the batch folder). Prints one line per
  * change of a round, prefixed with the run, then the plan's summary (`plan-batch-summary.ts`).
  */
-import { runPlanBatch } from '../../lib/core/batch/plan-batch';
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import type { StageName } from '../../lib/core/engine/types';
+import { openSession } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
@@ -74,21 +74,26 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 			return { cli, options, ...(await runSender(cli, options, io)) };
 		})
 	);
-	const outcomes = await runPlanBatch(
-		runs.map(({ cli, options, sender }) => ({
-			options,
-			sender,
-			events: { onRound: roundPrinter(io, `${runLabel(cli)}: `) }
+	const { runs: outcomes } = await openSession({
+		signal: io.signal,
+		runs: runs.map(({ cli, options, sender }) => ({
+			...options,
+			repetition: 1,
+			mode: {
+				kind: 'batch',
+				stages: options.stages,
+				sender,
+				onRound: roundPrinter(io, `${runLabel(cli)}: `)
+			}
 		}))
-	);
+	}).done;
 	const rows = outcomes.map((outcome, i) => ({
 		...outcome,
 		label: runLabel(runs[i].cli),
 		folder: runs[i].folder
 	}));
 	for (const row of rows) {
-		if (!('result' in row) || !row.result.done) continue;
-		for (const w of row.result.result.warnings) {
+		for (const w of row.result?.warnings ?? []) {
 			io.stderr(`warning: ${row.label}: ${escapeControl(w)}\n`);
 		}
 	}

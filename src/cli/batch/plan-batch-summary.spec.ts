@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchRunResult } from '../../lib/core/batch/rounds';
 import type { BatchRound } from '../../lib/core/batch/store';
+import type { RunOutcome } from '../../lib/core/session';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
 import { planBatchExit, planBatchSummary, type PlanBatchRow } from './plan-batch-summary';
 
-const run = (runId: string) => ({ runId, modelDir: 'm-00000000' });
+const run = (runId: string) => ({ runId, model: 'm' });
 const round: BatchRound = {
 	round: 2,
 	mode: 'files',
@@ -15,16 +15,18 @@ const round: BatchRound = {
 		{ name: 'round-2/host-m-1a2b3c4d-0.jsonl', endpoint: 'e', model: 'm', lines: 7, bytes: 900 }
 	]
 };
+type Ending = Omit<RunOutcome, 'runId' | 'model'>;
 const done = {
-	done: true,
+	status: 'done',
 	rounds: 6,
 	longestChain: 6,
 	result: { stages: [{ total: 3 }], warnings: [] }
-} as unknown as BatchRunResult;
-const waiting: BatchRunResult = { done: false, waiting: round, rounds: 2 };
-const row = (runId: string, outcome: { result: BatchRunResult } | { error: unknown }) =>
+} as unknown as Ending;
+const waiting: Ending = { status: 'waiting', waiting: round, rounds: 2 };
+const failed = (error: unknown): Ending => ({ status: 'failed', error });
+const row = (runId: string, outcome: Ending) =>
 	({
-		run: run(runId),
+		...run(runId),
 		label: `${runId} m`,
 		folder: `/b/${runId}/m-00000000`,
 		...outcome
@@ -32,13 +34,13 @@ const row = (runId: string, outcome: { result: BatchRunResult } | { error: unkno
 
 describe('a batch plan: exit code', () => {
 	it.each([
-		['every run completed', [{ result: done }, { result: done }], 0],
-		['a run waits, none failed', [{ result: done }, { result: waiting }], 3],
-		['a run failed, another waits', [{ error: new Error('boom') }, { result: waiting }], 1],
-		['a run refused (saved data)', [{ error: new CheckpointError('x') }, { result: done }], 2],
-		['a run refused (usage)', [{ error: new UsageError('x') }, { error: new Error('y') }], 2]
+		['every run completed', [done, done], 0],
+		['a run waits, none failed', [done, waiting], 3],
+		['a run failed, another waits', [failed(new Error('boom')), waiting], 1],
+		['a run refused (saved data)', [failed(new CheckpointError('x')), done], 2],
+		['a run refused (usage)', [failed(new UsageError('x')), failed(new Error('y'))], 2]
 	] as const)('%s', (_what, outcomes, code) => {
-		expect(planBatchExit(outcomes.map((o, i) => ({ run: run(`r${i}`), ...o })))).toBe(code);
+		expect(planBatchExit(outcomes.map((o, i) => ({ ...run(`r${i}`), ...o })))).toBe(code);
 	});
 });
 
@@ -46,9 +48,9 @@ describe('a batch plan: summary', () => {
 	it('names each run, every waiting file with its vllm command, and ONE import for the plan', () => {
 		const text = planBatchSummary(
 			[
-				row('run1', { result: done }),
-				row('run2', { result: waiting }),
-				row('run3', { result: waiting })
+				row('run1', done),
+				row('run2', waiting),
+				row('run3', waiting)
 			],
 			'/out',
 			'files',
@@ -72,7 +74,7 @@ describe('a batch plan: summary', () => {
 	});
 
 	it('says stopped after Ctrl+C and failed otherwise, the reason escaped', () => {
-		const rows = [row('run1', { error: new Error('bad\u001b[31m\nsecond line') })];
+		const rows = [row('run1', failed(new Error('bad\u001b[31m\nsecond line')))];
 		expect(planBatchSummary(rows, '/out', 'provider', [])).toMatch(
 			/ {2}run1 m: failed: bad\\u001b\[31m\n {6}second line\n$/
 		);

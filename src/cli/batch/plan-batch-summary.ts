@@ -3,7 +3,7 @@
  * failed or stopped and why); when runs wait, the `vllm run-batch` of every file of every
  * waiting round and the one `batch import` that continues the whole plan. And its exit code.
  */
-import type { PlanBatchOutcome } from '../../lib/core/batch/plan-batch';
+import type { RunOutcome } from '../../lib/core/session';
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -11,7 +11,7 @@ import { EXIT_WAITING } from './batch-flags';
 import { nextLines, roundPaths } from './waiting-text';
 
 /** A run's outcome with its name on the terminal and its files-mode folder. */
-export type PlanBatchRow = PlanBatchOutcome & { label: string; folder: string };
+export type PlanBatchRow = RunOutcome & { label: string; folder: string };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -23,8 +23,8 @@ export function planBatchSummary(
 	/** Ctrl+C: the runs that did not end were stopped, not failed. */
 	aborted = false
 ): string {
-	const done = rows.filter((r) => 'result' in r && r.result.done).length;
-	const waiting = rows.flatMap((r) => ('result' in r && !r.result.done ? [r.result.waiting] : []));
+	const done = rows.filter((r) => r.status === 'done').length;
+	const waiting = rows.flatMap((r) => (r.waiting ? [r.waiting] : []));
 	const stopped = rows.length - done - waiting.length;
 	const lines = [
 		`Plan of ${plural(rows.length, 'run')} in batch mode (${mode}) under ${escapeControl(outputRoot)}: ` +
@@ -33,19 +33,19 @@ export function planBatchSummary(
 	const paths = [];
 	for (const row of rows) {
 		const name = `  ${row.label}`;
-		if ('error' in row) {
+		if (row.status === 'failed' || row.status === 'stopped') {
 			const why = row.error instanceof Error ? row.error.message : String(row.error);
 			const [head, ...more] = why.split('\n');
 			lines.push(`${name}: ${aborted ? 'stopped' : 'failed'}: ${escapeControl(head)}`);
 			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
-		} else if (row.result.done) {
-			const { result, rounds, longestChain } = row.result;
+		} else if (row.status === 'done') {
+			const { result, rounds, longestChain } = row;
 			lines.push(
-				`${name}: completed, ${plural(result.stages[0]?.total ?? 0, 'case')} ` +
-					`(${plural(rounds, 'round')}; longest chain of dependent calls ${longestChain})`
+				`${name}: completed, ${plural(result!.stages[0]?.total ?? 0, 'case')} ` +
+					`(${plural(rounds!, 'round')}; longest chain of dependent calls ${longestChain})`
 			);
 		} else {
-			const round = row.result.waiting;
+			const round = row.waiting!;
 			paths.push(...roundPaths(round, row.folder));
 			lines.push(
 				`${name}: waits for round ${round.round}'s outputs: ${plural(round.requests, 'request')} in ` +
@@ -64,9 +64,9 @@ export function planBatchSummary(
 }
 
 /** 0 every run completed; 2 a run was refused; 1 one failed; else 3 when a run waits. */
-export function planBatchExit(outcomes: readonly PlanBatchOutcome[]): number {
-	const errors = outcomes.flatMap((o) => ('error' in o ? [o.error] : []));
+export function planBatchExit(outcomes: readonly RunOutcome[]): number {
+	const errors = outcomes.flatMap((o) => (o.status === 'failed' || o.status === 'stopped' ? [o.error] : []));
 	if (errors.some((e) => e instanceof UsageError || e instanceof CheckpointError)) return 2;
 	if (errors.length > 0) return 1;
-	return outcomes.every((o) => 'result' in o && o.result.done) ? 0 : EXIT_WAITING;
+	return outcomes.every((o) => o.status === 'done') ? 0 : EXIT_WAITING;
 }

@@ -6,7 +6,8 @@
  * `auto` starts at 4 and grows while the provider keeps up.
  */
 import { parseArgs } from 'node:util';
-import { runAll, RUN_ALL_STAGES, RunTracker } from '../../lib/core/engine';
+import { RUN_ALL_STAGES } from '../../lib/core/engine';
+import { isPlanSpendStore, openSession, type Session } from '../../lib/core/session';
 import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -30,6 +31,14 @@ import { runBatchCli } from '../batch/run-batch';
 import { isPlan } from '../plan/plan-args';
 import { runPlanCommand } from '../plan/plan-command';
 import { createRunProgressPrinter } from '../progress';
+import {
+	cappedText,
+	EXIT_CAPPED,
+	SPEND_HELP,
+	SPEND_OPTIONS,
+	spendOptions,
+	stopWhenCapped
+} from '../session/spend-flags';
 import type { CliIo, CommandHandler } from '../types';
 import {
 	engineInputs,
@@ -48,7 +57,8 @@ const OPTIONS = {
 	model: { type: 'string', multiple: true },
 	repetitions: { type: 'string' },
 	plan: { type: 'string' },
-	...BATCH_OPTIONS
+	...BATCH_OPTIONS,
+	...SPEND_OPTIONS
 } as const;
 
 /** `ljp` in `--stages` stands for the three LJP stages, as the command of that name does. */
@@ -119,11 +129,14 @@ Run plans (several models × repetitions, one scheduler; see docs/CLI.md "Run pl
 
 ${BATCH_HELP}
 
+${SPEND_HELP}
+
 Exit codes: 0 every stage (of every run of a plan) completed; ${EXIT_WAITING} batch files mode: a round is
 written and waits for its outputs (a plan: at least one run waits and none failed); 1 the run
 (a run of the plan) stopped on an API or judge failure (finished cases are kept: run the same
 command again to resume); 2 bad usage, an invalid dataset, an output root that cannot be
-written, or saved records / a manifest that do not fit these options.
+written, or saved records / a manifest that do not fit these options; ${EXIT_CAPPED} the spending cap
+paused the run (the plan): finished cases are kept, a higher --spend-cap goes on.
 `;
 
 export const runCommandHandler: CommandHandler = {
@@ -134,7 +147,17 @@ export const runCommandHandler: CommandHandler = {
 
 async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const { values: all } = parseArgs({ args, options: OPTIONS, strict: true });
-	const { model: models = [], repetitions, plan, batch, 'batch-dir': batchDir, ...values } = all;
+	const {
+		model: models = [],
+		repetitions,
+		plan,
+		batch,
+		'batch-dir': batchDir,
+		prices,
+		'spend-cap': spendCap,
+		...values
+	} = all;
+	const spendFlags = { prices, 'spend-cap': spendCap };
 	const mode = batchMode(batch);
 	const stages = parseStages(values.stages);
 	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
@@ -145,7 +168,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
 		if (mode) return runPlanInBatch(flags, planFlags, { stages, mode, batchDir, args }, io);
-		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions);
+		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions, spendFlags);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);
 	const { options, simulated, keys } = parsed;
@@ -156,7 +179,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	}
 
 	const printer = createRunProgressPrinter(io);
-	let tracker: RunTracker | null = null;
+	let tracker: { noteRetry(): void } | null = null;
 	const limiters = new LimiterPool({
 		...(auto ? { auto: true } : { max: options.concurrency }),
 		onLimitChange: (endpoint, limit, reason) => {
@@ -169,15 +192,41 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		}
 	});
 	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => tracker?.noteRetry());
+	const engine = engineInputs(parsed, inputs, client, io);
+	const spec = {
+		runId: options.runId,
+		models: [{ evaluated: { model: engine.models.evaluated, endpoint: engine.endpoints.evaluated } }],
+		user: { model: engine.models.user, endpoint: engine.endpoints.user },
+		judge: { model: engine.models.judge, endpoint: engine.endpoints.judge }
+	};
+	const spend = isPlanSpendStore(engine.store)
+		? await spendOptions(spendFlags, spec, engine.store, io.cwd)
+		: undefined;
 	try {
-		const result = await runAll({
-			...engineInputs(parsed, inputs, client, io),
-			stages,
+		let session: Session | null = null;
+		session = openSession({
+			runs: [{ ...engine, mode: { kind: 'interactive', stages } }],
+			limiters,
 			concurrency: auto ? 'auto' : options.concurrency,
-			onSnapshot: printer.onSnapshot,
-			onTracker: (t) => (tracker = t)
+			signal: io.signal,
+			spend,
+			onSnapshot: stopWhenCapped(
+				() => session?.stop(),
+				(s) => s.runs[0].run && printer.onSnapshot(s.runs[0].run)
+			),
+			onTracker: (_, t) => (tracker = t)
 		});
+		const { runs, snapshot } = await session.done;
 		printer.end();
+		const [outcome] = runs;
+		if (outcome.status !== 'done') {
+			if (snapshot.spend?.capped) {
+				io.stderr(cappedText(snapshot));
+				return EXIT_CAPPED;
+			}
+			throw outcome.error;
+		}
+		const result = outcome.result!;
 		for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 		io.stdout(summaryText(result, options.outputRoot, simulated));
 		return 0;

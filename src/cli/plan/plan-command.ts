@@ -1,11 +1,17 @@
 /**
- * `run` with several models, `--repetitions` or `--plan`: every run of the plan in one process
- * under one scheduler (`runPlan`). Each run writes what `run` writes for it alone; the dataset is
+ * `run` with several models, `--repetitions` or `--plan`: every run of the plan in one process,
+ * one session (`openSession`) under one scheduler. Each run writes what `run` writes for it alone; the dataset is
  * read once for all. Exit 0 only when every run completed; a run that stops leaves the others
  * going, and the summary has one line per run saying which stopped and why.
  */
-import { runPlan, type PlanRunOutcome, type RunTracker } from '../../lib/core/engine';
 import type { StageName } from '../../lib/core/engine/types';
+import {
+	isPlanSpendStore,
+	openSession,
+	type RunOutcome,
+	type Session,
+	type SessionRun
+} from '../../lib/core/session';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
@@ -14,6 +20,7 @@ import type { generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
 import { engineInputs, readStageInputs, stageClient, type StageValues } from '../commands/stage';
 import type { CliIo } from '../types';
+import { cappedText, EXIT_CAPPED, spendOptions, stopWhenCapped, type SpendFlags } from '../session/spend-flags';
 import { planArgsFrom, type PlanFlags } from './plan-args';
 import { createPlanPrinter } from './plan-printer';
 
@@ -23,7 +30,8 @@ export async function runPlanCommand(
 	stages: readonly StageName[],
 	auto: boolean,
 	io: CliIo,
-	resolveOptions: typeof generationOptionsFrom
+	resolveOptions: typeof generationOptionsFrom,
+	spendFlags: SpendFlags = {}
 ): Promise<number> {
 	const plan = await planArgsFrom(values, flags, io, resolveOptions);
 	const first = plan.runs[0].args;
@@ -39,8 +47,8 @@ export async function runPlanCommand(
 		}
 	});
 	const read = onceEach(readValidDataset);
-	const trackers: (RunTracker | undefined)[] = [];
-	const runs = [];
+	const trackers: ({ noteRetry(): void } | undefined)[] = [];
+	const runs: SessionRun[] = [];
 	const said = new Set<string>();
 	const warnOnce = {
 		...io,
@@ -53,20 +61,27 @@ export async function runPlanCommand(
 		);
 		runs.push({
 			...engineInputs(run.args, inputs, client, io),
-			stages,
+			mode: { kind: 'interactive', stages },
 			repetition: run.repetition
 		});
 	}
+	const store = runs[0].store;
+	const spend = isPlanSpendStore(store)
+		? await spendOptions(spendFlags, plan.spec, store, io.cwd)
+		: undefined;
 	const printer = createPlanPrinter(io);
 	try {
-		const result = await runPlan({
+		let session: Session | null = null;
+		session = openSession({
 			runs,
 			limiters,
 			concurrency: auto ? 'auto' : options.concurrency,
 			signal: io.signal,
-			onSnapshot: printer.onSnapshot,
+			spend,
+			onSnapshot: stopWhenCapped(() => session?.stop(), printer.onSnapshot),
 			onTracker: (index, tracker) => (trackers[index] = tracker)
 		});
+		const result = await session.done;
 		printer.end();
 		for (const outcome of result.runs) {
 			for (const w of outcome.result?.warnings ?? []) {
@@ -74,6 +89,10 @@ export async function runPlanCommand(
 			}
 		}
 		io.stdout(planSummary(result.runs, options.outputRoot, first.simulated));
+		if (result.snapshot.spend?.capped && !result.complete) {
+			io.stderr(cappedText(result.snapshot));
+			return EXIT_CAPPED;
+		}
 		return exitCode(result.runs);
 	} finally {
 		printer.end();
@@ -82,7 +101,7 @@ export async function runPlanCommand(
 
 /** One line per run: completed (started or resumed) or stopped, and why. */
 export function planSummary(
-	runs: readonly PlanRunOutcome[],
+	runs: readonly RunOutcome[],
 	outputRoot: string,
 	simulated: boolean
 ): string {
@@ -102,7 +121,7 @@ export function planSummary(
 			const why = run.error instanceof Error ? run.error.message : String(run.error);
 			const [head, ...more] = why.split('\n');
 			lines.push(
-				`${name}: ${run.status === 'aborted' ? 'stopped' : 'failed'}: ${escapeControl(head)}`
+				`${name}: ${run.status}: ${escapeControl(head)}`
 			);
 			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
 		}
@@ -111,7 +130,7 @@ export function planSummary(
 }
 
 /** 0 when every run completed; 2 when one was refused (usage, saved data); else 1. */
-function exitCode(runs: readonly PlanRunOutcome[]): number {
+function exitCode(runs: readonly RunOutcome[]): number {
 	if (runs.every((r) => r.status === 'done')) return 0;
 	const refused = runs.some(
 		(r) => r.error instanceof UsageError || r.error instanceof CheckpointError

@@ -3,15 +3,16 @@
  * calls, rate and ETA); otherwise a plan line every tenth of the estimated calls, and one line per
  * run when it ends (its cases per stage, calls, tokens, failures).
  */
-import type { PlanRunRow, PlanSnapshot } from '../../lib/core/engine/plan-progress';
+import type { SessionRow, SessionSnapshot } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { formatDuration, formatTokens } from '../progress';
+import { spendLine } from '../session/spend-flags';
 import type { CliIo } from '../types';
 
 /** `plan  3/6 runs done  1234/~5000 calls  41.0 calls/s  ETA 2m01s`. */
-export function formatPlanProgress(s: PlanSnapshot): string {
+export function formatPlanProgress(s: SessionSnapshot): string {
 	const done = s.runs.filter((r) => r.status === 'done').length;
-	const live = s.status === 'running' || s.status === 'paused';
+	const live = ['running', 'pausing', 'paused', 'stopping'].includes(s.status);
 	const parts = ['plan', `${done}/${s.runs.length} runs done`];
 	parts.push(`${s.calls.done}/${live ? `~${s.calls.estimatedTotal}` : s.calls.done} calls`);
 	if (live && s.calls.perSecond !== null) {
@@ -21,12 +22,14 @@ export function formatPlanProgress(s: PlanSnapshot): string {
 	}
 	const limits = [...new Set(s.endpoints.map((e) => e.limit))];
 	if (limits.length > 0) parts.push(`concurrency ${limits.join('/')}`);
-	if (!live || s.status === 'paused') parts.push(s.status);
+	const spent = spendLine(s);
+	if (spent) parts.push(spent);
+	if (!live || s.status !== 'running') parts.push(s.status);
 	return parts.join('  ');
 }
 
 /** `run2 simulated-weak: gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
-export function formatPlanRow(row: PlanRunRow): string {
+export function formatPlanRow(row: SessionRow): string {
 	const head = `${escapeControl(row.runId)} ${escapeControl(row.model)}: ${row.status}`;
 	const s = row.run;
 	if (!s) return head;
@@ -41,21 +44,22 @@ export function formatPlanRow(row: PlanRunRow): string {
 }
 
 export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
-	onSnapshot: (s: PlanSnapshot) => void;
+	onSnapshot: (s: SessionSnapshot) => void;
 	end: () => void;
 } {
 	let lineOpen = false;
 	let lastStep = -1;
+	let lastStatus: SessionSnapshot['status'] = 'running';
 	const reported = new Set<number>();
 	const end = () => {
 		if (lineOpen) io.stderr('\n');
 		lineOpen = false;
 	};
-	const onSnapshot = (s: PlanSnapshot) => {
+	const onSnapshot = (s: SessionSnapshot) => {
 		const ended = s.runs
 			.map((row, i) => [row, i] as const)
 			.filter(
-				([row, i]) => !reported.has(i) && row.status !== 'waiting' && row.status !== 'running'
+				([row, i]) => !reported.has(i) && row.status !== 'queued' && row.status !== 'running'
 			);
 		if (ended.length > 0) {
 			end();
@@ -69,13 +73,14 @@ export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>
 			if (io.redraw) io.redraw(line);
 			else io.stderr(`\r\x1b[2K${line}`);
 			lineOpen = true;
-			if (s.status !== 'running' && s.status !== 'paused') end();
+			if (!['running', 'pausing', 'paused', 'stopping'].includes(s.status)) end();
 			return;
 		}
 		const total = Math.max(1, s.calls.estimatedTotal);
 		const step = Math.floor((s.calls.done / total) * 10);
-		if (step !== lastStep || (s.status !== 'running' && s.status !== 'paused')) {
+		if (step !== lastStep || s.status !== lastStatus) {
 			lastStep = step;
+			lastStatus = s.status;
 			io.stderr(`${formatPlanProgress(s)}\n`);
 		}
 	};

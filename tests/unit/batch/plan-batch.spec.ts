@@ -1,12 +1,11 @@
 /**
- * A plan in batch mode: every run advances its own rounds at once (`runPlanBatch`), and one
+ * A plan in batch mode: every run advances its own rounds at once (a session of batch runs), and one
  * import of output files answers the waiting rounds of every run, each line routed by its
  * custom_id; the records are those of the interactive runs.
  */
 import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
-import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
@@ -14,6 +13,7 @@ import { MODELS } from '../engine/harness';
 import { comparableRecords } from './batch-compare';
 import { clientAt, endpoints, fakeServers } from './fake-servers';
 import { answerRound, memoryFiles } from './round-files';
+import { batchSession } from './batch-session';
 
 const dataset = makeDataset(3);
 const RUN_IDS = ['run1', 'run2'];
@@ -34,12 +34,12 @@ describe('a plan in batch mode, files mode', () => {
 		let imports = 0;
 		for (;;) {
 			const folders = options.map(() => memoryFiles());
-			const outcomes = await runPlanBatch(
+			const outcomes = await batchSession(
 				options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) }))
 			);
-			expect(outcomes.map((o) => o.run.runId)).toEqual(RUN_IDS);
-			const results = outcomes.map((o) => ('result' in o ? o.result : Promise.reject(o.error)));
-			if (results.every((r) => 'done' in r && r.done)) break;
+			expect(outcomes.map((o) => o.runId)).toEqual(RUN_IDS);
+			for (const o of outcomes) if (o.status === 'failed') throw o.error;
+			if (outcomes.every((o) => o.status === 'done')) break;
 			// The cluster answers every run's files as one output file.
 			const lines = folders.flatMap((f) => [...f.files.values()].flat());
 			const text = await answerRound(cluster, lines);
@@ -57,7 +57,7 @@ describe('a plan in batch mode, files mode', () => {
 		const store = new MemoryStore();
 		const options = RUN_IDS.map((runId) => ({ dataset, runId, models: MODELS, store, endpoints }));
 		const folders = options.map(() => memoryFiles());
-		await runPlanBatch(
+		await batchSession(
 			options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) }))
 		);
 		const lines = folders.flatMap((f) => [...f.files.values()].flat());

@@ -7,13 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
-import { runPlanBatch } from '../../../src/lib/core/batch/plan-batch';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
 import { endpoints, fakeServers } from './fake-servers';
 import { answerRound, memoryFiles } from './round-files';
+import { batchSession } from './batch-session';
 
 const dataset = makeDataset(3);
 const serve = fakeServers();
@@ -30,7 +30,7 @@ async function planWaiting() {
 		endpoints
 	}));
 	const folders = options.map(() => memoryFiles());
-	await runPlanBatch(options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) })));
+	await batchSession(options.map((o, i) => ({ options: o, sender: filesSender(folders[i].open) })));
 	const outputs = await Promise.all(
 		folders.map((f) => answerRound(cluster, [...f.files.values()].flat()))
 	);

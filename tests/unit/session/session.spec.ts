@@ -1,23 +1,23 @@
 /**
- * `runPlan`: the runs of a plan under one scheduler. Calls in flight are counted per endpoint
+ * The run session: the runs of a plan under one scheduler. Calls in flight are counted per endpoint
  * across every run (two models on one server share its limit, models on two servers each have
  * theirs), no run starves, a failing run stops alone, pause holds the whole plan, and each run
  * writes what it writes started alone.
  */
 import { describe, expect, it } from 'vitest';
 import { comparableFiles } from '../../support/comparable-files';
+import { runAll } from '../../../src/lib/core/engine';
 import {
-	PlanControl,
-	runAll,
-	runPlan,
-	type PlanRunOptions,
-	type PlanSnapshot
-} from '../../../src/lib/core/engine';
+	openSession,
+	type SessionOptions,
+	type SessionRun,
+	type SessionSnapshot
+} from '../../../src/lib/core/session';
 import type { ChatRequest, ChatResult, ModelClient } from '../../../src/lib/core/model/types';
 import type { Role } from '../../../src/lib/core/record-names';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
-import { outage, ScriptedClient } from './scripted-client';
+import { outage, ScriptedClient } from '../engine/scripted-client';
 
 const dataset = makeDataset(6);
 const SHARED = { user: 'http://user.test/v1', judge: 'http://judge.test/v1' };
@@ -64,7 +64,7 @@ function planRun(
 	runId: string,
 	evaluated: string,
 	client?: ModelClient
-): PlanRunOptions {
+): SessionRun & { client: ModelClient } {
 	const endpoints = { evaluated, ...SHARED };
 	return {
 		dataset,
@@ -72,14 +72,18 @@ function planRun(
 		runId,
 		models: { evaluated: model, user: 'user-model', judge: 'judge-model' },
 		endpoints,
-		client: client ?? meter.client(`${model}/${runId}`, endpoints)
+		client: client ?? meter.client(`${model}/${runId}`, endpoints),
+		mode: { kind: 'interactive' }
 	};
 }
+
+/** A session over `options.runs`, to its end. */
+const runPlan = (options: SessionOptions) => openSession(options).done;
 
 /** A store's files less what differs between two starts (start times, call timings). */
 const comparable = (store: MemoryStore) => comparableFiles(store.toFiles());
 
-describe('runPlan', { timeout: 30_000 }, () => {
+describe('a session of several runs', { timeout: 30_000 }, () => {
 	it('counts calls per endpoint across runs: one shared server keeps its limit', async () => {
 		const meter = new Meter();
 		const store = new MemoryStore();
@@ -184,19 +188,17 @@ describe('runPlan', { timeout: 30_000 }, () => {
 		const meter = new Meter();
 		const store = new MemoryStore();
 		const runs = ['r1', 'r2'].map((r) => planRun(meter, store, 'm-a', r, 'http://one.test/v1'));
-		const control = new PlanControl();
-		const snapshots: PlanSnapshot[] = [];
+		const snapshots: SessionSnapshot[] = [];
 		let answeredAtPause = -1;
-		const plan = runPlan({
+		const session = openSession({
 			runs,
 			concurrency: 2,
-			control,
 			snapshotIntervalMs: 0,
 			onSnapshot: (s) => {
 				snapshots.push(s);
 				if (answeredAtPause < 0 && s.calls.done >= 10) {
 					answeredAtPause = s.calls.done;
-					control.pause();
+					session.pause();
 				}
 			}
 		});
@@ -206,24 +208,25 @@ describe('runPlan', { timeout: 30_000 }, () => {
 		await new Promise((r) => setTimeout(r, 50));
 		expect(meter.answered.length).toBe(held);
 		expect(held).toBeLessThan(200);
-		control.resume();
-		const result = await plan;
+		expect(snapshots.some((s) => s.status === 'pausing')).toBe(true);
+		session.resume();
+		const result = await session.done;
 		expect(result.complete).toBe(true);
 		expect(meter.answered.length).toBeGreaterThan(held);
 	});
 
-	it('a stop during a pause ends every run as aborted', async () => {
+	it('a stop during a pause ends every run as stopped', async () => {
 		const meter = new Meter();
 		const store = new MemoryStore();
 		const runs = ['r1', 'r2'].map((r) => planRun(meter, store, 'm-a', r, 'http://one.test/v1'));
-		const control = new PlanControl();
-		control.pause();
 		const stop = new AbortController();
-		const plan = runPlan({ runs, concurrency: 2, control, signal: stop.signal });
+		const session = openSession({ runs, concurrency: 2, signal: stop.signal });
+		session.pause();
 		await new Promise((r) => setTimeout(r, 20));
 		stop.abort();
-		const result = await plan;
-		expect(result.runs.map((r) => r.status)).toEqual(['aborted', 'aborted']);
+		const result = await session.done;
+		expect(result.runs.map((r) => r.status)).toEqual(['stopped', 'stopped']);
+		expect(result.snapshot.status).toBe('stopped');
 		expect(meter.answered).toEqual([]);
 	});
 
@@ -233,6 +236,118 @@ describe('runPlan', { timeout: 30_000 }, () => {
 		const run = planRun(meter, store, 'm-a', 'r1', 'http://one.test/v1');
 		await expect(runPlan({ runs: [run, run] })).rejects.toThrow('twice');
 		expect(meter.answered).toEqual([]);
+	});
+});
+
+describe('the spending cap, kept with the plan', { timeout: 30_000 }, () => {
+	const PLAN = 'a'.repeat(64);
+	// 1000 a million tokens: each scripted call (10 in, 5 out) costs 0.015.
+	const price = { input: 1000, output: 1000 };
+	const prices = {
+		currency: 'USD',
+		models: { 'm-a': price, 'user-model': price, 'judge-model': price }
+	};
+	const untilStatus = (snapshots: SessionSnapshot[], status: string) =>
+		until(() => snapshots.at(-1)?.status === status);
+
+	it('pauses at the cap, a new session stays paused at it with the spend continuing, a higher cap resumes it', async () => {
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const runs = () =>
+			['r1', 'r2'].map((r) => planRun(meter, store, 'm-a', r, 'http://one.test/v1'));
+		const first: SessionSnapshot[] = [];
+		const session = openSession({
+			runs: runs(),
+			concurrency: 2,
+			snapshotIntervalMs: 0,
+			spend: { store, planId: PLAN, prices, cap: 0.3 },
+			onSnapshot: (s) => first.push(s)
+		});
+		await untilStatus(first, 'paused');
+		const held = meter.answered.length;
+		expect(first.at(-1)!.spend).toMatchObject({ cap: 0.3, capped: true, currency: 'USD' });
+		expect(first.at(-1)!.spend!.spent).toBeGreaterThan(0.3);
+		// Tasks under way finished, and nothing starts while the cap holds.
+		await new Promise((r) => setTimeout(r, 50));
+		expect(meter.answered.length).toBe(held);
+		session.resume();
+		await new Promise((r) => setTimeout(r, 20));
+		expect(meter.answered.length).toBe(held);
+		session.stop();
+		const ended = await session.done;
+		expect(ended.runs.map((r) => r.status)).toEqual(['stopped', 'stopped']);
+		const saved = await store.readPlanSpend(PLAN);
+		expect(saved).toMatchObject({ cap: 0.3, capped: true });
+		expect(saved!.spent).toBeCloseTo(held * 0.015, 6);
+
+		// The same plan again, no cap given: the saved one holds it paused, the spend goes on.
+		const second: SessionSnapshot[] = [];
+		const again = openSession({
+			runs: runs(),
+			concurrency: 2,
+			snapshotIntervalMs: 0,
+			spend: { store, planId: PLAN, prices },
+			onSnapshot: (s) => second.push(s)
+		});
+		await untilStatus(second, 'paused');
+		expect(second.at(-1)!.spend).toMatchObject({ cap: 0.3, capped: true });
+		expect(second.at(-1)!.spend!.spent).toBeCloseTo(saved!.spent, 6);
+		await new Promise((r) => setTimeout(r, 50));
+		expect(meter.answered.length).toBe(held);
+
+		again.setCap(100);
+		const done = await again.done;
+		expect(done.complete).toBe(true);
+		expect(meter.answered.length).toBeGreaterThan(held);
+		const total = meter.answered.length * 0.015;
+		expect(done.snapshot.spend!.spent).toBeCloseTo(total, 6);
+		expect(await store.readPlanSpend(PLAN)).toMatchObject({ cap: 100, capped: false });
+		expect((await store.readPlanSpend(PLAN))!.spent).toBeCloseTo(total, 6);
+	});
+
+	it('a saved spend that is not one (edited, hostile) counts as none', async () => {
+		const store = new MemoryStore();
+		await store.writePlanSpend(PLAN, {
+			cap: -1,
+			spent: Number.NaN,
+			currency: 'USD',
+			capped: true,
+			updated_at: ''
+		});
+		expect(await store.readPlanSpend(PLAN)).toBeNull();
+	});
+});
+
+describe('run modes of one session', { timeout: 30_000 }, () => {
+	it('a run in turn (stage after stage) writes what stages run together write, and pauses', async () => {
+		const meter = new Meter();
+		const inTurn = new MemoryStore();
+		const run = planRun(meter, inTurn, 'm-a', 'r1', 'http://one.test/v1');
+		const snapshots: SessionSnapshot[] = [];
+		let paused = false;
+		const session = openSession({
+			runs: [{ ...run, mode: { kind: 'interactive', inTurn: true, stages: ['gen', 'dcg'] } }],
+			concurrency: 2,
+			snapshotIntervalMs: 0,
+			onSnapshot: (s) => {
+				snapshots.push(s);
+				if (s.calls.done >= 5 && !paused) { paused = true; session.pause(); }
+			}
+		});
+		await until(() => snapshots.at(-1)?.status === 'paused' && idle(meter));
+		const held = meter.answered.length;
+		await new Promise((r) => setTimeout(r, 50));
+		expect(meter.answered.length).toBe(held);
+		session.resume();
+		const result = await session.done;
+		expect(result.complete).toBe(true);
+		expect(result.snapshot.runs[0].run!.stages.map((s) => [s.stage, s.done])).toEqual([
+			['gen', 6],
+			['dcg', 6]
+		]);
+		const together = new MemoryStore();
+		await runAll({ ...run, store: together, stages: ['gen', 'dcg'], concurrency: 2 });
+		expect(comparable(inTurn)).toEqual(comparable(together));
 	});
 });
 
