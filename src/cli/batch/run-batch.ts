@@ -5,7 +5,7 @@
  * written and what to run next (exit 3).
  */
 import { providerSender } from '../../lib/core/batch/provider';
-import { runBatch, type BatchRunOptions, type RoundSender } from '../../lib/core/batch/rounds';
+import type { BatchRunOptions, RoundSender } from '../../lib/core/batch/rounds';
 import { filesSender } from '../../lib/core/batch/files-sender';
 import { runBatchFolder } from '../../lib/core/batch/file-names';
 import type { BatchSendMode, BatchState } from '../../lib/core/batch/store';
@@ -19,6 +19,7 @@ import { roundFileOpener } from '../../lib/adapters/round-files';
 import { join } from 'node:path';
 import { engineInputs, type StageArgs, type StageInputs } from '../commands/stage';
 import type { CliIo } from '../types';
+import { runOne, type OneRunEnd } from '../session/one-run';
 import { EXIT_WAITING } from './batch-flags';
 import { waitingText } from './waiting-text';
 
@@ -74,21 +75,32 @@ export const STOPPED_TEXT =
 export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
 	const options = await batchRunOptions(cli, io);
 	const { folder, sender } = await runSender(cli, options, io);
-	let out: Awaited<ReturnType<typeof runBatch>>;
+	let out: OneRunEnd;
 	try {
-		out = await runBatch(options, sender, { onRound: roundPrinter(io) });
+		out = await runOne(
+			{
+				...options,
+				mode: { kind: 'batch', stages: options.stages, sender, onRound: roundPrinter(io) }
+			},
+			{ signal: io.signal },
+			io
+		);
 	} catch (e) {
 		if (!io.signal.aborted) throw e;
 		io.stderr(STOPPED_TEXT);
 		return 1;
 	}
-	if (!out.done) {
-		io.stdout(waitingText(out.waiting, folder, cli.args));
+	if (out.capped) return out.code;
+	const { outcome } = out;
+	if (outcome.waiting) {
+		io.stdout(waitingText(outcome.waiting, folder, cli.args));
 		return EXIT_WAITING;
 	}
 	for (const w of out.result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
 	io.stdout(batchSummary(out.result, cli.parsed.options.outputRoot));
-	io.stdout(`Batch: ${out.rounds} rounds; longest chain of dependent calls ${out.longestChain}\n`);
+	io.stdout(
+		`Batch: ${outcome.rounds} rounds; longest chain of dependent calls ${outcome.longestChain}\n`
+	);
 	return 0;
 }
 

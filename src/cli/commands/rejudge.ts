@@ -5,8 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RunProgress } from '../../lib/core/engine/progress';
-import { rejudgeRun } from '../../lib/core/engine/rejudge/rejudge';
+import type { RunStagesResult } from '../../lib/core/engine/open-engine';
+import { LimiterPool } from '../../lib/core/model/limiter';
 import { UsageError } from '../../lib/core/errors';
 import { modelDirName, runIdProblem } from '../../lib/core/layout';
 import { checkBaseUrl, publicBaseUrl } from '../../lib/core/model/base-url';
@@ -17,6 +17,7 @@ import { FsStore } from '../../lib/adapters/fs-store';
 import { GENERATION_OPTIONS_HELP } from '../args';
 import { readValidDataset } from '../dataset-file';
 import { createProgressPrinter } from '../progress';
+import { runOne } from '../session/one-run';
 import type { CliIo, CommandHandler } from '../types';
 import {
 	EXIT_CODES,
@@ -75,37 +76,47 @@ async function run(args: string[], io: CliIo): Promise<number> {
 			? DEFAULT_PROMPT_PACK
 			: await readPack(resolve(io.cwd, parsed.promptsPath), parsed.promptsPath);
 	const printer = createProgressPrinter(io);
-	const progress = new RunProgress(printer.onProgress);
-	const client = stageClient(parsed, pack, io, { concurrency: options.concurrency }, () =>
-		progress.noteRetry()
-	);
+	const limiters = new LimiterPool({ max: options.concurrency });
+	let tracker: { noteRetry(): void } | null = null;
+	const client = stageClient(parsed, pack, io, { limiters }, () => tracker?.noteRetry());
 	// Only the settings typed change the source's: the rest made its generation records.
 	const given = (flag: keyof typeof values) => values[flag] !== undefined;
 	const { timeout_s, retries, judge_temperature } = options.settings;
 	const store = new FsStore(options.outputRoot, {
 		onNotice: (m) => io.stderr(`note: ${escapeControl(m)}\n`)
 	});
-	let result;
+	const source = { runId: options.runId, modelDir: await modelDirName(parsed.models.evaluated) };
+	let result: RunStagesResult;
 	try {
-		result = await rejudgeRun({
-			dataset,
-			client,
-			store,
-			source: { runId: options.runId, modelDir: await modelDirName(parsed.models.evaluated) },
-			runId: as,
-			judge: { model: parsed.models.judge, endpoint },
-			settings: {
-				...(given('timeout') ? { timeout_s } : {}),
-				...(given('retries') ? { retries } : {}),
-				...(given('judge-temperature') ? { judge_temperature } : {})
+		const end = await runOne(
+			{
+				dataset,
+				client,
+				store,
+				runId: as,
+				// The row's models; the re-judged run takes the source's (its judge: `judge` below).
+				models: parsed.models,
+				endpoints: parsed.endpoints,
+				pack,
+				keys: parsed.keys,
+				tool: toolInfo(),
+				mode: {
+					kind: 'rejudge',
+					source,
+					judge: { model: parsed.models.judge, endpoint },
+					settings: {
+						...(given('timeout') ? { timeout_s } : {}),
+						...(given('retries') ? { retries } : {}),
+						...(given('judge-temperature') ? { judge_temperature } : {})
+					},
+					onStage: printer.onProgress
+				}
 			},
-			pack,
-			concurrency: options.concurrency,
-			progress,
-			signal: io.signal,
-			keys: parsed.keys,
-			tool: toolInfo()
-		});
+			{ limiters, signal: io.signal, onTracker: (_, t) => (tracker = t) },
+			io
+		);
+		if (end.capped) return end.code;
+		result = end.result;
 	} finally {
 		printer.end();
 	}

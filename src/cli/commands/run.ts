@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { RUN_ALL_STAGES } from '../../lib/core/engine';
-import { isPlanSpendStore, openSession, type Session } from '../../lib/core/session';
+import { isPlanSpendStore } from '../../lib/core/session';
+import { runOne } from '../session/one-run';
 import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -31,14 +32,7 @@ import { runBatchCli } from '../batch/run-batch';
 import { isPlan } from '../plan/plan-args';
 import { runPlanCommand } from '../plan/plan-command';
 import { createRunProgressPrinter } from '../progress';
-import {
-	cappedText,
-	EXIT_CAPPED,
-	SPEND_HELP,
-	SPEND_OPTIONS,
-	spendOptions,
-	stopWhenCapped
-} from '../session/spend-flags';
+import { EXIT_CAPPED, SPEND_HELP, SPEND_OPTIONS, spendOptions } from '../session/spend-flags';
 import type { CliIo, CommandHandler } from '../types';
 import {
 	engineInputs,
@@ -203,32 +197,22 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		? await spendOptions(spendFlags, spec, engine.store, io.cwd)
 		: undefined;
 	try {
-		let session: Session | null = null;
-		session = openSession({
-			runs: [{ ...engine, mode: { kind: 'interactive', stages } }],
-			limiters,
-			concurrency: auto ? 'auto' : options.concurrency,
-			signal: io.signal,
-			spend,
-			onSnapshot: stopWhenCapped(
-				() => session?.stop(),
-				(s) => s.runs[0].run && printer.onSnapshot(s.runs[0].run)
-			),
-			onTracker: (_, t) => (tracker = t)
-		});
-		const { runs, snapshot } = await session.done;
+		const end = await runOne(
+			{ ...engine, mode: { kind: 'interactive', stages } },
+			{
+				limiters,
+				concurrency: auto ? 'auto' : options.concurrency,
+				signal: io.signal,
+				spend,
+				onSnapshot: (s) => s.runs[0].run && printer.onSnapshot(s.runs[0].run),
+				onTracker: (_, t) => (tracker = t)
+			},
+			io
+		);
 		printer.end();
-		const [outcome] = runs;
-		if (outcome.status !== 'done') {
-			if (snapshot.spend?.capped) {
-				io.stderr(cappedText(snapshot));
-				return EXIT_CAPPED;
-			}
-			throw outcome.error;
-		}
-		const result = outcome.result!;
-		for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
-		io.stdout(summaryText(result, options.outputRoot, simulated));
+		if (end.capped) return end.code;
+		for (const w of end.result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
+		io.stdout(summaryText(end.result, options.outputRoot, simulated));
 		return 0;
 	} finally {
 		printer.end();

@@ -12,12 +12,13 @@
  * (`stage-inputs.ts`, `prompt-pack-file.ts`), engine inputs and client (`stage-engine.ts`,
  * `stage-client.ts`) and texts (`stage-texts.ts`); `run`, `rejudge` and run plans use them too.
  */
-import { runStages, type RunStagesResult } from '../../lib/core/engine';
-import { RunProgress } from '../../lib/core/engine/progress';
+import type { RunStagesResult } from '../../lib/core/engine';
+import { LimiterPool } from '../../lib/core/model/limiter';
 import type { StageName } from '../../lib/core/engine/types';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS_HELP } from '../args';
 import { createProgressPrinter } from '../progress';
+import { runOne } from '../session/one-run';
 import type { CliIo, CommandHandler } from '../types';
 import { parseStageArgs } from './stage-args';
 import { readStageInputs } from './stage-inputs';
@@ -69,19 +70,22 @@ async function runCommand(
 	const { options, simulated } = parsed;
 	const inputs = await readStageInputs(parsed, io);
 	const printer = createProgressPrinter(io);
-	const progress = new RunProgress(printer.onProgress);
-	const client = stageClient(parsed, inputs.pack, io, { concurrency: options.concurrency }, () =>
-		progress.noteRetry()
-	);
-
+	const limiters = new LimiterPool({ max: options.concurrency });
+	let retries: { noteRetry(): void } | null = null;
+	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => retries?.noteRetry());
 	let result: RunStagesResult;
 	try {
-		result = await runStages({
-			...engineInputs(parsed, inputs, client, io),
-			stages,
-			concurrency: options.concurrency,
-			progress
-		});
+		const end = await runOne(
+			{
+				...engineInputs(parsed, inputs, client, io),
+				mode: { kind: 'interactive', stages, inTurn: true, onStage: printer.onProgress }
+			},
+			{ limiters, signal: io.signal, onTracker: (_, t) => (retries = t) },
+			io
+		);
+		// A stage command has no spending cap: a session of one run, never capped.
+		if (end.capped) return end.code;
+		result = end.result;
 	} finally {
 		printer.end();
 	}

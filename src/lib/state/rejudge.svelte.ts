@@ -46,29 +46,46 @@ export class RejudgeState {
 		this.#abort = new AbortController();
 		[this.status, this.error, this.progress, this.made] = ['running', null, null, null];
 		try {
-			const [{ rejudgeRun }, store, model] = await Promise.all([
-				import('$lib/core/engine/rejudge/rejudge'),
+			const [{ openSession }, store, model] = await Promise.all([
+				import('$lib/core/session'),
 				openSharedIdbStore(),
 				browserClientFactory(client.spec)({ onEvent: () => {} })
 			]);
-			const result = await rejudgeRun({
-				dataset: sources.dataset,
-				client: model,
-				store,
-				source: form.source,
-				runId: form.runId,
-				judge: client.judge,
-				settings: {
-					timeout_s: client.spec.settings.timeout_s,
-					retries: client.spec.settings.retries
-				},
-				pack: sources.pack,
+			// No manifest: the session refuses the source by name (`rejudge_no_source`).
+			const source = (await store.readManifest(form.source)) ?? {
+				models: { evaluated: '', user: '', judge: '' },
+				endpoints: { evaluated: '', user: '', judge: '' }
+			};
+			const session = openSession({
 				concurrency: client.spec.concurrency,
-				keys: client.keys,
 				signal: this.#abort.signal,
-				onProgress: (p) => (this.progress = p)
+				runs: [
+					{
+						dataset: sources.dataset,
+						client: model,
+						store,
+						runId: form.runId,
+						// The row's models; the re-judged run takes the source's, with the new judge.
+						models: { ...source.models, judge: client.judge.model },
+						endpoints: { ...source.endpoints, judge: client.judge.endpoint },
+						pack: sources.pack,
+						keys: client.keys,
+						mode: {
+							kind: 'rejudge',
+							source: form.source,
+							judge: client.judge,
+							settings: {
+								timeout_s: client.spec.settings.timeout_s,
+								retries: client.spec.settings.retries
+							},
+							onStage: (p) => (this.progress = p)
+						}
+					}
+				]
 			});
-			[this.made, this.status] = [result.run, 'done'];
+			const [outcome] = (await session.done).runs;
+			if (outcome.status !== 'done') throw outcome.error;
+			[this.made, this.status] = [outcome.result!.run, 'done'];
 			await this.refresh();
 		} catch (e) {
 			[this.error, this.status] = [toRunError(e), 'failed'];

@@ -73,6 +73,8 @@ export type RunMode =
 			judge: { model: string; endpoint: string };
 			/** Operational settings and the judge's temperature; the rest are the source's. */
 			settings?: Partial<Pick<Settings, 'timeout_s' | 'retries' | 'judge_temperature'>>;
+			/** Told about every change of the stage being re-judged (they go one after another). */
+			onStage?: (progress: StageProgress) => void;
 	  };
 
 /** One run of a session: what the engine needs of a run, and its mode. */
@@ -291,7 +293,7 @@ class RunSession implements Session {
 			const room = this.#scheduler.lane(Object.values(run.endpoints));
 			let result: RunStagesResult;
 			if (mode.kind === 'rejudge') {
-				const progress = new RunProgress();
+				const progress = new RunProgress(mode.onStage);
 				this.#options.onTracker?.(index, progress);
 				result = await rejudgeRun({
 					...common,
