@@ -47,11 +47,7 @@ describe('a batch plan: exit code', () => {
 describe('a batch plan: summary', () => {
 	it('names each run, every waiting file with its vllm command, and ONE import for the plan', () => {
 		const text = planBatchSummary(
-			[
-				row('run1', done),
-				row('run2', waiting),
-				row('run3', waiting)
-			],
+			[row('run1', done), row('run2', waiting), row('run3', waiting)],
 			'/out',
 			'files',
 			['--model', 'm', '--repetitions', '3', '--run-id', 'run', '--batch', 'files']

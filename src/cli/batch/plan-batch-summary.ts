@@ -65,7 +65,9 @@ export function planBatchSummary(
 
 /** 0 every run completed; 2 a run was refused; 1 one failed; else 3 when a run waits. */
 export function planBatchExit(outcomes: readonly RunOutcome[]): number {
-	const errors = outcomes.flatMap((o) => (o.status === 'failed' || o.status === 'stopped' ? [o.error] : []));
+	const errors = outcomes.flatMap((o) =>
+		o.status === 'failed' || o.status === 'stopped' ? [o.error] : []
+	);
 	if (errors.some((e) => e instanceof UsageError || e instanceof CheckpointError)) return 2;
 	if (errors.length > 0) return 1;
 	return outcomes.every((o) => o.status === 'done') ? 0 : EXIT_WAITING;

@@ -189,7 +189,9 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const engine = engineInputs(parsed, inputs, client, io);
 	const spec = {
 		runId: options.runId,
-		models: [{ evaluated: { model: engine.models.evaluated, endpoint: engine.endpoints.evaluated } }],
+		models: [
+			{ evaluated: { model: engine.models.evaluated, endpoint: engine.endpoints.evaluated } }
+		],
 		user: { model: engine.models.user, endpoint: engine.endpoints.user },
 		judge: { model: engine.models.judge, endpoint: engine.endpoints.judge }
 	};

@@ -20,7 +20,13 @@ import type { generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
 import { engineInputs, readStageInputs, stageClient, type StageValues } from '../commands/stage';
 import type { CliIo } from '../types';
-import { cappedText, EXIT_CAPPED, spendOptions, stopWhenCapped, type SpendFlags } from '../session/spend-flags';
+import {
+	cappedText,
+	EXIT_CAPPED,
+	spendOptions,
+	stopWhenCapped,
+	type SpendFlags
+} from '../session/spend-flags';
 import { planArgsFrom, type PlanFlags } from './plan-args';
 import { createPlanPrinter } from './plan-printer';
 
@@ -120,9 +126,7 @@ export function planSummary(
 		} else {
 			const why = run.error instanceof Error ? run.error.message : String(run.error);
 			const [head, ...more] = why.split('\n');
-			lines.push(
-				`${name}: ${run.status}: ${escapeControl(head)}`
-			);
+			lines.push(`${name}: ${run.status}: ${escapeControl(head)}`);
 			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
 		}
 	}

@@ -16,8 +16,7 @@ import { cappedText, EXIT_CAPPED, stopWhenCapped } from './spend-flags';
 
 /** How the one run ended: completed (its result and outcome), or capped (its exit code). */
 export type OneRunEnd =
-	| { capped: false; result: RunStagesResult; outcome: RunOutcome }
-	| { capped: true; code: number };
+	{ capped: false; result: RunStagesResult; outcome: RunOutcome } | { capped: true; code: number };
 
 /** Runs `run` to its end in a session of its own; throws what ended it unless it completed. */
 export async function runOne(

@@ -331,7 +331,10 @@ describe('run modes of one session', { timeout: 30_000 }, () => {
 			snapshotIntervalMs: 0,
 			onSnapshot: (s) => {
 				snapshots.push(s);
-				if (s.calls.done >= 5 && !paused) { paused = true; session.pause(); }
+				if (s.calls.done >= 5 && !paused) {
+					paused = true;
+					session.pause();
+				}
 			}
 		});
 		await until(() => snapshots.at(-1)?.status === 'paused' && idle(meter));

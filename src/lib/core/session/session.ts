@@ -78,7 +78,10 @@ export type RunMode =
 	  };
 
 /** One run of a session: what the engine needs of a run, and its mode. */
-export interface SessionRun extends Omit<EngineOptions, 'signal' | 'batch' | 'rejudgedFrom' | 'client'> {
+export interface SessionRun extends Omit<
+	EngineOptions,
+	'signal' | 'batch' | 'rejudgedFrom' | 'client'
+> {
 	/** Answers every role; unused in batch mode (its client answers from the rounds). */
 	client?: ModelClient;
 	/** 1-based, for the progress rows. @default 1 */
@@ -174,7 +177,7 @@ class RunSession implements Session {
 				? new LimiterPool({ auto: true })
 				: new LimiterPool({ max: concurrency }));
 		this.#scheduler = new SessionScheduler(this.#limiters, () => this.#settle());
-		this.#meter = options.spend ? new SpendMeter(options.spend) : null;
+		this.#meter = options.spend ? new SpendMeter(options.spend, () => this.#hold()) : null;
 		const runs = options.runs;
 		this.#tracker = new SessionTracker({
 			runs: runs.map((r) => ({
@@ -185,18 +188,8 @@ class RunSession implements Session {
 			})),
 			limiters: this.#limiters,
 			intervalMs: options.snapshotIntervalMs,
-			// With a cap, snapshots are made (and the spend checked) even when nobody draws them.
-			onSnapshot: options.onSnapshot || options.spend ? (s) => this.#told(s) : undefined,
-			spend:
-				this.#meter === null
-					? undefined
-					: (rows) =>
-					this.#meter!.view(
-						rows.map((row, i) => ({
-							models: runs[i].models,
-								run: runs[i].mode.kind === 'batch' ? null : row.run
-							}))
-						)
+			onSnapshot: options.onSnapshot,
+			spend: this.#meter === null ? undefined : () => this.#meter!.view()
 		});
 		const outer = options.signal;
 		if (outer?.aborted) this.#abort.abort();
@@ -288,8 +281,9 @@ class RunSession implements Session {
 				const { result, rounds, longestChain } = got;
 				return { ...base, status: 'done', result, rounds, longestChain };
 			}
-			// Every mode but batch is given its client (`SessionRun.client`).
-			const client = run.client as ModelClient;
+			// Every mode but batch is given its client (`SessionRun.client`); its calls are priced.
+			const given = run.client as ModelClient;
+			const client = this.#meter ? this.#meter.meter(given, run.models) : given;
 			const room = this.#scheduler.lane(Object.values(run.endpoints));
 			let result: RunStagesResult;
 			if (mode.kind === 'rejudge') {
@@ -358,15 +352,6 @@ class RunSession implements Session {
 	/** The last task under way ended: a pausing session is now paused. */
 	#settle(): void {
 		if (this.#tracker.status === 'pausing') this.#tracker.setStatus('paused');
-	}
-
-	/** Each snapshot on its way out: a spend past the cap pauses the session first. */
-	#told(snapshot: SessionSnapshot): void {
-		if (snapshot.spend?.capped && snapshot.status === 'running') {
-			this.#hold();
-			return;
-		}
-		this.#options.onSnapshot?.(snapshot);
 	}
 }
 

@@ -2,12 +2,14 @@
  * The spending cap of a session and its spend so far, kept with the plan (`PlanSpendStore`: a
  * file beside the runs for the CLI, IndexedDB for the page), so a reload, a resume or another
  * process sees the same cap and a spend that continues from where it was: the spend saved at the
- * last start plus what this start's calls cost at the session's prices. Batch runs add no spend
- * (their passes replay answers of earlier rounds; the provider bills the batches).
+ * last start plus what this start's answered calls cost at the session's prices, each counted as
+ * it is answered (`meter`), so the cap is checked call by call. Batch runs add no spend (their
+ * passes replay answers of earlier rounds; the provider bills the batches).
  */
-import { spendOf, type Prices, type TokenCount } from '../calls/cost';
+import { costOf, type Prices, type TokenCount } from '../calls/cost';
+import { forwarding } from '../forward';
+import type { ModelClient } from '../model/types';
 import type { Role } from '../record-names';
-import type { RunSnapshot } from '../engine/types';
 
 /** What is kept of a plan's money, as saved. */
 export interface PlanSpend {
@@ -44,7 +46,8 @@ export function parsePlanSpend(value: unknown): PlanSpend | null {
 	if (typeof value !== 'object' || value === null) return null;
 	const v = value as Record<string, unknown>;
 	if (!(v.cap === null || amount(v.cap)) || !amount(v.spent)) return null;
-	if (typeof v.currency !== 'string' || v.currency.length < 1 || v.currency.length > 12) return null;
+	if (typeof v.currency !== 'string' || v.currency.length < 1 || v.currency.length > 12)
+		return null;
 	if (typeof v.capped !== 'boolean' || typeof v.updated_at !== 'string') return null;
 	return {
 		cap: v.cap,
@@ -81,15 +84,50 @@ export interface SpendOptions {
 /** The session's money: the saved spend, this start's calls, the cap, and when it passed. */
 export class SpendMeter {
 	readonly #options: SpendOptions;
+	readonly #onCapped: () => void;
 	#base = 0;
+	#live = 0;
+	readonly #tokens: TokenCount = { prompt: 0, completion: 0 };
+	readonly #unpriced = new Set<string>();
 	#cap: number | null = null;
 	#capped = false;
-	#last: SpendView | null = null;
 	#writes: Promise<void> = Promise.resolve();
 	#lastWrite = 0;
 
-	constructor(options: SpendOptions) {
+	/** `onCapped`: told once the spend passes the cap. */
+	constructor(options: SpendOptions, onCapped: () => void) {
 		this.#options = options;
+		this.#onCapped = onCapped;
+	}
+
+	/** `client`, with every answered call's tokens priced at the model of its role. */
+	meter(client: ModelClient, models: Record<Role, string>): ModelClient {
+		return forwarding(client, {
+			complete: async (request) => {
+				const result = await client.complete(request);
+				if (result.usage) this.#add(models[request.role], result.usage);
+				return result;
+			}
+		});
+	}
+
+	#add(model: string, usage: { promptTokens: number; completionTokens: number }): void {
+		const tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
+		this.#tokens.prompt += tokens.prompt;
+		this.#tokens.completion += tokens.completion;
+		const { models } = this.#options.prices;
+		if (Object.hasOwn(models, model)) this.#live += costOf(tokens, models[model]);
+		else if (tokens.prompt + tokens.completion > 0) this.#unpriced.add(model);
+		if (!this.#capped && this.#passed(this.spent)) {
+			this.#capped = true;
+			void this.save();
+			this.#onCapped();
+		} else if (Date.now() - this.#lastWrite >= 2000) void this.save();
+	}
+
+	/** Money so far: the saved spend plus this start's calls. */
+	get spent(): number {
+		return this.#base + this.#live;
 	}
 
 	/** Reads what is saved; returns whether the cap holds the session paused from the start. */
@@ -113,34 +151,21 @@ export class SpendMeter {
 	/** A new cap: returns whether the session is still held by it. */
 	setCap(cap: number | null): boolean {
 		this.#cap = cap;
-		this.#capped = this.#passed(this.#last?.spent ?? this.#base);
+		this.#capped = this.#passed(this.spent);
 		void this.save();
 		return this.#capped;
 	}
 
-	/**
-	 * The spend of `runs` (this start's calls, by role, with each run's models); marks the cap
-	 * passed when it is. Saved at most every two seconds while it grows.
-	 */
-	view(runs: readonly { models: Record<Role, string>; run: RunSnapshot | null }[]): SpendView {
-		const live = spendOf(
-			runs.flatMap((r) => (r.run ? [{ models: r.models, tokens: r.run.tokens }] : [])),
-			this.#options.prices
-		);
-		const spent = this.#base + live.cost;
-		if (!this.#capped && this.#passed(spent)) this.#capped = true;
-		const view: SpendView = {
-			spent,
+	/** The spend as a snapshot shows it. */
+	view(): SpendView {
+		return {
+			spent: this.spent,
 			cap: this.#cap,
 			currency: this.#options.prices.currency ?? 'USD',
 			capped: this.#capped,
-			tokens: live.tokens,
-			unpriced: live.unpriced
+			tokens: { ...this.#tokens },
+			unpriced: [...this.#unpriced].sort()
 		};
-		const grew = view.spent !== this.#last?.spent;
-		this.#last = view;
-		if (grew && Date.now() - this.#lastWrite >= 2000) void this.save();
-		return view;
 	}
 
 	/** Writes the cap and the spend so far; writes go one after another, the last one wins. */
@@ -148,7 +173,7 @@ export class SpendMeter {
 		this.#lastWrite = Date.now();
 		const spend: PlanSpend = {
 			cap: this.#cap,
-			spent: this.#last?.spent ?? this.#base,
+			spent: this.spent,
 			currency: this.#options.prices.currency ?? 'USD',
 			capped: this.#capped,
 			updated_at: new Date().toISOString()

@@ -24,14 +24,7 @@ export type SessionRunStatus = 'queued' | 'running' | 'waiting' | 'done' | 'fail
  * `waiting` when the runs left wait for batch outputs, `stopped` after a stop, else `failed`.
  */
 export type SessionStatus =
-	| 'running'
-	| 'pausing'
-	| 'paused'
-	| 'stopping'
-	| 'waiting'
-	| 'done'
-	| 'failed'
-	| 'stopped';
+	'running' | 'pausing' | 'paused' | 'stopping' | 'waiting' | 'done' | 'failed' | 'stopped';
 
 /** The run modes of a session (`SessionRun.mode.kind`). */
 export type RunModeKind = 'interactive' | 'batch' | 'rejudge';
@@ -81,7 +74,7 @@ export interface SessionTrackerOptions extends PacedOptions<SessionSnapshot> {
 	runs: readonly Pick<SessionRow, 'runId' | 'model' | 'repetition' | 'mode'>[];
 	limiters: LimiterPool;
 	/** The spend as it stands now, for each snapshot. */
-	spend?: (rows: readonly SessionRow[]) => SpendView | null;
+	spend?: () => SpendView;
 }
 
 export class SessionTracker {
@@ -162,7 +155,7 @@ export class SessionTracker {
 					? Math.round((Math.max(0, estimatedTotal - done) / perSecond) * 1000)
 					: null,
 			endpoints: this.#options.limiters.limits(),
-			spend: this.#options.spend?.(this.#rows) ?? null,
+			spend: this.#options.spend?.() ?? null,
 			startedAt: this.#startedAt,
 			elapsedMs: now - this.#startedAt
 		};
