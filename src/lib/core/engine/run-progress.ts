@@ -7,6 +7,7 @@
  * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
  */
 import type { LimiterPool } from '../model/limiter';
+import { CallRate } from './call-rate';
 import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
@@ -21,8 +22,6 @@ const PRIOR_CALLS: Record<StageName, number> = {
 	'ljp-gold': 2,
 	'ljp-interaction': 1
 };
-/** The call rate is measured over the calls answered in this many ms. */
-const RATE_WINDOW_MS = 60_000;
 
 interface StageState extends RunStageCounts {
 	/** Cases generated (not resumed) that finished. */
@@ -60,8 +59,7 @@ export class RunTracker {
 	readonly #tokens = Object.fromEntries(
 		ROLES.map((r) => [r, { prompt: 0, completion: 0 }])
 	) as Record<Role, TokenCounts>;
-	/** Answer times of recent calls, oldest first, for the rate. */
-	#answered: number[] = [];
+	readonly #rate = new CallRate();
 	readonly #throttle: SnapshotThrottle<RunSnapshot>;
 
 	constructor(options: RunTrackerOptions) {
@@ -116,11 +114,7 @@ export class RunTracker {
 				this.#byRole[role]++;
 				this.#tokens[role].prompt += usage?.promptTokens ?? 0;
 				this.#tokens[role].completion += usage?.completionTokens ?? 0;
-				const t = this.#now();
-				this.#answered.push(t);
-				if (this.#answered.length > 64 && this.#answered[0] < t - RATE_WINDOW_MS) {
-					this.#answered = this.#answered.filter((a) => a >= t - RATE_WINDOW_MS);
-				}
+				this.#rate.note(this.#calls, this.#now());
 				this.#changed(state);
 			},
 			noteRetry: () => this.noteRetry(stage)
@@ -220,9 +214,7 @@ export class RunTracker {
 			estimatedTotal += Math.max(0, s.total - s.done - s.inFlight / 2) * perCase;
 		}
 		estimatedTotal = Math.max(this.#calls, Math.round(estimatedTotal));
-		const recent = this.#answered.filter((t) => t >= now - RATE_WINDOW_MS);
-		const span = recent.length >= 2 ? (now - recent[0]) / 1000 : 0;
-		const perSecond = span > 0 ? (recent.length - 1) / span : null;
+		const perSecond = this.#rate.perSecond(now);
 		const left = estimatedTotal - this.#calls;
 		return {
 			status: this.#status,

@@ -6,6 +6,7 @@
  */
 import type { BatchState } from '../batch/store';
 import type { EndpointLimit, LimiterPool } from '../model/limiter';
+import { CallRate } from '../engine/call-rate';
 import { SnapshotThrottle, type PacedOptions } from '../engine/snapshot-throttle';
 import type { RunSnapshot } from '../engine/types';
 import type { SpendView } from './spend';
@@ -68,8 +69,6 @@ export interface SessionSnapshot {
 	elapsedMs: number;
 }
 
-const RATE_WINDOW_MS = 60_000;
-
 export interface SessionTrackerOptions extends PacedOptions<SessionSnapshot> {
 	runs: readonly Pick<SessionRow, 'runId' | 'model' | 'repetition' | 'mode'>[];
 	limiters: LimiterPool;
@@ -83,8 +82,7 @@ export class SessionTracker {
 	readonly #now: () => number;
 	readonly #startedAt: number;
 	#status: SessionStatus = 'running';
-	/** (time, calls done) samples, oldest first, for the rate. */
-	#samples: [number, number][] = [];
+	readonly #rate = new CallRate();
 	readonly #throttle: SnapshotThrottle<SessionSnapshot>;
 
 	constructor(options: SessionTrackerOptions) {
@@ -129,6 +127,8 @@ export class SessionTracker {
 
 	/** The session's status changed (pause, resume, stop, end): told at once. */
 	setStatus(status: SessionStatus): void {
+		// Time paused is no part of the rate.
+		if (status === 'running' && this.#status !== 'running') this.#rate.reset();
 		this.#status = status;
 		if (['done', 'failed', 'stopped', 'waiting'].includes(status)) this.#throttle.last();
 		else this.#throttle.now();
@@ -142,10 +142,8 @@ export class SessionTracker {
 			done += row.run?.calls.done ?? 0;
 			estimatedTotal += row.run?.calls.estimatedTotal ?? 0;
 		}
-		this.#sample(now, done);
-		const [first] = this.#samples;
-		const span = (now - first[0]) / 1000;
-		const perSecond = this.#samples.length >= 2 && span > 0 ? (done - first[1]) / span : null;
+		this.#rate.note(done, now);
+		const perSecond = this.#rate.perSecond(now);
 		return {
 			status: this.#status,
 			runs: this.#rows.map((r) => ({ ...r })),
@@ -159,14 +157,6 @@ export class SessionTracker {
 			startedAt: this.#startedAt,
 			elapsedMs: now - this.#startedAt
 		};
-	}
-
-	#sample(now: number, done: number): void {
-		const last = this.#samples.at(-1);
-		if (!last || last[1] !== done) this.#samples.push([now, done]);
-		while (this.#samples.length > 2 && this.#samples[0][0] < now - RATE_WINDOW_MS) {
-			this.#samples.shift();
-		}
 	}
 
 	#changed(): void {
