@@ -25,12 +25,12 @@ export class CallRate {
 		this.#samples = [];
 	}
 
-	/** Calls per second from the oldest reading in the window to now; null before 1 s of data. */
+	/** Calls per second from the oldest reading in the window to now; null before two readings. */
 	perSecond(now: number): number | null {
 		const first = this.#samples[0];
 		const last = this.#samples.at(-1);
 		if (!first || !last || last === first) return null;
 		const span = now - first.at;
-		return span >= 1000 ? ((last.calls - first.calls) * 1000) / span : null;
+		return span > 0 ? ((last.calls - first.calls) * 1000) / span : null;
 	}
 }
