@@ -38,6 +38,17 @@ const CORE_PACKAGES = rule(
 	'core imports zod and openai only (platform libraries belong in adapters/).'
 );
 
+/**
+ * Work starts through the run session (`core/session`, `openSession`): the engine's
+ * configurations are its internals, so an edge that imports one by name grows a runner beside it.
+ */
+const ONLY_SESSION = {
+	regex: `(^\\$lib/|^\\.{1,2}/(.*/)?)core/(engine|engine/(run-all|run-stages|rejudge/rejudge)|batch/(rounds|pass))$`,
+	importNames: ['runAll', 'runStages', 'rejudgeRun', 'runBatch', 'batchPass'],
+	message:
+		'start work through the run session (openSession in core/session), not an engine configuration.'
+};
+
 /** Globals core may not use: they exist in a browser page or in Node, not in both. */
 const CORE_GLOBALS = [
 	...[
@@ -76,10 +87,12 @@ const CORE_GLOBALS = [
 
 /** The same rules on `import('…')`: esquery regexes cannot hold a slash, so it is escaped. */
 const dynamic = (patterns) =>
-	patterns.map(({ regex, message }) => ({
-		selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`,
-		message
-	}));
+	patterns
+		.filter((p) => !p.importNames)
+		.map(({ regex, message }) => ({
+			selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`,
+			message
+		}));
 
 function boundary(files, patterns, { ignores = [], globals: restricted = [] } = {}) {
 	return {
@@ -107,6 +120,15 @@ function boundary(files, patterns, { ignores = [], globals: restricted = [] } = 
 
 const SPECS = ['**/*.spec.ts'];
 
+/**
+ * An edge's folder (`src/lib/state/**`, …): its layer rules everywhere, and outside its specs
+ * (which make runs as fixtures) no engine configuration by name either.
+ */
+const edge = (folder, patterns) => [
+	boundary([folder], [...patterns, ONLY_SESSION], { ignores: SPECS }),
+	boundary([`${folder}/*.spec.ts`], patterns)
+];
+
 const boundaries = [
 	boundary(
 		['src/lib/core/**'],
@@ -128,44 +150,33 @@ const boundaries = [
 			rule(SVELTE, 'adapters know nothing of Svelte or SvelteKit.')
 		]
 	),
-	boundary(
-		['src/lib/view/**'],
-		[
-			rule(
-				into('state', 'components', 'adapters', 'cli', 'routes'),
-				'view models import core and view only: state and components build on them.'
-			),
-			rule(SVELTE, 'view models are framework-free (they are tested in Node).')
-		]
-	),
-	boundary(
-		['src/lib/state/**'],
-		[
-			rule(
-				into('components', 'routes', 'cli'),
-				'state never imports components: components and pages build on state.'
-			)
-		]
-	),
-	boundary(
-		['src/lib/components/**'],
-		[
-			rule(
-				into('adapters', 'routes', 'cli'),
-				'components never import adapters: call them through state (or take a function as a prop).'
-			)
-		]
-	),
-	boundary(
-		['src/cli/**'],
-		[
-			rule(
-				into('state', 'components', 'view', 'paraglide', 'routes'),
-				'the CLI builds on core and adapters only.'
-			),
-			rule(SVELTE, 'the CLI knows nothing of Svelte or SvelteKit.')
-		]
-	)
+	...edge('src/lib/view/**', [
+		rule(
+			into('state', 'components', 'adapters', 'cli', 'routes'),
+			'view models import core and view only: state and components build on them.'
+		),
+		rule(SVELTE, 'view models are framework-free (they are tested in Node).')
+	]),
+	...edge('src/lib/state/**', [
+		rule(
+			into('components', 'routes', 'cli'),
+			'state never imports components: components and pages build on state.'
+		)
+	]),
+	...edge('src/lib/components/**', [
+		rule(
+			into('adapters', 'routes', 'cli'),
+			'components never import adapters: call them through state (or take a function as a prop).'
+		)
+	]),
+	...edge('src/routes/**', []),
+	...edge('src/cli/**', [
+		rule(
+			into('state', 'components', 'view', 'paraglide', 'routes'),
+			'the CLI builds on core and adapters only.'
+		),
+		rule(SVELTE, 'the CLI knows nothing of Svelte or SvelteKit.')
+	])
 ];
 
 export default ts.config(

@@ -115,12 +115,32 @@ const FORBIDDEN: Record<string, [code: string, reported: RegExp][]> = {
 		[
 			"import { figureSvg } from '../../lib/view/svg-chart';",
 			/the CLI builds on core and adapters only/
-		]
+		],
+		// Work starts through the run session, never an engine configuration.
+		["import { runAll } from '../../lib/core/engine';", /through the run session/],
+		["import { runStages } from '../../lib/core/engine/run-stages';", /through the run session/],
+		["import { runBatch } from '../../lib/core/batch/rounds';", /through the run session/]
+	],
+	'src/lib/state/probe-run.ts': [
+		["import { rejudgeRun } from '$lib/core/engine/rejudge/rejudge';", /through the run session/]
+	],
+	'src/routes/probe.ts': [
+		["import { runAll } from '$lib/core/engine/run-all';", /through the run session/]
 	]
 };
 
 /** Per file: imports and globals its layer may use. */
 const ALLOWED: { path: string; code: string }[] = [
+	{
+		path: 'src/cli/commands/probe-session.ts',
+		code: [
+			"import { openSession } from '../../lib/core/session';",
+			"import type { RoundSender } from '../../lib/core/batch/rounds';",
+			"import { RUN_ALL_STAGES } from '../../lib/core/engine';",
+			'export const all = [openSession, RUN_ALL_STAGES];',
+			'export type S = RoundSender;'
+		].join('\n')
+	},
 	{
 		path: 'src/lib/core/probe.ts',
 		code: [
