@@ -2,6 +2,7 @@
  * The canonical folder layout of PROTOCOL.md §5, shared by the CLI's output root, export and
  * import: every path of a run is built here, from the run key of `names.ts`.
  */
+import { UsageError } from './errors';
 import { sha256Hex } from './hash';
 import { coded, type CoreCode, type CoreText } from './said';
 import { english } from './voice';
@@ -70,6 +71,20 @@ export function unportableText(rule: UnportableRule, name: string): string {
 export function runIdProblem(runId: string): 'alphabet' | UnportableRule | null {
 	if (!RUN_ID_PATTERN.test(runId)) return 'alphabet';
 	return unportableName(runId);
+}
+
+/**
+ * Throws `UsageError` when `runId` cannot name a new run ({@link runIdProblem}): the one refusal
+ * of the engine, for a run and for each run of a plan alike, so a plan never takes an id its
+ * runs would then refuse. The CLI and the Run page word the same rule for their own fields.
+ */
+export function checkRunId(runId: string): void {
+	const problem = runIdProblem(runId);
+	if (problem === 'alphabet') throw new UsageError([coded('opt_run_id_alphabet', { runId })]);
+	if (problem !== null) {
+		const why = unportableSaid(problem, runId);
+		throw new UsageError([coded('opt_run_id_unportable', {}, { why: [why] })]);
+	}
 }
 
 /** Run ids become folder names, so they are held to the same safe alphabet. */
