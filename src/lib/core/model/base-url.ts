@@ -5,6 +5,7 @@
  * it anyway), and query values (`…/v1?token=…`) are sent with every request but never written
  * or shown: {@link publicBaseUrl} keeps the parameter names and hides the values.
  */
+import { endpointKey } from '../names';
 import { redactKeys } from '../text/redact';
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
@@ -46,7 +47,7 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
 			coded('base_url_credentials', { value: quoted(text) }, { what: [coded(what, {})] })
 		);
 	}
-	return { ok: true, url: text.replace(/\/+$/, '') };
+	return { ok: true, url: endpointKey(text) };
 }
 
 /**
@@ -91,5 +92,5 @@ export function sdkTarget(value: string): {
 	const defaultQuery = Object.fromEntries(url.searchParams);
 	url.search = '';
 	url.hash = '';
-	return { baseURL: url.toString().replace(/\/+$/, ''), defaultQuery };
+	return { baseURL: endpointKey(url.toString()), defaultQuery };
 }
