@@ -8,6 +8,7 @@
 import { runPlanBatch } from '../../lib/core/batch/plan-batch';
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import type { StageName } from '../../lib/core/engine/types';
+import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
@@ -64,8 +65,8 @@ export async function runPlanInBatch(
 }
 
 /** `run1 model-a`: how a run of the plan is named on the terminal. */
-export const runLabel = (cli: BatchCli) =>
-	`${escapeControl(cli.parsed.options.runId)} ${escapeControl(cli.parsed.models.evaluated)}`;
+export const planRunName = (cli: BatchCli) =>
+	escapeControl(runName(cli.parsed.options.runId, cli.parsed.models.evaluated, ' '));
 
 export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Promise<number> {
 	const runs = await Promise.all(
@@ -78,12 +79,12 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 		runs.map(({ cli, options, sender }) => ({
 			options,
 			sender,
-			events: { onRound: roundPrinter(io, `${runLabel(cli)}: `) }
+			events: { onRound: roundPrinter(io, `${planRunName(cli)}: `) }
 		}))
 	);
 	const rows = outcomes.map((outcome, i) => ({
 		...outcome,
-		label: runLabel(runs[i].cli),
+		label: planRunName(runs[i].cli),
 		folder: runs[i].folder
 	}));
 	for (const row of rows) {

@@ -4,6 +4,7 @@
  * run when it ends (its cases per stage, calls, tokens, failures).
  */
 import type { PlanRunRow, PlanSnapshot } from '../../lib/core/engine/plan-progress';
+import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { formatDuration, formatTokens } from '../progress';
 import type { CliIo } from '../types';
@@ -27,7 +28,7 @@ export function formatPlanProgress(s: PlanSnapshot): string {
 
 /** `run2 simulated-weak: gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
 export function formatPlanRow(row: PlanRunRow): string {
-	const head = `${escapeControl(row.runId)} ${escapeControl(row.model)}: ${row.status}`;
+	const head = `${escapeControl(runName(row.runId, row.model, ' '))}: ${row.status}`;
 	const s = row.run;
 	if (!s) return head;
 	const stages = s.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ');
