@@ -6,6 +6,7 @@
  * or shown: {@link publicBaseUrl} keeps the parameter names and hides the values.
  */
 import { endpointKey } from '../names';
+import { textHead } from '../text/clip';
 import { redactKeys } from '../text/redact';
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
@@ -16,7 +17,7 @@ export type BaseUrlCheck =
 /** How a value the user typed is quoted back: without any user-info, short, on one line. */
 function quoted(value: string): string {
 	const shown = value.replace(/\/\/[^/?#]*@/, '//…@');
-	return JSON.stringify(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+	return JSON.stringify(shown.length > 200 ? `${textHead(shown, 200)}…` : shown);
 }
 
 /** A base URL refused for `said`; its `problem` is the English of it. */
