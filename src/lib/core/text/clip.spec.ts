@@ -38,7 +38,7 @@ describe('one cut of text, never half a surrogate pair', () => {
 		expect(providerWords(text, 1024)).toBe(
 			`${head}… (more than 1024 bytes; the rest was not read)`
 		);
-		expect(providerWordsSaid(text, 1024).params.said).toBe(head);
+		expect((providerWordsSaid(text, 1024).params as { said: string }).said).toBe(head);
 		for (const quoted of [providerWords(text), providerWords(text, 1024)]) {
 			expect(lone(quoted)).toBe(false);
 		}
