@@ -7,6 +7,7 @@
  */
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import type { StageName } from '../../lib/core/engine/types';
+import { runName } from '../../lib/core/layout';
 import { openSession } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { generationOptionsFrom } from '../args';
@@ -64,8 +65,8 @@ export async function runPlanInBatch(
 }
 
 /** `run1 model-a`: how a run of the plan is named on the terminal. */
-export const runLabel = (cli: BatchCli) =>
-	`${escapeControl(cli.parsed.options.runId)} ${escapeControl(cli.parsed.models.evaluated)}`;
+export const planRunName = (cli: BatchCli) =>
+	escapeControl(runName(cli.parsed.options.runId, cli.parsed.models.evaluated, ' '));
 
 export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Promise<number> {
 	const runs = await Promise.all(
@@ -83,13 +84,13 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 				kind: 'batch',
 				stages: options.stages,
 				sender,
-				onRound: roundPrinter(io, `${runLabel(cli)}: `)
+				onRound: roundPrinter(io, `${planRunName(cli)}: `)
 			}
 		}))
 	}).done;
 	const rows = outcomes.map((outcome, i) => ({
 		...outcome,
-		label: runLabel(runs[i].cli),
+		label: planRunName(runs[i].cli),
 		folder: runs[i].folder
 	}));
 	for (const row of rows) {

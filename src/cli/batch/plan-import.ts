@@ -10,7 +10,7 @@ import { batchRunKey } from '../../lib/core/batch/pass';
 import type { StageValues } from '../commands/stage';
 import type { PlanFlags } from '../plan/plan-args';
 import type { CliIo } from '../types';
-import { planBatchClis, runLabel, runPlanBatchCli, type PlanBatchFlags } from './plan-batch-cli';
+import { planBatchClis, planRunName, runPlanBatchCli, type PlanBatchFlags } from './plan-batch-cli';
 import { batchRunOptions } from './run-batch';
 
 export async function importIntoPlan(
@@ -28,7 +28,7 @@ export async function importIntoPlan(
 	for (const g of got) {
 		const cli = clis[keys.indexOf(runKey(g.run))];
 		io.stdout(
-			`${runLabel(cli)}: imported ${g.answers} answers of round ${g.round}` +
+			`${planRunName(cli)}: imported ${g.answers} answers of round ${g.round}` +
 				(g.missing ? ` (${g.missing} requests unanswered: asked again in the next round)` : '') +
 				'\n'
 		);

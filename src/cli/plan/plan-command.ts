@@ -15,6 +15,7 @@ import {
 import { CheckpointError, UsageError } from '../../lib/core/errors';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import type { generationOptionsFrom } from '../args';
 import { readValidDataset } from '../dataset-file';
@@ -117,7 +118,7 @@ export function planSummary(
 			`under ${escapeControl(outputRoot)}: ${done} of ${runs.length} completed`
 	];
 	for (const run of runs) {
-		const name = `  ${escapeControl(run.runId)}  ${escapeControl(run.model)}`;
+		const name = `  ${escapeControl(runName(run.runId, run.model, '  '))}`;
 		if (run.status === 'done') {
 			const cases = run.result!.stages[0]?.total ?? 0;
 			lines.push(

@@ -3,6 +3,7 @@
  * calls, rate and ETA); otherwise a plan line every tenth of the estimated calls, and one line per
  * run when it ends (its cases per stage, calls, tokens, failures).
  */
+import { runName } from '../../lib/core/layout';
 import type { SessionRow, SessionSnapshot } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { formatDuration, formatTokens } from '../progress';
@@ -30,7 +31,7 @@ export function formatPlanProgress(s: SessionSnapshot): string {
 
 /** `run2 simulated-weak: gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
 export function formatPlanRow(row: SessionRow): string {
-	const head = `${escapeControl(row.runId)} ${escapeControl(row.model)}: ${row.status}`;
+	const head = `${escapeControl(runName(row.runId, row.model, ' '))}: ${row.status}`;
 	const s = row.run;
 	if (!s) return head;
 	const stages = s.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ');

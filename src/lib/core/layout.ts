@@ -2,6 +2,7 @@
  * The canonical folder layout of PROTOCOL.md §5, shared by the CLI's output root, export and
  * import: every path of a run is built here, from the run key of `names.ts`.
  */
+import { UsageError } from './errors';
 import { sha256Hex } from './hash';
 import { coded, type CoreCode, type CoreText } from './said';
 import { english } from './voice';
@@ -70,6 +71,20 @@ export function unportableText(rule: UnportableRule, name: string): string {
 export function runIdProblem(runId: string): 'alphabet' | UnportableRule | null {
 	if (!RUN_ID_PATTERN.test(runId)) return 'alphabet';
 	return unportableName(runId);
+}
+
+/**
+ * Throws `UsageError` when `runId` cannot name a new run ({@link runIdProblem}): the one refusal
+ * of the engine, for a run and for each run of a plan alike, so a plan never takes an id its
+ * runs would then refuse. The CLI and the Run page word the same rule for their own fields.
+ */
+export function checkRunId(runId: string): void {
+	const problem = runIdProblem(runId);
+	if (problem === 'alphabet') throw new UsageError([coded('opt_run_id_alphabet', { runId })]);
+	if (problem !== null) {
+		const why = unportableSaid(problem, runId);
+		throw new UsageError([coded('opt_run_id_unportable', {}, { why: [why] })]);
+	}
 }
 
 /** Run ids become folder names, so they are held to the same safe alphabet. */
@@ -216,7 +231,16 @@ export function parseReviewPath(path: string): { run: RunKey; file: string } | n
 	return { run: { runId, modelDir }, file };
 }
 
-/** `run1 / gpt-x-1a2b3c4d`, for messages. */
+/**
+ * A run named to a reader, always run id first, then its model (the model id, or its folder
+ * where only that is known): `run1 / gpt-x`. The CLI's plan lines set the two apart with spaces
+ * instead (`gap`), as their output always has.
+ */
+export function runName(runId: string, model: string, gap = ' / '): string {
+	return `${runId}${gap}${model}`;
+}
+
+/** `run run1 / gpt-x-1a2b3c4d`, for messages. */
 export function runLabel(run: RunKey): string {
-	return `run ${run.runId} / ${run.modelDir}`;
+	return `run ${runName(run.runId, run.modelDir)}`;
 }

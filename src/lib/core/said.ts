@@ -283,7 +283,6 @@ export const CORE_TEXTS = {
 	plan_no_model_id: ['place'],
 	plan_model_twice: ['place', 'model'],
 	plan_repetitions: ['min', 'max', 'got'],
-	plan_run_id: ['runId'],
 	plan_no_run: [],
 	plan_run_twice: ['run'],
 	plan_foreign_limiters: ['run'],

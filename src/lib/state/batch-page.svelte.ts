@@ -4,6 +4,7 @@
  * not at all, then the run goes on); and after a reload, a batch run this tab was carrying on
  * taken up again: its saved round is polled (provider) or offered again (files), never resent.
  */
+import { runKey } from '$lib/core/names';
 import { coreText } from './core-text.svelte';
 import type { BatchChoice } from './batch-view';
 import type { RunRequest } from './run-controller-types';
@@ -68,9 +69,9 @@ export class BatchPage {
 			(u) =>
 				u.plan.batch !== undefined &&
 				(u.state === 'interrupted' || u.state === 'paused') &&
-				!this.#resumed.includes(`${u.plan.runId}\0${u.plan.modelDir}`)
+				!this.#resumed.includes(runKey(u.plan))
 		);
-		if (item) this.#resumed.push(`${item.plan.runId}\0${item.plan.modelDir}`);
+		if (item) this.#resumed.push(runKey(item.plan));
 		return item ?? null;
 	}
 }

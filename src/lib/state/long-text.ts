@@ -3,6 +3,8 @@
  * such text node is enough to crash a tab, so texts are drawn cut, with a way to see all.
  */
 
+import { textHead } from '$lib/core/text/clip';
+
 /** Characters of a message, an answer or a fact drawn before "show all". */
 export const LONG_TEXT_LIMIT = 4000;
 /** Characters of a short field (a case_number, a cause) drawn in lists and tables. */
@@ -18,13 +20,10 @@ export interface ClippedText {
 	length: number;
 }
 
-/** The first `limit` characters of `text`, never splitting a surrogate pair. */
+/** The first `limit` characters of `text` (`textHead`: never half a surrogate pair). */
 export function clipText(text: string, limit: number): ClippedText {
-	if (text.length <= limit) return { shown: text, cut: false, length: text.length };
-	let end = limit;
-	const last = text.charCodeAt(end - 1);
-	if (last >= 0xd800 && last <= 0xdbff) end--;
-	return { shown: text.slice(0, end), cut: true, length: text.length };
+	const shown = textHead(text, limit);
+	return { shown, cut: shown.length < text.length, length: text.length };
 }
 
 /** A short field for a list or a table: cut with "…" and the full length. */

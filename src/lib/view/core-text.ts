@@ -247,7 +247,6 @@ const SAY: Sayers = {
 	plan_no_model_id: (p) => m.core_plan_no_model_id(p),
 	plan_model_twice: (p) => m.core_plan_model_twice(p),
 	plan_repetitions: (p) => m.core_plan_repetitions(p),
-	plan_run_id: (p) => m.core_plan_run_id(p),
 	plan_no_run: () => m.core_plan_no_run(),
 	plan_run_twice: (p) => m.core_plan_run_twice(p),
 	plan_foreign_limiters: (p) => m.core_plan_foreign_limiters(p),

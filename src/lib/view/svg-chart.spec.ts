@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { escapeControl } from '$lib/core/text/escape-control';
 import { figureSvg, xmlEscape } from './svg-chart';
 import { testFigure } from '../../../tests/support/test-figure';
 
@@ -71,5 +72,19 @@ describe('xmlEscape', () => {
 		expect(xmlEscape(`<a href="x">'&'</a>`)).toBe(
 			'&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;'
 		);
+	});
+
+	// The one control-code escape of escape-control.ts, then the entities: a copy would drift here.
+	it.each([
+		'a\u0000b',
+		'esc\u001b[2J',
+		'c1\u0085',
+		'rlo\u202eabc',
+		'ls\u2028',
+		'nc\ufffe\uffff',
+		'lone\ud800x'
+	])('escapes %j as escapeControl does', (text) => {
+		expect(xmlEscape(text)).toBe(escapeControl(text));
+		expect(xmlEscape(text)).toMatch(/^[\x20-\x7e]*$/);
 	});
 });

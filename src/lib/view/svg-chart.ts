@@ -5,6 +5,8 @@
  * export, the PNG export and the HTML report draw exactly those numbers. Every text is
  * escaped; model ids and class names are hostile.
  */
+import { textHead } from '$lib/core/text/clip';
+import { escapeControl } from '$lib/core/text/escape-control';
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
 import { CHART } from './chart-style';
@@ -21,14 +23,12 @@ export interface SvgOptions {
 /** Longest label drawn; longer ones end in "…" (the table keeps the full text). */
 const MAX_LABEL = 60;
 
-/** Text safe inside an XML element or attribute; control characters shown as `\uXXXX`. */
+/**
+ * Text safe inside an XML element or attribute: what XML cannot hold or a reader should not
+ * follow shown as `\uXXXX` (`escapeControl`), then the markup characters as entities.
+ */
 export function xmlEscape(text: string): string {
-	return text
-		.replace(
-			// eslint-disable-next-line no-control-regex -- control characters are what it escapes
-			/[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/g,
-			(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-		)
+	return escapeControl(text)
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
 		.replace(/>/g, '&gt;')
@@ -37,8 +37,7 @@ export function xmlEscape(text: string): string {
 }
 
 function clip(text: string, max = MAX_LABEL): string {
-	const chars = [...text];
-	return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+	return text.length <= max ? text : `${textHead(text, max - 1)}…`;
 }
 
 /** Rough advance width: CJK and other wide characters count about twice a Latin one. */

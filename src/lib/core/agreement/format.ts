@@ -1,4 +1,5 @@
 /** The agreement section `results` prints after its tables (README.md says what each figure means). */
+import { runLabel } from '../layout';
 import { renderTable } from '../results/text-table';
 import type { Corrected } from './corrected';
 import { LJP_CORRECTED } from './corrected-ljp';
@@ -82,7 +83,7 @@ export function formatReviews(runs: readonly RunReviews[]): string {
 	return runs
 		.map((r) => {
 			const parts = [
-				`Judge review: run ${r.run_id} / ${r.model_dir} (${r.n_reviews} reviews by ${r.report.reviewers.join(', ')})`,
+				`Judge review: ${runLabel({ runId: r.run_id, modelDir: r.model_dir })} (${r.n_reviews} reviews by ${r.report.reviewers.join(', ')})`,
 				...r.report.judge.map(comparison),
 				...r.report.between.map(comparison)
 			];

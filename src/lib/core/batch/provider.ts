@@ -5,12 +5,15 @@
  * backoff by the saved ids, its output and error files downloaded and read by
  * {@link BatchOutputReader}. An expired, failed or cancelled batch answers what it answered; the
  * rest count as failed and are retried in a later round. Same keys and base URLs as the
- * interactive calls.
+ * interactive calls, and the same retry policy (`withRetries` of `../model/retry.ts`; the SDK's
+ * own retries are off).
  */
 import OpenAI, { toFile } from 'openai';
 import { UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
+import { abortableSleep } from '../model/abortable';
+import { withRetries, type RetryPolicy } from '../model/retry';
 import { openaiSdk } from '../model/sdk';
 import type { RoleEndpoint } from '../model/types';
 import { endpointKey, type RunKey } from '../names';
@@ -31,6 +34,8 @@ export interface ProviderSendOptions {
 	pollMs?: number;
 	/** @default 60000 */
 	maxPollMs?: number;
+	/** How each call to the provider is retried. @default the model client's policy */
+	retry?: RetryPolicy;
 	/** Injectable for tests. @default globalThis.fetch */
 	fetch?: typeof fetch;
 }
@@ -51,14 +56,14 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		const id = `${ep.baseURL}\0${ep.apiKey}`;
 		let sdk = sdks.get(id);
 		if (!sdk) {
-			sdk = openaiSdk(ep, {
-				maxRetries: 4,
-				...(options.fetch ? { fetch: options.fetch } : {})
-			});
+			sdk = openaiSdk(ep, { maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
 			sdks.set(id, sdk);
 		}
 		return sdk;
 	};
+	/** One call to the provider under the model client's retry policy. */
+	const retrying = <T>(call: () => Promise<T>, signal?: AbortSignal) =>
+		withRetries(call, signal, options.retry);
 
 	return {
 		mode: 'provider',
@@ -79,15 +84,20 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 				signal?.throwIfAborted();
 				const text = texts.get(file.name)!.join('');
 				texts.delete(file.name);
-				const uploaded = await sdkOf(endpointOf(file)).files.create({
-					file: await toFile(new TextEncoder().encode(text), file.name.replace('/', '-')),
-					purpose: 'batch'
-				});
+				const bytes = new TextEncoder().encode(text);
+				const uploaded = await retrying(
+					async () =>
+						sdkOf(endpointOf(file)).files.create({
+							file: await toFile(bytes, file.name.replace('/', '-')),
+							purpose: 'batch'
+						}),
+					signal
+				);
 				sent.push({ ...file, file_id: uploaded.id });
 			}
 			await onFiles?.(sent.map((f) => ({ ...f })));
 			for (const file of sent) {
-				const made = await createBatch(file.file_id!, file);
+				const made = await createBatch(file.file_id!, file, signal);
 				Object.assign(file, { batch_id: made.id, status: made.status });
 				await onFiles?.(sent.map((f) => ({ ...f })));
 			}
@@ -108,7 +118,8 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 					if (!file.batch_id) {
 						// Uploaded, and perhaps made a batch the saved state never heard of.
 						file.batch_id =
-							(await findBatch(sdk, file.file_id)) ?? (await createBatch(file.file_id, file)).id;
+							(await retrying(() => findBatch(sdk, file.file_id!), signal)) ??
+							(await createBatch(file.file_id, file, signal)).id;
 						onPoll?.(files.map((f) => ({ ...f })));
 					}
 					const done = await poll(sdk, file.batch_id!, signal, (status) => {
@@ -117,7 +128,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 					});
 					for (const id of [done.output_file_id, done.error_file_id]) {
 						if (!id) continue;
-						const text = await (await sdk.files.content(id)).text();
+						const text = await retrying(async () => (await sdk.files.content(id)).text(), signal);
 						out.push(...reader.read(text, `${done.id}/${id}`));
 					}
 				})
@@ -129,21 +140,24 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			await Promise.all(
 				round.files.map((f) =>
 					f.batch_id
-						? sdkOf(endpointOf(f))
-								.batches.cancel(f.batch_id)
-								.catch(() => {})
+						? retrying(() => sdkOf(endpointOf(f)).batches.cancel(f.batch_id!)).catch(() => {})
 						: null
 				)
 			);
 		}
 	};
 
-	function createBatch(fileId: string, file: BatchRoundFile) {
-		return sdkOf(endpointOf(file)).batches.create({
-			input_file_id: fileId,
-			endpoint: BATCH_URL,
-			completion_window: '24h'
-		});
+	function createBatch(fileId: string, file: BatchRoundFile, signal?: AbortSignal) {
+		const sdk = sdkOf(endpointOf(file));
+		return retrying(
+			() =>
+				sdk.batches.create({
+					input_file_id: fileId,
+					endpoint: BATCH_URL,
+					completion_window: '24h'
+				}),
+			signal
+		);
 	}
 
 	/** The id of the batch made of an uploaded input file, among the latest 1,000, or null. */
@@ -166,23 +180,11 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		let last = '';
 		for (;;) {
 			signal?.throwIfAborted();
-			const batch = await sdk.batches.retrieve(id);
+			const batch = await retrying(() => sdk.batches.retrieve(id), signal);
 			if (batch.status !== last) told((last = batch.status));
 			if (DONE.has(batch.status)) return batch;
-			await sleep(wait, signal);
+			await abortableSleep(wait, signal);
 			wait = Math.min(wait * 2, options.maxPollMs ?? 60_000);
 		}
 	}
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-	return new Promise((resolve) => {
-		const timer = setTimeout(done, ms);
-		signal?.addEventListener('abort', done, { once: true });
-		function done() {
-			clearTimeout(timer);
-			signal?.removeEventListener('abort', done);
-			resolve();
-		}
-	});
 }

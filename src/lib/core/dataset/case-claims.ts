@@ -2,6 +2,7 @@
 import { VERDICTS, type Claim, type Verdict } from './types';
 import { JsonObject, jsonTypeOf, type JsonValue } from './ordered-json';
 import { coded } from '../said';
+import { textHead } from '../text/clip';
 import { MISSING, type Report } from './case-said';
 
 export function readClaims(v: JsonValue | undefined, bad: Report): Claim[] | null {
@@ -42,5 +43,5 @@ export function readClaims(v: JsonValue | undefined, bad: Report): Claim[] | nul
 }
 
 function quoteClaim(claim: string): string {
-	return `"${claim.length > 30 ? `${claim.slice(0, 30)}…` : claim}"`;
+	return `"${claim.length > 30 ? `${textHead(claim, 30)}…` : claim}"`;
 }

@@ -13,6 +13,7 @@ import { BatchPending } from '../batch/pending';
 import { ModelCallError, saidOf } from '../errors';
 import { sha256Canonical } from '../hash';
 import type { RunKey } from '../layout';
+import { runKey } from '../names';
 import { completeJudge } from '../model/output';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient } from '../model/types';
 import { fillTemplate, type SlotValues } from '../prompts/fill';
@@ -178,7 +179,7 @@ export function createContext(options: ContextOptions): StageContext {
 		} catch (e) {
 			// A log, not a checkpoint: the run's records do not depend on it.
 			calls.broken = true;
-			const at = `${run.runId}/${run.modelDir}`;
+			const at = runKey(run);
 			const why = saidOf(e);
 			const said = why
 				? coded('call_log_unwritten', { run: at }, { detail: why })

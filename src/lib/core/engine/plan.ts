@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors';
 import { sha256Canonical } from '../hash';
-import { RUN_ID_PATTERN } from '../layout';
+import { checkRunId } from '../layout';
 import { endpointKey } from '../names';
 import { ROLES, type Role } from '../record-names';
 import { SETTING_LIMITS, withinLimit } from '../run-defaults';
@@ -62,9 +62,7 @@ export function planRunIds(runId: string, repetitions?: number): string[] {
 export function planRuns(spec: PlanSpec): PlannedRun[] {
 	if (spec.models.length === 0) throw new UsageError([coded('plan_no_model', {})]);
 	const ids = planRunIds(spec.runId, spec.repetitions);
-	for (const id of ids) {
-		if (!RUN_ID_PATTERN.test(id)) throw new UsageError([coded('plan_run_id', { runId: id })]);
-	}
+	for (const id of ids) checkRunId(id);
 	const seen = new Set<string>();
 	for (const [i, m] of spec.models.entries()) {
 		const place = `models[${i}]`;

@@ -1,6 +1,6 @@
 /** The one check of what a run is given, for `runStages` and `runAll` alike. */
 import type { Role } from '../record-names';
-import { runIdProblem, unportableSaid } from '../layout';
+import { checkRunId } from '../layout';
 import { coded, type CoreText } from '../said';
 import { Concurrency, Settings } from '../run-config';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
@@ -38,12 +38,7 @@ export function checkRunOptions(
 	}
 	// The rule the CLI and the Run page apply too: an id that no folder can have everywhere is
 	// refused here, so no caller of the engine starts a run that a bundle could not carry.
-	const runIdRule = runIdProblem(options.runId);
-	if (runIdRule === 'alphabet') refuse(coded('opt_run_id_alphabet', { runId: options.runId }));
-	if (runIdRule !== null) {
-		const why = unportableSaid(runIdRule, options.runId);
-		refuse(coded('opt_run_id_unportable', {}, { why: [why] }));
-	}
+	checkRunId(options.runId);
 	const checked = Settings.safeParse(options.settings ?? DEFAULT_SETTINGS);
 	if (!checked.success) {
 		const issue = checked.error.issues[0];

@@ -18,6 +18,7 @@
  */
 import { Case, type CategoryMap, type HistoryFields } from '../dataset/types';
 import { CheckpointError } from '../errors';
+import { endpointKey } from '../names';
 import { coded } from '../said';
 import { sha256Canonical } from '../hash';
 import { caseKey, type Manifest, type StageFile } from '../records';
@@ -55,7 +56,7 @@ export function sealKey(manifest: Manifest): Promise<string> {
 		Object.entries(manifest.settings).filter(([key]) => !operational.has(key))
 	);
 	const endpoints = Object.fromEntries(
-		Object.entries(manifest.endpoints).map(([role, url]) => [role, url.replace(/\/+$/, '')])
+		Object.entries(manifest.endpoints).map(([role, url]) => [role, endpointKey(url)])
 	);
 	return sha256Canonical({
 		scheme: INPUT_HASH_SCHEME,

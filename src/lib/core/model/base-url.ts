@@ -5,6 +5,8 @@
  * it anyway), and query values (`…/v1?token=…`) are sent with every request but never written
  * or shown: {@link publicBaseUrl} keeps the parameter names and hides the values.
  */
+import { endpointKey } from '../names';
+import { textHead } from '../text/clip';
 import { redactKeys } from '../text/redact';
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
@@ -15,7 +17,7 @@ export type BaseUrlCheck =
 /** How a value the user typed is quoted back: without any user-info, short, on one line. */
 function quoted(value: string): string {
 	const shown = value.replace(/\/\/[^/?#]*@/, '//…@');
-	return JSON.stringify(shown.length > 200 ? `${shown.slice(0, 200)}…` : shown);
+	return JSON.stringify(shown.length > 200 ? `${textHead(shown, 200)}…` : shown);
 }
 
 /** A base URL refused for `said`; its `problem` is the English of it. */
@@ -46,7 +48,7 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
 			coded('base_url_credentials', { value: quoted(text) }, { what: [coded(what, {})] })
 		);
 	}
-	return { ok: true, url: text.replace(/\/+$/, '') };
+	return { ok: true, url: endpointKey(text) };
 }
 
 /**
@@ -91,5 +93,5 @@ export function sdkTarget(value: string): {
 	const defaultQuery = Object.fromEntries(url.searchParams);
 	url.search = '';
 	url.hash = '';
-	return { baseURL: url.toString().replace(/\/+$/, ''), defaultQuery };
+	return { baseURL: endpointKey(url.toString()), defaultQuery };
 }

@@ -5,7 +5,7 @@
  */
 import type { Role } from '../records';
 import type { Failure } from './retry';
-import { clipText, QUOTED_CHARS } from '../text/clip';
+import { clipText, QUOTED_CHARS, textHead } from '../text/clip';
 import { coded, type CoreCode, type CoreText } from '../said';
 import { english } from '../voice';
 import type { RedirectRefused } from './redirect';
@@ -29,19 +29,12 @@ export interface ClientFailure extends Failure {
  */
 export function providerWords(text: string, cutAt?: number): string {
 	if (cutAt === undefined) return clipText(text, QUOTED_CHARS);
-	return `${head(text)}… (more than ${cutAt} bytes; the rest was not read)`;
+	return `${textHead(text, QUOTED_CHARS)}… (more than ${cutAt} bytes; the rest was not read)`;
 }
 
 /** {@link providerWords} of a cut body as a code, for the `detail` (or `said`) part. */
 export function providerWordsSaid(text: string, cutAt: number): CoreText {
-	return coded('provider_body_cut', { said: head(text), bytes: cutAt });
-}
-
-/** The first `QUOTED_CHARS` characters of `text`, never half a surrogate pair. */
-function head(text: string): string {
-	if (text.length <= QUOTED_CHARS) return text;
-	const last = text.charCodeAt(QUOTED_CHARS - 1);
-	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? QUOTED_CHARS - 1 : QUOTED_CHARS);
+	return coded('provider_body_cut', { said: textHead(text, QUOTED_CHARS), bytes: cutAt });
 }
 
 /** Statuses said with their reason phrase (`http_404`: "404 Not Found", "404 未找到"). */

@@ -17,6 +17,7 @@
  */
 import { DEFAULT_CONCURRENCY } from '../run-defaults';
 import { onAbort } from './abort-fan-out';
+import { endpointKey } from '../names';
 import { publicBaseUrl } from './base-url';
 
 /** Options of {@link AdaptiveLimiter}. */
@@ -312,7 +313,7 @@ export class LimiterPool {
 		let key = this.#keys.get(baseURL);
 		if (key === undefined) {
 			// Asked for on every call and every scheduling step: parse each URL once.
-			key = publicBaseUrl(baseURL.trim()).replace(/\/+$/, '');
+			key = endpointKey(publicBaseUrl(baseURL.trim()));
 			this.#keys.set(baseURL, key);
 		}
 		return key;

@@ -2,11 +2,10 @@
 import type { ModelEvent } from './events';
 import { type CoreText } from '../said';
 import { LimiterPool } from './limiter';
+import type { RetryPolicy } from './retry';
 
-/** Options of {@link createOpenAIClient}. */
-export interface OpenAIClientOptions {
-	/** Further attempts after a retryable failure (PROTOCOL.md §3). @default DEFAULT_SETTINGS.retries */
-	retries?: number;
+/** Options of {@link createOpenAIClient}; how it retries is the shared {@link RetryPolicy}. */
+export interface OpenAIClientOptions extends RetryPolicy {
 	/** Per-attempt timeout in ms. @default DEFAULT_SETTINGS.timeout_s × 1000 */
 	timeoutMs?: number;
 	/** Most calls in flight per endpoint (keyed by base URL), halved on 429s. @default DEFAULT_CONCURRENCY */
@@ -18,15 +17,6 @@ export interface OpenAIClientOptions {
 	limiters?: LimiterPool;
 	/** Successes in a row before a rate-limited endpoint's limit grows by one. @default 10 */
 	growAfter?: number;
-	/** Wait before the first retry, before jitter; doubles per attempt. @default 1000 */
-	backoffBaseMs?: number;
-	/** Longest computed backoff. @default 30000 */
-	backoffMaxMs?: number;
-	/**
-	 * Longest wait a provider's Retry-After can impose; a longer request is cut to this, so a
-	 * quota reset hours away costs minutes, not hours, before the stage stops. @default 60000
-	 */
-	maxRetryAfterMs?: number;
 	/** Progress and log events; see {@link ModelEvent}. Never receives a key. */
 	onEvent?: (event: ModelEvent) => void;
 	/**
@@ -41,10 +31,6 @@ export interface OpenAIClientOptions {
 		baseURL: string,
 		signal?: AbortSignal
 	) => Promise<{ kind: 'cors' | 'unreachable' | 'offline'; hint: string; hintSaid?: CoreText }>;
-	/** Injectable for tests. @default an abortable setTimeout */
-	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-	/** Injectable for tests (jitter). @default Math.random */
-	random?: () => number;
 	/** Injectable for tests and proxies. @default globalThis.fetch */
 	fetch?: typeof fetch;
 }

@@ -30,7 +30,7 @@ import { clipText, QUOTED_CHARS } from '../text/clip';
 import { escapeControl } from '../text/escape-control';
 import { redactKeys } from '../text/redact';
 import { checkBaseUrl, publicBaseUrl, sdkTarget } from './base-url';
-import { backoffDelay, classifyError } from './retry';
+import { classifyError, retryDelay } from './retry';
 import { callError } from './call-error';
 import { chatBody, readCompletion, RejectedOutput } from './completion';
 import type { AttemptTrace, ChatRequest, ChatResult, ModelClient, RoleEndpoint } from './types';
@@ -48,9 +48,7 @@ export function createOpenAIClient(
 	const retries = options.retries ?? DEFAULT_SETTINGS.retries;
 	// The SDK insists on a positive integer.
 	const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_SETTINGS.timeout_s * 1000));
-	const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
 	const sleep = options.sleep ?? abortableSleep;
-	const random = options.random ?? Math.random;
 	const emit = (e: ModelEvent) => options.onEvent?.(e);
 	const sdks = new Map<Role, OpenAI>();
 	const limiters =
@@ -288,13 +286,7 @@ export function createOpenAIClient(
 			}
 			if (last) return fail(failure, attempt);
 
-			const fromRetryAfter = failure.retryAfterMs !== undefined;
-			const delayMs = fromRetryAfter
-				? Math.min(failure.retryAfterMs!, maxRetryAfterMs)
-				: backoffDelay(attempt, random, {
-						baseMs: options.backoffBaseMs,
-						maxMs: options.backoffMaxMs
-					});
+			const { delayMs, fromRetryAfter } = retryDelay(failure, attempt, options);
 			trace[trace.length - 1].delayMs = delayMs;
 			emit({
 				type: 'retry',

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, classifyError, parseRetryAfter } from './retry';
+import { backoffDelay, classifyError, parseRetryAfter, withRetries } from './retry';
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');
 
@@ -80,5 +80,20 @@ describe('classifyError', () => {
 	it('carries the Retry-After of a 429 or 503', () => {
 		expect(classifyError(statusError(429, { 'retry-after': '3' })).retryAfterMs).toBe(3000);
 		expect(classifyError(statusError(503, { 'retry-after': '4' })).retryAfterMs).toBe(4000);
+	});
+});
+
+describe('withRetries', () => {
+	it('stops waiting, and trying, when its signal aborts', async () => {
+		const ctl = new AbortController();
+		let calls = 0;
+		const failing = async () => {
+			calls++;
+			throw statusError(503);
+		};
+		const out = withRetries(failing, ctl.signal, { retries: 5, backoffBaseMs: 60_000 });
+		setTimeout(() => ctl.abort(new Error('stopped')), 10);
+		await expect(out).rejects.toThrow('stopped');
+		expect(calls).toBe(1);
 	});
 });

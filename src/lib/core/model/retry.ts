@@ -1,9 +1,13 @@
 /**
  * The retry policy of PROTOCOL.md §3: which failures are worth another attempt, and how long to wait.
- * Errors of the `openai` package are told apart with `instanceof`, never by class name (names
- * are minified in production builds).
+ * The one policy of every call to a provider: the model client's attempts (`openai-client.ts`)
+ * and the batch provider's (`../batch/provider.ts`, through {@link withRetries}); the SDK's own
+ * retries are off wherever a client is made. Errors of the `openai` package are told apart with
+ * `instanceof`, never by class name (names are minified in production builds).
  */
 import type { CoreText } from '../said';
+import { DEFAULT_SETTINGS } from '../run-defaults';
+import { abortableSleep } from './abortable';
 import {
 	APIConnectionError,
 	APIConnectionTimeoutError,
@@ -143,4 +147,67 @@ export interface BackoffOptions {
 export function backoffDelay(attempt: number, random: () => number, options: BackoffOptions = {}) {
 	const d = Math.min(options.maxMs ?? 30_000, (options.baseMs ?? 1000) * 2 ** (attempt - 1));
 	return Math.round(d / 2 + (d / 2) * random());
+}
+
+/** How a caller retries: how often, and the waits of {@link retryDelay}. */
+export interface RetryPolicy {
+	/** Further attempts after a retryable failure (PROTOCOL.md §3). @default DEFAULT_SETTINGS.retries */
+	retries?: number;
+	/** Wait before the first retry, before jitter; doubles per attempt. @default 1000 */
+	backoffBaseMs?: number;
+	/** Longest computed backoff. @default 30000 */
+	backoffMaxMs?: number;
+	/**
+	 * Longest wait a provider's Retry-After can impose; a longer request is cut to this, so a
+	 * quota reset hours away costs minutes, not hours, before the stage stops. @default 60000
+	 */
+	maxRetryAfterMs?: number;
+	/** Injectable for tests (jitter). @default Math.random */
+	random?: () => number;
+	/** Injectable for tests. @default abortableSleep */
+	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * The wait after failed attempt `attempt` (1-based): the provider's Retry-After, cut to
+ * `maxRetryAfterMs`, else the {@link backoffDelay}.
+ */
+export function retryDelay(
+	failure: Failure,
+	attempt: number,
+	policy: RetryPolicy = {}
+): { delayMs: number; fromRetryAfter: boolean } {
+	if (failure.retryAfterMs !== undefined) {
+		const delayMs = Math.min(failure.retryAfterMs, policy.maxRetryAfterMs ?? 60_000);
+		return { delayMs, fromRetryAfter: true };
+	}
+	const backoff = { baseMs: policy.backoffBaseMs, maxMs: policy.backoffMaxMs };
+	return {
+		delayMs: backoffDelay(attempt, policy.random ?? Math.random, backoff),
+		fromRetryAfter: false
+	};
+}
+
+/**
+ * `call` under the policy: a failure {@link classifyError} finds retryable is tried again after
+ * {@link retryDelay}, at most `retries` times; any other failure, the last one and an abort of
+ * `signal` are thrown as they are.
+ */
+export async function withRetries<T>(
+	call: () => Promise<T>,
+	signal?: AbortSignal,
+	policy: RetryPolicy = {}
+): Promise<T> {
+	const retries = policy.retries ?? DEFAULT_SETTINGS.retries;
+	const sleep = policy.sleep ?? abortableSleep;
+	for (let attempt = 1; ; attempt++) {
+		signal?.throwIfAborted();
+		try {
+			return await call();
+		} catch (e) {
+			const failure = classifyError(e);
+			if (signal?.aborted || attempt > retries || !failure.retryable) throw e;
+			await sleep(retryDelay(failure, attempt, policy).delayMs, signal);
+		}
+	}
 }

@@ -1,6 +1,7 @@
 /** The "Model calls" section of `results` text: call-log totals per run, stage and role. */
 import type { CallGroupTotals, CallTotals } from '../calls/totals';
 import { ROLES } from '../record-names';
+import { runName } from '../layout';
 import type { RunReport } from './report';
 import { renderTable, type Align } from './text-table';
 
@@ -57,10 +58,10 @@ export function formatCalls(runs: readonly RunReport[]): string[] | null {
 	const body = logged.flatMap((r) => callRows(r, r.calls!));
 	const walls = logged.map(
 		(r) =>
-			`${r.run_id} / ${r.model}: wall time ${seconds(r.calls!.wall_ms)} s over ${r.calls!.sessions} ` +
+			`${runName(r.run_id, r.model)}: wall time ${seconds(r.calls!.wall_ms)} s over ${r.calls!.sessions} ` +
 			`session${r.calls!.sessions === 1 ? '' : 's'}`
 	);
-	const without = runs.filter((r) => r.calls === null).map((r) => `${r.run_id} / ${r.model}`);
+	const without = runs.filter((r) => r.calls === null).map((r) => runName(r.run_id, r.model));
 	return [
 		renderTable(HEADERS, body, ALIGN),
 		'',

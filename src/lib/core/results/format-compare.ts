@@ -1,4 +1,6 @@
 /** The text form of `results --compare A B`: one paired table overall, one per class, power. */
+import { runName } from '../layout';
+import { escapeControl } from '../text/escape-control';
 import { english } from '../voice';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
@@ -39,15 +41,6 @@ function stageOf<T>(
 		string,
 		T
 	> | null;
-}
-
-/** Control characters of a model id or class name shown as escapes, never sent to the terminal. */
-export function printable(text: string): string {
-	return text.replace(
-		// eslint-disable-next-line no-control-regex
-		/[\u0000-\u001f\u007f-\u009f]/g,
-		(c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-	);
 }
 
 const UNDEFINED = '—';
@@ -100,7 +93,7 @@ export function powerLine(label: string, f: PowerFigures): string {
 
 /** The comparison as text: who A and B are, the paired tables, power, notes, a legend. */
 export function formatComparison(c: ComparisonReport): string {
-	const who = (r: ComparisonReport['a']) => `${printable(r.run_id)} / ${printable(r.model)}`;
+	const who = (r: ComparisonReport['a']) => escapeControl(runName(r.run_id, r.model));
 	const out = [
 		`LexPilot comparison: B − A on ${c.n_cases} paired case${c.n_cases === 1 ? '' : 's'} ` +
 			`(case bootstrap, ${c.bootstrap.resamples} resamples, seed ${c.bootstrap.seed})`,
@@ -115,7 +108,7 @@ export function formatComparison(c: ComparisonReport): string {
 		const { cases, claims } = tree.counts;
 		const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 		out.push(
-			`Class ${printable(cls)} (${plural(cases, 'case')}${claims === null ? '' : `, ${plural(claims, 'claim')}`})`,
+			`Class ${escapeControl(cls)} (${plural(cases, 'case')}${claims === null ? '' : `, ${plural(claims, 'claim')}`})`,
 			renderTable(HEADERS, comparisonRows(tree, c.a.by_class[cls], c.b.by_class[cls]), ALIGN),
 			''
 		);
@@ -127,7 +120,8 @@ export function formatComparison(c: ComparisonReport): string {
 		powerLine('  worst case (rates 0.5, uncorrelated runs)', c.power.worst_case),
 		''
 	);
-	if (c.notes.length) out.push('Notes', ...c.notes.map((n) => `- ${printable(english(n))}`), '');
+	if (c.notes.length)
+		out.push('Notes', ...c.notes.map((n) => `- ${escapeControl(english(n))}`), '');
 	out.push(
 		[
 			'95% CI: percentile interval of B − A over paired case resamples (both runs draw the same cases).',

@@ -11,6 +11,7 @@ import type { PowerFigures } from '../metrics/power';
 import type { GroupReport, ResultsReport, RunReport } from './report';
 import type { ScopeStatistics } from './run-statistics';
 import { formatCalls } from './format-calls';
+import { runName } from '../layout';
 import { renderTable, type Align } from './text-table';
 
 type Stage = 'lca' | 'dcg' | LjpSetup;
@@ -116,7 +117,8 @@ function tables<R>(
 	});
 }
 
-const runLabel = (r: RunReport) =>
+/** A run's id with its mark: `(empty)`, or `*` when partial. */
+const markedRunId = (r: RunReport) =>
 	r.empty ? `${r.run_id} (empty)` : r.partial ? `${r.run_id} *` : r.run_id;
 const groupRuns = (g: GroupReport) =>
 	g.partial ? `${g.run_ids.join(', ')} *` : g.run_ids.join(', ');
@@ -135,7 +137,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 		''
 	];
 	const runIds = [
-		{ header: 'Run', cell: (r: RunReport) => runLabel(r) },
+		{ header: 'Run', cell: (r: RunReport) => markedRunId(r) },
 		{ header: 'Model', cell: (r: RunReport) => r.model }
 	];
 	out.push(
@@ -154,7 +156,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			tables(
 				classRows,
 				[
-					{ header: 'Run', cell: (r) => runLabel(r.run) },
+					{ header: 'Run', cell: (r) => markedRunId(r.run) },
 					{ header: 'Model', cell: (r) => r.run.model },
 					{ header: 'Class', cell: (r) => r.cls }
 				],
@@ -199,7 +201,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			'at two-sided α = 0.05, worst case (both rates 0.5, uncorrelated runs):',
 			...runs.map(
 				(r) =>
-					`- ${runLabel(r)} / ${r.model} (${r.power.n_cases} cases): ${powerFigures(r.power.worst_case)}`
+					`- ${runName(markedRunId(r), r.model)} (${r.power.n_cases} cases): ${powerFigures(r.power.worst_case)}`
 			),
 			''
 		])
@@ -208,7 +210,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 	if (calls) out.push(section('Model calls (calls.jsonl)', calls));
 
 	const notes = [
-		...runs.flatMap((r) => r.notes.map((n) => `${r.run_id} / ${r.model}: ${english(n)}`)),
+		...runs.flatMap((r) => r.notes.map((n) => `${runName(r.run_id, r.model)}: ${english(n)}`)),
 		...groups.flatMap((g) =>
 			g.notes.map((n) => `group ${g.model} (${g.run_ids.join(', ')}): ${english(n)}`)
 		),

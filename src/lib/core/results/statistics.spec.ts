@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { english } from '../voice';
+import { escapeControl } from '../text/escape-control';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeRandomRuns, type RandomRunSpec } from '../../../../tests/unit/metrics/write-runs';
@@ -118,8 +119,10 @@ describe('statistics in computeReport and compareRuns', async () => {
 
 describe('formatComparison', () => {
 	it('shows control characters of a model id as escapes, never raw', async () => {
+		// Controls, a bidi override, a noncharacter, a lone surrogate: escaped as escapeControl does.
+		const model = 'evil\u001b[31m\u202e\ufffe\ud800';
 		const files = await randomRuns(12, [
-			{ runId: 'r1', model: 'evil\u001b[31m', seed: 1 },
+			{ runId: 'r1', model, seed: 1 },
 			{ runId: 'r2', model: 'plain', seed: 2 }
 		]);
 		const text = formatComparison(
@@ -130,7 +133,9 @@ describe('formatComparison', () => {
 			})
 		);
 		expect(text).not.toContain('\u001b');
-		expect(text).toContain('A  r1 / evil\\u001b[31m');
+		expect(text).not.toContain('\u202e');
+		expect(text).toContain('A  r1 / evil\\u001b[31m\\u202e\\ufffe\\ud800');
+		expect(text).toContain(`A  r1 / ${escapeControl(model)}`);
 		expect(text).toContain('LexPilot comparison: B − A on 12 paired cases');
 	});
 });

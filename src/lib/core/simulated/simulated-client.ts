@@ -3,7 +3,7 @@ import { ModelCallError } from '../errors';
 import { coded } from '../said';
 import { english } from '../voice';
 import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
-import { onAbort } from '../model/abort-fan-out';
+import { abortableSleep } from '../model/abortable';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
 import { simulatedProfile } from './profiles';
@@ -72,18 +72,8 @@ function wait(ms: number, request: ChatRequest): Promise<void> {
 	};
 	if (request.signal?.aborted) return Promise.reject(aborted());
 	if (ms <= 0) return Promise.resolve();
-	const signal = request.signal;
-	return new Promise((resolve, reject) => {
-		// One listener on the run's signal for every delayed call (see abort-fan-out.ts).
-		const stop = signal
-			? onAbort(signal, () => {
-					clearTimeout(timer);
-					reject(aborted());
-				})
-			: () => {};
-		const timer = setTimeout(() => {
-			stop();
-			resolve();
-		}, ms);
+	// One listener on the run's signal for every delayed call (abortableSleep, abort-fan-out.ts).
+	return abortableSleep(ms, request.signal).catch(() => {
+		throw aborted();
 	});
 }

@@ -12,17 +12,25 @@ export const RAW_OUTPUT_CHARS = 600;
 const CLIPPED = /… \(\d+ characters in all\)$/;
 
 /**
- * `text` when it has at most `max` characters, else its first `max` characters (never half a
- * surrogate pair) followed by `… (N characters in all)`. Clipping twice changes nothing, so a
- * text clipped where it was received keeps its true length when it is shown.
+ * The first `max` characters of `text` (UTF-16 units, as `String.length`), one fewer where the
+ * last would be the first half of a surrogate pair: the one cut of text for a reader, so no
+ * quote, label or page ever ends in half an emoji.
+ */
+export function textHead(text: string, max: number): string {
+	if (text.length <= max) return text;
+	const last = text.charCodeAt(max - 1);
+	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * `text` when it has at most `max` characters, else its {@link textHead} followed by
+ * `… (N characters in all)`. Clipping twice changes nothing, so a text clipped where it was
+ * received keeps its true length when it is shown.
  */
 export function clipText(text: string, max: number): string {
 	if (text.length <= max) return text;
 	if (text.length <= max + 40 && CLIPPED.test(text)) return text;
-	let end = max;
-	const last = text.charCodeAt(end - 1);
-	if (last >= 0xd800 && last <= 0xdbff) end--;
-	return `${text.slice(0, end)}… (${text.length} characters in all)`;
+	return `${textHead(text, max)}… (${text.length} characters in all)`;
 }
 
 /** UTF-8 length of `text` in bytes, without building the bytes. */

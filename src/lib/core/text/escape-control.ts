@@ -18,9 +18,11 @@ import { LONE_SURROGATE } from './lone-surrogate';
 /**
  * C0 controls, DEL, C1 controls, the bidi embeddings, overrides and isolates (U+202A–U+202E,
  * U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C), the line and paragraph separators,
- * and lone surrogates (a high one not followed by a low one, or a low one without a high one).
+ * the noncharacters U+FFFE and U+FFFF (no XML can hold them), and lone surrogates (a high one
+ * not followed by a low one, or a low one without a high one).
  */
-const BIDI_AND_SEPARATORS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const BIDI_AND_SEPARATORS =
+	'\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufffe\\uffff';
 const UNSAFE = new RegExp(
 	`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]|${LONE_SURROGATE}`,
 	'g'
