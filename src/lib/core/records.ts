@@ -55,7 +55,7 @@ export const InteractionRound = z
 		round: z.number().int().min(1).max(4),
 		assistant: z.string(),
 		/** `forced` marks the forced final prediction after the question budget ran out. */
-		label: z.enum(['clarification', 'judgment', 'forced']),
+		label: z.enum([...LCA_LABELS, 'forced']),
 		user_reply: z.string().nullable()
 	})
 	.loose();

@@ -3,7 +3,7 @@ import type { Case, CategoryMap, HistoryFields } from '../dataset/types';
 import type { StageName } from '../protocol';
 import type { Role } from '../record-names';
 
-/** The stages (declared in `../protocol`), named as the engine's callers have long imported them. */
+/** The stages are the protocol's (`../protocol/stages.ts`); `run-all.ts` and the plan specs read them here. */
 export { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from '../protocol';
 
 /**

@@ -93,7 +93,7 @@ export const DECISION_STAGES = KINDS.map((k) => k.stage) as readonly DecisionSta
 	...DecisionStage[]
 ];
 
-export const STAGE_GROUPS: readonly StageGroup[] = ['lca', 'dcg', 'ljp'];
+export const STAGE_GROUPS: readonly StageGroup[] = [...new Set(DECISION_KINDS.map((k) => k.group))];
 
 const KIND_OF = new Map(DECISION_KINDS.map((k) => [k.stage, k]));
 
