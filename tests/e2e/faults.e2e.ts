@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_OUTPUTS, type StageName } from '../../src/lib/core/engine/types';
+import { STAGE_OUTPUTS, type StageName } from '../../src/lib/core/protocol';
 import { STAGE_FILE_NAMES } from '../../src/lib/core/records';
 import {
 	callsBetween,

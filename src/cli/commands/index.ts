@@ -2,7 +2,7 @@
 import type { CommandHandler } from '../types';
 import { validate } from './validate';
 import { resultsCommand } from './results';
-import { dcg, gen, lca, ljp, ljpDirect, ljpGold, ljpInteraction } from './stage';
+import { stageCommands } from './stage';
 import { runCommandHandler } from './run';
 import { rejudge } from './rejudge';
 import { batchCommand } from './batch';
@@ -10,13 +10,7 @@ import { batchCommand } from './batch';
 export const commands: Record<string, CommandHandler> = {
 	validate,
 	run: runCommandHandler,
-	gen,
-	lca,
-	dcg,
-	'ljp-direct': ljpDirect,
-	'ljp-gold': ljpGold,
-	'ljp-interaction': ljpInteraction,
-	ljp,
+	...stageCommands,
 	rejudge,
 	results: resultsCommand,
 	batch: batchCommand

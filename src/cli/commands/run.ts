@@ -6,10 +6,9 @@
  * `auto` starts at 4 and grows while the provider keeps up.
  */
 import { parseArgs } from 'node:util';
-import { RUN_ALL_STAGES } from '../../lib/core/engine';
+import { RUN_ALL_STAGES, STAGE_NAMES, stagesNamed, type StageName } from '../../lib/core/protocol';
 import { isPlanSpendStore } from '../../lib/core/session';
 import { runOne } from '../session/one-run';
-import { STAGE_NAMES, type StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import {
@@ -55,11 +54,6 @@ const OPTIONS = {
 	...SPEND_OPTIONS
 } as const;
 
-/** `ljp` in `--stages` stands for the three LJP stages, as the command of that name does. */
-const ALIASES: Record<string, readonly StageName[]> = {
-	ljp: ['ljp-direct', 'ljp-gold', 'ljp-interaction']
-};
-
 /** Parses `--stages gen,dcg,…` (any order, `ljp` for the three LJP stages). */
 export function parseStages(raw: string | undefined): StageName[] {
 	if (raw === undefined) return [...RUN_ALL_STAGES];
@@ -70,14 +64,15 @@ export function parseStages(raw: string | undefined): StageName[] {
 	if (names.length === 0) throw new UsageError('--stages needs at least one stage');
 	const stages = new Set<StageName>();
 	for (const name of names) {
-		const known = ALIASES[name] ?? (STAGE_NAMES.includes(name as StageName) ? [name] : null);
+		// `ljp` stands for the three LJP stages, as the command of that name does.
+		const known = stagesNamed(name);
 		if (!known) {
 			throw new UsageError(
 				`--stages: unknown stage ${escapeControl(JSON.stringify(name.slice(0, 40)))}; the stages are ` +
 					`${STAGE_NAMES.join(', ')} (and ljp for the three LJP stages)`
 			);
 		}
-		for (const stage of known) stages.add(stage as StageName);
+		for (const stage of known) stages.add(stage);
 	}
 	return [...stages];
 }

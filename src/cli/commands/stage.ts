@@ -14,7 +14,13 @@
  */
 import type { RunStagesResult } from '../../lib/core/engine';
 import { LimiterPool } from '../../lib/core/model/limiter';
-import type { StageName } from '../../lib/core/engine/types';
+import {
+	STAGE_ALIASES,
+	STAGE_NAMES,
+	stagesNamed,
+	type StageAlias,
+	type StageName
+} from '../../lib/core/protocol';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS_HELP } from '../args';
 import { createProgressPrinter } from '../progress';
@@ -40,12 +46,9 @@ export { engineInputs, toolInfo, type EngineInputs } from './stage-engine';
 export { stageClient } from './stage-client';
 export { EXIT_CODES, SIMULATED_HELP, summaryText } from './stage-texts';
 
-function stageCommand(
-	name: string,
-	stages: readonly StageName[],
-	summary: string,
-	description: string
-): CommandHandler {
+/** The command `name`: a stage, or an alias for several (`ljp`), as `../../lib/core/protocol` declares. */
+function stageCommand(name: string, summary: string, description: string): CommandHandler {
+	const stages = stagesNamed(name)!;
 	return {
 		summary,
 		usage: `Usage: npx lexpilot ${name} --run-id NAME --dataset FILE --model ID [options]
@@ -94,64 +97,55 @@ async function runCommand(
 	return 0;
 }
 
-export const gen = stageCommand(
-	'gen',
-	['gen'],
-	'LexAwN responses, LCA labels and the clarification interaction',
-	`Generates one LexAwN response after each complete and underspecified history (a1), labels
+/** What `--help` says of each stage command, by name: every stage and alias of the protocol. */
+const TEXTS: Record<StageName | StageAlias, readonly [summary: string, description: string]> = {
+	gen: [
+		'LexAwN responses, LCA labels and the clarification interaction',
+		`Generates one LexAwN response after each complete and underspecified history (a1), labels
 each with the LCA judge, and continues the underspecified history with the user model for up
 to 3 clarification rounds plus a forced final prediction. Writes a1.jsonl, LCA_results.jsonl
 and interaction.jsonl.`
-);
-
-export const lca = stageCommand(
-	'lca',
-	['lca'],
-	're-judge saved a1 responses (completes missing LCA results)',
-	`Labels the saved a1 responses of the run that have no LCA result yet, without generating any
+	],
+	lca: [
+		're-judge saved a1 responses (completes missing LCA results)',
+		`Labels the saved a1 responses of the run that have no LCA result yet, without generating any
 new response; needs a1.jsonl complete (run gen first). A saved label is never overwritten: to
 re-judge everything with another judge, use a new run id.`
-);
-
-export const dcg = stageCommand(
-	'dcg',
-	['dcg'],
-	'two forced clarification questions, judged against the hidden facts',
-	`Asks two forced clarification questions on each underspecified history (with a user-model
+	],
+	dcg: [
+		'two forced clarification questions, judged against the hidden facts',
+		`Asks two forced clarification questions on each underspecified history (with a user-model
 reply between them) and judges each against the focal points and key details. Independent of
 gen. Writes force_ask.jsonl and DCG_results.jsonl.`
-);
-
-export const ljpDirect = stageCommand(
-	'ljp-direct',
-	['ljp-direct'],
-	'direct prediction from the underspecified history, then verdicts',
-	`Predicts from each underspecified history with the force_judge prompt and extracts one verdict
+	],
+	'ljp-direct': [
+		'direct prediction from the underspecified history, then verdicts',
+		`Predicts from each underspecified history with the force_judge prompt and extracts one verdict
 per claim. Writes a1_direct.jsonl and LJP_direct.jsonl.`
-);
-
-export const ljpGold = stageCommand(
-	'ljp-gold',
-	['ljp-gold'],
-	'direct prediction from the complete history, then verdicts',
-	`Predicts from each complete history with the force_judge prompt (a dedicated response, never
+	],
+	'ljp-gold': [
+		'direct prediction from the complete history, then verdicts',
+		`Predicts from each complete history with the force_judge prompt (a dedicated response, never
 an a1 response) and extracts one verdict per claim. Writes a1_force_judge.jsonl and
 LJP_gold.jsonl.`
-);
-
-export const ljpInteraction = stageCommand(
-	'ljp-interaction',
-	['ljp-interaction'],
-	'verdicts from the final response of each saved interaction',
-	`Extracts one verdict per claim from the final response of each interaction; needs gen complete
+	],
+	'ljp-interaction': [
+		'verdicts from the final response of each saved interaction',
+		`Extracts one verdict per claim from the final response of each interaction; needs gen complete
 for the selected cases. Writes LJP_interaction.jsonl.`
-);
-
-export const ljp = stageCommand(
-	'ljp',
-	['ljp-direct', 'ljp-gold', 'ljp-interaction'],
-	'the three LJP stages: direct, gold, interaction',
-	`Runs ljp-direct, ljp-gold and ljp-interaction in this order. ljp-interaction needs gen
+	],
+	ljp: [
+		'the three LJP stages: direct, gold, interaction',
+		`Runs ljp-direct, ljp-gold and ljp-interaction in this order. ljp-interaction needs gen
 complete; without it, ljp-direct and ljp-gold (which do not read gen) still run and are saved,
 then the command stops with exit 2. Saved records are checked before any call.`
+	]
+};
+
+/** The stage commands, in protocol order (each stage, then each alias), for `--help` to list. */
+export const stageCommands: Record<string, CommandHandler> = Object.fromEntries(
+	[...STAGE_NAMES, ...(Object.keys(STAGE_ALIASES) as StageAlias[])].map((name) => {
+		const [summary, description] = TEXTS[name];
+		return [name, stageCommand(name, summary, description)];
+	})
 );

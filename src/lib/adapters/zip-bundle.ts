@@ -8,7 +8,8 @@
  * `bundle-zip.ts` (write), `bundle-unzip.ts`, `bundle-paths.ts`, `bundle-sort.ts`,
  * `bundle-stage-file.ts`, `bundle-run-files.ts` and `bundle-problems.ts`.
  */
-import { checkCrossStage, EVAL_FILES, type EvalRecords } from '../core/results/completeness';
+import { EVAL_FILES } from '../core/protocol';
+import { checkCrossStage, type EvalRecords } from '../core/results/completeness';
 import { runKey } from '../core/names';
 import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import { coded } from '../core/said';

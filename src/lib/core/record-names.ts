@@ -13,18 +13,22 @@ export function caseKey(caseNumber: string | number): string {
 	return String(caseNumber);
 }
 
-/** Every JSONL file of the canonical layout with its folder; `records.ts` adds each schema. */
+/**
+ * Every JSONL file of the canonical layout with its folder and the records a case has in it
+ * (a1 and LCA: one per history); `records.ts` adds each schema, `protocol/` the stages that
+ * write them.
+ */
 export const STAGE_PATHS = {
-	a1: { dir: 'AwN_gen', file: 'a1.jsonl' },
-	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl' },
-	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl' },
-	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl' },
-	a1_force_judge: { dir: 'Force_judge_gen', file: 'a1_force_judge.jsonl' },
-	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl' },
-	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl' },
-	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl' },
-	LJP_gold: { dir: 'eval_results', file: 'LJP_gold.jsonl' },
-	LJP_interaction: { dir: 'eval_results', file: 'LJP_interaction.jsonl' }
+	a1: { dir: 'AwN_gen', file: 'a1.jsonl', perCase: 2 },
+	interaction: { dir: 'AwN_gen', file: 'interaction.jsonl', perCase: 1 },
+	force_ask: { dir: 'Force_ask_gen', file: 'force_ask.jsonl', perCase: 1 },
+	a1_direct: { dir: 'Force_judge_gen', file: 'a1_direct.jsonl', perCase: 1 },
+	a1_force_judge: { dir: 'Force_judge_gen', file: 'a1_force_judge.jsonl', perCase: 1 },
+	LCA_results: { dir: 'eval_results', file: 'LCA_results.jsonl', perCase: 2 },
+	DCG_results: { dir: 'eval_results', file: 'DCG_results.jsonl', perCase: 1 },
+	LJP_direct: { dir: 'eval_results', file: 'LJP_direct.jsonl', perCase: 1 },
+	LJP_gold: { dir: 'eval_results', file: 'LJP_gold.jsonl', perCase: 1 },
+	LJP_interaction: { dir: 'eval_results', file: 'LJP_interaction.jsonl', perCase: 1 }
 } as const;
 export type StageFile = keyof typeof STAGE_PATHS;
 export const STAGE_FILE_NAMES = Object.keys(STAGE_PATHS) as StageFile[];

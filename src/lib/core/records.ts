@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CategoryMap, History, HistoryFields, Verdict } from './dataset/types';
+import { DCG_LABELS, LCA_LABELS } from './protocol/decisions';
 import { STAGE_PATHS, type StageFile } from './record-names';
 import { OperationalEntry, Settings } from './run-config';
 
@@ -30,10 +31,10 @@ const caseNumber = CaseNumber;
 export const HistoryType = z.enum(['complete', 'underspecified']);
 export type HistoryType = z.infer<typeof HistoryType>;
 
-export const LcaLabel = z.enum(['clarification', 'judgment']);
+export const LcaLabel = z.enum(LCA_LABELS);
 export type LcaLabel = z.infer<typeof LcaLabel>;
 
-export const DcgLabel = z.enum(['是', '否']);
+export const DcgLabel = z.enum(DCG_LABELS);
 export type DcgLabel = z.infer<typeof DcgLabel>;
 
 /** The evaluated model's answer to a history: a first response (a1) or a forced judgment. */
@@ -54,7 +55,7 @@ export const InteractionRound = z
 		round: z.number().int().min(1).max(4),
 		assistant: z.string(),
 		/** `forced` marks the forced final prediction after the question budget ran out. */
-		label: z.enum(['clarification', 'judgment', 'forced']),
+		label: z.enum([...LCA_LABELS, 'forced']),
 		user_reply: z.string().nullable()
 	})
 	.loose();

@@ -1,32 +1,17 @@
 /**
- * How many model calls a run will make, before it starts (PROTOCOL.md §4). Every stage has a fixed
- * count per case except gen, whose interaction stops early on a judgment: between 0 and 3 more
- * questions, each with a user reply and a label, and at most one forced prediction.
+ * How many model calls a run will make, before it starts (PROTOCOL.md §4), from the calls per
+ * case of each stage that `$lib/core/protocol` declares (gen's a range: its interaction stops
+ * early on a judgment).
  */
 import { ROLES, type Role } from '$lib/core/record-names';
-import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
-
-export interface CallRange {
-	min: number;
-	max: number;
-}
+import { CALLS_PER_CASE, STAGE_NAMES, type CallRange, type StageName } from '$lib/core/protocol';
 
 type PerRole = Record<Role, CallRange>;
 
 const r = (min: number, max = min): CallRange => ({ min, max });
 
-/** Calls per case of each stage, by role. */
-export const CALLS_PER_CASE: Record<StageName, PerRole> = {
-	// a1 on both histories (2 lexawn) + up to 2 more lexawn and 1 force_judge in the
-	// interaction; up to 3 user replies; LCA on both a1 responses + up to 2 new responses.
-	gen: { evaluated: r(2, 5), user: r(0, 3), judge: r(2, 4) },
-	lca: { evaluated: r(0), user: r(0), judge: r(2) },
-	// Two forced questions, one user reply between them, one DCG judgement per question.
-	dcg: { evaluated: r(2), user: r(1), judge: r(2) },
-	'ljp-direct': { evaluated: r(1), user: r(0), judge: r(1) },
-	'ljp-gold': { evaluated: r(1), user: r(0), judge: r(1) },
-	'ljp-interaction': { evaluated: r(0), user: r(0), judge: r(1) }
-};
+// `run-overall.ts` and `plan-cost.ts` read these here.
+export { CALLS_PER_CASE, type CallRange };
 
 export interface StageEstimate {
 	stage: StageName;

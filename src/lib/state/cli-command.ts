@@ -4,7 +4,7 @@
  * are: each key appears only as the name of the environment variable to set (PROTOCOL.md §8).
  */
 import { ROLES, type Role } from '$lib/core/record-names';
-import { RUN_ALL_STAGES, type StageName } from '$lib/core/engine/types';
+import { RUN_ALL_STAGES, STAGE_ALIASES, type StageName } from '$lib/core/protocol';
 import {
 	DEFAULT_BASE_URL,
 	DEFAULT_CONCURRENCY,
@@ -67,17 +67,12 @@ export function cliStageCommands(stages: readonly StageName[]): string[] {
 	return stageCommands(stages);
 }
 
-/** One command a stage, in order; the three LJP stages together become `ljp`. */
+/** One command a stage, in order; the stages of an alias all there become the alias (`ljp`). */
 function stageCommands(stages: readonly StageName[]): string[] {
-	const ljp: StageName[] = ['ljp-direct', 'ljp-gold', 'ljp-interaction'];
-	const allLjp = ljp.every((s) => stages.includes(s));
-	const out: string[] = [];
-	for (const stage of stages) {
-		if (allLjp && ljp.includes(stage)) {
-			if (!out.includes('ljp')) out.push('ljp');
-		} else out.push(stage);
-	}
-	return out;
+	const aliases = Object.entries(STAGE_ALIASES).filter(([, all]) =>
+		all.every((s) => stages.includes(s))
+	);
+	return [...new Set(stages.map((s) => aliases.find(([, all]) => all.includes(s))?.[0] ?? s))];
 }
 
 export function cliCommands(settings: ModelSettings, run: CliRunInput = {}): CliCommands {

@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { openIdbStore } from '$lib/adapters/idb-store';
-import { STAGE_OUTPUTS, type StageName } from '$lib/core/engine/types';
+import { STAGE_OUTPUTS, type StageName } from '$lib/core/protocol';
 import type { ChatRequest, ModelClient } from '$lib/core/model/types';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';

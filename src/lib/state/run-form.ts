@@ -3,21 +3,12 @@
  * check of what its run id holds (`FormCheck`), read field by field from the Dataset, Models and
  * Prompts pages, so a `$derived` over it changes with any of them.
  */
-import type { StageName } from '$lib/core/engine/types';
+import type { StageName } from '$lib/core/protocol';
 import { runIdProblem, type RunKey } from '$lib/core/layout';
 import { datasetState } from './dataset.svelte';
 import { promptsState } from './prompts.svelte';
 import type { ManifestRequest } from './saved-run';
 import { settingsState } from './settings.svelte';
-
-/** The stages the Run form offers, in protocol order (lca re-judging is a CLI tool). */
-export const FORM_STAGES: readonly StageName[] = [
-	'gen',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-];
 
 /** Empty → null (every case); anything else as typed, for the form to check. */
 export function parseLimit(text: string): number | null {

@@ -4,7 +4,7 @@
  * settings, selected cases, prompts) this is everything "Resume" needs after a reload or a
  * closed tab, except keys, which a plan never holds.
  */
-import { STAGE_NAMES, type StageName } from '$lib/core/engine/types';
+import { STAGE_NAMES, type StageName } from '$lib/core/protocol';
 import { runKey, type RunKey } from '$lib/core/names';
 import { SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { readCoreTexts, type CoreText } from '$lib/core/said';

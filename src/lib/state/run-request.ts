@@ -6,7 +6,8 @@
  * settings (timeout, retries, concurrency: a rate-limited run resumes with more patience, PROTOCOL.md
  * §6) come from the Models page.
  */
-import { STAGE_NAMES, type RunDataset, type StageName } from '$lib/core/engine/types';
+import type { RunDataset } from '$lib/core/engine/types';
+import { STAGE_NAMES, type StageName } from '$lib/core/protocol';
 import { runIdProblem } from '$lib/core/layout';
 import type { RoleEndpoint } from '$lib/core/model/types';
 import { sameEndpoint } from '$lib/core/names';

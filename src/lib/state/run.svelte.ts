@@ -9,7 +9,7 @@
  * (`run-problems.ts`).
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
-import type { StageName } from '$lib/core/engine/types';
+import { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from '$lib/core/protocol';
 import type { RunKey } from '$lib/core/layout';
 import { modelDirName } from '$lib/core/layout';
 import { appUpdate } from './app-update.svelte';
@@ -25,7 +25,7 @@ import type { RunRequest } from './run-controller-types';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
 import { loadPlans, removePlan } from './run-plans';
-import { FORM_STAGES, firstFreeRunId, formCheckOf, parseLimit, type FormCheck } from './run-form';
+import { firstFreeRunId, formCheckOf, parseLimit, type FormCheck } from './run-form';
 import { formProblems } from './run-problems';
 import { readinessNow } from './run-readiness';
 import {
@@ -41,7 +41,7 @@ import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
 
-export { FORM_STAGES, parseLimit, type FormCheck } from './run-form';
+export { parseLimit, type FormCheck } from './run-form';
 export type { Readiness } from './run-readiness';
 
 /**
@@ -56,14 +56,13 @@ export class RunState {
 	runIdEdited = false;
 	/** The limit field as typed; empty means every case. */
 	limitText = $state('');
-	stages = $state<Record<StageName, boolean>>({
-		gen: true,
-		lca: false,
-		dcg: true,
-		'ljp-direct': true,
-		'ljp-gold': true,
-		'ljp-interaction': true
-	});
+	/** The form's ticks: the stages `runAll` runs (lca re-judging is a CLI tool). */
+	stages = $state<Record<StageName, boolean>>(
+		Object.fromEntries(STAGE_NAMES.map((s) => [s, RUN_ALL_STAGES.includes(s)])) as Record<
+			StageName,
+			boolean
+		>
+	);
 
 	/** The run of this page, as last drawn. */
 	snapshot = $state.raw<RunSnapshot>(idleSnapshot());
@@ -78,7 +77,7 @@ export class RunState {
 
 	/** True once the shown run has started a stage (a refused start has nothing to show). */
 	hasProgress = $derived(Object.keys(this.snapshot.progress).length > 0);
-	chosenStages = $derived(orderStages(FORM_STAGES.filter((s) => this.stages[s])));
+	chosenStages = $derived(orderStages(RUN_ALL_STAGES.filter((s) => this.stages[s])));
 	limit = $derived(parseLimit(this.limitText));
 	/** The form's models and repetitions, and a plan under way (several runs). */
 	readonly plan = new PlanState(

@@ -5,7 +5,7 @@
  * last wrote (a tab closed between the last record and "done" leaves `running`), so the records
  * decide whether a run is finished, and the Web Locks held now whether another tab writes it.
  */
-import { STAGE_OUTPUTS, type StageName } from '$lib/core/engine/types';
+import { STAGE_OUTPUTS, type StageName } from '$lib/core/protocol';
 import type { RunKey } from '$lib/core/layout';
 import type { Manifest, StageFile } from '$lib/core/records';
 import { PAIRED_FILES } from '$lib/core/store/identity';

@@ -5,17 +5,8 @@
 import type { Interval } from '$lib/core/metrics/bootstrap';
 import type { RateTree } from '$lib/core/metrics/kernel';
 import type { LjpSetup, MetricsTree, StatTree } from '$lib/core/metrics/types';
-import type { EvalFile } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { FigureLocale, MetricRef, Stage } from './figure-types';
-
-export const FILE_OF: Record<Stage, EvalFile> = {
-	lca: 'LCA_results',
-	dcg: 'DCG_results',
-	direct: 'LJP_direct',
-	gold: 'LJP_gold',
-	interaction: 'LJP_interaction'
-};
 
 export const LCA_METRICS: MetricRef[] = [
 	{ stage: 'lca', key: 'macro_f1', label: 'Macro-F1' },

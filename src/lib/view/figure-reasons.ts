@@ -3,7 +3,8 @@
  */
 import type { RunReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
-import { FILE_OF, LJP_SETUP_NAMES } from './figure-metrics';
+import { SCORED_FILE } from '$lib/core/protocol';
+import { LJP_SETUP_NAMES } from './figure-metrics';
 import type { FigureLocale, MetricRef, Stage } from './figure-types';
 
 const REASONS: Record<string, (o: { locale?: FigureLocale }) => string> = {
@@ -39,7 +40,7 @@ const unitOf = (unit: 'records' | 'cases', locale: FigureLocale) =>
 		: m.results_unit_cases({}, { locale });
 
 export function unscoredReason(run: RunReport, stage: Stage, locale: FigureLocale): string {
-	const file = FILE_OF[stage];
+	const file = SCORED_FILE[stage];
 	const c = run.completeness[file];
 	if (c.status === 'missing') return m.results_not_run_yet({ file, run: run.run_id }, { locale });
 	return m.results_not_scored(
@@ -49,7 +50,7 @@ export function unscoredReason(run: RunReport, stage: Stage, locale: FigureLocal
 }
 
 export function partialNote(run: RunReport, stage: Stage, locale: FigureLocale): string | null {
-	const c = run.completeness[FILE_OF[stage]];
+	const c = run.completeness[SCORED_FILE[stage]];
 	if (c.status !== 'incomplete') return null;
 	return m.results_partial_note(
 		{
@@ -57,7 +58,7 @@ export function partialNote(run: RunReport, stage: Stage, locale: FigureLocale):
 			expected: c.expected,
 			run: run.run_id,
 			unit: unitOf(c.unit, locale),
-			file: FILE_OF[stage]
+			file: SCORED_FILE[stage]
 		},
 		{ locale }
 	);

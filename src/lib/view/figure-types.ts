@@ -2,7 +2,7 @@
  * What a figure of the Results page is: its series, cells and metric references, and the
  * palette its series are drawn in.
  */
-import type { LjpSetup } from '$lib/core/metrics/types';
+import type { ScoreKey } from '$lib/core/protocol';
 import type { Locale } from '$lib/paraglide/runtime';
 
 /**
@@ -12,7 +12,7 @@ import type { Locale } from '$lib/paraglide/runtime';
 export type FigureLocale = Locale | undefined;
 
 /** Which stage a metric belongs to: LCA, DCG or one LJP setup. */
-export type Stage = 'lca' | 'dcg' | LjpSetup;
+export type Stage = ScoreKey;
 
 export interface MetricRef {
 	stage: Stage;

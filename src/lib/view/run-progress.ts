@@ -1,6 +1,7 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
 import type { StoredRun } from '$lib/core/store/types';
-import type { StageFile } from '$lib/core/record-names';
+import { RUN_ALL_STAGES, stageRow } from '$lib/core/protocol';
+import { STAGE_PATHS, type StageFile } from '$lib/core/record-names';
 import { runKey } from '$lib/core/names';
 import { m } from '$lib/paraglide/messages';
 
@@ -15,24 +16,18 @@ export interface StageCount {
 	started: boolean;
 }
 
-/** The files of each stage, in stage order. */
-export const STAGES: { label: string; files: StageFile[] }[] = [
-	{ label: 'gen', files: ['a1', 'LCA_results', 'interaction'] },
-	{ label: 'dcg', files: ['force_ask', 'DCG_results'] },
-	{ label: 'direct', files: ['a1_direct', 'LJP_direct'] },
-	{ label: 'gold', files: ['a1_force_judge', 'LJP_gold'] },
-	{ label: 'interaction', files: ['LJP_interaction'] }
-];
-
-/** a1 and LCA hold two records per case (one per history). */
-export const PER_CASE: Partial<Record<StageFile, number>> = { a1: 2, LCA_results: 2 };
+/** The files of each stage `runAll` runs, in stage order; an LJP stage named by its setup. */
+export const STAGES: { label: string; files: readonly StageFile[] }[] = RUN_ALL_STAGES.map((s) => {
+	const { ljpSetup, writes } = stageRow(s);
+	return { label: ljpSetup ?? s, files: writes };
+});
 
 export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageCount[] {
 	const total = run.manifest.dataset.selected_case_numbers.length;
 	return STAGES.map(({ label, files }) => ({
 		label,
 		total,
-		done: Math.min(...files.map((f) => Math.floor(run.counts[f] / (PER_CASE[f] ?? 1)))),
+		done: Math.min(...files.map((f) => Math.floor(run.counts[f] / STAGE_PATHS[f].perCase))),
 		started: files.some((f) => run.counts[f] > 0)
 	}));
 }

@@ -2,10 +2,10 @@
  * The stage files of a stored run that hold fewer records than its selected cases need, named
  * for the Results page's list of incomplete runs.
  */
-import type { StageFile } from '$lib/core/record-names';
+import { STAGE_PATHS, type StageFile } from '$lib/core/record-names';
 import type { StoredRun } from '$lib/core/store/types';
 import { m } from '$lib/paraglide/messages';
-import { PER_CASE, STAGES } from './run-progress';
+import { STAGES } from './run-progress';
 
 /** A stage file holding fewer records than the run's selected cases need. */
 export interface ShortFile {
@@ -23,7 +23,7 @@ export function shortFiles(run: Pick<StoredRun, 'counts' | 'manifest'>): ShortFi
 	for (const { files } of STAGES) {
 		if (!files.some((f) => run.counts[f] > 0)) continue;
 		for (const file of files) {
-			const expected = total * (PER_CASE[file] ?? 1);
+			const expected = total * STAGE_PATHS[file].perCase;
 			if (run.counts[file] < expected) short.push({ file, have: run.counts[file], expected });
 		}
 	}

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/types';
+import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/protocol';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { STAGE_FILES, type StageFile } from '../../../src/lib/core/records';
 import { PAIRED_FILES, recordIdentity } from '../../../src/lib/core/store/identity';

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/engine/types';
+import { STAGE_OUTPUTS, type StageName } from '../../../src/lib/core/protocol';
 import type { StageFile } from '../../../src/lib/core/records';
 import { runArgs, runCliInProcess } from '../../cli/run-cli';
 import {

@@ -19,18 +19,7 @@ export {
 	type CorrectionStatus,
 	type ErrorRates
 } from './corrected';
-export {
-	DECISION_STAGES,
-	STAGE_GROUPS,
-	STAGE_LABELS,
-	listDecisions,
-	stageGroup,
-	type Decision,
-	type DecisionId,
-	type DecisionStage,
-	type JudgedRecords,
-	type StageGroup
-} from './decisions';
+export { listDecisions, type Decision, type DecisionId, type JudgedRecords } from './decisions';
 export { allocate, sampleDecisions, stratumOf } from './sample';
 export {
 	DCG_CORRECTED,

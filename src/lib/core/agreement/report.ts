@@ -8,14 +8,8 @@ import { orderClasses } from '../metrics/by-class';
 import type { CategoryMap } from '../dataset/types';
 import { decisionKey } from '../names';
 import { correctedMetrics, type CorrectedMetrics } from './corrected-metrics';
-import {
-	STAGE_GROUPS,
-	STAGE_LABELS,
-	stageGroup,
-	type Decision,
-	type DecisionId,
-	type StageGroup
-} from './decisions';
+import { GROUP_LABELS, STAGE_GROUPS, stageGroup, type StageGroup } from '../protocol';
+import type { Decision, DecisionId } from './decisions';
 import { agreement, type Agreement, type BootstrapOptions, type LabelPair } from './kappa';
 import type { ReviewLine } from './review-line';
 
@@ -73,7 +67,7 @@ function scope(
 ): ScopeAgreement {
 	const pairs: LabelPair[] = items.map((r) => [r.first, r.second]);
 	return {
-		...agreement(pairs, STAGE_LABELS[stage], { ...options, scope: name }),
+		...agreement(pairs, GROUP_LABELS[stage], { ...options, scope: name }),
 		disagreements: items
 			.filter((r) => r.first !== r.second)
 			.map(({ decision, first, second }) => ({ decision, first, second }))

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CaseNumber } from '../records';
-import { DECISION_STAGES, STAGE_LABELS, stageGroup } from './decisions';
+import { DECISION_STAGES, GROUP_LABELS, stageGroup } from '../protocol';
 
 /** The identity of a decision (`DecisionId` of decisions.ts, checked). */
 export const DecisionIdSchema = z
@@ -46,7 +46,7 @@ export const ReviewLine = z
 	.loose()
 	.refine(
 		(r) => {
-			const labels = STAGE_LABELS[stageGroup(r.decision.stage)];
+			const labels = GROUP_LABELS[stageGroup(r.decision.stage)];
 			return labels.includes(r.judge_label) && labels.includes(r.reviewer_label);
 		},
 		{

@@ -7,6 +7,7 @@ import { CheckpointError } from '../errors';
 import { parseJsonl } from '../jsonl';
 import { manifestPath, parseReviewPath, stageFilePath } from '../layout';
 import { runKey, type RunKey } from '../names';
+import { EVAL_FILES } from '../protocol';
 import { Manifest, STAGE_FILES } from '../records';
 import { coded } from '../said';
 import { describePath, type LayoutSource } from '../results/source';
@@ -23,8 +24,6 @@ export interface RunReviews {
 	n_reviews: number;
 	report: ReviewReport;
 }
-
-const JUDGED = ['LCA_results', 'DCG_results', 'LJP_direct', 'LJP_gold', 'LJP_interaction'] as const;
 
 /** Every review of `run` in `source`, merged (conflicts refused with their places). */
 export async function readRunReviewFiles(
@@ -48,7 +47,7 @@ async function judgedRecords(
 	paths: Set<string>
 ): Promise<JudgedRecords> {
 	const out: Record<string, unknown> = {};
-	for (const file of JUDGED) {
+	for (const file of EVAL_FILES) {
 		const path = stageFilePath(run, file);
 		if (!paths.has(path)) continue;
 		out[file] = parseJsonl(

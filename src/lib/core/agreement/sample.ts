@@ -4,7 +4,8 @@
  * remainder), so the sample is self-weighting: plain agreement figures on it estimate the run's.
  */
 import { Prng, scopeSeed } from '../metrics/prng';
-import { stageGroup, type Decision } from './decisions';
+import { stageGroup } from '../protocol';
+import type { Decision } from './decisions';
 
 /** The stratum of a decision: stage group, class and label, as one string. */
 export function stratumOf(d: Decision): string {

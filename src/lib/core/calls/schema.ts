@@ -6,13 +6,14 @@
  */
 import { z } from 'zod';
 import { TEMPLATE_NAMES } from '../prompts/slots';
+import { STAGE_NAMES } from '../protocol';
 import { ROLES } from '../record-names';
 
 /** `case_number` as the dataset holds it: a string or an integer (PROTOCOL.md §5). */
 const CaseNumberValue = z.union([z.string().min(1), z.number().int()]);
 
-/** The stages of PROTOCOL.md §4 (and `lca`), as `StageName` of the engine. */
-export const CallStage = z.enum(['gen', 'lca', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']);
+/** The stages of PROTOCOL.md §4 (and `lca`). */
+export const CallStage = z.enum(STAGE_NAMES);
 
 /** The prompts of the pack, as `Task` of the model client. */
 export const CallTask = z.enum(TEMPLATE_NAMES);

@@ -7,7 +7,7 @@ export {
 export { DEFAULT_CONCURRENCY } from '../run-config';
 export { RunProgress } from './progress';
 export { buildManifest, DEFAULT_TOOL, type ManifestInputs, type ToolInfo } from './manifest';
-export { QUESTION_BUDGET } from './stages/gen';
+export { QUESTION_BUDGET } from '../protocol';
 export * from './types';
 export { runAll, RUN_ALL_STAGES, type RunAllOptions } from './run-all';
 export { RunTracker } from './run-progress';

@@ -31,7 +31,8 @@ import { releaseKeepingFailure } from './run-errors';
 import { allSealed, casesToPrepare, isSealed, seal, sealedPlan, sealKey } from './seal';
 import { PREPARE } from './stage-registry';
 import type { PreparedStage } from './stages/shared';
-import { STAGE_OUTPUTS, type RunDataset, type StageName } from './types';
+import { STAGE_OUTPUTS } from '../protocol';
+import type { RunDataset, StageName } from './types';
 
 /** What the options of `runStages` and `runAll` have in common. */
 export interface EngineOptions {

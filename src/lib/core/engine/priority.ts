@@ -10,7 +10,7 @@
 import type { Case } from '../dataset/types';
 import type { TemplateName } from '../prompts/slots';
 import type { CallMeta } from './context';
-import { QUESTION_BUDGET } from './stages/gen';
+import { QUESTION_BUDGET } from '../protocol';
 import type { StageName } from './types';
 
 /** The calls of the longest chain `task` of `stage` heads, itself included. */

@@ -5,7 +5,7 @@ import { coded, type CoreText } from '../said';
 import { Concurrency, Settings } from '../run-config';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../run-defaults';
 import { UsageError } from '../errors';
-import { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from './types';
+import { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from '../protocol';
 
 export interface CheckedOptions {
 	stages?: readonly StageName[];

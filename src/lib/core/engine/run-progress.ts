@@ -9,19 +9,11 @@
 import type { LimiterPool } from '../model/limiter';
 import { CallRate } from './call-rate';
 import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
+import { priorCalls } from '../protocol';
 import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
 
-/** Calls a case of a stage takes, before three cases have shown it (simulated-run averages). */
-const PRIOR_CALLS: Record<StageName, number> = {
-	gen: 7,
-	lca: 2,
-	dcg: 5,
-	'ljp-direct': 2,
-	'ljp-gold': 2,
-	'ljp-interaction': 1
-};
 
 interface StageState extends RunStageCounts {
 	/** Cases generated (not resumed) that finished. */
@@ -210,7 +202,7 @@ export class RunTracker {
 		for (const s of stages) {
 			// Cases in flight have made some of their calls already: count them half done.
 			const started = s.generated + s.inFlight / 2;
-			const perCase = s.generated >= 3 ? s.calls / started : PRIOR_CALLS[s.stage];
+			const perCase = s.generated >= 3 ? s.calls / started : priorCalls(s.stage);
 			estimatedTotal += Math.max(0, s.total - s.done - s.inFlight / 2) * perCase;
 		}
 		estimatedTotal = Math.max(this.#calls, Math.round(estimatedTotal));

@@ -21,10 +21,11 @@ import { CheckpointError } from '../errors';
 import { endpointKey } from '../names';
 import { coded } from '../said';
 import { sha256Canonical } from '../hash';
-import { caseKey, type Manifest, type StageFile } from '../records';
+import { caseKey, type Manifest } from '../records';
 import { OPERATIONAL_SETTINGS } from '../run-config';
 import type { CheckpointStore } from '../store/types';
 import type { RunKey } from '../layout';
+import { SEALED_FILES } from '../protocol';
 import type { PreparedStage } from './stages/shared';
 import type { RunDataset, StageName } from './types';
 
@@ -34,20 +35,6 @@ import type { RunDataset, StageName } from './types';
  * hashes cover, which must update those pins, must change this name too.
  */
 export const INPUT_HASH_SCHEME = 'input-sha256:9e0d1bb543d01011';
-
-/**
- * The files whose records a stage's resume check reads: its own, and those of the stages it
- * builds on (ljp-interaction checks gen's chain before its own file). A seal holds all of them,
- * so a changed upstream file voids the seals of the stages that read it.
- */
-export const SEALED_FILES: Record<StageName, readonly StageFile[]> = {
-	gen: ['a1', 'LCA_results', 'interaction'],
-	lca: ['a1', 'LCA_results'],
-	dcg: ['force_ask', 'DCG_results'],
-	'ljp-direct': ['a1_direct', 'LJP_direct'],
-	'ljp-gold': ['a1_force_judge', 'LJP_gold'],
-	'ljp-interaction': ['a1', 'LCA_results', 'interaction', 'LJP_interaction']
-};
 
 /** The seal key of a run: its manifest's compared fields and the hash scheme (see above). */
 export function sealKey(manifest: Manifest): Promise<string> {

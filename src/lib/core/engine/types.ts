@@ -1,36 +1,10 @@
 /** The words of the engine: stages, the dataset it runs, and what it reports. */
 import type { Case, CategoryMap, HistoryFields } from '../dataset/types';
-import type { Role, StageFile } from '../record-names';
+import type { StageName } from '../protocol';
+import type { Role } from '../record-names';
 
-/** The stages of PROTOCOL.md §4, plus `lca`: re-judging saved a1 responses (PROTOCOL.md §8 `lca` command). */
-export const STAGE_NAMES = [
-	'gen',
-	'lca',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-] as const;
-export type StageName = (typeof STAGE_NAMES)[number];
-
-/** What `runAll` runs when no stages are named: every stage that writes new records. */
-export const RUN_ALL_STAGES: readonly StageName[] = [
-	'gen',
-	'dcg',
-	'ljp-direct',
-	'ljp-gold',
-	'ljp-interaction'
-];
-
-/** The files each stage writes, in the order a case's records are appended. */
-export const STAGE_OUTPUTS: Record<StageName, readonly StageFile[]> = {
-	gen: ['a1', 'LCA_results', 'interaction'],
-	lca: ['LCA_results'],
-	dcg: ['force_ask', 'DCG_results'],
-	'ljp-direct': ['a1_direct', 'LJP_direct'],
-	'ljp-gold': ['a1_force_judge', 'LJP_gold'],
-	'ljp-interaction': ['LJP_interaction']
-};
+/** The stages are the protocol's (`../protocol/stages.ts`); `run-all.ts` and the plan specs read them here. */
+export { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from '../protocol';
 
 /**
  * What the engine needs of a loaded dataset. The loader's `Dataset` fits it; so does any

@@ -8,7 +8,7 @@ import type { CategoryMap, Verdict } from '../dataset/types';
 import { caseKey } from '../record-names';
 import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
 import { classOf, orderClasses } from './by-class';
-import { LJP_SETUPS, type LjpSetup } from './types';
+import { LJP_FILE, LJP_SETUPS, type LjpSetup } from '../protocol';
 
 /** Where each stage's counts sit in a row. */
 export const LCA_TP = 0;
@@ -73,12 +73,6 @@ export interface CaseTable {
 	claims: Int32Array;
 	scored: ScoredStages;
 }
-
-const LJP_FILE = {
-	direct: 'LJP_direct',
-	gold: 'LJP_gold',
-	interaction: 'LJP_interaction'
-} as const satisfies Record<LjpSetup, keyof CaseRecords>;
 
 /**
  * Builds the table. Records must already be checked against the selected cases (unknown

@@ -2,6 +2,10 @@
  * The metric objects of PROTOCOL.md §7 and §8, as they appear in `results --json`. Every rate is a
  * fraction in [0, 1]; a value whose denominator is zero is `null`, never 0 and never NaN.
  */
+import type { LjpSetup } from '../protocol';
+
+/** The LJP setups are the protocol's (`../protocol/stages.ts`). */
+export { LJP_SETUPS, type LjpSetup } from '../protocol';
 
 /** LCA over LCA_results records; underspecified = positive, clarification = predicted positive. */
 export interface LcaMetrics {
@@ -40,9 +44,6 @@ export interface LjpMetrics {
 	/** Number of claims. */
 	n_claims: number;
 }
-
-export const LJP_SETUPS = ['direct', 'gold', 'interaction'] as const;
-export type LjpSetup = (typeof LJP_SETUPS)[number];
 
 /**
  * Every metric of one run (or one run × class). A stage that is missing or incomplete is

@@ -5,19 +5,10 @@
  * selected, or a second record for the same case, is an error naming file, line and case.
  */
 import { CheckpointError } from '../errors';
-import { caseKey } from '../record-names';
+import { EVAL_FILES, type EvalFile } from '../protocol';
+import { caseKey, STAGE_PATHS } from '../record-names';
 import { coded } from '../said';
 import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
-
-/** The stage files metrics are computed from. */
-export const EVAL_FILES = [
-	'LCA_results',
-	'DCG_results',
-	'LJP_direct',
-	'LJP_gold',
-	'LJP_interaction'
-] as const;
-export type EvalFile = (typeof EVAL_FILES)[number];
 
 /** The parsed records of each eval file; a file that does not exist is absent. */
 export interface EvalRecords {
@@ -32,7 +23,7 @@ export interface EvalRecords {
 export interface StageCompleteness {
 	/** `missing`: no file; `incomplete`: some selected cases have no record yet. */
 	status: 'complete' | 'incomplete' | 'missing';
-	/** Records saved (LCA) or cases saved (the other stages). */
+	/** Records saved (LCA, two per case) or cases saved (the other stages). */
 	have: number;
 	/** What a complete file holds: 2 × selected cases for LCA, else the selected cases. */
 	expected: number;
@@ -51,8 +42,8 @@ export function checkStage(
 	selected: readonly CaseNumber[],
 	label: string
 ): StageCompleteness {
-	const perCase = file === 'LCA_results' ? 2 : 1;
-	const unit = file === 'LCA_results' ? 'records' : 'cases';
+	const perCase = STAGE_PATHS[file].perCase;
+	const unit = perCase === 1 ? 'cases' : 'records';
 	const expected = selected.length * perCase;
 	if (records === undefined) return { status: 'missing', have: 0, expected, unit };
 	// Compared as strings (PROTOCOL.md §5): a Python writer's `1001` is the dataset's `"1001"` and back.

@@ -1,7 +1,7 @@
 /** The text form of `results --judges A,B`: per model, each stage's agreement; then τ per rate. */
 import type { Interval } from '../metrics/bootstrap';
 import { COMPARED_RATES } from './format-compare';
-import { JUDGE_LABELS, JUDGE_STAGES } from './judge-pairs';
+import { decisionKind, DECISION_STAGES } from '../protocol';
 import type { JudgesReport } from './judges';
 import { renderTable } from './text-table';
 
@@ -15,7 +15,7 @@ export function formatJudges(report: JudgesReport): string {
 		out.push(`No model has both run ${report.a} and run ${report.b}.`);
 	for (const m of report.models) {
 		out.push(`Model ${m.model}: judge A ${m.judges[0]}, judge B ${m.judges[1]}`);
-		const rows = JUDGE_STAGES.flatMap((stage) => {
+		const rows = DECISION_STAGES.flatMap((stage) => {
 			const s = m.stages[stage];
 			return s
 				? [
@@ -38,10 +38,10 @@ export function formatJudges(report: JudgesReport): string {
 				'right'
 			])
 		);
-		for (const stage of JUDGE_STAGES) {
+		for (const stage of DECISION_STAGES) {
 			const s = m.stages[stage];
 			if (!s) continue;
-			const labels = JUDGE_LABELS[stage];
+			const labels = decisionKind(stage).labels;
 			out.push(`${stage} confusion (rows: judge A, columns: judge B)`);
 			out.push(
 				renderTable(

@@ -3,8 +3,6 @@ export { describePath, memorySource, type LayoutSource } from './source';
 export {
 	checkCrossStage,
 	checkStage,
-	EVAL_FILES,
-	type EvalFile,
 	type EvalRecords,
 	type StageCompleteness
 } from './completeness';

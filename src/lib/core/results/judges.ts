@@ -11,7 +11,8 @@ import type { CaseTable } from '../metrics/case-table';
 import { rankStability, type RankStability } from '../metrics/kendall';
 import { RATE_SLOTS } from '../metrics/kernel';
 import type { EvalRecords } from './completeness';
-import { JUDGE_LABELS, JUDGE_STAGES, judgePairs, type JudgeStage } from './judge-pairs';
+import { decisionKind, DECISION_STAGES, type DecisionStage } from '../protocol';
+import { judgePairs } from './judge-pairs';
 import { computeReport } from './report';
 import type { LayoutSource } from './source';
 
@@ -33,7 +34,7 @@ export interface ModelJudges {
 	/** The judge model of run A and of run B. */
 	judges: [string, string];
 	/** Stages judged in both runs. */
-	stages: Partial<Record<JudgeStage, StageAgreement>>;
+	stages: Partial<Record<DecisionStage, StageAgreement>>;
 }
 
 /** τ of one rate (named as in `results --json`: stage and rate). */
@@ -84,10 +85,10 @@ export async function compareJudges(
 	const models = dirs.map((dir): ModelJudges => {
 		const [a, b] = [runsA.get(dir)!, runsB.get(dir)!];
 		const pairs = judgePairs(a.records, b.records);
-		const stages: Partial<Record<JudgeStage, StageAgreement>> = {};
-		for (const stage of JUDGE_STAGES.filter((s) => pairs[s].pairs.length > 0)) {
+		const stages: Partial<Record<DecisionStage, StageAgreement>> = {};
+		for (const stage of DECISION_STAGES.filter((s) => pairs[s].pairs.length > 0)) {
 			const scope = `judges/${dir}/${stage}`;
-			const found = agreement(pairs[stage].pairs, JUDGE_LABELS[stage], {
+			const found = agreement(pairs[stage].pairs, decisionKind(stage).labels, {
 				...options.bootstrap,
 				scope
 			});

@@ -13,12 +13,8 @@ import { aggregateTrees, type Aggregate } from '../metrics/aggregate';
 import { orderClasses } from '../metrics/by-class';
 import { groupComparable } from '../metrics/groups';
 import type { CountTree, MetricsTree, StatTree } from '../metrics/types';
-import {
-	EVAL_FILES,
-	type EvalFile,
-	type EvalRecords,
-	type StageCompleteness
-} from './completeness';
+import { EVAL_FILES, type EvalFile } from '../protocol';
+import type { EvalRecords, StageCompleteness } from './completeness';
 import type { CallTotals } from '../calls/totals';
 import { readRunCalls } from './run-calls';
 import { computeRunMetrics } from './run-metrics';

@@ -11,11 +11,10 @@ import { lcaMetrics } from '../metrics/lca';
 import { ljpMetrics } from '../metrics/ljp';
 import { orderClasses, splitByClass } from '../metrics/by-class';
 import type { MetricsTree } from '../metrics/types';
+import { EVAL_FILES, LJP_FILE, type EvalFile, type LjpSetup } from '../protocol';
 import {
 	checkCrossStage,
 	checkStage,
-	EVAL_FILES,
-	type EvalFile,
 	type EvalRecords,
 	type StageCompleteness
 } from './completeness';
@@ -44,12 +43,12 @@ export interface RunMetrics {
 }
 
 function treeOf(records: EvalRecords, scored: (file: EvalFile) => boolean): MetricsTree {
-	const ljp = (file: 'LJP_direct' | 'LJP_gold' | 'LJP_interaction') =>
-		scored(file) ? ljpMetrics(records[file] ?? []) : null;
+	const ljp = (setup: LjpSetup) =>
+		scored(LJP_FILE[setup]) ? ljpMetrics(records[LJP_FILE[setup]] ?? []) : null;
 	return {
 		lca: scored('LCA_results') ? lcaMetrics(records.LCA_results ?? []) : null,
 		dcg: scored('DCG_results') ? dcgMetrics(records.DCG_results ?? []) : null,
-		ljp: { direct: ljp('LJP_direct'), gold: ljp('LJP_gold'), interaction: ljp('LJP_interaction') }
+		ljp: { direct: ljp('direct'), gold: ljp('gold'), interaction: ljp('interaction') }
 	};
 }
 

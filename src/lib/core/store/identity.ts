@@ -5,11 +5,13 @@
 import { CheckpointError } from '../errors';
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
-import { caseKey, type StageFile } from '../record-names';
+import { caseKey, STAGE_FILE_NAMES, STAGE_PATHS, type StageFile } from '../record-names';
 import type { CaseNumber } from '../records';
 
-/** Stage files whose records are keyed by case_number and history_type. */
-export const PAIRED_FILES: ReadonlySet<StageFile> = new Set<StageFile>(['a1', 'LCA_results']);
+/** Stage files whose records are keyed by case_number and history_type: two records a case. */
+export const PAIRED_FILES: ReadonlySet<StageFile> = new Set(
+	STAGE_FILE_NAMES.filter((f) => STAGE_PATHS[f].perCase === 2)
+);
 
 /** The fields that name a record: enough of any record, or of a case about to be run. */
 export interface RecordName {

@@ -12,9 +12,9 @@ import type { StageContext } from '../context';
 import type { PrepareStage } from '../open-engine';
 import { dcgHash, judgeQuestions } from '../stages/dcg';
 import { judgeA1, lcaHash } from '../stages/gen';
-import { extract, ljpHash, type ResultFile } from '../stages/ljp';
+import { extract, ljpHash } from '../stages/ljp';
 import { HISTORY_TYPES, idOf, loadFile, settleAll } from '../stages/shared';
-import { STAGE_OUTPUTS, type StageName } from '../types';
+import { STAGE_OUTPUTS, type LjpFile, type StageName } from '../../protocol';
 import { identitiesOf, REJUDGING, type RejudgeSource } from './source';
 
 /** One judged record of a case: the case and, for LCA, its history. */
@@ -39,7 +39,7 @@ function ljpSource(head: RecordHead) {
 	return { sha256: head.record_sha256, response: record.final_response ?? record.response ?? '' };
 }
 
-function ljpJudging(file: ResultFile, upstream: StageFile): Judging {
+function ljpJudging(file: LjpFile, upstream: StageFile): Judging {
 	return {
 		upstream,
 		hash: (ctx, { kase }, head) => ljpHash(ctx, file, kase, ljpSource(head)),

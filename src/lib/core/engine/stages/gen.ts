@@ -14,6 +14,7 @@ import type {
 	LcaLabel,
 	LcaResultRecord
 } from '../../records';
+import { QUESTION_BUDGET, STAGE_OUTPUTS } from '../../protocol';
 import type { StageFile } from '../../record-names';
 import { recordHead, type RecordHead } from '../../store/heads';
 import type { Checkpoint } from '../../store/resume';
@@ -28,9 +29,6 @@ import {
 	settleAll,
 	type PreparedStage
 } from './shared';
-
-/** Clarification questions the evaluated model may ask before its answer is forced. */
-export const QUESTION_BUDGET = 3;
 
 /** The saved state of a run's gen files, each checked against this run's inputs. */
 export interface GenChain {
@@ -312,7 +310,7 @@ export async function prepareGen(
 			}
 			// Saved in file order, complete before underspecified, whichever call finished first.
 			const rank = ([file, record]: [StageFile, AnyRecord]) =>
-				GEN_FILES.indexOf(file) * 2 + (record.history_type === 'underspecified' ? 1 : 0);
+				STAGE_OUTPUTS.gen.indexOf(file) * 2 + (record.history_type === 'underspecified' ? 1 : 0);
 			fresh.sort((a, b) => rank(a) - rank(b));
 			// One record at a time, in file order: a store that refuses one (a full disk) keeps
 			// exactly the records before it (tests/unit/bad-input/idb-quota.spec.ts).
@@ -320,8 +318,6 @@ export async function prepareGen(
 		}
 	};
 }
-
-const GEN_FILES: readonly StageFile[] = ['a1', 'LCA_results', 'interaction'];
 
 /**
  * Stage `lca`: labels saved a1 responses that have no LCA result yet. It never generates a1

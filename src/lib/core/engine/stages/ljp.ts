@@ -10,13 +10,12 @@ import { judgeExtractOutput } from '../../model/output';
 import { claimsText } from '../../prompts/fill';
 import { escapeControl } from '../../text/escape-control';
 import type { ForceJudgeRecord, HistoryType, LjpResultRecord } from '../../records';
+import type { LjpFile } from '../../protocol';
 import type { StageFile } from '../../record-names';
 import { recordHead, type RecordHead } from '../../store/heads';
 import type { StageContext } from '../context';
 import { loadGenChain } from './gen';
 import { historyOf, idOf, loadFile, requireComplete, type PreparedStage } from './shared';
-
-export type ResultFile = 'LJP_direct' | 'LJP_gold' | 'LJP_interaction';
 
 function extractPrompt(ctx: StageContext, kase: Case, response: string): string {
 	return ctx.fill('judge_extract', {
@@ -32,12 +31,7 @@ interface Source {
 }
 
 /** Without a saved source the hash cannot match any saved result: that result is then stale. */
-export function ljpHash(
-	ctx: StageContext,
-	file: ResultFile,
-	kase: Case,
-	source: Source | undefined
-) {
+export function ljpHash(ctx: StageContext, file: LjpFile, kase: Case, source: Source | undefined) {
 	const upstream = source?.sha256 ?? null;
 	return ctx.inputSha256(file, idOf(file, kase), [upstream], () => ({
 		case_number: kase.case_number,
@@ -51,7 +45,7 @@ export function ljpHash(
 
 export async function extract(
 	ctx: StageContext,
-	file: ResultFile,
+	file: LjpFile,
 	kase: Case,
 	source: Source
 ): Promise<LjpResultRecord> {
