@@ -68,7 +68,10 @@ export class PlanState {
 		this.#sources = sources;
 		this.batch = new PlanBatchPage(engine, async () => {
 			const last = this.#last;
-			if (last) await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys);
+			// The cap kept with the plan holds on.
+			if (last) {
+				await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys, undefined);
+			}
 		});
 	}
 
@@ -144,7 +147,7 @@ export class PlanState {
 			updatedAt: specs.nowIso(),
 			...(batch !== 'interactive' && !built.simulated ? { batch } : {})
 		};
-		await this.#run(stored, built.clients, built.keys);
+		await this.#run(stored, built.clients, built.keys, this.cap);
 	}
 
 	/**
@@ -192,7 +195,7 @@ export class PlanState {
 		stored: specs.StoredPlan,
 		clients: PlanRequest['clients'],
 		keys: string[],
-		cap: number | null | undefined = this.cap
+		cap: number | null | undefined
 	): Promise<void> {
 		const sources = this.#sources();
 		if (!sources.dataset) throw new Error('no dataset loaded');

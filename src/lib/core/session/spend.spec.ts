@@ -41,7 +41,9 @@ describe('the spend of a session', () => {
 		expect(await first.open()).toBe(false);
 		const view = first.view([{ models: models('a'), run: run(2000, 500) }]);
 		expect(view.capped).toBe(true);
-		await first.save();
+		// Saved as it passes the cap: a reload a moment later finds the spend.
+		await expect.poll(() => store.readPlanSpend(planId)).toMatchObject({ capped: true });
+		expect((await store.readPlanSpend(planId))!.spent).toBeCloseTo(0.005, 12);
 		// Opened again with the saved cap: held from the start, the spend continuing.
 		const again = new SpendMeter({ store, planId, prices });
 		expect(await again.open()).toBe(true);

@@ -120,7 +120,8 @@ export class SpendMeter {
 
 	/**
 	 * The spend of `runs` (this start's calls, by role, with each run's models); marks the cap
-	 * passed when it is. Saved at most every two seconds while it grows.
+	 * passed when it is. Saved at most every two seconds while it grows, and at every growth once
+	 * the cap is passed (the calls under way as it pauses), so a reload finds what was spent.
 	 */
 	view(runs: readonly { models: Record<Role, string>; run: RunSnapshot | null }[]): SpendView {
 		const live = spendOf(
@@ -139,7 +140,7 @@ export class SpendMeter {
 		};
 		const grew = view.spent !== this.#last?.spent;
 		this.#last = view;
-		if (grew && Date.now() - this.#lastWrite >= 2000) void this.save();
+		if (grew && (this.#capped || Date.now() - this.#lastWrite >= 2000)) void this.save();
 		return view;
 	}
 
