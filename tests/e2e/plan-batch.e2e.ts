@@ -156,7 +156,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		const before = fake.server.batches.batches.size;
 		await page.reload();
 		// Taken up again by itself once the dataset is back: polled, then on to the end.
-		expect(await planStatus(page, ['done', 'failed', 'aborted'], 300_000)).toBe('done');
+		expect(await planStatus(page, ['done', 'failed', 'stopped'], 300_000)).toBe('done');
 		await e.screenshot('plan-batch-provider-done');
 		for (const model of MODELS)
 			for (const rep of REPS) {
@@ -190,7 +190,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await page.getByTestId(`plan-batch-row-${MODELS[0]}-files1`).waitFor({ timeout: 60_000 });
 
 		for (let round = 1; ; round++) {
-			const now = await planStatus(page, ['waiting', 'done', 'failed', 'aborted']);
+			const now = await planStatus(page, ['waiting', 'done', 'failed', 'stopped']);
 			if (now === 'done') break;
 			expect(now).toBe('waiting');
 			// Every run waits with its own files, grouped by run.

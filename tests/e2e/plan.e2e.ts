@@ -2,7 +2,8 @@
  * A run plan from the Run page in Chromium, in each interface language: 2 simulated models × 2
  * repetitions started with one Start, the page reloaded while the plan runs (once records are
  * saved), the plan resumed from "Unfinished plans", all four runs completed and on the Results
- * page; and a spending cap that pauses a plan once its spend passes it.
+ * page; and a spending cap kept with the plan: it pauses the plan once its spend passes it, holds
+ * it after a reload and a resume with the spend going on, and a higher cap runs it to the end.
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,7 +132,7 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 		await e.screenshot(`plan-results-${locale}`);
 	});
 
-	it('pauses the plan when the spend passes the cap, losing nothing', async () => {
+	it('pauses the plan at its cap; reloaded and resumed it stays paused at that cap, its spend going on; a higher cap runs it to the end', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
 		await planForm(page, 14);
@@ -143,21 +144,48 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 		}
 		await page.getByTestId('plan-cap').fill('0.5');
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
-		await page.getByTestId('plan-capped').waitFor({ timeout: 60_000 });
+		const capped = page.getByTestId('plan-capped');
+		await capped.waitFor({ timeout: 60_000 });
 		await planStatus(page, 'paused');
 		await e.screenshot(`plan-capped-${locale}`);
-		expect(await page.getByTestId('plan-capped').innerText()).toContain('0.5000');
-		// Paused, not stopped: no run ended, and the plan is kept for Resume.
-		const rows = page.locator('[data-testid^="plan-row-"]');
-		for (const status of await rows.evaluateAll((els) =>
-			els.map((el) => el.getAttribute('data-status'))
-		)) {
-			expect(['waiting', 'running']).toContain(status);
-		}
+		// One amount line: spent X of the cap, not a spend, a passed amount and a cap apart.
+		expect(await capped.innerText()).toContain('0.5000');
+		expect(await page.getByTestId('plan-spend').count()).toBe(0);
+		expect(await capped.getAttribute('data-cap')).toBe('0.5');
+		// Paused, not stopped: no run ended, each says so, and the plan is kept for Resume.
+		const rowStatuses = async () =>
+			page
+				.locator('[data-testid^="plan-row-"]')
+				.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')));
+		for (const status of await rowStatuses()) expect(['queued', 'paused']).toContain(status);
 		const stored = await page.evaluate(() => localStorage.getItem('lexpilot.plan-specs.v1'));
 		expect(stored).toContain('"status":"paused"');
 		expect(stored).not.toContain('apiKey');
-		await page.getByTestId('plan-stop').click();
-		await planStatus(page, 'aborted');
+		const spent = Number(await capped.getAttribute('data-spent'));
+		expect(spent).toBeGreaterThan(0.5);
+
+		// Reloaded and resumed: the cap kept with the plan holds it paused, the spend going on.
+		await page.reload();
+		await page.getByTestId('unfinished-plan').waitFor();
+		await page.getByTestId('ready-dataset').getByText('lexpilot-sample.json').waitFor();
+		await page.getByTestId('plan-resume-stored').click();
+		await page.getByTestId('plan-capped').waitFor({ timeout: 60_000 });
+		await planStatus(page, 'paused');
+		await e.screenshot(`plan-capped-resumed-${locale}`);
+		expect(await capped.getAttribute('data-cap')).toBe('0.5');
+		expect(Number(await capped.getAttribute('data-spent'))).toBeGreaterThanOrEqual(spent);
+		for (const status of await rowStatuses()) expect(['queued', 'paused']).toContain(status);
+		// The cap field shows the plan's cap; a higher one runs the plan to its end.
+		const cap = page.getByTestId('plan-cap');
+		if (!(await cap.isVisible()))
+			await page.getByText(await t('plans', 'plans_prices_title')).click();
+		expect(await cap.inputValue()).toBe('0.5');
+		await cap.fill('100000');
+		await cap.dispatchEvent('change');
+		await planStatus(page, 'done', 180_000);
+		const line = page.getByTestId('plan-spend');
+		expect(Number(await line.getAttribute('data-spent'))).toBeGreaterThan(spent);
+		expect(await line.innerText()).toContain('100000.0000');
+		expect(await page.getByTestId('unfinished-plan').count()).toBe(0);
 	});
 });

@@ -3,7 +3,8 @@
  * `batch_states` (one row, rewritten whole in one transaction) and its answers in
  * `batch_answers` (one row per answer, a round's answers appended in one transaction, so a full
  * disk saves none of them). Rows are checked when read; a damaged one is refused naming the
- * run's file. Neither is exported in a bundle; both go with the run.
+ * run's file. Neither is exported in a bundle; both go with the run. Beside them, a run plan's
+ * spending cap and spend so far (`PlanSpendStore`), in `plans` by plan id: a plan's, not a run's.
  */
 import {
 	BatchState,
@@ -12,7 +13,8 @@ import {
 	parseBatchState,
 	type SavedBatchAnswer
 } from '../core/batch/store';
-import { batchAnswersPath, batchStatePath, type RunKey } from '../core/layout';
+import { batchAnswersPath, batchStatePath, planSpendPath, type RunKey } from '../core/layout';
+import { parsePlanSpend, type PlanSpend } from '../core/session/spend';
 import { callRange } from './idb-ranges';
 import type { Db } from './idb-schema';
 import { storedLabel, writeTx } from './idb-write';
@@ -59,4 +61,22 @@ export async function readBatchAnswers(db: Db, run: RunKey): Promise<SavedBatchA
 	// Every row is whole (written in a transaction), so each ends its line: none is dropped as torn.
 	const text = rows.map((row) => `${row.json}\n`).join('');
 	return parseBatchAnswers(text, storedLabel(batchAnswersPath(run)));
+}
+
+/** The plan's saved cap and spend; null when none is saved or the row is not one this wrote. */
+export async function readPlanSpend(db: Db, planId: string): Promise<PlanSpend | null> {
+	const row = await db.get('plans', planId);
+	if (!row) return null;
+	try {
+		return parsePlanSpend(JSON.parse(row.json));
+	} catch {
+		return null;
+	}
+}
+
+export async function writePlanSpend(db: Db, planId: string, spend: PlanSpend): Promise<void> {
+	const json = JSON.stringify(spend);
+	await writeTx(db, 'plans', storedLabel(planSpendPath(planId)), async (tx) => {
+		await tx.objectStore('plans').put({ planId, json });
+	});
 }

@@ -87,6 +87,12 @@ export interface ReviewRow {
  * A batch-mode run's round state (`batch/state.json`, `core/batch/store.ts`). Key:
  * [runId, modelDir]; rewritten whole. Kept as its JSON text and checked when read.
  */
+/** A run plan's money (`PlanSpend` as JSON), by plan id. */
+export interface PlanRow {
+	planId: string;
+	json: string;
+}
+
 export interface BatchStateRow {
 	runId: string;
 	modelDir: string;

@@ -8,6 +8,7 @@ import type {
 	CallRow,
 	HeadRow,
 	ManifestRow,
+	PlanRow,
 	RecordRow,
 	ReviewRow
 } from './idb-rows';
@@ -16,7 +17,7 @@ import type {
 export const DEFAULT_DB_NAME = 'lexpilot-workbench';
 
 /** Raise with each schema change and add a step to `upgrade`; never edit a released step. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** The database's schema (exported for tests that open a second, raw connection). */
 export interface WorkbenchDb extends DBSchema {
@@ -31,6 +32,8 @@ export interface WorkbenchDb extends DBSchema {
 	reviews: { key: [string, string, string, string]; value: ReviewRow };
 	batch_states: { key: [string, string]; value: BatchStateRow };
 	batch_answers: { key: [string, string, number]; value: BatchAnswerRow };
+	/** A run plan's spending cap and spend so far, by plan id (not a run's: kept when runs go). */
+	plans: { key: string; value: PlanRow };
 	records: {
 		key: [string, string, string, number];
 		value: RecordRow;
@@ -87,5 +90,8 @@ export function upgrade(db: Db, oldVersion: number): void {
 	if (oldVersion < 5) {
 		db.createObjectStore('batch_states', { keyPath: ['runId', 'modelDir'] });
 		db.createObjectStore('batch_answers', { keyPath: ['runId', 'modelDir', 'seq'] });
+	}
+	if (oldVersion < 6) {
+		db.createObjectStore('plans', { keyPath: 'planId' });
 	}
 }

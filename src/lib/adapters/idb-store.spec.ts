@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointError, RunLockedError } from '../core/errors';
 import { recordHead } from '../core/store/heads';
 import { makeA1, makeInteraction, makeManifest } from '../../../tests/support/record-factories';
+import { wrap } from 'idb';
 import { importRuns } from './idb-import';
+import { upgrade, type Db } from './idb-schema';
 import { openIdbStore } from './idb-store';
 import { closeTestStores, openTestStore, rawDb, rawDbOf } from '../../../tests/support/idb';
 import type { BundleRun } from './zip-bundle';
@@ -249,8 +251,8 @@ describe('IdbStore heads (schema version 2)', () => {
 
 		const store = await open({ idbFactory, dbName });
 		const raw = await rawDb(idbFactory, dbName);
-		expect(raw.version).toBe(5);
-		// Version 3 adds the call log's store; the run simply has no log. Version 4 adds reviews, 5 batch rounds.
+		expect(raw.version).toBe(6);
+		// Version 3 adds the call log's store; the run simply has no log. Version 4 adds reviews, 5 batch rounds, 6 plans.
 		expect(raw.objectStoreNames.contains('calls')).toBe(true);
 		expect(raw.objectStoreNames.contains('reviews')).toBe(true);
 		expect(await store.readCalls(run)).toEqual([]);
@@ -266,6 +268,75 @@ describe('IdbStore heads (schema version 2)', () => {
 		await store.readHeads(run, 'a1');
 		await store.readHeads(run, 'interaction');
 		expect(reads.records).toBe(0);
+	});
+
+	it('upgrades a version-5 database to 6: every store and row kept, plans kept by plan id', async () => {
+		const idbFactory = new IDBFactory();
+		const dbName = 'lexpilot-v5';
+		const v5 = [
+			'manifests',
+			'records',
+			'heads',
+			'calls',
+			'reviews',
+			'batch_states',
+			'batch_answers'
+		] as const;
+		// The version-5 schema (every step up to 5, as released) with one row in each store.
+		await new Promise<void>((resolve, reject) => {
+			const request = idbFactory.open(dbName, 5);
+			request.onupgradeneeded = () => {
+				upgrade(wrap(request.result) as unknown as Db, 0);
+				request.result.deleteObjectStore('plans');
+			};
+			request.onsuccess = () => {
+				const db = request.result;
+				expect([...db.objectStoreNames].sort()).toEqual([...v5].sort());
+				const tx = db.transaction([...v5], 'readwrite');
+				const key = { ...run, file: 'a1', seq: 0, reviewer: 'r', decision: 'd' };
+				tx.objectStore('manifests').put({ ...run, manifest: makeManifest(run) });
+				tx.objectStore('records').put({
+					...key,
+					case_number: '1',
+					history_type: 'complete',
+					json: '{}'
+				});
+				tx.objectStore('heads').put({ ...key, head: 'h' });
+				tx.objectStore('calls').put({ ...key, case_key: 'c', json: '{}' });
+				tx.objectStore('reviews').put({ ...key, json: '{}' });
+				tx.objectStore('batch_states').put({ ...run, json: '{}' });
+				tx.objectStore('batch_answers').put({ ...key, json: '{}' });
+				tx.oncomplete = () => {
+					db.close();
+					resolve();
+				};
+				tx.onerror = () => reject(tx.error);
+			};
+			request.onerror = () => reject(request.error);
+		});
+
+		const store = await open({ idbFactory, dbName });
+		const raw = await rawDb(idbFactory, dbName);
+		expect(raw.version).toBe(6);
+		for (const name of v5) expect(await raw.count(name), name).toBe(1);
+		expect(await store.readManifest(run)).toEqual(makeManifest(run));
+		const planId = 'a'.repeat(64);
+		expect(await store.readPlanSpend(planId)).toBeNull();
+		const spend = {
+			cap: 0.5,
+			spent: 0.61,
+			currency: 'USD',
+			capped: true,
+			updated_at: '2026-01-01T00:00:00.000Z'
+		};
+		await store.writePlanSpend(planId, spend);
+		expect(await store.readPlanSpend(planId)).toEqual(spend);
+		// A plan's money is not a run's: deleting the run keeps it.
+		await store.deleteRun(run);
+		expect(await store.readPlanSpend(planId)).toEqual(spend);
+		// A row that is not one this workbench wrote reads as none.
+		await raw.put('plans', { planId, json: '{"cap":-1}' });
+		expect(await store.readPlanSpend(planId)).toBeNull();
 	});
 
 	it('reports a damaged head with its file and line', async () => {

@@ -22,6 +22,7 @@ import { checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/che
 import { aboutRecord, orderByIdentity, PAIRED_FILES, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
+import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
 import * as batch from './idb-batch';
 import { readCallTotals } from './idb-call-totals';
 import { readHeadRows } from './idb-heads';
@@ -40,6 +41,7 @@ export type {
 	CallRow,
 	HeadRow,
 	ManifestRow,
+	PlanRow,
 	RecordRow,
 	ReviewRow
 } from './idb-rows';
@@ -59,7 +61,7 @@ export interface CaseRow {
 	json: string;
 }
 
-export class IdbStore implements CheckpointStore, CallLog, BatchStore {
+export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpendStore {
 	readonly #db: Db;
 	readonly #locks: LockManager | null;
 	/** Every lock name of this store starts with it: `<database name>:`. */
@@ -225,6 +227,11 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore {
 	appendBatchAnswers = (run: RunKey, answers: readonly SavedBatchAnswer[]) =>
 		batch.appendBatchAnswers(this.#db, run, answers);
 	readBatchAnswers = (run: RunKey) => batch.readBatchAnswers(this.#db, run);
+
+	// PlanSpendStore (`idb-batch.ts`): a run plan's spending cap and spend so far.
+	readPlanSpend = (planId: string) => batch.readPlanSpend(this.#db, planId);
+	writePlanSpend = (planId: string, spend: PlanSpend) =>
+		batch.writePlanSpend(this.#db, planId, spend);
 
 	async listRuns(): Promise<RunKey[]> {
 		const keys = await this.#db.getAllKeys('manifests');

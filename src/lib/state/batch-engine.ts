@@ -34,9 +34,9 @@ export async function planBatchReply(
 	message: PlanBatchMessage
 ): Promise<BatchReply> {
 	if (message.type === 'plan-batch-input') {
-		return { ok: true, text: plan.batch.input(message.run, message.name) };
+		return { ok: true, text: plan.input(message.index, message.name) };
 	}
-	return { ok: true, planImported: await plan.batch.importOutputs(message.files) };
+	return { ok: true, planImported: await plan.importOutputs(message.files) };
 }
 
 /** Sends batch messages through `post` and resolves each with its reply (`settle`). */

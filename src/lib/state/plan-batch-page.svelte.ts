@@ -5,7 +5,6 @@
  * was sending rounds for taken up again: every run's saved round polled (provider) or offered
  * again (files), never sent twice.
  */
-import type { RunKey } from '$lib/core/layout';
 import { coreText } from './core-text.svelte';
 import type { RunEngine } from './run-engine';
 import type { StoredPlan } from './plan-specs';
@@ -15,7 +14,7 @@ export type PlanUploadNote =
 	{ ok: true; answers: number; runs: number } | { ok: false; text: string };
 
 /** A run's input file as downloaded: the run id first (two repetitions' files share a name). */
-export const downloadName = (run: RunKey, name: string): string => `${run.runId}-${name}`;
+export const downloadName = (runId: string, name: string): string => `${runId}-${name}`;
 
 export class PlanBatchPage {
 	uploading = $state(false);
@@ -31,12 +30,12 @@ export class PlanBatchPage {
 		this.#goOn = goOn;
 	}
 
-	/** Offers one of `run`'s waiting input files for download (as `downloadName`). */
-	async download(run: RunKey, name: string): Promise<void> {
-		const reply = await this.#engine().planBatchInput($state.snapshot(run), name);
+	/** Offers one of the waiting input files of the plan's run `index` (as `downloadName`). */
+	async download(index: number, runId: string, name: string): Promise<void> {
+		const reply = await this.#engine().planBatchInput(index, name);
 		if (reply.ok && typeof reply.text === 'string') {
 			const { downloadText, safeFileName } = await import('$lib/adapters/download');
-			downloadText(reply.text, safeFileName(downloadName(run, name)), 'application/jsonl');
+			downloadText(reply.text, safeFileName(downloadName(runId, name)), 'application/jsonl');
 		}
 	}
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { SessionSnapshot } from '$lib/core/session';
 import { estimateCalls } from './call-estimate';
-import { learnTokensPerCall, planEstimate, planSpend } from './plan-cost';
+import { learnTokensPerCall, planEstimate } from './plan-cost';
 import { loadPrices, parseAmount, PRICES_KEY, savePrices } from './plan-prices';
 
 const models = (evaluated: string) => ({ evaluated, user: 'u', judge: 'j' });
 const runs = [{ models: models('a') }, { models: models('b') }];
 
-function snapshot(): PlanSnapshot {
+function snapshot(): SessionSnapshot {
+	const mode = 'interactive' as const;
 	const run = (ev: number, judge: number) =>
 		({
 			calls: { byRole: { evaluated: 2, user: 0, judge: 1 } },
@@ -16,31 +17,23 @@ function snapshot(): PlanSnapshot {
 				user: { prompt: 0, completion: 0 },
 				judge: { prompt: judge, completion: 0 }
 			}
-		}) as unknown as NonNullable<PlanSnapshot['runs'][number]['run']>;
+		}) as unknown as NonNullable<SessionSnapshot['runs'][number]['run']>;
 	return {
 		status: 'running',
 		runs: [
-			{ runId: 'r1', model: 'a', repetition: 1, status: 'running', run: run(2000, 500) },
-			{ runId: 'r1', model: 'b', repetition: 1, status: 'waiting', run: null }
+			{ runId: 'r1', model: 'a', repetition: 1, mode, status: 'running', run: run(2000, 500) },
+			{ runId: 'r1', model: 'b', repetition: 1, mode, status: 'queued', run: null }
 		],
 		calls: { done: 3, estimatedTotal: 10, perSecond: null },
 		etaMs: null,
 		endpoints: [],
+		spend: null,
 		startedAt: 0,
 		elapsedMs: 0
 	};
 }
 
 describe('plan cost', () => {
-	it('spend so far: each role at its model’s price; rows not opened add nothing', () => {
-		const spend = planSpend(snapshot(), runs, {
-			models: { a: { input: 1, output: 10 }, j: { input: 2, output: 0 } }
-		});
-		expect(spend.tokens).toEqual({ prompt: 2500, completion: 200 });
-		expect(spend.cost).toBeCloseTo((2000 + 2000 + 1000) / 1e6, 12);
-		expect(spend.unpriced).toEqual([]);
-	});
-
 	it('estimate: calls of one run × runs; tokens and cost once tokens per call are known', () => {
 		const perRun = estimateCalls(['ljp-direct'], 4); // 4 evaluated + 4 judge calls per run
 		const none = planEstimate(perRun, runs, {}, { models: {} });

@@ -1,11 +1,12 @@
 /**
- * What a plan costs, for the Run page: before Start, its calls (the call estimate of one run
- * times its runs) and, where earlier runs taught the tokens per call of its models, its tokens
- * and money; during the run, tokens and spend so far (`spendOf` over the progress rows).
+ * What a plan costs before Start, for the Run page: its calls (the call estimate of one run times
+ * its runs) and, where earlier runs taught the tokens per call of its models, its tokens and
+ * money. During the run the session counts the spend (`SessionSnapshot.spend`); its calls teach
+ * the tokens per call of the next estimate.
  */
-import type { RoleTokens, Prices, Spend, TokenCount } from '$lib/core/calls/cost';
-import { costOf, spendOf } from '$lib/core/calls/cost';
-import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { Prices, TokenCount } from '$lib/core/calls/cost';
+import { costOf } from '$lib/core/calls/cost';
+import type { SessionSnapshot } from '$lib/core/session';
 import { ROLES, type Role } from '$lib/core/record-names';
 import type { CallEstimate, CallRange } from './call-estimate';
 
@@ -50,28 +51,9 @@ export function planEstimate(
 	return { calls, tokens, cost };
 }
 
-/** Each run's tokens by role with its models, from a plan's progress (rows in plan order). */
-export function rowTokens(
-	snapshot: PlanSnapshot,
-	runs: readonly { models: Record<Role, string> }[]
-): RoleTokens[] {
-	return snapshot.runs.flatMap((row, i) =>
-		row.run && runs[i] ? [{ models: runs[i].models, tokens: row.run.tokens }] : []
-	);
-}
-
-/** Tokens and spend so far of a plan. */
-export function planSpend(
-	snapshot: PlanSnapshot,
-	runs: readonly { models: Record<Role, string> }[],
-	prices: Prices
-): Spend {
-	return spendOf(rowTokens(snapshot, runs), prices);
-}
-
 /** Tokens per call of each model that made calls in `snapshot`, added to `into`. */
 export function learnTokensPerCall(
-	snapshot: PlanSnapshot,
+	snapshot: SessionSnapshot,
 	runs: readonly { models: Record<Role, string> }[],
 	into: TokensPerCall = {}
 ): TokensPerCall {

@@ -1,22 +1,22 @@
 /**
  * The Run page's run plan: the models and repetitions of the form, the plan under way (its
- * progress, tokens and spend, the spending cap that pauses it) and the plans of this browser not
- * finished yet, for "Resume". The plan runs in the run's worker (`run-engine.ts`, `plan-runner.ts`);
- * what is remembered of it (no key) is in `plan-specs.ts`, prices in `plan-prices.ts`.
+ * session's snapshot: progress, tokens, the spend against the cap kept with the plan) and the
+ * plans of this browser not finished yet, for "Resume". The plan runs in the run's worker
+ * (`run-engine.ts`, `plan-runner.ts`), whose session pauses it at the cap; what is remembered of
+ * it (no key) is in `plan-specs.ts`, prices in `plan-prices.ts`.
  */
-import { capPassed, type Prices } from '$lib/core/calls/cost';
+import type { Prices } from '$lib/core/calls/cost';
 import { planId, planRuns, type PlannedRun } from '$lib/core/engine/plan';
-import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
+import type { SessionSnapshot } from '$lib/core/session';
 import { measuredTokens, type MeasuredTokens } from './earlier-tokens';
 import { storedClients } from './plan-clients';
-import { planSpend, learnTokensPerCall, type TokensPerCall } from './plan-cost';
+import { learnTokensPerCall, type TokensPerCall } from './plan-cost';
 import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
 import { loadPrices, parseAmount, savePrices } from './plan-prices';
-import type { PlanRequest } from './plan-runner';
+import type { PlanInputs, PlanRequest } from './plan-runner';
 import { PlanBatchPage } from './plan-batch-page.svelte';
-import type { PlanBatchView } from './plan-batch-view';
 import type { BatchChoice } from './batch-view';
 import * as specs from './plan-specs';
 import type { RunEngine } from './run-engine';
@@ -36,15 +36,14 @@ export class PlanState {
 
 	/** The plan shown in Progress (under way or last ended), with its runs. */
 	shown = $state.raw<{ stored: specs.StoredPlan; runs: PlannedRun[] } | null>(null);
-	snapshot = $state.raw<PlanSnapshot | null>(null);
-	/** Batch mode: the plan's rows (round of each run) in place of `snapshot`. */
-	batchView = $state.raw<PlanBatchView | null>(null);
+	/** Its session as last reported (either mode): status, rows, calls, spend against the cap. */
+	snapshot = $state.raw<SessionSnapshot | null>(null);
+	/** Batch mode, files: each waiting run's input files (by row), once the plan has ended. */
+	inputs = $state.raw<PlanInputs>([]);
 	/** Batch mode: files downloaded and uploaded, a plan taken up after a reload. */
 	readonly batch: PlanBatchPage;
 	active = $state(false);
 	error = $state<string | null>(null);
-	/** The spend that passed the cap and paused the plan; null when the cap did not pause it. */
-	cappedAt = $state<number | null>(null);
 	/** Plans of this browser not finished, less the one shown. */
 	stored = $state.raw<specs.StoredPlan[]>([]);
 	unfinished = $derived(this.stored.filter((p) => p.planId !== this.shown?.stored.planId));
@@ -55,10 +54,8 @@ export class PlanState {
 	/** What the estimate before Start prices calls with: this page's plans over earlier runs. */
 	knownPerCall = $derived<TokensPerCall>({ ...this.earlier?.perCall, ...this.perCall });
 	#measures = 0;
-
-	spend = $derived(
-		this.snapshot && this.shown ? planSpend(this.snapshot, this.shown.runs, this.prices) : null
-	);
+	/** The session's cap has filled the cap field (when empty) since the last start. */
+	#capShown = false;
 
 	readonly #engine: () => RunEngine;
 	readonly #sources: () => RunSources;
@@ -71,7 +68,10 @@ export class PlanState {
 		this.#sources = sources;
 		this.batch = new PlanBatchPage(engine, async () => {
 			const last = this.#last;
-			if (last) await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys);
+			// The cap kept with the plan holds on.
+			if (last) {
+				await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys, undefined);
+			}
 		});
 	}
 
@@ -147,15 +147,19 @@ export class PlanState {
 			updatedAt: specs.nowIso(),
 			...(batch !== 'interactive' && !built.simulated ? { batch } : {})
 		};
-		await this.#run(stored, built.clients, built.keys);
+		await this.#run(stored, built.clients, built.keys, this.cap);
 	}
 
-	/** Starts a stored plan again: every run goes on where it stopped. */
+	/**
+	 * Starts a stored plan again: every run goes on where it stopped, under the cap kept with the
+	 * plan (the cap field's, when one is typed), the spend continuing from the saved one.
+	 */
 	async resumeStored(plan: specs.StoredPlan): Promise<void> {
 		const shared = resolveEndpoints(this.#sources().settings);
 		const clients = storedClients(plan.spec, $state.snapshot(this.rows), shared);
 		const keys = plan.simulated ? [] : keysOf(clients);
-		await this.#run({ ...plan, status: 'running' }, clients, keys);
+		const cap = this.capText.trim() === '' ? undefined : this.cap;
+		await this.#run({ ...plan, status: 'running' }, clients, keys, cap);
 	}
 
 	/** After a reload: takes up the plan in batch mode this browser was sending rounds for. */
@@ -171,23 +175,27 @@ export class PlanState {
 
 	pause(): void {
 		this.#engine().pause();
-		this.#status('paused');
 	}
 
 	resume(): void {
-		this.cappedAt = null;
 		this.#engine().resume();
-		this.#status('running');
+	}
+
+	/** The cap field changed: the plan under way takes the new cap (a higher one resumes it). */
+	capChanged(): void {
+		if (this.active && this.snapshot?.spend) this.#engine().setCap(this.cap);
 	}
 
 	stop(): void {
 		this.#engine().stop();
 	}
 
+	/** `cap` undefined: the cap kept with the plan; else the cap field's (null: none). */
 	async #run(
 		stored: specs.StoredPlan,
 		clients: PlanRequest['clients'],
-		keys: string[]
+		keys: string[],
+		cap: number | null | undefined
 	): Promise<void> {
 		const sources = this.#sources();
 		if (!sources.dataset) throw new Error('no dataset loaded');
@@ -214,52 +222,51 @@ export class PlanState {
 			simulated: stored.simulated,
 			clients: plain(clients),
 			keys,
+			spend: { prices: plain(this.prices), ...(cap === undefined ? {} : { cap }) },
 			...(stored.batch ? { batch: stored.batch } : {})
 		};
 		specs.storePlan(browserStorage(), stored);
 		this.batch.taken(stored.planId);
 		this.#last = { stored, clients, keys };
+		// The same plan again (after an upload, a resume): its last snapshot stays until the next.
 		if (this.shown?.stored.planId !== stored.planId) {
-			this.batchView = null;
+			this.snapshot = null;
 			this.batch.note = null;
 		}
 		this.shown = { stored, runs: planRuns(stored.spec) };
-		this.snapshot = null;
+		this.inputs = [];
+		this.#capShown = false;
 		this.error = null;
-		this.cappedAt = null;
 		this.active = true;
 		this.refresh();
 		try {
-			const end = await this.#engine().startPlan(
-				request,
-				(s) => this.#onSnapshot(s),
-				(view) => (this.batchView = view)
-			);
+			const end = await this.#engine().startPlan(request, (s) => this.#onSnapshot(s));
 			if (end.snapshot) this.#onSnapshot(end.snapshot);
-			if (end.batch) this.batchView = end.batch;
+			this.inputs = end.inputs ?? [];
 			this.error = end.error;
-			const status = end.batch?.status ?? end.snapshot?.status;
+			const status = end.snapshot?.status;
 			if (status === 'done') specs.forgetPlan(browserStorage(), stored.planId);
 			// Files mode: every run left is waiting for its outputs; the plan resumes after the upload.
 			else if (status === 'waiting') this.#status('paused');
-			else this.#status(status === 'aborted' ? 'stopped' : 'failed');
+			else this.#status(status === 'stopped' ? 'stopped' : 'failed');
 		} finally {
 			this.active = false;
 			this.refresh();
 		}
 	}
 
-	#onSnapshot(snapshot: PlanSnapshot): void {
+	#onSnapshot(snapshot: SessionSnapshot): void {
+		const was = this.snapshot?.status;
 		this.snapshot = snapshot;
 		const shown = this.shown;
 		if (!shown) return;
 		this.perCall = learnTokensPerCall(snapshot, shown.runs, this.perCall);
-		const spend = planSpend(snapshot, shown.runs, this.prices);
-		if (snapshot.status === 'running' && this.cappedAt === null && capPassed(spend, this.cap)) {
-			this.cappedAt = spend.cost;
-			this.#engine().pause();
-			this.#status('paused');
-		}
+		// The cap the session holds (kept with the plan) fills an empty cap field, once a start.
+		const cap = snapshot.spend?.cap ?? null;
+		if (!this.#capShown && cap !== null && this.capText.trim() === '') this.capText = String(cap);
+		this.#capShown = true;
+		if (snapshot.status !== was && snapshot.status === 'paused') this.#status('paused');
+		if (snapshot.status !== was && snapshot.status === 'running') this.#status('running');
 	}
 
 	#status(status: specs.StoredPlan['status']): void {

@@ -657,7 +657,7 @@ describe('RunController, several stages together, stopped', () => {
 		const run = watchedRun(jitteredClient(), { stages, dataset, concurrency: 1 });
 		const { store, controller } = run;
 		const stopped = await stopAfterGen(run, 1);
-		expect(stopped.progress.gen?.status).toBe('aborted');
+		expect(stopped.progress.gen?.status).toBe('stopped');
 		const kept = await savedCases(store, stopped, 'gen');
 		expect(stopped.progress.gen?.done).toBe(kept.length);
 

@@ -5,10 +5,8 @@
  * stutter at hundreds of cases). Either way the page sees one `RunEngine`.
  */
 import type { CheckpointStore } from '$lib/core/store/types';
-import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { SessionSnapshot } from '$lib/core/session';
 import type { PlanEnd, PlanRequest } from './plan-runner';
-import type { PlanBatchView } from './plan-batch-view';
-import type { RunKey } from '$lib/core/layout';
 import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
@@ -30,22 +28,24 @@ export interface RunEngine {
 	resume(): void;
 	stop(): void;
 	/**
-	 * Runs a plan to its end (pause, resume and stop then act on it), telling `onSnapshot` its
-	 * progress; never throws: resolves with its last snapshot, or why it could not start.
+	 * Runs a plan to its end (pause, resume, stop and `setCap` then act on it), telling
+	 * `onSnapshot` its progress; never throws: resolves with its last snapshot, or why it could
+	 * not start.
 	 */
 	startPlan(
 		request: PlanRequest,
-		onSnapshot: (snapshot: PlanSnapshot) => void,
-		onBatch?: (view: PlanBatchView) => void
+		onSnapshot: (snapshot: SessionSnapshot) => void
 	): Promise<PlanEnd>;
+	/** The running plan's new spending cap (null: none); a plan it no longer holds resumes. */
+	setCap(cap: number | null): void;
 	/** Batch mode, files: imports a waiting round's output files (start the run again to go on). */
 	importBatch(request: RunRequest, files: BatchOutputFile[]): Promise<BatchReply>;
 	/** Batch mode, files: the text of one of the waiting round's input files. */
 	batchInput(name: string): Promise<BatchReply>;
 	/** A plan in batch mode, files: imports output files for every waiting run of the last plan. */
 	importPlanBatch(files: BatchOutputFile[]): Promise<BatchReply>;
-	/** A plan in batch mode, files: the text of one of `run`'s waiting input files. */
-	planBatchInput(run: RunKey, name: string): Promise<BatchReply>;
+	/** A plan in batch mode, files: the text of one of the waiting input files of run `index`. */
+	planBatchInput(index: number, name: string): Promise<BatchReply>;
 }
 
 export type { PlanEnd } from './plan-runner';
@@ -69,7 +69,7 @@ export interface RunEngineOptions {
 
 /** The in-thread engine, loaded on first use: it carries the whole engine. */
 async function inThread(options: RunEngineOptions): Promise<RunEngine> {
-	const [{ RunController }, { PlanRunner, runPlanRequest }] = await Promise.all([
+	const [{ RunController }, { PlanRunner }] = await Promise.all([
 		import('./run-controller'),
 		import('./plan-runner')
 	]);
@@ -90,8 +90,8 @@ async function inThread(options: RunEngineOptions): Promise<RunEngine> {
 		pause: () => act('pause'),
 		resume: () => act('resume'),
 		stop: () => act('stop'),
-		startPlan: (request, onSnapshot, onBatch) =>
-			runPlanRequest(plan, request, store, { onSnapshot, onBatch }),
+		startPlan: (request, onSnapshot) => plan.run(request, store, onSnapshot),
+		setCap: (cap) => plan.setCap(cap),
 		importBatch: (request, files) =>
 			refused(
 				batchReply(controller, { type: 'batch-import', id: 0, request: toWire(request), files })
@@ -99,8 +99,8 @@ async function inThread(options: RunEngineOptions): Promise<RunEngine> {
 		batchInput: (name) => refused(batchReply(controller, { type: 'batch-input', id: 0, name })),
 		importPlanBatch: (files) =>
 			refused(planBatchReply(plan, { type: 'plan-batch-import', id: 0, files })),
-		planBatchInput: (run, name) =>
-			refused(planBatchReply(plan, { type: 'plan-batch-input', id: 0, run, name }))
+		planBatchInput: (index, name) =>
+			refused(planBatchReply(plan, { type: 'plan-batch-input', id: 0, index, name }))
 	};
 }
 
@@ -127,11 +127,7 @@ export function workerRunEngine(
 	/** Resolves the run under way: its last snapshot, or null when the worker could not start. */
 	let ended: ((snapshot: RunSnapshot | null) => void) | null = null;
 	/** The plan under way in the worker: where its snapshots and its end go. */
-	let plan: {
-		onSnapshot: (s: PlanSnapshot) => void;
-		onBatch?: (view: PlanBatchView) => void;
-		end: (e: PlanEnd) => void;
-	} | null = null;
+	let plan: { onSnapshot: (s: SessionSnapshot) => void; end: (e: PlanEnd) => void } | null = null;
 
 	const asker = batchAsker((message) => worker?.postMessage(message));
 	const show = (next: RunSnapshot) => {
@@ -161,12 +157,11 @@ export function workerRunEngine(
 			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
 			else if (message.type === 'batch-reply') asker.settle(message.id, message.reply);
 			else if (message.type === 'plan-snapshot') plan?.onSnapshot(message.snapshot);
-			else if (message.type === 'plan-batch') plan?.onBatch?.(message.view);
 			else if (message.type === 'plan-ended') {
 				const p = plan;
 				plan = null;
-				const { snapshot, batch, error } = message;
-				p?.end({ snapshot, error, ...(batch ? { batch } : {}) });
+				const { snapshot, inputs, error } = message;
+				p?.end({ snapshot, error, ...(inputs ? { inputs } : {}) });
 			} else {
 				const { run, status, error, errorSaid, at } = message;
 				updatePlanStatus(options.plans(), run, status, error, new Date(at), errorSaid);
@@ -225,13 +220,13 @@ export function workerRunEngine(
 			}
 			return (await done) ?? viaFallback(request);
 		},
-		async startPlan(request, onSnapshot, onBatch) {
+		async startPlan(request, onSnapshot) {
 			if (ended || plan) throw new Error('a run is already active in this page');
 			if (!spawn || usingFallback) {
 				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).startPlan(request, onSnapshot, onBatch);
+				return (await fallback).startPlan(request, onSnapshot);
 			}
-			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, onBatch, end }));
+			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, end }));
 			try {
 				worker ??= start();
 				worker.postMessage({ type: 'start-plan', request: JSON.parse(JSON.stringify(request)) });
@@ -262,13 +257,17 @@ export function workerRunEngine(
 			}
 			return asker.ask({ type: 'plan-batch-import', files });
 		},
-		async planBatchInput(run, name) {
+		async planBatchInput(index, name) {
 			if (!spawn || usingFallback || !worker) {
 				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).planBatchInput(run, name);
+				return (await fallback).planBatchInput(index, name);
 			}
-			return asker.ask({ type: 'plan-batch-input', run, name });
+			return asker.ask({ type: 'plan-batch-input', index, name });
 		},
+		setCap: (cap) =>
+			usingFallback
+				? void fallback?.then((e) => e.setCap(cap))
+				: worker?.postMessage({ type: 'set-cap', cap }),
 		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
 		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),
 		stop: () => (usingFallback ? void fallback?.then((e) => e.stop()) : post('stop'))

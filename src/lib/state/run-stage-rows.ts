@@ -19,7 +19,7 @@ export function stageRows(snap: EngineSnapshot, batch = false): RunSnapshot['pro
 				? 'running'
 				: s.failures > 0
 					? 'failed'
-					: 'aborted';
+					: 'stopped';
 		const end = s.doneAt ?? snap.startedAt + snap.elapsedMs;
 		progress[s.stage] = {
 			stage: s.stage,

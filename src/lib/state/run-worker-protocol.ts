@@ -6,10 +6,9 @@
 import type { RunDataset } from '$lib/core/engine/types';
 import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
-import type { PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type { SessionSnapshot } from '$lib/core/session';
 import type { ImportResult } from '$lib/core/batch/import';
-import type { PlanBatchView } from './plan-batch-view';
-import type { PlanRequest } from './plan-runner';
+import type { PlanEnd, PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
 import type { ClientSpec } from './run-request';
@@ -23,19 +22,21 @@ export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'datase
 
 export type ToWorker =
 	| { type: 'start'; request: WireRequest }
-	/** A run plan (models × repetitions); pause, resume and stop then act on it. */
+	/** A run plan (models × repetitions); pause, resume, stop and a new cap then act on it. */
 	| { type: 'start-plan'; request: PlanRequest }
 	| { type: 'pause' }
 	| { type: 'resume' }
 	| { type: 'stop' }
+	/** The plan's new spending cap (null: none); a plan it no longer holds resumes. */
+	| { type: 'set-cap'; cap: number | null }
 	/** Batch mode, files: a waiting round's output files (`batch-reply` answers, same `id`). */
 	| { type: 'batch-import'; id: number; request: WireRequest; files: BatchOutputFile[] }
 	/** Batch mode, files: the text of one of the waiting round's input files. */
 	| { type: 'batch-input'; id: number; name: string }
 	/** A plan in batch mode, files: output files answering every waiting run of the last plan. */
 	| { type: 'plan-batch-import'; id: number; files: BatchOutputFile[] }
-	/** A plan in batch mode, files: one of a run's waiting input files. */
-	| { type: 'plan-batch-input'; id: number; run: RunKey; name: string };
+	/** A plan in batch mode, files: one of the waiting input files of its run `index`. */
+	| { type: 'plan-batch-input'; id: number; index: number; name: string };
 
 /** An output file uploaded for a files round: its name as given and its text. */
 export interface BatchOutputFile {
@@ -60,16 +61,9 @@ export type FromWorker =
 	| { type: 'ended'; snapshot: RunSnapshot }
 	| { type: 'plan-save'; plan: RunPlan }
 	| { type: 'batch-reply'; id: number; reply: BatchReply }
-	| { type: 'plan-snapshot'; snapshot: PlanSnapshot }
+	| { type: 'plan-snapshot'; snapshot: SessionSnapshot }
 	/** The run plan has ended: its last snapshot, or why it could not start. */
-	| {
-			type: 'plan-ended';
-			snapshot: PlanSnapshot | null;
-			batch?: PlanBatchView;
-			error: string | null;
-	  }
-	/** A plan in batch mode: its rows, at each change of a run's rounds. */
-	| { type: 'plan-batch'; view: PlanBatchView }
+	| ({ type: 'plan-ended' } & PlanEnd)
 	| {
 			type: 'plan-status';
 			run: RunKey;

@@ -8,7 +8,7 @@
 /// <reference lib="webworker" />
 import { openIdbStore } from '$lib/adapters/idb-store';
 import { browserClientFactory } from './browser-client';
-import { PlanRunner, runPlanRequest } from './plan-runner';
+import { PlanRunner } from './plan-runner';
 import { RunController } from './run-controller';
 import { batchReply, planBatchReply } from './batch-engine';
 import { idleSnapshot, toRunError } from './run-snapshot';
@@ -59,10 +59,9 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 	if (message.type === 'start-plan') {
 		void openIdbStore()
 			.then((store) =>
-				runPlanRequest(planRunner, message.request, store, {
-					onSnapshot: (snapshot) => post({ type: 'plan-snapshot', snapshot }),
-					onBatch: (view) => post({ type: 'plan-batch', view })
-				})
+				planRunner.run(message.request, store, (snapshot) =>
+					post({ type: 'plan-snapshot', snapshot })
+				)
 			)
 			.catch((e: unknown) => ({
 				snapshot: null,
@@ -86,6 +85,7 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 			.then((reply) => post({ type: 'batch-reply', id, reply }));
 		return;
 	}
+	if (message.type === 'set-cap') return planRunner.setCap(message.cap);
 	if (planRunner.active) return planRunner[message.type]();
 	void controller?.then((c) => c[message.type]());
 };

@@ -1,9 +1,8 @@
 /** Figures of a run plan as the Run page shows them: money, token counts, ranges. */
-import type { Prices } from '$lib/core/calls/cost';
 
 /** `0.0123 USD`: four decimals (a small plan costs fractions of a cent per case). */
-export function formatMoney(amount: number, prices: Prices): string {
-	return `${amount.toFixed(4)} ${prices.currency ?? 'USD'}`;
+export function formatMoney(amount: number, currency = 'USD'): string {
+	return `${amount.toFixed(4)} ${currency}`;
 }
 
 /** `1,234` or `1,000–2,000`, rounded. */

@@ -1,22 +1,52 @@
 /**
- * Words for a run plan's status and for its rows' (PROTOCOL.md §8), one table for the plan
- * progress of both modes; batch mode says its own "waiting" (for a round, not for a turn).
+ * Words for a run plan's status and its rows' (PROTOCOL.md §8): the session's one vocabulary
+ * (`SessionStatus`, `SessionRunStatus`), one table for the plan progress of both modes. A row of
+ * a paused plan that was running says "paused". `waiting` is batch mode's: a files round waits
+ * for its outputs.
  */
-import type { PlanRunStatus, PlanSnapshot } from '$lib/core/engine/plan-progress';
+import type {
+	SessionRow,
+	SessionRunStatus,
+	SessionSnapshot,
+	SessionStatus
+} from '$lib/core/session';
 import { m } from '$lib/paraglide/messages';
 
-export const PLAN_STATUS: Record<PlanSnapshot['status'], () => string> = {
+export const PLAN_STATUS: Record<SessionStatus, () => string> = {
 	running: () => m.plans_status_running(),
+	pausing: () => m.plans_status_pausing(),
 	paused: () => m.plans_status_paused(),
+	stopping: () => m.plans_status_stopping(),
+	waiting: () => m.planbatch_status_waiting(),
 	done: () => m.plans_status_done(),
 	failed: () => m.plans_status_failed(),
-	aborted: () => m.plans_status_aborted()
+	stopped: () => m.plans_status_stopped()
 };
 
-export const PLAN_ROW: Record<PlanRunStatus, () => string> = {
-	waiting: () => m.plans_row_waiting(),
+export const PLAN_BADGE: Record<SessionStatus, string> = {
+	running: 'badge-accent',
+	pausing: 'badge-warn',
+	paused: 'badge-warn',
+	stopping: 'badge-warn',
+	waiting: 'badge-warn',
+	done: 'badge-ok',
+	failed: 'badge-danger',
+	stopped: 'badge-warn'
+};
+
+/** What a row shows: its own status, `paused` while the plan holds it. */
+export type PlanRowShown = SessionRunStatus | 'paused';
+
+export const PLAN_ROW: Record<PlanRowShown, () => string> = {
+	queued: () => m.plans_row_queued(),
 	running: () => m.plans_row_running(),
+	paused: () => m.plans_row_paused(),
+	waiting: () => m.planbatch_row_waiting(),
 	done: () => m.plans_row_done(),
 	failed: () => m.plans_row_failed(),
-	aborted: () => m.plans_row_aborted()
+	stopped: () => m.plans_row_stopped()
 };
+
+export function rowShown(snapshot: SessionSnapshot, row: SessionRow): PlanRowShown {
+	return row.status === 'running' && snapshot.status === 'paused' ? 'paused' : row.status;
+}

@@ -214,8 +214,9 @@ class RunSession implements Session {
 
 	stop(): void {
 		if (this.#ended || this.#abort.signal.aborted) return;
-		this.#tracker.setStatus('stopping');
+		// Aborted before the snapshot that says so: a listener that stops again returns at once.
 		this.#abort.abort();
+		this.#tracker.setStatus('stopping');
 		// Runs held by a pause see the abort too.
 		this.#scheduler.wakeAll();
 	}

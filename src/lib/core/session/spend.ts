@@ -122,7 +122,9 @@ export class SpendMeter {
 			this.#capped = true;
 			void this.save();
 			this.#onCapped();
-		} else if (Date.now() - this.#lastWrite >= 2000) void this.save();
+			// Once past the cap, every call still under way as it pauses is saved at once: a reload
+			// finds what was spent.
+		} else if (this.#capped || Date.now() - this.#lastWrite >= 2000) void this.save();
 	}
 
 	/** Money so far: the saved spend plus this start's calls. */
