@@ -4,7 +4,7 @@
  * building (the SVG and PNG exports draw it); model ids are hostile and escaped.
  */
 import type { PaperRow } from '$lib/core/leaderboard/paper-table';
-import type { ColumnKey } from '$lib/core/leaderboard/columns';
+import type { ColumnKey } from '$lib/core/protocol/metrics';
 import { xmlEscape } from './svg-chart';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, 'Noto Sans SC', sans-serif";

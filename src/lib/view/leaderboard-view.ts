@@ -2,7 +2,7 @@
  * The Results page's leaderboard in words: column labels in the interface language, the sort
  * and class options, and the scope a board shows (all cases or one class).
  */
-import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/leaderboard/columns';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/protocol/metrics';
 import type { Board, LeaderboardScope } from '$lib/core/leaderboard/leaderboard';
 import type { SortKey } from '$lib/core/leaderboard/sort';
 import { m } from '$lib/paraglide/messages';

@@ -5,7 +5,7 @@
  * text is escaped; model ids, hosts and case numbers are hostile.
  */
 import { interval, meanSd, rankText } from '$lib/core/leaderboard/cells';
-import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/leaderboard/columns';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/protocol/metrics';
 import type { RowCost } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import { paperTable } from '$lib/core/leaderboard/paper-table';

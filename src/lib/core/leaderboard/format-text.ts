@@ -7,7 +7,7 @@
 import { renderTable, type Align } from '../results/text-table';
 import { english } from '../voice';
 import { interval, meanSd, moneyText, rankText, tokensText } from './cells';
-import { COLUMN_HEAD, LEADERBOARD_COLUMNS } from './columns';
+import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import type { RowCost } from './costs';
 import { LEGEND } from './exports';
 import type { Board, Leaderboard, LeaderboardScope } from './leaderboard';
@@ -31,7 +31,7 @@ function scopeText(
 	costs: Record<string, RowCost> | null
 ): string[] {
 	const rows = paperTable(scope, options.sort, costs);
-	const heads = LEADERBOARD_COLUMNS.map((c) => COLUMN_HEAD[c]);
+	const heads = LEADERBOARD_COLUMNS.map((c) => COLUMN[c].head);
 	const main = renderTable(
 		['Model', 'n', ...heads],
 		rows.map((r) => [
@@ -57,7 +57,7 @@ function scopeText(
 	const tied = LEADERBOARD_COLUMNS.flatMap((c) => {
 		const pairs = scope.pairs.filter((p) => p.column === c && p.tied);
 		return pairs.length
-			? [`  ${COLUMN_HEAD[c]}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
+			? [`  ${COLUMN[c].head}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
 			: [];
 	});
 	const out = [

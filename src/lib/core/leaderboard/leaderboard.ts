@@ -14,7 +14,7 @@ import type { BootstrapDescription } from '../results/report';
 import { BOARD_FIELDS, splitBoards, type BoardRow } from './boards';
 import { canonicalJson } from '../hash';
 import { comparabilityFields } from '../metrics/groups';
-import type { ColumnKey } from './columns';
+import type { ColumnKey } from '../protocol/metrics';
 import { resampleScope, type ModelRuns } from './resample';
 import { summariseScope, TIE_ALPHA, type LeaderboardCell, type PairTest } from './scope';
 

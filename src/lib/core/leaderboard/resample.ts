@@ -20,11 +20,11 @@ import {
 } from '../metrics/case-table';
 import { evaluateRates, SLOTS } from '../metrics/kernel';
 import type { Prng } from '../metrics/prng';
-import { COLUMN_SLOT, LEADERBOARD_COLUMNS } from './columns';
+import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 
 /** Columns per model in every array below. */
 export const C = LEADERBOARD_COLUMNS.length;
-const SLOT_OF = Int32Array.from(LEADERBOARD_COLUMNS, (c) => COLUMN_SLOT[c]);
+const SLOT_OF = Int32Array.from(LEADERBOARD_COLUMNS, (c) => COLUMN[c].slot);
 const W = ROW_WIDTH;
 
 /** One model's runs: each run's case counts, in the board's case order. */

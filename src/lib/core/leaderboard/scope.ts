@@ -6,7 +6,7 @@
 import { mean, sampleSd } from '../metrics/moments';
 import { definedSorted, MIN_CASES, percentileInterval, type Interval } from '../metrics/bootstrap';
 import { bootstrapP } from '../metrics/paired';
-import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import { holm } from './holm';
 import { rankIntervals, ranksOf } from './ranks';
 import { C, type ScopeSamples } from './resample';

@@ -1,0 +1,2 @@
+/** The benchmark declared once (DESIGN: protocol): its metrics. */
+export * from './metrics';
