@@ -3,7 +3,7 @@ import { ROW_WIDTH } from '../metrics/case-table';
 import { evaluateRates, SLOTS } from '../metrics/kernel';
 import { Prng } from '../metrics/prng';
 import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
-import { C, resampleScope, type ModelRuns } from './resample';
+import { C, resampleScope, type ModelRuns } from './scope';
 
 /** Random counts of `n` cases: small integers in every column, zeros often (a stage unscored). */
 function randomCounts(rng: Prng, n: number): Int32Array {
