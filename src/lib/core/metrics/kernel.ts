@@ -18,7 +18,7 @@ import {
 	LJP_OFFSET,
 	type ScoredStages
 } from './case-table';
-import { METRICS } from '../protocol/metrics';
+import { METRICS, slotOf, type MetricStage } from '../protocol/metrics';
 import { LJP_SETUPS, type LjpSetup } from './types';
 
 /** The rates that get an interval, in slot order (`../protocol/metrics.ts`). */
@@ -36,6 +36,15 @@ export interface RateTree<V> {
 const [TP, FN, FP, TN] = [LCA_TP, LCA_FN, LCA_FP, LCA_TN];
 const [D_N, D_SUCCESS, D_ROUND1, D_ROUND2] = [DCG_N, DCG_SUCCESS, DCG_ROUND1, DCG_ROUND2];
 const LJP_BLOCKS = LJP_SETUPS.map((s) => LJP_OFFSET[s]);
+// Where each rate goes: its row of METRICS.
+const [MACRO_F1, F1_U, F1_C, ACC_C, ACC_U] = ['macro_f1', 'f1_u', 'f1_c', 'acc_c', 'acc_u'].map(
+	(k) => slotOf('lca', k)
+);
+const [SUCCESS, ROUND1, ROUND2] = ['success_rate', 'round1_rate', 'round2_rate'].map((k) =>
+	slotOf('dcg', k)
+);
+const LJP_QWK = LJP_SETUPS.map((s) => slotOf(s, 'qwk'));
+const LJP_ACCURACY = LJP_SETUPS.map((s) => slotOf(s, 'accuracy'));
 
 /**
  * `num / den`, NaN when the denominator is zero: a share with nothing to count is undefined
@@ -104,39 +113,32 @@ export function evaluateRates(acc: Float64Array | Int32Array, out: Float64Array,
 	const tn = acc[TN];
 	const f1u = f1(tp, fp, fn);
 	const f1c = f1(tn, fp, fn);
-	out[at] = (f1u + f1c) / 2; // NaN when either is
-	out[at + 1] = f1u;
-	out[at + 2] = f1c;
-	out[at + 3] = rate(tn, tn + fp);
-	out[at + 4] = rate(tp, tp + fn);
+	out[at + MACRO_F1] = (f1u + f1c) / 2; // NaN when either is
+	out[at + F1_U] = f1u;
+	out[at + F1_C] = f1c;
+	out[at + ACC_C] = rate(tn, tn + fp);
+	out[at + ACC_U] = rate(tp, tp + fn);
 	const n = acc[D_N];
-	out[at + 5] = rate(acc[D_SUCCESS], n);
-	out[at + 6] = rate(acc[D_ROUND1], n);
-	out[at + 7] = rate(acc[D_ROUND2], n);
+	out[at + SUCCESS] = rate(acc[D_SUCCESS], n);
+	out[at + ROUND1] = rate(acc[D_ROUND1], n);
+	out[at + ROUND2] = rate(acc[D_ROUND2], n);
 	for (let s = 0; s < 3; s++) {
 		const o = LJP_BLOCKS[s];
-		out[at + 8 + 2 * s] = qwk(acc, o);
-		out[at + 9 + 2 * s] = accuracy(acc, o);
+		out[at + LJP_QWK[s]] = qwk(acc, o);
+		out[at + LJP_ACCURACY[s]] = accuracy(acc, o);
 	}
 }
 
-/** Builds a RateTree from one value per slot; a stage that is not scored is null. */
+/** Builds a RateTree from one value per slot (METRICS order); a stage that is not scored is null. */
 export function rateTree<V>(scored: ScoredStages, value: (slot: number) => V): RateTree<V> {
-	const ljp = (s: number, setup: LjpSetup) =>
-		scored.ljp[setup] ? { qwk: value(8 + 2 * s), accuracy: value(9 + 2 * s) } : null;
-	return {
-		lca: scored.lca
-			? {
-					macro_f1: value(0),
-					f1_u: value(1),
-					f1_c: value(2),
-					acc_c: value(3),
-					acc_u: value(4)
-				}
-			: null,
-		dcg: scored.dcg
-			? { success_rate: value(5), round1_rate: value(6), round2_rate: value(7) }
-			: null,
-		ljp: { direct: ljp(0, 'direct'), gold: ljp(1, 'gold'), interaction: ljp(2, 'interaction') }
+	const stage = (name: MetricStage, on: boolean) => {
+		if (!on) return null;
+		const out: Record<string, V> = {};
+		METRICS.forEach((m, slot) => {
+			if (m.stage === name) out[m.key] = value(slot);
+		});
+		return out;
 	};
+	const ljp = Object.fromEntries(LJP_SETUPS.map((s) => [s, stage(s, scored.ljp[s])]));
+	return { lca: stage('lca', scored.lca), dcg: stage('dcg', scored.dcg), ljp } as RateTree<V>;
 }
