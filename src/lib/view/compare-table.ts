@@ -8,7 +8,7 @@ import type { ComparisonReport } from '$lib/core/results';
 import { COMPARED_RATES, comparisonRows } from '$lib/core/results/format-compare';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { dcgMetrics, LJP_SETUP_NAMES, ljpMeasureName } from './figures';
+import { rateName } from './figure-metrics';
 
 /** What `comparisonRows` prints for a stage not scored in a run. */
 const NOT_SCORED = 'n/a';
@@ -19,17 +19,6 @@ export function compareHeaders(locale?: Locale): string[] {
 	return [m.results_col_metric({}, o), 'A', 'B', 'B − A', m.results_compare_ci({}, o), 'p'];
 }
 
-/** A compared rate's name: `LCA Macro-F1`, `DCG Success`, `LJP Direct QWK`, in `locale`. */
-function rateName(rate: (typeof COMPARED_RATES)[number], locale: Locale | undefined): string {
-	if (rate.stage === 'lca') return rate.name;
-	if (rate.stage === 'dcg') {
-		const label = dcgMetrics(locale).find((x) => x.key === rate.key)?.label ?? rate.key;
-		return `DCG ${label}`;
-	}
-	const measure = ljpMeasureName(rate.key === 'qwk' ? 'qwk' : 'accuracy', locale);
-	return `LJP ${LJP_SETUP_NAMES[rate.stage]} ${measure}`;
-}
-
 /** The paired table overall (`scope` '') or for one class, named in `locale`. */
 export function compareRows(report: ComparisonReport, scope: string, locale?: Locale): string[][] {
 	const rows =
@@ -38,7 +27,7 @@ export function compareRows(report: ComparisonReport, scope: string, locale?: Lo
 			: comparisonRows(report.metrics, report.a.metrics, report.b.metrics);
 	const na = m.results_not_scored_short({}, { locale });
 	return rows.map((row, i) => [
-		rateName(COMPARED_RATES[i], locale),
+		rateName(COMPARED_RATES[i].stage, COMPARED_RATES[i].key, locale),
 		...row.slice(1).map((cell) => (cell === NOT_SCORED ? na : cell))
 	]);
 }

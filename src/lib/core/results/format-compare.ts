@@ -3,32 +3,18 @@ import { english } from '../voice';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
 import type { LjpSetup, MetricsTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, METRICS, type MetricStage } from '../protocol/metrics';
 import type { ComparisonReport } from './compare';
 import { renderTable, type Align } from './text-table';
 
-type Stage = 'lca' | 'dcg' | LjpSetup;
+type Stage = MetricStage;
 
-/** The compared rates in table order, with their row names. */
-export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = [
-	{ name: 'LCA Macro-F1', stage: 'lca', key: 'macro_f1' },
-	{ name: 'LCA F1_U', stage: 'lca', key: 'f1_u' },
-	{ name: 'LCA F1_C', stage: 'lca', key: 'f1_c' },
-	{ name: 'LCA Acc_C', stage: 'lca', key: 'acc_c' },
-	{ name: 'LCA Acc_U', stage: 'lca', key: 'acc_u' },
-	{ name: 'DCG Success', stage: 'dcg', key: 'success_rate' },
-	{ name: 'DCG Round 1', stage: 'dcg', key: 'round1_rate' },
-	{ name: 'DCG Round 2', stage: 'dcg', key: 'round2_rate' },
-	...(
-		[
-			['direct', 'Direct'],
-			['gold', 'Gold'],
-			['interaction', 'Interaction']
-		] as const
-	).flatMap(([stage, label]) => [
-		{ name: `LJP ${label} QWK`, stage, key: 'qwk' },
-		{ name: `LJP ${label} Acc`, stage, key: 'accuracy' }
-	])
-];
+/** The compared rates (every rate of METRICS) in table order, with their row names. */
+export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = METRICS.map((m) => ({
+	name: `${m.stage === 'lca' ? 'LCA' : m.stage === 'dcg' ? 'DCG' : `LJP ${LJP_SETUP_NAMES[m.stage]}`} ${m.symbol}`,
+	stage: m.stage,
+	key: m.key
+}));
 
 function stageOf<T>(
 	tree: { lca: unknown; dcg: unknown; ljp: Record<LjpSetup, unknown> } | undefined,

@@ -4,7 +4,8 @@
  */
 import { english } from '../voice';
 import type { Aggregate } from '../metrics/aggregate';
-import type { LjpSetup, MetricsTree, StatTree } from '../metrics/types';
+import { LJP_SETUPS, type MetricsTree, type StatTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, metricsOf, type MetricStage } from '../protocol/metrics';
 import type { Interval } from '../metrics/bootstrap';
 import type { RateTree } from '../metrics/kernel';
 import type { PowerFigures } from '../metrics/power';
@@ -13,7 +14,7 @@ import type { ScopeStatistics } from './run-statistics';
 import { formatCalls } from './format-calls';
 import { renderTable, type Align } from './text-table';
 
-type Stage = 'lca' | 'dcg' | LjpSetup;
+type Stage = MetricStage;
 
 interface MetricColumn {
 	header: string;
@@ -23,40 +24,18 @@ interface MetricColumn {
 	count?: boolean;
 }
 
+/** A stage's rates (METRICS) headed by their symbols, then its count. */
+const columns = (stage: Stage, prefix: string, count: string): MetricColumn[] => [
+	...metricsOf(stage).map((m) => ({ header: prefix + m.symbol, stage, key: m.key })),
+	{ header: `${prefix}n`, stage, key: count, count: true }
+];
+
 const TASKS: { title: string; columns: MetricColumn[] }[] = [
-	{
-		title: 'LCA (n = records, 2 per case)',
-		columns: [
-			{ header: 'Macro-F1', stage: 'lca', key: 'macro_f1' },
-			{ header: 'F1_U', stage: 'lca', key: 'f1_u' },
-			{ header: 'F1_C', stage: 'lca', key: 'f1_c' },
-			{ header: 'Acc_C', stage: 'lca', key: 'acc_c' },
-			{ header: 'Acc_U', stage: 'lca', key: 'acc_u' },
-			{ header: 'n', stage: 'lca', key: 'n', count: true }
-		]
-	},
-	{
-		title: 'DCG (n = underspecified cases)',
-		columns: [
-			{ header: 'Success', stage: 'dcg', key: 'success_rate' },
-			{ header: 'Round 1', stage: 'dcg', key: 'round1_rate' },
-			{ header: 'Round 2', stage: 'dcg', key: 'round2_rate' },
-			{ header: 'n', stage: 'dcg', key: 'n', count: true }
-		]
-	},
+	{ title: 'LCA (n = records, 2 per case)', columns: columns('lca', '', 'n') },
+	{ title: 'DCG (n = underspecified cases)', columns: columns('dcg', '', 'n') },
 	{
 		title: 'LJP (n = claims)',
-		columns: (
-			[
-				['direct', 'Direct'],
-				['gold', 'Gold'],
-				['interaction', 'Interaction']
-			] as const
-		).flatMap(([stage, name]) => [
-			{ header: `${name} QWK`, stage, key: 'qwk' },
-			{ header: `${name} Acc`, stage, key: 'accuracy' },
-			{ header: `${name} n`, stage, key: 'n_claims', count: true }
-		])
+		columns: LJP_SETUPS.flatMap((s) => columns(s, `${LJP_SETUP_NAMES[s]} `, 'n_claims'))
 	}
 ];
 
