@@ -6,6 +6,7 @@
 import type { PowerFigures } from '$lib/core/metrics/power';
 import type { ComparisonReport } from '$lib/core/results';
 import { COMPARED_RATES, comparisonRows } from '$lib/core/results/format-compare';
+import { formatNumber } from '$lib/core/report/format';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
 import { rateName } from './figure-metrics';
@@ -36,7 +37,7 @@ export function compareRows(report: ComparisonReport, scope: string, locale?: Lo
 export function powerText(which: 'observed' | 'worst', f: PowerFigures, locale?: Locale): string {
 	const o = { locale };
 	const na = m.results_not_scored_short({}, o);
-	const v = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(4));
+	const v = formatNumber;
 	const figures = {
 		dcg: f.dcg ? v(f.dcg.success_rate) : na,
 		acc_c: f.lca ? v(f.lca.acc_c) : na,

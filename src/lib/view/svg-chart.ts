@@ -5,6 +5,7 @@
  * export, the PNG export and the HTML report draw exactly those numbers. Every text is
  * escaped; model ids and class names are hostile.
  */
+import { formatNumber } from '$lib/core/report/format';
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
 import { CHART } from './chart-style';
@@ -155,7 +156,7 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 			const yTop = Math.min(y0, y1);
 			const h = Math.abs(y0 - y1);
 			out.push(
-				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${cell.value.toFixed(4)}`)}</title></rect>`
+				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${formatNumber(cell.value)}`)}</title></rect>`
 			);
 			const whisker = whiskerOf(cell, figure);
 			const clipped = whisker && clipToAxis(whisker, range);

@@ -6,7 +6,8 @@
  */
 import { renderTable, type Align } from '../results/text-table';
 import { english } from '../voice';
-import { interval, meanSd, moneyText, rankText, tokensText } from './cells';
+import { formatInterval } from '../report/format';
+import { meanSd, moneyText, rankText, tokensText } from './cells';
 import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import type { RowCost } from './costs';
 import { LEGEND } from './exports';
@@ -51,7 +52,7 @@ function scopeText(
 	);
 	const intervals = renderTable(
 		['95% CI of the mean', ...heads],
-		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => interval(r.cells[c].ci95))]),
+		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => formatInterval(r.cells[c].ci95))]),
 		right(heads.length)
 	);
 	const tied = LEADERBOARD_COLUMNS.flatMap((c) => {

@@ -1,5 +1,6 @@
 /** The text form of `results --compare A B`: one paired table overall, one per class, power. */
 import { english } from '../voice';
+import { formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
 import type { LjpSetup, MetricsTree } from '../metrics/types';
@@ -36,15 +37,9 @@ export function printable(text: string): string {
 	);
 }
 
-const UNDEFINED = '—';
 const NOT_SCORED = 'n/a';
-const num = (v: number | null | undefined) =>
-	v === null || v === undefined ? UNDEFINED : v.toFixed(4);
 /** `+0.1234`, `-0.1234`, or ` 0.0000` for whatever rounds to zero (never "-0.0000"). */
-export const signed = (v: number) => {
-	const text = Math.abs(v).toFixed(4);
-	return (Number(text) === 0 ? ' ' : v > 0 ? '+' : '-') + text;
-};
+const SIGNED = { signed: true };
 
 /** The paired table's rows (as text, the CLI's formatting): metric, A, B, B − A, CI, p. */
 export function comparisonRows(
@@ -56,16 +51,16 @@ export function comparisonRows(
 		const d = stageOf<Difference>(diffs, stage)?.[key];
 		const value = (t: MetricsTree | undefined) => {
 			const obj = stageOf<number | null>(t, stage);
-			return obj ? num(obj[key]) : NOT_SCORED;
+			return obj ? formatNumber(obj[key]) : NOT_SCORED;
 		};
 		if (d === undefined) return [name, value(a), value(b), NOT_SCORED, '', ''];
 		return [
 			name,
 			value(a),
 			value(b),
-			d.diff === null ? UNDEFINED : signed(d.diff),
-			d.ci95 === null ? UNDEFINED : `[${signed(d.ci95[0])}, ${signed(d.ci95[1])}]`,
-			d.p === null ? UNDEFINED : d.p.toFixed(4)
+			formatNumber(d.diff, SIGNED),
+			formatInterval(d.ci95, SIGNED),
+			formatNumber(d.p)
 		];
 	});
 }
@@ -76,8 +71,7 @@ const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right'];
 
 /** `label: DCG Success 0.1234, LCA Acc_C …, Acc_U …` (minimal detectable differences). */
 export function powerLine(label: string, f: PowerFigures): string {
-	const v = (x: number | null | undefined) =>
-		x === null || x === undefined ? UNDEFINED : x.toFixed(4);
+	const v = formatNumber;
 	return (
 		`${label}: DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
 		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`

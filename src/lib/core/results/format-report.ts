@@ -3,6 +3,7 @@
  * per run, per run × class and per group, ready to paste into a paper draft.
  */
 import { english } from '../voice';
+import { DECIMALS, formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Aggregate } from '../metrics/aggregate';
 import { LJP_SETUPS, type MetricsTree, type StatTree } from '../metrics/types';
 import { LJP_SETUP_NAMES, metricsOf, type MetricStage } from '../protocol/metrics';
@@ -46,16 +47,13 @@ function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null
 	return obj as Record<string, number | null> | null;
 }
 
-const UNDEFINED = '—';
 const NOT_SCORED = 'n/a';
 
-function fmt(value: number | null, count = false): string {
-	if (value === null) return UNDEFINED;
-	if (count) return Number.isInteger(value) ? String(value) : value.toFixed(1);
-	const text = value.toFixed(4);
-	// A tiny negative bound (e.g. −1e-17 from rounding) would print as "-0.0000".
-	return text === '-0.0000' ? '0.0000' : text;
-}
+/** A rate, or a count (an integer; a group's mean of counts to one decimal). */
+const fmt = (value: number | null, count = false): string =>
+	count && value !== null && Number.isInteger(value)
+		? String(value)
+		: formatNumber(value, count ? 1 : DECIMALS);
 
 /** A run's value, with its 95% interval beside it when intervals were computed. */
 function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci95']): string {
@@ -64,9 +62,7 @@ function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci9
 	const value = fmt(stage[col.key], col.count);
 	if (!ci || col.count || stage[col.key] === null) return value;
 	const interval = (stageOf(ci, col.stage) as Record<string, Interval> | null)?.[col.key];
-	return interval
-		? `${value} [${fmt(interval[0])}, ${fmt(interval[1])}]`
-		: `${value} [${UNDEFINED}]`;
+	return interval ? `${value} ${formatInterval(interval)}` : `${value} [${UNDEFINED}]`;
 }
 
 function groupCell(agg: Aggregate, runs: number, col: MetricColumn): string {
@@ -217,7 +213,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 }
 
 function powerFigures(f: PowerFigures): string {
-	const v = (x: number | null) => fmt(x);
+	const v = formatNumber;
 	return (
 		`DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
 		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`
