@@ -8,7 +8,10 @@ export function formatMoney(amount: number, prices: Prices): string {
 }
 
 /** `1,234` or `1,000–2,000`, rounded. */
-export function formatRangeOf(range: { min: number; max: number }, f = formatCount): string {
+export function formatRangeOf(
+	range: { min: number; max: number },
+	f: (n: number) => string = formatCount
+): string {
 	return Math.round(range.min) === Math.round(range.max)
 		? f(range.min)
 		: `${f(range.min)}–${f(range.max)}`;
