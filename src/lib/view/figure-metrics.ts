@@ -3,13 +3,12 @@
  * table (`core/protocol/metrics.ts`) with their messages resolved, and where a stage's values
  * sit in a report's trees.
  */
-import type { Interval } from '$lib/core/metrics/bootstrap';
-import type { RateTree } from '$lib/core/metrics/kernel';
-import type { LjpSetup, MetricsTree, StatTree } from '$lib/core/metrics/types';
+import type { LjpSetup } from '$lib/core/metrics/types';
 import {
 	LJP_SETUP_NAMES,
 	METRICS,
 	metricsOf,
+	stageOf,
 	type MetricMessage,
 	type MetricRow
 } from '$lib/core/protocol/metrics';
@@ -17,7 +16,7 @@ import type { EvalFile } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { FigureLocale, MetricRef, Stage } from './figure-types';
 
-export { LJP_SETUP_NAMES };
+export { LJP_SETUP_NAMES, stageOf };
 
 export const FILE_OF: Record<Stage, EvalFile> = {
 	lca: 'LCA_results',
@@ -100,11 +99,4 @@ export function undefinedWhy(stage: Stage, key: string, locale?: FigureLocale): 
 export function rateName(stage: Stage, key: string, locale?: FigureLocale): string {
 	const prefix = stage === 'lca' ? 'LCA' : stage === 'dcg' ? 'DCG' : 'LJP';
 	return `${prefix} ${metricRef(rowOf(stage, key), locale).label}`;
-}
-
-export type Tree = MetricsTree | StatTree | RateTree<Interval>;
-
-export function stageOf<V = number | null>(tree: Tree, stage: Stage): Record<string, V> | null {
-	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
-	return obj as Record<string, V> | null;
 }

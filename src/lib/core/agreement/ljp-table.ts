@@ -8,7 +8,6 @@ import { accuracy, orNull, qwk } from '../metrics/kernel';
 
 /** `table[g][p]`: claims of gold verdict g the prediction has as p (counts or weights). */
 export type Table = number[][];
-const K = VERDICTS.length;
 
 /** QWK of a table, by the kernel's `qwk`; null when undefined. */
 export const tableQwk = (t: Table): number | null => orNull(qwk(t.flat()));

@@ -148,6 +148,19 @@ export type MetricMessage =
 /** The paper's names of the LJP setups (the same in every language). */
 export const LJP_SETUP_NAMES = { direct: 'Direct', gold: 'Gold', interaction: 'Interaction' };
 
+/** Any tree shaped like a report's metrics: values, means, intervals, differences. */
+export interface StageTree {
+	lca: unknown;
+	dcg: unknown;
+	ljp: Record<'direct' | 'gold' | 'interaction', unknown>;
+}
+
+/** The object of one stage in a tree (null: the stage is not scored), its values typed `V`. */
+export function stageOf<V = number | null>(tree: StageTree, stage: MetricStage) {
+	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
+	return obj as Record<string, V> | null;
+}
+
 /** The slot of a rate (its index in METRICS); throws for a key that is no rate. */
 export function slotOf(stage: MetricStage, key: string): number {
 	const slot = METRICS.findIndex((m) => m.stage === stage && m.key === key);

@@ -3,8 +3,8 @@ import { english } from '../voice';
 import { formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
-import type { LjpSetup, MetricsTree } from '../metrics/types';
-import { LJP_SETUP_NAMES, METRICS, type MetricStage } from '../protocol/metrics';
+import type { MetricsTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, METRICS, stageOf, type MetricStage } from '../protocol/metrics';
 import type { ComparisonReport } from './compare';
 import { renderTable, type Align } from './text-table';
 
@@ -16,17 +16,6 @@ export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = MET
 	stage: m.stage,
 	key: m.key
 }));
-
-function stageOf<T>(
-	tree: { lca: unknown; dcg: unknown; ljp: Record<LjpSetup, unknown> } | undefined,
-	stage: Stage
-): Record<string, T> | null | undefined {
-	if (tree === undefined) return undefined;
-	return (stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage]) as Record<
-		string,
-		T
-	> | null;
-}
 
 /** Control characters of a model id or class name shown as escapes, never sent to the terminal. */
 export function printable(text: string): string {
@@ -50,7 +39,7 @@ export function comparisonRows(
 	return COMPARED_RATES.map(({ name, stage, key }) => {
 		const d = stageOf<Difference>(diffs, stage)?.[key];
 		const value = (t: MetricsTree | undefined) => {
-			const obj = stageOf<number | null>(t, stage);
+			const obj = t && stageOf(t, stage);
 			return obj ? formatNumber(obj[key]) : NOT_SCORED;
 		};
 		if (d === undefined) return [name, value(a), value(b), NOT_SCORED, '', ''];

@@ -5,10 +5,9 @@
 import { english } from '../voice';
 import { DECIMALS, formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Aggregate } from '../metrics/aggregate';
-import { LJP_SETUPS, type MetricsTree, type StatTree } from '../metrics/types';
-import { LJP_SETUP_NAMES, metricsOf, type MetricStage } from '../protocol/metrics';
+import { LJP_SETUPS, type MetricsTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, metricsOf, stageOf, type MetricStage } from '../protocol/metrics';
 import type { Interval } from '../metrics/bootstrap';
-import type { RateTree } from '../metrics/kernel';
 import type { PowerFigures } from '../metrics/power';
 import type { GroupReport, ResultsReport, RunReport } from './report';
 import type { ScopeStatistics } from './run-statistics';
@@ -40,13 +39,6 @@ const TASKS: { title: string; columns: MetricColumn[] }[] = [
 	}
 ];
 
-type Tree = MetricsTree | StatTree | Aggregate['n_defined'] | RateTree<Interval>;
-
-function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null {
-	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
-	return obj as Record<string, number | null> | null;
-}
-
 const NOT_SCORED = 'n/a';
 
 /** A rate, or a count (an integer; a group's mean of counts to one decimal). */
@@ -61,7 +53,7 @@ function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci9
 	if (stage === null) return NOT_SCORED;
 	const value = fmt(stage[col.key], col.count);
 	if (!ci || col.count || stage[col.key] === null) return value;
-	const interval = (stageOf(ci, col.stage) as Record<string, Interval> | null)?.[col.key];
+	const interval = stageOf<Interval>(ci, col.stage)?.[col.key];
 	return interval ? `${value} ${formatInterval(interval)}` : `${value} [${UNDEFINED}]`;
 }
 
