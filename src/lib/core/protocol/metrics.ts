@@ -15,8 +15,8 @@ export type MetricStage = 'lca' | 'dcg' | 'direct' | 'gold' | 'interaction';
 export type MetricScale = 'rate' | 'kappa';
 
 /** A rate's column in the leaderboard (the paper's main table); every one is "higher is better". */
-export interface MetricColumn<K extends string = string> {
-	key: K;
+export interface MetricColumn {
+	key: string;
 	/** Its head in the exports and the CLI (the paper's table, the same in every language). */
 	head: string;
 	/** The message naming it on the page. */
