@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../lib/core/errors';
-import { LEADERBOARD_COLUMNS } from '../../lib/core/leaderboard/columns';
+import { LEADERBOARD_COLUMNS } from '../../lib/core/protocol/metrics';
 import { leaderboardCosts } from '../../lib/core/leaderboard/costs';
 import {
 	EXPORT_FORMATS,

@@ -6,6 +6,7 @@ import { createOpenAIClient, type OpenAIClientOptions } from '../../lib/core/mod
 import type { ModelClient } from '../../lib/core/model/types';
 import { createSimulatedClient } from '../../lib/core/simulated';
 import type { PromptPack } from '../../lib/core/prompts';
+import { formatNumber } from '../../lib/core/report/format';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { createNodeFetch } from '../../lib/adapters/node-fetch';
 import type { CliIo } from '../types';
@@ -42,7 +43,7 @@ export function stageClient(
 				io.stderr(
 					`retry: case ${escapeControl(String(event.caseNumber))}, ${event.role} model ` +
 						`${escapeControl(event.model)}: ${escapeControl(event.reason)}; ` +
-						`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${(event.delayMs / 1000).toFixed(1)}s\n`
+						`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${formatNumber(event.delayMs / 1000, 1)}s\n`
 				);
 			}
 		}

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
 import { classOf } from '../../lib/core/dataset/categories';
+import { formatNumber } from '../../lib/core/report/format';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS } from '../args';
 import { formatInvalidDataset, readDatasetFile } from '../dataset-file';
@@ -74,7 +75,7 @@ function summaryText(
 		`  sha256          ${dataset.sha256}`,
 		`  cases           ${s.cases}`,
 		`  histories       ${s.histories} (messages per history: min ${m.min}, max ${m.max}, ` +
-			`mean ${m.mean.toFixed(2)}; ${m.total} in all)`,
+			`mean ${formatNumber(m.mean, 2)}; ${m.total} in all)`,
 		`  extra pairs     ${s.extraPairs} case${s.extraPairs === 1 ? '' : 's'} with more than one user message`,
 		`  causes          ${s.causes}`,
 		`  history fields  complete = ${escapeControl(dataset.historyFields.complete)}, ` +

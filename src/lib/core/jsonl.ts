@@ -1,4 +1,5 @@
 /** JSONL reading and writing with errors that name the file and line. */
+import { formatCount } from './report/format';
 import { coded, type CoreText } from './said';
 import type { z } from 'zod';
 import { CheckpointError } from './errors';
@@ -85,7 +86,7 @@ export function visitJsonl<S extends z.ZodType>(
 		const end = body.indexOf('\n', start);
 		const max = options.maxLine;
 		if (max && end - start > max.chars) {
-			const [chars, most] = [end - start, max.chars].map((n) => n.toLocaleString('en'));
+			const [chars, most] = [end - start, max.chars].map(formatCount);
 			const at = { file: fileLabel, line: i + 1, chars, max: most };
 			throw new CheckpointError([coded('jsonl_line_too_long', at, { name: part(max.name) })]);
 		}

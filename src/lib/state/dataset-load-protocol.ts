@@ -20,6 +20,7 @@
  * problems would cost more to send than to find, and nobody reads past the first screens.
  */
 // Types only: the page's side must not pull the validator into every page's JavaScript.
+import { formatCount } from '$lib/core/report/format';
 import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
 import type { Case, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
@@ -289,14 +290,12 @@ export function notShownByKind(
  * the interface language.
  */
 export function kindsText(kinds: Array<{ kind: string; count: number }>): string {
-	const head = kinds.slice(0, 8).map((k) => `${k.count.toLocaleString('en')} × ${k.kind}`);
+	const head = kinds.slice(0, 8).map((k) => `${formatCount(k.count)} × ${k.kind}`);
 	const rest = kinds.length - head.length;
 	return rest > 0 ? m.dataset_kinds_rest({ list: head.join(', '), count: rest }) : head.join(', ');
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-// One formatter: toLocaleString makes a new one per call, which adds up over hundreds of reports.
-const count = new Intl.NumberFormat('en');
 
 /**
  * One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB", in the
@@ -309,11 +308,11 @@ export function progressText(progress: Progress | null): string {
 		case 'reading':
 			return m.dataset_progress_reading({ done: mb(done), total: mb(total) });
 		case 'checking':
-			return m.dataset_progress_checking({ done: count.format(done), total: count.format(total) });
+			return m.dataset_progress_checking({ done: formatCount(done), total: formatCount(total) });
 		case 'receiving':
 			return m.dataset_progress_receiving({
-				done: count.format(done),
-				total: count.format(total)
+				done: formatCount(done),
+				total: formatCount(total)
 			});
 	}
 }

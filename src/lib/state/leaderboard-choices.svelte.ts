@@ -4,7 +4,7 @@
  * with its panel) so the page's URL holds the choices from the start and a link or a reload shows
  * the same table (`view/leaderboard-query.ts`).
  */
-import type { ColumnKey } from '$lib/core/leaderboard/columns';
+import type { ColumnKey } from '$lib/core/protocol/metrics';
 import type { SortKey } from '$lib/core/leaderboard/sort';
 import {
 	DEFAULT_LEADERBOARD_QUERY as DEFAULT,

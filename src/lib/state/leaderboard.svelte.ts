@@ -4,7 +4,7 @@
  * too), sorted and priced on the page. Choices: prices here; sort column and direction, class and
  * heat-map metric in `leaderboard-choices.svelte.ts` (the page's URL holds them).
  */
-import type { ColumnKey } from '$lib/core/leaderboard/columns';
+import type { ColumnKey } from '$lib/core/protocol/metrics';
 import { costsOfBoards } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import type { Price, Prices } from '$lib/core/leaderboard/prices';

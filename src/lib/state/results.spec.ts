@@ -9,7 +9,7 @@ import { idbLayoutSource, readRunsFiles } from '$lib/adapters/idb-layout-source'
 import { bundleView } from '$lib/adapters/bundle-view';
 import { readZipBundle, zipBundle } from '$lib/adapters/zip-bundle';
 import { runKey } from '$lib/core/names';
-import { localDateTime } from '$lib/view/local-format';
+import { formatDate } from '$lib/core/report/format';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
@@ -267,7 +267,9 @@ describe('ResultsState', () => {
 		expect(saved[0].file.type).toBe('text/html;charset=utf-8');
 		const html = await saved[0].file.text();
 		// When it was made, in the report's language with its time zone (not the raw ISO text).
-		expect(html).toContain(localDateTime('2025-05-01T00:00:00.000Z', 'en', true));
+		expect(html).toContain(
+			formatDate('2025-05-01T00:00:00.000Z', 'en', { date: 'medium', time: 'long' })
+		);
 		expect(html).not.toContain('2025-05-01T00:00:00.000Z');
 		expect(html.match(/<figure/g)).toHaveLength(7);
 	});

@@ -2,6 +2,7 @@
  * The y axis every bar chart of the Results page shares, on screen (Chart.js) and in exports
  * (svg-chart.ts): its range, its ticks, how a tick reads, and whiskers clipped to it.
  */
+import { formatNumber } from '$lib/core/report/format';
 import type { Cell, Figure } from '$lib/view/figures';
 
 /** Tick step of every y axis: 0, 0.2, …, 1. */
@@ -47,11 +48,8 @@ export function ticksOf(range: { min: number; max: number }, step = TICK_STEP): 
  * A tick label with `decimals` digits; whatever rounds to zero reads `0.0`, never `-0.0`, and
  * negative values use a true minus sign (U+2212).
  */
-export function formatTick(value: number, decimals = 1): string {
-	const text = Math.abs(value).toFixed(decimals);
-	if (Number(text) === 0) return (0).toFixed(decimals);
-	return value < 0 ? `\u2212${text}` : text;
-}
+export const formatTick = (value: number, decimals = 1): string =>
+	formatNumber(value, { decimals, typeset: true });
 
 /** A whisker clipped to the axis; null when it lies wholly outside. */
 export function clipToAxis(

@@ -6,9 +6,10 @@
 import type { PowerFigures } from '$lib/core/metrics/power';
 import type { ComparisonReport } from '$lib/core/results';
 import { COMPARED_RATES, comparisonRows } from '$lib/core/results/format-compare';
+import { formatNumber } from '$lib/core/report/format';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { dcgMetrics, LJP_SETUP_NAMES, ljpMeasureName } from './figures';
+import { rateName } from './figure-metrics';
 
 /** What `comparisonRows` prints for a stage not scored in a run. */
 const NOT_SCORED = 'n/a';
@@ -19,17 +20,6 @@ export function compareHeaders(locale?: Locale): string[] {
 	return [m.results_col_metric({}, o), 'A', 'B', 'B − A', m.results_compare_ci({}, o), 'p'];
 }
 
-/** A compared rate's name: `LCA Macro-F1`, `DCG Success`, `LJP Direct QWK`, in `locale`. */
-function rateName(rate: (typeof COMPARED_RATES)[number], locale: Locale | undefined): string {
-	if (rate.stage === 'lca') return rate.name;
-	if (rate.stage === 'dcg') {
-		const label = dcgMetrics(locale).find((x) => x.key === rate.key)?.label ?? rate.key;
-		return `DCG ${label}`;
-	}
-	const measure = ljpMeasureName(rate.key === 'qwk' ? 'qwk' : 'accuracy', locale);
-	return `LJP ${LJP_SETUP_NAMES[rate.stage]} ${measure}`;
-}
-
 /** The paired table overall (`scope` '') or for one class, named in `locale`. */
 export function compareRows(report: ComparisonReport, scope: string, locale?: Locale): string[][] {
 	const rows =
@@ -38,7 +28,7 @@ export function compareRows(report: ComparisonReport, scope: string, locale?: Lo
 			: comparisonRows(report.metrics, report.a.metrics, report.b.metrics);
 	const na = m.results_not_scored_short({}, { locale });
 	return rows.map((row, i) => [
-		rateName(COMPARED_RATES[i], locale),
+		rateName(COMPARED_RATES[i].stage, COMPARED_RATES[i].key, locale),
 		...row.slice(1).map((cell) => (cell === NOT_SCORED ? na : cell))
 	]);
 }
@@ -47,7 +37,7 @@ export function compareRows(report: ComparisonReport, scope: string, locale?: Lo
 export function powerText(which: 'observed' | 'worst', f: PowerFigures, locale?: Locale): string {
 	const o = { locale };
 	const na = m.results_not_scored_short({}, o);
-	const v = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(4));
+	const v = formatNumber;
 	const figures = {
 		dcg: f.dcg ? v(f.dcg.success_rate) : na,
 		acc_c: f.lca ? v(f.lca.acc_c) : na,

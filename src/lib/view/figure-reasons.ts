@@ -4,17 +4,8 @@
 import type { RunReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import { SCORED_FILE } from '$lib/core/protocol';
-import { LJP_SETUP_NAMES } from './figure-metrics';
+import { LJP_SETUP_NAMES, undefinedWhy } from './figure-metrics';
 import type { FigureLocale, MetricRef, Stage } from './figure-types';
-
-const REASONS: Record<string, (o: { locale?: FigureLocale }) => string> = {
-	macro_f1: (o) => m.results_undef_macro_f1({}, o),
-	f1_u: (o) => m.results_undef_f1_u({}, o),
-	f1_c: (o) => m.results_undef_f1_c({}, o),
-	acc_c: (o) => m.results_undef_acc_c({}, o),
-	acc_u: (o) => m.results_undef_acc_u({}, o),
-	qwk: (o) => m.results_undef_qwk({}, o)
-};
 
 /** Why a value of a scored stage is null (PROTOCOL.md §7: a zero denominator). */
 export function undefinedReason(
@@ -31,7 +22,10 @@ export function undefinedReason(
 				? m.results_no_dcg_case({}, o)
 				: m.results_no_ljp_claim({ setup: LJP_SETUP_NAMES[metric.stage] }, o);
 	}
-	return REASONS[metric.key]?.(o) ?? m.results_undef_zero({ metric: metric.label }, o);
+	return (
+		undefinedWhy(metric.stage, metric.key, locale) ??
+		m.results_undef_zero({ metric: metric.label }, o)
+	);
 }
 
 const unitOf = (unit: 'records' | 'cases', locale: FigureLocale) =>

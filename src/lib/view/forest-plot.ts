@@ -4,7 +4,8 @@
  * building (the SVG and PNG exports draw it); model ids are hostile and escaped.
  */
 import type { PaperRow } from '$lib/core/leaderboard/paper-table';
-import type { ColumnKey } from '$lib/core/leaderboard/columns';
+import type { ColumnKey } from '$lib/core/protocol/metrics';
+import { formatNumber } from '$lib/core/report/format';
 import { xmlEscape } from './svg-chart';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, 'Noto Sans SC', sans-serif";
@@ -47,7 +48,7 @@ export function forestSvg(rows: readonly PaperRow[], column: ColumnKey, title: s
 	for (const t of ticks) {
 		parts.push(
 			`<line x1="${f(x(t))}" y1="32" x2="${f(x(t))}" y2="${axisY}" stroke="#e6e9ee"/>`,
-			`<text x="${f(x(t))}" y="${axisY + 16}" text-anchor="middle" fill="#5a6475">${t.toFixed(3)}</text>`
+			`<text x="${f(x(t))}" y="${axisY + 16}" text-anchor="middle" fill="#5a6475">${formatNumber(t, { decimals: 3, typeset: true })}</text>`
 		);
 	}
 	rows.forEach((row, i) => {

@@ -17,7 +17,7 @@ import {
 	type TableModel
 } from '$lib/view/table-format';
 import { figureSvg, xmlEscape } from './svg-chart';
-import { localDateTime } from './local-format';
+import { formatDate } from '$lib/core/report/format';
 
 /** One confusion matrix: rows gold, columns predicted, in VERDICTS order. */
 export interface ReportConfusion {
@@ -134,7 +134,7 @@ export function htmlReport(input: HtmlReportInput): string {
 </head>
 <body>
 <h1>${esc(input.title)}</h1>
-<p class="small muted">${esc(m.results_report_generated({ at: localDateTime(input.generatedAt, locale ?? getLocale(), true) }, o))}</p>
+<p class="small muted">${esc(m.results_report_generated({ at: formatDate(input.generatedAt, locale ?? getLocale(), { date: 'medium', time: 'long' }) }, o))}</p>
 <h2>${esc(m.results_runs({}, o))}</h2>
 <ul>${input.runs.map((r) => `<li><strong>${esc(r.label)}</strong> <span class="muted small">${esc(r.detail)}</span></li>`).join('')}</ul>
 <h2>${esc(m.results_report_uncertainty({}, o))}</h2>

@@ -5,7 +5,7 @@
  * not the default is written; a link is hostile text, so a value that names no column, direction
  * or bounded class is dropped and the default shown.
  */
-import { columnKey, type ColumnKey } from '$lib/core/leaderboard/columns';
+import { columnKey, type ColumnKey } from '$lib/core/protocol/metrics';
 import { sortKey, type SortKey } from '$lib/core/leaderboard/sort';
 
 export type SortDirection = 'asc' | 'desc';

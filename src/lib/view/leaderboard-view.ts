@@ -2,22 +2,13 @@
  * The Results page's leaderboard in words: column labels in the interface language, the sort
  * and class options, and the scope a board shows (all cases or one class).
  */
-import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/leaderboard/columns';
+import { COLUMN, LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/protocol/metrics';
+import { metricMessage } from './figure-metrics';
 import type { Board, LeaderboardScope } from '$lib/core/leaderboard/leaderboard';
 import type { SortKey } from '$lib/core/leaderboard/sort';
 import { m } from '$lib/paraglide/messages';
 
-const LABELS: Record<ColumnKey, () => string> = {
-	lca_macro_f1: m.lb_col_lca_macro_f1,
-	lca_acc_c: m.lb_col_lca_acc_c,
-	lca_acc_u: m.lb_col_lca_acc_u,
-	dcg_success: m.lb_col_dcg_success,
-	ljp_direct_qwk: m.lb_col_ljp_direct_qwk,
-	ljp_gold_qwk: m.lb_col_ljp_gold_qwk,
-	ljp_interaction_qwk: m.lb_col_ljp_interaction_qwk
-};
-
-export const columnLabel = (c: ColumnKey): string => LABELS[c]();
+export const columnLabel = (c: ColumnKey): string => metricMessage(COLUMN[c].label);
 
 export function metricOptions(): { value: ColumnKey; label: string }[] {
 	return LEADERBOARD_COLUMNS.map((c) => ({ value: c, label: columnLabel(c) }));

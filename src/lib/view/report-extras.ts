@@ -4,8 +4,9 @@
  * SHA-256, selected cases, models, endpoints' hosts, settings, prompt pack, simulated). Every
  * text is escaped; model ids, hosts and case numbers are hostile.
  */
-import { interval, meanSd, rankText } from '$lib/core/leaderboard/cells';
-import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/leaderboard/columns';
+import { meanSd, rankText } from '$lib/core/leaderboard/cells';
+import { formatInterval, formatNumber } from '$lib/core/report/format';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '$lib/core/protocol/metrics';
 import type { RowCost } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
 import { paperTable } from '$lib/core/leaderboard/paper-table';
@@ -51,7 +52,7 @@ function leaderboardHtml(
 					const cell = r.cells[c];
 					const text = `${meanSd(cell)}${cell.tied_with_best ? ' †' : ''}`;
 					const mean = cell.best ? `<strong>${esc(text)}</strong>` : esc(text);
-					return `${mean}<br><span class="small muted">${esc(rankText(cell))} · ${esc(interval(cell.ci95))}</span>`;
+					return `${mean}<br><span class="small muted">${esc(rankText(cell))} · ${esc(formatInterval(cell.ci95))}</span>`;
 				})
 			]);
 			const title = m.lb_board(
@@ -79,14 +80,13 @@ function differenceOf(c: ComparisonReport, column: ColumnKey): Difference | null
 
 function comparisonHtml(c: ComparisonReport, locale?: Locale): string {
 	const o = { locale };
-	const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(4));
 	const body = LEADERBOARD_COLUMNS.map((column) => {
 		const d = differenceOf(c, column);
 		return [
 			esc(columnLabel(column)),
-			esc(fmt(d?.diff ?? null)),
-			esc(interval(d?.ci95 ?? null)),
-			esc(d?.p === null || d?.p === undefined ? '—' : d.p.toFixed(4))
+			esc(formatNumber(d?.diff)),
+			esc(formatInterval(d?.ci95)),
+			esc(formatNumber(d?.p))
 		];
 	});
 	const who = `A = ${c.a.model} · ${c.a.run_id}; B = ${c.b.model} · ${c.b.run_id}; n = ${c.n_cases}`;

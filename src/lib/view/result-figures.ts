@@ -3,6 +3,7 @@
  * shows, its title and description, and the metric or setup the user picked for the figures
  * by cause class. Framework-free, so the page, the report and the tests build the same figures.
  */
+import { formatCount } from '$lib/core/report/format';
 import { DEFAULT_RESAMPLES } from '$lib/core/metrics/resamples';
 import { DEFAULT_SEED } from '$lib/core/metrics/prng';
 import { LJP_SETUPS } from '$lib/core/metrics/types';
@@ -38,7 +39,7 @@ export type ResultFigures = Record<
 
 /** What the two kinds of uncertainty mean, under the figures and in the report. */
 export function uncertainty(locale?: Locale): string[] {
-	const resamples = DEFAULT_RESAMPLES.toLocaleString('en');
+	const resamples = formatCount(DEFAULT_RESAMPLES);
 	return [
 		m.results_uncertainty_ci({ resamples, seed: DEFAULT_SEED }, { locale }),
 		m.results_uncertainty_sd({}, { locale })

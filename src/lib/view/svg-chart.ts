@@ -7,6 +7,7 @@
  */
 import { textHead } from '$lib/core/text/clip';
 import { escapeControl } from '$lib/core/text/escape-control';
+import { formatNumber } from '$lib/core/report/format';
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
 import { CHART } from './chart-style';
@@ -154,7 +155,7 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 			const yTop = Math.min(y0, y1);
 			const h = Math.abs(y0 - y1);
 			out.push(
-				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${cell.value.toFixed(4)}`)}</title></rect>`
+				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${formatNumber(cell.value)}`)}</title></rect>`
 			);
 			const whisker = whiskerOf(cell, figure);
 			const clipped = whisker && clipToAxis(whisker, range);

@@ -4,6 +4,7 @@
  * the same four decimals as the CLI's text report; an undefined value is "—" with a numbered
  * note that says why.
  */
+import { formatInterval, formatNumber, UNDEFINED } from '$lib/core/report/format';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
 import type { Cell, Figure } from './figures';
@@ -45,24 +46,14 @@ export function countsHeading(locale?: Locale): string {
 	return m.results_col_counts({}, { locale });
 }
 
-/** Four decimals, as `results` prints them. */
-export function formatNumber(value: number | null | undefined): string {
-	return value === null || value === undefined ? '—' : value.toFixed(4);
-}
-
-/** `[0.5700, 0.6600]`, the form `results` prints an interval in. */
-export function intervalText(ci: readonly [number, number]): string {
-	return `[${formatNumber(ci[0])}, ${formatNumber(ci[1])}]`;
-}
-
 /**
  * The cell as the table shows it, without note marks: `0.6200`, `0.6200 ± 0.0100` (groups),
  * `0.6200 [0.5700, 0.6600]` with its bootstrap interval. A group of one run has no SD but
  * does have its run's interval, so it reads `0.6200 [0.5700, 0.6600]` rather than `± —`.
  */
 export function cellText(cell: Pick<TableCell, 'value' | 'sd' | 'ci'>, withSd: boolean): string {
-	if (cell.value === null) return '—';
-	const ci = cell.ci ? ` ${intervalText(cell.ci)}` : '';
+	if (cell.value === null) return UNDEFINED;
+	const ci = cell.ci ? ` ${formatInterval(cell.ci)}` : '';
 	if (!withSd || (ci && (cell.sd === null || cell.sd === undefined))) {
 		return formatNumber(cell.value) + ci;
 	}
@@ -75,7 +66,7 @@ export function countsText(
 	claims: boolean,
 	locale?: Locale
 ): string {
-	if (!counts) return '—';
+	if (!counts) return UNDEFINED;
 	const o = { locale };
 	const cases =
 		counts.cases === 1 ? m.results_cases_one({}, o) : m.results_cases({ count: counts.cases }, o);
@@ -150,7 +141,7 @@ function classCounts(figure: Figure, c: number): string {
 		countsText(row[c].counts, figure.claims ?? false, figure.locale)
 	);
 	const distinct = [...new Set(texts)];
-	return distinct.length <= 1 ? (distinct[0] ?? '—') : texts.join(' / ');
+	return distinct.length <= 1 ? (distinct[0] ?? UNDEFINED) : texts.join(' / ');
 }
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';

@@ -1,5 +1,6 @@
 /** The agreement section `results` prints after its tables (README.md says what each figure means). */
 import { runLabel } from '../layout';
+import { formatInterval, formatNumber } from '../report/format';
 import { renderTable } from '../results/text-table';
 import type { Corrected } from './corrected';
 import { LJP_CORRECTED } from './corrected-ljp';
@@ -7,9 +8,6 @@ import { DCG_CORRECTED, LCA_CORRECTED, type CorrectedMetrics } from './corrected
 import type { RaterComparison, ScopeAgreement } from './report';
 import type { RunReviews } from './run-reviews';
 
-const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(4));
-const interval = (ci: [number, number] | null) =>
-	ci === null ? '—' : `[${fmt(ci[0])}, ${fmt(ci[1])}]`;
 const STAGE_NAME = { lca: 'LCA', dcg: 'DCG', ljp: 'LJP' } as const;
 
 function matrix(a: ScopeAgreement): string {
@@ -25,9 +23,9 @@ function comparison(c: RaterComparison): string {
 				cls,
 				String(a.n),
 				String(a.agreed),
-				fmt(a.rate),
-				fmt(a.kappa),
-				interval(a.ci95),
+				formatNumber(a.rate),
+				formatNumber(a.kappa),
+				formatInterval(a.ci95),
 				matrix(a)
 			]);
 		}
@@ -63,7 +61,7 @@ function comparison(c: RaterComparison): string {
 function correctedCell(c: Corrected): string[] {
 	if (c.status === 'too_small') return ['too small to say', '', String(c.n_reviewed)];
 	if (c.status === 'at_chance') return ['judge at chance: none', '', String(c.n_reviewed)];
-	return [fmt(c.value), interval(c.ci95), String(c.n_reviewed)];
+	return [formatNumber(c.value), formatInterval(c.ci95), String(c.n_reviewed)];
 }
 
 function correctedRows(cls: string, m: CorrectedMetrics): string[][] {

@@ -5,6 +5,7 @@
  */
 import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
 import type { BootstrapOptions, Interval } from '../metrics/bootstrap';
+import { orNull, rate as share } from '../metrics/kernel';
 import { Prng, scopeSeed } from '../metrics/prng';
 
 export type { BootstrapOptions, Interval };
@@ -98,7 +99,7 @@ export function agreement(
 		labels,
 		n,
 		agreed,
-		rate: n === 0 ? null : agreed / n,
+		rate: orNull(share(agreed, n)),
 		kappa,
 		ci95: kappa === null || n < MIN_RATED ? null : kappaInterval(pairs, labels, options),
 		confusion

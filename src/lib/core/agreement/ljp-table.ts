@@ -4,34 +4,16 @@
  * method (README.md, "Corrected LJP"). Pure arithmetic on 3 × 3 arrays.
  */
 import { VERDICTS } from '../dataset/names';
+import { accuracy, orNull, qwk } from '../metrics/kernel';
 
 /** `table[g][p]`: claims of gold verdict g the prediction has as p (counts or weights). */
 export type Table = number[][];
-const K = VERDICTS.length;
 
-/** QWK of a table, as `metrics/ljp.ts` computes it from verdict lists; null when undefined. */
-export function tableQwk(t: Table): number | null {
-	const rows = t.map((r) => r.reduce((a, b) => a + b, 0));
-	const cols = VERDICTS.map((_, j) => t.reduce((a, r) => a + r[j], 0));
-	const total = rows.reduce((a, b) => a + b, 0);
-	if (total <= 0) return null;
-	let observed = 0;
-	let expected = 0;
-	for (let i = 0; i < K; i++) {
-		for (let j = 0; j < K; j++) {
-			const w = (i - j) ** 2 / (K - 1) ** 2;
-			observed += w * t[i][j];
-			expected += (w * rows[i] * cols[j]) / total;
-		}
-	}
-	return expected <= 1e-12 ? null : 1 - observed / expected;
-}
+/** QWK of a table, by the kernel's `qwk`; null when undefined. */
+export const tableQwk = (t: Table): number | null => orNull(qwk(t.flat()));
 
-/** Share of claims on the diagonal; null for an empty table. */
-export function tableAccuracy(t: Table): number | null {
-	const total = t.flat().reduce((a, b) => a + b, 0);
-	return total <= 0 ? null : t.reduce((a, r, i) => a + r[i], 0) / total;
-}
+/** Share of claims on the diagonal, by the kernel's `accuracy`; null for an empty table. */
+export const tableAccuracy = (t: Table): number | null => orNull(accuracy(t.flat()));
 
 /** The inverse of a 3 × 3 matrix by its adjugate; null when (nearly) singular. */
 export function invert3(m: number[][]): number[][] | null {

@@ -1,4 +1,5 @@
 /** One dataset problem or warning, with the place it is about. */
+import { formatCount } from '../report/format';
 import { escapeControl } from '../text/escape-control';
 import { coded, type CoreText } from '../said';
 import { english, ENGLISH, sayAt } from '../voice';
@@ -90,7 +91,7 @@ function kindOf(p: DatasetProblem): string {
 	return p.field ?? (p.caseIndex !== null ? 'case' : 'file');
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** Collects problems, keeping the first {@link MAX_LISTED_PROBLEMS} and counting the rest. */
 export class ProblemCollector {

@@ -5,7 +5,7 @@
  */
 import { csvCell } from '../text/csv-cell';
 import { escapeLatex, escapeMarkdown } from '../text/latex';
-import { COLUMN_HEAD, LEADERBOARD_COLUMNS } from './columns';
+import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import { meanSd, moneyText, tokensText } from './cells';
 import type { PaperRow } from './paper-table';
 
@@ -25,7 +25,7 @@ export function leaderboardLatex(rows: readonly PaperRow[], currency?: string): 
 	const heads = [
 		'Model',
 		'$n$',
-		...LEADERBOARD_COLUMNS.map((c) => escapeLatex(COLUMN_HEAD[c])),
+		...LEADERBOARD_COLUMNS.map((c) => escapeLatex(COLUMN[c].head)),
 		...(costs ? ['Tokens/run', `Cost/run (${escapeLatex(currencyOf(currency))})`] : [])
 	];
 	const body = rows.map((row) => {
@@ -68,7 +68,7 @@ export function leaderboardMarkdown(rows: readonly PaperRow[], currency?: string
 	const heads = [
 		'Model',
 		'n',
-		...LEADERBOARD_COLUMNS.map((c) => COLUMN_HEAD[c]),
+		...LEADERBOARD_COLUMNS.map((c) => COLUMN[c].head),
 		...(costs ? ['Tokens/run', `Cost/run (${currencyOf(currency)})`] : [])
 	].map(escapeMarkdown);
 	const line = (cells: string[]) => `| ${cells.join(' | ')} |`;

@@ -6,8 +6,9 @@
  */
 import { renderTable, type Align } from '../results/text-table';
 import { english } from '../voice';
-import { interval, meanSd, moneyText, rankText, tokensText } from './cells';
-import { COLUMN_HEAD, LEADERBOARD_COLUMNS } from './columns';
+import { formatInterval } from '../report/format';
+import { meanSd, moneyText, rankText, tokensText } from './cells';
+import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import type { RowCost } from './costs';
 import { LEGEND } from './exports';
 import type { Board, Leaderboard, LeaderboardScope } from './leaderboard';
@@ -31,7 +32,7 @@ function scopeText(
 	costs: Record<string, RowCost> | null
 ): string[] {
 	const rows = paperTable(scope, options.sort, costs);
-	const heads = LEADERBOARD_COLUMNS.map((c) => COLUMN_HEAD[c]);
+	const heads = LEADERBOARD_COLUMNS.map((c) => COLUMN[c].head);
 	const main = renderTable(
 		['Model', 'n', ...heads],
 		rows.map((r) => [
@@ -51,13 +52,13 @@ function scopeText(
 	);
 	const intervals = renderTable(
 		['95% CI of the mean', ...heads],
-		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => interval(r.cells[c].ci95))]),
+		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => formatInterval(r.cells[c].ci95))]),
 		right(heads.length)
 	);
 	const tied = LEADERBOARD_COLUMNS.flatMap((c) => {
 		const pairs = scope.pairs.filter((p) => p.column === c && p.tied);
 		return pairs.length
-			? [`  ${COLUMN_HEAD[c]}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
+			? [`  ${COLUMN[c].head}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
 			: [];
 	});
 	const out = [

@@ -11,7 +11,7 @@ import { ljpMetrics } from '../metrics/ljp';
 import { Prng, scopeSeed } from '../metrics/prng';
 import type { CaseRecords } from '../metrics/case-table';
 import { english } from '../voice';
-import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import { holm } from './holm';
 import { computeLeaderboard } from './leaderboard';
 

@@ -14,8 +14,8 @@ import type { BootstrapDescription } from '../results/report';
 import { BOARD_FIELDS, splitBoards, type BoardRow } from './boards';
 import { canonicalJson } from '../hash';
 import { comparabilityFields } from '../metrics/groups';
-import type { ColumnKey } from './columns';
-import { resampleScope, type ModelRuns } from './resample';
+import type { ColumnKey } from '../protocol/metrics';
+import { resampleScope, type ModelRuns } from './scope';
 import { summariseScope, TIE_ALPHA, type LeaderboardCell, type PairTest } from './scope';
 
 export interface LeaderboardRow {

@@ -3,7 +3,7 @@
  * SD, interval and rank, marked best (the highest mean of its column) or tied with the best (no
  * pair test with a best row rejects at Holm-corrected 0.05). Every export renders this one shape.
  */
-import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import { LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import type { RowCost } from './costs';
 import type { LeaderboardScope } from './leaderboard';
 import type { LeaderboardCell } from './scope';

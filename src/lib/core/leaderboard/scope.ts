@@ -1,15 +1,113 @@
 /**
- * One scope of a board (all its cases, or one class's): per model and column the mean ± SD of
- * its runs, the case-bootstrap interval of that mean, the rank and its interval, and the paired
- * tests that say which models are statistically tied (README.md, "Leaderboard").
+ * One scope of a board (all its cases, or one class's): its resamples (every model of the board
+ * at once on the one engine, `Resampler`), then per model and column the mean ± SD of its runs,
+ * the case-bootstrap interval of that mean, the rank and its interval, and the paired tests that
+ * say which models are statistically tied (README.md, "Leaderboard").
  */
+import {
+	DCG_N,
+	DCG_SUCCESS,
+	LCA_FN,
+	LCA_FP,
+	LCA_TN,
+	LCA_TP,
+	LJP_OFFSET,
+	ROW_WIDTH
+} from '../metrics/case-table';
 import { mean, sampleSd } from '../metrics/moments';
-import { definedSorted, MIN_CASES, percentileInterval, type Interval } from '../metrics/bootstrap';
+import {
+	definedSorted,
+	MIN_CASES,
+	percentileInterval,
+	Resampler,
+	type Interval
+} from '../metrics/bootstrap';
+import { SLOTS } from '../metrics/kernel';
 import { bootstrapP } from '../metrics/paired';
-import { LEADERBOARD_COLUMNS, type ColumnKey } from './columns';
+import type { Prng } from '../metrics/prng';
+import { COLUMNS, LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import { holm } from './holm';
 import { rankIntervals, ranksOf } from './ranks';
-import { C, type ScopeSamples } from './resample';
+
+/** Columns per model in every array below. */
+export const C = COLUMNS.length;
+const SLOT_OF = Int32Array.from(COLUMNS, (c) => c.slot);
+const S = SLOTS;
+
+/** One model's runs: each run's case counts, in the board's case order. */
+export interface ModelRuns {
+	counts: Int32Array[];
+}
+
+export interface ScopeSamples {
+	/** Per model, `runs × C` values of each run on all the scope's cases (NaN: undefined). */
+	observed: Float64Array[];
+	/**
+	 * `resamples × models × C`: at `(b · models + m) · C + c`, the mean over model m's runs of
+	 * column c on resample b, over the runs where it is defined (NaN when none is).
+	 */
+	samples: Float64Array;
+}
+
+/**
+ * The counts the columns' rates read (LCA's four cells, DCG's records and successes, the LJP
+ * matrices): the others (DCG's per-round successes) are left out of the resamples, whose other
+ * rates no column shows. About a sixth fewer additions per drawn case.
+ */
+const READ = new Uint8Array(ROW_WIDTH);
+for (const k of [LCA_TP, LCA_FN, LCA_FP, LCA_TN, DCG_N, DCG_SUCCESS]) READ[k] = 1;
+for (const o of Object.values(LJP_OFFSET)) READ.fill(1, o, o + 9);
+
+/**
+ * Observed values and resampled model means of one scope (`cases`: row indices of the board).
+ * Each resample draws one multiset of cases, the same for every model (and the same draw as
+ * `bootstrapRun`'s, so a model of one run gets that run's interval); each run's rates are
+ * computed on it, and each model's value is the mean over its runs.
+ */
+export function resampleScope(
+	models: readonly ModelRuns[],
+	cases: Int32Array,
+	rng: Prng,
+	resamples: number
+): ScopeSamples {
+	const M = models.length;
+	const firstRun = Int32Array.from(models, (_, k) =>
+		models.slice(0, k).reduce((t, m) => t + m.counts.length, 0)
+	);
+	const all = new Resampler(
+		models.flatMap((m) => m.counts),
+		READ
+	);
+	const rates = all.observed(cases);
+	const observed = models.map((model, k) => {
+		const out = new Float64Array(model.counts.length * C);
+		for (let r = 0; r < model.counts.length; r++) {
+			for (let c = 0; c < C; c++) out[r * C + c] = rates[(firstRun[k] + r) * S + SLOT_OF[c]];
+		}
+		return out;
+	});
+	const samples = new Float64Array(resamples * M * C);
+	const sum = new Float64Array(C);
+	const defined = new Int32Array(C);
+	all.resample(cases, rng, resamples, (b, rates) => {
+		for (let k = 0; k < M; k++) {
+			sum.fill(0);
+			defined.fill(0);
+			for (let r = firstRun[k], end = r + models[k].counts.length; r < end; r++) {
+				for (let c = 0; c < C; c++) {
+					const v = rates[r * S + SLOT_OF[c]];
+					if (v === v) {
+						sum[c] += v;
+						defined[c]++;
+					}
+				}
+			}
+			const o = (b * M + k) * C;
+			for (let c = 0; c < C; c++) samples[o + c] = defined[c] > 0 ? sum[c] / defined[c] : NaN;
+		}
+	});
+	return { observed, samples };
+}
 
 /** Family-wise error rate of the tie tests (Holm-corrected within each column). */
 export const TIE_ALPHA = 0.05;

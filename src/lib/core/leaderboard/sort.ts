@@ -1,6 +1,6 @@
 /** Sorting a leaderboard (CLI `--sort`, the page's column heads): best first, undefined last. */
-import type { ColumnKey } from './columns';
-import { columnKey } from './columns';
+import type { ColumnKey } from '../protocol/metrics';
+import { columnKey } from '../protocol/metrics';
 import type { RowCost } from './costs';
 import type { LeaderboardRow } from './leaderboard';
 

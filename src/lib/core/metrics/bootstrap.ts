@@ -1,7 +1,10 @@
 /**
- * Case-level bootstrap 95% intervals for the rates of one run (README.md, "Uncertainty").
- * A case is the unit: its two LCA histories, its DCG record and all its claims are drawn
- * together. Plain data in (a CaseTable), plain data out, so it runs as well in a Web Worker.
+ * The one resampling engine (`Resampler`) and the case-level bootstrap 95% intervals of the rates
+ * of one run (README.md, "Uncertainty"). A case is the unit: its two LCA histories, its DCG
+ * record and all its claims are drawn together, the same cases for every run resampled at once
+ * (one run here, two in the paired comparison, every run of a board in the leaderboard, both
+ * judges' runs in the rank stability), and every rate comes from the kernel. Plain data in (case
+ * tables), plain data out, so it runs as well in a Web Worker.
  */
 import {
 	drawResample,
@@ -106,22 +109,76 @@ export function percentileInterval(sorted: Float64Array): [number, number] {
 }
 
 /**
- * Draws `resamples` resamples of `rows` (with replacement, as many as there are rows) and
- * writes each resample's rates into `samples` (resamples × SLOTS). Each resample first counts
- * how often each row was drawn, then adds each drawn row's nonzero counts times that.
+ * Resamples the cases of several runs together. The runs' counts (rows of ROW_WIDTH, one case
+ * order) sit side by side in one sparse table, so a resample adds each drawn case once for all
+ * runs, one long inner loop; nothing is allocated per resample.
  */
-function resampleRates(
-	sparse: SparseRows,
-	rows: Int32Array,
-	rng: Prng,
-	resamples: number,
-	samples: Float64Array
-): void {
-	const acc = new Float64Array(W);
-	const times = new Int32Array(rows.length);
-	for (let b = 0; b < resamples; b++) {
-		drawResample(sparse, rows, rng, times, acc);
-		evaluateRates(acc, samples, b * S);
+export class Resampler {
+	readonly #counts: readonly Int32Array[];
+	readonly #read: Uint8Array | undefined;
+	#sparse: SparseRows | null = null;
+
+	/**
+	 * @param read which counts of a row to carry (1) in the resamples; the rates that read the
+	 * others come out wrong there, so a caller that sets it reads only the rest. @default all
+	 */
+	constructor(counts: readonly Int32Array[], read?: Uint8Array) {
+		this.#counts = counts;
+		this.#read = read;
+	}
+
+	/** The runs' counts side by side, one sparse row per case; made on the first resample. */
+	#sideBySide(): SparseRows {
+		const [counts, read, R] = [this.#counts, this.#read, this.#counts.length];
+		if (R === 1 && read === undefined) return sparseRows(counts[0]);
+		const n = R === 0 ? 0 : counts[0].length / W;
+		const wide = new Int32Array(n * R * W);
+		counts.forEach((c, r) => {
+			for (let i = 0; i < n; i++) {
+				const to = (i * R + r) * W;
+				for (let k = 0; k < W; k++)
+					if (read === undefined || read[k] === 1) wide[to + k] = c[i * W + k];
+			}
+		});
+		return sparseRows(wide, R * W);
+	}
+
+	/** Every run's rates on all of `rows` (run r's at `r · SLOTS`), NaN where undefined. */
+	observed(rows: Int32Array): Float64Array {
+		const acc = new Float64Array(W);
+		const out = new Float64Array(this.#counts.length * S);
+		this.#counts.forEach((counts, r) => {
+			sumRows(counts, rows, acc);
+			evaluateRates(acc, out, r * S);
+		});
+		return out;
+	}
+
+	/**
+	 * `resamples` resamples of `rows` (with replacement, as many as there are rows, drawn from
+	 * `rng`), the same draw for every run; after each, `visit(b, rates)` with every run's rates on
+	 * it (run r's at `r · SLOTS`). `rates` is reused: read it, do not keep it.
+	 */
+	resample(
+		rows: Int32Array,
+		rng: Prng,
+		resamples: number,
+		visit: (b: number, rates: Float64Array) => void
+	): void {
+		if (resamples === 0) return;
+		this.#sparse ??= this.#sideBySide();
+		const sparse = this.#sparse;
+		const R = this.#counts.length;
+		const acc = new Int32Array(R * W);
+		// Views made once: evaluateRates reads one run's counts at offsets 0 … ROW_WIDTH − 1.
+		const views = Array.from({ length: R }, (_, r) => acc.subarray(r * W, (r + 1) * W));
+		const rates = new Float64Array(R * S);
+		const times = new Int32Array(rows.length);
+		for (let b = 0; b < resamples; b++) {
+			drawResample(sparse, rows, rng, times, acc);
+			for (let r = 0; r < R; r++) evaluateRates(views[r], rates, r * S);
+			visit(b, rates);
+		}
 	}
 }
 
@@ -129,22 +186,14 @@ function scopeIntervals(
 	table: CaseTable,
 	cls: number,
 	settings: { resamples: number; seed: number },
-	sparse: SparseRows,
+	resampler: Resampler,
 	samples: Float64Array
 ): RateTree<Interval> {
 	const rows = scopeRows(table, cls);
-	const observed = new Float64Array(SLOTS);
-	const acc = new Float64Array(ROW_WIDTH);
-	sumRows(table.counts, rows, acc);
-	evaluateRates(acc, observed, 0);
+	const observed = resampler.observed(rows);
 	const scope = cls < 0 ? '' : table.classes[cls];
-	resampleRates(
-		sparse,
-		rows,
-		new Prng(scopeSeed(settings.seed, scope)),
-		settings.resamples,
-		samples
-	);
+	const rng = new Prng(scopeSeed(settings.seed, scope));
+	resampler.resample(rows, rng, settings.resamples, (b, rates) => samples.set(rates, b * S));
 	return rateTree(table.scored, (slot) => {
 		// Undefined on the data itself (e.g. QWK of one repeated label) stays undefined.
 		if (Number.isNaN(observed[slot]) || rows.length < MIN_CASES) return null;
@@ -161,11 +210,11 @@ function scopeIntervals(
 export function bootstrapRun(table: CaseTable, options: BootstrapOptions = {}): RunIntervals {
 	const settings = bootstrapSettings(options);
 	const samples = new Float64Array(settings.resamples * SLOTS);
-	const sparse = sparseRows(table.counts);
+	const resampler = new Resampler([table.counts]);
 	return {
-		ci95: scopeIntervals(table, -1, settings, sparse, samples),
+		ci95: scopeIntervals(table, -1, settings, resampler, samples),
 		by_class: Object.fromEntries(
-			table.classes.map((cls, i) => [cls, scopeIntervals(table, i, settings, sparse, samples)])
+			table.classes.map((cls, i) => [cls, scopeIntervals(table, i, settings, resampler, samples)])
 		)
 	};
 }

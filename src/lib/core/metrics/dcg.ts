@@ -1,6 +1,6 @@
 /** DCG (PROTOCOL.md §7): did a forced clarifying question target the missing key facts? */
 import type { DcgResultRecord } from '../records';
-import { ratio } from './ratio';
+import { orNull, rate } from './kernel';
 import type { DcgMetrics } from './types';
 
 type DcgJudged = Pick<DcgResultRecord, 'round_labels'>;
@@ -22,9 +22,9 @@ export function dcgMetrics(records: readonly DcgJudged[]): DcgMetrics {
 	}
 	const n = records.length;
 	return {
-		success_rate: ratio(success, n),
-		round1_rate: ratio(round1, n),
-		round2_rate: ratio(round2, n),
+		success_rate: orNull(rate(success, n)),
+		round1_rate: orNull(rate(round1, n)),
+		round2_rate: orNull(rate(round2, n)),
 		n
 	};
 }

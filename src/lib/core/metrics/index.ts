@@ -1,6 +1,6 @@
 /** Metrics of PROTOCOL.md §7 as pure functions over saved records, for the CLI and the browser charts. */
 export * from './types';
-export { ratio } from './ratio';
+export { accuracy, f1, orNull, qwk, rate } from './kernel';
 export { lcaConfusion, lcaFromConfusion, lcaMetrics, type LcaConfusion } from './lca';
 export { dcgMetrics } from './dcg';
 export { ljpMetrics, quadraticWeightedKappa } from './ljp';

@@ -8,11 +8,12 @@ import {
 	MIN_CASES,
 	MIN_DEFINED_SHARE,
 	percentileInterval,
+	Resampler,
 	type BootstrapOptions,
 	type Interval
 } from './bootstrap';
-import { ROW_WIDTH, type CaseTable } from './case-table';
-import { evaluateRates, SLOTS } from './kernel';
+import type { CaseTable } from './case-table';
+import { SLOTS } from './kernel';
 import { Prng, scopeSeed } from './prng';
 
 /** Kendall's τ-b of paired values (ties corrected); null with fewer than two pairs or no order. */
@@ -57,24 +58,6 @@ export interface RankStability {
 	swaps: [string, string][];
 }
 
-/** The rate `slot` of the cases drawn `times[i]` times each. */
-function rateOf(
-	table: CaseTable,
-	times: Int32Array,
-	slot: number,
-	acc: Float64Array,
-	out: Float64Array
-): number {
-	acc.fill(0);
-	for (let i = 0; i < times.length; i++) {
-		if (times[i] === 0) continue;
-		const o = i * ROW_WIDTH;
-		for (let k = 0; k < ROW_WIDTH; k++) acc[k] += times[i] * table.counts[o + k];
-	}
-	evaluateRates(acc, out, 0);
-	return out[slot];
-}
-
 /**
  * τ of rate `slot` between the judges over `models`. Cases are resampled together for every
  * model and both judges (one draw per resample), as the paired comparison does.
@@ -91,12 +74,12 @@ export function rankStability(
 	if (!models.every((m) => same(m.a) && same(m.b))) {
 		throw new RangeError('every run must select the same cases, in the same order');
 	}
-	const acc = new Float64Array(ROW_WIDTH);
-	const out = new Float64Array(SLOTS);
-	const scoresAt = (times: Int32Array) =>
-		models.map((m) => [rateOf(m.a, times, slot, acc, out), rateOf(m.b, times, slot, acc, out)]);
-	const all = new Int32Array(n).fill(1);
-	const defined = scoresAt(all)
+	// Runs 2k and 2k + 1 are model k under judges A and B.
+	const resampler = new Resampler(models.flatMap((m) => [m.a.counts, m.b.counts]));
+	const rows = Int32Array.from({ length: n }, (_, i) => i);
+	const scoresAt = (rates: Float64Array) =>
+		models.map((_, k) => [rates[2 * k * SLOTS + slot], rates[(2 * k + 1) * SLOTS + slot]]);
+	const defined = scoresAt(resampler.observed(rows))
 		.map(([a, b], i) => ({ model: models[i].model, a, b, i }))
 		.filter((s) => !Number.isNaN(s.a) && !Number.isNaN(s.b));
 	const tauOf = (pairs: number[][]) =>
@@ -117,14 +100,11 @@ export function rankStability(
 		const { resamples, seed } = bootstrapSettings(options);
 		const rng = new Prng(scopeSeed(seed, `tau/${slot}`));
 		const taus: number[] = [];
-		const times = new Int32Array(n);
-		for (let b = 0; b < resamples; b++) {
-			times.fill(0);
-			for (let j = 0; j < n; j++) times[rng.below(n)]++;
-			const drawn = scoresAt(times).filter((_, i) => defined.some((s) => s.i === i));
+		resampler.resample(rows, rng, resamples, (_, rates) => {
+			const drawn = scoresAt(rates).filter((_, i) => defined.some((s) => s.i === i));
 			const t = tauOf(drawn.filter(([a, b]) => !Number.isNaN(a) && !Number.isNaN(b)));
 			if (t !== null) taus.push(t);
-		}
+		});
 		if (taus.length >= MIN_DEFINED_SHARE * resamples)
 			ci95 = percentileInterval(Float64Array.from(taus).sort());
 	}

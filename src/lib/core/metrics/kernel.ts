@@ -1,7 +1,10 @@
 /**
- * Every rate of PROTOCOL.md §7 from one summed row of case counts (see case-table.ts), written into
- * a Float64Array slot with NaN for an undefined value. This is the inner loop of the
- * bootstrap: no allocation, no records. The formulas are those of lca.ts, dcg.ts and ljp.ts.
+ * The statistics kernel: F1, accuracy, every share and QWK of PROTOCOL.md §7, computed here and
+ * nowhere else, with one rule for "undefined" (NaN inside the kernel, null outside it). The
+ * record-level metrics (lca.ts, dcg.ts, ljp.ts), the agreement's corrected tables, the
+ * leaderboard and every bootstrap call it. `evaluateRates` writes every rate of one summed row
+ * of case counts (see case-table.ts) into its slot: the inner loop of the bootstrap, no
+ * allocation, no records.
  */
 import {
 	DCG_N,
@@ -15,26 +18,12 @@ import {
 	LJP_OFFSET,
 	type ScoredStages
 } from './case-table';
+import { METRICS, slotOf, type MetricStage } from '../protocol/metrics';
 import { LJP_SETUPS, type LjpSetup } from './types';
 
-/** The rates that get an interval, in slot order. Counts (n, n_claims) are not estimates. */
-export const RATE_SLOTS = [
-	['lca', 'macro_f1'],
-	['lca', 'f1_u'],
-	['lca', 'f1_c'],
-	['lca', 'acc_c'],
-	['lca', 'acc_u'],
-	['dcg', 'success_rate'],
-	['dcg', 'round1_rate'],
-	['dcg', 'round2_rate'],
-	['direct', 'qwk'],
-	['direct', 'accuracy'],
-	['gold', 'qwk'],
-	['gold', 'accuracy'],
-	['interaction', 'qwk'],
-	['interaction', 'accuracy']
-] as const;
-export const SLOTS = RATE_SLOTS.length;
+/** The rates that get an interval, in slot order (`../protocol/metrics.ts`). */
+export const RATE_SLOTS = METRICS.map((m) => [m.stage, m.key] as const);
+export const SLOTS = METRICS.length;
 
 /** The rates of one stage, with one value `V` each (an interval, a difference, …). */
 export interface RateTree<V> {
@@ -47,47 +36,61 @@ export interface RateTree<V> {
 const [TP, FN, FP, TN] = [LCA_TP, LCA_FN, LCA_FP, LCA_TN];
 const [D_N, D_SUCCESS, D_ROUND1, D_ROUND2] = [DCG_N, DCG_SUCCESS, DCG_ROUND1, DCG_ROUND2];
 const LJP_BLOCKS = LJP_SETUPS.map((s) => LJP_OFFSET[s]);
+// Where each rate goes: its row of METRICS.
+const [MACRO_F1, F1_U, F1_C, ACC_C, ACC_U] = ['macro_f1', 'f1_u', 'f1_c', 'acc_c', 'acc_u'].map(
+	(k) => slotOf('lca', k)
+);
+const [SUCCESS, ROUND1, ROUND2] = ['success_rate', 'round1_rate', 'round2_rate'].map((k) =>
+	slotOf('dcg', k)
+);
+const LJP_QWK = LJP_SETUPS.map((s) => slotOf(s, 'qwk'));
+const LJP_ACCURACY = LJP_SETUPS.map((s) => slotOf(s, 'accuracy'));
 
-const div = (num: number, den: number) => (den === 0 ? NaN : num / den);
+/**
+ * `num / den`, NaN when the denominator is zero: a share with nothing to count is undefined
+ * (PROTOCOL.md §7), never 0. Denominators are counts or sums of non-negative weights.
+ */
+export const rate = (num: number, den: number): number => (den === 0 ? NaN : num / den);
 
-/** Writes the SLOTS rates of the summed counts `acc` into `out[at … at + SLOTS)`. */
-export function evaluateRates(acc: Float64Array | Int32Array, out: Float64Array, at: number): void {
-	const tp = acc[TP];
-	const fn = acc[FN];
-	const fp = acc[FP];
-	const tn = acc[TN];
-	const f1u = div(2 * tp, 2 * tp + fp + fn);
-	const f1c = div(2 * tn, 2 * tn + fp + fn);
-	out[at] = (f1u + f1c) / 2; // NaN when either is
-	out[at + 1] = f1u;
-	out[at + 2] = f1c;
-	out[at + 3] = div(tn, tn + fp);
-	out[at + 4] = div(tp, tp + fn);
-	const n = acc[D_N];
-	out[at + 5] = div(acc[D_SUCCESS], n);
-	out[at + 6] = div(acc[D_ROUND1], n);
-	out[at + 7] = div(acc[D_ROUND2], n);
-	for (let s = 0; s < 3; s++) {
-		const o = LJP_BLOCKS[s];
-		out[at + 8 + 2 * s] = qwk(acc, o);
-		out[at + 9 + 2 * s] = div(acc[o] + acc[o + 4] + acc[o + 8], total(acc, o));
-	}
-}
+/** F1 of one class: 2·hit / (2·hit + the two kinds of miss). */
+export const f1 = (hit: number, missA: number, missB: number): number =>
+	rate(2 * hit, 2 * hit + missA + missB);
 
-function total(acc: Float64Array | Int32Array, o: number): number {
+/** A kernel value as the reports keep it: null for undefined. */
+export const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/**
+ * Below this the expected disagreement of QWK counts as zero. On integer counts the rule is
+ * the same as `=== 0`: a nonzero expected disagreement is at least w·1·1/total = 1/(4·total),
+ * far above 1e-12 for any number of claims. On the weighted tables of the corrected estimates
+ * (agreement/ljp-table.ts, cells from a matrix inverse) a gold and predicted column concentrated
+ * on one verdict leaves a rounding residue of about 1e-16 instead of 0, and `=== 0` would turn
+ * that into a kappa of any size; so the tolerance is the one rule.
+ */
+const QWK_ZERO = 1e-12;
+
+function total(acc: ArrayLike<number>, o: number): number {
 	let t = 0;
 	for (let k = 0; k < 9; k++) t += acc[o + k];
 	return t;
 }
 
-/** QWK of the 3 × 3 block at `o`, exactly as `quadraticWeightedKappa` (weights (i−j)²/4). */
-function qwk(acc: Float64Array | Int32Array, o: number): number {
-	const t = total(acc, o);
+/**
+ * Quadratic weighted kappa of the 3 × 3 gold × predicted block at `o` (row-major, gold rows,
+ * verdicts 支持, 部分支持, 驳回 whether or not each occurs): 1 − Σ w·O / Σ w·E with
+ * w = (i−j)²/4 and E the outer product of the marginals over the total. NaN when there is no
+ * claim or the expected disagreement is zero (gold and predicted one and the same verdict).
+ */
+export function qwk(acc: ArrayLike<number>, o = 0): number {
+	const g0 = acc[o] + acc[o + 1] + acc[o + 2];
+	const g1 = acc[o + 3] + acc[o + 4] + acc[o + 5];
+	const g2 = acc[o + 6] + acc[o + 7] + acc[o + 8];
+	const t = g0 + g1 + g2;
 	if (t === 0) return NaN;
 	let observed = 0;
 	let expected = 0;
 	for (let i = 0; i < 3; i++) {
-		const gold = acc[o + 3 * i] + acc[o + 3 * i + 1] + acc[o + 3 * i + 2];
+		const gold = i === 0 ? g0 : i === 1 ? g1 : g2;
 		for (let j = 0; j < 3; j++) {
 			const w = (i - j) ** 2 / 4;
 			const predicted = acc[o + j] + acc[o + 3 + j] + acc[o + 6 + j];
@@ -95,26 +98,47 @@ function qwk(acc: Float64Array | Int32Array, o: number): number {
 			expected += (w * gold * predicted) / t;
 		}
 	}
-	return expected === 0 ? NaN : 1 - observed / expected;
+	return expected <= QWK_ZERO ? NaN : 1 - observed / expected;
 }
 
-/** Builds a RateTree from one value per slot; a stage that is not scored is null. */
+/** Share of the 3 × 3 block at `o` on its diagonal (claims whose prediction is the gold verdict). */
+export const accuracy = (acc: ArrayLike<number>, o = 0): number =>
+	rate(acc[o] + acc[o + 4] + acc[o + 8], total(acc, o));
+
+/** Writes the SLOTS rates of the summed counts `acc` into `out[at … at + SLOTS)`. */
+export function evaluateRates(acc: Float64Array | Int32Array, out: Float64Array, at: number): void {
+	const tp = acc[TP];
+	const fn = acc[FN];
+	const fp = acc[FP];
+	const tn = acc[TN];
+	const f1u = f1(tp, fp, fn);
+	const f1c = f1(tn, fp, fn);
+	out[at + MACRO_F1] = (f1u + f1c) / 2; // NaN when either is
+	out[at + F1_U] = f1u;
+	out[at + F1_C] = f1c;
+	out[at + ACC_C] = rate(tn, tn + fp);
+	out[at + ACC_U] = rate(tp, tp + fn);
+	const n = acc[D_N];
+	out[at + SUCCESS] = rate(acc[D_SUCCESS], n);
+	out[at + ROUND1] = rate(acc[D_ROUND1], n);
+	out[at + ROUND2] = rate(acc[D_ROUND2], n);
+	for (let s = 0; s < 3; s++) {
+		const o = LJP_BLOCKS[s];
+		out[at + LJP_QWK[s]] = qwk(acc, o);
+		out[at + LJP_ACCURACY[s]] = accuracy(acc, o);
+	}
+}
+
+/** Builds a RateTree from one value per slot (METRICS order); a stage that is not scored is null. */
 export function rateTree<V>(scored: ScoredStages, value: (slot: number) => V): RateTree<V> {
-	const ljp = (s: number, setup: LjpSetup) =>
-		scored.ljp[setup] ? { qwk: value(8 + 2 * s), accuracy: value(9 + 2 * s) } : null;
-	return {
-		lca: scored.lca
-			? {
-					macro_f1: value(0),
-					f1_u: value(1),
-					f1_c: value(2),
-					acc_c: value(3),
-					acc_u: value(4)
-				}
-			: null,
-		dcg: scored.dcg
-			? { success_rate: value(5), round1_rate: value(6), round2_rate: value(7) }
-			: null,
-		ljp: { direct: ljp(0, 'direct'), gold: ljp(1, 'gold'), interaction: ljp(2, 'interaction') }
+	const stage = (name: MetricStage, on: boolean) => {
+		if (!on) return null;
+		const out: Record<string, V> = {};
+		METRICS.forEach((m, slot) => {
+			if (m.stage === name) out[m.key] = value(slot);
+		});
+		return out;
 	};
+	const ljp = Object.fromEntries(LJP_SETUPS.map((s) => [s, stage(s, scored.ljp[s])]));
+	return { lca: stage('lca', scored.lca), dcg: stage('dcg', scored.dcg), ljp } as RateTree<V>;
 }

@@ -1,6 +1,6 @@
 /** LCA (PROTOCOL.md §7): did the model ask when, and only when, the consultation was underspecified? */
 import type { LcaResultRecord } from '../records';
-import { ratio } from './ratio';
+import { f1, orNull, rate } from './kernel';
 import type { LcaMetrics } from './types';
 
 /** Confusion counts with underspecified = positive and clarification = predicted positive. */
@@ -31,14 +31,14 @@ export function lcaConfusion(records: readonly LcaLabelled[]): LcaConfusion {
 }
 
 export function lcaFromConfusion({ tp, fn, fp, tn }: LcaConfusion): LcaMetrics {
-	const f1_u = ratio(2 * tp, 2 * tp + fp + fn);
-	const f1_c = ratio(2 * tn, 2 * tn + fp + fn);
+	const f1u = f1(tp, fp, fn);
+	const f1c = f1(tn, fp, fn);
 	return {
-		macro_f1: f1_u === null || f1_c === null ? null : (f1_u + f1_c) / 2,
-		f1_u,
-		f1_c,
-		acc_c: ratio(tn, tn + fp),
-		acc_u: ratio(tp, tp + fn),
+		macro_f1: orNull((f1u + f1c) / 2),
+		f1_u: orNull(f1u),
+		f1_c: orNull(f1c),
+		acc_c: orNull(rate(tn, tn + fp)),
+		acc_u: orNull(rate(tp, tp + fn)),
 		n: tp + fn + fp + tn
 	};
 }

@@ -5,29 +5,22 @@
  */
 import { coded, type CoreText } from '../said';
 import { english } from '../voice';
-import {
-	ROW_WIDTH,
-	sparseRows,
-	sumRows,
-	type CaseTable,
-	type ScoredStages,
-	type SparseRows
-} from './case-table';
+import { ROW_WIDTH, type CaseTable, type ScoredStages } from './case-table';
 import {
 	bootstrapSettings,
 	definedSorted,
 	MIN_CASES,
 	percentileInterval,
+	Resampler,
 	type BootstrapOptions,
 	type Interval
 } from './bootstrap';
-import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
+import { rateTree, SLOTS, type RateTree } from './kernel';
 import { Prng, scopeSeed } from './prng';
 import { LJP_SETUPS } from './types';
 
-// Module-local copies: some loaders turn imported bindings into getters, far too slow for the
+// A module-local copy: some loaders turn imported bindings into getters, far too slow for the
 // inner loop.
-const W = ROW_WIDTH;
 const S = SLOTS;
 
 /**
@@ -119,49 +112,20 @@ export function bootstrapP(diff: number, sorted: Float64Array): number {
 }
 
 function scopeDifferences(
-	countsA: Int32Array,
-	countsB: Int32Array,
-	sa: SparseRows,
-	sb: SparseRows,
+	resampler: Resampler,
 	rows: Int32Array,
 	scored: ScoredStages,
 	rng: Prng,
 	resamples: number,
 	samples: Float64Array
 ): RateTree<Difference> {
-	const accA = new Float64Array(W);
-	const accB = new Float64Array(W);
-	const rateA = new Float64Array(S);
-	const rateB = new Float64Array(S);
-	sumRows(countsA, rows, accA);
-	sumRows(countsB, rows, accB);
-	evaluateRates(accA, rateA, 0);
-	evaluateRates(accB, rateB, 0);
-	const observed = rateB.map((v, s) => v - rateA[s]);
-
+	const rates = resampler.observed(rows);
+	const observed = rates.subarray(S).map((v, s) => v - rates[s]);
+	// A NaN on either side makes the difference NaN: left out like an undefined rate.
+	resampler.resample(rows, rng, resamples, (b, r) => {
+		for (let s = 0; s < S; s++) samples[b * S + s] = r[S + s] - r[s];
+	});
 	const n = rows.length;
-	const times = new Int32Array(n);
-	for (let b = 0; b < resamples; b++) {
-		times.fill(0);
-		for (let j = 0; j < n; j++) times[rng.below(n)]++;
-		accA.fill(0);
-		accB.fill(0);
-		for (let j = 0; j < n; j++) {
-			const t = times[j];
-			if (t === 0) continue;
-			const i = rows[j];
-			for (let p = sa.start[i], end = sa.start[i + 1]; p < end; p++) {
-				accA[sa.column[p]] += t * sa.value[p];
-			}
-			for (let p = sb.start[i], end = sb.start[i + 1]; p < end; p++) {
-				accB[sb.column[p]] += t * sb.value[p];
-			}
-		}
-		evaluateRates(accA, rateA, 0);
-		evaluateRates(accB, rateB, 0);
-		// A NaN on either side makes the difference NaN: left out like an undefined rate.
-		for (let s = 0; s < S; s++) samples[b * S + s] = rateB[s] - rateA[s];
-	}
 	return rateTree(scored, (slot) => {
 		// Within the tie tolerance the runs agree: report exactly 0, not a rounding residue.
 		const diff = Math.abs(observed[slot]) <= TIE_TOLERANCE ? 0 : observed[slot];
@@ -204,17 +168,12 @@ export function pairedBootstrap(
 	const problem = pairingProblem(a, b);
 	if (problem !== null) throw new RangeError(problem);
 	const settings = bootstrapSettings(options);
-	const countsB = alignRows(a, b);
 	const scored = bothScored(a.scored, b.scored);
 	const samples = new Float64Array(settings.resamples * SLOTS);
-	const sa = sparseRows(a.counts);
-	const sb = sparseRows(countsB);
+	const resampler = new Resampler([a.counts, alignRows(a, b)]);
 	const run = (rows: Int32Array, scope: string) =>
 		scopeDifferences(
-			a.counts,
-			countsB,
-			sa,
-			sb,
+			resampler,
 			rows,
 			scored,
 			new Prng(scopeSeed(settings.seed, scope)),

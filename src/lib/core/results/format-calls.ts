@@ -1,4 +1,5 @@
 /** The "Model calls" section of `results` text: call-log totals per run, stage and role. */
+import { formatNumber, UNDEFINED } from '../report/format';
 import type { CallGroupTotals, CallTotals } from '../calls/totals';
 import { ROLES } from '../record-names';
 import { runName } from '../layout';
@@ -20,8 +21,6 @@ const HEADERS = [
 ];
 const ALIGN: Align[] = HEADERS.map((_, i): Align => (i < 4 ? 'left' : 'right'));
 
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
-
 function cells(g: CallGroupTotals): string[] {
 	const unreported = g.no_usage ? ` (+${g.no_usage} n/r)` : '';
 	return [
@@ -30,8 +29,8 @@ function cells(g: CallGroupTotals): string[] {
 		String(g.retries),
 		String(g.tokens.prompt) + unreported,
 		String(g.tokens.completion),
-		g.tokens.reasoning === null ? '—' : String(g.tokens.reasoning),
-		seconds(g.latency_ms)
+		g.tokens.reasoning === null ? UNDEFINED : String(g.tokens.reasoning),
+		formatNumber(g.latency_ms / 1000, 1)
 	];
 }
 
@@ -58,7 +57,7 @@ export function formatCalls(runs: readonly RunReport[]): string[] | null {
 	const body = logged.flatMap((r) => callRows(r, r.calls!));
 	const walls = logged.map(
 		(r) =>
-			`${runName(r.run_id, r.model)}: wall time ${seconds(r.calls!.wall_ms)} s over ${r.calls!.sessions} ` +
+			`${runName(r.run_id, r.model)}: wall time ${formatNumber(r.calls!.wall_ms / 1000, 1)} s over ${r.calls!.sessions} ` +
 			`session${r.calls!.sessions === 1 ? '' : 's'}`
 	);
 	const without = runs.filter((r) => r.calls === null).map((r) => runName(r.run_id, r.model));

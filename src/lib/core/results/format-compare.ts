@@ -2,56 +2,26 @@
 import { runName } from '../layout';
 import { escapeControl } from '../text/escape-control';
 import { english } from '../voice';
+import { formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Difference } from '../metrics/paired';
 import type { PowerFigures } from '../metrics/power';
-import type { LjpSetup, MetricsTree } from '../metrics/types';
+import type { MetricsTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, METRICS, stageOf, type MetricStage } from '../protocol/metrics';
 import type { ComparisonReport } from './compare';
 import { renderTable, type Align } from './text-table';
 
-type Stage = 'lca' | 'dcg' | LjpSetup;
+type Stage = MetricStage;
 
-/** The compared rates in table order, with their row names. */
-export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = [
-	{ name: 'LCA Macro-F1', stage: 'lca', key: 'macro_f1' },
-	{ name: 'LCA F1_U', stage: 'lca', key: 'f1_u' },
-	{ name: 'LCA F1_C', stage: 'lca', key: 'f1_c' },
-	{ name: 'LCA Acc_C', stage: 'lca', key: 'acc_c' },
-	{ name: 'LCA Acc_U', stage: 'lca', key: 'acc_u' },
-	{ name: 'DCG Success', stage: 'dcg', key: 'success_rate' },
-	{ name: 'DCG Round 1', stage: 'dcg', key: 'round1_rate' },
-	{ name: 'DCG Round 2', stage: 'dcg', key: 'round2_rate' },
-	...(
-		[
-			['direct', 'Direct'],
-			['gold', 'Gold'],
-			['interaction', 'Interaction']
-		] as const
-	).flatMap(([stage, label]) => [
-		{ name: `LJP ${label} QWK`, stage, key: 'qwk' },
-		{ name: `LJP ${label} Acc`, stage, key: 'accuracy' }
-	])
-];
+/** The compared rates (every rate of METRICS) in table order, with their row names. */
+export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = METRICS.map((m) => ({
+	name: `${m.stage === 'lca' ? 'LCA' : m.stage === 'dcg' ? 'DCG' : `LJP ${LJP_SETUP_NAMES[m.stage]}`} ${m.symbol}`,
+	stage: m.stage,
+	key: m.key
+}));
 
-function stageOf<T>(
-	tree: { lca: unknown; dcg: unknown; ljp: Record<LjpSetup, unknown> } | undefined,
-	stage: Stage
-): Record<string, T> | null | undefined {
-	if (tree === undefined) return undefined;
-	return (stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage]) as Record<
-		string,
-		T
-	> | null;
-}
-
-const UNDEFINED = '—';
 const NOT_SCORED = 'n/a';
-const num = (v: number | null | undefined) =>
-	v === null || v === undefined ? UNDEFINED : v.toFixed(4);
 /** `+0.1234`, `-0.1234`, or ` 0.0000` for whatever rounds to zero (never "-0.0000"). */
-export const signed = (v: number) => {
-	const text = Math.abs(v).toFixed(4);
-	return (Number(text) === 0 ? ' ' : v > 0 ? '+' : '-') + text;
-};
+const SIGNED = { signed: true };
 
 /** The paired table's rows (as text, the CLI's formatting): metric, A, B, B − A, CI, p. */
 export function comparisonRows(
@@ -62,17 +32,17 @@ export function comparisonRows(
 	return COMPARED_RATES.map(({ name, stage, key }) => {
 		const d = stageOf<Difference>(diffs, stage)?.[key];
 		const value = (t: MetricsTree | undefined) => {
-			const obj = stageOf<number | null>(t, stage);
-			return obj ? num(obj[key]) : NOT_SCORED;
+			const obj = t && stageOf(t, stage);
+			return obj ? formatNumber(obj[key]) : NOT_SCORED;
 		};
 		if (d === undefined) return [name, value(a), value(b), NOT_SCORED, '', ''];
 		return [
 			name,
 			value(a),
 			value(b),
-			d.diff === null ? UNDEFINED : signed(d.diff),
-			d.ci95 === null ? UNDEFINED : `[${signed(d.ci95[0])}, ${signed(d.ci95[1])}]`,
-			d.p === null ? UNDEFINED : d.p.toFixed(4)
+			formatNumber(d.diff, SIGNED),
+			formatInterval(d.ci95, SIGNED),
+			formatNumber(d.p)
 		];
 	});
 }
@@ -83,8 +53,7 @@ const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right'];
 
 /** `label: DCG Success 0.1234, LCA Acc_C …, Acc_U …` (minimal detectable differences). */
 export function powerLine(label: string, f: PowerFigures): string {
-	const v = (x: number | null | undefined) =>
-		x === null || x === undefined ? UNDEFINED : x.toFixed(4);
+	const v = formatNumber;
 	return (
 		`${label}: DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
 		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`

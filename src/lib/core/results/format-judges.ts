@@ -1,12 +1,12 @@
 /** The text form of `results --judges A,B`: per model, each stage's agreement; then τ per rate. */
 import type { Interval } from '../metrics/bootstrap';
+import { formatInterval, formatNumber } from '../report/format';
 import { COMPARED_RATES } from './format-compare';
 import { decisionKind, DECISION_STAGES } from '../protocol';
 import type { JudgesReport } from './judges';
 import { renderTable } from './text-table';
 
-const fixed = (v: number | null) => (v === null ? '—' : v.toFixed(4));
-const interval = (ci: Interval) => (ci === null ? '[—]' : `[${fixed(ci[0])}, ${fixed(ci[1])}]`);
+const interval = (ci: Interval) => (ci === null ? '[—]' : formatInterval(ci));
 
 /** Strings in `report` are escaped by the caller (`escapeStrings`), as for the other reports. */
 export function formatJudges(report: JudgesReport): string {
@@ -22,8 +22,8 @@ export function formatJudges(report: JudgesReport): string {
 						[
 							stage,
 							String(s.n),
-							fixed(s.rate),
-							`${fixed(s.kappa)} ${interval(s.ci95)}`,
+							formatNumber(s.rate),
+							`${formatNumber(s.kappa)} ${interval(s.ci95)}`,
 							String(s.unpaired)
 						]
 					]
@@ -65,7 +65,7 @@ export function formatJudges(report: JudgesReport): string {
 		const rows = report.ranks.map((r) => [
 			name(r.rate),
 			String(r.scores.length),
-			`${fixed(r.tau)} ${interval(r.ci95)}`,
+			`${formatNumber(r.tau)} ${interval(r.ci95)}`,
 			r.swaps.map(([x, y]) => `${x} ↔ ${y}`).join(', ') || 'none'
 		]);
 		out.push(

@@ -3,10 +3,11 @@
  * per run, per run × class and per group, ready to paste into a paper draft.
  */
 import { english } from '../voice';
+import { DECIMALS, formatInterval, formatNumber, UNDEFINED } from '../report/format';
 import type { Aggregate } from '../metrics/aggregate';
-import type { LjpSetup, MetricsTree, StatTree } from '../metrics/types';
+import { LJP_SETUPS, type MetricsTree } from '../metrics/types';
+import { LJP_SETUP_NAMES, metricsOf, stageOf, type MetricStage } from '../protocol/metrics';
 import type { Interval } from '../metrics/bootstrap';
-import type { RateTree } from '../metrics/kernel';
 import type { PowerFigures } from '../metrics/power';
 import type { GroupReport, ResultsReport, RunReport } from './report';
 import type { ScopeStatistics } from './run-statistics';
@@ -14,7 +15,7 @@ import { formatCalls } from './format-calls';
 import { runName } from '../layout';
 import { renderTable, type Align } from './text-table';
 
-type Stage = 'lca' | 'dcg' | LjpSetup;
+type Stage = MetricStage;
 
 interface MetricColumn {
 	header: string;
@@ -24,60 +25,28 @@ interface MetricColumn {
 	count?: boolean;
 }
 
+/** A stage's rates (METRICS) headed by their symbols, then its count. */
+const columns = (stage: Stage, prefix: string, count: string): MetricColumn[] => [
+	...metricsOf(stage).map((m) => ({ header: prefix + m.symbol, stage, key: m.key })),
+	{ header: `${prefix}n`, stage, key: count, count: true }
+];
+
 const TASKS: { title: string; columns: MetricColumn[] }[] = [
-	{
-		title: 'LCA (n = records, 2 per case)',
-		columns: [
-			{ header: 'Macro-F1', stage: 'lca', key: 'macro_f1' },
-			{ header: 'F1_U', stage: 'lca', key: 'f1_u' },
-			{ header: 'F1_C', stage: 'lca', key: 'f1_c' },
-			{ header: 'Acc_C', stage: 'lca', key: 'acc_c' },
-			{ header: 'Acc_U', stage: 'lca', key: 'acc_u' },
-			{ header: 'n', stage: 'lca', key: 'n', count: true }
-		]
-	},
-	{
-		title: 'DCG (n = underspecified cases)',
-		columns: [
-			{ header: 'Success', stage: 'dcg', key: 'success_rate' },
-			{ header: 'Round 1', stage: 'dcg', key: 'round1_rate' },
-			{ header: 'Round 2', stage: 'dcg', key: 'round2_rate' },
-			{ header: 'n', stage: 'dcg', key: 'n', count: true }
-		]
-	},
+	{ title: 'LCA (n = records, 2 per case)', columns: columns('lca', '', 'n') },
+	{ title: 'DCG (n = underspecified cases)', columns: columns('dcg', '', 'n') },
 	{
 		title: 'LJP (n = claims)',
-		columns: (
-			[
-				['direct', 'Direct'],
-				['gold', 'Gold'],
-				['interaction', 'Interaction']
-			] as const
-		).flatMap(([stage, name]) => [
-			{ header: `${name} QWK`, stage, key: 'qwk' },
-			{ header: `${name} Acc`, stage, key: 'accuracy' },
-			{ header: `${name} n`, stage, key: 'n_claims', count: true }
-		])
+		columns: LJP_SETUPS.flatMap((s) => columns(s, `${LJP_SETUP_NAMES[s]} `, 'n_claims'))
 	}
 ];
 
-type Tree = MetricsTree | StatTree | Aggregate['n_defined'] | RateTree<Interval>;
-
-function stageOf(tree: Tree, stage: Stage): Record<string, number | null> | null {
-	const obj = stage === 'lca' ? tree.lca : stage === 'dcg' ? tree.dcg : tree.ljp[stage];
-	return obj as Record<string, number | null> | null;
-}
-
-const UNDEFINED = '—';
 const NOT_SCORED = 'n/a';
 
-function fmt(value: number | null, count = false): string {
-	if (value === null) return UNDEFINED;
-	if (count) return Number.isInteger(value) ? String(value) : value.toFixed(1);
-	const text = value.toFixed(4);
-	// A tiny negative bound (e.g. −1e-17 from rounding) would print as "-0.0000".
-	return text === '-0.0000' ? '0.0000' : text;
-}
+/** A rate, or a count (an integer; a group's mean of counts to one decimal). */
+const fmt = (value: number | null, count = false): string =>
+	count && value !== null && Number.isInteger(value)
+		? String(value)
+		: formatNumber(value, count ? 1 : DECIMALS);
 
 /** A run's value, with its 95% interval beside it when intervals were computed. */
 function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci95']): string {
@@ -85,10 +54,8 @@ function runCell(tree: MetricsTree, col: MetricColumn, ci?: ScopeStatistics['ci9
 	if (stage === null) return NOT_SCORED;
 	const value = fmt(stage[col.key], col.count);
 	if (!ci || col.count || stage[col.key] === null) return value;
-	const interval = (stageOf(ci, col.stage) as Record<string, Interval> | null)?.[col.key];
-	return interval
-		? `${value} [${fmt(interval[0])}, ${fmt(interval[1])}]`
-		: `${value} [${UNDEFINED}]`;
+	const interval = stageOf<Interval>(ci, col.stage)?.[col.key];
+	return interval ? `${value} ${formatInterval(interval)}` : `${value} [${UNDEFINED}]`;
 }
 
 function groupCell(agg: Aggregate, runs: number, col: MetricColumn): string {
@@ -240,7 +207,7 @@ export function formatReport(report: ResultsReport, root?: string): string {
 }
 
 function powerFigures(f: PowerFigures): string {
-	const v = (x: number | null) => fmt(x);
+	const v = formatNumber;
 	return (
 		`DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
 		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`

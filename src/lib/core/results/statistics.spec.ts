@@ -7,7 +7,7 @@ import { writeRandomRuns, type RandomRunSpec } from '../../../../tests/unit/metr
 import { bootstrapRun } from '../metrics/bootstrap';
 import type { CaseTable } from '../metrics/case-table';
 import { compareRuns } from './compare';
-import { formatComparison, signed } from './format-compare';
+import { formatComparison } from './format-compare';
 import { computeReport, type RunReport } from './report';
 import { memorySource } from './source';
 
@@ -138,14 +138,4 @@ describe('formatComparison', () => {
 		expect(text).toContain(`A  r1 / ${escapeControl(model)}`);
 		expect(text).toContain('LexPilot comparison: B − A on 12 paired cases');
 	});
-});
-
-describe('signed', () => {
-	it.each([
-		[0.12345, '+0.1235'],
-		[-0.5, '-0.5000'],
-		[0, ' 0.0000'],
-		[-1e-17, ' 0.0000'],
-		[-0.00004, ' 0.0000']
-	])('prints %d as "%s"', (v, text) => expect(signed(v)).toBe(text));
 });

@@ -10,6 +10,8 @@
  * (a class called `-1`) is text, and is neutralised like any other.
  */
 
+import { formatNumber } from '../report/format';
+
 /** First characters a spreadsheet reads as the start of a formula (OWASP "CSV Injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** Characters that need the field quoted (RFC 4180), the separator and line breaks. */
@@ -21,7 +23,7 @@ const NEEDS_QUOTES = /[",\n\r]/;
  * neutralised when it could start a formula.
  */
 export function csvCell(value: string | number | null | undefined, decimals = 4): string {
-	if (typeof value === 'number') return Number.isFinite(value) ? value.toFixed(decimals) : '';
+	if (typeof value === 'number') return Number.isFinite(value) ? formatNumber(value, decimals) : '';
 	if (value === null || value === undefined) return '';
 	if (FORMULA_START.test(value)) return `"'${value.replace(/"/g, '""')}"`;
 	return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;

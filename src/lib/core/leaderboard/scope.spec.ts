@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ROW_WIDTH } from '../metrics/case-table';
 import { evaluateRates, SLOTS } from '../metrics/kernel';
 import { Prng } from '../metrics/prng';
-import { COLUMN_SLOT, LEADERBOARD_COLUMNS } from './columns';
-import { C, resampleScope, type ModelRuns } from './resample';
+import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
+import { C, resampleScope, type ModelRuns } from './scope';
 
 /** Random counts of `n` cases: small integers in every column, zeros often (a stage unscored). */
 function randomCounts(rng: Prng, n: number): Int32Array {
@@ -31,7 +31,7 @@ function plainSamples(models: ModelRuns[], cases: Int32Array, rng: Prng, resampl
 					for (let k = 0; k < ROW_WIDTH; k++) acc[k] += times[j] * run[i * ROW_WIDTH + k];
 				});
 				evaluateRates(acc, rates, 0);
-				return LEADERBOARD_COLUMNS.map((c) => rates[COLUMN_SLOT[c]]);
+				return LEADERBOARD_COLUMNS.map((c) => rates[COLUMN[c].slot]);
 			});
 			for (let c = 0; c < C; c++) {
 				const defined = values.map((v) => v[c]).filter((v) => !Number.isNaN(v));
