@@ -5,7 +5,6 @@
  * their stages, files and labels from here. No zod: `records.ts` builds its label enums on these.
  */
 import { VERDICTS } from '../dataset/names';
-import type { CaseNumber } from '../records';
 import { stageRow, STAGES, type LjpSetup } from './stages';
 
 /** LCA: the response asks for the missing facts, or answers (the first is "positive"). */
@@ -18,7 +17,7 @@ export type DecisionPlace = 'history' | 'round' | 'claim';
 
 /** The record fields a decision is read from, any file (a judge file as saved or as loaded). */
 export interface JudgedRecord {
-	case_number: CaseNumber;
+	case_number: string | number;
 	cause_of_action: string;
 	history_type?: 'complete' | 'underspecified';
 	label?: string;
