@@ -12,7 +12,6 @@ import { parsePrices } from '../../lib/core/leaderboard/prices';
 import type { SessionOptions, SessionSnapshot } from '../../lib/core/session';
 import type { PlanSpendStore } from '../../lib/core/session/spend';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import type { CliIo } from '../types';
 
 export const SPEND_OPTIONS = {
 	prices: { type: 'string' },

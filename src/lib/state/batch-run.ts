@@ -5,6 +5,7 @@
  * Files mode's outputs come back through `importOutputs`, checked whole before anything is saved.
  */
 import { importBatchOutputs } from '$lib/core/batch/import';
+// eslint-disable-next-line no-restricted-imports -- the Run page's single run moves onto the session next (issue 31 §3); plans already run on it
 import { runBatch, type BatchRunOptions, type BatchRunResult } from '$lib/core/batch/rounds';
 import type { BatchSendMode, BatchState } from '$lib/core/batch/store';
 import { modelDirName } from '$lib/core/layout';

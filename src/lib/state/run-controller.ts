@@ -22,6 +22,7 @@
  * rows of stages run together (`run-stage-rows.ts`), pauses (`run-pauses.ts`) and the endpoint
  * slots (`run-limiters.ts`).
  */
+// eslint-disable-next-line no-restricted-imports -- the Run page's single run moves onto the session next (issue 31 §3); plans already run on it
 import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
 import type {
 	RunSnapshot as EngineSnapshot,
