@@ -8,7 +8,7 @@ import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { RunController, type RunRequest } from './run-controller';
 import { workerRunEngine, type RunWorkerLike } from './run-engine';
-import { CallRate, overallProgress } from './run-overall';
+import { overallProgress } from './run-overall';
 import { loadPlans, type RunPlan } from './run-plans';
 import { idleSnapshot, type RunSnapshot } from './run-snapshot';
 import { SnapshotThrottle, toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
@@ -109,23 +109,6 @@ describe('overallProgress', () => {
 		expect(o.cases.done).toBe(3);
 		expect(o.calls).toEqual({ done: 64, estimatedTotal: 64 + 7 * 2 });
 		expect(o.etaMs).toBeNull();
-	});
-});
-
-describe('CallRate', () => {
-	it('measures answered calls per second over the last minute and forgets a pause', () => {
-		const rate = new CallRate();
-		expect(rate.perSecond(0)).toBeNull();
-		rate.note(0, 0);
-		rate.note(10, 500);
-		expect(rate.perSecond(500)).toBeNull();
-		rate.note(20, 2000);
-		expect(rate.perSecond(2000)).toBe(10);
-		for (let t = 3000; t <= 120_000; t += 1000) rate.note(t / 100, t);
-		// Only the last minute counts: 10 calls a second there.
-		expect(rate.perSecond(120_000)).toBeCloseTo(10, 5);
-		rate.reset();
-		expect(rate.perSecond(121_000)).toBeNull();
 	});
 });
 

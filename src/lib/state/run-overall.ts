@@ -33,36 +33,8 @@ export interface OverallProgress {
 	};
 }
 
-/** The call rate is measured over this much running time. */
-export const RATE_WINDOW_MS = 60_000;
-
-/** Answered-call counts over time, for the rate; cleared when the run pauses. */
-export class CallRate {
-	#samples: Array<{ at: number; calls: number }> = [];
-
-	note(calls: number, at: number): void {
-		const last = this.#samples.at(-1);
-		if (last && last.calls === calls) return;
-		this.#samples.push({ at, calls });
-		while (this.#samples.length > 2 && this.#samples[1].at < at - RATE_WINDOW_MS) {
-			this.#samples.shift();
-		}
-	}
-
-	/** Forgets what was seen: time paused is no part of the rate. */
-	reset(): void {
-		this.#samples = [];
-	}
-
-	/** Calls per second from the oldest reading in the window to now; null before 1 s of data. */
-	perSecond(now: number): number | null {
-		const first = this.#samples[0];
-		const last = this.#samples.at(-1);
-		if (!first || !last || last === first) return null;
-		const span = now - first.at;
-		return span >= 1000 ? ((last.calls - first.calls) * 1000) / span : null;
-	}
-}
+// The one call-rate model, the engine tracker's (`core/engine/call-rate.ts`).
+export { CallRate } from '$lib/core/engine/call-rate';
 
 /** Calls one case of a stage takes, before three of its cases have shown it. */
 function priorCalls(stage: StageName): number {

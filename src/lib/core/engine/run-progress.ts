@@ -14,7 +14,6 @@ import { ROLES, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
 
-
 interface StageState extends RunStageCounts {
 	/** Cases generated (not resumed) that finished. */
 	generated: number;

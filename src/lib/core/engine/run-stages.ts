@@ -77,54 +77,59 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			error === undefined ? 'done' : options.signal?.aborted ? 'stopped' : 'failed',
 			error === undefined ? undefined : error instanceof Error ? error.message : String(error)
 		);
-	return openEngine(options, setup, async (opened) => {
-		// Check every saved record before the first call, except files an earlier stage of this
-		// call is about to write. A missing upstream stage refuses only the stage that reads it,
-		// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
-		const prepared = new Map<StageName, PreparedStage>();
-		for (const [i, stage] of stages.entries()) {
-			const upstream = UPSTREAM[stage];
-			if (!upstream || !stages.slice(0, i).includes(upstream)) {
-				try {
-					prepared.set(stage, await opened.plan(stage, options.prepare?.[stage]));
-				} catch (error) {
-					// Refused again at its turn, after the stages before it ran.
-					if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
+	return openEngine(
+		options,
+		setup,
+		async (opened) => {
+			// Check every saved record before the first call, except files an earlier stage of this
+			// call is about to write. A missing upstream stage refuses only the stage that reads it,
+			// at its turn: `ljp` without gen still runs ljp-direct and ljp-gold, which do not need it.
+			const prepared = new Map<StageName, PreparedStage>();
+			for (const [i, stage] of stages.entries()) {
+				const upstream = UPSTREAM[stage];
+				if (!upstream || !stages.slice(0, i).includes(upstream)) {
+					try {
+						prepared.set(stage, await opened.plan(stage, options.prepare?.[stage]));
+					} catch (error) {
+						// Refused again at its turn, after the stages before it ran.
+						if (!(error instanceof UpstreamIncompleteError) || i === 0) throw error;
+					}
 				}
 			}
-		}
-		const reports: StageReport[] = [];
-		for (const stage of stages) {
-			let plan = prepared.get(stage);
-			try {
-				plan ??= await opened.plan(stage, options.prepare?.[stage]);
-			} catch (error) {
-				if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
-				// Every refusal of a missing upstream is coded (stages/shared.ts `requireComplete`).
-				throw new UpstreamIncompleteError([...(error.said ?? []), savedSoFar(reports)]);
+			const reports: StageReport[] = [];
+			for (const stage of stages) {
+				let plan = prepared.get(stage);
+				try {
+					plan ??= await opened.plan(stage, options.prepare?.[stage]);
+				} catch (error) {
+					if (!(error instanceof UpstreamIncompleteError) || reports.length === 0) throw error;
+					// Every refusal of a missing upstream is coded (stages/shared.ts `requireComplete`).
+					throw new UpstreamIncompleteError([...(error.said ?? []), savedSoFar(reports)]);
+				}
+				const ctx = opened.contextOf(stage);
+				await runStage(ctx, progress, stage, plan, opened.selected.length, concurrency, {
+					signal: options.signal,
+					room
+				});
+				await opened.seal(stage);
+				reports.push(opened.report(stage, plan));
 			}
-			const ctx = opened.contextOf(stage);
-			await runStage(ctx, progress, stage, plan, opened.selected.length, concurrency, {
-				signal: options.signal,
-				room
-			});
-			await opened.seal(stage);
-			reports.push(opened.report(stage, plan));
+			room?.close();
+			ended();
+			return {
+				run: opened.run,
+				manifest: opened.manifest,
+				created: opened.created,
+				warnings: opened.warnings,
+				warningsSaid: opened.warningsSaid,
+				stages: reports
+			};
+		},
+		(error) => {
+			room?.close();
+			ended(error);
 		}
-		room?.close();
-		ended();
-		return {
-			run: opened.run,
-			manifest: opened.manifest,
-			created: opened.created,
-			warnings: opened.warnings,
-			warningsSaid: opened.warningsSaid,
-			stages: reports
-		};
-	}, (error) => {
-		room?.close();
-		ended(error);
-	});
+	);
 }
 
 /** What the stages run before a refused one left saved, and how to go on. */
