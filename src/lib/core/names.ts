@@ -74,3 +74,17 @@ export function decisionKey(d: DecisionName): string {
 		d.claim ?? null
 	]);
 }
+
+/**
+ * A run named to a reader, always run id first, then its model (the model id, or its folder
+ * where only that is known): `run1 / gpt-x`. The CLI's plan lines set the two apart with spaces
+ * instead (`gap`), as their output always has.
+ */
+export function runName(runId: string, model: string, gap = ' / '): string {
+	return `${runId}${gap}${model}`;
+}
+
+/** `run run1 / gpt-x-1a2b3c4d`, for messages. */
+export function runLabel(run: RunKey): string {
+	return `run ${runName(run.runId, run.modelDir)}`;
+}

@@ -58,6 +58,8 @@ export class RejudgeState {
 			};
 			const session = openSession({
 				concurrency: client.spec.concurrency,
+				// A client that limits its own calls (the OpenAI client) brings the session its pool.
+				limiters: model.limiters,
 				signal: this.#abort.signal,
 				runs: [
 					{

@@ -3,16 +3,9 @@
  * figure offers: apart from the figures themselves (`result-figures.ts`), so the page's URL is
  * read at first load while the figures load with the first report.
  */
-import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
-import type { Locale } from '$lib/paraglide/runtime';
-import {
-	dcgMetrics,
-	LCA_METRICS,
-	LJP_MEASURE_KEYS,
-	LJP_SETUP_NAMES,
-	ljpMeasureName,
-	type LjpMeasure
-} from './figures';
+import type { LjpSetup } from '$lib/core/metrics/types';
+import { LJP_SETUP_NAMES, metricsOf } from '$lib/core/protocol/metrics';
+import type { LjpMeasure } from './figure-metrics';
 
 /** What the user picked for the figures by cause class. */
 export interface FigureChoice {
@@ -31,24 +24,21 @@ export const DEFAULT_FIGURE_CHOICE: Readonly<FigureChoice> = {
 	ljpMeasure: 'qwk'
 };
 
-/** The choices each class figure offers, as pickers list them, named in `locale`. */
-export function choiceOptions(locale?: Locale) {
-	return {
-		lcaClass: LCA_METRICS.map((metric) => ({ value: metric.key, label: metric.label })),
-		dcgClass: dcgMetrics(locale).map((metric) => ({ value: metric.key, label: metric.label })),
-		ljpSetup: LJP_SETUPS.map((s) => ({ value: s as string, label: LJP_SETUP_NAMES[s] })),
-		ljpMeasure: LJP_MEASURE_KEYS.map((k) => ({
-			value: k as string,
-			label: ljpMeasureName(k, locale)
-		}))
-	};
-}
+/**
+ * The values each class figure offers, from the metric table (no labels: the page reads its URL
+ * at first load, and the names load with the figures, `choiceOptions` in `result-figures.ts`).
+ */
+const ALLOWED: Record<keyof FigureChoice, readonly string[]> = {
+	lcaClass: metricsOf('lca').map((row) => row.key),
+	dcgClass: metricsOf('dcg').map((row) => row.key),
+	ljpSetup: Object.keys(LJP_SETUP_NAMES),
+	ljpMeasure: metricsOf('direct').map((row) => row.key)
+};
 
 /** A choice with every unknown value (a hand-edited link) replaced by its default. */
 export function checkedChoice(choice: Partial<Record<keyof FigureChoice, string>>): FigureChoice {
-	const options = choiceOptions('en');
 	const pick = <K extends keyof FigureChoice>(key: K): FigureChoice[K] => {
-		const known = options[key].some((o) => o.value === choice[key]);
+		const known = ALLOWED[key].includes(choice[key] ?? '');
 		return (known ? choice[key] : DEFAULT_FIGURE_CHOICE[key]) as FigureChoice[K];
 	};
 	return {

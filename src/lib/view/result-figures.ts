@@ -14,7 +14,9 @@ import {
 	classFigure,
 	dcgMetrics,
 	LCA_METRICS,
+	LJP_MEASURE_KEYS,
 	LJP_SETUP_NAMES,
+	ljpMeasureName,
 	ljpMetric,
 	metricsFigure,
 	type Figure,
@@ -23,13 +25,21 @@ import {
 import { coreNote } from './core-notes';
 import type { CoreText } from '$lib/core/said';
 
-export {
-	checkedChoice,
-	choiceOptions,
-	DEFAULT_FIGURE_CHOICE,
-	type FigureChoice
-} from './figure-choice';
+export { checkedChoice, DEFAULT_FIGURE_CHOICE, type FigureChoice } from './figure-choice';
 import type { FigureChoice } from './figure-choice';
+
+/** The choices each class figure offers, as pickers list them, named in `locale`. */
+export function choiceOptions(locale?: Locale) {
+	return {
+		lcaClass: LCA_METRICS.map((metric) => ({ value: metric.key, label: metric.label })),
+		dcgClass: dcgMetrics(locale).map((metric) => ({ value: metric.key, label: metric.label })),
+		ljpSetup: LJP_SETUPS.map((s) => ({ value: s as string, label: LJP_SETUP_NAMES[s] })),
+		ljpMeasure: LJP_MEASURE_KEYS.map((k) => ({
+			value: k as string,
+			label: ljpMeasureName(k, locale)
+		}))
+	};
+}
 
 /** The seven figures of the page, in page order. */
 export type ResultFigures = Record<
