@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capPassed, costOf, spendOf, type RoleTokens } from './cost';
+import { costOf, spendOf, type RoleTokens } from './cost';
 
 const t = (prompt: number, completion: number) => ({ prompt, completion });
 const run = (evaluated: string, tokens: [number, number][]): RoleTokens => ({
@@ -34,12 +34,5 @@ describe('cost', () => {
 		expect(spend.cost).toBeCloseTo((1200 + 48000) / 1e6, 12);
 		// u used tokens in run a; b's user none, so only u and b are missing.
 		expect(spend.unpriced).toEqual(['b', 'u']);
-	});
-
-	it('a cap is passed only above it', () => {
-		const spend = { tokens: t(0, 0), cost: 0.5, unpriced: [] };
-		expect(capPassed(spend, null)).toBe(false);
-		expect(capPassed(spend, 0.5)).toBe(false);
-		expect(capPassed(spend, 0.49)).toBe(true);
 	});
 });

@@ -53,8 +53,3 @@ export function spendOf(runs: readonly RoleTokens[], prices: Prices): Spend {
 	}
 	return { tokens, cost, unpriced: [...unpriced].sort() };
 }
-
-/** Whether `spend` has passed the cap (none: never). */
-export function capPassed(spend: Spend, cap: number | null): boolean {
-	return cap !== null && spend.cost > cap;
-}

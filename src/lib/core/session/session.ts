@@ -192,9 +192,11 @@ class RunSession implements Session {
 			spend: this.#meter === null ? undefined : () => this.#meter!.view()
 		});
 		const outer = options.signal;
+		const stop = () => this.stop();
 		if (outer?.aborted) this.#abort.abort();
-		else outer?.addEventListener('abort', () => this.stop(), { once: true });
-		this.done = this.#run();
+		else outer?.addEventListener('abort', stop, { once: true });
+		// The caller's signal may outlive the session: its listener goes with the session's end.
+		this.done = this.#run().finally(() => outer?.removeEventListener('abort', stop));
 	}
 
 	get snapshot(): SessionSnapshot {

@@ -44,6 +44,20 @@ describe('the spend of a session', () => {
 		expect(view.capped).toBe(false);
 	});
 
+	it('a cap is passed only above it (none: never)', async () => {
+		// One call of 2000 in, 200 out at `a`'s price costs 0.004.
+		for (const [cap, capped] of [
+			[null, false],
+			[0.004, false],
+			[0.0039, true]
+		] as const) {
+			const meter = new SpendMeter({ store: new MemoryStore(), planId, prices, cap }, () => {});
+			await meter.open();
+			await call(meter.meter(client(2000), models('a')), 'evaluated');
+			expect(meter.capped, String(cap)).toBe(capped);
+		}
+	});
+
 	it('passing the cap holds; a start again continues the spend at the saved cap; a higher cap frees', async () => {
 		const store = new MemoryStore();
 		let told = 0;
