@@ -27,6 +27,8 @@ const markAt = Number(process.env.LEXPILOT_BENCH_PROBE_MARK ?? 0);
 let firstRequest = null;
 /** @type {{ at: number, cpuUs: number } | null} */
 let mark = null;
+/** When the last response was read (its body ended): what follows is the run's own tail. */
+let lastResponse = null;
 let requests = 0;
 const started = () => {
 	requests++;
@@ -41,6 +43,9 @@ globalThis.fetch = (...args) => {
 };
 // The CLI sends model calls over node:http (src/lib/adapters/node-fetch.ts), not fetch.
 subscribe('http.client.request.start', started);
+subscribe('http.client.response.finish', () => {
+	lastResponse = { at: epoch(), cpuUs: cpu() };
+});
 /** Milliseconds the process waited on a run queue for a CPU (Linux), or null. */
 const runDelayMs = () => {
 	try {
@@ -60,6 +65,7 @@ process.on('exit', () => {
 	const report = {
 		firstRequest,
 		mark,
+		lastResponse,
 		exit: { at: epoch(), cpuUs: cpu() },
 		maxRssKiB: process.resourceUsage().maxRSS,
 		runDelayMs: runDelayMs(),

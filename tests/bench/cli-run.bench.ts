@@ -104,6 +104,8 @@ export interface ProbeReport {
 	firstRequest: { at: number; cpuUs: number } | null;
 	/** When request number `$LEXPILOT_BENCH_PROBE_MARK` started, if the run got that far. */
 	mark: { at: number; cpuUs: number } | null;
+	/** When the last response's headers arrived (a diagnostic: exit − this is the run's tail). */
+	lastResponse: { at: number; cpuUs: number } | null;
 	exit: { at: number; cpuUs: number };
 	maxRssKiB: number;
 	/** Milliseconds the process waited for a CPU (Linux), null elsewhere. */
@@ -291,6 +293,24 @@ async function endToEnd(plans: readonly Plan[] = PLANS, onlyIdeal = false): Prom
 				});
 			}
 			if (onlyIdeal) {
+				const last = result.probe.lastResponse;
+				if (last) {
+					rows.push({
+						name: `  of which after the last response: writing, summing up, exit`,
+						value: result.probe.exit.at - last.at,
+						unit: 'ms',
+						target: null
+					});
+				}
+				if (plan.cases <= 24) {
+					const floor = await replay(server.baseURL, requests, plan.concurrency, tmp);
+					rows.push({
+						name: `  the minimal replay client's wall / ideal, same calls (order ignored)`,
+						value: floor.wallMs / ideal,
+						unit: '×',
+						target: null
+					});
+				}
 				server.requests.length = 0;
 				continue;
 			}
