@@ -27,7 +27,7 @@ const markAt = Number(process.env.LEXPILOT_BENCH_PROBE_MARK ?? 0);
 let firstRequest = null;
 /** @type {{ at: number, cpuUs: number } | null} */
 let mark = null;
-/** When the last response was read (its body ended): what follows is the run's own tail. */
+/** When the last response ended (no CPU reading: this runs for every response). @type {number | null} */
 let lastResponse = null;
 let requests = 0;
 const started = () => {
@@ -44,7 +44,7 @@ globalThis.fetch = (...args) => {
 // The CLI sends model calls over node:http (src/lib/adapters/node-fetch.ts), not fetch.
 subscribe('http.client.request.start', started);
 subscribe('http.client.response.finish', () => {
-	lastResponse = { at: epoch(), cpuUs: cpu() };
+	lastResponse = epoch();
 });
 /** Milliseconds the process waited on a run queue for a CPU (Linux), or null. */
 const runDelayMs = () => {

@@ -104,8 +104,8 @@ export interface ProbeReport {
 	firstRequest: { at: number; cpuUs: number } | null;
 	/** When request number `$LEXPILOT_BENCH_PROBE_MARK` started, if the run got that far. */
 	mark: { at: number; cpuUs: number } | null;
-	/** When the last response's headers arrived (a diagnostic: exit − this is the run's tail). */
-	lastResponse: { at: number; cpuUs: number } | null;
+	/** When the last response ended (a diagnostic: exit − this is the run's tail). */
+	lastResponse: number | null;
 	exit: { at: number; cpuUs: number };
 	maxRssKiB: number;
 	/** Milliseconds the process waited for a CPU (Linux), null elsewhere. */
@@ -297,7 +297,7 @@ async function endToEnd(plans: readonly Plan[] = PLANS, onlyIdeal = false): Prom
 				if (last) {
 					rows.push({
 						name: `  of which after the last response: writing, summing up, exit`,
-						value: result.probe.exit.at - last.at,
+						value: result.probe.exit.at - last,
 						unit: 'ms',
 						target: null
 					});

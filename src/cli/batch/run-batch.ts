@@ -60,6 +60,7 @@ export async function runSender(cli: BatchCli, options: BatchRunOptions, io: Cli
 			? providerSender({
 					run,
 					endpoints: cli.parsed.options.roles,
+					retry: { retries: options.settings?.retries },
 					pollMs,
 					maxPollMs: pollMs && pollMs * 8
 				})
