@@ -162,7 +162,7 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		return this.#files.append(run, file, record);
 	}
 
-	/** One reorder at a time in this process (`reorderInTurn`): a plan's runs end together. */
+	/** Within the bytes this process's reorders may hold at once (`reorderInTurn`). */
 	finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
 		return reorderInTurn(this.#ctx, this.#files, run, file, order);
 	}
