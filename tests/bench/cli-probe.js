@@ -27,7 +27,8 @@ const markAt = Number(process.env.LEXPILOT_BENCH_PROBE_MARK ?? 0);
 let firstRequest = null;
 /** @type {{ at: number, cpuUs: number } | null} */
 let mark = null;
-/** When the last response ended (no CPU reading: this runs for every response). @type {number | null} */
+// When the last response ended (no CPU reading: this runs for every response).
+/** @type {number | null} */
 let lastResponse = null;
 let requests = 0;
 const started = () => {
