@@ -16,7 +16,7 @@ import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunMode, RunOutcome } from '$lib/core/session';
 import { cancelOpenRound } from './batch-cancel';
-import { browserSender, type BatchInputs } from './batch-senders';
+import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { RunRequest } from './run-controller-types';
 import { BatchCardFeed } from './batch-card';
 import type { BatchCard } from './batch-view';
@@ -54,12 +54,7 @@ export class BatchRunner {
 		const card = this.#card;
 		if (!card) return;
 		if (outcome.status === 'waiting') {
-			const inputs = [...this.inputs].map(([name, f]) => ({
-				name,
-				model: f.model,
-				lines: f.lines
-			}));
-			card.show(await batchStore(store).readBatchState(run), inputs);
+			card.show(await batchStore(store).readBatchState(run), inputList(this.inputs));
 		} else if (outcome.status === 'stopped' && this.#sender) {
 			const cancelled = await cancelOpenRound(batchStore(store), run, this.#sender);
 			if (cancelled) card.show(cancelled);
