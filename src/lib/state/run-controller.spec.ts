@@ -290,7 +290,7 @@ describe('RunController', () => {
 		]);
 	});
 
-	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
+	it('stop while paused ends the run at once, starting no case the pause held back', async () => {
 		const { store, controller, when, calls, running } = watchedRun(countingClient(15));
 		await when(genSaved(1));
 		controller.pause();
