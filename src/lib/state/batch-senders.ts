@@ -16,6 +16,11 @@ import type { Role } from '$lib/core/records';
 /** A files round's input files, by name: what the page offers for download. */
 export type BatchInputs = Map<string, { model: string; lines: number; text: string }>;
 
+/** The files as the page lists them (their texts stay here). */
+export function inputList(inputs: BatchInputs): { name: string; model: string; lines: number }[] {
+	return [...inputs].map(([name, f]) => ({ name, model: f.model, lines: f.lines }));
+}
+
 const discard = async (): Promise<LineSink> => ({ write: async () => {}, close: async () => {} });
 
 /** A files-mode sender whose input files go to `inputs` (replaced at each round). */

@@ -10,7 +10,7 @@ type PerRole = Record<Role, CallRange>;
 
 const r = (min: number, max = min): CallRange => ({ min, max });
 
-// `run-overall.ts` and `plan-cost.ts` read these here.
+// `plan-cost.ts` reads these here.
 export { CALLS_PER_CASE, type CallRange };
 
 export interface StageEstimate {

@@ -26,6 +26,7 @@ function snapshot(): SessionSnapshot {
 		],
 		calls: { done: 3, estimatedTotal: 10, perSecond: null },
 		etaMs: null,
+		underWay: 0,
 		endpoints: [],
 		spend: null,
 		startedAt: 0,

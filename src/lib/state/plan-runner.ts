@@ -36,7 +36,7 @@ import {
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { cancelOpenRound } from './batch-cancel';
-import { browserSender, type BatchInputs } from './batch-senders';
+import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { BatchView } from './batch-view';
 import { SIMULATED_LATENCY_MS } from './browser-client';
 
@@ -278,8 +278,4 @@ export class PlanRunner {
 	input(index: number, name: string): string | null {
 		return this.#members[index]?.inputs.get(name)?.text ?? null;
 	}
-}
-
-function inputList(inputs: BatchInputs): BatchView['inputs'] {
-	return [...inputs].map(([name, f]) => ({ name, model: f.model, lines: f.lines }));
 }

@@ -51,8 +51,6 @@ export interface RunRequest {
 	 * client; it reaches the worker by `postMessage` only and is never stored.
 	 */
 	clientSpec?: ClientSpec;
-	/** Cases saved per stage before this start (a resume), for the whole run's estimate. */
-	saved?: Partial<Record<StageName, number>>;
 	tool?: ToolInfo;
 	/** Batch mode: how rounds are sent (PROTOCOL.md §3, batch mode); absent: interactive. */
 	batch?: BatchSendMode;

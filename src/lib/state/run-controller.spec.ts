@@ -23,6 +23,8 @@ import { memoryStorage } from '../../../tests/support/memory-storage';
 import { loadPlans } from './run-plans';
 import {
 	RunController,
+	runOf,
+	stageRow,
 	toRunError,
 	type RunControllerOptions,
 	type RunRequest,
@@ -129,8 +131,18 @@ async function stopAfterGen(run: ReturnType<typeof watchedRun>, n: number): Prom
 	return stopped;
 }
 
-const genSaved = (n: number) => (s: RunSnapshot) => (s.progress.gen?.done ?? 0) >= n;
+const genSaved = (n: number) => (s: RunSnapshot) => (stageOf(s, 'gen')?.done ?? 0) >= n;
 const isPaused = (s: RunSnapshot) => s.status === 'paused';
+
+/** Stage `stage` of the run's progress as the Progress card shows it (null: not started). */
+function stageOf(s: RunSnapshot, stage: StageName) {
+	const run = runOf(s);
+	const counts = run?.stages.find((c) => c.stage === stage);
+	return run && counts ? stageRow(run, counts, s.status) : null;
+}
+
+/** Tasks (a case of a stage) under way in the run's session. */
+const underWay = (s: RunSnapshot) => s.session?.underWay;
 
 async function savedCases(store: MemoryStore, snap: RunSnapshot, stage: StageName) {
 	const file = STAGE_OUTPUTS[stage].at(-1)!;
@@ -172,7 +184,7 @@ describe('RunController', () => {
 		expect(snap.status, snap.error?.message).toBe('done');
 		expect(snap.created).toBe(true);
 		for (const stage of stages) {
-			expect(snap.progress[stage]).toMatchObject({ status: 'done', done: 4, total: 4 });
+			expect(stageOf(snap, stage)).toMatchObject({ status: 'done', done: 4, total: 4 });
 			expect(await savedCases(store, snap, stage)).toHaveLength(4);
 		}
 		expect(loadPlans(plans)).toEqual([
@@ -199,9 +211,8 @@ describe('RunController', () => {
 		// At least two cases are left, one for each of the pool's 2 lanes.
 		expect(saved.length).toBeLessThanOrEqual(4);
 
-		// A free lane starts its next case at once, and the gate holds that case's first call. Once
-		// both lanes are held, the calls a broken pause would have made were tried: none got through.
-		await when((s) => s.waiting === 2);
+		// Paused: the session admits no new case, so none is under way and no call was made since.
+		expect(underWay(controller.snapshot)).toBe(0);
 		expect(calls.length).toBe(callsWhilePaused);
 
 		controller.resume();
@@ -225,7 +236,7 @@ describe('RunController', () => {
 		const resumed = await controller.start(request(second.client));
 		expect(resumed.status).toBe('done');
 		expect(resumed.created).toBe(false);
-		expect(resumed.progress.gen?.resumed).toBe(kept.length);
+		expect(stageOf(resumed, 'gen')?.resumed).toBe(kept.length);
 		const repeated = second.calls.filter((c) => kept.includes(c.caseNumber));
 		expect(repeated).toEqual([]);
 	});
@@ -246,7 +257,7 @@ describe('RunController', () => {
 			before.reduce((n, c) => n + (c.usage?.prompt ?? 0), 0)
 		);
 		// This start's progress counts only its own calls; with the earlier ones, every logged one.
-		const thisStart = resumed.progress.gen!.calls.evaluated;
+		const thisStart = stageOf(resumed, 'gen')!.byRole.evaluated;
 		const all = (await store.readCalls(resumed.run!)).filter(
 			(c) => c.response !== null && c.role === 'evaluated'
 		);
@@ -279,7 +290,7 @@ describe('RunController', () => {
 		]);
 	});
 
-	it('stop while paused ends the run at once, with the cases held at the gate not started', async () => {
+	it('stop while paused ends the run at once, starting no case the pause held back', async () => {
 		const { store, controller, when, calls, running } = watchedRun(countingClient(15));
 		await when(genSaved(1));
 		controller.pause();
@@ -298,7 +309,7 @@ describe('RunController', () => {
 		const { store, plans, controller: holder, when, running } = watchedRun(countingClient(20));
 		const other = new RunController({ store, plans });
 		// The holder writes its plan once the engine has accepted the run, at its first progress.
-		await when((s) => s.progress.gen !== undefined);
+		await when((s) => stageOf(s, 'gen') !== null);
 		expect(loadPlans(plans)).toHaveLength(1);
 
 		const quick = countingClient(0);
@@ -465,8 +476,6 @@ function jitteredClient() {
 }
 
 const EVERY_STAGE: StageName[] = ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction'];
-/** Tasks `runAll` keeps going at concurrency 1 over three endpoints: 2 + 2 × 3 × 1. */
-const WINDOW = 8;
 
 describe('RunController, several stages together', () => {
 	it.each(['memory', 'IndexedDB'] as const)(
@@ -549,29 +558,30 @@ describe('RunController, several stages together', () => {
 		const calls = log.filter((e) => e.event === 'end').length;
 		let perStage = 0;
 		for (const stage of EVERY_STAGE) {
-			const p = snap.progress[stage]!;
+			const p = stageOf(snap, stage)!;
 			expect(p).toMatchObject({ status: 'done', done: 6, total: 6, resumed: 0, inFlight: 0 });
-			perStage += p.calls.evaluated + p.calls.user + p.calls.judge;
+			perStage += p.calls;
 		}
 		expect(perStage).toBe(calls);
-		expect(snap.overall?.calls).toEqual({ done: calls, estimatedTotal: calls });
-		expect(snap.overall?.cases).toEqual({ done: 6, total: 6 });
+		expect(snap.session?.calls).toMatchObject({ done: calls, estimatedTotal: calls });
+		expect(runOf(snap)?.cases).toEqual({ done: 6, total: 6 });
 		// While running, several stages were under way at once, and a case counted done only
 		// once every stage had it.
 		expect(
 			seen.some(
-				(s) => EVERY_STAGE.filter((stage) => s.progress[stage]?.status === 'running').length > 1
+				(s) => EVERY_STAGE.filter((stage) => stageOf(s, stage)?.status === 'running').length > 1
 			)
 		).toBe(true);
 		for (const s of seen) {
-			if (!s.overall) continue;
-			const least = Math.min(...EVERY_STAGE.map((stage) => s.progress[stage]?.done ?? 0));
-			expect(s.overall.cases.done).toBeLessThanOrEqual(least);
+			const run = runOf(s);
+			if (!run) continue;
+			const least = Math.min(...EVERY_STAGE.map((stage) => stageOf(s, stage)?.done ?? 0));
+			expect(run.cases.done).toBeLessThanOrEqual(least);
 		}
 	});
 
 	it('pause starts no new task, lets those under way finish and be saved, then resume completes', async () => {
-		// More tasks than the scheduler keeps going (WINDOW).
+		// More tasks than the scheduler keeps going at concurrency 1 over three endpoints (2 + 2 × 3 × 1).
 		const dataset = makeDataset(16);
 		const { store, controller, when, running, log } = watchedRun(jitteredClient(), {
 			stages: ['gen', 'dcg'],
@@ -592,12 +602,8 @@ describe('RunController, several stages together', () => {
 			);
 			expect(new Set(await savedCases(store, controller.snapshot, stage)), stage).toEqual(called);
 		}
-		expect(controller.snapshot.waiting).toBeGreaterThan(0);
-		const by = controller.snapshot.waitingBy;
-		expect(Object.values(by).reduce((a, b) => a! + b!, 0)).toBe(controller.snapshot.waiting);
-		// The scheduler fills its window with new tasks, each held at its first call: once all are
-		// held, every call a broken pause would have let through was tried, and none got through.
-		await when((s) => s.waiting === WINDOW);
+		// Paused: the session admits no new task, so none is under way and no call was made since.
+		expect(underWay(controller.snapshot)).toBe(0);
 		expect(log.length).toBe(callsWhenPaused);
 		controller.resume();
 		const snap = await running;
@@ -628,12 +634,12 @@ describe('RunController, several stages together', () => {
 			task: 'judge_dcg'
 		});
 		expect(failed.error?.message).toMatch(/dcg stopped at case/);
-		expect(failed.progress.dcg?.status).toBe('failed');
-		expect(failed.progress.dcg?.failures).toBeGreaterThan(0);
+		expect(stageOf(failed, 'dcg')?.status).toBe('failed');
+		expect(stageOf(failed, 'dcg')?.failures).toBeGreaterThan(0);
 		expect(loadPlans(plans)[0]).toMatchObject({ status: 'failed', stages: ['gen', 'dcg'] });
 		// Tasks in flight finished and were saved; not every gen case was started.
 		const gen = await savedCases(store, failed, 'gen');
-		expect(failed.progress.gen?.done).toBe(gen.length);
+		expect(stageOf(failed, 'gen')?.done).toBe(gen.length);
 		const genStarted = new Set(started.filter((r) => r.task === 'lexawn').map((r) => r.caseNumber));
 		expect(new Set(gen)).toEqual(genStarted);
 
@@ -641,7 +647,7 @@ describe('RunController, several stages together', () => {
 		const { client, log } = jitteredClient();
 		const resumed = await controller.start(request(client, { stages: ['gen', 'dcg'] }));
 		expect(resumed.status, resumed.error?.message).toBe('done');
-		expect(resumed.progress.gen?.resumed).toBe(gen.length);
+		expect(stageOf(resumed, 'gen')?.resumed).toBe(gen.length);
 		const again = log.filter(
 			(e) => e.request.task === 'lexawn' && gen.includes(e.request.caseNumber)
 		);
@@ -657,14 +663,14 @@ describe('RunController, several stages together, stopped', () => {
 		const run = watchedRun(jitteredClient(), { stages, dataset, concurrency: 1 });
 		const { store, controller } = run;
 		const stopped = await stopAfterGen(run, 1);
-		expect(stopped.progress.gen?.status).toBe('stopped');
+		expect(stageOf(stopped, 'gen')?.status).toBe('stopped');
 		const kept = await savedCases(store, stopped, 'gen');
-		expect(stopped.progress.gen?.done).toBe(kept.length);
+		expect(stageOf(stopped, 'gen')?.done).toBe(kept.length);
 
 		const second = jitteredClient();
 		const resumed = await controller.start(request(second.client, { stages, dataset }));
 		expect(resumed.status, resumed.error?.message).toBe('done');
-		expect(resumed.progress.gen?.resumed).toBe(kept.length);
+		expect(stageOf(resumed, 'gen')?.resumed).toBe(kept.length);
 		expect(
 			second.log.filter((e) => e.request.task === 'lexawn' && kept.includes(e.request.caseNumber))
 		).toEqual([]);
@@ -704,8 +710,8 @@ describe('RunController, several stages together, retries', () => {
 		});
 		expect(snap.status, snap.error?.message).toBe('done');
 		// dcg asks two forced questions per case.
-		expect(snap.progress.dcg?.retries).toBe(4);
-		expect(snap.progress.gen?.retries).toBe(0);
+		expect(stageOf(snap, 'dcg')?.retries).toBe(4);
+		expect(stageOf(snap, 'gen')?.retries).toBe(0);
 		expect(snap.retries).toHaveLength(4);
 	});
 });

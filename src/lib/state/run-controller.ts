@@ -1,14 +1,15 @@
 /**
- * Runs one run of the engine for the Run page: start, pause, resume, stop, and a snapshot of
- * every stage's progress and of the whole run for the screen. Framework-free, so it is tested in
- * Node with the memory store and the simulated provider.
+ * Runs one run for the Run page as a run session of one run (`openSession`): start, pause,
+ * resume, stop, and a snapshot for the screen — the session's own, as it is. Framework-free, so
+ * it is tested in Node with the memory store and the simulated provider.
  *
- * Several stages run together, as the CLI's `run` command runs them: `runAll`, one scheduler, so
- * per case gen, dcg, Direct and Gold overlap and Interaction starts once that case's gen is saved;
- * the concurrency set counts model calls in flight per endpoint. One stage alone (and the CLI-only
- * pair gen + lca, which `runAll` refuses) runs through `runStages`, as a stage command does: its
- * cases are worked on `concurrency` at a time, and each endpoint takes that many calls at once.
- * Both write the same records (run-controller.spec.ts compares them byte for byte).
+ * Several stages run together, as the CLI's `run` command runs them (`runAll`: per case gen, dcg,
+ * Direct and Gold overlap and Interaction starts once that case's gen is saved; the concurrency
+ * set counts model calls in flight per endpoint). One stage alone (and the CLI-only pair
+ * gen + lca, which `runAll` refuses) runs in turn, as a stage command does. Batch mode runs the
+ * session's batch mode (`batch-run.ts`). Both interactive ways write the same records
+ * (run-controller.spec.ts compares them byte for byte). Pause, resume and stop are the session's:
+ * pausing until the tasks under way have ended, then paused.
  *
  * In the browser it runs in a dedicated module worker (`run.worker.ts`, driven by the page
  * through `run-engine.ts`): a hidden tab's timers are throttled by the browser (the simulated
@@ -16,33 +17,23 @@
  * ordering the files at the end of a stage) were main-thread tasks of several hundred ms at
  * 432 cases. The worker owns the store, the run's Web Lock, the model client and its keys; the
  * page gets throttled snapshots and writes the plans into `localStorage`, which a worker has not.
- *
- * Start, pause, resume and stop share one run's lifecycle here; its parts live beside it: what
- * it is given (`run-controller-types.ts`), the whole run's figures (`run-figures.ts`), the stage
- * rows of stages run together (`run-stage-rows.ts`), pauses (`run-pauses.ts`) and the endpoint
- * slots (`run-limiters.ts`).
  */
-// eslint-disable-next-line no-restricted-imports -- the Run page's single run moves onto the session next (issue 31 §3); plans already run on it
-import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
-import type {
-	RunSnapshot as EngineSnapshot,
-	StageName,
-	StageProgress
-} from '$lib/core/engine/types';
+import type { RunTracker } from '$lib/core/engine/run-progress';
 import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
+import { openSession, type RunMode, type Session, type SessionSnapshot } from '$lib/core/session';
 import { withHeldLock } from '$lib/core/store/held-lock';
-import type { BatchRunOptions } from '$lib/core/batch/rounds';
 import { BatchRunner, batchOptions } from './batch-run';
 import { earlierCalls } from './earlier-calls';
-import { PauseGate } from './pause-gate';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
-import { RunFigures } from './run-figures';
-import { withLimiters } from './run-limiters';
-import { endPause, pausePatch } from './run-pauses';
 import { planBook, type PlanBook, type PlanStatus } from './run-plans';
-import { idleSnapshot, toRunError, type RetryNote, type RunSnapshot } from './run-snapshot';
-import { stageRows } from './run-stage-rows';
+import {
+	idleSnapshot,
+	toRunError,
+	type PauseSpan,
+	type RetryNote,
+	type RunSnapshot
+} from './run-snapshot';
 
 export * from './run-controller-types';
 export * from './run-snapshot';
@@ -51,21 +42,13 @@ const MAX_RETRY_NOTES = 20;
 
 export class RunController {
 	#snap: RunSnapshot = idleSnapshot();
-	#gate: PauseGate | null = null;
-	#abort: AbortController | null = null;
+	#session: Session | null = null;
 	/** Saves the plan at the first progress (see `start`). */
 	#announce: (() => void) | null = null;
 	/** Whether this start has written its plan: until then the run's saved plan is not ours. */
 	#planned = false;
-	#current: StageName | null = null;
-	/** The whole run's tracker while stages run together (`runAll`); null otherwise. */
-	#tracker: RunTracker | null = null;
-	/** The whole run's figures, for the run under way. */
-	readonly #figures = new RunFigures();
 	/** Batch mode's rounds, and a files round's inputs kept for download. */
 	readonly #batch = new BatchRunner();
-	/** The run under way is in batch mode. */
-	#inBatch = false;
 	readonly #options: RunControllerOptions;
 	readonly #plans: PlanBook;
 
@@ -91,14 +74,6 @@ export class RunController {
 	async start(request: RunRequest): Promise<RunSnapshot> {
 		if (this.active) throw new Error('a run is already active in this page');
 		const stages = [...request.stages];
-		this.#current = null;
-		this.#tracker = null;
-		this.#inBatch = request.batch !== undefined;
-		this.#figures.begin(
-			Math.min(request.limit ?? Infinity, request.dataset.cases.length),
-			request.saved ?? {},
-			request.concurrency
-		);
 		this.#set({ ...idleSnapshot(), status: 'starting', stages });
 		let run: RunKey;
 		let release: () => Promise<void>;
@@ -114,10 +89,6 @@ export class RunController {
 		}
 		const plans = this.#plans;
 		this.#planned = false;
-		const abort = new AbortController();
-		const gate = new PauseGate(() => this.#checkPaused());
-		this.#abort = abort;
-		this.#gate = gate;
 		// The first progress comes once the engine accepted the saved manifest and records (or wrote
 		// a new manifest). Only then is the plan written: a start the engine refuses (a run id of
 		// other inputs) leaves the run's own plan, its status and its error as they were. The write
@@ -136,82 +107,79 @@ export class RunController {
 			});
 			this.#planned = true;
 		};
-		// Several stages run together (`runAll`); one alone, and gen with lca, stage by stage.
-		const together = stages.length > 1 && !(stages.includes('gen') && stages.includes('lca'));
-		const progress = new RunProgress((p) => this.#onProgress(p));
 		try {
-			const client = await request.makeClient({
-				onEvent: (event) => {
-					if (event.type !== 'retry') return;
-					if (together) this.#tracker?.noteRetry(event.stage);
-					else progress.noteRetry();
-					const note: RetryNote = {
-						caseNumber: event.caseNumber,
-						role: event.role,
-						reason: event.reason,
-						attempt: event.attempt,
-						maxAttempts: event.maxAttempts,
-						at: this.#now().getTime()
-					};
-					this.#set({ retries: [...this.#snap.retries, note].slice(-MAX_RETRY_NOTES) });
-				}
+			const store = withHeldLock(this.#options.store, run);
+			let tracker: Pick<RunTracker, 'noteRetry'> | null = null;
+			let mode: RunMode;
+			let client;
+			if (request.batch) {
+				const endpoints = request.clientSpec?.endpoints;
+				if (!endpoints) throw new Error('a batch run needs its client spec');
+				mode = await this.#batch.mode(request.batch, store, run, endpoints, stages, (batch) =>
+					this.#set({ batch })
+				);
+			} else {
+				client = await request.makeClient({
+					onEvent: (event) => {
+						if (event.type !== 'retry') return;
+						tracker?.noteRetry(event.stage);
+						const { caseNumber, role, reason, attempt, maxAttempts } = event;
+						const note: RetryNote = {
+							...{ caseNumber, role, reason, attempt, maxAttempts },
+							at: this.#now().getTime()
+						};
+						this.#set({ retries: [...this.#snap.retries, note].slice(-MAX_RETRY_NOTES) });
+					}
+				});
+				// Several stages run together; one alone, and gen with lca, stage by stage.
+				const inTurn = stages.length === 1 || (stages.includes('gen') && stages.includes('lca'));
+				mode = { kind: 'interactive', stages, inTurn };
+			}
+			const session = openSession({
+				runs: [
+					{
+						dataset: request.dataset,
+						limit: request.limit ?? undefined,
+						store,
+						runId: run.runId,
+						models: request.models,
+						endpoints: request.endpoints,
+						settings: request.settings,
+						pack: request.pack,
+						keys: request.keys,
+						tool: request.tool,
+						client,
+						mode
+					}
+				],
+				// A client with limiters of its own (the OpenAI client) brings the session's pool.
+				...(client?.limiters
+					? { limiters: client.limiters }
+					: { concurrency: request.concurrency }),
+				// As often as the worker posts.
+				snapshotIntervalMs: 50,
+				onTracker: (_, t) => (tracker = t),
+				onSnapshot: (snapshot) => this.#onSession(snapshot)
 			});
-			this.#figures.useLimiters(client.limiters ?? null);
+			this.#session = session;
 			this.#set({ status: 'running' });
-			const common = {
-				dataset: request.dataset,
-				limit: request.limit ?? undefined,
-				store: withHeldLock(this.#options.store, run),
-				runId: run.runId,
-				models: request.models,
-				endpoints: request.endpoints,
-				settings: request.settings,
-				pack: request.pack,
-				signal: abort.signal,
-				keys: request.keys,
-				tool: request.tool
-			};
-			const result = request.batch
-				? await this.#runBatch(request, run, {
-						signal: abort.signal,
-						snapshotIntervalMs: 50,
-						onTracker: (tracker) => (this.#tracker = tracker),
-						onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
-					})
-				: together
-					? await runAll({
-							...common,
-							stages,
-							// The gate before the slot: a call held while paused holds no slot.
-							client: gate.wrap(withLimiters(client, request.endpoints, request.concurrency)),
-							concurrency: request.concurrency,
-							// As often as the worker posts; pausing reads the tasks under way live (#underWay).
-							snapshotIntervalMs: 50,
-							onTracker: (tracker) => (this.#tracker = tracker),
-							onSnapshot: (snapshot) => this.#onRunSnapshot(snapshot)
-						})
-					: await runStages({
-							...common,
-							stages,
-							client: gate.wrap(client),
-							concurrency: request.concurrency,
-							progress
-						});
-			if (result === null) {
+			const { runs, snapshot } = await session.done;
+			const [outcome] = runs;
+			if (request.batch) await this.#batch.ended(outcome, this.#options.store, run);
+			const base = { session: snapshot, pauses: this.#endPause() };
+			if (outcome.status === 'waiting') {
 				// Files mode: the round waits for its outputs; uploading them goes on (`importBatch`).
 				this.#writeStatus('paused');
-				return this.#set({ status: 'waiting', pauses: this.#endPause() });
+				return this.#set({ ...base, status: 'waiting' });
 			}
-			this.#writeStatus('done');
-			return this.#set({
-				status: 'done',
-				warnings: result.warnings,
-				warningsSaid: result.warningsSaid,
-				created: result.created,
-				pauses: this.#endPause()
-			});
+			if (outcome.status === 'done') {
+				this.#writeStatus('done');
+				const { warnings, warningsSaid, created } = outcome.result!;
+				return this.#set({ ...base, status: 'done', warnings, warningsSaid, created });
+			}
+			throw outcome.error;
 		} catch (e) {
-			const stopped = abort.signal.aborted;
+			const stopped = this.#snap.status === 'stopping' || this.#snap.status === 'stopped';
 			const error = toRunError(e);
 			this.#writeStatus(stopped ? 'stopped' : 'failed', error.message, error.said);
 			return this.#set({
@@ -220,23 +188,10 @@ export class RunController {
 				pauses: this.#endPause()
 			});
 		} finally {
-			this.#gate = null;
-			this.#abort = null;
+			this.#session = null;
 			this.#announce = null;
-			this.#tracker = null;
 			await release();
 		}
-	}
-
-	/** Batch mode: rounds until done (the pass's result) or, files mode, a round waiting (null). */
-	async #runBatch(request: RunRequest, run: RunKey, pass: Partial<BatchRunOptions>) {
-		const options = batchOptions(request, this.#options.store, run, pass);
-		const endpoints = request.clientSpec?.endpoints;
-		if (!request.batch || !endpoints) throw new Error('a batch run needs its client spec');
-		const got = await this.#batch.run(request.batch, options, endpoints, (batch) =>
-			this.#set({ batch })
-		);
-		return got.done ? got.result : null;
 	}
 
 	/**
@@ -265,90 +220,49 @@ export class RunController {
 		return this.#batch.inputs.get(name)?.text ?? null;
 	}
 
-	/** No new case starts; cases under way finish and are saved. */
+	/** No new case starts; cases under way finish and are saved (batch mode has nothing to pause). */
 	pause(): void {
-		// Batch mode has nothing to pause: a round out is answered whole or cancelled by Stop.
-		if (this.#inBatch || !this.#gate || !['running', 'pausing'].includes(this.#snap.status)) {
-			return;
-		}
-		this.#gate.pause();
-		this.#figures.resetRate();
+		if (!this.#session || this.#snap.batch || this.#snap.status !== 'running') return;
 		this.#writeStatus('paused');
-		this.#set({ status: 'pausing' });
-		this.#checkPaused();
+		this.#session.pause();
 	}
 
 	resume(): void {
-		if (!this.#gate || !['pausing', 'paused'].includes(this.#snap.status)) return;
+		if (!this.#session || !['pausing', 'paused'].includes(this.#snap.status)) return;
 		this.#writeStatus('running');
-		this.#figures.resetRate();
-		this.#set({ status: 'running', pauses: this.#endPause() });
-		this.#gate.resume();
+		this.#session.resume();
 	}
 
 	/** Aborts calls in flight; finished cases stay saved, unfinished ones are redone on resume. */
 	stop(): void {
-		if (!this.#abort || this.#abort.signal.aborted) return;
+		if (!this.#session || this.#snap.status === 'stopping') return;
 		this.#set({ status: 'stopping' });
-		this.#abort.abort();
+		this.#session.stop();
 	}
 
-	#onProgress(p: StageProgress): void {
-		this.#announce?.();
-		this.#announce = null;
-		if (p.stage !== this.#current) {
-			this.#current = p.stage;
-			this.#gate?.newStage();
-		}
-		const progress = { ...this.#snap.progress, [p.stage]: p };
-		this.#set({ progress, overall: this.#overall(progress) });
-		this.#checkPaused();
-	}
-
-	/** A snapshot of stages running together (`runAll`): every stage's row and the whole run. */
-	#onRunSnapshot(snap: EngineSnapshot): void {
+	/** The session as it stands: its status, and the run's progress once the run has opened. */
+	#onSession(session: SessionSnapshot): void {
 		// A failing or refused start ends with a snapshot too: only a running one saves the plan.
-		if (snap.status === 'running') {
+		if (session.runs[0].run?.status === 'running') {
 			this.#announce?.();
 			this.#announce = null;
 		}
-		const progress = stageRows(snap, this.#inBatch);
-		const overall = this.#overall(progress, snap);
-		this.#set({ progress, overall, waitingBy: this.#gate?.waitingByStage() ?? {} });
-		this.#checkPaused();
-	}
-
-	/** The whole run's figures for `progress` (and the tracker's `engine` snapshot, if any). */
-	#overall(progress: RunSnapshot['progress'], engine?: EngineSnapshot): RunSnapshot['overall'] {
-		const status = this.#snap.status;
-		return this.#figures.overall({
-			stages: this.#snap.stages,
-			progress,
-			paused: status === 'pausing' || status === 'paused',
-			underWay: this.#underWay(),
-			now: this.#now().getTime(),
-			engine
-		});
-	}
-
-	/** Tasks (a case of a stage) under way now, less those held at the pause gate. */
-	#underWay(): number {
-		const waiting = this.#gate?.waitingCases ?? 0;
-		if (this.#tracker) return this.#tracker.inFlight - waiting;
-		const stage = this.#current ? this.#snap.progress[this.#current] : undefined;
-		return (stage?.status === 'running' ? stage.inFlight : 0) - waiting;
-	}
-
-	/** Pausing becomes paused once no task is under way except those held at the gate. */
-	#checkPaused(): void {
-		if (!this.#gate) return;
-		const patch = pausePatch(this.#snap, this.#gate, this.#underWay(), this.#now().getTime());
-		if (patch) this.#set(patch);
+		const ended = ['done', 'failed', 'stopped', 'waiting'].includes(session.status);
+		// How the run ended is set once its outcome is known (`start`).
+		const status = ended || this.#snap.status === 'stopping' ? this.#snap.status : session.status;
+		let pauses = this.#snap.pauses;
+		if (status === 'paused' && pauses.at(-1)?.to !== null) {
+			pauses = [...pauses, { from: this.#now().getTime(), to: null }];
+		} else if (status !== 'paused') pauses = this.#endPause();
+		this.#set({ session, status, pauses });
 	}
 
 	/** The pauses with the one under way (if any) ended now. */
-	#endPause() {
-		return endPause(this.#snap.pauses, this.#now().getTime());
+	#endPause(): PauseSpan[] {
+		const pauses = this.#snap.pauses;
+		const last = pauses.at(-1);
+		if (!last || last.to !== null) return pauses;
+		return [...pauses.slice(0, -1), { ...last, to: this.#now().getTime() }];
 	}
 
 	/** Writes how the run stands into its plan, once this start owns the plan. */

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StageName, StageProgress } from '$lib/core/engine/types';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
@@ -8,9 +7,8 @@ import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { RunController, type RunRequest } from './run-controller';
 import { workerRunEngine, type RunWorkerLike } from './run-engine';
-import { overallProgress } from './run-overall';
 import { loadPlans, type RunPlan } from './run-plans';
-import { idleSnapshot, type RunSnapshot } from './run-snapshot';
+import { idleSnapshot, runOf, type RunSnapshot } from './run-snapshot';
 import { SnapshotThrottle, toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
@@ -50,68 +48,6 @@ function request(overrides: Partial<RunRequest> = {}): RunRequest {
 	};
 }
 
-function stage(
-	name: StageName,
-	fields: Partial<Omit<StageProgress, 'calls'>> & { calls?: number }
-): StageProgress {
-	const calls = fields.calls ?? 0;
-	return {
-		stage: name,
-		status: 'running',
-		total: 10,
-		done: 0,
-		resumed: 0,
-		inFlight: 0,
-		retries: 0,
-		failures: 0,
-		tokens: {
-			evaluated: { prompt: 0, completion: 0 },
-			user: { prompt: 0, completion: 0 },
-			judge: { prompt: 0, completion: 0 }
-		},
-		startedAt: 0,
-		elapsedMs: 0,
-		...fields,
-		calls: { evaluated: calls, user: 0, judge: 0 }
-	};
-}
-
-const concurrency = { limit: 4, max: 4, casesUnderWay: 2 };
-
-describe('overallProgress', () => {
-	it('counts calls of every stage, estimates the rest from the calls a case took, and the time left from the rate', () => {
-		const o = overallProgress({
-			stages: ['gen', 'ljp-direct'],
-			progress: { gen: stage('gen', { done: 4, inFlight: 2, calls: 40 }) },
-			total: 10,
-			perSecond: 5,
-			paused: false,
-			concurrency
-		});
-		// gen: 40 calls over 4 + 2/2 cases = 8 a case, 10 − 4 − 1 = 5 cases left → 40; Direct not
-		// started: 10 cases × 2 calls.
-		expect(o.calls).toEqual({ done: 40, estimatedTotal: 100 });
-		expect(o.cases).toEqual({ done: 0, total: 10 });
-		expect(o.etaMs).toBe(12_000);
-		expect(o.concurrency).toEqual(concurrency);
-	});
-
-	it('counts a case done once every stage is, uses the saved cases of a stage not started, and gives no time left while paused', () => {
-		const o = overallProgress({
-			stages: ['gen', 'ljp-direct'],
-			progress: { gen: stage('gen', { status: 'done', done: 10, resumed: 2, calls: 64 }) },
-			total: 10,
-			saved: { 'ljp-direct': 3 },
-			perSecond: 5,
-			paused: true,
-			concurrency
-		});
-		expect(o.cases.done).toBe(3);
-		expect(o.calls).toEqual({ done: 64, estimatedTotal: 64 + 7 * 2 });
-		expect(o.etaMs).toBeNull();
-	});
-});
-
 describe('SnapshotThrottle', () => {
 	afterEach(() => vi.useRealTimers());
 
@@ -122,11 +58,11 @@ describe('SnapshotThrottle', () => {
 		const running = { ...idleSnapshot(), status: 'running' as const };
 		throttle.changed(running);
 		expect(posted).toHaveLength(1);
-		for (let i = 1; i <= 5; i++) throttle.changed({ ...running, waiting: i });
+		for (let i = 1; i <= 5; i++) throttle.changed({ ...running, warnings: [`${i}`] });
 		expect(posted).toHaveLength(1);
 		vi.advanceTimersByTime(50);
-		expect(posted.map((s) => s.waiting)).toEqual([0, 5]);
-		throttle.changed({ ...running, waiting: 6 });
+		expect(posted.map((s) => s.warnings.join())).toEqual(['', '5']);
+		throttle.changed({ ...running, warnings: ['6'] });
 		throttle.changed({ ...running, status: 'pausing' });
 		expect(posted.at(-1)?.status).toBe('pausing');
 		vi.advanceTimersByTime(100);
@@ -229,7 +165,7 @@ describe('workerRunEngine', () => {
 		worker.fail('blocked by CSP');
 		const last = await run;
 		expect(last.status, last.error?.message).toBe('done');
-		expect(last.progress['ljp-direct']?.done).toBe(2);
+		expect(runOf(last)?.stages.find((c) => c.stage === 'ljp-direct')?.done).toBe(2);
 		expect(loadPlans(storage)[0]?.status).toBe('done');
 	});
 
@@ -256,12 +192,10 @@ describe('RunController, the whole run', () => {
 		const controller = new RunController({ store: new MemoryStore(), plans: memoryStorage() });
 		const snap = await controller.start(request({ limit: 3 }));
 		expect(snap.status, snap.error?.message).toBe('done');
-		const calls = Object.values(snap.progress).reduce(
-			(sum, p) => sum + p.calls.evaluated + p.calls.user + p.calls.judge,
-			0
-		);
-		expect(snap.overall?.calls).toEqual({ done: calls, estimatedTotal: calls });
-		expect(snap.overall?.cases).toEqual({ done: 3, total: 3 });
-		expect(snap.overall?.concurrency.max).toBe(2);
+		const run = runOf(snap)!;
+		const calls = run.stages.reduce((sum, c) => sum + c.calls, 0);
+		expect(snap.session?.calls).toMatchObject({ done: calls, estimatedTotal: calls });
+		expect(run.cases).toEqual({ done: 3, total: 3 });
+		expect(run.concurrency.max).toBe(2);
 	});
 });

@@ -140,12 +140,21 @@ export function workerRunEngine(
 		ended = null;
 		resolve?.(last);
 	};
+	/** The in-thread engine, made on first use. */
+	const local = () => (fallback ??= inThread({ ...options, onChange: show }));
 	const viaFallback = async (request: RunRequest): Promise<RunSnapshot> => {
 		usingFallback = true;
-		fallback ??= inThread({ ...options, onChange: show });
-		const engine = await fallback;
-		return engine.start(request);
+		return (await local()).start(request);
 	};
+	/** A batch message: to the worker running, else to the in-thread engine (`here`). */
+	const batch = async (
+		message: Parameters<typeof asker.ask>[0],
+		here: (engine: RunEngine) => Promise<BatchReply>
+	): Promise<BatchReply> =>
+		!spawn || usingFallback || !worker ? here(await local()) : asker.ask(message);
+	/** A control: to the in-thread engine when it runs the work, else to the worker. */
+	const control = (type: 'pause' | 'resume' | 'stop') =>
+		usingFallback ? void fallback?.then((e) => e[type]()) : worker?.postMessage({ type });
 
 	const start = (): RunWorkerLike => {
 		const w = spawn!();
@@ -222,10 +231,7 @@ export function workerRunEngine(
 		},
 		async startPlan(request, onSnapshot) {
 			if (ended || plan) throw new Error('a run is already active in this page');
-			if (!spawn || usingFallback) {
-				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).startPlan(request, onSnapshot);
-			}
+			if (!spawn || usingFallback) return (await local()).startPlan(request, onSnapshot);
 			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, end }));
 			try {
 				worker ??= start();
@@ -236,46 +242,23 @@ export function workerRunEngine(
 			}
 			return done;
 		},
-		async importBatch(request, files) {
-			if (!spawn || usingFallback || !worker) {
-				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).importBatch(request, files);
-			}
-			return asker.ask({ type: 'batch-import', request: toWire(request), files });
-		},
-		async batchInput(name) {
-			if (!spawn || usingFallback || !worker) {
-				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).batchInput(name);
-			}
-			return asker.ask({ type: 'batch-input', name });
-		},
-		async importPlanBatch(files) {
-			if (!spawn || usingFallback || !worker) {
-				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).importPlanBatch(files);
-			}
-			return asker.ask({ type: 'plan-batch-import', files });
-		},
-		async planBatchInput(index, name) {
-			if (!spawn || usingFallback || !worker) {
-				fallback ??= inThread({ ...options, onChange: show });
-				return (await fallback).planBatchInput(index, name);
-			}
-			return asker.ask({ type: 'plan-batch-input', index, name });
-		},
+		importBatch: (request, files) =>
+			batch({ type: 'batch-import', request: toWire(request), files }, (e) =>
+				e.importBatch(request, files)
+			),
+		batchInput: (name) => batch({ type: 'batch-input', name }, (e) => e.batchInput(name)),
+		importPlanBatch: (files) =>
+			batch({ type: 'plan-batch-import', files }, (e) => e.importPlanBatch(files)),
+		planBatchInput: (index, name) =>
+			batch({ type: 'plan-batch-input', index, name }, (e) => e.planBatchInput(index, name)),
 		setCap: (cap) =>
 			usingFallback
 				? void fallback?.then((e) => e.setCap(cap))
 				: worker?.postMessage({ type: 'set-cap', cap }),
-		pause: () => (usingFallback ? void fallback?.then((e) => e.pause()) : post('pause')),
-		resume: () => (usingFallback ? void fallback?.then((e) => e.resume()) : post('resume')),
-		stop: () => (usingFallback ? void fallback?.then((e) => e.stop()) : post('stop'))
+		pause: () => control('pause'),
+		resume: () => control('resume'),
+		stop: () => control('stop')
 	};
-
-	function post(type: 'pause' | 'resume' | 'stop') {
-		worker?.postMessage({ type });
-	}
 }
 
 /** The browser's engine: the run's module worker when `Worker` exists, else this thread. */

@@ -1,31 +1,24 @@
 /**
- * What the Run page is shown of a run: its snapshot (status, every stage's progress, the whole
- * run's figures, the error that ended it). Plain data, so it crosses from the run's worker to the
- * page by `postMessage`; this module carries no engine, so the page can import it at once.
+ * What the Run page is shown of a run: its snapshot (status, the run session's own snapshot as it
+ * is, the error that ended it). Plain data, so it crosses from the run's worker to the page by
+ * `postMessage`; this module carries no engine, so the page can import it at once.
  */
-import type { StageName, StageProgress } from '$lib/core/engine/types';
+import type {
+	RunSnapshot as EngineRun,
+	RunStageCounts,
+	StageName,
+	StageProgress
+} from '$lib/core/engine/types';
 import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
 import type { RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import type { Role } from '$lib/core/records';
 import type { BatchCard } from './batch-view';
+import type { SessionSnapshot, SessionStatus } from '$lib/core/session/tracker';
 import type { EarlierCalls } from './earlier-calls';
-import type { OverallProgress } from './run-overall';
 
-export type { OverallProgress };
-
-export type RunStatus =
-	| 'idle'
-	| 'starting'
-	| 'running'
-	| 'pausing'
-	| 'paused'
-	| 'stopping'
-	| 'done'
-	| 'failed'
-	| 'stopped'
-	/** Batch mode, files: the round's outputs are to be uploaded before the run goes on. */
-	| 'waiting';
+/** Before the session opens (`idle`, `starting`), then the session's own status. */
+export type RunStatus = 'idle' | 'starting' | SessionStatus;
 
 /** The error that ended a run, with what the page needs to explain it. */
 export interface RunError {
@@ -69,12 +62,8 @@ export interface RunSnapshot {
 	run: RunKey | null;
 	/** Stages of this run in order. */
 	stages: readonly StageName[];
-	/** The latest progress of each stage that has started. */
-	progress: Partial<Record<StageName, StageProgress>>;
-	/** Tasks (a case of a stage) held at the pause gate. */
-	waiting: number;
-	/** Of `waiting`, by stage. */
-	waitingBy: Partial<Record<string, number>>;
+	/** The run's session as it last stood (its one row is the run); null until it opens. */
+	session: SessionSnapshot | null;
 	error: RunError | null;
 	warnings: string[];
 	/** {@link warnings} coded, one for one, when the engine coded them (else each is its English). */
@@ -85,12 +74,44 @@ export interface RunSnapshot {
 	retries: RetryNote[];
 	/** When the run stood paused, oldest first: elapsed time leaves these out. */
 	pauses: PauseSpan[];
-	/** The whole run (every stage of it); null until its first stage starts. */
-	overall: OverallProgress | null;
 	/** The run's calls before this start (a resume), from its call log; null when none. */
 	earlier: EarlierCalls | null;
 	/** Batch mode: the rounds and how the last stands; null for an interactive run. */
 	batch: BatchCard | null;
+}
+
+/** The run's own progress (the session's one row), null until the run has opened. */
+export function runOf(snap: RunSnapshot): EngineRun | null {
+	return snap.session?.runs[0]?.run ?? null;
+}
+
+/**
+ * A stage's row of the run's progress (`RunSnapshot.stages`), with its status from the run's:
+ * done once every case is and none is under way; failed with a failed case; while the run goes on
+ * (or a batch pass waits for its round) running; else stopped. Null: not started (no case done,
+ * under way or called yet).
+ */
+export function stageRow(
+	run: EngineRun,
+	c: RunStageCounts,
+	status: RunStatus
+): (RunStageCounts & Pick<StageProgress, 'status' | 'startedAt' | 'elapsedMs'>) | null {
+	if (c.done === 0 && c.inFlight === 0 && c.calls === 0 && c.failures === 0) return null;
+	const going = !['done', 'failed', 'stopped'].includes(status);
+	const end = c.doneAt ?? run.startedAt + run.elapsedMs;
+	return {
+		...c,
+		status:
+			c.done >= c.total && c.inFlight === 0
+				? 'done'
+				: c.failures > 0
+					? 'failed'
+					: going
+						? 'running'
+						: 'stopped',
+		startedAt: run.startedAt,
+		elapsedMs: Math.max(0, end - run.startedAt)
+	};
 }
 
 /** The snapshot before any run. */
@@ -99,15 +120,12 @@ export function idleSnapshot(): RunSnapshot {
 		status: 'idle',
 		run: null,
 		stages: [],
-		progress: {},
-		waiting: 0,
-		waitingBy: {},
+		session: null,
 		error: null,
 		warnings: [],
 		created: null,
 		retries: [],
 		pauses: [],
-		overall: null,
 		earlier: null,
 		batch: null
 	};

@@ -99,7 +99,6 @@ export function toWire(request: RunRequest): WireRequest {
 		pack: plain(request.pack),
 		keys: [...request.keys],
 		clientSpec: plain(request.clientSpec),
-		...(request.saved ? { saved: plain(request.saved) } : {}),
 		...(request.tool ? { tool: plain(request.tool) } : {}),
 		...(request.batch ? { batch: request.batch } : {})
 	};

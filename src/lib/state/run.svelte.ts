@@ -36,7 +36,7 @@ import {
 	type RunSources
 } from './run-request';
 import { checkSavedRun, type SavedRun } from './saved-run';
-import { idleSnapshot, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
+import { idleSnapshot, runOf, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
 import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
@@ -76,7 +76,7 @@ export class RunState {
 	now = $state(Date.now());
 
 	/** True once the shown run has started a stage (a refused start has nothing to show). */
-	hasProgress = $derived(Object.keys(this.snapshot.progress).length > 0);
+	hasProgress = $derived(runOf(this.snapshot) !== null);
 	chosenStages = $derived(orderStages(RUN_ALL_STAGES.filter((s) => this.stages[s])));
 	limit = $derived(parseLimit(this.limitText));
 	/** The form's models and repetitions, and a plan under way (several runs). */
@@ -299,7 +299,6 @@ export class RunState {
 				this.snapshot = before;
 				return;
 			}
-			if (saved?.kind === 'resume') request.saved = saved.saved;
 			if (this.batch.choice !== 'interactive') request.batch = this.batch.choice;
 			this.lastRequest = request;
 			await this.#run(() => this.#engine.start(request));
@@ -337,7 +336,6 @@ export class RunState {
 				Object.keys(this.stages).map((s) => [s, item.plan.stages.includes(s as StageName)])
 			) as Record<StageName, boolean>;
 			this.limitText = request.limit === null ? '' : String(request.limit);
-			request.saved = item.saved;
 			if (item.plan.batch) request.batch = item.plan.batch;
 			this.batch.choice = item.plan.batch ?? 'interactive';
 			this.lastRequest = request;

@@ -204,6 +204,8 @@ describe('a session of several runs', { timeout: 30_000 }, () => {
 		});
 		// Paused: tasks under way finish, then nothing moves.
 		await until(() => snapshots.at(-1)?.status === 'paused' && idle(meter));
+		expect(snapshots.at(-1)?.underWay).toBe(0);
+		expect(snapshots.some((s) => s.status === 'running' && s.underWay > 0)).toBe(true);
 		const held = meter.answered.length;
 		await new Promise((r) => setTimeout(r, 50));
 		expect(meter.answered.length).toBe(held);
@@ -338,6 +340,8 @@ describe('run modes of one session', { timeout: 30_000 }, () => {
 			}
 		});
 		await until(() => snapshots.at(-1)?.status === 'paused' && idle(meter));
+		expect(snapshots.at(-1)?.underWay).toBe(0);
+		expect(snapshots.some((s) => s.status === 'running' && s.underWay > 0)).toBe(true);
 		const held = meter.answered.length;
 		await new Promise((r) => setTimeout(r, 50));
 		expect(meter.answered.length).toBe(held);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { StageProgress } from '$lib/core/engine/types';
+import type { RunSnapshot } from '$lib/core/engine/types';
 import { callSum, roleCallRows } from './call-totals';
 
 const tokens = (prompt: number, completion: number) => ({ prompt, completion });
 const gen = {
-	calls: { evaluated: 4, user: 0, judge: 0 },
+	calls: { byRole: { evaluated: 4, user: 0, judge: 0 } },
 	tokens: { evaluated: tokens(400, 40), user: tokens(0, 0), judge: tokens(0, 0) }
-} as unknown as StageProgress;
+} as unknown as RunSnapshot;
 
 describe('roleCallRows', () => {
 	it('is this start’s counts for a run that had none before', () => {
-		const rows = roleCallRows(['gen'], { gen }, null);
+		const rows = roleCallRows(gen, null);
 		expect(rows[0]).toEqual({
 			role: 'evaluated',
 			run: { calls: 4, prompt: 400, completion: 40 },
@@ -24,7 +24,7 @@ describe('roleCallRows', () => {
 		const earlier = {
 			byRole: { evaluated: { calls: 10, prompt: 1000, completion: 100 }, user: none, judge: none }
 		};
-		const rows = roleCallRows(['gen'], { gen }, earlier);
+		const rows = roleCallRows(gen, earlier);
 		expect(rows[0]).toEqual({
 			role: 'evaluated',
 			run: { calls: 14, prompt: 1400, completion: 140 },

@@ -2,7 +2,7 @@
  * The Run page's calls and tokens by role: this start's, from its progress, and after a resume
  * the run's, which adds what the call log held before this start (`state/earlier-calls.ts`).
  */
-import type { StageName, StageProgress } from '$lib/core/engine/types';
+import type { RunSnapshot } from '$lib/core/engine/types';
 import { ROLES, type Role } from '$lib/core/record-names';
 import type { EarlierCalls, RoleCalls } from '$lib/state/earlier-calls';
 
@@ -14,21 +14,17 @@ export interface RoleCallRow {
 	sinceStart: RoleCalls | null;
 }
 
-/** One row per role. */
+/** One row per role, from the run's progress (null: not opened yet). */
 export function roleCallRows(
-	stages: readonly StageName[],
-	progress: Partial<Record<StageName, StageProgress>>,
+	progress: RunSnapshot | null,
 	earlier: EarlierCalls | null
 ): RoleCallRow[] {
 	return ROLES.map((role) => {
-		const now: RoleCalls = { calls: 0, prompt: 0, completion: 0 };
-		for (const s of stages) {
-			const p = progress[s];
-			if (!p) continue;
-			now.calls += p.calls[role];
-			now.prompt += p.tokens[role].prompt;
-			now.completion += p.tokens[role].completion;
-		}
+		const now: RoleCalls = {
+			calls: progress?.calls.byRole[role] ?? 0,
+			prompt: progress?.tokens[role].prompt ?? 0,
+			completion: progress?.tokens[role].completion ?? 0
+		};
 		if (!earlier) return { role, run: now, sinceStart: null };
 		const before = earlier.byRole[role];
 		const run = {

@@ -1,8 +1,8 @@
 /**
  * Words for a run plan's status and its rows' (PROTOCOL.md §8): the session's one vocabulary
- * (`SessionStatus`, `SessionRunStatus`), one table for the plan progress of both modes. A row of
- * a paused plan that was running says "paused". `waiting` is batch mode's: a files round waits
- * for its outputs.
+ * (`SessionStatus`, `SessionRunStatus`), one table for the plan progress of both modes; its badges
+ * serve the single run's card too, and a batch round's status words both. A row of a paused plan
+ * that was running says "paused". `waiting` is batch mode's: a files round waits for its outputs.
  */
 import type {
 	SessionRow,
@@ -10,7 +10,16 @@ import type {
 	SessionSnapshot,
 	SessionStatus
 } from '$lib/core/session';
+import type { BatchRound } from '$lib/core/batch/store';
 import { m } from '$lib/paraglide/messages';
+
+/** A batch round's saved status. */
+export const ROUND_STATUS: Record<BatchRound['status'], () => string> = {
+	written: () => m.batch_status_written(),
+	submitted: () => m.batch_status_submitted(),
+	answered: () => m.batch_status_answered(),
+	cancelled: () => m.batch_status_cancelled()
+};
 
 export const PLAN_STATUS: Record<SessionStatus, () => string> = {
 	running: () => m.plans_status_running(),

@@ -44,7 +44,7 @@ export interface Pause {
  * of the pace either.
  */
 export function stageTiming(
-	p: StageProgress,
+	p: Pick<StageProgress, 'status' | 'startedAt' | 'elapsedMs' | 'done' | 'resumed' | 'total'>,
 	now: number,
 	pauses: readonly Pause[] = []
 ): StageTiming {

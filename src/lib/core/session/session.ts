@@ -189,7 +189,8 @@ class RunSession implements Session {
 			limiters: this.#limiters,
 			intervalMs: options.snapshotIntervalMs,
 			onSnapshot: options.onSnapshot,
-			spend: this.#meter === null ? undefined : () => this.#meter!.view()
+			spend: this.#meter === null ? undefined : () => this.#meter!.view(),
+			underWay: () => this.#scheduler.inFlight
 		});
 		const outer = options.signal;
 		const stop = () => this.stop();

@@ -61,6 +61,8 @@ export interface SessionSnapshot {
 	};
 	/** Milliseconds left at the observed rate; null while unknown, paused or ended. */
 	etaMs: number | null;
+	/** Tasks (a case of a stage) under way now, across the session: what a pause waits for. */
+	underWay: number;
 	/** Each endpoint's limit, calls in flight and waiting, across the session. */
 	endpoints: EndpointLimit[];
 	/** Money so far against the cap; null when the session was given no prices. */
@@ -74,6 +76,8 @@ export interface SessionTrackerOptions extends PacedOptions<SessionSnapshot> {
 	limiters: LimiterPool;
 	/** The spend as it stands now, for each snapshot. */
 	spend?: () => SpendView;
+	/** Tasks under way now (the scheduler's). @default none */
+	underWay?: () => number;
 }
 
 export class SessionTracker {
@@ -152,6 +156,7 @@ export class SessionTracker {
 				this.#status === 'running' && perSecond
 					? Math.round((Math.max(0, estimatedTotal - done) / perSecond) * 1000)
 					: null,
+			underWay: this.#options.underWay?.() ?? 0,
 			endpoints: this.#options.limiters.limits(),
 			spend: this.#options.spend?.() ?? null,
 			startedAt: this.#startedAt,
