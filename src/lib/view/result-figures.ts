@@ -10,18 +10,15 @@ import { LJP_SETUPS } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
+import { classFigure, metricsFigure, type Figure, type FigureContext } from './figures';
 import {
-	classFigure,
 	dcgMetrics,
 	LCA_METRICS,
 	LJP_MEASURE_KEYS,
 	LJP_SETUP_NAMES,
 	ljpMeasureName,
-	ljpMetric,
-	metricsFigure,
-	type Figure,
-	type FigureContext
-} from './figures';
+	ljpMetric
+} from './figure-metrics';
 import { coreNote } from './core-notes';
 import type { CoreText } from '$lib/core/said';
 
