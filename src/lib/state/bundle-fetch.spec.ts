@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rejectionOf } from '../../../tests/support/thrown';
-import { BundleFetchError, bundleSize, fetchBundle, type BundleFailure } from './bundle-fetch';
+import { BundleFetchError, bundleHead, fetchBundle, type BundleFailure } from './bundle-fetch';
 
 const ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 const URL_ = 'https://example.org/runs.zip';
@@ -35,7 +35,7 @@ describe('fetching a linked bundle', () => {
 		const { fetchImpl, calls } = fakeFetch(
 			() => new Response(ZIP, { headers: { 'content-length': String(ZIP.length) } })
 		);
-		expect(await bundleSize(URL_, 1000, { fetchImpl })).toBe(ZIP.length);
+		expect((await bundleHead(URL_, 1000, { fetchImpl })).bytes).toBe(ZIP.length);
 		expect(calls[0]).toMatchObject({ method: 'HEAD', mode: 'cors', credentials: 'omit' });
 		expect(await fetchBundle(URL_, 1000, { fetchImpl })).toEqual(ZIP);
 		expect(calls[1]).toMatchObject({ method: 'GET', credentials: 'omit' });
@@ -43,16 +43,16 @@ describe('fetching a linked bundle', () => {
 
 	it('gives no size for a server that does not answer HEAD or says none', async () => {
 		const fetchImpl = fakeFetch(() => new Response(null, { status: 405 })).fetchImpl;
-		expect(await bundleSize(URL_, 1000, { fetchImpl })).toBeNull();
+		expect((await bundleHead(URL_, 1000, { fetchImpl })).bytes).toBeNull();
 		const none = fakeFetch(() => new Response(null)).fetchImpl;
-		expect(await bundleSize(URL_, 1000, { fetchImpl: none })).toBeNull();
+		expect((await bundleHead(URL_, 1000, { fetchImpl: none })).bytes).toBeNull();
 	});
 
 	it('tells a CORS refusal from a server that does not answer, and from being offline', async () => {
-		expect(await failureOf(bundleSize(URL_, 10, fakeFetch(corsRefused)))).toEqual({
+		expect(await failureOf(bundleHead(URL_, 10, fakeFetch(corsRefused)))).toEqual({
 			kind: 'cors'
 		});
-		expect(await failureOf(bundleSize(URL_, 10, fakeFetch(corsRefused, 'fails')))).toEqual({
+		expect(await failureOf(bundleHead(URL_, 10, fakeFetch(corsRefused, 'fails')))).toEqual({
 			kind: 'unreachable'
 		});
 		const offline = { ...fakeFetch(corsRefused), online: () => false };
@@ -66,13 +66,13 @@ describe('fetching a linked bundle', () => {
 		[500, 'http']
 	])('names HTTP %i as %s', async (status, kind) => {
 		const options = fakeFetch(() => new Response('no', { status }));
-		expect(await failureOf(bundleSize(URL_, 10, options))).toEqual({ kind, status });
+		expect(await failureOf(bundleHead(URL_, 10, options))).toEqual({ kind, status });
 		expect(await failureOf(fetchBundle(URL_, 10, options))).toEqual({ kind, status });
 	});
 
 	it('refuses a declared size over the limit before reading, and a body that runs past it', async () => {
 		const big = fakeFetch(() => new Response(ZIP, { headers: { 'content-length': '2000' } }));
-		expect(await failureOf(bundleSize(URL_, 1000, big))).toEqual({
+		expect(await failureOf(bundleHead(URL_, 1000, big))).toEqual({
 			kind: 'too-large',
 			bytes: 2000,
 			max: 1000

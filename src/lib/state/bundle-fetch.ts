@@ -108,15 +108,6 @@ export async function bundleHead(
 	return { bytes: declaredSize(response, max), finalURL };
 }
 
-/** The bundle's size from a HEAD (null when the server does not say), refused when over `max`. */
-export async function bundleSize(
-	url: string,
-	max: number,
-	options: BundleFetchOptions = {}
-): Promise<number | null> {
-	return (await bundleHead(url, max, options)).bytes;
-}
-
 /** The bundle's bytes, read no further than `max`, refused unless they begin as a zip does. */
 export async function fetchBundle(
 	url: string,

@@ -9,16 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { ROLES, type Role } from '$lib/core/record-names';
-import {
-	DEFAULT_BASE_URL,
-	DEFAULT_CONCURRENCY,
-	DEFAULT_JUDGE_MODEL,
-	DEFAULT_SETTINGS,
-	DEFAULT_USER_MODEL,
-	SETTING_LIMITS,
-	SETTINGS_KEYS,
-	type SettingName
-} from '$lib/core/run-defaults';
+import { SETTING_LIMITS, SETTINGS_KEYS, type SettingName } from '$lib/core/run-defaults';
 import {
 	defaultModelSettings,
 	type ModelSettings,
@@ -53,31 +44,28 @@ function storedRole(model: string) {
 	});
 }
 
-const ROLE_MODELS: Record<Role, string> = {
-	evaluated: '',
-	user: DEFAULT_USER_MODEL,
-	judge: DEFAULT_JUDGE_MODEL
-};
+/** Each field's fallback: the settings of a first visit. */
+const DEFAULTS = defaultModelSettings();
 
 /** The settings entry; null (the defaults) only when it is no object at all. */
 export const StoredSettings = z.object({
 	mode: z.catch(z.enum(['api', 'simulated']), 'api'),
-	defaults: z.catch(z.object({ preset, baseURL: z.catch(z.string(), DEFAULT_BASE_URL) }), () => ({
-		preset: 'openai' as const,
-		baseURL: DEFAULT_BASE_URL
-	})),
+	defaults: z.catch(
+		z.object({ preset, baseURL: z.catch(z.string(), DEFAULTS.defaults.baseURL) }),
+		() => ({ preset: DEFAULTS.defaults.preset, baseURL: DEFAULTS.defaults.baseURL })
+	),
 	roles: fields({
-		evaluated: storedRole(ROLE_MODELS.evaluated),
-		user: storedRole(ROLE_MODELS.user),
-		judge: storedRole(ROLE_MODELS.judge)
+		evaluated: storedRole(DEFAULTS.roles.evaluated.model),
+		user: storedRole(DEFAULTS.roles.user.model),
+		judge: storedRole(DEFAULTS.roles.judge.model)
 	}),
 	generation: fields(
-		Object.fromEntries(SETTINGS_KEYS.map((k) => [k, setting(k, DEFAULT_SETTINGS[k])])) as Record<
+		Object.fromEntries(SETTINGS_KEYS.map((k) => [k, setting(k, DEFAULTS.generation[k])])) as Record<
 			(typeof SETTINGS_KEYS)[number],
 			ReturnType<typeof setting>
 		>
 	),
-	concurrency: setting('concurrency', DEFAULT_CONCURRENCY),
+	concurrency: setting('concurrency', DEFAULTS.concurrency),
 	rememberKeys: z.catch(z.boolean(), false)
 });
 export type StoredSettings = z.infer<typeof StoredSettings>;

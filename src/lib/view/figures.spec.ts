@@ -2,15 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetWithUnmappedCause, reportOfRuns } from '../../../tests/fixtures/bundles/report';
 import type { ResultsReport, RunReport } from '$lib/core/results';
 import type { MetricsTree } from '$lib/core/metrics/types';
-import {
-	classFigure,
-	groupCell,
-	LCA_METRICS,
-	ljpMetric,
-	metricsFigure,
-	runCell,
-	type FigureContext
-} from './figures';
+import { classFigure, metricsFigure, type FigureContext } from './figures';
+import { groupCell, runCell } from './figure-cells';
+import { LCA_METRICS, ljpMetric } from './figure-metrics';
 
 let report: ResultsReport;
 const text = { id: 'f', title: 'T', description: 'D' };

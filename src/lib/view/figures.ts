@@ -23,16 +23,6 @@ import {
 } from './figure-types';
 
 export * from './figure-types';
-export {
-	dcgMetrics,
-	LCA_METRICS,
-	LJP_MEASURE_KEYS,
-	LJP_SETUP_NAMES,
-	ljpMeasureName,
-	ljpMetric,
-	type LjpMeasure
-} from './figure-metrics';
-export { groupCell, runCell } from './figure-cells';
 
 /** What a figure needs to know beyond the report: which runs are simulated. */
 export interface FigureContext {

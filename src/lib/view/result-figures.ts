@@ -10,18 +10,15 @@ import { LJP_SETUPS } from '$lib/core/metrics/types';
 import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
+import { classFigure, metricsFigure, type Figure, type FigureContext } from './figures';
 import {
-	classFigure,
 	dcgMetrics,
 	LCA_METRICS,
 	LJP_MEASURE_KEYS,
 	LJP_SETUP_NAMES,
 	ljpMeasureName,
-	ljpMetric,
-	metricsFigure,
-	type Figure,
-	type FigureContext
-} from './figures';
+	ljpMetric
+} from './figure-metrics';
 import { coreNote } from './core-notes';
 import type { CoreText } from '$lib/core/said';
 
@@ -64,70 +61,59 @@ export function resultFigures(ctx: FigureContext, choice: FigureChoice): ResultF
 	const dcgMetric = dcg.find((x) => x.key === choice.dcgClass) ?? dcg[0];
 	const ljpClass = ljpMetric(choice.ljpSetup, choice.ljpMeasure, ctx.locale);
 	const setups = LJP_SETUPS.map((s) => LJP_SETUP_NAMES[s]);
+	const text = (id: string, title: string, description: string) => ({ id, title, description });
 	return {
 		lca: metricsFigure(
 			ctx,
-			{
-				id: 'lca-overall',
-				title: m.results_fig_lca_title({}, o),
-				description: m.results_fig_lca_desc({ per }, o)
-			},
+			text('lca-overall', m.results_fig_lca_title({}, o), m.results_fig_lca_desc({ per }, o)),
 			LCA_METRICS
 		),
 		lcaClass: classFigure(
 			ctx,
-			{
-				id: 'lca-class',
-				title: m.results_fig_lca_class_title({ metric: lcaMetric.label }, o),
-				description: m.results_fig_lca_class_desc({ metric: lcaMetric.label, per }, o)
-			},
+			text(
+				'lca-class',
+				m.results_fig_lca_class_title({ metric: lcaMetric.label }, o),
+				m.results_fig_lca_class_desc({ metric: lcaMetric.label, per }, o)
+			),
 			lcaMetric
 		),
 		dcg: metricsFigure(
 			ctx,
-			{
-				id: 'dcg-overall',
-				title: m.results_fig_dcg_title({}, o),
-				description: m.results_fig_dcg_desc({ per }, o)
-			},
+			text('dcg-overall', m.results_fig_dcg_title({}, o), m.results_fig_dcg_desc({ per }, o)),
 			dcg
 		),
 		dcgClass: classFigure(
 			ctx,
-			{
-				id: 'dcg-class',
-				title: m.results_fig_dcg_class_title({ rate: dcgMetric.label.toLowerCase() }, o),
-				description: m.results_fig_dcg_class_desc({ per }, o)
-			},
+			text(
+				'dcg-class',
+				m.results_fig_dcg_class_title({ rate: dcgMetric.label.toLowerCase() }, o),
+				m.results_fig_dcg_class_desc({ per }, o)
+			),
 			dcgMetric
 		),
 		ljpQwk: metricsFigure(
 			ctx,
-			{
-				id: 'ljp-qwk',
-				title: m.results_fig_ljp_qwk_title({}, o),
-				description: m.results_fig_ljp_qwk_desc({ per }, o)
-			},
+			text('ljp-qwk', m.results_fig_ljp_qwk_title({}, o), m.results_fig_ljp_qwk_desc({ per }, o)),
 			LJP_SETUPS.map((s) => ljpMetric(s, 'qwk', ctx.locale)),
 			setups
 		),
 		ljpAcc: metricsFigure(
 			ctx,
-			{
-				id: 'ljp-accuracy',
-				title: m.results_fig_ljp_acc_title({}, o),
-				description: m.results_fig_ljp_acc_desc({ per }, o)
-			},
+			text(
+				'ljp-accuracy',
+				m.results_fig_ljp_acc_title({}, o),
+				m.results_fig_ljp_acc_desc({ per }, o)
+			),
 			LJP_SETUPS.map((s) => ljpMetric(s, 'accuracy', ctx.locale)),
 			setups
 		),
 		ljpClass: classFigure(
 			ctx,
-			{
-				id: 'ljp-class',
-				title: m.results_fig_ljp_class_title({ metric: ljpClass.label }, o),
-				description: m.results_fig_ljp_class_desc({ metric: ljpClass.label, per }, o)
-			},
+			text(
+				'ljp-class',
+				m.results_fig_ljp_class_title({ metric: ljpClass.label }, o),
+				m.results_fig_ljp_class_desc({ metric: ljpClass.label, per }, o)
+			),
 			ljpClass
 		)
 	};

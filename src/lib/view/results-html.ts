@@ -9,7 +9,7 @@ import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
 import { reportRunKey } from '$lib/core/names';
-import { LJP_SETUP_NAMES } from './figures';
+import { LJP_SETUP_NAMES } from './figure-metrics';
 import { htmlReport } from './html-report';
 import { uncertainty, type ResultFigures } from './result-figures';
 import { countsText } from './table-format';

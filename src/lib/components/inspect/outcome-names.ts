@@ -2,26 +2,19 @@
 import { m } from '$lib/paraglide/messages';
 import type { Outcome, Want } from '$lib/view/case-table';
 
-export function outcomeName(outcome: Outcome, short = false): string {
-	switch (outcome) {
-		case 'lca_either':
-			return short ? m.inspect_out_lca_either_short() : m.inspect_out_lca_either();
-		case 'lca_complete':
-			return short ? m.inspect_out_lca_complete_short() : m.inspect_out_lca_complete();
-		case 'lca_underspecified':
-			return short ? m.inspect_out_lca_under_short() : m.inspect_out_lca_under();
-		case 'dcg':
-			return short ? m.inspect_out_dcg_short() : m.inspect_out_dcg();
-		case 'ljp_direct':
-			return short ? m.inspect_out_direct_short() : m.inspect_out_direct();
-		case 'ljp_gold':
-			return short ? m.inspect_out_gold_short() : m.inspect_out_gold();
-		case 'ljp_interaction':
-			return short ? m.inspect_out_interaction_short() : m.inspect_out_interaction();
-		case 'budget':
-			return short ? m.inspect_out_budget_short() : m.inspect_out_budget();
-	}
-}
+const NAMES: Record<Outcome, readonly [long: () => string, short: () => string]> = {
+	lca_either: [m.inspect_out_lca_either, m.inspect_out_lca_either_short],
+	lca_complete: [m.inspect_out_lca_complete, m.inspect_out_lca_complete_short],
+	lca_underspecified: [m.inspect_out_lca_under, m.inspect_out_lca_under_short],
+	dcg: [m.inspect_out_dcg, m.inspect_out_dcg_short],
+	ljp_direct: [m.inspect_out_direct, m.inspect_out_direct_short],
+	ljp_gold: [m.inspect_out_gold, m.inspect_out_gold_short],
+	ljp_interaction: [m.inspect_out_interaction, m.inspect_out_interaction_short],
+	budget: [m.inspect_out_budget, m.inspect_out_budget_short]
+};
+
+export const outcomeName = (outcome: Outcome, short = false): string =>
+	NAMES[outcome][short ? 1 : 0]();
 
 /** What a filter's choice means for an outcome: `yes` the problem holds, `no` it does not. */
 export function wantName(outcome: Outcome, want: Want): string {
