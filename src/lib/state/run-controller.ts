@@ -23,7 +23,10 @@
  * slots (`run-limiters.ts`).
  */
 // eslint-disable-next-line no-restricted-imports -- the Run page's single run moves onto the session next (issue 31 §3); plans already run on it
-import { runAll, runStages, RunProgress, type RunTracker } from '$lib/core/engine';
+import { runAll } from '$lib/core/engine/run-all';
+// eslint-disable-next-line no-restricted-imports -- as above
+import { runStages } from '$lib/core/engine/run-stages';
+import { RunProgress, type RunTracker } from '$lib/core/engine';
 import type {
 	RunSnapshot as EngineSnapshot,
 	StageName,

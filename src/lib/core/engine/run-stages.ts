@@ -116,14 +116,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			}
 			room?.close();
 			ended();
-			return {
-				run: opened.run,
-				manifest: opened.manifest,
-				created: opened.created,
-				warnings: opened.warnings,
-				warningsSaid: opened.warningsSaid,
-				stages: reports
-			};
+			return opened.result(reports);
 		},
 		(error) => {
 			room?.close();
