@@ -27,7 +27,10 @@ const markAt = Number(process.env.LEXPILOT_BENCH_PROBE_MARK ?? 0);
 let firstRequest = null;
 /** @type {{ at: number, cpuUs: number } | null} */
 let mark = null;
-/** When the last response was read (its body ended): what follows is the run's own tail. */
+/**
+ * When the last response was read (its body ended): what follows is the run's own tail.
+ * @type {{ at: number, cpuUs: number } | null}
+ */
 let lastResponse = null;
 let requests = 0;
 const started = () => {
