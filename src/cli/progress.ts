@@ -24,12 +24,17 @@ export function formatDuration(seconds: number): string {
 	return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+const barOf = (filled: number) => `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
+/** How an ended stage or run ends its line: `done in 1m05s`, or its status. */
+const ended = (status: string, elapsedMs: number) =>
+	status === 'done' ? `done in ${formatDuration(elapsedMs / 1000)}` : status;
+
 /** One line describing a stage's progress, without a line end. */
 export function formatProgress(p: StageProgress, bar = false): string {
 	const parts = [p.stage.padEnd(15)];
 	if (bar) {
 		const filled = p.total === 0 ? BAR_WIDTH : Math.round((p.done / p.total) * BAR_WIDTH);
-		parts.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`);
+		parts.push(barOf(filled));
 	}
 	parts.push(`${p.done}/${p.total} cases`);
 	if (p.resumed > 0) parts.push(`(${p.resumed} resumed)`);
@@ -42,8 +47,7 @@ export function formatProgress(p: StageProgress, bar = false): string {
 		}
 	}
 	parts.push(`retries ${p.retries}`, `failures ${p.failures}`);
-	if (p.status !== 'running')
-		parts.push(p.status === 'done' ? `done in ${formatDuration(p.elapsedMs / 1000)}` : p.status);
+	if (p.status !== 'running') parts.push(ended(p.status, p.elapsedMs));
 	return parts.join('  ');
 }
 
@@ -67,6 +71,22 @@ export function formatTokens(
 		.join('; ');
 }
 
+/** A TTY line redrawn in place; `end()` closes it, so what follows starts a line of its own. */
+function ttyLine(io: Pick<CliIo, 'stderr' | 'redraw'>) {
+	let open = false;
+	return {
+		draw(line: string): void {
+			if (io.redraw) io.redraw(line);
+			else io.stderr(`\r\x1b[2K${line}`);
+			open = true;
+		},
+		end(): void {
+			if (open) io.stderr('\n');
+			open = false;
+		}
+	};
+}
+
 /**
  * A progress listener writing to `io.stderr`. Returns the listener and `end()`, which finishes
  * a TTY line in progress so an error message starts on a line of its own.
@@ -75,14 +95,9 @@ export function createProgressPrinter(
 	io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>,
 	now: () => number = Date.now
 ): { onProgress: (p: StageProgress) => void; end: () => void } {
-	let lineOpen = false;
+	const { draw, end } = ttyLine(io);
 	let lastDraw = 0;
 	let lastPrinted: { stage: string; done: number } | null = null;
-
-	const end = () => {
-		if (lineOpen) io.stderr('\n');
-		lineOpen = false;
-	};
 
 	const onProgress = (p: StageProgress) => {
 		const finished = p.status !== 'running';
@@ -90,10 +105,7 @@ export function createProgressPrinter(
 			const t = now();
 			if (!finished && t - lastDraw < REDRAW_MS && p.done < p.total) return;
 			lastDraw = t;
-			const line = formatProgress(p, true);
-			if (io.redraw) io.redraw(line);
-			else io.stderr(`\r\x1b[2K${line}`);
-			lineOpen = true;
+			draw(formatProgress(p, true));
 			if (finished) {
 				end();
 				io.stderr(`  ${formatTokens(p)}\n`);
@@ -128,7 +140,7 @@ export function formatRunProgress(s: RunSnapshot, bar = false): string {
 		const share = s.calls.estimatedTotal === 0 ? 1 : s.calls.done / s.calls.estimatedTotal;
 		const filled =
 			s.status === 'done' ? BAR_WIDTH : Math.min(BAR_WIDTH, Math.round(share * BAR_WIDTH));
-		parts.push(`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`);
+		parts.push(barOf(filled));
 	}
 	parts.push(`${s.cases.done}/${s.cases.total} cases`);
 	const estimate = s.status === 'running' ? `~${s.calls.estimatedTotal}` : String(s.calls.done);
@@ -139,8 +151,7 @@ export function formatRunProgress(s: RunSnapshot, bar = false): string {
 		if (s.etaMs !== null) parts.push(`ETA ${formatDuration(s.etaMs / 1000)}`);
 	}
 	parts.push(formatConcurrency(s.concurrency), `retries ${s.retries}`, `failures ${s.failures}`);
-	if (s.status !== 'running')
-		parts.push(s.status === 'done' ? `done in ${formatDuration(s.elapsedMs / 1000)}` : s.status);
+	if (s.status !== 'running') parts.push(ended(s.status, s.elapsedMs));
 	return parts.join('  ');
 }
 
@@ -162,19 +173,12 @@ export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'r
 	onSnapshot: (s: RunSnapshot) => void;
 	end: () => void;
 } {
-	let lineOpen = false;
+	const { draw, end } = ttyLine(io);
 	let lastCases = -1;
-	const end = () => {
-		if (lineOpen) io.stderr('\n');
-		lineOpen = false;
-	};
 	const onSnapshot = (s: RunSnapshot) => {
 		const finished = s.status !== 'running';
 		if (io.isTTY) {
-			const line = formatRunProgress(s, true);
-			if (io.redraw) io.redraw(line);
-			else io.stderr(`\r\x1b[2K${line}`);
-			lineOpen = true;
+			draw(formatRunProgress(s, true));
 		} else {
 			const step = Math.max(1, Math.ceil(s.cases.total / 10));
 			const crossed = Math.floor(s.cases.done / step) !== Math.floor(lastCases / step);

@@ -20,7 +20,7 @@ import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { buildCli, isStale } from '../../scripts/build-cli.js';
-import { runAll } from '../../src/lib/core/engine';
+import { runAll } from '../../src/lib/core/engine/run-all';
 import { SIMULATED_ROLE_MODELS } from '../../src/lib/core/run-defaults';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';

@@ -5,7 +5,7 @@
  * move; other load on the machine still does. Each concurrency is its own bench, so one
  * failing does not hide the others.
  */
-import { runStages } from '../../src/lib/core/engine';
+import { runStages } from '../../src/lib/core/engine/run-stages';
 import { createSimulatedClient } from '../../src/lib/core/simulated';
 import { MemoryStore } from '../../src/lib/core/store/memory-store';
 import { idealTime, measured, stageChains, type Ideal } from './critical-path';

@@ -4,7 +4,8 @@
  * results benches read exactly what a run writes. Each is made once per process.
  */
 import { loadDataset, type Dataset } from '../../src/lib/core/dataset/load';
-import { runStages, type StageName } from '../../src/lib/core/engine';
+import { runStages } from '../../src/lib/core/engine/run-stages';
+import type { StageName } from '../../src/lib/core/engine';
 import {
 	callLogPath,
 	manifestPath,

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { escapeControl } from '../../src/lib/core/text/escape-control';
 import { loadDataset, type Dataset } from '../../src/lib/core/dataset/load';
-import { runStages } from '../../src/lib/core/engine';
+import { runStages } from '../../src/lib/core/engine/run-stages';
 import type { Task } from '../../src/lib/core/model/types';
 import { DEFAULT_PROMPT_PACK } from '../../src/lib/core/prompts';
 import { createSimulatedClient, simulateResponse } from '../../src/lib/core/simulated';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGenerationArgs } from '../../src/cli/args';
 import { parseRepetitions } from '../../src/cli/plan/repetitions';
 import { planRunIds } from '../../src/lib/core/engine/plan';
-import { runStages, type RunStagesOptions } from '../../src/lib/core/engine';
+import { runStages, type RunStagesOptions } from '../../src/lib/core/engine/run-stages';
 import { UsageError } from '../../src/lib/core/errors';
 import {
 	Concurrency,

@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RunStagesResult } from '../../lib/core/engine/open-engine';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import { UsageError } from '../../lib/core/errors';
 import { modelDirName, runIdProblem } from '../../lib/core/layout';
@@ -86,41 +85,36 @@ async function run(args: string[], io: CliIo): Promise<number> {
 		onNotice: (m) => io.stderr(`note: ${escapeControl(m)}\n`)
 	});
 	const source = { runId: options.runId, modelDir: await modelDirName(parsed.models.evaluated) };
-	let result: RunStagesResult;
-	try {
-		const end = await runOne(
-			{
-				dataset,
-				client,
-				store,
-				runId: as,
-				// The row's models; the re-judged run takes the source's (its judge: `judge` below).
-				models: parsed.models,
-				endpoints: parsed.endpoints,
-				pack,
-				keys: parsed.keys,
-				tool: toolInfo(),
-				mode: {
-					kind: 'rejudge',
-					source,
-					judge: { model: parsed.models.judge, endpoint },
-					settings: {
-						...(given('timeout') ? { timeout_s } : {}),
-						...(given('retries') ? { retries } : {}),
-						...(given('judge-temperature') ? { judge_temperature } : {})
-					},
-					onStage: printer.onProgress
-				}
-			},
-			{ limiters, signal: io.signal, onTracker: (_, t) => (tracker = t) },
-			io
-		);
-		if (end.capped) return end.code;
-		result = end.result;
-	} finally {
-		printer.end();
-	}
-	for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
+	const end = await runOne(
+		{
+			dataset,
+			client,
+			store,
+			runId: as,
+			// The row's models; the re-judged run takes the source's (its judge: `judge` below).
+			models: parsed.models,
+			endpoints: parsed.endpoints,
+			pack,
+			keys: parsed.keys,
+			tool: toolInfo(),
+			mode: {
+				kind: 'rejudge',
+				source,
+				judge: { model: parsed.models.judge, endpoint },
+				settings: {
+					...(given('timeout') ? { timeout_s } : {}),
+					...(given('retries') ? { retries } : {}),
+					...(given('judge-temperature') ? { judge_temperature } : {})
+				},
+				onStage: printer.onProgress
+			}
+		},
+		{ limiters, signal: io.signal, onTracker: (_, t) => (tracker = t) },
+		io,
+		printer
+	);
+	if (end.capped) return end.code;
+	const { result } = end;
 	const from = result.manifest.rejudged_from!;
 	io.stdout(
 		`Re-judged run ${escapeControl(from.run_id)} (judge ${escapeControl(from.judge)}) with judge ` +

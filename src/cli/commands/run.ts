@@ -193,27 +193,22 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const spend = isPlanSpendStore(engine.store)
 		? await spendOptions(spendFlags, spec, engine.store, io.cwd)
 		: undefined;
-	try {
-		const end = await runOne(
-			{ ...engine, mode: { kind: 'interactive', stages } },
-			{
-				limiters,
-				concurrency: auto ? 'auto' : options.concurrency,
-				signal: io.signal,
-				spend,
-				onSnapshot: (s) => s.runs[0].run && printer.onSnapshot(s.runs[0].run),
-				onTracker: (_, t) => (tracker = t)
-			},
-			io
-		);
-		printer.end();
-		if (end.capped) return end.code;
-		for (const w of end.result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
-		io.stdout(summaryText(end.result, options.outputRoot, simulated));
-		return 0;
-	} finally {
-		printer.end();
-	}
+	const end = await runOne(
+		{ ...engine, mode: { kind: 'interactive', stages } },
+		{
+			limiters,
+			concurrency: auto ? 'auto' : options.concurrency,
+			signal: io.signal,
+			spend,
+			onSnapshot: (s) => s.runs[0].run && printer.onSnapshot(s.runs[0].run),
+			onTracker: (_, t) => (tracker = t)
+		},
+		io,
+		printer
+	);
+	if (end.capped) return end.code;
+	io.stdout(summaryText(end.result, options.outputRoot, simulated));
+	return 0;
 }
 
 /** Parses the shared options; a refused `--concurrency` also says that `auto` is allowed. */

@@ -12,7 +12,6 @@
  * (`stage-inputs.ts`, `prompt-pack-file.ts`), engine inputs and client (`stage-engine.ts`,
  * `stage-client.ts`) and texts (`stage-texts.ts`); `run`, `rejudge` and run plans use them too.
  */
-import type { RunStagesResult } from '../../lib/core/engine';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import {
 	STAGE_ALIASES,
@@ -21,7 +20,6 @@ import {
 	type StageAlias,
 	type StageName
 } from '../../lib/core/protocol';
-import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS_HELP } from '../args';
 import { createProgressPrinter } from '../progress';
 import { runOne } from '../session/one-run';
@@ -76,24 +74,18 @@ async function runCommand(
 	const limiters = new LimiterPool({ max: options.concurrency });
 	let retries: { noteRetry(): void } | null = null;
 	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => retries?.noteRetry());
-	let result: RunStagesResult;
-	try {
-		const end = await runOne(
-			{
-				...engineInputs(parsed, inputs, client, io),
-				mode: { kind: 'interactive', stages, inTurn: true, onStage: printer.onProgress }
-			},
-			{ limiters, signal: io.signal, onTracker: (_, t) => (retries = t) },
-			io
-		);
-		// A stage command has no spending cap: a session of one run, never capped.
-		if (end.capped) return end.code;
-		result = end.result;
-	} finally {
-		printer.end();
-	}
-	for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
-	io.stdout(summaryText(result, options.outputRoot, simulated));
+	const end = await runOne(
+		{
+			...engineInputs(parsed, inputs, client, io),
+			mode: { kind: 'interactive', stages, inTurn: true, onStage: printer.onProgress }
+		},
+		{ limiters, signal: io.signal, onTracker: (_, t) => (retries = t) },
+		io,
+		printer
+	);
+	// A stage command has no spending cap: a session of one run, never capped.
+	if (end.capped) return end.code;
+	io.stdout(summaryText(end.result, options.outputRoot, simulated));
 	return 0;
 }
 

@@ -11,6 +11,7 @@ import {
 	type SessionOptions,
 	type SessionRun
 } from '../../lib/core/session';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import type { CliIo } from '../types';
 import { cappedText, EXIT_CAPPED, stopWhenCapped } from './spend-flags';
 
@@ -18,26 +19,35 @@ import { cappedText, EXIT_CAPPED, stopWhenCapped } from './spend-flags';
 export type OneRunEnd =
 	{ capped: false; result: RunStagesResult; outcome: RunOutcome } | { capped: true; code: number };
 
-/** Runs `run` to its end in a session of its own; throws what ended it unless it completed. */
+/**
+ * Runs `run` to its end in a session of its own; throws what ended it unless it completed. A
+ * command's progress `printer` is ended as the run ends, then a completed run's warnings follow.
+ */
 export async function runOne(
 	run: SessionRun,
 	options: Omit<SessionOptions, 'runs'>,
-	io: Pick<CliIo, 'stderr'>
+	io: Pick<CliIo, 'stderr'>,
+	printer?: { end(): void }
 ): Promise<OneRunEnd> {
 	let session: Session | null = null;
-	session = openSession({
-		...options,
-		runs: [run],
-		onSnapshot: stopWhenCapped(() => session?.stop(), options.onSnapshot)
-	});
-	const { runs, snapshot } = await session.done;
-	const [outcome] = runs;
-	if (outcome.status === 'done' || outcome.status === 'waiting') {
-		return { capped: false, result: outcome.result!, outcome };
+	let outcome: RunOutcome;
+	try {
+		session = openSession({
+			...options,
+			runs: [run],
+			onSnapshot: stopWhenCapped(() => session?.stop(), options.onSnapshot)
+		});
+		const { runs, snapshot } = await session.done;
+		[outcome] = runs;
+		if (outcome.status !== 'done' && outcome.status !== 'waiting') {
+			if (!snapshot.spend?.capped) throw outcome.error;
+			io.stderr(cappedText(snapshot));
+			return { capped: true, code: EXIT_CAPPED };
+		}
+	} finally {
+		printer?.end();
 	}
-	if (snapshot.spend?.capped) {
-		io.stderr(cappedText(snapshot));
-		return { capped: true, code: EXIT_CAPPED };
-	}
-	throw outcome.error;
+	const result = outcome.result!;
+	if (printer) for (const w of result.warnings) io.stderr(`warning: ${escapeControl(w)}\n`);
+	return { capped: false, result, outcome };
 }

@@ -48,7 +48,6 @@ import { ResumeSeals, sealFilePath, type DatasetSeal } from './fs-store-seals';
 import { StageFiles } from './fs-store-stage-files';
 
 export { lockFilePath, type LockInfo } from './fs-store-lock';
-export { procProbe, type ProcessProbe, type ProcessStart } from './fs-store-process';
 export { sealFilePath, type DatasetSeal } from './fs-store-seals';
 
 /** Options of {@link FsStore}. */

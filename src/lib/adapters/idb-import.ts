@@ -10,7 +10,8 @@ import { caseKey, type StageFile } from '../core/record-names';
 import { runLabel } from '../core/store/checks';
 import { PAIRED_FILES } from '../core/store/identity';
 import { reviewRowsToImport } from './idb-reviews';
-import type { IdbStore, RecordRow } from './idb-store';
+import type { RecordRow } from './idb-rows';
+import type { IdbStore } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
 /** Options of {@link importRuns}. */

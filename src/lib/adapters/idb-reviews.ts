@@ -6,7 +6,8 @@ import { mergeReviews, readReviewFile, type PlacedReview } from '../core/agreeme
 import type { ReviewLine } from '../core/agreement/review-line';
 import { reviewerFileName, reviewFilePath, type RunKey } from '../core/layout';
 import { decisionKey } from '../core/names';
-import type { IdbStore, ReviewRow } from './idb-store';
+import type { ReviewRow } from './idb-rows';
+import type { IdbStore } from './idb-store';
 
 /** How messages name the reviews kept in this browser. */
 export const STORED_REVIEWS = 'this browser';

@@ -161,6 +161,32 @@ function countRecordReads() {
 }
 
 /** A run of three records as a bundle import hands it to `importRuns`. */
+/**
+ * Creates `dbName` at an old `version`: `build` makes that version's stores, `fill` writes its
+ * rows in the transaction it returns; closed once they are saved.
+ */
+function oldDatabase(
+	idbFactory: IDBFactory,
+	dbName: string,
+	version: number,
+	build: (db: IDBDatabase) => void,
+	fill: (db: IDBDatabase) => IDBTransaction
+): Promise<void> {
+	return new Promise<void>((resolve, reject) => {
+		const request = idbFactory.open(dbName, version);
+		request.onupgradeneeded = () => build(request.result);
+		request.onsuccess = () => {
+			const tx = fill(request.result);
+			tx.oncomplete = () => {
+				request.result.close();
+				resolve();
+			};
+			tx.onerror = () => reject(tx.error);
+		};
+		request.onerror = () => reject(request.error);
+	});
+}
+
 function bundleRun(responses: string[]): BundleRun {
 	const records = responses.map((response, i) => makeA1(String(i + 1), 'complete', { response }));
 	return {
@@ -210,10 +236,11 @@ describe('IdbStore heads (schema version 2)', () => {
 		const dbName = 'lexpilot-v1';
 		const records = [makeA1('1'), makeInteraction('1')];
 		// The version-1 schema and rows, as the workbench wrote them before heads existed.
-		await new Promise<void>((resolve, reject) => {
-			const request = idbFactory.open(dbName, 1);
-			request.onupgradeneeded = () => {
-				const db = request.result;
+		await oldDatabase(
+			idbFactory,
+			dbName,
+			1,
+			(db) => {
 				db.createObjectStore('manifests', { keyPath: ['runId', 'modelDir'] });
 				const rows = db.createObjectStore('records', {
 					keyPath: ['runId', 'modelDir', 'file', 'seq']
@@ -224,9 +251,8 @@ describe('IdbStore heads (schema version 2)', () => {
 					['runId', 'modelDir', 'file', 'case_number', 'history_type'],
 					{ unique: true }
 				);
-			};
-			request.onsuccess = () => {
-				const db = request.result;
+			},
+			(db) => {
 				const tx = db.transaction(['manifests', 'records'], 'readwrite');
 				tx.objectStore('manifests').put({ ...run, manifest: makeManifest(run) });
 				records.forEach((record, i) => {
@@ -240,14 +266,9 @@ describe('IdbStore heads (schema version 2)', () => {
 						json: JSON.stringify(record)
 					});
 				});
-				tx.oncomplete = () => {
-					db.close();
-					resolve();
-				};
-				tx.onerror = () => reject(tx.error);
-			};
-			request.onerror = () => reject(request.error);
-		});
+				return tx;
+			}
+		);
 
 		const store = await open({ idbFactory, dbName });
 		const raw = await rawDb(idbFactory, dbName);
@@ -283,14 +304,15 @@ describe('IdbStore heads (schema version 2)', () => {
 			'batch_answers'
 		] as const;
 		// The version-5 schema (every step up to 5, as released) with one row in each store.
-		await new Promise<void>((resolve, reject) => {
-			const request = idbFactory.open(dbName, 5);
-			request.onupgradeneeded = () => {
-				upgrade(wrap(request.result) as unknown as Db, 0);
-				request.result.deleteObjectStore('plans');
-			};
-			request.onsuccess = () => {
-				const db = request.result;
+		await oldDatabase(
+			idbFactory,
+			dbName,
+			5,
+			(db) => {
+				upgrade(wrap(db) as unknown as Db, 0);
+				db.deleteObjectStore('plans');
+			},
+			(db) => {
 				expect([...db.objectStoreNames].sort()).toEqual([...v5].sort());
 				const tx = db.transaction([...v5], 'readwrite');
 				const key = { ...run, file: 'a1', seq: 0, reviewer: 'r', decision: 'd' };
@@ -306,14 +328,9 @@ describe('IdbStore heads (schema version 2)', () => {
 				tx.objectStore('reviews').put({ ...key, json: '{}' });
 				tx.objectStore('batch_states').put({ ...run, json: '{}' });
 				tx.objectStore('batch_answers').put({ ...key, json: '{}' });
-				tx.oncomplete = () => {
-					db.close();
-					resolve();
-				};
-				tx.onerror = () => reject(tx.error);
-			};
-			request.onerror = () => reject(request.error);
-		});
+				return tx;
+			}
+		);
 
 		const store = await open({ idbFactory, dbName });
 		const raw = await rawDb(idbFactory, dbName);

@@ -35,17 +35,7 @@ import { RUN_STORES, type Db } from './idb-schema';
 import { LABEL_PREFIX, storedLabel, writeTx } from './idb-write';
 import { writeRunRows, type RunRows } from './idb-write-runs';
 
-export type {
-	BatchAnswerRow,
-	BatchStateRow,
-	CallRow,
-	HeadRow,
-	ManifestRow,
-	PlanRow,
-	RecordRow,
-	ReviewRow
-} from './idb-rows';
-export { DB_VERSION, DEFAULT_DB_NAME, type WorkbenchDb } from './idb-schema';
+export { DEFAULT_DB_NAME, type WorkbenchDb } from './idb-schema';
 export type { RunRows } from './idb-write-runs';
 export type { IdbStoreOptions } from './idb-open';
 

@@ -43,9 +43,6 @@ DEFAULT_SETTINGS satisfies Settings;
 /** Cases worked on at once; not part of a manifest's `settings` (it does not change results). */
 export const Concurrency = limited('concurrency');
 
-/** Only the first N cases of a dataset. */
-export const CaseLimit = limited('limit');
-
 /**
  * The operational values one start or resume of a run used (PROTOCOL.md §5–§6): how patient it was,
  * never what it produced. A manifest's `operational_history` lists them, oldest first.

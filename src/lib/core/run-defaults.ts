@@ -97,7 +97,5 @@ export const DEFAULT_SETTINGS: Readonly<Record<SettingsKey, number>> = {
 	retries: 3
 };
 
-/** Settings that change what a model answers: a change needs a new run id (PROTOCOL.md §5–§6). */
-export const RESULT_SETTINGS = ['temperature', 'judge_temperature', 'max_tokens'] as const;
 /** Settings a resume may change (PROTOCOL.md §5–§6): recorded, never compared. */
 export const OPERATIONAL_SETTINGS = ['timeout_s', 'retries'] as const;

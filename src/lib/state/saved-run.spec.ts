@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStages } from '$lib/core/engine';
+import { runStages } from '$lib/core/engine/run-stages';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';

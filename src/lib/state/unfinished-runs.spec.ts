@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStages } from '$lib/core/engine';
+import { runStages } from '$lib/core/engine/run-stages';
 import { createSimulatedClient } from '$lib/core/simulated';
 import { forwarding } from '$lib/core/forward';
 import { MemoryStore } from '$lib/core/store/memory-store';

@@ -9,7 +9,7 @@ import { comparableFiles } from '../../support/comparable-files';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRunFiles } from '../../../src/lib/adapters/idb-layout-source';
 import type { IdbStore } from '../../../src/lib/adapters/idb-store';
-import { runStages } from '../../../src/lib/core/engine';
+import { runStages } from '../../../src/lib/core/engine/run-stages';
 import { CheckpointError } from '../../../src/lib/core/errors';
 import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
 import type { StageFile } from '../../../src/lib/core/records';

@@ -1,5 +1,5 @@
 /** Shared set-up of the engine tests: one run over the fixture cases with a scripted client. */
-import { runStages, type RunStagesOptions } from '../../../src/lib/core/engine';
+import { runStages, type RunStagesOptions } from '../../../src/lib/core/engine/run-stages';
 import type { StageName } from '../../../src/lib/core/engine/types';
 import { modelDirName, type RunKey } from '../../../src/lib/core/layout';
 import type { ModelClient } from '../../../src/lib/core/model/types';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FsStore, sealFilePath } from '../../../src/lib/adapters/fs-store';
-import { runAll } from '../../../src/lib/core/engine';
+import { runAll } from '../../../src/lib/core/engine/run-all';
 import { datasetFromFacts } from '../../../src/lib/core/engine/seal';
 import { CheckpointError } from '../../../src/lib/core/errors';
 import { stageFilePath } from '../../../src/lib/core/layout';

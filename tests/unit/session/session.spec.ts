@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { comparableFiles } from '../../support/comparable-files';
-import { runAll } from '../../../src/lib/core/engine';
+import { runAll } from '../../../src/lib/core/engine/run-all';
 import {
 	openSession,
 	type SessionOptions,

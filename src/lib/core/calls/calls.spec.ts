@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 import { makeCallEntry } from '../../../../tests/support/record-factories';
-import { runStages } from '../engine';
+import { runStages } from '../engine/run-stages';
 import { ModelCallError } from '../errors';
 import { callLogPath, modelDirName, type RunKey } from '../layout';
 import type { ModelClient } from '../model/types';

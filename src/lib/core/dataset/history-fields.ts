@@ -52,20 +52,6 @@ export type HistoryFieldDetection =
 	  };
 
 /**
- * Decides which fields hold the complete and the underspecified history, once for the whole
- * file. An explicit mapping wins; then the canonical names; then a unique name match among
- * the message-array fields.
- */
-export function detectHistoryFields(
-	cases: readonly JsonObject[],
-	explicit: Partial<HistoryFields> = {}
-): HistoryFieldDetection {
-	const tally = new HistoryFieldTally(explicit);
-	for (const c of cases) tally.add(c);
-	return tally.decide();
-}
-
-/**
  * What history-field detection needs to know about the cases, gathered one case at a time, so
  * a loader that drops each case's parse tree can still decide (and decide again as it goes).
  */

@@ -186,6 +186,19 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 		return fail(`expected a value, found ${describe(pos)}`);
 	};
 
+	/** After an item: true at `close` (passed), else past the comma to the next item. */
+	const closes = (close: ']' | '}', item: string): boolean => {
+		skipSpace();
+		const c = text[pos];
+		if (c !== ',' && c !== close)
+			fail(`expected "," or "${close}" after ${item}, found ${describe(pos)}`);
+		pos++;
+		if (c === close) return true;
+		skipSpace();
+		if (text[pos] === close) fail(`trailing comma before "${close}"`);
+		return false;
+	};
+
 	const parseArray = (depth: number): JsonValue[] => {
 		pos++;
 		const items: JsonValue[] = [];
@@ -194,16 +207,7 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 		for (;;) {
 			items.push(parseValue(depth));
 			if (depth === 1 && onTopLevelItem) onTopLevelItem(pos);
-			skipSpace();
-			const c = text[pos];
-			if (c === ',') {
-				pos++;
-				skipSpace();
-				if (text[pos] === ']') fail('trailing comma before "]"');
-			} else if (c === ']') {
-				pos++;
-				return items.length > 16 ? items : items.slice();
-			} else fail(`expected "," or "]" after an array item, found ${describe(pos)}`);
+			if (closes(']', 'an array item')) return items.length > 16 ? items : items.slice();
 		}
 	};
 
@@ -238,17 +242,9 @@ export function parseOrderedJson(text: string, options: ParseOptions = {}): Json
 				(rawNumbers ??= new Map()).set(values.length - 1, unsafeNumber);
 			}
 			unsafeNumber = null;
-			skipSpace();
-			const c = text[pos];
-			if (c === ',') {
-				pos++;
-				skipSpace();
-				if (text[pos] === '}') fail('trailing comma before "}"');
-			} else if (c === '}') {
-				pos++;
-				// Exact-size copies: a grown array keeps spare room, most of a small object's memory.
+			// Exact-size copies: a grown array keeps spare room, most of a small object's memory.
+			if (closes('}', 'an object entry'))
 				return new JsonObject(keys.slice(), values.slice(), rawNumbers);
-			} else fail(`expected "," or "}" after an object entry, found ${describe(pos)}`);
 		}
 	};
 

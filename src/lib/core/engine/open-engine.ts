@@ -143,6 +143,8 @@ export interface OpenedRun {
 	seal(stage: StageName): Promise<void>;
 	/** What a stage did, for the result. */
 	report(stage: StageName, plan: PreparedStage): StageReport;
+	/** The run's result: the opened run with what each stage did. */
+	result(stages: StageReport[]): RunStagesResult;
 }
 
 /**
@@ -221,12 +223,15 @@ export async function openEngine<T>(
 			selected = await casesToPrepare(options.dataset, options.loadDataset, selected, done);
 		}
 		const sealed = new Set<StageName>();
-		return await body({
+		const head = {
 			run,
 			manifest: opened.manifest,
 			created: opened.created,
 			warnings,
-			warningsSaid,
+			warningsSaid
+		};
+		return await body({
+			...head,
 			selected,
 			contextOf,
 			async plan(stage, prepare = PREPARE[stage]) {
@@ -244,7 +249,8 @@ export async function openEngine<T>(
 				resumed: plan.resumed,
 				generated: plan.pending.length,
 				files: STAGE_OUTPUTS[stage].map((f) => stageFilePath(run, f))
-			})
+			}),
+			result: (stages) => ({ ...head, stages })
 		});
 	} catch (error) {
 		failure = error;

@@ -142,14 +142,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 				tracker.resumed(stage, plan.resumed);
 			}
 			await schedule(stages, plans, opened.selected, limiters, options, tracker, opened);
-			return {
-				run: opened.run,
-				manifest: opened.manifest,
-				created: opened.created,
-				warnings: opened.warnings,
-				warningsSaid: opened.warningsSaid,
-				stages: stages.map((stage) => opened.report(stage, plans.get(stage)!))
-			};
+			return opened.result(stages.map((stage) => opened.report(stage, plans.get(stage)!)));
 		},
 		onFailure
 	);

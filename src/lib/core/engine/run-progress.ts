@@ -25,6 +25,8 @@ interface StageState extends RunStageCounts {
 
 const perRole = <T>(make: (role: Role) => T) =>
 	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
+const noTokens = (): TokenCounts => ({ prompt: 0, completion: 0 });
+const copyTokens = (tokens: Record<Role, TokenCounts>) => perRole((r) => ({ ...tokens[r] }));
 
 export interface RunTrackerOptions extends PacedOptions<RunSnapshot> {
 	cases: number;
@@ -46,10 +48,8 @@ export class RunTracker {
 	#calls = 0;
 	#retries = 0;
 	#failures = 0;
-	readonly #byRole = Object.fromEntries(ROLES.map((r) => [r, 0])) as Record<Role, number>;
-	readonly #tokens = Object.fromEntries(
-		ROLES.map((r) => [r, { prompt: 0, completion: 0 }])
-	) as Record<Role, TokenCounts>;
+	readonly #byRole = perRole(() => 0);
+	readonly #tokens = perRole(noTokens);
 	readonly #rate = new CallRate();
 	readonly #throttle: SnapshotThrottle<RunSnapshot>;
 
@@ -67,7 +67,7 @@ export class RunTracker {
 				inFlight: 0,
 				calls: 0,
 				byRole: perRole(() => 0),
-				tokens: perRole((): TokenCounts => ({ prompt: 0, completion: 0 })),
+				tokens: perRole(noTokens),
 				retries: 0,
 				failures: 0,
 				doneAt: null,
@@ -180,7 +180,7 @@ export class RunTracker {
 			retries: s.retries,
 			failures: s.failures,
 			calls: { ...s.byRole },
-			tokens: perRole((r) => ({ ...s.tokens[r] })),
+			tokens: copyTokens(s.tokens),
 			startedAt: s.startedAt,
 			elapsedMs: this.#now() - s.startedAt,
 			...(s.error !== undefined ? { error: s.error } : {})
@@ -217,7 +217,7 @@ export class RunTracker {
 				inFlight: s.inFlight,
 				calls: s.calls,
 				byRole: { ...s.byRole },
-				tokens: perRole((r) => ({ ...s.tokens[r] })),
+				tokens: copyTokens(s.tokens),
 				retries: s.retries,
 				failures: s.failures,
 				doneAt: s.doneAt
@@ -229,10 +229,7 @@ export class RunTracker {
 				perSecond,
 				byRole: { ...this.#byRole }
 			},
-			tokens: Object.fromEntries(ROLES.map((r) => [r, { ...this.#tokens[r] }])) as Record<
-				Role,
-				TokenCounts
-			>,
+			tokens: copyTokens(this.#tokens),
 			etaMs: this.#status === 'running' && perSecond ? Math.round((left / perSecond) * 1000) : null,
 			retries: this.#retries,
 			failures: this.#failures,

@@ -26,7 +26,7 @@ import type { RunSnapshot, StageName, StageProgress } from './types';
 import { queuedRoom, type TaskRoom } from '../session/scheduler';
 import type { LimiterPool } from '../model/limiter';
 
-export { naming, releaseKeepingFailure } from './run-errors';
+export { naming } from './run-errors';
 export type { RunStagesResult, StageReport } from './open-engine';
 
 export interface RunStagesOptions extends EngineOptions {
@@ -116,14 +116,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 			}
 			room?.close();
 			ended();
-			return {
-				run: opened.run,
-				manifest: opened.manifest,
-				created: opened.created,
-				warnings: opened.warnings,
-				warningsSaid: opened.warningsSaid,
-				stages: reports
-			};
+			return opened.result(reports);
 		},
 		(error) => {
 			room?.close();

@@ -10,16 +10,20 @@ import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } fr
 import { classOf, orderClasses } from './by-class';
 import { LJP_FILE, LJP_SETUPS, type LjpSetup } from '../protocol';
 
-/** Where each stage's counts sit in a row. */
-export const LCA_TP = 0;
-export const LCA_FN = 1;
-export const LCA_FP = 2;
-export const LCA_TN = 3;
-/** DCG: records (0 or 1), successes, round-1 是, round-2 是. */
-export const DCG_N = 4;
-export const DCG_SUCCESS = 5;
-export const DCG_ROUND1 = 6;
-export const DCG_ROUND2 = 7;
+/**
+ * Where each stage's counts sit in a row: LCA's confusion matrix, then DCG's records (0 or 1),
+ * successes, round-1 是 and round-2 是.
+ */
+export const CELL = {
+	LCA_TP: 0,
+	LCA_FN: 1,
+	LCA_FP: 2,
+	LCA_TN: 3,
+	DCG_N: 4,
+	DCG_SUCCESS: 5,
+	DCG_ROUND1: 6,
+	DCG_ROUND2: 7
+} as const;
 /** LJP: a 3 × 3 gold × predicted block per setup, row-major (gold 支持, 部分支持, 驳回). */
 export const LJP_OFFSET: Record<LjpSetup, number> = { direct: 8, gold: 17, interaction: 26 };
 /** Counts per case row. */
@@ -107,17 +111,17 @@ export function buildCaseTable(
 		const o = note(r);
 		if (!scored.lca) continue;
 		const asked = r.label === 'clarification';
-		if (r.history_type === 'underspecified') counts[o + (asked ? LCA_TP : LCA_FN)]++;
-		else counts[o + (asked ? LCA_FP : LCA_TN)]++;
+		if (r.history_type === 'underspecified') counts[o + (asked ? CELL.LCA_TP : CELL.LCA_FN)]++;
+		else counts[o + (asked ? CELL.LCA_FP : CELL.LCA_TN)]++;
 	}
 	for (const r of records.DCG_results ?? []) {
 		const o = note(r);
 		if (!scored.dcg) continue;
 		const [r1, r2] = r.round_labels;
-		counts[o + DCG_N]++;
-		if (r1 === '是' || r2 === '是') counts[o + DCG_SUCCESS]++;
-		if (r1 === '是') counts[o + DCG_ROUND1]++;
-		if (r2 === '是') counts[o + DCG_ROUND2]++;
+		counts[o + CELL.DCG_N]++;
+		if (r1 === '是' || r2 === '是') counts[o + CELL.DCG_SUCCESS]++;
+		if (r1 === '是') counts[o + CELL.DCG_ROUND1]++;
+		if (r2 === '是') counts[o + CELL.DCG_ROUND2]++;
 	}
 	for (const setup of LJP_SETUPS) {
 		for (const r of records[LJP_FILE[setup]] ?? []) {

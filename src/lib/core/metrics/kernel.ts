@@ -6,18 +6,7 @@
  * of case counts (see case-table.ts) into its slot: the inner loop of the bootstrap, no
  * allocation, no records.
  */
-import {
-	DCG_N,
-	DCG_ROUND1,
-	DCG_ROUND2,
-	DCG_SUCCESS,
-	LCA_FN,
-	LCA_FP,
-	LCA_TN,
-	LCA_TP,
-	LJP_OFFSET,
-	type ScoredStages
-} from './case-table';
+import { CELL, LJP_OFFSET, type ScoredStages } from './case-table';
 import { METRICS, slotOf, type MetricStage } from '../protocol/metrics';
 import { LJP_SETUPS, type LjpSetup } from './types';
 
@@ -33,8 +22,8 @@ export interface RateTree<V> {
 }
 
 // Module-local copies of the layout: some loaders turn imported bindings into getters.
-const [TP, FN, FP, TN] = [LCA_TP, LCA_FN, LCA_FP, LCA_TN];
-const [D_N, D_SUCCESS, D_ROUND1, D_ROUND2] = [DCG_N, DCG_SUCCESS, DCG_ROUND1, DCG_ROUND2];
+const { LCA_TP: TP, LCA_FN: FN, LCA_FP: FP, LCA_TN: TN } = CELL;
+const { DCG_N: D_N, DCG_SUCCESS: D_SUCCESS, DCG_ROUND1: D_ROUND1, DCG_ROUND2: D_ROUND2 } = CELL;
 const LJP_BLOCKS = LJP_SETUPS.map((s) => LJP_OFFSET[s]);
 // Where each rate goes: its row of METRICS.
 const [MACRO_F1, F1_U, F1_C, ACC_C, ACC_U] = ['macro_f1', 'f1_u', 'f1_c', 'acc_c', 'acc_u'].map(

@@ -5,16 +5,7 @@
  * the mean of the per-case differences d = x_B − x_A:
  * MDD = (z_{1−α/2} + z_{power}) · SD(d) / √n.
  */
-import {
-	DCG_N,
-	DCG_SUCCESS,
-	LCA_FN,
-	LCA_FP,
-	LCA_TN,
-	LCA_TP,
-	ROW_WIDTH,
-	type CaseTable
-} from './case-table';
+import { CELL, ROW_WIDTH, type CaseTable } from './case-table';
 
 export const POWER_ALPHA = 0.05;
 export const POWER_TARGET = 0.8;
@@ -58,9 +49,9 @@ export function minimalDetectableDifference(sd: number | null, n: number): numbe
 
 /** Which per-case outcome each rate uses: [value column, record-present columns]. */
 const OUTCOMES = {
-	success_rate: [DCG_SUCCESS, [DCG_N]],
-	acc_c: [LCA_TN, [LCA_FP, LCA_TN]],
-	acc_u: [LCA_TP, [LCA_TP, LCA_FN]]
+	success_rate: [CELL.DCG_SUCCESS, [CELL.DCG_N]],
+	acc_c: [CELL.LCA_TN, [CELL.LCA_FP, CELL.LCA_TN]],
+	acc_u: [CELL.LCA_TP, [CELL.LCA_TP, CELL.LCA_FN]]
 } as const;
 type Outcome = keyof typeof OUTCOMES;
 

@@ -9,7 +9,7 @@
  */
 import { nextHop, REDIRECT_STATUSES, RedirectRefused } from './redirect';
 
-export { MAX_REDIRECTS, RedirectRefused } from './redirect';
+export { RedirectRefused } from './redirect';
 
 /** UTF-8 bytes a token may take at most (see {@link maxAnswerBytes}). */
 export const BYTES_PER_TOKEN = 32;

@@ -29,7 +29,7 @@ import { guessProvider, type Provider } from './providers';
 import { probeCors, type DiagnoseOptions } from './probe';
 
 export { corsHint, corsHintSaid, guessProvider, type Provider } from './providers';
-export { probeCors, type DiagnoseOptions, type ProbeResult } from './probe';
+export { probeCors } from './probe';
 
 export type ConnectionStatus = 'ok' | 'cors' | 'unreachable' | 'auth' | 'not_found' | 'other';
 

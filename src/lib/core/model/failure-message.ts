@@ -7,7 +7,6 @@ import type { Role } from '../records';
 import type { Failure } from './retry';
 import { clipText, QUOTED_CHARS, textHead } from '../text/clip';
 import { coded, type CoreCode, type CoreText } from '../said';
-import { english } from '../voice';
 import type { RedirectRefused } from './redirect';
 
 /** A failure as the client knows it: the retry policy's `Failure` and what it learnt around it. */
@@ -76,11 +75,6 @@ export interface FailureContext {
 	timeoutMs: number;
 	/** This endpoint answered an earlier call of this client: it is up. @default false */
 	answeredBefore?: boolean;
-}
-
-/** The message of the `ModelCallError` thrown for `failure`: {@link failureSaid} in English. */
-export function describeFailure(f: ClientFailure, c: FailureContext): string {
-	return english(failureSaid(f, c));
 }
 
 /**

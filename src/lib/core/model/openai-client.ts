@@ -320,7 +320,6 @@ export function createOpenAIClient(
 
 // The bounds live with the fetch that enforces the body's; re-exported for the client's users.
 export { ANSWER_MARGIN_BYTES, BYTES_PER_TOKEN, maxAnswerBytes, maxResponseBytes };
-export { NO_KEY } from './sdk';
 
 /** What a call needs to know of its endpoint (`factsOf` keeps them per endpoint). */
 interface EndpointFacts {

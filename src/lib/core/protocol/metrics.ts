@@ -37,7 +37,36 @@ export interface Metric {
 	column: MetricColumn | null;
 }
 
-const LJP = (stage: 'direct' | 'gold' | 'interaction', name: string) =>
+/** A leaderboard column; the page names it by the message `lb_col_<key>`. */
+const column = <K extends string>(key: K, head: string) =>
+	({ key, head, label: `lb_col_${key}` }) as const;
+
+/** An LCA rate: named by its symbol alone, undefined for a reason of its own (`results_undef_<key>`). */
+const lca = <K extends string, C extends MetricColumn | null>(key: K, symbol: string, col: C) =>
+	({
+		stage: 'lca',
+		key,
+		symbol,
+		label: null,
+		scale: 'rate',
+		undefinedWhy: `results_undef_${key}`,
+		column: col
+	}) as const;
+
+/** A DCG rate: named by a message of its own on the page, undefined for the generic reason. */
+const dcg = <L extends string, C extends MetricColumn | null>(
+	key: string,
+	symbol: string,
+	label: L,
+	col: C
+) =>
+	({ stage: 'dcg', key, symbol, label, scale: 'rate', undefinedWhy: null, column: col }) as const;
+
+/** The paper's names of the LJP setups (the same in every language). */
+export const LJP_SETUP_NAMES = { direct: 'Direct', gold: 'Gold', interaction: 'Interaction' };
+
+/** An LJP setup's two rates: its QWK (a leaderboard column) and its accuracy. */
+const ljp = <S extends 'direct' | 'gold' | 'interaction'>(stage: S) =>
 	[
 		{
 			stage,
@@ -46,7 +75,7 @@ const LJP = (stage: 'direct' | 'gold' | 'interaction', name: string) =>
 			label: null,
 			scale: 'kappa',
 			undefinedWhy: 'results_undef_qwk',
-			column: { key: `ljp_${stage}_qwk`, head: `QWK ${name}`, label: `lb_col_ljp_${stage}_qwk` }
+			column: column(`ljp_${stage}_qwk`, `QWK ${LJP_SETUP_NAMES[stage]}`)
 		},
 		{
 			stage,
@@ -61,81 +90,17 @@ const LJP = (stage: 'direct' | 'gold' | 'interaction', name: string) =>
 
 /** Every rate, in kernel slot order. */
 export const METRICS = [
-	{
-		stage: 'lca',
-		key: 'macro_f1',
-		symbol: 'Macro-F1',
-		label: null,
-		scale: 'rate',
-		undefinedWhy: 'results_undef_macro_f1',
-		column: { key: 'lca_macro_f1', head: 'LCA Macro-F1', label: 'lb_col_lca_macro_f1' }
-	},
-	{
-		stage: 'lca',
-		key: 'f1_u',
-		symbol: 'F1_U',
-		label: null,
-		scale: 'rate',
-		undefinedWhy: 'results_undef_f1_u',
-		column: null
-	},
-	{
-		stage: 'lca',
-		key: 'f1_c',
-		symbol: 'F1_C',
-		label: null,
-		scale: 'rate',
-		undefinedWhy: 'results_undef_f1_c',
-		column: null
-	},
-	{
-		stage: 'lca',
-		key: 'acc_c',
-		symbol: 'Acc_C',
-		label: null,
-		scale: 'rate',
-		undefinedWhy: 'results_undef_acc_c',
-		column: { key: 'lca_acc_c', head: 'Acc_C', label: 'lb_col_lca_acc_c' }
-	},
-	{
-		stage: 'lca',
-		key: 'acc_u',
-		symbol: 'Acc_U',
-		label: null,
-		scale: 'rate',
-		undefinedWhy: 'results_undef_acc_u',
-		column: { key: 'lca_acc_u', head: 'Acc_U', label: 'lb_col_lca_acc_u' }
-	},
-	{
-		stage: 'dcg',
-		key: 'success_rate',
-		symbol: 'Success',
-		label: 'results_dcg_success',
-		scale: 'rate',
-		undefinedWhy: null,
-		column: { key: 'dcg_success', head: 'DCG success', label: 'lb_col_dcg_success' }
-	},
-	{
-		stage: 'dcg',
-		key: 'round1_rate',
-		symbol: 'Round 1',
-		label: 'results_dcg_round1',
-		scale: 'rate',
-		undefinedWhy: null,
-		column: null
-	},
-	{
-		stage: 'dcg',
-		key: 'round2_rate',
-		symbol: 'Round 2',
-		label: 'results_dcg_round2',
-		scale: 'rate',
-		undefinedWhy: null,
-		column: null
-	},
-	...LJP('direct', 'Direct'),
-	...LJP('gold', 'Gold'),
-	...LJP('interaction', 'Interaction')
+	lca('macro_f1', 'Macro-F1', column('lca_macro_f1', 'LCA Macro-F1')),
+	lca('f1_u', 'F1_U', null),
+	lca('f1_c', 'F1_C', null),
+	lca('acc_c', 'Acc_C', column('lca_acc_c', 'Acc_C')),
+	lca('acc_u', 'Acc_U', column('lca_acc_u', 'Acc_U')),
+	dcg('success_rate', 'Success', 'results_dcg_success', column('dcg_success', 'DCG success')),
+	dcg('round1_rate', 'Round 1', 'results_dcg_round1', null),
+	dcg('round2_rate', 'Round 2', 'results_dcg_round2', null),
+	...ljp('direct'),
+	...ljp('gold'),
+	...ljp('interaction')
 ] as const satisfies readonly Metric[];
 
 export type MetricRow = (typeof METRICS)[number];
@@ -144,9 +109,6 @@ export type MetricMessage =
 	| NonNullable<MetricRow['label']>
 	| NonNullable<MetricRow['undefinedWhy']>
 	| NonNullable<MetricRow['column']>['label'];
-
-/** The paper's names of the LJP setups (the same in every language). */
-export const LJP_SETUP_NAMES = { direct: 'Direct', gold: 'Gold', interaction: 'Interaction' };
 
 /** Any tree shaped like a report's metrics: values, means, intervals, differences. */
 export interface StageTree {

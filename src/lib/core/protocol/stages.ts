@@ -45,6 +45,24 @@ export interface StageRow {
 const r = (min: number, max = min): CallRange => ({ min, max });
 
 /**
+ * The stage of an LJP setup: `ljp-<setup>`, one of the alias `ljp`, judged into `LJP_<setup>`
+ * with one extraction call; it makes `n` forced predictions of its own (evaluated calls), and
+ * reads gen's files when `reads` names them.
+ */
+const ljp = <S extends LjpSetup>(setup: S, writes: StageFile[], reads: StageFile[], n: number) =>
+	({
+		name: `ljp-${setup}`,
+		aliases: ['ljp'],
+		writes,
+		reads,
+		upstream: reads.length > 0 ? 'gen' : null,
+		evalFile: `LJP_${setup}`,
+		ljpSetup: setup,
+		runAll: true,
+		calls: { evaluated: r(n), user: r(0), judge: r(1) }
+	}) as const;
+
+/**
  * Every stage, in protocol order (the order stages are listed, run one after another and
  * estimated). Calls per case, from the stage code (`../engine/stages/`):
  * - gen: a1 on both histories (2 evaluated) and an LCA label on each (2 judge). The interaction
@@ -99,39 +117,9 @@ export const STAGES = [
 		runAll: true,
 		calls: { evaluated: r(2), user: r(1), judge: r(2) }
 	},
-	{
-		name: 'ljp-direct',
-		aliases: ['ljp'],
-		writes: ['a1_direct', 'LJP_direct'],
-		reads: [],
-		upstream: null,
-		evalFile: 'LJP_direct',
-		ljpSetup: 'direct',
-		runAll: true,
-		calls: { evaluated: r(1), user: r(0), judge: r(1) }
-	},
-	{
-		name: 'ljp-gold',
-		aliases: ['ljp'],
-		writes: ['a1_force_judge', 'LJP_gold'],
-		reads: [],
-		upstream: null,
-		evalFile: 'LJP_gold',
-		ljpSetup: 'gold',
-		runAll: true,
-		calls: { evaluated: r(1), user: r(0), judge: r(1) }
-	},
-	{
-		name: 'ljp-interaction',
-		aliases: ['ljp'],
-		writes: ['LJP_interaction'],
-		reads: ['a1', 'LCA_results', 'interaction'],
-		upstream: 'gen',
-		evalFile: 'LJP_interaction',
-		ljpSetup: 'interaction',
-		runAll: true,
-		calls: { evaluated: r(0), user: r(0), judge: r(1) }
-	}
+	ljp('direct', ['a1_direct', 'LJP_direct'], [], 1),
+	ljp('gold', ['a1_force_judge', 'LJP_gold'], [], 1),
+	ljp('interaction', ['LJP_interaction'], ['a1', 'LCA_results', 'interaction'], 0)
 ] as const satisfies readonly StageRow[];
 
 type Row = (typeof STAGES)[number];

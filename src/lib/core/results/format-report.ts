@@ -71,9 +71,27 @@ function section(title: string, body: string[]): string {
 	return [title, '='.repeat(title.length), '', ...body].join('\n');
 }
 
+type IdColumn<R> = { header: string; cell: (r: R) => string };
+
+/** One row per item and cause class (`value`, the class's): the item's id columns, then the class. */
+function byClass<T, V>(
+	items: readonly T[],
+	ids: IdColumn<T>[],
+	classes: (item: T) => Record<string, V>
+) {
+	const rows = items.flatMap((of) =>
+		Object.entries(classes(of)).map(([cls, value]) => ({ of, cls, value }))
+	);
+	const classIds: IdColumn<(typeof rows)[number]>[] = [
+		...ids.map((i) => ({ header: i.header, cell: (r: { of: T }) => i.cell(r.of) })),
+		{ header: 'Class', cell: (r) => r.cls }
+	];
+	return [rows, classIds] as const;
+}
+
 function tables<R>(
-	rows: R[],
-	ids: { header: string; cell: (r: R) => string }[],
+	rows: readonly R[],
+	ids: IdColumn<R>[],
 	cell: (r: R, col: MetricColumn) => string
 ): string[] {
 	return TASKS.map(({ title, columns }) => {
@@ -103,9 +121,9 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			(report.partial ? ' (PARTIAL: incomplete stages scored over saved records)' : ''),
 		''
 	];
-	const runIds = [
-		{ header: 'Run', cell: (r: RunReport) => markedRunId(r) },
-		{ header: 'Model', cell: (r: RunReport) => r.model }
+	const runIds: IdColumn<RunReport>[] = [
+		{ header: 'Run', cell: (r) => markedRunId(r) },
+		{ header: 'Model', cell: (r) => r.model }
 	];
 	out.push(
 		section(
@@ -114,28 +132,18 @@ export function formatReport(report: ResultsReport, root?: string): string {
 		)
 	);
 
-	const classRows = runs.flatMap((run) =>
-		Object.entries(run.by_class).map(([cls, tree]) => ({ run, cls, tree }))
-	);
+	const [classRows, classIds] = byClass(runs, runIds, (r) => r.by_class);
 	out.push(
 		section(
 			'Per run and cause class',
-			tables(
-				classRows,
-				[
-					{ header: 'Run', cell: (r) => markedRunId(r.run) },
-					{ header: 'Model', cell: (r) => r.run.model },
-					{ header: 'Class', cell: (r) => r.cls }
-				],
-				(r, c) => runCell(r.tree, c, r.tree.ci95)
-			)
+			tables(classRows, classIds, (r, c) => runCell(r.value, c, r.value.ci95))
 		)
 	);
 
-	const groupIds = [
-		{ header: 'Model', cell: (g: GroupReport) => g.model },
-		{ header: 'Runs', cell: (g: GroupReport) => String(g.n) },
-		{ header: 'Run ids', cell: (g: GroupReport) => groupRuns(g) }
+	const groupIds: IdColumn<GroupReport>[] = [
+		{ header: 'Model', cell: (g) => g.model },
+		{ header: 'Runs', cell: (g) => String(g.n) },
+		{ header: 'Run ids', cell: (g) => groupRuns(g) }
 	];
 	out.push(
 		section(
@@ -143,22 +151,11 @@ export function formatReport(report: ResultsReport, root?: string): string {
 			tables(groups, groupIds, (g, c) => groupCell(g, g.n, c))
 		)
 	);
-	const groupClassRows = groups.flatMap((group) =>
-		Object.entries(group.by_class).map(([cls, agg]) => ({ group, cls, agg }))
-	);
+	const [groupClassRows, groupClassIds] = byClass(groups, groupIds, (g) => g.by_class);
 	out.push(
 		section(
 			'Comparable runs by cause class: mean ± SD',
-			tables(
-				groupClassRows,
-				[
-					{ header: 'Model', cell: (r) => r.group.model },
-					{ header: 'Runs', cell: (r) => String(r.group.n) },
-					{ header: 'Run ids', cell: (r) => groupRuns(r.group) },
-					{ header: 'Class', cell: (r) => r.cls }
-				],
-				(r, c) => groupCell(r.agg, r.group.n, c)
-			)
+			tables(groupClassRows, groupClassIds, (r, c) => groupCell(r.value, r.of.n, c))
 		)
 	);
 

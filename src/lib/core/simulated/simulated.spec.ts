@@ -8,7 +8,7 @@ import {
 } from '../model/output';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import { claimsText, fillTemplate } from '../prompts/fill';
-import { runStages } from '../engine';
+import { runStages } from '../engine/run-stages';
 import { MemoryStore } from '../store/memory-store';
 import {
 	createSimulatedClient,

@@ -53,14 +53,6 @@ export function escapeForTerminal(text: string): string {
 	return text.replace(UNSAFE_IN_LINES, hex);
 }
 
-/** True when `text` holds a character {@link escapeControl} would escape. */
-export function hasControl(text: string): boolean {
-	UNSAFE.lastIndex = 0;
-	const found = UNSAFE.test(text);
-	UNSAFE.lastIndex = 0;
-	return found;
-}
-
 /**
  * A copy of a JSON-like value (a results report, a comparison) with {@link escapeControl} applied
  * to every string in it, object keys included: for a whole structure of file or provider text
