@@ -32,16 +32,21 @@ export class BatchRunner {
 	 * once and at every change.
 	 */
 	async mode(
-		mode: BatchSendMode,
-		store: CheckpointStore,
-		run: RunKey,
-		endpoints: Record<Role, RoleEndpoint>,
+		to: {
+			mode: BatchSendMode;
+			store: CheckpointStore;
+			run: RunKey;
+			endpoints: Record<Role, RoleEndpoint>;
+			/** The run's own retries, for each call to the provider. */
+			retries: number | undefined;
+		},
 		stages: RunRequest['stages'],
 		onCard: (card: BatchCard) => void
 	): Promise<RunMode> {
+		const { mode, store, run } = to;
 		const rounds = batchStore(store);
 		this.inputs.clear();
-		const sender = browserSender(mode, run, endpoints, this.inputs);
+		const sender = browserSender(mode, run, to.endpoints, this.inputs, to.retries);
 		const card = new BatchCardFeed(mode, () => rounds.readBatchAnswers(run), onCard);
 		card.show(await rounds.readBatchState(run));
 		this.#sender = sender;

@@ -44,7 +44,11 @@ export function browserSender(
 	mode: BatchSendMode,
 	run: RunKey,
 	endpoints: Record<Role, RoleEndpoint>,
-	inputs: BatchInputs
+	inputs: BatchInputs,
+	/** The run's own retries (the model client's policy), for each call to the provider. */
+	retries: number | undefined
 ): RoundSender {
-	return mode === 'provider' ? providerSender({ run, endpoints }) : downloadSender(inputs);
+	return mode === 'provider'
+		? providerSender({ run, endpoints, retry: { retries } })
+		: downloadSender(inputs);
 }

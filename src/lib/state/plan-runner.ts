@@ -187,7 +187,13 @@ export class PlanRunner {
 				mode: {
 					kind: 'batch',
 					stages: request.stages,
-					sender: browserSender(batch, keys[i], request.clients[p.modelIndex], members[i].inputs),
+					sender: browserSender(
+						batch,
+						keys[i],
+						request.clients[p.modelIndex],
+						members[i].inputs,
+						request.settings.retries
+					),
 					onRound: (state) => (states[i] = state)
 				}
 			}));

@@ -115,8 +115,10 @@ export class RunController {
 			if (request.batch) {
 				const endpoints = request.clientSpec?.endpoints;
 				if (!endpoints) throw new Error('a batch run needs its client spec');
-				mode = await this.#batch.mode(request.batch, store, run, endpoints, stages, (batch) =>
-					this.#set({ batch })
+				mode = await this.#batch.mode(
+					{ mode: request.batch, store, run, endpoints, retries: request.settings.retries },
+					stages,
+					(batch) => this.#set({ batch })
 				);
 			} else {
 				client = await request.makeClient({
