@@ -82,6 +82,21 @@ function batchStore(store: CheckpointStore): CheckpointStore & BatchStore {
 	return store;
 }
 
+/** What a run's request gives the engine, whichever way the run goes. */
+export function runInputs(request: Omit<RunRequest, 'makeClient'>, run: RunKey) {
+	return {
+		dataset: request.dataset,
+		limit: request.limit ?? undefined,
+		runId: run.runId,
+		models: request.models,
+		endpoints: request.endpoints,
+		settings: request.settings,
+		pack: request.pack,
+		keys: request.keys,
+		tool: request.tool
+	};
+}
+
 /** The batch options of a run's request over `store` (whose lock on `run` the caller holds). */
 export function batchOptions(
 	request: Omit<RunRequest, 'makeClient'>,
@@ -89,16 +104,8 @@ export function batchOptions(
 	run: RunKey
 ): BatchRunOptions {
 	return {
-		dataset: request.dataset,
-		limit: request.limit ?? undefined,
+		...runInputs(request, run),
 		store: withHeldLock(batchStore(store), run),
-		runId: run.runId,
-		models: request.models,
-		endpoints: request.endpoints,
-		settings: request.settings,
-		pack: request.pack,
-		keys: request.keys,
-		tool: request.tool,
 		stages: request.stages,
 		concurrency: request.concurrency
 	};

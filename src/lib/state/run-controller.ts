@@ -23,7 +23,7 @@ import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { CoreText } from '$lib/core/said';
 import { openSession, type RunMode, type Session, type SessionSnapshot } from '$lib/core/session';
 import { withHeldLock } from '$lib/core/store/held-lock';
-import { BatchRunner, batchOptions } from './batch-run';
+import { BatchRunner, batchOptions, runInputs } from './batch-run';
 import { earlierCalls } from './earlier-calls';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
 import { planBook, type PlanBook, type PlanStatus } from './run-plans';
@@ -138,22 +138,7 @@ export class RunController {
 				mode = { kind: 'interactive', stages, inTurn };
 			}
 			const session = openSession({
-				runs: [
-					{
-						dataset: request.dataset,
-						limit: request.limit ?? undefined,
-						store,
-						runId: run.runId,
-						models: request.models,
-						endpoints: request.endpoints,
-						settings: request.settings,
-						pack: request.pack,
-						keys: request.keys,
-						tool: request.tool,
-						client,
-						mode
-					}
-				],
+				runs: [{ ...runInputs(request, run), store, client, mode }],
 				// A client with limiters of its own (the OpenAI client) brings the session's pool.
 				...(client?.limiters
 					? { limiters: client.limiters }
