@@ -216,7 +216,7 @@ export function createContext(options: ContextOptions): StageContext {
 		});
 		let result: ChatResult;
 		try {
-			// The stage rides along for wrappers of the client (the Run page's pause gate).
+			// The stage rides along for the client: a batch call is keyed by it, a retry event names it.
 			result = await send(stage ? { ...req, stage } : req);
 		} catch (e) {
 			// A batch call waiting for its round, or a failure an earlier pass logged: no line.
