@@ -9,51 +9,20 @@ import { stageFilePath, type RunKey } from '../core/layout';
 import { STAGE_FILES, type AnyRecord, type StageFile } from '../core/records';
 import { coded } from '../core/said';
 import { orderByIdentity, recordIdentity } from '../core/store/identity';
-import type { StoreContext } from './fs-store-context';
+import { SerialQueues, type StoreContext } from './fs-store-context';
 import { readIfExists, syncDir, writeTemp } from './fs-store-io';
 import type { StageFiles } from './fs-store-stage-files';
 import { orDiskFull } from './fs-store-write';
 
 /**
- * The bytes of stage files the reorders of this process, every store's, may hold at once. Small
- * files (a run's end: every stage file at once) are put in order together, their writes and syncs
- * overlapping; large ones wait, so the runs of a plan, which end together, never hold all their
- * files at once. A file larger than this is reordered alone.
+ * The reorders of this process, every store's, one after another: each holds its file's bytes,
+ * and the runs of a plan (a store each) end together, so they would hold all their files at once.
  */
-export const REORDER_BYTES = 64 * 2 ** 20;
+const inTurn = new SerialQueues();
 
-/** Lets tasks that hold bytes run together while the bytes held stay within a budget. */
-export class ByteBudget {
-	#held = 0;
-	#waiting: (() => void)[] = [];
-
-	constructor(readonly budget: number) {}
-
-	/** Runs `task` once `bytes` more fit (or nothing else is held), holding them until it settles. */
-	async use<T>(bytes: number, task: () => Promise<T>): Promise<T> {
-		while (this.#held > 0 && this.#held + bytes > this.budget) {
-			await new Promise<void>((wake) => this.#waiting.push(wake));
-		}
-		this.#held += bytes;
-		try {
-			return await task();
-		} finally {
-			this.#held -= bytes;
-			for (const wake of this.#waiting.splice(0)) wake();
-		}
-	}
-}
-
-const held = new ByteBudget(REORDER_BYTES);
-
-/** `reorderStageFile` once the file's bytes fit in what this process's reorders hold. */
-export async function reorderInTurn(...args: Parameters<typeof reorderStageFile>): Promise<void> {
-	const [ctx, , run, file] = args;
-	const size = await fs.stat(ctx.pathOf(stageFilePath(run, file))).then(
-		(s) => s.size,
-		() => 0
-	);
-	return held.use(size, () => reorderStageFile(...args));
+/** `reorderStageFile` once every reorder of this process asked for before it has settled. */
+export function reorderInTurn(...args: Parameters<typeof reorderStageFile>): Promise<void> {
+	return inTurn.run('', () => reorderStageFile(...args));
 }
 
 export async function reorderStageFile(

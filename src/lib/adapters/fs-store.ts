@@ -161,7 +161,7 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		return this.#files.append(run, file, record);
 	}
 
-	/** Within the bytes this process's reorders may hold at once (`reorderInTurn`). */
+	/** One reorder at a time in this process (`reorderInTurn`): a plan's runs end together. */
 	finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
 		return reorderInTurn(this.#ctx, this.#files, run, file, order);
 	}
