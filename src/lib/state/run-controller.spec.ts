@@ -24,7 +24,7 @@ import { loadPlans } from './run-plans';
 import {
 	RunController,
 	runOf,
-	stageRow,
+	stageProgressRow,
 	toRunError,
 	type RunControllerOptions,
 	type RunRequest,
@@ -138,7 +138,7 @@ const isPaused = (s: RunSnapshot) => s.status === 'paused';
 function stageOf(s: RunSnapshot, stage: StageName) {
 	const run = runOf(s);
 	const counts = run?.stages.find((c) => c.stage === stage);
-	return run && counts ? stageRow(run, counts, s.status) : null;
+	return run && counts ? stageProgressRow(run, counts, s.status) : null;
 }
 
 /** Tasks (a case of a stage) under way in the run's session. */

@@ -91,7 +91,7 @@ export function runOf(snap: RunSnapshot): EngineRun | null {
  * (or a batch pass waits for its round) running; else stopped. Null: not started (no case done,
  * under way or called yet).
  */
-export function stageRow(
+export function stageProgressRow(
 	run: EngineRun,
 	c: RunStageCounts,
 	status: RunStatus
