@@ -34,13 +34,16 @@ export interface DatasetSeal {
 /** What a stage file is on disk, as far as `stat` tells. Null: no file. */
 type Fingerprint = { size: string; mtime_ns: string; ctime_ns: string; ino: string; dev: string };
 
+/** A stage's seal: the key it was sealed under, and its files' fingerprints. */
+type SealEntry = { key: string; files: Record<string, Fingerprint | null> };
+
 /**
  * The seal file: per stage, the key it was sealed under and its files' fingerprints; and what the
  * CLI last learnt of the run's dataset (`FsStoreOptions.datasetSeal`), opaque to the store.
  */
 interface SealFile {
 	version: 1;
-	stages: Record<string, { key: string; files: Record<string, Fingerprint | null> }>;
+	stages: Record<string, SealEntry>;
 	dataset?: DatasetSeal;
 }
 
@@ -105,16 +108,40 @@ export class ResumeSeals {
 		return this.#ctx.serial(path, () => fingerprint(path));
 	}
 
-	async seal(run: RunKey, stage: string, key: string, files: readonly StageFile[]) {
+	/** Seals waiting for the next write of a seal file, and that write, by path. */
+	readonly #waiting = new Map<
+		string,
+		{ seals: { stage: string; entry: Promise<SealEntry> }[]; written: Promise<void> }
+	>();
+
+	/**
+	 * Seals that arrive together (the stages of a run that end together) share one write of the
+	 * seal file; each resolves once that write is on disk.
+	 */
+	seal(run: RunKey, stage: string, key: string, files: readonly StageFile[]): Promise<void> {
 		const path = this.#ctx.pathOf(sealFilePath(run));
-		await this.#ctx.serial(path, async () => {
-			const entry: SealFile['stages'][string] = { key, files: {} };
-			for (const file of files) entry.files[file] = await this.#fingerprint(run, file);
-			const saved = (await readSeals(path)) ?? { version: 1, stages: {} };
-			saved.stages[stage] = entry;
-			if (this.#datasetSeal) saved.dataset = this.#datasetSeal;
-			await writeSeals(path, saved);
-		});
+		const entry = Promise.all(files.map((file) => this.#fingerprint(run, file))).then(
+			(fingerprints): SealEntry => ({
+				key,
+				files: Object.fromEntries(files.map((file, i) => [file, fingerprints[i]]))
+			})
+		);
+		let next = this.#waiting.get(path);
+		if (!next) {
+			const seals: { stage: string; entry: Promise<SealEntry> }[] = [];
+			const written = this.#ctx.serial(path, async () => {
+				this.#waiting.delete(path);
+				const entries = await Promise.all(seals.map((seal) => seal.entry));
+				const saved = (await readSeals(path)) ?? { version: 1, stages: {} };
+				seals.forEach((seal, i) => (saved.stages[seal.stage] = entries[i]));
+				if (this.#datasetSeal) saved.dataset = this.#datasetSeal;
+				await writeSeals(path, saved);
+			});
+			next = { seals, written };
+			this.#waiting.set(path, next);
+		}
+		next.seals.push({ stage, entry });
+		return next.written;
 	}
 
 	async isSealed(run: RunKey, stage: string, key: string, files: readonly StageFile[]) {

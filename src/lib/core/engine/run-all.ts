@@ -199,6 +199,19 @@ async function schedule(
 	let inFlight = 0;
 	let failure: { error: unknown } | null = null;
 	let parked = 0;
+	/** A stage whose every case is saved is put in dataset order, whatever else stops. */
+	const finalize = (stage: StageName) => {
+		const order = plans.get(stage)!.order;
+		const done = (async () => {
+			for (const [file, ids] of Object.entries(order) as [StageFile, string[]][]) {
+				await options.store.finalizeStageFile?.(run, file, ids);
+			}
+		})();
+		// Its failure is the run's once the run has ended (below), not an unhandled rejection now.
+		done.catch(() => undefined);
+		return done;
+	};
+	const finalizing: Promise<void>[] = [];
 
 	await new Promise<void>((resolve) => {
 		const pump = () => {
@@ -224,6 +237,7 @@ async function schedule(
 						const remaining = left.get(kase)! - 1;
 						left.set(kase, remaining);
 						pending.get(stage)!.delete(kase);
+						if (pending.get(stage)!.size === 0) finalizing.push(finalize(stage));
 						tracker.taskFinished(stage, 'done', remaining === 0);
 						if (stage === 'gen' && blocked.delete(kase)) {
 							followUps.push({ stage: 'ljp-interaction', kase });
@@ -248,16 +262,14 @@ async function schedule(
 		pump();
 	});
 
-	// A stage whose every case is saved is put in dataset order, whatever else stopped.
+	// A stage whose every case was saved before the run began is put in order now; the others were
+	// as their last case was saved, while the rest of the run went on.
 	const complete = stages.filter((stage) => pending.get(stage)!.size === 0);
-	for (const stage of complete) {
-		const order = plans.get(stage)!.order;
-		for (const [file, ids] of Object.entries(order) as [StageFile, string[]][]) {
-			await options.store.finalizeStageFile?.(run, file, ids);
-		}
-	}
+	for (const stage of complete)
+		if (plans.get(stage)!.pending.length === 0) finalizing.push(finalize(stage));
+	await Promise.all(finalizing);
 	// Then sealed, each with the files it reads in their final order (ljp-interaction reads gen's).
-	for (const stage of complete) await opened.seal(stage);
+	await Promise.all(complete.map((stage) => opened.seal(stage)));
 	const saved = savedSummary(stages, tracker);
 	if (signal?.aborted) {
 		const error = runStopped(saved);
