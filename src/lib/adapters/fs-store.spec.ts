@@ -4,10 +4,11 @@
  * temporary output root with the same set-up, and each is one part of the one adapter.
  */
 import { spawnSync } from 'node:child_process';
+import { promises } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RunLockedError } from '../core/errors';
 import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { recordIdentity } from '../core/store/identity';
@@ -372,6 +373,24 @@ describe('FsStore resume seals', () => {
 		expect(await sealed()).toBe(true);
 		await store.appendRecord(run, 'a1', makeA1('2'));
 		expect(await sealed()).toBe(false);
+		await release();
+	});
+
+	it('writes the seals of stages that end together once, each stage sealed', async () => {
+		const release = await store.lock(run);
+		await store.appendRecord(run, 'a1', makeA1('1'));
+		const rename = vi.spyOn(promises, 'rename');
+		await Promise.all([
+			store.sealStage(run, 'gen', 'k1', files),
+			store.sealStage(run, 'dcg', 'k2', ['a1']),
+			store.sealStage(run, 'ljp-gold', 'k3', ['a1'])
+		]);
+		const seals = store.pathOf(sealFilePath(run));
+		expect(rename.mock.calls.filter(([, to]) => to === seals)).toHaveLength(1);
+		rename.mockRestore();
+		expect(await sealed()).toBe(true);
+		expect(await store.isStageSealed(run, 'dcg', 'k2', ['a1'])).toBe(true);
+		expect(await store.isStageSealed(run, 'ljp-gold', 'k3', ['a1'])).toBe(true);
 		await release();
 	});
 

@@ -189,6 +189,38 @@ describe('runAll schedules calls, not cases', () => {
 		expect(scored).toBeLessThan(order.indexOf(`interaction:${last}`));
 	});
 
+	it('puts a stage in order as its last case is saved, while other stages still run', async () => {
+		const events: string[] = [];
+		const store = new MemoryStore();
+		const append = store.appendRecord.bind(store);
+		store.appendRecord = async (key, file, record) => {
+			events.push(`save ${file}:${record.case_number}`);
+			return append(key, file, record);
+		};
+		const finalize = store.finalizeStageFile.bind(store);
+		store.finalizeStageFile = async (key, file, order) => {
+			events.push(`order ${file}`);
+			return finalize(key, file, order);
+		};
+		// Gold's LJP is slow for every case: gen's files are in order long before gold ends.
+		const { client } = slowSimulated((req) => (req.stage === 'ljp-gold' ? 30 : 1));
+		const result = await runEverything(client, store, {
+			concurrency: 16,
+			stages: ['gen', 'ljp-gold']
+		});
+		expect(events.indexOf('order interaction')).toBeGreaterThan(
+			events.indexOf(`save interaction:${dataset.cases[5].case_number}`)
+		);
+		const lastGold = events.findLastIndex((e) => e.startsWith('save LJP_gold'));
+		expect(events.indexOf('order interaction')).toBeLessThan(lastGold);
+		// Every file of both stages is put in order once, and the files come out as before.
+		expect(events.filter((e) => e.startsWith('order')).sort()).toEqual(
+			[...result.stages.flatMap((s) => s.files)]
+				.map((f) => `order ${f.split('/').pop()!.replace('.jsonl', '')}`)
+				.sort()
+		);
+	});
+
 	it('accepts --stages in any order and schedules them in stage order', async () => {
 		const store = new MemoryStore();
 		const result = await runEverything(createSimulatedClient(), store, {
