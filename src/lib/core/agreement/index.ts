@@ -19,7 +19,7 @@ export {
 	type CorrectionStatus,
 	type ErrorRates
 } from './corrected';
-export { listDecisions, type Decision, type DecisionId, type JudgedRecords } from './decisions';
+export { listDecisions, type Decision, type DecisionId } from './decisions';
 export { allocate, sampleDecisions, stratumOf } from './sample';
 export {
 	DCG_CORRECTED,

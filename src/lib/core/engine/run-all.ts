@@ -79,9 +79,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	const limiters: LimiterPool =
 		options.client.limiters ??
 		options.limiters ??
-		(concurrency === 'auto'
-			? new LimiterPool({ auto: true })
-			: new LimiterPool({ max: concurrency }));
+		new LimiterPool(concurrency === 'auto' ? { auto: true } : { max: concurrency });
 	const tracker = new RunTracker({
 		cases: Math.min(options.limit ?? Infinity, options.dataset.cases.length),
 		stages,
