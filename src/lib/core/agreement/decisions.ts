@@ -5,7 +5,7 @@
  * decisions without loading the schemas.
  */
 import type { CategoryMap } from '../dataset/types';
-import { classOf } from '../metrics/by-class';
+import { classOf } from '../dataset/categories';
 import { decisionKey, type RunKey } from '../names';
 import {
 	DECISION_KINDS,

@@ -12,7 +12,7 @@ import type { LimiterPool } from '../model/limiter';
 import { CallRate } from './call-rate';
 import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import { priorCalls } from '../protocol';
-import { ROLES, type Role } from '../record-names';
+import { perRole, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
 
@@ -25,8 +25,6 @@ interface StageState extends RunStageCounts {
 	error?: string;
 }
 
-const perRole = <T>(make: (role: Role) => T) =>
-	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
 const noTokens = (): TokenCounts => ({ prompt: 0, completion: 0 });
 const copyTokens = (tokens: Record<Role, TokenCounts>) => perRole((r) => ({ ...tokens[r] }));
 

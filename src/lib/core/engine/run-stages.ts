@@ -18,7 +18,7 @@ import {
 } from './open-engine';
 import { runPool } from './pool';
 import { RunTracker } from './run-progress';
-import { naming, resumable, stageStopped } from './run-errors';
+import { messageOf, naming, resumable, stageStopped } from './run-errors';
 import { checkRunOptions } from './run-options';
 import type { PreparedStage } from './stages/shared';
 import { UPSTREAM } from './stage-registry';
@@ -76,7 +76,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 	const ended = (error?: unknown) =>
 		tracker.finish(
 			error === undefined ? 'done' : options.signal?.aborted ? 'stopped' : 'failed',
-			error === undefined ? undefined : error instanceof Error ? error.message : String(error)
+			error === undefined ? undefined : messageOf(error)
 		);
 	return openEngine(
 		options,

@@ -31,6 +31,7 @@ import type { EngineOptions, RunStagesResult } from '../engine/open-engine';
 import { rejudgeRun } from '../engine/rejudge/rejudge';
 import { runAll } from '../engine/run-all';
 import type { RunTracker } from '../engine/run-progress';
+import { messageOf } from '../engine/run-errors';
 import { runStages } from '../engine/run-stages';
 import { RUN_ALL_STAGES, type StageName, type StageProgress } from '../engine/types';
 import { SessionScheduler } from './scheduler';
@@ -313,7 +314,7 @@ class RunSession implements Session {
 			return { ...base, status: 'done', result };
 		} catch (error) {
 			const status = signal.aborted ? 'stopped' : 'failed';
-			this.#tracker.ended(index, status, error instanceof Error ? error.message : String(error));
+			this.#tracker.ended(index, status, messageOf(error));
 			return { ...base, status, error };
 		}
 	}
