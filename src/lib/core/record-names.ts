@@ -36,4 +36,8 @@ export const STAGE_FILE_NAMES = Object.keys(STAGE_PATHS) as StageFile[];
 export const ROLES = ['evaluated', 'user', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** A record with one value per role, `make(role)` each. */
+export const perRole = <T>(make: (role: Role) => T) =>
+	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
+
 export const MANIFEST_SCHEMA_VERSION = 1;

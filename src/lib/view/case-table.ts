@@ -4,7 +4,8 @@
  * Everything is computed once per run (`buildCaseRows`); a filter is then a pass over flags and
  * lower-cased strings, cheap enough to run on every keystroke at 432 cases. Framework-free.
  */
-import { classOf, orderClasses } from '$lib/core/metrics/by-class';
+import { classOf } from '$lib/core/dataset/categories';
+import { orderClasses } from '$lib/core/metrics/by-class';
 import type { CategoryMap, History } from '$lib/core/dataset/types';
 import { caseKey } from '$lib/core/record-names';
 import type { CaseNumber, HistoryType, RecordsByFile } from '$lib/core/records';

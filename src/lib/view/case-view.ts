@@ -4,7 +4,7 @@
  * imported bundle carries both histories, every response and label, the claims and the gold
  * verdicts. Framework-free.
  */
-import { classOf } from '$lib/core/metrics/by-class';
+import { classOf } from '$lib/core/dataset/categories';
 import type { Case, CategoryMap, History, Verdict } from '$lib/core/dataset/types';
 import { STAGE_FILE_NAMES, type StageFile } from '$lib/core/record-names';
 import type {

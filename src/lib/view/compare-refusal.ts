@@ -1,6 +1,6 @@
 /**
  * Why the Results page will not pair two runs, in the interface language: the same checks as the
- * core's `comparisonProblem` (the same dataset file, the same selected cases), made on the page
+ * core's `comparisonSaid` (the same dataset file, the same selected cases), made on the page
  * before the worker is asked, so the refusal is worded here and follows a language switch.
  * Case numbers come from records an imported bundle may have written: escaped and clipped.
  */

@@ -6,7 +6,7 @@
  * (q + Sp − 1) / (Se + Sp − 1), clipped to [0, 1] (Rogan & Gladen 1978). The interval resamples
  * the reviewed decisions, so it carries the sample's uncertainty, not the run's.
  */
-import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
+import { bootstrapSettings, definedSorted, percentileInterval } from '../metrics/bootstrap';
 import type { BootstrapOptions, Interval } from '../metrics/bootstrap';
 import { Prng, scopeSeed } from '../metrics/prng';
 import { MIN_RATED, type LabelPair } from './kappa';
@@ -108,16 +108,13 @@ export function reviewedInterval(
 	const { resamples, seed } = bootstrapSettings(options);
 	const rng = new Prng(scopeSeed(seed, options.scope ?? ''));
 	const values = new Float64Array(resamples);
-	let defined = 0;
 	const drawn: LabelPair[] = new Array(n);
 	for (let r = 0; r < resamples; r++) {
 		for (let j = 0; j < n; j++) drawn[j] = pairs[rng.below(n)];
-		const v = figure(drawn);
-		if (v !== null) values[defined++] = v;
+		values[r] = figure(drawn) ?? NaN;
 	}
-	return defined === 0 || defined < MIN_DEFINED_SHARE * resamples
-		? null
-		: percentileInterval(values.subarray(0, defined).sort());
+	const sorted = definedSorted(values, 0, resamples, 1);
+	return sorted && percentileInterval(sorted);
 }
 
 /** `correctedEstimate` of one apparent rate of the judge's positive label in the run. */

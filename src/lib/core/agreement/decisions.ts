@@ -5,7 +5,7 @@
  * decisions without loading the schemas.
  */
 import type { CategoryMap } from '../dataset/types';
-import { classOf } from '../metrics/by-class';
+import { classOf } from '../dataset/categories';
 import { decisionKey, type RunKey } from '../names';
 import {
 	DECISION_KINDS,
@@ -13,7 +13,7 @@ import {
 	type DecisionStage,
 	type JudgedRecord
 } from '../protocol';
-import type { DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
+import type { EvalRecords } from '../results/completeness';
 
 /** One decision's identity (the `decision` of a review line). */
 export interface DecisionId {
@@ -42,19 +42,10 @@ export interface Decision {
 	gold?: string;
 }
 
-/** Judge records of one run, any of them absent. */
-export interface JudgedRecords {
-	LCA_results?: readonly LcaResultRecord[];
-	DCG_results?: readonly DcgResultRecord[];
-	LJP_direct?: readonly LjpResultRecord[];
-	LJP_gold?: readonly LjpResultRecord[];
-	LJP_interaction?: readonly LjpResultRecord[];
-}
-
 /** Every judge decision of a run, in file and record order. */
 export function listDecisions(
 	run: RunKey,
-	records: JudgedRecords,
+	records: EvalRecords,
 	categories: CategoryMap
 ): Decision[] {
 	const out: Decision[] = [];

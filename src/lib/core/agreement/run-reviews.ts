@@ -4,14 +4,13 @@
  * turned into each run's agreement report. Runs without a review file are left out.
  */
 import { CheckpointError } from '../errors';
-import { parseJsonl } from '../jsonl';
-import { manifestPath, parseReviewPath, stageFilePath } from '../layout';
-import { runKey, type RunKey } from '../names';
-import { EVAL_FILES } from '../protocol';
-import { Manifest, STAGE_FILES } from '../records';
+import { manifestPath, parseReviewPath } from '../layout';
+import { runKey } from '../names';
+import { Manifest } from '../records';
 import { coded } from '../said';
+import { readEvalRecords } from '../results/report';
 import { describePath, type LayoutSource } from '../results/source';
-import { listDecisions, type JudgedRecords } from './decisions';
+import { listDecisions } from './decisions';
 import type { BootstrapOptions } from './kappa';
 import { mergeReviews, readReviewFile, type PlacedReview } from './merge';
 import { reviewReport, type ReviewReport } from './report';
@@ -25,40 +24,6 @@ export interface RunReviews {
 	report: ReviewReport;
 }
 
-/** Every review of `run` in `source`, merged (conflicts refused with their places). */
-export async function readRunReviewFiles(
-	source: LayoutSource,
-	run: RunKey,
-	paths: readonly string[]
-): Promise<PlacedReview[]> {
-	let merged: PlacedReview[] = [];
-	for (const path of paths) {
-		const parsed = parseReviewPath(path);
-		if (parsed === null || runKey(parsed.run) !== runKey(run)) continue;
-		const lines = readReviewFile(await source.read(path), describePath(source, path), run);
-		merged = mergeReviews(merged, lines).merged;
-	}
-	return merged;
-}
-
-async function judgedRecords(
-	source: LayoutSource,
-	run: RunKey,
-	paths: Set<string>
-): Promise<JudgedRecords> {
-	const out: Record<string, unknown> = {};
-	for (const file of EVAL_FILES) {
-		const path = stageFilePath(run, file);
-		if (!paths.has(path)) continue;
-		out[file] = parseJsonl(
-			await source.read(path),
-			STAGE_FILES[file].schema,
-			describePath(source, path)
-		);
-	}
-	return out as JudgedRecords;
-}
-
 /** The agreement reports of `runs` that have review files in `source`. */
 export async function runReviews(
 	source: LayoutSource,
@@ -70,7 +35,14 @@ export async function runReviews(
 	const out: RunReviews[] = [];
 	for (const { run_id, model_dir } of runs) {
 		const run = { runId: run_id, modelDir: model_dir };
-		const placed = await readRunReviewFiles(source, run, paths);
+		// Every review file of the run, merged (conflicts refused with their places).
+		let placed: PlacedReview[] = [];
+		for (const path of paths) {
+			const parsed = parseReviewPath(path);
+			if (parsed === null || runKey(parsed.run) !== runKey(run)) continue;
+			const lines = readReviewFile(await source.read(path), describePath(source, path), run);
+			placed = mergeReviews(placed, lines).merged;
+		}
 		if (placed.length === 0) continue;
 		const mPath = manifestPath(run);
 		const manifest = Manifest.safeParse(JSON.parse(await source.read(mPath)));
@@ -80,7 +52,7 @@ export async function runReviews(
 			]);
 		}
 		const categories = manifest.data.categories ?? {};
-		const decisions = listDecisions(run, await judgedRecords(source, run, present), categories);
+		const decisions = listDecisions(run, await readEvalRecords(source, run, present), categories);
 		const reviews = placed.map((p) => p.review);
 		out.push({
 			run_id,

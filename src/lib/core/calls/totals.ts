@@ -1,5 +1,5 @@
 /** Run totals from a call log: calls, retries, tokens per role and stage, wall time. */
-import { ROLES, type Role } from '../record-names';
+import { perRole, type Role } from '../record-names';
 import type { CallLogEntry } from './schema';
 
 /** Tokens summed over calls; `reasoning` is null when no call of the group reported it. */
@@ -68,10 +68,7 @@ function add(group: CallGroupTotals, entry: CallLogEntry): void {
 /** Totals of `entries` (every line counts: calls of interrupted cases were made and billed too). */
 export function callTotals(entries: readonly CallLogEntry[]): CallTotals {
 	const total = emptyGroup();
-	const byRole = Object.fromEntries(ROLES.map((r) => [r, emptyGroup()])) as Record<
-		Role,
-		CallGroupTotals
-	>;
+	const byRole = perRole(emptyGroup);
 	const byStage: Record<string, Partial<Record<Role, CallGroupTotals>>> = {};
 	const spans = new Map<string, { start: number; end: number }>();
 	for (const entry of entries) {

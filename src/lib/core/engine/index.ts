@@ -1,7 +1,3 @@
 export type { RunStagesOptions, RunStagesResult, StageReport } from './run-stages';
-export { DEFAULT_CONCURRENCY } from '../run-config';
-export { RunProgress } from './progress';
-export { buildManifest, DEFAULT_TOOL, type ManifestInputs, type ToolInfo } from './manifest';
+export { buildManifest } from './manifest';
 export * from './types';
-export { RunTracker } from './run-progress';
-export { planRunIds, planId } from './plan';

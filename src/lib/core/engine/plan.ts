@@ -8,7 +8,7 @@ import { UsageError } from '../errors';
 import { sha256Canonical } from '../hash';
 import { checkRunId } from '../layout';
 import { endpointKey } from '../names';
-import { ROLES, type Role } from '../record-names';
+import { perRole, type Role } from '../record-names';
 import { SETTING_LIMITS, withinLimit } from '../run-defaults';
 import { coded } from '../said';
 
@@ -98,6 +98,3 @@ export function planId(spec: PlanSpec): Promise<string> {
 		}))
 	);
 }
-
-const perRole = <T>(make: (role: Role) => T) =>
-	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;

@@ -23,7 +23,7 @@ import { openEngine, type EngineOptions, type RunStagesResult } from './open-eng
 import type { TaskRoom } from '../session/scheduler';
 import { callPriority } from './priority';
 import { RunTracker } from './run-progress';
-import { naming, runStopped, withHint, type SavedSummary } from './run-errors';
+import { messageOf, naming, runStopped, withHint, type SavedSummary } from './run-errors';
 import { checkRunOptions } from './run-options';
 import { prepareLjpInteraction } from './stages/ljp';
 import { prepareGen } from './stages/gen';
@@ -79,9 +79,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	const limiters: LimiterPool =
 		options.client.limiters ??
 		options.limiters ??
-		(concurrency === 'auto'
-			? new LimiterPool({ auto: true })
-			: new LimiterPool({ max: concurrency }));
+		new LimiterPool(concurrency === 'auto' ? { auto: true } : { max: concurrency });
 	const tracker = new RunTracker({
 		cases: Math.min(options.limit ?? Infinity, options.dataset.cases.length),
 		stages,
@@ -104,10 +102,7 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 	// Prepare-time errors (saved records that do not fit) end the run too.
 	const onFailure = (error: unknown) => {
 		if (tracker.snapshot().status !== 'running') return;
-		tracker.finish(
-			options.signal?.aborted ? 'stopped' : 'failed',
-			error instanceof Error ? error.message : String(error)
-		);
+		tracker.finish(options.signal?.aborted ? 'stopped' : 'failed', messageOf(error));
 	};
 	return openEngine(
 		options,

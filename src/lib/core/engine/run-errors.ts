@@ -36,7 +36,9 @@ export function restated(
 	return Object.assign(out, cause);
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** An error's message, or what was thrown as text. */
+export const messageOf = (error: unknown) =>
+	error instanceof Error ? error.message : String(error);
 
 /** Puts the case (zero-based position, as the dataset report shows it, and case_number) in front of an error that lacks it. */
 export function naming(error: unknown, stage: StageName, kase: Case): Error {

@@ -3,14 +3,16 @@
  * and an estimate of those left, the call rate and ETA, and the concurrency each endpoint is at.
  * Snapshots go to the listener at most every `intervalMs` (a run answers hundreds of calls a
  * second at high concurrency; a terminal or a page redraws far less often), with a trailing one
- * so the last change is never lost, and at once when the run ends. For one stage at a time
- * (`runStages`, through `RunProgress`): each change of a stage as its `StageProgress`, at once.
+ * so the last change is never lost, and at once when the run ends. Stages run one after another
+ * (`runStages`) are tracked by the same tracker over every stage of the run, and each change of
+ * a stage is also handed on as its `StageProgress`, at once. The model client reports retries
+ * through `noteRetry`, since only it sees them; the engine reports the rest.
  */
 import type { LimiterPool } from '../model/limiter';
 import { CallRate } from './call-rate';
 import { SnapshotThrottle, type PacedOptions } from './snapshot-throttle';
 import { priorCalls } from '../protocol';
-import { ROLES, type Role } from '../record-names';
+import { perRole, type Role } from '../record-names';
 import type { CallCounter } from './context';
 import type { RunSnapshot, RunStageCounts, StageName, StageProgress, TokenCounts } from './types';
 
@@ -23,8 +25,6 @@ interface StageState extends RunStageCounts {
 	error?: string;
 }
 
-const perRole = <T>(make: (role: Role) => T) =>
-	Object.fromEntries(ROLES.map((r) => [r, make(r)])) as Record<Role, T>;
 const noTokens = (): TokenCounts => ({ prompt: 0, completion: 0 });
 const copyTokens = (tokens: Record<Role, TokenCounts>) => perRole((r) => ({ ...tokens[r] }));
 
@@ -42,6 +42,8 @@ export class RunTracker {
 	readonly #options: RunTrackerOptions;
 	readonly #now: () => number;
 	readonly #startedAt: number;
+	/** The stage under way when stages run one after another: a retry naming none counts for it. */
+	#current: StageName | undefined;
 	#status: RunSnapshot['status'] = 'running';
 	#error: string | undefined;
 	#casesDone = 0;
@@ -80,6 +82,7 @@ export class RunTracker {
 
 	/** A stage of a run whose stages go one after another starts now: its time counts from here. */
 	startStage(stage: StageName): void {
+		this.#current = stage;
 		this.#stages.get(stage)!.startedAt = this.#now();
 	}
 
@@ -114,9 +117,9 @@ export class RunTracker {
 
 	/**
 	 * A retry the model client saw; counted for `stage` too when the client's event names one
-	 * of this run's stages (the request's `stage`).
+	 * of this run's stages (the request's `stage`), else for the stage under way, if any.
 	 */
-	noteRetry(stage?: string): void {
+	noteRetry(stage: string | undefined = this.#current): void {
 		this.#retries++;
 		const state = stage === undefined ? undefined : this.#stages.get(stage as StageName);
 		if (state) state.retries++;

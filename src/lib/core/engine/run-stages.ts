@@ -17,8 +17,8 @@ import {
 	type StageReport
 } from './open-engine';
 import { runPool } from './pool';
-import { RunProgress } from './progress';
-import { naming, resumable, stageStopped } from './run-errors';
+import { RunTracker } from './run-progress';
+import { messageOf, naming, resumable, stageStopped } from './run-errors';
 import { checkRunOptions } from './run-options';
 import type { PreparedStage } from './stages/shared';
 import { UPSTREAM } from './stage-registry';
@@ -36,8 +36,8 @@ export interface RunStagesOptions extends EngineOptions {
 	concurrency?: number;
 	/** Told about every change of the running stage. */
 	onProgress?: (progress: StageProgress) => void;
-	/** Pass one to feed it retries from the model client's events; else one is made from `onProgress`. */
-	progress?: RunProgress;
+	/** Receives the tracker, so a caller can feed it the client's retries (`noteRetry`). */
+	onTracker?: (tracker: RunTracker) => void;
 	/** Told about the whole run (every stage) as it changes, at most every `snapshotIntervalMs`. */
 	onSnapshot?: (snapshot: RunSnapshot) => void;
 	/** @default 100 */
@@ -62,20 +62,21 @@ export interface RunStagesOptions extends EngineOptions {
 export async function runStages(options: RunStagesOptions): Promise<RunStagesResult> {
 	const stages = checkRunOptions(options, 'in-turn');
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	const progress = options.progress ?? new RunProgress(options.onProgress);
-	progress.track({
+	const tracker = new RunTracker({
 		cases: Math.min(options.limit ?? Infinity, options.dataset.cases.length),
 		stages,
 		limiters: options.limiters,
 		onSnapshot: options.onSnapshot,
-		intervalMs: options.snapshotIntervalMs
+		intervalMs: options.snapshotIntervalMs,
+		onStage: options.onProgress
 	});
-	const setup = { stages, concurrency, counter: () => progress };
+	options.onTracker?.(tracker);
+	const setup = { stages, concurrency, counter: (stage: StageName) => tracker.counter(stage) };
 	const room = options.room && queuedRoom(options.room, options.signal);
 	const ended = (error?: unknown) =>
-		progress.end(
+		tracker.finish(
 			error === undefined ? 'done' : options.signal?.aborted ? 'stopped' : 'failed',
-			error === undefined ? undefined : error instanceof Error ? error.message : String(error)
+			error === undefined ? undefined : messageOf(error)
 		);
 	return openEngine(
 		options,
@@ -107,7 +108,7 @@ export async function runStages(options: RunStagesOptions): Promise<RunStagesRes
 					throw new UpstreamIncompleteError([...(error.said ?? []), savedSoFar(reports)]);
 				}
 				const ctx = opened.contextOf(stage);
-				await runStage(ctx, progress, stage, plan, opened.selected.length, concurrency, {
+				await runStage(ctx, tracker, stage, plan, opened.selected.length, concurrency, {
 					signal: options.signal,
 					room
 				});
@@ -142,42 +143,43 @@ function stageList(names: readonly string[]): CoreText {
 
 async function runStage(
 	ctx: StageContext,
-	progress: RunProgress,
+	tracker: RunTracker,
 	stage: StageName,
 	plan: PreparedStage,
 	total: number,
 	concurrency: number,
 	{ signal, room }: { signal?: AbortSignal; room?: ReturnType<typeof queuedRoom> }
 ): Promise<void> {
-	progress.start(stage, total, plan.resumed);
+	tracker.startStage(stage);
+	tracker.resumed(stage, plan.resumed);
+	const done = () => tracker.stageProgress(stage).done;
 	try {
 		await runPool(
 			plan.pending,
 			concurrency,
 			async (kase: Case) => {
-				progress.caseStarted();
+				tracker.taskStarted(stage);
 				try {
 					await plan.runCase(kase);
-					progress.caseFinished('done');
+					tracker.taskFinished(stage, 'done', false);
 				} catch (error) {
-					progress.caseFinished(signal?.aborted ? 'stopped' : 'failed');
+					tracker.taskFinished(stage, signal?.aborted ? 'stopped' : 'failed', false);
 					throw naming(error, stage, kase);
 				}
 			},
 			signal,
 			room
 		);
-		if (signal?.aborted) throw stageStopped(stage, progress.current?.done ?? 0, total);
+		if (signal?.aborted) throw stageStopped(stage, done(), total);
 		for (const [file, order] of Object.entries(plan.order) as [StageFile, string[]][]) {
 			await ctx.store.finalizeStageFile?.(ctx.run, file, order);
 		}
-		progress.finish('done');
+		tracker.finishStage(stage, 'done');
 	} catch (error) {
-		const done = progress.current?.done ?? 0;
 		const final = signal?.aborted
-			? stageStopped(stage, done, total)
-			: resumable(error, done, total);
-		progress.finish(signal?.aborted ? 'stopped' : 'failed', final.message);
+			? stageStopped(stage, done(), total)
+			: resumable(error, done(), total);
+		tracker.finishStage(stage, signal?.aborted ? 'stopped' : 'failed', final.message);
 		throw final;
 	}
 }

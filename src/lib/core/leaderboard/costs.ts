@@ -5,7 +5,7 @@
  */
 import { costOf, type TokenCount } from '../calls/cost';
 import type { CallGroupTotals } from '../calls/totals';
-import { ROLES, type Role } from '../record-names';
+import { perRole, ROLES, type Role } from '../record-names';
 import type { LoadedRun } from '../results/compare';
 import { splitBoards } from './boards';
 import type { Prices } from './prices';
@@ -41,7 +41,7 @@ function add(into: TokenCount, group: CallGroupTotals): void {
 
 /** Tokens and cost of `runs` (one leaderboard row) at `prices` (null: tokens only). */
 export function rowCost(runs: readonly LoadedRun[], prices: Prices | null): RowCost {
-	const byRole = Object.fromEntries(ROLES.map((r) => [r, zero()])) as Record<Role, TokenCount>;
+	const byRole = perRole(zero);
 	const byStage: RowCost['by_stage'] = {};
 	const missing = new Set<string>();
 	let cost = 0;

@@ -5,7 +5,7 @@ import {
 	type FullRecords
 } from '../../../../tests/unit/metrics/random-records';
 import * as byRecords from '../../../../tests/unit/metrics/slow-rates';
-import { classOf } from './by-class';
+import { classOf } from '../dataset/categories';
 import {
 	MIN_CASES,
 	bootstrapRun,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UNCLASSIFIED } from '../dataset/types';
-import { classOf, orderClasses, splitByClass } from './by-class';
+import { classOf } from '../dataset/categories';
+import { orderClasses, splitByClass } from './by-class';
 
 const categories = { 民间借贷纠纷: '合同纠纷', 离婚纠纷: '婚姻家庭纠纷', 买卖合同纠纷: '合同纠纷' };
 

@@ -1,11 +1,7 @@
 /** Cause classes (PROTOCOL.md §1): every cause_of_action maps to a class through the run's map. */
+import { classOf } from '../dataset/categories';
 import { UNCLASSIFIED } from '../dataset/names';
 import type { CategoryMap } from '../dataset/types';
-
-/** The class of a cause; a cause the map lacks is `未分类`. */
-export function classOf(cause: string, categories: CategoryMap): string {
-	return Object.hasOwn(categories, cause) ? categories[cause] : UNCLASSIFIED;
-}
 
 /** Records split by class, in the order the classes first appear in the records. */
 export function splitByClass<R extends { cause_of_action: string }>(

@@ -7,7 +7,8 @@ import { VERDICTS } from '../dataset/names';
 import type { CategoryMap, Verdict } from '../dataset/types';
 import { caseKey } from '../record-names';
 import type { CaseNumber, DcgResultRecord, LcaResultRecord, LjpResultRecord } from '../records';
-import { classOf, orderClasses } from './by-class';
+import { classOf } from '../dataset/categories';
+import { orderClasses } from './by-class';
 import { LJP_FILE, LJP_SETUPS, type LjpSetup } from '../protocol';
 
 /**

@@ -71,6 +71,7 @@ function buildNeutraliser(names: readonly string[], fenceChars: readonly string[
 	return (value) => steps.reduce((v, step) => step(v), value);
 }
 
-function escapeRegex(text: string): string {
+/** `text` matched literally inside a regular expression. */
+export function escapeRegex(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

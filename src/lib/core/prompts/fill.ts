@@ -9,7 +9,7 @@ import {
 	type TemplateName
 } from './slots';
 import type { PromptPack } from './pack';
-import { neutraliserFor } from './fences';
+import { escapeRegex, neutraliserFor } from './fences';
 
 /** The values a template may receive; a template may leave out its optional slots. */
 export type SlotValues = Partial<Record<SlotName, string>>;
@@ -86,8 +86,4 @@ function templateMatcher(template: string): { regex: RegExp; slots: string[] } {
 		matchers.set(template, cached);
 	}
 	return cached;
-}
-
-function escapeRegex(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

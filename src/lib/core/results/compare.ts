@@ -67,9 +67,7 @@ export interface LoadedRun {
 	table: CaseTable;
 }
 
-type Found = LoadedRun;
-
-/** {@link describe} as a coded part. */
+/** How a message names a side: its run id, and its model when given. */
 const refSaid = (ref: RunRef): CoreText =>
 	ref.model === undefined
 		? coded('compare_ref', { runId: JSON.stringify(ref.runId) })
@@ -83,8 +81,8 @@ async function findRun(
 	ref: RunRef,
 	side: 'A' | 'B',
 	bootstrap: BootstrapOptions
-): Promise<Found> {
-	const found: Found[] = [];
+): Promise<LoadedRun> {
+	const found: LoadedRun[] = [];
 	await computeReport(source, {
 		runId: ref.runId,
 		model: ref.model,
@@ -149,12 +147,6 @@ export async function compareRuns(
 }
 
 /** Why two loaded runs cannot be paired (different datasets or case selections), or null. */
-export function comparisonProblem(a: LoadedRun, b: LoadedRun): string | null {
-	const said = comparisonSaid(a, b);
-	return said && english(said);
-}
-
-/** {@link comparisonProblem} as a coded text, for the interface language. */
 export function comparisonSaid(a: LoadedRun, b: LoadedRun): CoreText | null {
 	const [sa, sb] = [a.manifest.dataset.sha256, b.manifest.dataset.sha256];
 	if (sa !== sb) return coded('compare_other_dataset', { a: sa.slice(0, 12), b: sb.slice(0, 12) });
@@ -164,7 +156,7 @@ export function comparisonSaid(a: LoadedRun, b: LoadedRun): CoreText | null {
 /**
  * Compares two runs already loaded (the browser posts them to a Web Worker): the same figures
  * and notes as `results --compare`. Throws UsageError, starting with `what`, when they cannot be
- * paired (see `comparisonProblem`).
+ * paired (see `comparisonSaid`).
  */
 export function compareLoaded(
 	a: LoadedRun,
@@ -202,7 +194,7 @@ export function compareLoaded(
 			}
 		}
 	}
-	const side = (f: Found): ComparedRun => ({
+	const side = (f: LoadedRun): ComparedRun => ({
 		run_id: f.run.run_id,
 		model: f.run.model,
 		model_dir: f.run.model_dir,

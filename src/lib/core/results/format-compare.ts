@@ -8,6 +8,7 @@ import type { PowerFigures } from '../metrics/power';
 import type { MetricsTree } from '../metrics/types';
 import { LJP_SETUP_NAMES, METRICS, stageOf, type MetricStage } from '../protocol/metrics';
 import type { ComparisonReport } from './compare';
+import { NOT_SCORED, powerFigures } from './format-report';
 import { renderTable, type Align } from './text-table';
 
 type Stage = MetricStage;
@@ -19,7 +20,6 @@ export const COMPARED_RATES: { name: string; stage: Stage; key: string }[] = MET
 	key: m.key
 }));
 
-const NOT_SCORED = 'n/a';
 /** `+0.1234`, `-0.1234`, or ` 0.0000` for whatever rounds to zero (never "-0.0000"). */
 const SIGNED = { signed: true };
 
@@ -52,13 +52,7 @@ export const HEADERS = ['Metric', 'A', 'B', 'B − A', '95% CI of B − A', 'p']
 const ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right'];
 
 /** `label: DCG Success 0.1234, LCA Acc_C …, Acc_U …` (minimal detectable differences). */
-export function powerLine(label: string, f: PowerFigures): string {
-	const v = formatNumber;
-	return (
-		`${label}: DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +
-		`LCA Acc_C ${f.lca ? v(f.lca.acc_c) : NOT_SCORED}, Acc_U ${f.lca ? v(f.lca.acc_u) : NOT_SCORED}`
-	);
-}
+const powerLine = (label: string, f: PowerFigures) => `${label}: ${powerFigures(f)}`;
 
 /** The comparison as text: who A and B are, the paired tables, power, notes, a legend. */
 export function formatComparison(c: ComparisonReport): string {

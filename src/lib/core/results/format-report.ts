@@ -40,7 +40,8 @@ const TASKS: { title: string; columns: MetricColumn[] }[] = [
 	}
 ];
 
-const NOT_SCORED = 'n/a';
+/** A stage not scored in a run (missing, incomplete). */
+export const NOT_SCORED = 'n/a';
 
 /** A rate, or a count (an integer; a group's mean of counts to one decimal). */
 const fmt = (value: number | null, count = false): string =>
@@ -203,7 +204,8 @@ export function formatReport(report: ResultsReport, root?: string): string {
 	return out.join('\n');
 }
 
-function powerFigures(f: PowerFigures): string {
+/** `DCG Success 0.1234, LCA Acc_C …, Acc_U …`: minimal detectable differences. */
+export function powerFigures(f: PowerFigures): string {
 	const v = formatNumber;
 	return (
 		`DCG Success ${f.dcg ? v(f.dcg.success_rate) : NOT_SCORED}, ` +

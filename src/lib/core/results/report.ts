@@ -124,10 +124,11 @@ async function readManifest(source: LayoutSource, run: RunKey): Promise<Manifest
 	return readManifestText(await source.read(path), describePath(source, path), { run });
 }
 
-async function readEvalRecords(
+/** The eval files of `run` that are `present`, parsed and checked record by record. */
+export async function readEvalRecords(
 	source: LayoutSource,
 	run: RunKey,
-	present: Set<string>
+	present: ReadonlySet<string>
 ): Promise<EvalRecords> {
 	const records: EvalRecords = {};
 	for (const file of EVAL_FILES) {

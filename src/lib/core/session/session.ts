@@ -31,7 +31,7 @@ import type { EngineOptions, RunStagesResult } from '../engine/open-engine';
 import { rejudgeRun } from '../engine/rejudge/rejudge';
 import { runAll } from '../engine/run-all';
 import type { RunTracker } from '../engine/run-progress';
-import { RunProgress } from '../engine/progress';
+import { messageOf } from '../engine/run-errors';
 import { runStages } from '../engine/run-stages';
 import { RUN_ALL_STAGES, type StageName, type StageProgress } from '../engine/types';
 import { SessionScheduler } from './scheduler';
@@ -173,9 +173,7 @@ class RunSession implements Session {
 		const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 		this.#limiters =
 			options.limiters ??
-			(concurrency === 'auto'
-				? new LimiterPool({ auto: true })
-				: new LimiterPool({ max: concurrency }));
+			new LimiterPool(concurrency === 'auto' ? { auto: true } : { max: concurrency });
 		this.#scheduler = new SessionScheduler(this.#limiters, () => this.#settle());
 		this.#meter = options.spend ? new SpendMeter(options.spend, () => this.#hold()) : null;
 		const runs = options.runs;
@@ -289,48 +287,34 @@ class RunSession implements Session {
 			const given = run.client as ModelClient;
 			const client = this.#meter ? this.#meter.meter(given, run.models) : given;
 			const room = this.#scheduler.lane(Object.values(run.endpoints));
+			const limiters = this.#limiters;
+			const onTracker = (t: RunTracker) => this.#options.onTracker?.(index, t);
+			const interactive = { ...common, client, limiters, room, onTracker };
 			let result: RunStagesResult;
-			if (mode.kind === 'rejudge') {
-				const progress = new RunProgress(mode.onStage);
-				this.#options.onTracker?.(index, progress);
-				result = await rejudgeRun({
-					...common,
-					client,
-					source: mode.source,
-					judge: mode.judge,
-					settings: mode.settings,
-					concurrency: this.#limiters.max,
-					limiters: this.#limiters,
-					room,
-					progress
-				});
-			} else if (mode.inTurn) {
-				const progress = new RunProgress(mode.onStage);
-				this.#options.onTracker?.(index, progress);
-				result = await runStages({
-					...common,
-					client,
-					stages: mode.stages ?? RUN_ALL_STAGES,
-					concurrency: this.#limiters.max,
-					limiters: this.#limiters,
-					room,
-					progress
-				});
+			if (mode.kind === 'rejudge' || mode.inTurn) {
+				// Stage after stage (a re-judge too), each stage's cases a pool of the session's width.
+				const inTurn = {
+					...interactive,
+					concurrency: limiters.max,
+					onProgress: mode.onStage
+				};
+				result =
+					mode.kind === 'rejudge'
+						? await rejudgeRun({
+								...inTurn,
+								source: mode.source,
+								judge: mode.judge,
+								settings: mode.settings
+							})
+						: await runStages({ ...inTurn, stages: mode.stages ?? RUN_ALL_STAGES });
 			} else {
-				result = await runAll({
-					...common,
-					client,
-					stages: mode.stages,
-					limiters: this.#limiters,
-					room,
-					onTracker: (t) => this.#options.onTracker?.(index, t)
-				});
+				result = await runAll({ ...interactive, stages: mode.stages });
 			}
 			this.#tracker.ended(index, 'done');
 			return { ...base, status: 'done', result };
 		} catch (error) {
 			const status = signal.aborted ? 'stopped' : 'failed';
-			this.#tracker.ended(index, status, error instanceof Error ? error.message : String(error));
+			this.#tracker.ended(index, status, messageOf(error));
 			return { ...base, status, error };
 		}
 	}

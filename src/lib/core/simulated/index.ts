@@ -1,8 +1,2 @@
-export { createSimulatedClient, type SimulatedClientOptions } from './simulated-client';
-export { simulateResponse, simulateFromPrompt } from './responder';
-export {
-	SIMULATED_PROFILES,
-	simulatedProfile,
-	type SimulatedProfile,
-	type SimulatedProfileName
-} from './profiles';
+export { createSimulatedClient } from './simulated-client';
+export { simulateResponse } from './responder';

@@ -10,12 +10,9 @@ import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import { claimsText, fillTemplate } from '../prompts/fill';
 import { runStages } from '../engine/run-stages';
 import { MemoryStore } from '../store/memory-store';
-import {
-	createSimulatedClient,
-	simulatedProfile,
-	simulateFromPrompt,
-	simulateResponse
-} from './index';
+import { createSimulatedClient } from './simulated-client';
+import { simulatedProfile } from './profiles';
+import { simulateFromPrompt, simulateResponse } from './responder';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 
 const fill = fillTemplate.bind(null, DEFAULT_PROMPT_PACK);

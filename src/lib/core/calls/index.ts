@@ -1,5 +1,0 @@
-export * from './schema';
-export * from './log';
-export * from './types';
-export * from './totals';
-export * from './select';
