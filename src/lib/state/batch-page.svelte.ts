@@ -27,6 +27,9 @@ export interface BatchFiles<Item> {
 	waits: (item: Item) => boolean;
 }
 
+/** What the page's files part uses of either page. */
+export type BatchUploads = Pick<BatchPage<unknown>, 'download' | 'upload' | 'uploading' | 'note'>;
+
 export class BatchPage<Item> {
 	/** How the form's run sends its calls. */
 	choice = $state<BatchChoice>('interactive');
