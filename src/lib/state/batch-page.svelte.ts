@@ -7,7 +7,8 @@
  */
 import { coreText } from './core-text.svelte';
 import type { BatchChoice } from './batch-view';
-import type { BatchReply } from './run-worker-protocol';
+import type { RunRequest } from './run-controller-types';
+import type { RunEngine } from './run-engine';
 
 /** After an upload: the answers saved (in which round, or for how many runs), or why none. */
 export type UploadNote =
@@ -18,9 +19,9 @@ export const downloadName = (runId: string, name: string): string => `${runId}-$
 
 /** How one run or one plan reads its input files, imports outputs and goes on. */
 export interface BatchFiles<Item> {
-	/** Input file `name` of the plan's run `index` (one run: index 0). */
-	input: (index: number, name: string) => Promise<BatchReply>;
-	import: (files: { name: string; text: string }[]) => Promise<BatchReply>;
+	engine: () => RunEngine;
+	/** The run waiting; null: every waiting run of the last plan. */
+	request: () => RunRequest | null;
 	goOn: () => Promise<void>;
 	/** The key of an unfinished item, and whether this browser was sending its rounds. */
 	key: (item: Item) => string;
@@ -45,7 +46,7 @@ export class BatchPage<Item> {
 
 	/** Offers input file `name` (of the plan's run `index`, saved under `runId` first). */
 	async download(name: string, index = 0, runId?: string): Promise<void> {
-		const reply = await this.#io.input(index, name);
+		const reply = await this.#io.engine().batchInput(name, runId === undefined ? undefined : index);
 		if (reply.ok && typeof reply.text === 'string') {
 			const { downloadText, safeFileName } = await import('$lib/adapters/download');
 			const saved = runId === undefined ? name : downloadName(runId, name);
@@ -61,7 +62,7 @@ export class BatchPage<Item> {
 			const read = await Promise.all(
 				files.map(async (f) => ({ name: f.name, text: await f.text() }))
 			);
-			const reply = await this.#io.import(read);
+			const reply = await this.#io.engine().importBatch(this.#io.request(), read);
 			if (!reply.ok) {
 				this.note = { ok: false, text: coreText(reply.error.message, reply.error.said) };
 				return;

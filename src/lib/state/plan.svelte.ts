@@ -67,8 +67,8 @@ export class PlanState {
 		this.#engine = engine;
 		this.#sources = sources;
 		this.batch = new BatchPage<specs.StoredPlan>({
-			input: (index, name) => engine().planBatchInput(index, name),
-			import: (files) => engine().importPlanBatch(files),
+			engine,
+			request: () => null,
 			goOn: async () => {
 				const last = this.#last;
 				// The cap kept with the plan holds on.

@@ -163,8 +163,8 @@ export class RunState {
 	readonly storage = storageUse;
 	/** Batch mode: the form's choice, a files round's downloads and uploads. */
 	readonly batch = new BatchPage<UnfinishedRun>({
-		input: (_, name) => this.#engine.batchInput(name),
-		import: (files) => this.#engine.importBatch(this.lastRequest!, files),
+		engine: () => this.#engine,
+		request: () => this.lastRequest,
 		goOn: () => this.#run(() => this.#engine.start(this.lastRequest!)),
 		key: (u) => runKey(u.plan),
 		waits: (u) => u.plan.batch !== undefined && ['interrupted', 'paused'].includes(u.state)
