@@ -1,19 +1,13 @@
 /**
  * The Run page's batch requests to its engine, on both sides of the worker: a files round's
- * output files to import, one of its input files to download (of a run, or of a plan's runs). `batchReply` answers them from a
- * `RunController`; `batchAsker` sends them to a worker and matches the replies.
+ * output files to import, one of its input files to download (of a run, or of a plan's runs).
+ * `batchReply` answers them; `batchAsker` sends them to a worker and matches the replies.
  */
 import type { PlanRunner } from './plan-runner';
 import type { RunController } from './run-controller';
 import type { BatchReply, ToWorker } from './run-worker-protocol';
 
-type RunBatchMessage = Extract<ToWorker, { type: 'batch-import' | 'batch-input' }>;
-/** A plan's batch messages (files mode): its outputs to import, a run's input file. */
-export type PlanBatchMessage = Extract<
-	ToWorker,
-	{ type: 'plan-batch-import' | 'plan-batch-input' }
->;
-type BatchMessage = RunBatchMessage | PlanBatchMessage;
+type BatchMessage = Extract<ToWorker, { type: 'batch-import' | 'batch-input' }>;
 /** A batch message before it is given its id. */
 type BatchAsk = BatchMessage extends infer M
 	? M extends BatchMessage
@@ -21,22 +15,18 @@ type BatchAsk = BatchMessage extends infer M
 		: never
 	: never;
 
-/** The controller's answer to a batch message; a refusal is a rejection (the caller's to word). */
-export async function batchReply(c: RunController, message: RunBatchMessage): Promise<BatchReply> {
-	if (message.type === 'batch-input') return { ok: true, text: c.batchInput(message.name) };
-	const imported = await c.importBatch(message.request, message.files);
-	return { ok: true, imported };
-}
-
-/** The plan runner's answer to a plan's batch message; a refusal is a rejection. */
-export async function planBatchReply(
+/** The answer to a batch message, from the run's controller or the plan's runner; a refusal is a rejection. */
+export async function batchReply(
+	c: RunController,
 	plan: PlanRunner,
-	message: PlanBatchMessage
+	message: BatchMessage
 ): Promise<BatchReply> {
-	if (message.type === 'plan-batch-input') {
-		return { ok: true, text: plan.input(message.index, message.name) };
+	if (message.type === 'batch-input') {
+		const { index, name } = message;
+		return { ok: true, text: index === undefined ? c.batchInput(name) : plan.input(index, name) };
 	}
-	return { ok: true, planImported: await plan.importOutputs(message.files) };
+	if (!message.request) return { ok: true, planImported: await plan.importOutputs(message.files) };
+	return { ok: true, imported: await c.importBatch(message.request, message.files) };
 }
 
 /** Sends batch messages through `post` and resolves each with its reply (`settle`). */

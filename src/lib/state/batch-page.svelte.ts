@@ -1,77 +1,90 @@
 /**
- * The Run page's batch mode (PROTOCOL.md §3, batch mode): the form's choice of how calls are
- * sent; a files round's input files downloaded and its output files uploaded (imported whole or
- * not at all, then the run goes on); and after a reload, a batch run this tab was carrying on
- * taken up again: its saved round is polled (provider) or offered again (files), never resent.
+ * The Run page's batch mode in files (PROTOCOL.md §3, batch mode; §8, run plans), for one run
+ * and for a plan alike: a waiting round's input files downloaded (a plan's run by run), output
+ * files uploaded (imported whole or not at all, then the run or plan goes on), and after a reload
+ * the work this browser was sending rounds for taken up again, once: its saved round polled
+ * (provider) or offered again (files), never sent twice.
  */
-import { runKey } from '$lib/core/names';
 import { coreText } from './core-text.svelte';
 import type { BatchChoice } from './batch-view';
 import type { RunRequest } from './run-controller-types';
 import type { RunEngine } from './run-engine';
-import type { UnfinishedRun } from './unfinished-runs';
 
-/** What the page shows after an upload: how many answers were saved, or why nothing was. */
-export type UploadNote = { ok: true; answers: number; round: number } | { ok: false; text: string };
+/** After an upload: the answers saved (in which round, or for how many runs), or why none. */
+export type UploadNote =
+	{ ok: true; answers: number; round: number; runs: number } | { ok: false; text: string };
 
-export class BatchPage {
+/** A plan's run's input file as downloaded: the run id first (two repetitions' share a name). */
+export const downloadName = (runId: string, name: string): string => `${runId}-${name}`;
+
+/** How one run or one plan reads its input files, imports outputs and goes on. */
+export interface BatchFiles<Item> {
+	engine: () => RunEngine;
+	/** The run waiting; null: every waiting run of the last plan. */
+	request: () => RunRequest | null;
+	goOn: () => Promise<void>;
+	/** The key of an unfinished item, and whether this browser was sending its rounds. */
+	key: (item: Item) => string;
+	waits: (item: Item) => boolean;
+}
+
+/** What the page's files part uses of either page. */
+export type BatchUploads = Pick<BatchPage<unknown>, 'download' | 'upload' | 'uploading' | 'note'>;
+
+export class BatchPage<Item> {
+	/** How the form's run sends its calls. */
 	choice = $state<BatchChoice>('interactive');
 	uploading = $state(false);
 	note = $state.raw<UploadNote | null>(null);
-	/** Runs already taken up after this page loaded, by run key: each once. */
+	/** Work already taken up after this page loaded, by key: each once. */
 	readonly #resumed: string[] = [];
-	readonly #engine: () => RunEngine;
-	readonly #goOn: (request: RunRequest) => Promise<void>;
+	readonly #io: BatchFiles<Item>;
 
-	/** `goOn` starts the request again (after an import), as the page starts any run. */
-	constructor(engine: () => RunEngine, goOn: (request: RunRequest) => Promise<void>) {
-		this.#engine = engine;
-		this.#goOn = goOn;
+	constructor(io: BatchFiles<Item>) {
+		this.#io = io;
 	}
 
-	/** Offers a waiting round's input file for download. */
-	async download(name: string): Promise<void> {
-		const reply = await this.#engine().batchInput(name);
+	/** Offers input file `name` (of the plan's run `index`, saved under `runId` first). */
+	async download(name: string, index = 0, runId?: string): Promise<void> {
+		const reply = await this.#io.engine().batchInput(name, runId === undefined ? undefined : index);
 		if (reply.ok && typeof reply.text === 'string') {
 			const { downloadText, safeFileName } = await import('$lib/adapters/download');
-			downloadText(reply.text, safeFileName(name), 'application/jsonl');
+			const saved = runId === undefined ? name : downloadName(runId, name);
+			downloadText(reply.text, safeFileName(saved), 'application/jsonl');
 		}
 	}
 
-	/** Imports the output files of the run `request` waits in, then goes on with it. */
-	async upload(request: RunRequest, files: readonly File[]): Promise<void> {
+	/** Imports output files for the waiting round(s), then goes on. */
+	async upload(files: readonly File[]): Promise<void> {
 		this.uploading = true;
 		this.note = null;
 		try {
 			const read = await Promise.all(
 				files.map(async (f) => ({ name: f.name, text: await f.text() }))
 			);
-			const reply = await this.#engine().importBatch(request, read);
+			const reply = await this.#io.engine().importBatch(this.#io.request(), read);
 			if (!reply.ok) {
 				this.note = { ok: false, text: coreText(reply.error.message, reply.error.said) };
 				return;
 			}
-			const { answers = 0, round = 0 } = reply.imported ?? {};
-			this.note = { ok: true, answers, round };
+			const got = reply.planImported ?? (reply.imported ? [reply.imported] : []);
+			const answers = got.reduce((n, g) => n + g.answers, 0);
+			this.note = { ok: true, answers, round: got[0]?.round ?? 0, runs: got.length };
 		} finally {
 			this.uploading = false;
 		}
-		await this.#goOn(request);
+		await this.#io.goOn();
 	}
 
-	/**
-	 * The batch run to take up again after a reload: one this browser was sending rounds for
-	 * (its plan says batch, interrupted or waiting for files), not held by another tab, not
-	 * taken up before by this page. Null when there is none.
-	 */
-	toResume(items: readonly UnfinishedRun[]): UnfinishedRun | null {
-		const item = items.find(
-			(u) =>
-				u.plan.batch !== undefined &&
-				(u.state === 'interrupted' || u.state === 'paused') &&
-				!this.#resumed.includes(runKey(u.plan))
-		);
-		if (item) this.#resumed.push(runKey(item.plan));
+	/** The first of `items` this browser was sending rounds for, not taken up before; null if none. */
+	toResume(items: readonly Item[]): Item | null {
+		const item = items.find((i) => this.#io.waits(i) && !this.#resumed.includes(this.#io.key(i)));
+		if (item) this.taken(this.#io.key(item));
 		return item ?? null;
+	}
+
+	/** Marks `key` as taken up (work started here is never taken up again by itself). */
+	taken(key: string): void {
+		if (!this.#resumed.includes(key)) this.#resumed.push(key);
 	}
 }

@@ -16,7 +16,7 @@ import { learnTokensPerCall, type TokensPerCall } from './plan-cost';
 import { buildPlan, isPlan, keysOf, type PlanModelRow } from './plan-form';
 import { loadPrices, parseAmount, savePrices } from './plan-prices';
 import type { PlanInputs, PlanRequest } from './plan-runner';
-import { PlanBatchPage } from './plan-batch-page.svelte';
+import { BatchPage } from './batch-page.svelte';
 import type { BatchChoice } from './batch-view';
 import * as specs from './plan-specs';
 import type { RunEngine } from './run-engine';
@@ -41,7 +41,7 @@ export class PlanState {
 	/** Batch mode, files: each waiting run's input files (by row), once the plan has ended. */
 	inputs = $state.raw<PlanInputs>([]);
 	/** Batch mode: files downloaded and uploaded, a plan taken up after a reload. */
-	readonly batch: PlanBatchPage;
+	readonly batch: BatchPage<specs.StoredPlan>;
 	active = $state(false);
 	error = $state<string | null>(null);
 	/** Plans of this browser not finished, less the one shown. */
@@ -66,12 +66,23 @@ export class PlanState {
 	constructor(engine: () => RunEngine, sources: () => RunSources) {
 		this.#engine = engine;
 		this.#sources = sources;
-		this.batch = new PlanBatchPage(engine, async () => {
-			const last = this.#last;
-			// The cap kept with the plan holds on.
-			if (last) {
-				await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys, undefined);
-			}
+		this.batch = new BatchPage<specs.StoredPlan>({
+			engine,
+			request: () => null,
+			goOn: async () => {
+				const last = this.#last;
+				// The cap kept with the plan holds on.
+				if (last) {
+					await this.#run(
+						{ ...last.stored, status: 'running' },
+						last.clients,
+						last.keys,
+						undefined
+					);
+				}
+			},
+			key: (p) => p.planId,
+			waits: (p) => p.batch !== undefined && (p.status === 'running' || p.status === 'paused')
 		});
 	}
 

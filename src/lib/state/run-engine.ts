@@ -10,7 +10,7 @@ import type { PlanEnd, PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
-import { batchAsker, batchReply, planBatchReply } from './batch-engine';
+import { batchAsker, batchReply } from './batch-engine';
 import {
 	toWire,
 	type BatchOutputFile,
@@ -38,14 +38,13 @@ export interface RunEngine {
 	): Promise<PlanEnd>;
 	/** The running plan's new spending cap (null: none); a plan it no longer holds resumes. */
 	setCap(cap: number | null): void;
-	/** Batch mode, files: imports a waiting round's output files (start the run again to go on). */
-	importBatch(request: RunRequest, files: BatchOutputFile[]): Promise<BatchReply>;
-	/** Batch mode, files: the text of one of the waiting round's input files. */
-	batchInput(name: string): Promise<BatchReply>;
-	/** A plan in batch mode, files: imports output files for every waiting run of the last plan. */
-	importPlanBatch(files: BatchOutputFile[]): Promise<BatchReply>;
-	/** A plan in batch mode, files: the text of one of the waiting input files of run `index`. */
-	planBatchInput(index: number, name: string): Promise<BatchReply>;
+	/**
+	 * Batch mode, files: imports output files for the waiting round of the run `request`, or (null)
+	 * of every waiting run of the last plan (start the run or plan again to go on).
+	 */
+	importBatch(request: RunRequest | null, files: BatchOutputFile[]): Promise<BatchReply>;
+	/** Batch mode, files: the text of one of the waiting input files (of the plan's run `index`). */
+	batchInput(name: string, index?: number): Promise<BatchReply>;
 }
 
 export type { PlanEnd } from './plan-runner';
@@ -94,13 +93,13 @@ async function inThread(options: RunEngineOptions): Promise<RunEngine> {
 		setCap: (cap) => plan.setCap(cap),
 		importBatch: (request, files) =>
 			refused(
-				batchReply(controller, { type: 'batch-import', id: 0, request: toWire(request), files })
+				batchReply(controller, plan, {
+					...{ type: 'batch-import', id: 0, files },
+					request: request && toWire(request)
+				})
 			),
-		batchInput: (name) => refused(batchReply(controller, { type: 'batch-input', id: 0, name })),
-		importPlanBatch: (files) =>
-			refused(planBatchReply(plan, { type: 'plan-batch-import', id: 0, files })),
-		planBatchInput: (index, name) =>
-			refused(planBatchReply(plan, { type: 'plan-batch-input', id: 0, index, name }))
+		batchInput: (name, index) =>
+			refused(batchReply(controller, plan, { type: 'batch-input', id: 0, index, name }))
 	};
 }
 
@@ -243,14 +242,11 @@ export function workerRunEngine(
 			return done;
 		},
 		importBatch: (request, files) =>
-			batch({ type: 'batch-import', request: toWire(request), files }, (e) =>
+			batch({ type: 'batch-import', request: request && toWire(request), files }, (e) =>
 				e.importBatch(request, files)
 			),
-		batchInput: (name) => batch({ type: 'batch-input', name }, (e) => e.batchInput(name)),
-		importPlanBatch: (files) =>
-			batch({ type: 'plan-batch-import', files }, (e) => e.importPlanBatch(files)),
-		planBatchInput: (index, name) =>
-			batch({ type: 'plan-batch-input', index, name }, (e) => e.planBatchInput(index, name)),
+		batchInput: (name, index) =>
+			batch({ type: 'batch-input', index, name }, (e) => e.batchInput(name, index)),
 		setCap: (cap) =>
 			usingFallback
 				? void fallback?.then((e) => e.setCap(cap))

@@ -29,14 +29,13 @@ export type ToWorker =
 	| { type: 'stop' }
 	/** The plan's new spending cap (null: none); a plan it no longer holds resumes. */
 	| { type: 'set-cap'; cap: number | null }
-	/** Batch mode, files: a waiting round's output files (`batch-reply` answers, same `id`). */
-	| { type: 'batch-import'; id: number; request: WireRequest; files: BatchOutputFile[] }
-	/** Batch mode, files: the text of one of the waiting round's input files. */
-	| { type: 'batch-input'; id: number; name: string }
-	/** A plan in batch mode, files: output files answering every waiting run of the last plan. */
-	| { type: 'plan-batch-import'; id: number; files: BatchOutputFile[] }
-	/** A plan in batch mode, files: one of the waiting input files of its run `index`. */
-	| { type: 'plan-batch-input'; id: number; index: number; name: string };
+	/**
+	 * Batch mode, files: output files for the waiting round of the run `request`, or (null) of
+	 * every waiting run of the last plan (`batch-reply` answers, same `id`).
+	 */
+	| { type: 'batch-import'; id: number; request: WireRequest | null; files: BatchOutputFile[] }
+	/** Batch mode, files: one of the waiting input files (of the last plan's run `index`). */
+	| { type: 'batch-input'; id: number; index?: number; name: string };
 
 /** An output file uploaded for a files round: its name as given and its text. */
 export interface BatchOutputFile {

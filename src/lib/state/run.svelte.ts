@@ -162,10 +162,13 @@ export class RunState {
 	/** Browser storage, one figure for every page. */
 	readonly storage = storageUse;
 	/** Batch mode: the form's choice, a files round's downloads and uploads. */
-	readonly batch = new BatchPage(
-		() => this.#engine,
-		(request) => this.#run(() => this.#engine.start(request))
-	);
+	readonly batch = new BatchPage<UnfinishedRun>({
+		engine: () => this.#engine,
+		request: () => this.lastRequest,
+		goOn: () => this.#run(() => this.#engine.start(this.lastRequest!)),
+		key: (u) => runKey(u.plan),
+		waits: (u) => u.plan.batch !== undefined && ['interrupted', 'paused'].includes(u.state)
+	});
 	/** The last run started here (a files round's upload goes on with it). */
 	lastRequest = $state.raw<RunRequest | null>(null);
 

@@ -10,7 +10,7 @@ import { openIdbStore } from '$lib/adapters/idb-store';
 import { browserClientFactory } from './browser-client';
 import { PlanRunner } from './plan-runner';
 import { RunController } from './run-controller';
-import { batchReply, planBatchReply } from './batch-engine';
+import { batchReply } from './batch-engine';
 import { idleSnapshot, toRunError } from './run-snapshot';
 import { SnapshotThrottle, type FromWorker, type ToWorker } from './run-worker-protocol';
 
@@ -70,17 +70,10 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 			.then((end) => post({ type: 'plan-ended', ...end }));
 		return;
 	}
-	if (message.type === 'plan-batch-import' || message.type === 'plan-batch-input') {
-		const { id } = message;
-		void planBatchReply(planRunner, message)
-			.catch((e: unknown) => ({ ok: false as const, error: toRunError(e) }))
-			.then((reply) => post({ type: 'batch-reply', id, reply }));
-		return;
-	}
 	if (message.type === 'batch-import' || message.type === 'batch-input') {
 		const { id } = message;
 		void open()
-			.then((c) => batchReply(c, message))
+			.then((c) => batchReply(c, planRunner, message))
 			.catch((e: unknown) => ({ ok: false as const, error: toRunError(e) }))
 			.then((reply) => post({ type: 'batch-reply', id, reply }));
 		return;

@@ -1,6 +1,6 @@
 /** How far each stage of a stored run has got, in cases, for run lists and the partial labels. */
 import type { StoredRun } from '$lib/core/store/types';
-import { RUN_ALL_STAGES, stageRow } from '$lib/core/protocol';
+import { RUN_ALL_STAGES, stageRow, type StageName } from '$lib/core/protocol';
 import { STAGE_PATHS, type StageFile } from '$lib/core/record-names';
 import { runKey } from '$lib/core/names';
 import { m } from '$lib/paraglide/messages';
@@ -20,6 +20,14 @@ export interface StageCount {
 export const STAGES: { label: string; files: readonly StageFile[] }[] = RUN_ALL_STAGES.map((s) => {
 	const { ljpSetup, writes } = stageRow(s);
 	return { label: ljpSetup ?? s, files: writes };
+});
+
+/** The chip of `stage` named as the run lists name it: `done` of `total` cases. */
+export const stageChip = (stage: StageName, done: number, total: number, started = done > 0) => ({
+	label: stageRow(stage).ljpSetup ?? stage,
+	done,
+	total,
+	started
 });
 
 export function stageCounts(run: Pick<StoredRun, 'counts' | 'manifest'>): StageCount[] {
