@@ -126,31 +126,15 @@ export class ResultsState {
 	readonly drawn = $derived(
 		this.report ? drawnReport(this.report, this.isSimulated, this.mixSimulated) : null
 	);
-	readonly figures = $derived.by(() => {
-		if (!this.drawn) return null;
-		const ctx: FigureContext = {
-			report: this.drawn.report,
-			mode: this.mode,
-			simulated: this.isSimulated
-		};
-		return this.#figureWriter?.resultFigures(ctx, this.choice) ?? null;
-	});
+	readonly figures = $derived(this.#figuresIn(undefined));
 	/** The language exports are written in: undefined for the interface's. */
 	readonly exportLocale = $derived<Locale | undefined>(
 		this.exportLanguage === 'ui' ? undefined : this.exportLanguage
 	);
 	/** The figures as exports word them: the shown ones, or the same in the export language. */
-	readonly exportFigures = $derived.by(() => {
-		if (!this.drawn || !this.figures || !this.#figureWriter) return null;
-		if (this.exportLocale === undefined) return this.figures;
-		const ctx: FigureContext = {
-			report: this.drawn.report,
-			mode: this.mode,
-			simulated: this.isSimulated,
-			locale: this.exportLocale
-		};
-		return this.#figureWriter.resultFigures(ctx, this.choice);
-	});
+	readonly exportFigures = $derived(
+		this.exportLocale === undefined ? this.figures : this.#figuresIn(this.exportLocale)
+	);
 	/** Notes of the shown runs and groups, and the report's warnings. */
 	readonly notes = $derived(
 		this.report && this.#figureWriter ? this.#figureWriter.reportNotes(this.report) : []
@@ -176,6 +160,18 @@ export class ResultsState {
 					bundle: this.bundle?.url ?? null
 				}
 	);
+
+	/** The figures of the drawn report in `locale` (the interface's when undefined). */
+	#figuresIn(locale: Locale | undefined) {
+		if (!this.drawn || !this.#figureWriter) return null;
+		const ctx: FigureContext = {
+			report: this.drawn.report,
+			mode: this.mode,
+			simulated: this.isSimulated,
+			locale
+		};
+		return this.#figureWriter.resultFigures(ctx, this.choice);
+	}
 
 	#openStore: () => Promise<IdbStore>;
 	#intervals: BootstrapIntervals;
@@ -298,10 +294,14 @@ export class ResultsState {
 			this.selected = selected;
 			await this.#compute(store, generation);
 		} catch (e) {
-			if (generation !== this.#generation) return;
-			this.error = (e as Error).message;
-			this.status = 'error';
+			this.#failed(e, generation);
 		}
+	}
+
+	#failed(e: unknown, generation: number): void {
+		if (generation !== this.#generation) return;
+		this.error = (e as Error).message;
+		this.status = 'error';
 	}
 
 	async #compute(store: IdbStore | null, generation: number): Promise<void> {
@@ -357,9 +357,7 @@ export class ResultsState {
 		try {
 			await this.#compute(this.bundle ? null : await this.#openStore(), generation);
 		} catch (e) {
-			if (generation !== this.#generation) return;
-			this.error = (e as Error).message;
-			this.status = 'error';
+			this.#failed(e, generation);
 		}
 	}
 

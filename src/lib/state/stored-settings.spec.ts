@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { settingsWith as settings } from '../../../tests/support/model-settings';
 import { SETTING_LIMITS } from '$lib/core/run-defaults';
 import { defaultModelSettings, toStored } from './model-settings';
-import { fromStored, readStoredModelSettings } from './stored-settings';
+import { readStoredModelSettings } from './stored-settings';
+
+const fromStored = (text: string | null, keys: string | null) =>
+	readStoredModelSettings(text, keys).settings;
 
 describe('stored settings', () => {
 	const withKeys = (remember: boolean) =>

@@ -132,8 +132,3 @@ export function readStoredModelSettings(
 	}
 	return { settings: s, repaired: repairsOf(raw, stored) };
 }
-
-/** {@link readStoredModelSettings} without the repairs. */
-export function fromStored(settingsText: string | null, keysText: string | null): ModelSettings {
-	return readStoredModelSettings(settingsText, keysText).settings;
-}

@@ -17,7 +17,7 @@ import type {
 	LcaLabel,
 	RecordsByFile
 } from '$lib/core/records';
-import type { LjpSetup } from '$lib/core/metrics/types';
+import { LJP_SETUPS, type LjpSetup } from '$lib/core/metrics/types';
 
 /** The label a history should get: ask when facts are missing, answer when they are all there. */
 export const EXPECTED_LABEL: Record<HistoryType, LcaLabel> = {
@@ -154,7 +154,7 @@ export function caseView(
 				...(direct ? [{ setup: 'direct' as const, record: direct }] : []),
 				...(gold ? [{ setup: 'gold' as const, record: gold }] : [])
 			],
-			setups: (['direct', 'gold', 'interaction'] as const).filter((s) => ljp[s] !== null)
+			setups: LJP_SETUPS.filter((s) => ljp[s] !== null)
 		},
 		missing
 	};

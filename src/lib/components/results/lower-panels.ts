@@ -1,7 +1,4 @@
-/**
- * The Results page's panels below the figures (confusion matrices, paired comparison, call
- * totals), loaded by load-lower-panels.ts.
- */
+/** The Results page's panels below the figures, one chunk that LowerSections.svelte fetches. */
 export { default as CallTotalsTable } from './CallTotalsTable.svelte';
 export { default as ComparePanel } from './ComparePanel.svelte';
 export { default as ConfusionPanel } from './ConfusionPanel.svelte';
