@@ -11,12 +11,7 @@ import { isPlanSpendStore } from '../../lib/core/session';
 import { runOne } from '../session/one-run';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import {
-	AUTO_INITIAL_CONCURRENCY,
-	AUTO_MAX_CONCURRENCY,
-	LimiterPool
-} from '../../lib/core/model/limiter';
-import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { AUTO_INITIAL_CONCURRENCY, AUTO_MAX_CONCURRENCY } from '../../lib/core/model/limiter';
 import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
 import {
@@ -35,6 +30,7 @@ import { EXIT_CAPPED, SPEND_HELP, SPEND_OPTIONS, spendOptions } from '../session
 import type { CliIo, CommandHandler } from '../types';
 import {
 	engineInputs,
+	loggedLimiters,
 	OPTIONS as STAGE_OPTIONS,
 	readStageInputs,
 	SIMULATED_HELP,
@@ -169,17 +165,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 
 	const printer = createRunProgressPrinter(io);
 	let tracker: { noteRetry(): void } | null = null;
-	const limiters = new LimiterPool({
-		...(auto ? { auto: true } : { max: options.concurrency }),
-		onLimitChange: (endpoint, limit, reason) => {
-			// The pool names endpoints without query values; keys are hidden here as well.
-			if (!io.isTTY) {
-				io.stderr(
-					`concurrency: ${escapeControl(publicBaseUrl(endpoint, keys))} now ${limit} (${escapeControl(reason)})\n`
-				);
-			}
-		}
-	});
+	const limiters = loggedLimiters(auto, options.concurrency, keys, io);
 	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => tracker?.noteRetry());
 	const engine = engineInputs(parsed, inputs, client, io);
 	const spec = {

@@ -13,13 +13,16 @@ import {
 	type SessionRun
 } from '../../lib/core/session';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
-import { LimiterPool } from '../../lib/core/model/limiter';
-import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import type { generationOptionsFrom } from '../args';
-import { readValidDataset } from '../dataset-file';
-import { engineInputs, readStageInputs, stageClient, type StageValues } from '../commands/stage';
+import {
+	engineInputs,
+	loggedLimiters,
+	readPlanInputs,
+	stageClient,
+	type StageValues
+} from '../commands/stage';
 import type { CliIo } from '../types';
 import {
 	cappedText,
@@ -43,35 +46,19 @@ export async function runPlanCommand(
 	const plan = await planArgsFrom(values, flags, io, resolveOptions);
 	const first = plan.runs[0].args;
 	const { options } = first;
-	const limiters = new LimiterPool({
-		...(auto ? { auto: true } : { max: options.concurrency }),
-		onLimitChange: (endpoint, limit, reason) => {
-			if (!io.isTTY) {
-				io.stderr(
-					`concurrency: ${escapeControl(publicBaseUrl(endpoint, first.keys))} now ${limit} (${escapeControl(reason)})\n`
-				);
-			}
-		}
-	});
-	const read = onceEach(readValidDataset);
+	const limiters = loggedLimiters(auto, options.concurrency, first.keys, io);
 	const trackers: ({ noteRetry(): void } | undefined)[] = [];
-	const runs: SessionRun[] = [];
-	const said = new Set<string>();
-	const warnOnce = {
-		...io,
-		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
-	};
-	for (const [index, run] of plan.runs.entries()) {
-		const inputs = await readStageInputs(run.args, warnOnce, read);
-		const client = stageClient(run.args, inputs.pack, io, { limiters }, () =>
+	const inputs = await readPlanInputs(plan.runs, io);
+	const runs: SessionRun[] = plan.runs.map((run, index) => {
+		const client = stageClient(run.args, inputs[index].pack, io, { limiters }, () =>
 			trackers[index]?.noteRetry()
 		);
-		runs.push({
-			...engineInputs(run.args, inputs, client, io),
+		return {
+			...engineInputs(run.args, inputs[index], client, io),
 			mode: { kind: 'interactive', stages },
 			repetition: run.repetition
-		});
-	}
+		};
+	});
 	const store = runs[0].store;
 	const spend = isPlanSpendStore(store)
 		? await spendOptions(spendFlags, plan.spec, store, io.cwd)
@@ -141,18 +128,4 @@ function exitCode(runs: readonly RunOutcome[]): number {
 		(r) => r.error instanceof UsageError || r.error instanceof CheckpointError
 	);
 	return refused ? 2 : 1;
-}
-
-/** `fn`, called once per distinct first argument; the runs of a plan share one dataset read. */
-export function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
-	const done = new Map<string, Promise<R>>();
-	return (key: string, ...rest: A): Promise<R> => {
-		let result = done.get(key);
-		if (!result) {
-			result = fn(key, ...rest);
-			done.set(key, result);
-			result.catch(() => done.delete(key));
-		}
-		return result;
-	};
 }
