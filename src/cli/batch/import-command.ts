@@ -17,7 +17,7 @@ import { OPTIONS as STAGE_OPTIONS, readStageInputs, stageArgsFrom } from '../com
 import type { CliIo } from '../types';
 import { BATCH_OPTIONS, batchFolder } from './batch-flags';
 import { batchRunOptions, runBatchCli } from './run-batch';
-import { importIntoPlan } from './plan-import';
+import { importedText, importIntoPlan } from './plan-import';
 import { isPlan } from '../plan/plan-args';
 
 const OPTIONS = {
@@ -90,10 +90,6 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		args: rest
 	};
 	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });
-	io.stdout(
-		`Imported ${got.answers} answers of round ${got.round}` +
-			(got.missing ? ` (${got.missing} requests unanswered: asked again in the next round)` : '') +
-			'\n'
-	);
+	io.stdout(importedText('Imported', got));
 	return runBatchCli(cli, io);
 }

@@ -15,7 +15,7 @@ import { readPlanInputs, type StageValues } from '../commands/stage';
 import { planArgsFrom, type PlanFlags } from '../plan/plan-args';
 import type { CliIo } from '../types';
 import { batchFolder } from './batch-flags';
-import { planBatchExit, planBatchSummary } from './plan-batch-summary';
+import { planExit, planBatchSummary } from './plan-batch-summary';
 import { batchRunOptions, roundPrinter, runSender, STOPPED_TEXT, type BatchCli } from './run-batch';
 
 /** What every run of a batch plan shares: the stages, the mode, `--batch-dir`, the command. */
@@ -93,5 +93,5 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 		io.stderr(STOPPED_TEXT);
 		return 1;
 	}
-	return planBatchExit(outcomes);
+	return planExit(outcomes);
 }

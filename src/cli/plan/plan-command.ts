@@ -12,7 +12,6 @@ import {
 	type Session,
 	type SessionRun
 } from '../../lib/core/session';
-import { CheckpointError, UsageError } from '../../lib/core/errors';
 import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import type { generationOptionsFrom } from '../args';
@@ -31,6 +30,7 @@ import {
 	stopWhenCapped,
 	type SpendFlags
 } from '../session/spend-flags';
+import { planExit, stoppedLines } from '../batch/plan-batch-summary';
 import { planArgsFrom, type PlanFlags } from './plan-args';
 import { createPlanPrinter } from './plan-printer';
 
@@ -87,7 +87,7 @@ export async function runPlanCommand(
 			io.stderr(cappedText(result.snapshot));
 			return EXIT_CAPPED;
 		}
-		return exitCode(result.runs);
+		return planExit(result.runs);
 	} finally {
 		printer.end();
 	}
@@ -112,20 +112,8 @@ export function planSummary(
 				`${name}: completed, ${cases} cases (${run.result!.created ? 'started' : 'resumed'})`
 			);
 		} else {
-			const why = run.error instanceof Error ? run.error.message : String(run.error);
-			const [head, ...more] = why.split('\n');
-			lines.push(`${name}: ${run.status}: ${escapeControl(head)}`);
-			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
+			lines.push(...stoppedLines(name, run.status, run.error));
 		}
 	}
 	return `${lines.join('\n')}\n`;
-}
-
-/** 0 when every run completed; 2 when one was refused (usage, saved data); else 1. */
-function exitCode(runs: readonly RunOutcome[]): number {
-	if (runs.every((r) => r.status === 'done')) return 0;
-	const refused = runs.some(
-		(r) => r.error instanceof UsageError || r.error instanceof CheckpointError
-	);
-	return refused ? 2 : 1;
 }
