@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { RUN_ALL_STAGES, STAGE_NAMES, stagesNamed, type StageName } from '../../lib/core/protocol';
 import { isPlanSpendStore } from '../../lib/core/session';
+import type { Role } from '../../lib/core/records';
 import { runOne } from '../session/one-run';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -168,14 +169,9 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const limiters = loggedLimiters(auto, options.concurrency, keys, io);
 	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => tracker?.noteRetry());
 	const engine = engineInputs(parsed, inputs, client, io);
-	const spec = {
-		runId: options.runId,
-		models: [
-			{ evaluated: { model: engine.models.evaluated, endpoint: engine.endpoints.evaluated } }
-		],
-		user: { model: engine.models.user, endpoint: engine.endpoints.user },
-		judge: { model: engine.models.judge, endpoint: engine.endpoints.judge }
-	};
+	const role = (r: Role) => ({ model: engine.models[r], endpoint: engine.endpoints[r] });
+	const [user, judge] = [role('user'), role('judge')];
+	const spec = { runId: options.runId, models: [{ evaluated: role('evaluated') }], user, judge };
 	const spend = isPlanSpendStore(engine.store)
 		? await spendOptions(spendFlags, spec, engine.store, io.cwd)
 		: undefined;
