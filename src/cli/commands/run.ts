@@ -40,16 +40,18 @@ import {
 	summaryText
 } from './stage';
 
-const OPTIONS = {
+/** The flags of a run or a run plan, batch mode included: `run`'s, `batch import`'s and `batch status`'s. */
+export const RUN_OPTIONS = {
 	...STAGE_OPTIONS,
 	stages: { type: 'string' },
 	// Repeated, or with --repetitions or --plan: a run plan (`../plan/`).
 	model: { type: 'string', multiple: true },
 	repetitions: { type: 'string' },
 	plan: { type: 'string' },
-	...BATCH_OPTIONS,
-	...SPEND_OPTIONS
+	...BATCH_OPTIONS
 } as const;
+
+const OPTIONS = { ...RUN_OPTIONS, ...SPEND_OPTIONS } as const;
 
 /** Parses `--stages gen,dcg,…` (any order, `ljp` for the three LJP stages). */
 export function parseStages(raw: string | undefined): StageName[] {
