@@ -16,7 +16,6 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
-import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import {
 	manifestPath,
@@ -34,7 +33,6 @@ import {
 } from '../core/records';
 import { runKey } from '../core/names';
 import { compareRunKeys } from '../core/store/checks';
-import type { RecordHead } from '../core/store/heads';
 import type { CheckpointStore } from '../core/store/types';
 import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
 import { BatchFiles } from './fs-store-batch';
