@@ -72,7 +72,7 @@ export function formatTokens(
 }
 
 /** A TTY line redrawn in place; `end()` closes it, so what follows starts a line of its own. */
-function ttyLine(io: Pick<CliIo, 'stderr' | 'redraw'>) {
+export function ttyLine(io: Pick<CliIo, 'stderr' | 'redraw'>) {
 	let open = false;
 	return {
 		draw(line: string): void {
@@ -145,14 +145,17 @@ export function formatRunProgress(s: RunSnapshot, bar = false): string {
 	parts.push(`${s.cases.done}/${s.cases.total} cases`);
 	const estimate = s.status === 'running' ? `~${s.calls.estimatedTotal}` : String(s.calls.done);
 	parts.push(`${s.calls.done}/${estimate} calls`);
-	if (s.calls.perSecond !== null && s.status === 'running') {
-		const r = s.calls.perSecond;
-		parts.push(`${r.toFixed(r < 1 ? 2 : 1)} calls/s`);
-		if (s.etaMs !== null) parts.push(`ETA ${formatDuration(s.etaMs / 1000)}`);
-	}
+	if (s.status === 'running') parts.push(...callRate(s.calls.perSecond, s.etaMs));
 	parts.push(formatConcurrency(s.concurrency), `retries ${s.retries}`, `failures ${s.failures}`);
 	if (s.status !== 'running') parts.push(ended(s.status, s.elapsedMs));
 	return parts.join('  ');
+}
+
+/** `41.0 calls/s  ETA 2m01s` of a run or a plan under way, as parts of its line. */
+export function callRate(perSecond: number | null, etaMs: number | null): string[] {
+	if (perSecond === null) return [];
+	const eta = etaMs === null ? [] : [`ETA ${formatDuration(etaMs / 1000)}`];
+	return [`${perSecond.toFixed(perSecond < 1 ? 2 : 1)} calls/s`, ...eta];
 }
 
 /** Per stage, `gen 24/24 (3 resumed, 170 calls)`, one line each, for the end of a run. */
@@ -191,7 +194,7 @@ export function createRunProgressPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'r
 		if (finished) {
 			end();
 			io.stderr(
-				`${[...formatRunStages(s), `  ${formatTokens({ calls: s.calls.byRole, tokens: s.tokens, retries: s.retries, failures: s.failures })}`].join('\n')}\n`
+				`${[...formatRunStages(s), `  ${formatTokens({ ...s, calls: s.calls.byRole })}`].join('\n')}\n`
 			);
 		}
 	};

@@ -12,24 +12,16 @@ import { parseArgs } from 'node:util';
 import { importBatchOutputs } from '../../lib/core/batch/import';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import { parseStages } from '../commands/run';
-import { OPTIONS as STAGE_OPTIONS, readStageInputs, stageArgsFrom } from '../commands/stage';
+import { parseStages, RUN_OPTIONS } from '../commands/run';
+import { readStageInputs, stageArgsFrom } from '../commands/stage';
 import type { CliIo } from '../types';
-import { BATCH_OPTIONS, batchFolder } from './batch-flags';
+import { batchFolder } from './batch-flags';
 import { batchRunOptions, runBatchCli } from './run-batch';
-import { importIntoPlan } from './plan-import';
+import { importedText, importIntoPlan } from './plan-import';
 import { isPlan } from '../plan/plan-args';
 
-const OPTIONS = {
-	...STAGE_OPTIONS,
-	...BATCH_OPTIONS,
-	stages: { type: 'string' },
-	'allow-missing': { type: 'boolean' },
-	// A plan's flags, as `run` takes them: one import goes on with every run of the plan.
-	model: { type: 'string', multiple: true },
-	repetitions: { type: 'string' },
-	plan: { type: 'string' }
-} as const;
+// A plan's flags, as `run` takes them: one import goes on with every run of the plan.
+const OPTIONS = { ...RUN_OPTIONS, 'allow-missing': { type: 'boolean' } } as const;
 
 /** Largest output file read (a JS string holds at most about 512 MiB). */
 const MAX_FILE_BYTES = 500 * 1024 * 1024;
@@ -90,10 +82,6 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		args: rest
 	};
 	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });
-	io.stdout(
-		`Imported ${got.answers} answers of round ${got.round}` +
-			(got.missing ? ` (${got.missing} requests unanswered: asked again in the next round)` : '') +
-			'\n'
-	);
+	io.stdout(importedText('Imported', got));
 	return runBatchCli(cli, io);
 }

@@ -11,13 +11,11 @@ import { runName } from '../../lib/core/layout';
 import { openSession } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { generationOptionsFrom } from '../args';
-import { readValidDataset } from '../dataset-file';
-import { readStageInputs, type StageValues } from '../commands/stage';
+import { readPlanInputs, type StageValues } from '../commands/stage';
 import { planArgsFrom, type PlanFlags } from '../plan/plan-args';
-import { onceEach } from '../plan/plan-command';
 import type { CliIo } from '../types';
 import { batchFolder } from './batch-flags';
-import { planBatchExit, planBatchSummary } from './plan-batch-summary';
+import { planExit, planBatchSummary } from './plan-batch-summary';
 import { batchRunOptions, roundPrinter, runSender, STOPPED_TEXT, type BatchCli } from './run-batch';
 
 /** What every run of a batch plan shares: the stages, the mode, `--batch-dir`, the command. */
@@ -38,20 +36,10 @@ export async function planBatchClis(
 	io: CliIo
 ): Promise<BatchCli[]> {
 	const plan = await planArgsFrom(values, flags, io, generationOptionsFrom);
-	const { stages, mode, args } = shared;
-	const folder = batchFolder(shared.batchDir, plan.runs[0].args.options.outputRoot, io.cwd);
-	const read = onceEach(readValidDataset);
-	const said = new Set<string>();
-	const warnOnce = {
-		...io,
-		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
-	};
-	const runs: BatchCli[] = [];
-	for (const run of plan.runs) {
-		const inputs = await readStageInputs(run.args, warnOnce, read);
-		runs.push({ parsed: run.args, inputs, stages, mode, folder, args });
-	}
-	return runs;
+	const { batchDir, ...common } = shared;
+	const folder = batchFolder(batchDir, plan.runs[0].args.options.outputRoot, io.cwd);
+	const inputs = await readPlanInputs(plan.runs, io);
+	return plan.runs.map((run, i) => ({ ...common, folder, parsed: run.args, inputs: inputs[i] }));
 }
 
 /** `run --batch …` with a plan: every run of it in batch mode. */
@@ -105,5 +93,5 @@ export async function runPlanBatchCli(clis: readonly BatchCli[], io: CliIo): Pro
 		io.stderr(STOPPED_TEXT);
 		return 1;
 	}
-	return planBatchExit(outcomes);
+	return planExit(outcomes);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchRound } from '../../lib/core/batch/store';
 import type { RunOutcome } from '../../lib/core/session';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
-import { planBatchExit, planBatchSummary, type PlanBatchRow } from './plan-batch-summary';
+import { planExit, planBatchSummary, type PlanBatchRow } from './plan-batch-summary';
 
 const run = (runId: string) => ({ runId, model: 'm' });
 const round: BatchRound = {
@@ -40,7 +40,7 @@ describe('a batch plan: exit code', () => {
 		['a run refused (saved data)', [failed(new CheckpointError('x')), done], 2],
 		['a run refused (usage)', [failed(new UsageError('x')), failed(new Error('y'))], 2]
 	] as const)('%s', (_what, outcomes, code) => {
-		expect(planBatchExit(outcomes.map((o, i) => ({ ...run(`r${i}`), ...o })))).toBe(code);
+		expect(planExit(outcomes.map((o, i) => ({ ...run(`r${i}`), ...o })))).toBe(code);
 	});
 });
 

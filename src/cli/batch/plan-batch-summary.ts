@@ -13,7 +13,7 @@ import { nextLines, roundPaths } from './waiting-text';
 /** A run's outcome with its name on the terminal and its files-mode folder. */
 export type PlanBatchRow = RunOutcome & { label: string; folder: string };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function planBatchSummary(
 	rows: readonly PlanBatchRow[],
@@ -34,10 +34,7 @@ export function planBatchSummary(
 	for (const row of rows) {
 		const name = `  ${row.label}`;
 		if (row.status === 'failed' || row.status === 'stopped') {
-			const why = row.error instanceof Error ? row.error.message : String(row.error);
-			const [head, ...more] = why.split('\n');
-			lines.push(`${name}: ${aborted ? 'stopped' : 'failed'}: ${escapeControl(head)}`);
-			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
+			lines.push(...stoppedLines(name, aborted ? 'stopped' : 'failed', row.error));
 		} else if (row.status === 'done') {
 			const { result, rounds, longestChain } = row;
 			lines.push(
@@ -63,8 +60,19 @@ export function planBatchSummary(
 	return `${lines.map((l) => escapeControl(l)).join('\n')}\n`;
 }
 
-/** 0 every run completed; 2 a run was refused; 1 one failed; else 3 when a run waits. */
-export function planBatchExit(outcomes: readonly RunOutcome[]): number {
+/** `name: status: why`, and the error's further lines indented below it. */
+export function stoppedLines(name: string, status: string, error: unknown): string[] {
+	const why = error instanceof Error ? error.message : String(error);
+	const [head, ...more] = why.split('\n');
+	const rest = more.map((line) => `      ${escapeControl(line)}`);
+	return [`${name}: ${status}: ${escapeControl(head)}`, ...rest];
+}
+
+/**
+ * A plan's exit code: 0 every run completed; 2 a run was refused (usage, saved data); 1 one
+ * failed; else 3 when a run waits (batch files mode).
+ */
+export function planExit(outcomes: readonly RunOutcome[]): number {
 	const errors = outcomes.flatMap((o) =>
 		o.status === 'failed' || o.status === 'stopped' ? [o.error] : []
 	);

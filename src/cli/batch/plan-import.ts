@@ -13,6 +13,15 @@ import type { CliIo } from '../types';
 import { planBatchClis, planRunName, runPlanBatchCli, type PlanBatchFlags } from './plan-batch-cli';
 import { batchRunOptions } from './run-batch';
 
+/** `<lead> 12 answers of round 2`, and the requests left unanswered. */
+export const importedText = (
+	lead: string,
+	g: { answers: number; round: number; missing: number }
+) =>
+	`${lead} ${g.answers} answers of round ${g.round}` +
+	(g.missing ? ` (${g.missing} requests unanswered: asked again in the next round)` : '') +
+	'\n';
+
 export async function importIntoPlan(
 	files: { name: string; text: string }[],
 	values: StageValues,
@@ -27,11 +36,7 @@ export async function importIntoPlan(
 	const keys = await Promise.all(options.map(async (o) => runKey(await batchRunKey(o))));
 	for (const g of got) {
 		const cli = clis[keys.indexOf(runKey(g.run))];
-		io.stdout(
-			`${planRunName(cli)}: imported ${g.answers} answers of round ${g.round}` +
-				(g.missing ? ` (${g.missing} requests unanswered: asked again in the next round)` : '') +
-				'\n'
-		);
+		io.stdout(importedText(`${planRunName(cli)}: imported`, g));
 	}
 	return runPlanBatchCli(clis, io);
 }

@@ -21,6 +21,7 @@ import { engineInputs, type StageArgs, type StageInputs } from '../commands/stag
 import type { CliIo } from '../types';
 import { runOne, type OneRunEnd } from '../session/one-run';
 import { EXIT_WAITING } from './batch-flags';
+import { plural } from './plan-batch-summary';
 import { waitingText } from './waiting-text';
 
 /** The engine never calls it: batch passes bring their own client. */
@@ -104,8 +105,6 @@ export async function runBatchCli(cli: BatchCli, io: CliIo): Promise<number> {
 	);
 	return 0;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The summary of a finished batch run (every pass resumes what the one before saved). */
 function batchSummary(result: RunStagesResult, outputRoot: string): string {

@@ -13,22 +13,13 @@ import { runKey } from '../../lib/core/names';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { DEFAULT_OUTPUT_ROOT, generationOptionsFrom } from '../args';
 import { modelDirName } from '../../lib/core/layout';
-import { OPTIONS as STAGE_OPTIONS, type StageValues } from '../commands/stage';
+import { RUN_OPTIONS } from '../commands/run';
+import type { StageValues } from '../commands/stage';
 import { isPlan, planArgsFrom, type PlanFlags } from '../plan/plan-args';
-import { BATCH_OPTIONS } from './batch-flags';
 import type { CliIo } from '../types';
 
-const OPTIONS = {
-	...STAGE_OPTIONS,
-	...BATCH_OPTIONS,
-	stages: { type: 'string' },
-	model: { type: 'string', multiple: true },
-	repetitions: { type: 'string' },
-	plan: { type: 'string' }
-} as const;
-
 export async function batchStatus(args: string[], io: CliIo): Promise<number> {
-	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { values } = parseArgs({ args, options: RUN_OPTIONS, strict: true });
 	const { model: models = [], repetitions, plan, ...flags } = values;
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) return planStatus(flags, planFlags, io);

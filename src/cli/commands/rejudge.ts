@@ -3,30 +3,26 @@
  * endpoint or prompt pack into a new run id (`--as`), sharing the source's generation records
  * (`rejudgeRun`, `core/engine/rejudge/`). Exit codes as the generation commands.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import { UsageError } from '../../lib/core/errors';
 import { modelDirName, runIdProblem } from '../../lib/core/layout';
 import { checkBaseUrl, publicBaseUrl } from '../../lib/core/model/base-url';
-import { DEFAULT_PROMPT_PACK } from '../../lib/core/prompts';
 import { SIMULATED_ENDPOINT } from '../../lib/core/run-config';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import { FsStore } from '../../lib/adapters/fs-store';
 import { GENERATION_OPTIONS_HELP } from '../args';
-import { readValidDataset } from '../dataset-file';
 import { createProgressPrinter } from '../progress';
 import { runOne } from '../session/one-run';
 import type { CliIo, CommandHandler } from '../types';
 import {
+	engineInputs,
 	EXIT_CODES,
 	OPTIONS,
-	readPack,
+	readStageInputs,
 	SIMULATED_HELP,
 	stageArgsFrom,
 	stageClient,
-	summaryText,
-	toolInfo
+	summaryText
 } from './stage';
 
 const REJUDGE_OPTIONS = {
@@ -63,17 +59,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
 	const endpoint = parsed.simulated
 		? SIMULATED_ENDPOINT
 		: publicBaseUrl(options.roles.judge.baseURL, parsed.keys);
-	const { dataset, warnings } = await readValidDataset(options.dataset, {
-		label: parsed.datasetLabel,
-		notFound: options.datasetChoice.notFound,
-		historyFields: options.historyFields,
-		categoriesPath: options.categoriesPath
-	});
-	for (const w of warnings) io.stderr(`warning: ${escapeControl(w.text)}\n`);
-	const pack =
-		parsed.promptsPath === undefined
-			? DEFAULT_PROMPT_PACK
-			: await readPack(resolve(io.cwd, parsed.promptsPath), parsed.promptsPath);
+	// Re-judging reads every case: a dataset seal only spares the parse of the warnings.
+	const inputs = await readStageInputs(parsed, io);
+	const dataset = (await inputs.loadDataset?.()) ?? inputs.dataset;
+	const { pack } = inputs;
 	const printer = createProgressPrinter(io);
 	const limiters = new LimiterPool({ max: options.concurrency });
 	let tracker: { noteRetry(): void } | null = null;
@@ -81,22 +70,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
 	// Only the settings typed change the source's: the rest made its generation records.
 	const given = (flag: keyof typeof values) => values[flag] !== undefined;
 	const { timeout_s, retries, judge_temperature } = options.settings;
-	const store = new FsStore(options.outputRoot, {
-		onNotice: (m) => io.stderr(`note: ${escapeControl(m)}\n`)
-	});
 	const source = { runId: options.runId, modelDir: await modelDirName(parsed.models.evaluated) };
 	const end = await runOne(
 		{
-			dataset,
-			client,
-			store,
+			// The row's models; the re-judged run takes the source's (its judge: `judge` below), as
+			// it takes the source's selected cases and settings.
+			...engineInputs(parsed, { dataset, pack }, client, io),
 			runId: as,
-			// The row's models; the re-judged run takes the source's (its judge: `judge` below).
-			models: parsed.models,
-			endpoints: parsed.endpoints,
-			pack,
-			keys: parsed.keys,
-			tool: toolInfo(),
 			mode: {
 				kind: 'rejudge',
 				source,

@@ -8,15 +8,11 @@
 import { parseArgs } from 'node:util';
 import { RUN_ALL_STAGES, STAGE_NAMES, stagesNamed, type StageName } from '../../lib/core/protocol';
 import { isPlanSpendStore } from '../../lib/core/session';
+import type { Role } from '../../lib/core/records';
 import { runOne } from '../session/one-run';
 import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import {
-	AUTO_INITIAL_CONCURRENCY,
-	AUTO_MAX_CONCURRENCY,
-	LimiterPool
-} from '../../lib/core/model/limiter';
-import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { AUTO_INITIAL_CONCURRENCY, AUTO_MAX_CONCURRENCY } from '../../lib/core/model/limiter';
 import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
 import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
 import {
@@ -35,6 +31,7 @@ import { EXIT_CAPPED, SPEND_HELP, SPEND_OPTIONS, spendOptions } from '../session
 import type { CliIo, CommandHandler } from '../types';
 import {
 	engineInputs,
+	loggedLimiters,
 	OPTIONS as STAGE_OPTIONS,
 	readStageInputs,
 	SIMULATED_HELP,
@@ -43,16 +40,18 @@ import {
 	summaryText
 } from './stage';
 
-const OPTIONS = {
+/** The flags of a run or a run plan, batch mode included: `run`'s, `batch import`'s and `batch status`'s. */
+export const RUN_OPTIONS = {
 	...STAGE_OPTIONS,
 	stages: { type: 'string' },
 	// Repeated, or with --repetitions or --plan: a run plan (`../plan/`).
 	model: { type: 'string', multiple: true },
 	repetitions: { type: 'string' },
 	plan: { type: 'string' },
-	...BATCH_OPTIONS,
-	...SPEND_OPTIONS
+	...BATCH_OPTIONS
 } as const;
+
+const OPTIONS = { ...RUN_OPTIONS, ...SPEND_OPTIONS } as const;
 
 /** Parses `--stages gen,dcg,…` (any order, `ljp` for the three LJP stages). */
 export function parseStages(raw: string | undefined): StageName[] {
@@ -169,27 +168,12 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 
 	const printer = createRunProgressPrinter(io);
 	let tracker: { noteRetry(): void } | null = null;
-	const limiters = new LimiterPool({
-		...(auto ? { auto: true } : { max: options.concurrency }),
-		onLimitChange: (endpoint, limit, reason) => {
-			// The pool names endpoints without query values; keys are hidden here as well.
-			if (!io.isTTY) {
-				io.stderr(
-					`concurrency: ${escapeControl(publicBaseUrl(endpoint, keys))} now ${limit} (${escapeControl(reason)})\n`
-				);
-			}
-		}
-	});
+	const limiters = loggedLimiters(auto, options.concurrency, keys, io);
 	const client = stageClient(parsed, inputs.pack, io, { limiters }, () => tracker?.noteRetry());
 	const engine = engineInputs(parsed, inputs, client, io);
-	const spec = {
-		runId: options.runId,
-		models: [
-			{ evaluated: { model: engine.models.evaluated, endpoint: engine.endpoints.evaluated } }
-		],
-		user: { model: engine.models.user, endpoint: engine.endpoints.user },
-		judge: { model: engine.models.judge, endpoint: engine.endpoints.judge }
-	};
+	const role = (r: Role) => ({ model: engine.models[r], endpoint: engine.endpoints[r] });
+	const [user, judge] = [role('user'), role('judge')];
+	const spec = { runId: options.runId, models: [{ evaluated: role('evaluated') }], user, judge };
 	const spend = isPlanSpendStore(engine.store)
 		? await spendOptions(spendFlags, spec, engine.store, io.cwd)
 		: undefined;

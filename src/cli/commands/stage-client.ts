@@ -2,6 +2,8 @@
  * The model client of a generation command: the offline simulated provider, or the roles'
  * endpoints over `node:http` with the run's retries and timeout.
  */
+import { publicBaseUrl } from '../../lib/core/model/base-url';
+import { LimiterPool } from '../../lib/core/model/limiter';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../lib/core/model/openai-client';
 import type { ModelClient } from '../../lib/core/model/types';
 import { createSimulatedClient } from '../../lib/core/simulated';
@@ -44,6 +46,24 @@ export function stageClient(
 					`retry: case ${escapeControl(String(event.caseNumber))}, ${event.role} model ` +
 						`${escapeControl(event.model)}: ${escapeControl(event.reason)}; ` +
 						`attempt ${event.attempt + 1} of ${event.maxAttempts} in ${formatNumber(event.delayMs / 1000, 1)}s\n`
+				);
+			}
+		}
+	});
+}
+
+/**
+ * The limiter pool of `run` and of a run plan: `auto`, or at most `max` calls in flight per
+ * endpoint; off a terminal, each change of a limit is logged (endpoints without `keys`).
+ */
+export function loggedLimiters(auto: boolean, max: number, keys: string[], io: CliIo): LimiterPool {
+	return new LimiterPool({
+		...(auto ? { auto: true } : { max }),
+		onLimitChange: (endpoint, limit, reason) => {
+			// The pool names endpoints without query values; keys are hidden here as well.
+			if (!io.isTTY) {
+				io.stderr(
+					`concurrency: ${escapeControl(publicBaseUrl(endpoint, keys))} now ${limit} (${escapeControl(reason)})\n`
 				);
 			}
 		}

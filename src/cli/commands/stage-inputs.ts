@@ -31,3 +31,36 @@ export async function readStageInputs(
 			: await readPack(resolve(io.cwd, promptsPath), promptsPath);
 	return { ...inputs, pack };
 }
+
+/**
+ * The inputs of each run of a plan, in order: each dataset file is read once for all of them,
+ * and each warning said once.
+ */
+export async function readPlanInputs(
+	runs: readonly { args: StageArgs }[],
+	io: CliIo
+): Promise<StageInputs[]> {
+	const read = onceEach(readValidDataset);
+	const said = new Set<string>();
+	const warnOnce = {
+		...io,
+		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
+	};
+	const inputs: StageInputs[] = [];
+	for (const { args } of runs) inputs.push(await readStageInputs(args, warnOnce, read));
+	return inputs;
+}
+
+/** `fn`, called once per distinct first argument; the runs of a plan share one dataset read. */
+function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
+	const done = new Map<string, Promise<R>>();
+	return (key: string, ...rest: A): Promise<R> => {
+		let result = done.get(key);
+		if (!result) {
+			result = fn(key, ...rest);
+			done.set(key, result);
+			result.catch(() => done.delete(key));
+		}
+		return result;
+	};
+}

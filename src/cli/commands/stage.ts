@@ -38,10 +38,10 @@ export {
 	type StageArgs,
 	type StageValues
 } from './stage-args';
-export { readStageInputs, type StageInputs } from './stage-inputs';
+export { readPlanInputs, readStageInputs, type StageInputs } from './stage-inputs';
 export { readPack } from './prompt-pack-file';
 export { engineInputs, toolInfo, type EngineInputs } from './stage-engine';
-export { stageClient } from './stage-client';
+export { loggedLimiters, stageClient } from './stage-client';
 export { EXIT_CODES, SIMULATED_HELP, summaryText } from './stage-texts';
 
 /** The command `name`: a stage, or an alias for several (`ljp`), as `../../lib/core/protocol` declares. */

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Dataset, DatasetProblem } from '../../lib/core/dataset/load';
 import { classOf } from '../../lib/core/dataset/categories';
 import { formatNumber } from '../../lib/core/report/format';
+import { displayWidth } from '../../lib/core/results/text-table';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { GENERATION_OPTIONS } from '../args';
 import { formatInvalidDataset, readDatasetFile } from '../dataset-file';
@@ -104,30 +105,18 @@ function summaryText(
 	return `${lines.join('\n')}\n`;
 }
 
-/** Aligned columns; CJK characters take two terminal cells. */
+/** Aligned columns; East Asian wide characters take two terminal cells (`displayWidth`). */
 function table(rows: string[][]): string[] {
 	const widths: number[] = [];
 	for (const row of rows)
-		row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cellWidth(cell))));
+		row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
 	return rows.map(
 		(row) =>
 			'  ' +
 			row
 				.map((cell, i) =>
-					i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - cellWidth(cell) + 2)
+					i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - displayWidth(cell) + 2)
 				)
 				.join('')
 	);
-}
-
-function cellWidth(text: string): number {
-	let width = 0;
-	for (const ch of text)
-		width +=
-			/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
-				ch
-			)
-				? 2
-				: 1;
-	return width;
 }

@@ -12,14 +12,16 @@ import {
 	type Session,
 	type SessionRun
 } from '../../lib/core/session';
-import { CheckpointError, UsageError } from '../../lib/core/errors';
-import { LimiterPool } from '../../lib/core/model/limiter';
-import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import type { generationOptionsFrom } from '../args';
-import { readValidDataset } from '../dataset-file';
-import { engineInputs, readStageInputs, stageClient, type StageValues } from '../commands/stage';
+import {
+	engineInputs,
+	loggedLimiters,
+	readPlanInputs,
+	stageClient,
+	type StageValues
+} from '../commands/stage';
 import type { CliIo } from '../types';
 import {
 	cappedText,
@@ -28,6 +30,7 @@ import {
 	stopWhenCapped,
 	type SpendFlags
 } from '../session/spend-flags';
+import { planExit, stoppedLines } from '../batch/plan-batch-summary';
 import { planArgsFrom, type PlanFlags } from './plan-args';
 import { createPlanPrinter } from './plan-printer';
 
@@ -43,35 +46,19 @@ export async function runPlanCommand(
 	const plan = await planArgsFrom(values, flags, io, resolveOptions);
 	const first = plan.runs[0].args;
 	const { options } = first;
-	const limiters = new LimiterPool({
-		...(auto ? { auto: true } : { max: options.concurrency }),
-		onLimitChange: (endpoint, limit, reason) => {
-			if (!io.isTTY) {
-				io.stderr(
-					`concurrency: ${escapeControl(publicBaseUrl(endpoint, first.keys))} now ${limit} (${escapeControl(reason)})\n`
-				);
-			}
-		}
-	});
-	const read = onceEach(readValidDataset);
+	const limiters = loggedLimiters(auto, options.concurrency, first.keys, io);
 	const trackers: ({ noteRetry(): void } | undefined)[] = [];
-	const runs: SessionRun[] = [];
-	const said = new Set<string>();
-	const warnOnce = {
-		...io,
-		stderr: (t: string) => (said.has(t) ? undefined : (said.add(t), io.stderr(t)))
-	};
-	for (const [index, run] of plan.runs.entries()) {
-		const inputs = await readStageInputs(run.args, warnOnce, read);
-		const client = stageClient(run.args, inputs.pack, io, { limiters }, () =>
+	const inputs = await readPlanInputs(plan.runs, io);
+	const runs: SessionRun[] = plan.runs.map((run, index) => {
+		const client = stageClient(run.args, inputs[index].pack, io, { limiters }, () =>
 			trackers[index]?.noteRetry()
 		);
-		runs.push({
-			...engineInputs(run.args, inputs, client, io),
+		return {
+			...engineInputs(run.args, inputs[index], client, io),
 			mode: { kind: 'interactive', stages },
 			repetition: run.repetition
-		});
-	}
+		};
+	});
 	const store = runs[0].store;
 	const spend = isPlanSpendStore(store)
 		? await spendOptions(spendFlags, plan.spec, store, io.cwd)
@@ -100,7 +87,7 @@ export async function runPlanCommand(
 			io.stderr(cappedText(result.snapshot));
 			return EXIT_CAPPED;
 		}
-		return exitCode(result.runs);
+		return planExit(result.runs);
 	} finally {
 		printer.end();
 	}
@@ -125,34 +112,8 @@ export function planSummary(
 				`${name}: completed, ${cases} cases (${run.result!.created ? 'started' : 'resumed'})`
 			);
 		} else {
-			const why = run.error instanceof Error ? run.error.message : String(run.error);
-			const [head, ...more] = why.split('\n');
-			lines.push(`${name}: ${run.status}: ${escapeControl(head)}`);
-			lines.push(...more.map((line) => `      ${escapeControl(line)}`));
+			lines.push(...stoppedLines(name, run.status, run.error));
 		}
 	}
 	return `${lines.join('\n')}\n`;
-}
-
-/** 0 when every run completed; 2 when one was refused (usage, saved data); else 1. */
-function exitCode(runs: readonly RunOutcome[]): number {
-	if (runs.every((r) => r.status === 'done')) return 0;
-	const refused = runs.some(
-		(r) => r.error instanceof UsageError || r.error instanceof CheckpointError
-	);
-	return refused ? 2 : 1;
-}
-
-/** `fn`, called once per distinct first argument; the runs of a plan share one dataset read. */
-export function onceEach<A extends unknown[], R>(fn: (key: string, ...rest: A) => Promise<R>) {
-	const done = new Map<string, Promise<R>>();
-	return (key: string, ...rest: A): Promise<R> => {
-		let result = done.get(key);
-		if (!result) {
-			result = fn(key, ...rest);
-			done.set(key, result);
-			result.catch(() => done.delete(key));
-		}
-		return result;
-	};
 }

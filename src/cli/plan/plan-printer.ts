@@ -6,7 +6,7 @@
 import { runName } from '../../lib/core/layout';
 import type { SessionRow, SessionSnapshot } from '../../lib/core/session';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import { formatDuration, formatTokens } from '../progress';
+import { callRate, formatTokens, ttyLine } from '../progress';
 import { spendLine } from '../session/spend-flags';
 import type { CliIo } from '../types';
 
@@ -16,11 +16,7 @@ export function formatPlanProgress(s: SessionSnapshot): string {
 	const live = ['running', 'pausing', 'paused', 'stopping'].includes(s.status);
 	const parts = ['plan', `${done}/${s.runs.length} runs done`];
 	parts.push(`${s.calls.done}/${live ? `~${s.calls.estimatedTotal}` : s.calls.done} calls`);
-	if (live && s.calls.perSecond !== null) {
-		const r = s.calls.perSecond;
-		parts.push(`${r.toFixed(r < 1 ? 2 : 1)} calls/s`);
-		if (s.etaMs !== null) parts.push(`ETA ${formatDuration(s.etaMs / 1000)}`);
-	}
+	if (live) parts.push(...callRate(s.calls.perSecond, s.etaMs));
 	const limits = [...new Set(s.endpoints.map((e) => e.limit))];
 	if (limits.length > 0) parts.push(`concurrency ${limits.join('/')}`);
 	const spent = spendLine(s);
@@ -35,27 +31,17 @@ export function formatPlanRow(row: SessionRow): string {
 	const s = row.run;
 	if (!s) return head;
 	const stages = s.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ');
-	const tokens = formatTokens({
-		calls: s.calls.byRole,
-		tokens: s.tokens,
-		retries: s.retries,
-		failures: s.failures
-	});
-	return `${head}; ${stages}; ${s.calls.done} calls; ${tokens}; failures ${s.failures}`;
+	return `${head}; ${stages}; ${s.calls.done} calls; ${formatTokens({ ...s, calls: s.calls.byRole })}; failures ${s.failures}`;
 }
 
 export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
 	onSnapshot: (s: SessionSnapshot) => void;
 	end: () => void;
 } {
-	let lineOpen = false;
+	const { draw, end } = ttyLine(io);
 	let lastStep = -1;
 	let lastStatus: SessionSnapshot['status'] = 'running';
 	const reported = new Set<number>();
-	const end = () => {
-		if (lineOpen) io.stderr('\n');
-		lineOpen = false;
-	};
 	const onSnapshot = (s: SessionSnapshot) => {
 		const ended = s.runs
 			.map((row, i) => [row, i] as const)
@@ -70,10 +56,7 @@ export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>
 			}
 		}
 		if (io.isTTY) {
-			const line = formatPlanProgress(s);
-			if (io.redraw) io.redraw(line);
-			else io.stderr(`\r\x1b[2K${line}`);
-			lineOpen = true;
+			draw(formatPlanProgress(s));
 			if (!['running', 'pausing', 'paused', 'stopping'].includes(s.status)) end();
 			return;
 		}

@@ -20,6 +20,7 @@ import { batchAnswersPath, batchStatePath, planSpendPath, type RunKey } from '..
 import { parsePlanSpend, type PlanSpend } from '../core/session/spend';
 import type { StoreContext } from './fs-store-context';
 import { readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
+import { dropTornCallLine } from './fs-store-torn';
 import { writeAll } from './fs-store-write';
 
 /** `FsStore`'s part of `BatchStore`. */
@@ -40,9 +41,13 @@ export class BatchFiles {
 	}
 
 	async writeState(run: RunKey, state: BatchState): Promise<void> {
-		const path = this.#ctx.pathOf(batchStatePath(run));
 		const text = `${JSON.stringify(BatchState.parse(state), null, 1)}\n`;
-		await this.#ctx.serial(path, async () => {
+		await this.#replace(this.#ctx.pathOf(batchStatePath(run)), text);
+	}
+
+	/** Replaces `path` whole, its folder synced: a crash leaves the old file or the new one. */
+	#replace(path: string, text: string): Promise<void> {
+		return this.#ctx.serial(path, async () => {
 			await fs.mkdir(dirname(path), { recursive: true });
 			await replaceFile(path, text);
 			await syncDir(dirname(path));
@@ -61,13 +66,11 @@ export class BatchFiles {
 	}
 
 	/** Replaced whole, as `state.json`: a crash leaves the old spend or the new one. */
-	async writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
-		const path = this.#ctx.pathOf(planSpendPath(planId));
-		await this.#ctx.serial(path, async () => {
-			await fs.mkdir(dirname(path), { recursive: true });
-			await replaceFile(path, `${JSON.stringify(spend, null, 1)}\n`);
-			await syncDir(dirname(path));
-		});
+	writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
+		return this.#replace(
+			this.#ctx.pathOf(planSpendPath(planId)),
+			`${JSON.stringify(spend, null, 1)}\n`
+		);
 	}
 
 	async append(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
@@ -76,12 +79,10 @@ export class BatchFiles {
 		const bytes = Buffer.from(answers.map(batchAnswerLine).join(''), 'utf8');
 		await this.#ctx.serial(path, async () => {
 			await fs.mkdir(dirname(path), { recursive: true });
-			if (!this.#checked.has(path)) {
-				await cutTornTail(path);
-				this.#checked.add(path);
-			}
-			const handle = await fs.open(path, 'a');
+			const handle = await fs.open(path, 'a+');
 			try {
+				if (!this.#checked.has(path)) await dropTornCallLine(handle);
+				this.#checked.add(path);
 				await writeAll(handle, bytes, path);
 				await handle.sync();
 			} finally {
@@ -104,11 +105,4 @@ export class BatchFiles {
 		await fs.rm(this.#ctx.pathOf(batchStatePath(run)), { force: true });
 		await removeIfEmpty(dirname(answers));
 	}
-}
-
-/** Cuts a last line without its line end (a crash mid-append) off the file. */
-async function cutTornTail(path: string): Promise<void> {
-	const bytes = await readIfExists(path);
-	if (bytes === null || bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
-	await fs.truncate(path, bytes.lastIndexOf(0x0a) + 1);
 }

@@ -4,7 +4,6 @@
  * of, and where notes go.
  */
 import type { RunKey } from '../core/layout';
-import { runKey } from '../core/names';
 
 export interface StoreContext {
 	/** The output root (`--output-root`). */
@@ -21,11 +20,6 @@ export interface StoreContext {
 
 /** The `code` of a Node file-system error (`ENOENT`, `ENOSPC`, …). */
 export const errorCode = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code;
-
-/** `runs/<id>/<model>`: what a lock covers. */
-export function runName(run: RunKey): string {
-	return runKey(run);
-}
 
 /** Per-path chains of tasks: each starts once the one before it has settled, failed or not. */
 export class SerialQueues {

@@ -1,7 +1,7 @@
 /**
  * Torn lines: a crash mid-append can leave a final line without its line end. That can only be
  * an interrupted write, so a stage file's writer moves it aside, byte for byte, to `<file>.torn`
- * (`.torn-2`, … for later ones) and says so; a call log's writer drops it.
+ * (`.torn-2`, … for later ones) and says so; a call log's (or batch answers') writer drops it.
  */
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -76,8 +76,9 @@ async function moveTornLine(
 }
 
 /**
- * Cuts a call log's last line when it has no line end (a crash mid-write), reading the file
- * backwards from its end in blocks until the previous line end: never the whole log.
+ * Cuts the last line of a call log (or of a batch run's answers) when it has no line end (a crash
+ * mid-write), reading the file backwards from its end in blocks until the previous line end:
+ * never the whole log. The handle must be open for reading.
  */
 export async function dropTornCallLine(handle: FileHandle): Promise<void> {
 	const { size } = await handle.stat();

@@ -16,7 +16,6 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
-import type { CallLogEntry } from '../core/calls/schema';
 import type { CallLog } from '../core/calls/types';
 import {
 	manifestPath,
@@ -32,13 +31,13 @@ import {
 	type OperationalEntry,
 	type StageFile
 } from '../core/records';
+import { runKey } from '../core/names';
 import { compareRunKeys } from '../core/store/checks';
-import type { RecordHead } from '../core/store/heads';
 import type { CheckpointStore } from '../core/store/types';
 import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
 import { BatchFiles } from './fs-store-batch';
 import { CallLogFiles } from './fs-store-calls';
-import { runName, SerialQueues, type StoreContext } from './fs-store-context';
+import { SerialQueues, type StoreContext } from './fs-store-context';
 import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
 import { acquireLock, lockFilePath, releaseLock } from './fs-store-lock';
 import { createManifestFile, readManifestFile, recordOperationalFile } from './fs-store-manifest';
@@ -94,7 +93,7 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 			root,
 			pathOf: (layoutPath) => this.pathOf(layoutPath),
 			serial: (path, task) => this.#queues.run(path, task),
-			holdsLock: (run) => this.#locked.has(runName(run)),
+			holdsLock: (run) => this.#locked.has(runKey(run)),
 			notice: (message) => notice(message)
 		};
 		this.#files = new StageFiles(this.#ctx);
@@ -118,13 +117,13 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		});
 		// Another process may have written while this one did not hold the lock.
 		await this.#forget(run);
-		this.#locked.add(runName(run));
+		this.#locked.add(runKey(run));
 		let held = true;
 		return async () => {
 			if (!held) return;
 			held = false;
 			await this.#forget(run);
-			this.#locked.delete(runName(run));
+			this.#locked.delete(runKey(run));
 			await releaseLock(path, info);
 		};
 	}
@@ -135,69 +134,35 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		await this.#files.forget(run);
 	}
 
-	readManifest(run: RunKey): Promise<Manifest | null> {
-		return readManifestFile(this.pathOf(manifestPath(run)), run);
-	}
-
-	createManifest(manifest: Manifest): Promise<void> {
+	readManifest = (run: RunKey) => readManifestFile(this.pathOf(manifestPath(run)), run);
+	createManifest = (manifest: Manifest) => {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
 		return createManifestFile(this.pathOf(manifestPath(run)), manifest);
-	}
+	};
+	recordOperational = (run: RunKey, entry: OperationalEntry) =>
+		recordOperationalFile(this.pathOf(manifestPath(run)), run, entry);
 
-	recordOperational(run: RunKey, entry: OperationalEntry): Promise<void> {
-		return recordOperationalFile(this.pathOf(manifestPath(run)), run, entry);
-	}
-
-	readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
-		return this.#files.read(run, file);
-	}
-
-	/** See `StageFiles.heads`: kept per locked session, so a file is parsed once. */
-	readHeads(run: RunKey, file: StageFile): Promise<RecordHead[]> {
-		return this.#files.heads(run, file);
-	}
-
-	appendRecord(run: RunKey, file: StageFile, record: AnyRecord): Promise<void> {
-		return this.#files.append(run, file, record);
-	}
-
+	// Stage files (`fs-store-stage-files.ts`); heads are kept per locked session, parsed once.
+	readRecords = (run: RunKey, file: StageFile) => this.#files.read(run, file);
+	readHeads = (run: RunKey, file: StageFile) => this.#files.heads(run, file);
+	appendRecord = (run: RunKey, file: StageFile, record: AnyRecord) =>
+		this.#files.append(run, file, record);
 	/** One reorder at a time in this process (`reorderInTurn`): a plan's runs end together. */
-	finalizeStageFile(run: RunKey, file: StageFile, order: readonly string[]): Promise<void> {
-		return reorderInTurn(this.#ctx, this.#files, run, file, order);
-	}
+	finalizeStageFile = (run: RunKey, file: StageFile, order: readonly string[]) =>
+		reorderInTurn(this.#ctx, this.#files, run, file, order);
 
-	/** Appends one line to `calls.jsonl`; see `fs-store-calls.ts`. */
-	appendCall(run: RunKey, line: string): Promise<void> {
-		return this.#calls.append(run, line);
-	}
+	// The call log (`fs-store-calls.ts`).
+	appendCall = (run: RunKey, line: string) => this.#calls.append(run, line);
+	readCalls = (run: RunKey) => this.#calls.read(run);
 
-	readCalls(run: RunKey): Promise<CallLogEntry[]> {
-		return this.#calls.read(run);
-	}
-
-	readBatchState(run: RunKey): Promise<BatchState | null> {
-		return this.#batch.readState(run);
-	}
-
-	writeBatchState(run: RunKey, state: BatchState): Promise<void> {
-		return this.#batch.writeState(run, state);
-	}
-
-	appendBatchAnswers(run: RunKey, answers: readonly SavedBatchAnswer[]): Promise<void> {
-		return this.#batch.append(run, answers);
-	}
-
-	readBatchAnswers(run: RunKey): Promise<SavedBatchAnswer[]> {
-		return this.#batch.read(run);
-	}
-
-	readPlanSpend(planId: string): Promise<PlanSpend | null> {
-		return this.#batch.readPlanSpend(planId);
-	}
-
-	writePlanSpend(planId: string, spend: PlanSpend): Promise<void> {
-		return this.#batch.writePlanSpend(planId, spend);
-	}
+	// BatchStore and PlanSpendStore (`fs-store-batch.ts`): a batch run's rounds, a plan's spend.
+	readBatchState = (run: RunKey) => this.#batch.readState(run);
+	writeBatchState = (run: RunKey, state: BatchState) => this.#batch.writeState(run, state);
+	appendBatchAnswers = (run: RunKey, answers: readonly SavedBatchAnswer[]) =>
+		this.#batch.append(run, answers);
+	readBatchAnswers = (run: RunKey) => this.#batch.read(run);
+	readPlanSpend = (planId: string) => this.#batch.readPlanSpend(planId);
+	writePlanSpend = (planId: string, spend: PlanSpend) => this.#batch.writePlanSpend(planId, spend);
 
 	async listRuns(): Promise<RunKey[]> {
 		const runs: RunKey[] = [];
@@ -246,21 +211,11 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		await removeIfEmpty(dirname(runDir));
 	}
 
-	sealStage(run: RunKey, stage: string, key: string, files: readonly StageFile[]): Promise<void> {
-		return this.#seals.seal(run, stage, key, files);
-	}
-
-	isStageSealed(
-		run: RunKey,
-		stage: string,
-		key: string,
-		files: readonly StageFile[]
-	): Promise<boolean> {
-		return this.#seals.isSealed(run, stage, key, files);
-	}
-
+	// Resume seals (`fs-store-seals.ts`).
+	sealStage = (run: RunKey, stage: string, key: string, files: readonly StageFile[]) =>
+		this.#seals.seal(run, stage, key, files);
+	isStageSealed = (run: RunKey, stage: string, key: string, files: readonly StageFile[]) =>
+		this.#seals.isSealed(run, stage, key, files);
 	/** The dataset seal last written with the run's stage seals, or null (read without the lock). */
-	readDatasetSeal(run: RunKey): Promise<DatasetSeal | null> {
-		return this.#seals.readDatasetSeal(run);
-	}
+	readDatasetSeal = (run: RunKey) => this.#seals.readDatasetSeal(run);
 }

@@ -15,7 +15,7 @@ import {
 } from '../core/batch/store';
 import { batchAnswersPath, batchStatePath, planSpendPath, type RunKey } from '../core/layout';
 import { parsePlanSpend, type PlanSpend } from '../core/session/spend';
-import { callRange } from './idb-ranges';
+import { runRange } from './idb-ranges';
 import type { Db } from './idb-schema';
 import { storedLabel, writeTx } from './idb-write';
 
@@ -42,7 +42,7 @@ export async function appendBatchAnswers(
 	const lines = answers.map((a) => batchAnswerLine(a).slice(0, -1));
 	await writeTx(db, 'batch_answers', storedLabel(batchAnswersPath(run)), async (tx) => {
 		const store = tx.objectStore('batch_answers');
-		const last = await store.openKeyCursor(callRange(run), 'prev');
+		const last = await store.openKeyCursor(runRange(run), 'prev');
 		const first = last ? (last.primaryKey[2] as number) + 1 : 0;
 		// Queued at once: awaiting each add would take a round trip per answer. Each is watched
 		// at once too, so an add refused midway leaves no unwatched rejection of the earlier ones.
@@ -57,7 +57,7 @@ export async function appendBatchAnswers(
 }
 
 export async function readBatchAnswers(db: Db, run: RunKey): Promise<SavedBatchAnswer[]> {
-	const rows = await db.getAll('batch_answers', callRange(run));
+	const rows = await db.getAll('batch_answers', runRange(run));
 	// Every row is whole (written in a transaction), so each ends its line: none is dropped as torn.
 	const text = rows.map((row) => `${row.json}\n`).join('');
 	return parseBatchAnswers(text, storedLabel(batchAnswersPath(run)));

@@ -9,7 +9,7 @@
 import { parseCallLog } from '../core/calls/log';
 import { callTotals, type CallTotals } from '../core/calls/totals';
 import type { RunKey } from '../core/layout';
-import { callRange } from './idb-ranges';
+import { runRange } from './idb-ranges';
 import type { Db } from './idb-schema';
 import { writeTx } from './idb-write';
 
@@ -29,10 +29,10 @@ export async function readCallTotals(db: Db, run: RunKey, fileLabel: string): Pr
 	const tx = db.transaction(['manifests', 'calls'], 'readonly');
 	const [row, count] = await Promise.all([
 		tx.objectStore('manifests').get(key),
-		tx.objectStore('calls').count(callRange(run))
+		tx.objectStore('calls').count(runRange(run))
 	]);
 	if (row?.callTotals?.lines === count) return row.callTotals.totals;
-	const rows = await db.getAll('calls', callRange(run));
+	const rows = await db.getAll('calls', runRange(run));
 	const totals = callTotals(parseCallLog(rows.map((r) => `${r.json}\n`).join(''), fileLabel));
 	await saveCallTotals(db, run, { lines: rows.length, totals }).catch(() => {
 		// Only a cache: a full disk or a closed connection leaves the totals to be computed again.
@@ -45,7 +45,7 @@ async function saveCallTotals(db: Db, run: RunKey, saved: SavedCallTotals): Prom
 	await writeTx(db, ['manifests', 'calls'], 'browser storage', async (tx) => {
 		const manifests = tx.objectStore('manifests');
 		const row = await manifests.get([run.runId, run.modelDir]);
-		const count = await tx.objectStore('calls').count(callRange(run));
+		const count = await tx.objectStore('calls').count(runRange(run));
 		if (!row || count !== saved.lines || row.callTotals?.lines === count) return;
 		await manifests.put({ ...row, callTotals: saved });
 	});

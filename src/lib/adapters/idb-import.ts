@@ -6,11 +6,10 @@
 import { callTotals } from '../core/calls/totals';
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
-import { caseKey, type StageFile } from '../core/record-names';
+import type { StageFile } from '../core/record-names';
 import { runLabel } from '../core/store/checks';
-import { PAIRED_FILES } from '../core/store/identity';
 import { reviewRowsToImport } from './idb-reviews';
-import type { RecordRow } from './idb-rows';
+import { recordRow, type RecordRow } from './idb-rows';
 import type { IdbStore } from './idb-store';
 import type { BundleRun } from './zip-bundle';
 
@@ -50,24 +49,12 @@ export class ImportConflictError extends CheckpointError {
 }
 
 function rowsOf(entry: BundleRun): RecordRow[] {
-	const rows: RecordRow[] = [];
-	for (const [file, content] of Object.entries(entry.files) as [
-		StageFile,
-		NonNullable<BundleRun['files'][StageFile]>
-	][]) {
-		content.records.forEach((record, seq) => {
-			rows.push({
-				runId: entry.run.runId,
-				modelDir: entry.run.modelDir,
-				file,
-				seq,
-				case_number: caseKey(record.case_number),
-				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
-				json: content.lines[seq]
-			});
-		});
-	}
-	return rows;
+	const files = Object.entries(entry.files) as [StageFile, BundleRun['files'][StageFile]][];
+	return files.flatMap(([file, content]) =>
+		(content?.records ?? []).map((record, seq) =>
+			recordRow(entry.run, file, seq, record, content!.lines[seq])
+		)
+	);
 }
 
 /**

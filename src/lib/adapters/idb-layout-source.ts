@@ -18,10 +18,11 @@ import {
 import { STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import type { AnyRecord, RecordsByFile } from '../core/records';
 import type { LayoutSource } from '../core/results/source';
-import { checkRecord, runLabel } from '../core/store/checks';
+import { runLabel } from '../core/store/checks';
 import { manifestText } from '../core/store/manifest-file';
 import type { CaseRecords } from '../core/store/types';
 import { listStoredRuns } from './idb-listing';
+import { parseRecordRows } from './idb-parse';
 import { reviewFiles } from './idb-reviews';
 import type { IdbStore } from './idb-store';
 
@@ -131,24 +132,12 @@ export async function readCaseRecords(
 	const out = {} as Record<StageFile, AnyRecord[]>;
 	for (const file of STAGE_FILE_NAMES) {
 		const rows = await store.caseRows(run, file, caseNumber);
-		const label = `browser storage: ${stageFilePath(run, file)}`;
-		out[file] = rows
-			.sort((a, b) => a.seq - b.seq)
-			.map((row) => {
-				let value: unknown;
-				try {
-					value = JSON.parse(row.json);
-				} catch (e) {
-					throw new CheckpointError([
-						coded('jsonl_not_json', {
-							file: label,
-							line: row.seq + 1,
-							detail: (e as Error).message
-						})
-					]);
-				}
-				return checkRecord(file, value, `${label}, line ${row.seq + 1}`);
-			});
+		out[file] = parseRecordRows(
+			run,
+			file,
+			rows.sort((a, b) => a.seq - b.seq),
+			true
+		);
 	}
 	return out as unknown as CaseRecords;
 }

@@ -8,23 +8,27 @@ import { checkRecord } from '../core/store/checks';
 import type { RecordRow } from './idb-rows';
 import { storedLabel } from './idb-write';
 
-/** Parses and checks record rows, naming the line of the first bad one. */
+/**
+ * Parses and checks record rows, naming the line of the first bad one: its position among `rows`
+ * (a whole file), or with `atSeq` its own (some rows of a file, e.g. one case's).
+ */
 export function parseRecordRows(
 	run: RunKey,
 	file: StageFile,
-	rows: readonly RecordRow[]
+	rows: readonly Pick<RecordRow, 'json' | 'seq'>[],
+	atSeq = false
 ): AnyRecord[] {
 	const label = storedLabel(stageFilePath(run, file));
 	return rows.map((row, i) => {
-		const where = `${label}, line ${i + 1}`;
+		const line = atSeq ? row.seq + 1 : i + 1;
 		let value: unknown;
 		try {
 			value = JSON.parse(row.json);
 		} catch (e) {
 			throw new CheckpointError([
-				coded('jsonl_not_json', { file: label, line: i + 1, detail: (e as Error).message })
+				coded('jsonl_not_json', { file: label, line, detail: (e as Error).message })
 			]);
 		}
-		return checkRecord(file, value, where);
+		return checkRecord(file, value, `${label}, line ${line}`);
 	});
 }

@@ -4,11 +4,6 @@
 import type { RunKey } from '../core/layout';
 import type { StageFile } from '../core/record-names';
 
-/** A run's review rows, by reviewer then decision. */
-export function reviewRange(run: RunKey): IDBKeyRange {
-	return IDBKeyRange.bound([run.runId, run.modelDir, ''], [run.runId, run.modelDir, '\uffff', []]);
-}
-
 /** The case_number of a call-log line as a string ('' when it has none), for `by_case`. */
 export function callCaseKey(json: string): string {
 	try {
@@ -19,12 +14,13 @@ export function callCaseKey(json: string): string {
 	}
 }
 
-/** A run's rows keyed [runId, modelDir, seq] in seq order: its call log, its batch answers. */
-export function callRange(run: RunKey): IDBKeyRange {
-	return IDBKeyRange.bound(
-		[run.runId, run.modelDir, -Infinity],
-		[run.runId, run.modelDir, Infinity]
-	);
+/**
+ * Every row of a run in a store keyed [runId, modelDir, …] (all but `plans`), in key order: its
+ * call log and batch answers in seq order, its reviews by reviewer. An array sorts after every
+ * other key, so `[]` closes the range.
+ */
+export function runRange(run: RunKey): IDBKeyRange {
+	return IDBKeyRange.bound([run.runId, run.modelDir], [run.runId, run.modelDir, []]);
 }
 
 /**
@@ -32,8 +28,5 @@ export function callRange(run: RunKey): IDBKeyRange {
  * [runId, modelDir, file, seq].
  */
 export function fileRange(run: RunKey, file: StageFile): IDBKeyRange {
-	return IDBKeyRange.bound(
-		[run.runId, run.modelDir, file, -Infinity],
-		[run.runId, run.modelDir, file, Infinity]
-	);
+	return IDBKeyRange.bound([run.runId, run.modelDir, file], [run.runId, run.modelDir, file, []]);
 }

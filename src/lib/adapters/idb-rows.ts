@@ -3,9 +3,11 @@
  * schema that holds them is `idb-schema.ts`).
  */
 import type { CallTotals } from '../core/calls/totals';
-import type { Manifest } from '../core/records';
-import type { StageFile } from '../core/record-names';
+import type { RunKey } from '../core/layout';
+import type { AnyRecord, Manifest } from '../core/records';
+import { caseKey, type StageFile } from '../core/record-names';
 import type { RecordHead } from '../core/store/heads';
+import { PAIRED_FILES } from '../core/store/identity';
 
 /** A run's manifest. Key: [runId, modelDir]. */
 export interface ManifestRow {
@@ -40,6 +42,28 @@ export interface RecordRow {
 	history_type: string;
 	/** `JSON.stringify(record)`. */
 	json: string;
+}
+
+/** The row of `record` (`json`, its line as saved) at `seq` of a stage file of `run`. */
+export function recordRow(
+	run: RunKey,
+	file: StageFile,
+	seq: number,
+	record: AnyRecord,
+	json: string
+): RecordRow {
+	// The index compares strings (PROTOCOL.md §5); `json` keeps the record's own type.
+	const history_type = PAIRED_FILES.has(file) ? String(record.history_type) : '';
+	const { runId, modelDir } = run;
+	return {
+		runId,
+		modelDir,
+		file,
+		seq,
+		case_number: caseKey(record.case_number),
+		history_type,
+		json
+	};
 }
 
 /**

@@ -14,12 +14,12 @@ import { CheckpointError } from '../core/errors';
 import { coded } from '../core/said';
 import { callLogPath, manifestPath, stageFilePath, type RunKey } from '../core/layout';
 import { runKey } from '../core/names';
-import { caseKey, STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
+import { STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
 import type { AnyRecord, Manifest, OperationalEntry } from '../core/records';
 import { recordHead, type RecordHead } from '../core/store/heads';
 import { checkManifest, withOperationalEntry } from '../core/store/manifest-file';
 import { checkRecordToAppend, compareRunKeys, runLabel } from '../core/store/checks';
-import { aboutRecord, orderByIdentity, PAIRED_FILES, recordIdentity } from '../core/store/identity';
+import { aboutRecord, orderByIdentity, recordIdentity } from '../core/store/identity';
 import type { CheckpointStore } from '../core/store/types';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
@@ -28,8 +28,8 @@ import { readCallTotals } from './idb-call-totals';
 import { readHeadRows } from './idb-heads';
 import { heldRuns, lockRun } from './idb-locks';
 import { parseRecordRows } from './idb-parse';
-import { callCaseKey, callRange, fileRange, reviewRange } from './idb-ranges';
-import type { ReviewRow } from './idb-rows';
+import { callCaseKey, fileRange, runRange } from './idb-ranges';
+import { recordRow, type ReviewRow } from './idb-rows';
 import { openWorkbenchDb, type IdbStoreOptions } from './idb-open';
 import { RUN_STORES, type Db } from './idb-schema';
 import { LABEL_PREFIX, storedLabel, writeTx } from './idb-write';
@@ -140,11 +140,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 	}
 
 	async readRecords(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
-		const rows = await this.#db.getAllFromIndex('records', 'by_file', [
-			run.runId,
-			run.modelDir,
-			file
-		]);
+		const rows = await this.#db.getAll('records', fileRange(run, file));
 		return parseRecordRows(run, file, rows);
 	}
 
@@ -166,21 +162,10 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 		await writeTx(this.#db, ['records', 'heads'], label, async (tx) => {
 			const store = tx.objectStore('records');
 			// Within one readwrite transaction no other append can take the same seq.
-			const last = await store
-				.index('by_file')
-				.openKeyCursor([run.runId, run.modelDir, file], 'prev');
+			const last = await store.openKeyCursor(fileRange(run, file), 'prev');
 			const seq = last ? (last.primaryKey[3] as number) + 1 : 0;
 			await tx.objectStore('heads').put({ ...run, file, seq, head });
-			await store.add({
-				runId: run.runId,
-				modelDir: run.modelDir,
-				file,
-				seq,
-				// The index compares strings (PROTOCOL.md §5); `json` keeps the record's own type.
-				case_number: caseKey(record.case_number),
-				history_type: PAIRED_FILES.has(file) ? String(record.history_type) : '',
-				json
-			});
+			await store.add(recordRow(run, file, seq, record, json));
 		}).catch((e) => {
 			if ((e as Error).name === 'ConstraintError') {
 				throw aboutRecord('record_saved_already', label, identity);
@@ -194,14 +179,14 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 		const case_key = callCaseKey(json);
 		await writeTx(this.#db, 'calls', storedLabel(callLogPath(run)), async (tx) => {
 			const store = tx.objectStore('calls');
-			const last = await store.openKeyCursor(callRange(run), 'prev');
+			const last = await store.openKeyCursor(runRange(run), 'prev');
 			const seq = last ? (last.primaryKey[2] as number) + 1 : 0;
 			await store.add({ runId: run.runId, modelDir: run.modelDir, seq, case_key, json });
 		});
 	}
 
 	async readCalls(run: RunKey): Promise<CallLogEntry[]> {
-		const rows = await this.#db.getAll('calls', callRange(run));
+		const rows = await this.#db.getAll('calls', runRange(run));
 		return parseCallLog(rows.map((row) => `${row.json}\n`).join(''), storedLabel(callLogPath(run)));
 	}
 
@@ -232,20 +217,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 		const release = await this.lock(run);
 		try {
 			await writeTx(this.#db, [...RUN_STORES], runLabel(run), async (tx) => {
-				await tx.objectStore('manifests').delete([run.runId, run.modelDir]);
-				await tx.objectStore('reviews').delete(reviewRange(run));
-				await tx.objectStore('calls').delete(callRange(run));
-				await tx.objectStore('batch_states').delete([run.runId, run.modelDir]);
-				await tx.objectStore('batch_answers').delete(callRange(run));
-				const index = tx.objectStore('records').index('by_file');
-				for (const file of STAGE_FILE_NAMES) {
-					await tx.objectStore('heads').delete(fileRange(run, file));
-					let cursor = await index.openCursor([run.runId, run.modelDir, file]);
-					while (cursor) {
-						await cursor.delete();
-						cursor = await cursor.continue();
-					}
-				}
+				for (const name of RUN_STORES) await tx.objectStore(name).delete(runRange(run));
 			});
 		} finally {
 			await release();
@@ -256,7 +228,7 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 		const label = storedLabel(stageFilePath(run, file));
 		await writeTx(this.#db, ['records', 'heads'], label, async (tx) => {
 			const store = tx.objectStore('records');
-			const rows = await store.index('by_file').getAll([run.runId, run.modelDir, file]);
+			const rows = await store.getAll(fileRange(run, file));
 			const sorted = orderByIdentity(rows, (row) => recordIdentity(file, row), order, label);
 			if (sorted.every((row, i) => row === rows[i])) return;
 			// Each head moves with its row; a row without one is caught by readHeads' count check.
@@ -298,32 +270,27 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 
 	/** How many records a stage file holds. */
 	async countRecords(run: RunKey, file: StageFile): Promise<number> {
-		return this.#db.countFromIndex('records', 'by_file', [run.runId, run.modelDir, file]);
+		return this.#db.count('records', fileRange(run, file));
 	}
 
 	/** How many lines the run's call log holds. */
 	async countCalls(run: RunKey): Promise<number> {
-		return this.#db.count('calls', callRange(run));
+		return this.#db.count('calls', runRange(run));
 	}
 
 	/** A stage file's lines as saved (each record's JSON), in file order. */
 	async recordLines(run: RunKey, file: StageFile): Promise<string[]> {
-		const rows = await this.#db.getAllFromIndex('records', 'by_file', [
-			run.runId,
-			run.modelDir,
-			file
-		]);
-		return rows.map((row) => row.json);
+		return (await this.#db.getAll('records', fileRange(run, file))).map((row) => row.json);
 	}
 
 	/** The run's call-log lines as saved, in written order. */
 	async callLines(run: RunKey): Promise<string[]> {
-		return (await this.#db.getAll('calls', callRange(run))).map((row) => row.json);
+		return (await this.#db.getAll('calls', runRange(run))).map((row) => row.json);
 	}
 
 	/** The run's review rows (every reviewer), by reviewer and decision. */
 	async reviewRows(run: RunKey): Promise<ReviewRow[]> {
-		return this.#db.getAll('reviews', reviewRange(run));
+		return this.#db.getAll('reviews', runRange(run));
 	}
 
 	/** Saves one review, replacing the reviewer's earlier review of the decision. */

@@ -2,10 +2,9 @@
 import type { CallTotals } from '../core/calls/totals';
 import { CheckpointError } from '../core/errors';
 import type { RunKey } from '../core/layout';
-import { STAGE_FILE_NAMES } from '../core/record-names';
 import type { Manifest } from '../core/records';
 import { coded } from '../core/said';
-import { callCaseKey, callRange } from './idb-ranges';
+import { callCaseKey, runRange } from './idb-ranges';
 import type { RecordRow, ReviewRow } from './idb-rows';
 import type { Db } from './idb-schema';
 import { writeTx } from './idb-write';
@@ -55,19 +54,11 @@ export async function writeRunRows(
 			for (const entry of runs) {
 				const { runId, modelDir } = entry.run;
 				// Call-log rows live only with their run; none can be left without one, but be sure.
-				await calls.delete(callRange(entry.run));
+				await calls.delete(runRange(entry.run));
+				// A replaced run's rounds were of the run it replaces; its reviews are merged, never deleted.
 				if (replace) {
-					await manifests.delete([runId, modelDir]);
-					// A replaced run's rounds were of the run it replaces.
-					await tx.objectStore('batch_states').delete([runId, modelDir]);
-					await tx.objectStore('batch_answers').delete(callRange(entry.run));
-					const index = records.index('by_file');
-					for (const file of STAGE_FILE_NAMES) {
-						let cursor = await index.openCursor([runId, modelDir, file]);
-						while (cursor) {
-							await cursor.delete();
-							cursor = await cursor.continue();
-						}
+					for (const name of ['manifests', 'records', 'batch_states', 'batch_answers'] as const) {
+						await tx.objectStore(name).delete(runRange(entry.run));
 					}
 				}
 				const callTotals = entry.callTotals && {
