@@ -9,7 +9,7 @@ import { RunController, type RunRequest } from './run-controller';
 import { workerRunEngine, type RunWorkerLike } from './run-engine';
 import { loadPlans, type RunPlan } from './run-plans';
 import { idleSnapshot, runOf, type RunSnapshot } from './run-snapshot';
-import { SnapshotThrottle, toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
+import { snapshotPoster, toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
 const ENDPOINTS = {
@@ -48,13 +48,13 @@ function request(overrides: Partial<RunRequest> = {}): RunRequest {
 	};
 }
 
-describe('SnapshotThrottle', () => {
+describe('snapshotPoster', () => {
 	afterEach(() => vi.useRealTimers());
 
 	it('posts a change of status at once and coalesces the rest to one post per interval', () => {
 		vi.useFakeTimers();
 		const posted: RunSnapshot[] = [];
-		const throttle = new SnapshotThrottle((s) => posted.push(s), 50);
+		const throttle = snapshotPoster((s) => posted.push(s), 50);
 		const running = { ...idleSnapshot(), status: 'running' as const };
 		throttle.changed(running);
 		expect(posted).toHaveLength(1);

@@ -3,6 +3,7 @@
  * each side: the request as it crosses (plain data: the dataset's cases, the pack, the client's
  * spec with its keys, never a function), and the worker's throttle of snapshots.
  */
+import { SnapshotThrottle } from '$lib/core/engine/snapshot-throttle';
 import type { RunDataset } from '$lib/core/engine/types';
 import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
@@ -104,42 +105,36 @@ export function toWire(request: RunRequest): WireRequest {
 }
 
 /**
- * Posts the controller's snapshots at most every `intervalMs`, the last one always: a run answers
- * hundreds of calls a second at high concurrency, and the page draws once a frame at most. A
- * change of status, run or error goes at once, so Pause, Stop and the error panel never lag.
+ * Posts the controller's snapshots at the core's pace (at most one every `intervalMs`), the last
+ * one always: a run answers hundreds of calls a second at high concurrency, and the page draws
+ * once a frame at most. A change of status, run or error goes at once, so Pause, Stop and the
+ * error panel never lag.
  */
-export class SnapshotThrottle {
-	#last: RunSnapshot | null = null;
-	#pending: RunSnapshot | null = null;
-	#timer: ReturnType<typeof setTimeout> | null = null;
-	readonly #post: (snapshot: RunSnapshot) => void;
-	readonly #intervalMs: number;
-
-	constructor(post: (snapshot: RunSnapshot) => void, intervalMs = 50) {
-		this.#post = post;
-		this.#intervalMs = intervalMs;
-	}
-
-	changed(snapshot: RunSnapshot): void {
-		const last = this.#last;
-		const urgent =
-			!last ||
-			last.status !== snapshot.status ||
-			last.run !== snapshot.run ||
-			last.error !== snapshot.error;
-		this.#pending = snapshot;
-		if (urgent) return this.flush();
-		this.#timer ??= setTimeout(() => this.flush(), this.#intervalMs);
-	}
-
-	/** Posts the latest snapshot now, if one waits. */
-	flush(): void {
-		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = null;
-		const snapshot = this.#pending;
-		this.#pending = null;
-		if (!snapshot) return;
-		this.#last = snapshot;
-		this.#post(snapshot);
-	}
+export function snapshotPoster(post: (snapshot: RunSnapshot) => void, intervalMs = 50) {
+	let latest: RunSnapshot | null = null;
+	let posted: RunSnapshot | null = null;
+	const pace = new SnapshotThrottle<RunSnapshot | null>(
+		{
+			intervalMs,
+			onSnapshot: (snapshot) => {
+				if (snapshot && snapshot !== posted) post((posted = snapshot));
+			}
+		},
+		() => latest
+	);
+	return {
+		changed(snapshot: RunSnapshot): void {
+			const was = posted;
+			latest = snapshot;
+			const urgent =
+				!was ||
+				was.status !== snapshot.status ||
+				was.run !== snapshot.run ||
+				was.error !== snapshot.error;
+			if (urgent) pace.now();
+			else pace.changed();
+		},
+		/** Posts the latest snapshot now, if it was not posted yet. */
+		flush: () => pace.last()
+	};
 }

@@ -12,11 +12,11 @@ import { PlanRunner } from './plan-runner';
 import { RunController } from './run-controller';
 import { batchReply } from './batch-engine';
 import { idleSnapshot, toRunError } from './run-snapshot';
-import { SnapshotThrottle, type FromWorker, type ToWorker } from './run-worker-protocol';
+import { snapshotPoster, type FromWorker, type ToWorker } from './run-worker-protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => scope.postMessage(message);
-const throttle = new SnapshotThrottle((snapshot) => post({ type: 'snapshot', snapshot }));
+const throttle = snapshotPoster((snapshot) => post({ type: 'snapshot', snapshot }));
 
 let controller: Promise<RunController> | null = null;
 const planRunner = new PlanRunner();

@@ -34,7 +34,7 @@ export interface CallMeta {
 	round?: number;
 }
 
-/** What a context reports of its calls: `RunProgress` for one stage, the run's progress for `runAll`. */
+/** What a context reports of its calls: `RunTracker` for one stage, the run's progress for `runAll`. */
 export interface CallCounter {
 	/** One answered model call of `role`, with the usage the provider reported. */
 	call(role: Role, usage: { promptTokens: number; completionTokens: number } | null): void;
