@@ -6,6 +6,7 @@
 import type { RunOutcome } from '../../lib/core/session';
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import { CheckpointError, UsageError } from '../../lib/core/errors';
+import { messageOf } from '../../lib/core/engine/run-errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { EXIT_WAITING } from './batch-flags';
 import { nextLines, roundPaths } from './waiting-text';
@@ -62,8 +63,7 @@ export function planBatchSummary(
 
 /** `name: status: why`, and the error's further lines indented below it. */
 export function stoppedLines(name: string, status: string, error: unknown): string[] {
-	const why = error instanceof Error ? error.message : String(error);
-	const [head, ...more] = why.split('\n');
+	const [head, ...more] = messageOf(error).split('\n');
 	const rest = more.map((line) => `      ${escapeControl(line)}`);
 	return [`${name}: ${status}: ${escapeControl(head)}`, ...rest];
 }
