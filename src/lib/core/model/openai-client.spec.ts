@@ -508,6 +508,27 @@ describe('createOpenAIClient: concurrency', () => {
 		expect(held.peak()).toBe(2);
 	});
 
+	it('sends the call waiting for a slot before handing the freed slot’s answer back', async () => {
+		const server = await scripted([{ content: 'ok' }]);
+		const order: string[] = [];
+		const { client } = setup(server, {
+			concurrency: 1,
+			fetch: (url, init) => {
+				order.push(`sent ${JSON.stringify(init?.body).includes('c1') ? 'c1' : 'c0'}`);
+				return fetch(url, init);
+			}
+		});
+		const prompt = (c: string) => `请判断：<对话历史>User: ${c}</对话历史>`;
+		await Promise.all(
+			['c0', 'c1'].map((c) =>
+				client
+					.complete(request({ caseNumber: c, prompt: prompt(c) }))
+					.then(() => order.push(`answered ${c}`))
+			)
+		);
+		expect(order).toEqual(['sent c0', 'sent c1', 'answered c0', 'answered c1']);
+	});
+
 	it('halves the endpoint limit on 429 and grows it back after successes', async () => {
 		const server = await scripted([
 			{ status: 429, headers: { 'Retry-After': '0' } },

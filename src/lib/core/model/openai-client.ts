@@ -214,9 +214,15 @@ export function createOpenAIClient(
 			let failure: ClientFailure;
 			try {
 				const result = await attemptOnce(request, ep);
+				const latencyMs = Date.now() - started;
+				const handOver = limiter.waiting > 0;
 				slot.release('success');
 				answered.add(endpoint);
-				const latencyMs = Date.now() - started;
+				// The call waiting for this slot goes on the wire before this answer is used. Node writes
+				// a request a tick later, after every pending microtask, so without a turn of the event
+				// loop each of a burst of answers would wait for the ones before it to be saved. (A
+				// browser has no setImmediate: its fetch starts the request itself.)
+				if (handOver && typeof setImmediate === 'function') await new Promise(setImmediate);
 				emit({
 					type: 'success',
 					...info(attempt),
