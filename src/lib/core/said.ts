@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one file: every code of the core is declared in one table (see below). */
 /**
  * Codes of the texts the core writes for people (dataset problems, connection diagnoses, run
  * errors, bundle problems, results notes), declared once with the names of their parameters. A

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one file: the SAY table has one entry per code of CORE_TEXTS (see below). */
 /**
  * The core's texts in the interface language. The core gives each problem and error a code and
  * its parameters (`$lib/core/said`); this says them through the messages `core_<code>`
