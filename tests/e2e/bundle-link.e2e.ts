@@ -2,8 +2,9 @@
  * A bundle opened from a link, `/results?bundle=<url>`: the size and host are named (after a HEAD
  * only) and the user is asked; the zip is then shown on Results from memory, read-only, with
  * nothing stored until Import, which puts the run on the Bundles page. A host without CORS, a
- * missing file, a file that is not a zip, one too large, a host that does not answer and a link
- * that is not http(s) each say what happened.
+ * missing file, a file that is not a zip, one too large, a host that does not answer, a GET that a
+ * redirect takes elsewhere or that sends more than the size agreed, and a link that is not http(s)
+ * each say what happened.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,6 +158,65 @@ describe('a bundle opened from a link', () => {
 			e2e.assertClean();
 		} finally {
 			await moved.close();
+		}
+	});
+
+	it('refuses a GET that a redirect takes elsewhere, or that sends more than agreed, in both languages', async () => {
+		const { page } = e2e;
+		const turning = await startZipHost(
+			{
+				'/runs.zip': { body: zip, getLocation: `${host.url}/runs.zip` },
+				'/small.zip': { body: zip, headDeclared: 1000 }
+			},
+			{ cors: true }
+		);
+		const asked = host.requests.length;
+		const name = new URL(turning.url).host;
+		/** Agrees to open the link, then waits for the failure the GET meets. */
+		async function agreeThenFail(link: string, size: number): Promise<string> {
+			await open(page, link);
+			const confirm = page.getByTestId('bundle-confirm');
+			await confirm.waitFor();
+			expect(await confirm.innerText()).toContain(
+				`Open the bundle of ${formatBytes(size)} from ${name}?`
+			);
+			await confirm.getByRole('button', { name: 'Open', exact: true }).click();
+			const failed = page.getByTestId('bundle-failed');
+			await failed.waitFor();
+			return failed.innerText();
+		}
+		try {
+			expect(await agreeThenFail(`${turning.url}/runs.zip`, zip.length)).toContain(
+				`${name} sent the bundle's download on to another address (a redirect), not the one you ` +
+					'agreed to open it from: nothing was read and the bundle was not opened.'
+			);
+			// The redirect was not followed: the other host saw nothing of it.
+			expect(host.requests.length).toBe(asked);
+			await e2e.screenshot('bundle-link-get-redirected');
+
+			expect(await agreeThenFail(`${turning.url}/small.zip`, 1000)).toContain(
+				`${name} sent more than the ${formatBytes(1000)} you agreed to open: reading stopped ` +
+					'there and the bundle was not opened.'
+			);
+			await page.getByTestId('language').selectOption('zh-CN');
+			await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+			expect(await page.getByTestId('bundle-failed').innerText()).toContain(
+				`${name} 发送的内容超过了你同意打开的 ${formatBytes(1000)}：已在此处停止读取，数据包未打开。`
+			);
+			await page.getByTestId('language').selectOption('en');
+			await page.waitForFunction(() => document.documentElement.lang === 'en');
+			expect(turning.requests).toEqual([
+				'HEAD /runs.zip',
+				'GET /runs.zip',
+				'HEAD /small.zip',
+				'GET /small.zip'
+			]);
+			dropHeadQuirk(turning);
+			// Chromium reports the redirect it did not follow as a request to its target aborted
+			// (net::ERR_ABORTED); the target's own log above shows nothing was sent there.
+			dropExpectedProblems(turning.url, `${host.url}/runs.zip`);
+		} finally {
+			await turning.close();
 		}
 	});
 

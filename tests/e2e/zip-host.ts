@@ -23,6 +23,10 @@ export interface Served {
 	declared?: number;
 	/** Answers 302 to this URL instead (a link that moved, as a release asset's does). */
 	location?: string;
+	/** Answers the HEAD itself but the GET with a 302 to this URL (a host that turns after the ask). */
+	getLocation?: string;
+	/** The Content-Length the HEAD says; the GET sends the whole body with its own length. */
+	headDeclared?: number;
 }
 
 export async function startZipHost(
@@ -39,13 +43,15 @@ export async function startZipHost(
 			res.writeHead(404, headers).end('not found');
 			return;
 		}
-		if (file.location) {
-			res.writeHead(302, { ...headers, location: file.location }).end();
+		const location = file.location ?? (req.method === 'GET' ? file.getLocation : undefined);
+		if (location) {
+			res.writeHead(302, { ...headers, location }).end();
 			return;
 		}
 		const body = typeof file.body === 'string' ? Buffer.from(file.body) : Buffer.from(file.body);
 		headers['content-type'] = file.type ?? 'application/zip';
-		headers['content-length'] = String(file.declared ?? body.length);
+		const headSays = req.method === 'HEAD' ? file.headDeclared : undefined;
+		headers['content-length'] = String(file.declared ?? headSays ?? body.length);
 		res.writeHead(file.status ?? 200, headers);
 		if (req.method === 'HEAD' || file.declared !== undefined) res.end();
 		else res.end(body);

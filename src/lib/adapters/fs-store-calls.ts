@@ -5,7 +5,7 @@
  * file's tail for that. While the store holds the run's lock the file stays open, so a line is
  * one write, and lines that arrive while a write is on its way share the next one.
  */
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseCallLog } from '../core/calls/log';
@@ -15,8 +15,12 @@ import { callLogPath, type RunKey } from '../core/layout';
 import { coded } from '../core/said';
 import { errorCode, type StoreContext } from './fs-store-context';
 import { readIfExists } from './fs-store-io';
+import { NOFOLLOW, orSymlink, refuseLinks } from './fs-store-links';
 import { dropTornCallLine } from './fs-store-torn';
 import { cutBack, isDiskFull, writeAll } from './fs-store-write';
+
+/** `'a+'` as flags, so `O_NOFOLLOW` can be added. */
+const A_PLUS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 /** An open call log and its size: every byte before it is a whole line. */
 interface OpenLog {
@@ -97,8 +101,11 @@ export class CallLogFiles {
 	}
 
 	async #openLog(path: string, keep: boolean): Promise<OpenLog> {
+		await refuseLinks(this.#ctx.root, path);
 		await fs.mkdir(dirname(path), { recursive: true });
-		const handle = await fs.open(path, 'a+');
+		const handle = await fs.open(path, A_PLUS | NOFOLLOW).catch((e) => {
+			throw orSymlink(e, path);
+		});
 		let log: OpenLog;
 		try {
 			if (!this.#checked.has(path)) {
@@ -135,6 +142,7 @@ export class CallLogFiles {
 	async read(run: RunKey): Promise<CallLogEntry[]> {
 		const path = this.#ctx.pathOf(callLogPath(run));
 		return this.#ctx.serial(path, async () => {
+			await refuseLinks(this.#ctx.root, path);
 			const bytes = await readIfExists(path);
 			return parseCallLog(bytes?.toString('utf8') ?? '', path);
 		});

@@ -3,11 +3,13 @@
  * place; and the folder synced so the move itself survives a crash.
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CheckpointError } from '../core/errors';
 import { coded } from '../core/said';
 import { errorCode } from './fs-store-context';
+import { NOFOLLOW, orSymlink } from './fs-store-links';
 import { writeAll } from './fs-store-write';
 
 export { errorCode } from './fs-store-context';
@@ -63,13 +65,22 @@ export async function removeIfEmpty(dir: string): Promise<void> {
 	await fs.rmdir(dir).catch(() => undefined);
 }
 
-/** The bytes of a file, or null when there is none. */
+/**
+ * The bytes of a file, or null when there is none. A symbolic link is refused, not followed
+ * (`fs-store-links.ts`).
+ */
 export async function readIfExists(path: string): Promise<Buffer | null> {
+	let handle: FileHandle;
 	try {
-		return await fs.readFile(path);
+		handle = await fs.open(path, constants.O_RDONLY | NOFOLLOW);
 	} catch (e) {
 		if (errorCode(e) === 'ENOENT') return null;
-		throw e;
+		throw orSymlink(e, path);
+	}
+	try {
+		return await handle.readFile();
+	} finally {
+		await handle.close();
 	}
 }
 

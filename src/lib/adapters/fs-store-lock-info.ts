@@ -35,11 +35,18 @@ export const GONE: Record<Exclude<Verdict, 'live'>, string> = {
 };
 
 /**
- * Whether the writer a lock of this host names still runs: `kill(pid, 0)`, then, for a lock that
- * recorded its writer's start, `/proc`: a pid whose start or command line differs was reused
- * (perhaps by this very process, after a restart). A zombie has ended, whichever version wrote its
- * lock. A lock without the start record (an older version, a system without `/proc`) is otherwise
- * judged by `kill(pid, 0)` alone, as before.
+ * How much later than the lock's `started_at` a process must have started to be judged another:
+ * `btime` is in whole seconds, and a wall clock set forward since the lock was taken moves every
+ * start computed from it by as much. A writer starts before it takes its lock, never after.
+ */
+export const STARTED_AFTER_SLACK_MS = 5_000;
+
+/**
+ * Whether the writer a lock of this host names still runs: `kill(pid, 0)`, then `/proc`. A pid
+ * whose process started after the lock was taken cannot be its writer (any lock, older versions'
+ * too); for a lock that recorded its writer's start, a pid whose start or command line differs
+ * was reused (perhaps by this very process, after a restart). A zombie has ended, whichever
+ * version wrote its lock. Where `/proc` tells nothing, a lock is judged by `kill(pid, 0)` alone.
  */
 export async function judge(info: LockInfo, processes: ProcessProbe): Promise<Verdict> {
 	const now = await processes.look(info.pid);
@@ -47,8 +54,17 @@ export async function judge(info: LockInfo, processes: ProcessProbe): Promise<Ve
 	// A zombie has ended whatever its lock recorded: it writes nothing more.
 	if (now.kind === 'zombie') return 'zombie';
 	const recorded = startOf(info.process);
-	if (!recorded) return 'live';
-	return now.start && !sameProcess(recorded, now.start) ? 'reused' : 'live';
+	// The same boot, start and command line: the very writer, whatever the clocks say.
+	if (recorded && now.start && sameProcess(recorded, now.start)) return 'live';
+	if (startedAfter(now.startedAt, info.started_at)) return 'reused';
+	return recorded && now.start ? 'reused' : 'live';
+}
+
+/** True when a process started at `startedAt` (ms) began after a lock taken at `lockTime`. */
+function startedAfter(startedAt: number | null | undefined, lockTime: unknown): boolean {
+	if (typeof startedAt !== 'number' || typeof lockTime !== 'string') return false;
+	const taken = Date.parse(lockTime);
+	return Number.isFinite(taken) && startedAt > taken + STARTED_AFTER_SLACK_MS;
 }
 
 /** A lock file's `process` field when it has the shape this code writes, else null. */

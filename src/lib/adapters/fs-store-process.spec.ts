@@ -41,6 +41,11 @@ class FakeProc {
 		await writeFile(join(this.dir, 'sys/kernel/random/boot_id'), `${id}\n`);
 	}
 
+	/** `/proc/stat` with the boot's time, `btime`, in seconds since the epoch. */
+	async btime(seconds: number) {
+		await writeFile(join(this.dir, 'stat'), `cpu  1 2 3 4\nbtime ${seconds}\nprocesses 9\n`);
+	}
+
 	/** `/proc/<pid>` (or `/proc/self`): its stat line and cmdline as the kernel writes them. */
 	async process(pid: number | 'self', p: { state?: string; ticks: number; argv: string[] }) {
 		const dir = join(this.dir, String(pid));
@@ -177,6 +182,53 @@ describe('FsStore locks over a fake /proc', () => {
 		expect(notes).toEqual([]);
 	});
 
+	describe('a pid whose process started after the lock was taken (any lock format)', () => {
+		/** The lock's `started_at`, 2025-01-01T00:00:00Z, in seconds. */
+		const LOCK_TIME = Date.parse('2025-01-01T00:00:00Z') / 1000;
+		const SLEEP = ['sleep', '600'];
+		// The pid's process started `after` seconds after the lock was taken (negative: before).
+		const startedAfter = async (after: number, argv = SLEEP) => {
+			await proc.btime(LOCK_TIME - 3600);
+			await proc.process(4001, { ticks: (3600 + after) * 100, argv });
+		};
+
+		it.each<[string, Partial<LockInfo>]>([
+			['an old lock without the new fields', {}],
+			['a lock whose process field is malformed', { process: { boot: 1 } as never }],
+			['a lock recording the same program', { process: { ...start(500), cmdline: SLEEP } }]
+		])('takes over %s, saying its pid was reused', async (_, fields) => {
+			await startedAfter(60);
+			await plantLock({ pid: 4001, ...fields });
+			const release = await proc.store().lock(run);
+			expect(notes).toEqual([tookOver(4001, REUSED)]);
+			await release();
+		});
+
+		it.each([
+			['an hour before the lock', -3600],
+			['two seconds after it (btime is whole seconds)', 2]
+		])('refuses an old lock whose pid started %s', async (_, after) => {
+			await startedAfter(after);
+			await plantLock({ pid: 4001 });
+			await expect(proc.store().lock(run)).rejects.toThrow(
+				/is being written by another lexpilot process 4001/
+			);
+			expect(notes).toEqual([]);
+		});
+
+		it('refuses a lock whose recorded start is the pid’s own, whatever the clocks say', async () => {
+			await startedAfter(60, LEXPILOT);
+			await plantLock({ pid: 4001, process: start(3660 * 100) });
+			await expect(proc.store().lock(run)).rejects.toThrow(/is being written by another lexpilot/);
+		});
+
+		it('refuses an old lock whose time cannot be read (judged by kill, as before)', async () => {
+			await startedAfter(60);
+			await plantLock({ pid: 4001, started_at: 'yesterday' });
+			await expect(proc.store().lock(run)).rejects.toThrow(/is being written by another lexpilot/);
+		});
+	});
+
 	it('a lock of a pid that is gone is taken over with or without the new fields', async () => {
 		await plantLock({ pid: 4001 });
 		const release = await proc.store().lock(run);
@@ -245,6 +297,23 @@ describe('FsStore locks over the real /proc', () => {
 
 		// Recorded by a lexpilot that had this pid before: reused.
 		await plantLock({ pid, process: { ...sleepStart, ticks: '1', cmdline: LEXPILOT } });
+		const release = await store.lock(run);
+		expect(notes).toEqual([tookOver(pid, REUSED)]);
+		await release();
+	});
+
+	it('takes over an old lock (no process record) whose pid is a sleep started after it', async () => {
+		const { child } = await shell('echo started; exec sleep 60');
+		const pid = child.pid!;
+		await vi.waitFor(async () =>
+			expect(await readFile(`/proc/${pid}/comm`, 'utf8')).toBe('sleep\n')
+		);
+		const store = new FsStore(root, { onNotice: (m) => notes.push(m) });
+		// Taken after the sleep started: its writer could be the sleep, so it is refused.
+		await plantLock({ pid, started_at: new Date().toISOString() });
+		await expect(store.lock(run)).rejects.toThrow(/being written by another lexpilot process/);
+		// Taken in 2025, long before the sleep started: the sleep cannot be its writer.
+		await plantLock({ pid });
 		const release = await store.lock(run);
 		expect(notes).toEqual([tookOver(pid, REUSED)]);
 		await release();

@@ -7,8 +7,12 @@
  * `/proc/sys/kernel/random/boot_id`, or `btime` from `/proc/stat`) and command line
  * (`/proc/self/cmdline`), and a lock is live only while its pid's are the same.
  *
+ * Whatever a lock records, a pid whose process started after the lock was taken (its start from
+ * `/proc/stat`'s `btime` and its ticks, later than the lock's `started_at`) cannot be its writer:
+ * that tells a reused pid for locks written before these fields existed too.
+ *
  * Linux only: where `/proc` tells nothing (macOS, Windows, `hidepid`), a lock records neither
- * and is judged by `kill(pid, 0)` alone, as are locks written before these fields existed.
+ * and is judged by `kill(pid, 0)` alone.
  */
 import { promises as fs } from 'node:fs';
 import { errorCode } from './fs-store-context';
@@ -27,8 +31,11 @@ export interface ProcessStart {
 export type ProcessState =
 	| { kind: 'gone' }
 	| { kind: 'zombie' }
-	/** Alive; `start` null when `/proc` tells nothing of it. */
-	| { kind: 'alive'; start: ProcessStart | null };
+	/**
+	 * Alive; `start` null when `/proc` tells nothing of it. `startedAt`: when it started, in ms
+	 * since the epoch (the boot's `btime` plus its start in ticks); null or absent when unknown.
+	 */
+	| { kind: 'alive'; start: ProcessStart | null; startedAt?: number | null };
 
 /** How `/proc` is read; tests give a fake folder and liveness. */
 export interface ProcessProbe {
@@ -38,6 +45,12 @@ export interface ProcessProbe {
 }
 
 const MAX_CMDLINE = 8 * 1024;
+
+/**
+ * Clock ticks a second in `/proc/<pid>/stat` (`USER_HZ`, `sysconf(_SC_CLK_TCK)`): 100 on every
+ * architecture Node runs on (x64, arm, arm64, ppc64, s390x, riscv64, loong64).
+ */
+export const CLOCK_TICKS = 100;
 
 /** True unless the pid is provably gone: EPERM means alive but owned by another user. */
 export function isAlive(pid: number): boolean {
@@ -53,24 +66,44 @@ const readText = (path: string) => fs.readFile(path, 'latin1').catch(() => null)
 
 /** The `/proc` of this system (or a fake one at `root`), with `alive` for liveness. */
 export function procProbe(root = '/proc', alive: (pid: number) => boolean = isAlive): ProcessProbe {
+	/** `btime` of `/proc/stat`: the boot's time, in seconds since the epoch. */
+	const bootTime = async () => (await readText(`${root}/stat`))?.match(/^btime (\d+)$/m)?.[1];
+
 	async function boot(): Promise<string | null> {
 		const id = (await readText(`${root}/sys/kernel/random/boot_id`))?.trim();
 		if (id) return `boot:${id}`;
-		const btime = (await readText(`${root}/stat`))?.match(/^btime (\d+)$/m)?.[1];
+		const btime = await bootTime();
 		return btime ? `btime:${btime}` : null;
 	}
 
+	/** When a process that started `ticks` after boot started, in ms since the epoch. */
+	async function startedAt(ticks: string): Promise<number | null> {
+		const btime = await bootTime();
+		if (!btime || !/^\d+$/.test(ticks)) return null;
+		const at = Number(btime) * 1000 + (Number(ticks) * 1000) / CLOCK_TICKS;
+		return Number.isFinite(at) ? at : null;
+	}
+
 	/** State and start of the process whose folder is `dir`, or null when it has none. */
-	async function read(dir: string): Promise<{ state: string; start: ProcessStart | null } | null> {
+	async function read(
+		dir: string
+	): Promise<{ state: string; start: ProcessStart | null; startedAt: number | null } | null> {
 		const stat = await readText(`${root}/${dir}/stat`);
 		// `pid (comm) state …`: comm may hold spaces and parentheses, so fields follow the last `)`.
 		const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
 		if (!fields || fields.length < 20) return null;
 		const [state, ticks] = [fields[0], fields[19]];
-		const [bootId, cmdline] = await Promise.all([boot(), readText(`${root}/${dir}/cmdline`)]);
-		if (!bootId || !/^\d+$/.test(ticks) || cmdline === null) return { state, start: null };
+		const [bootId, cmdline, at] = await Promise.all([
+			boot(),
+			readText(`${root}/${dir}/cmdline`),
+			startedAt(ticks)
+		]);
+		if (!bootId || !/^\d+$/.test(ticks) || cmdline === null) {
+			return { state, start: null, startedAt: at };
+		}
 		const args = Buffer.from(cmdline.slice(0, MAX_CMDLINE), 'latin1').toString('utf8');
-		return { state, start: { boot: bootId, ticks, cmdline: args.split('\0').filter(Boolean) } };
+		const start = { boot: bootId, ticks, cmdline: args.split('\0').filter(Boolean) };
+		return { state, start, startedAt: at };
 	}
 
 	return {
@@ -79,7 +112,7 @@ export function procProbe(root = '/proc', alive: (pid: number) => boolean = isAl
 			if (!alive(pid)) return { kind: 'gone' };
 			const now = await read(String(pid));
 			if (now?.state === 'Z' || now?.state === 'X') return { kind: 'zombie' };
-			return { kind: 'alive', start: now?.start ?? null };
+			return { kind: 'alive', start: now?.start ?? null, startedAt: now?.startedAt ?? null };
 		}
 	};
 }

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import { RESUME_SEALS_FILE, runFilePath, stageFilePath, type RunKey } from '../core/layout';
 import type { StageFile } from '../core/records';
 import type { StoreContext } from './fs-store-context';
-import { errorCode, replaceFile } from './fs-store-io';
+import { errorCode, readIfExists, replaceFile } from './fs-store-io';
 
 /**
  * `runs/<run-id>/<model>/.resume-seals.json`: the run's resume seals (`core/engine/seal.ts`).
@@ -49,7 +49,7 @@ interface SealFile {
 
 async function fingerprint(path: string): Promise<Fingerprint | null> {
 	try {
-		const s = await fs.stat(path, { bigint: true });
+		const s = await fs.lstat(path, { bigint: true });
 		return {
 			size: String(s.size),
 			mtime_ns: String(s.mtimeNs),
@@ -76,7 +76,8 @@ const sameFingerprint = (a: Fingerprint | null | undefined, b: Fingerprint | nul
 /** The seal file, or null when there is none or it is not one (then nothing is sealed). */
 async function readSeals(path: string): Promise<SealFile | null> {
 	try {
-		const value = JSON.parse(await fs.readFile(path, 'utf8')) as SealFile;
+		// Never through a link (`fs-store-links.ts`): one is no seal, so the files are checked.
+		const value = JSON.parse((await readIfExists(path))?.toString('utf8') ?? 'null') as SealFile;
 		const ok =
 			value?.version === 1 &&
 			typeof value.stages === 'object' &&

@@ -17,6 +17,7 @@ import { aboutRecord, recordIdentity } from '../core/store/identity';
 import type { StoreContext } from './fs-store-context';
 import { appendError, fileState, syncDirs, type FileState } from './fs-store-file-state';
 import { readIfExists } from './fs-store-io';
+import { NOFOLLOW, orSymlink, refuseLinks } from './fs-store-links';
 import { repairTorn } from './fs-store-torn';
 import { cutBack, writeAll } from './fs-store-write';
 
@@ -28,7 +29,7 @@ import { cutBack, writeAll } from './fs-store-write';
 export const APPEND_SYNCED =
 	constants.O_DSYNC === undefined
 		? null
-		: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC;
+		: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC | NOFOLLOW;
 
 /** `FsStore`'s `readRecords`, `readHeads` and `appendRecord`, over kept file states. */
 export class StageFiles {
@@ -52,6 +53,7 @@ export class StageFiles {
 	async read(run: RunKey, file: StageFile): Promise<AnyRecord[]> {
 		const path = this.#ctx.pathOf(stageFilePath(run, file));
 		return this.#ctx.serial(path, async () => {
+			await refuseLinks(this.#ctx.root, path);
 			const bytes = await readIfExists(path);
 			if (bytes === null) return [];
 			const whole = await this.#repair(path, bytes, run);
@@ -118,7 +120,9 @@ export class StageFiles {
 			if (state.damaged !== null) throw state.damaged;
 			if (!state.handle) {
 				await fs.mkdir(dirname(path), { recursive: true });
-				state.handle = await fs.open(path, APPEND_SYNCED ?? 'a');
+				state.handle = await fs.open(path, APPEND_SYNCED ?? 'a').catch((e) => {
+					throw orSymlink(e, path);
+				});
 			}
 			const handle = state.handle;
 			const bytes = batch.length === 1 ? batch[0].line : Buffer.concat(batch.map((a) => a.line));
@@ -163,6 +167,7 @@ export class StageFiles {
 		run: RunKey,
 		handle: FileHandle | null
 	): Promise<FileState> {
+		await refuseLinks(this.#ctx.root, path);
 		const bytes = await this.#repair(path, (await readIfExists(path)) ?? Buffer.alloc(0), run);
 		const state = await fileState(path, file, bytes, handle);
 		this.#files.set(path, state);

@@ -3,11 +3,12 @@
  * an interrupted write, so a stage file's writer moves it aside, byte for byte, to `<file>.torn`
  * (`.torn-2`, … for later ones) and says so; a call log's (or batch answers') writer drops it.
  */
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { coded } from '../core/said';
 import { errorCode, syncDir } from './fs-store-io';
+import { NOFOLLOW, orSymlink } from './fs-store-links';
 import { orDiskFull, writeAll } from './fs-store-write';
 
 /**
@@ -59,9 +60,13 @@ async function moveTornLine(
 		await handle.close();
 		break;
 	}
-	await fs.truncate(path, keep);
-	const handle = await fs.open(path, 'r+');
+	// Through a handle opened without following links: `fs.truncate(path)` would cut the file a
+	// link put in place of the stage file points to, outside the output root.
+	const handle = await fs.open(path, constants.O_RDWR | NOFOLLOW).catch((e) => {
+		throw orSymlink(e, path);
+	});
 	try {
+		await handle.truncate(keep);
 		await handle.sync();
 	} finally {
 		await handle.close();

@@ -123,7 +123,8 @@ describe('FsStore lock file', () => {
 	it.each<[string, () => Partial<LockInfo> | string, RegExp]>([
 		[
 			'a live process on this host',
-			() => ({ pid: process.ppid, hostname: hostname(), started_at: '2025-01-01T00:00:00Z' }),
+			// Taken now: the parent process started before, so it can be the writer.
+			() => ({ pid: process.ppid, hostname: hostname(), started_at: new Date().toISOString() }),
 			/being written by another lexpilot process \d+ on .*Wait for it to finish or stop it/
 		],
 		[
@@ -318,6 +319,83 @@ describe('FsStore while it holds the lock', () => {
 		expect((await store.readHeads(run, 'a1')).map((h) => h.record.case_number)).toEqual(['1', '2']);
 		await expect(store.appendRecord(run, 'a1', makeA1('2'))).rejects.toThrow(/saved already/);
 		await release();
+	});
+});
+
+describe('FsStore symbolic links in the layout', () => {
+	const a1Path = () => store.pathOf(stageFilePath(run, 'a1'));
+	const whole = `${JSON.stringify(makeA1('1'))}\n`;
+	const cut = JSON.stringify(makeA1('2')).slice(0, 50);
+	let outside: string;
+
+	beforeEach(async () => {
+		outside = await mkdtemp(join(tmpdir(), 'lexpilot-outside-'));
+	});
+	afterEach(() => rm(outside, { recursive: true, force: true }));
+
+	const refused = (path: string) =>
+		`${path} is a symbolic link: lexpilot reads and writes only plain files and folders under ` +
+		'the output root, so it neither followed it nor changed what it points to. Put the file or ' +
+		'folder itself there (or remove the link) and run again; everything saved is kept.';
+
+	/** A file outside the output root, and a link to it at `at`. */
+	async function linkOutside(at: string, bytes: string): Promise<string> {
+		const target = join(outside, 'precious.txt');
+		await writeFile(target, bytes);
+		await mkdir(dirname(at), { recursive: true });
+		await promises.symlink(target, at);
+		return target;
+	}
+
+	it.each([
+		['a writer resuming (its torn-line repair)', true],
+		['a reader', false]
+	])(
+		'a stage file linked outside the root is refused to %s, the outside file unchanged',
+		async (_, lock) => {
+			const target = await linkOutside(a1Path(), whole + cut);
+			await store.appendRecord(run, 'DCG_results', makeDcg('1'));
+			const release = lock ? await store.lock(run) : null;
+			await expect(store.readRecords(run, 'a1')).rejects.toThrow(refused(a1Path()));
+			await expect(store.readHeads(run, 'a1')).rejects.toThrow(refused(a1Path()));
+			await expect(store.appendRecord(run, 'a1', makeA1('3'))).rejects.toThrow(refused(a1Path()));
+			await release?.();
+			expect(await readFile(target, 'utf8')).toBe(whole + cut);
+			expect(await readdir(outside)).toEqual(['precious.txt']);
+			await expect(readFile(`${a1Path()}.torn`)).rejects.toMatchObject({ code: 'ENOENT' });
+			// What was saved before is still there.
+			expect((await store.readRecords(run, 'DCG_results')).map((r) => r.case_number)).toEqual([
+				'1'
+			]);
+		}
+	);
+
+	it('a call log or manifest linked outside the root is neither read nor written', async () => {
+		const calls = store.pathOf(callLogPath(run));
+		const target = await linkOutside(calls, '{"a":');
+		await expect(store.appendCall(run, '{"b":2}\n')).rejects.toThrow(refused(calls));
+		await expect(store.readCalls(run)).rejects.toThrow(refused(calls));
+		expect(await readFile(target, 'utf8')).toBe('{"a":');
+		const manifest = store.pathOf(manifestPath(run));
+		await promises.symlink(target, manifest);
+		await expect(store.readManifest(run)).rejects.toThrow(refused(manifest));
+		expect(await readFile(target, 'utf8')).toBe('{"a":');
+	});
+
+	it('a run folder linked outside the root is refused before anything is written in it', async () => {
+		const folder = dirname(store.pathOf(manifestPath(run)));
+		await mkdir(dirname(folder), { recursive: true });
+		await promises.symlink(outside, folder);
+		await expect(store.lock(run)).rejects.toThrow(refused(folder));
+		await expect(store.createManifest(makeManifest(run))).rejects.toThrow(refused(folder));
+		await expect(store.appendCall(run, '{"b":2}\n')).rejects.toThrow(refused(folder));
+		// A stage's folder of the run, likewise.
+		const stageFolder = dirname(a1Path());
+		await mkdir(dirname(stageFolder), { recursive: true });
+		await promises.symlink(outside, stageFolder);
+		await expect(store.appendRecord(run, 'a1', makeA1('1'))).rejects.toThrow(refused(stageFolder));
+		await expect(store.readRecords(run, 'a1')).rejects.toThrow(refused(stageFolder));
+		expect(await readdir(outside)).toEqual([]);
 	});
 });
 

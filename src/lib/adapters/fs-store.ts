@@ -8,6 +8,7 @@
  * - `fs-store-stage-files.ts`: appends synced line by line, kept file states and heads;
  * - `fs-store-reorder.ts`: `finalizeStageFile`, lines moved as bytes;
  * - `fs-store-torn.ts`: a cut-off last line moved aside (stage files) or dropped (call log);
+ * - `fs-store-links.ts`: symbolic links in the layout refused, never followed;
  * - `fs-store-seals.ts`: resume seals and the dataset seal;
  * - `fs-store-calls.ts`: the call log;
  * - `fs-store-manifest.ts`: `manifest.json`;
@@ -40,6 +41,7 @@ import { CallLogFiles } from './fs-store-calls';
 import { SerialQueues, type StoreContext } from './fs-store-context';
 import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
 import { acquireLock, lockFilePath, releaseLock } from './fs-store-lock';
+import { refuseLinks } from './fs-store-links';
 import { createManifestFile, readManifestFile, recordOperationalFile } from './fs-store-manifest';
 import { procProbe, type ProcessProbe } from './fs-store-process';
 import { reorderInTurn } from './fs-store-reorder';
@@ -110,6 +112,8 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 
 	async lock(run: RunKey): Promise<() => Promise<void>> {
 		const path = this.pathOf(lockFilePath(run));
+		// The run's folders, for every writer, before anything is written in them.
+		await refuseLinks(this.root, path);
 		const info = await acquireLock(run, path, {
 			notice: this.#ctx.notice,
 			unwritable: (e, at) => unwritableError(this.root, e, at),
@@ -134,13 +138,20 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		await this.#files.forget(run);
 	}
 
-	readManifest = (run: RunKey) => readManifestFile(this.pathOf(manifestPath(run)), run);
-	createManifest = (manifest: Manifest) => {
+	/** The manifest's path, refused when it or a folder above it is a link. */
+	async #manifestPath(run: RunKey): Promise<string> {
+		const path = this.pathOf(manifestPath(run));
+		await refuseLinks(this.root, path);
+		return path;
+	}
+
+	readManifest = async (run: RunKey) => readManifestFile(await this.#manifestPath(run), run);
+	createManifest = async (manifest: Manifest) => {
 		const run = { runId: manifest.run_id, modelDir: manifest.model_dir };
-		return createManifestFile(this.pathOf(manifestPath(run)), manifest);
+		return createManifestFile(await this.#manifestPath(run), manifest);
 	};
-	recordOperational = (run: RunKey, entry: OperationalEntry) =>
-		recordOperationalFile(this.pathOf(manifestPath(run)), run, entry);
+	recordOperational = async (run: RunKey, entry: OperationalEntry) =>
+		recordOperationalFile(await this.#manifestPath(run), run, entry);
 
 	// Stage files (`fs-store-stage-files.ts`); heads are kept per locked session, parsed once.
 	readRecords = (run: RunKey, file: StageFile) => this.#files.read(run, file);

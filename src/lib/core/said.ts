@@ -429,6 +429,7 @@ export const CORE_TEXTS = {
 	disk_what_torn: ['file'],
 	disk_what_ordered: [],
 	root_unwritable: ['root', 'why', 'code', 'path'],
+	layout_symlink: ['path'],
 	unwritable_read_only: [],
 	unwritable_file_in_way: [],
 	unwritable_cannot_create: [],

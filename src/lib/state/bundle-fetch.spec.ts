@@ -96,4 +96,77 @@ describe('fetching a linked bundle', () => {
 		const empty = fakeFetch(() => new Response(null));
 		expect(await failureOf(fetchBundle(URL_, 1000, empty))).toEqual({ kind: 'not-zip', type: '' });
 	});
+
+	it('follows no redirect on the GET: a 3xx, an opaque redirect or another origin is refused', async () => {
+		const moved = fakeFetch(
+			() => new Response(null, { status: 302, headers: { location: 'https://evil.test/x.zip' } })
+		);
+		expect(await failureOf(fetchBundle(URL_, 1000, moved))).toEqual({
+			kind: 'redirected',
+			host: 'evil.test'
+		});
+		expect(moved.calls[0]).toMatchObject({ method: 'GET', redirect: 'manual' });
+		// What a browser gives for `redirect: 'manual'`: no status, no Location to read.
+		const opaque = fakeFetch(() => {
+			const answer = new Response(ZIP);
+			Object.defineProperties(answer, {
+				type: { value: 'opaqueredirect' },
+				status: { value: 0 },
+				ok: { value: false }
+			});
+			return answer;
+		});
+		expect(await failureOf(fetchBundle(URL_, 1000, opaque))).toEqual({
+			kind: 'redirected',
+			host: ''
+		});
+		// A fetch that followed it anyway: the answer's origin is not the one asked.
+		const followed = fakeFetch(() => {
+			const answer = new Response(ZIP);
+			Object.defineProperty(answer, 'url', { value: 'https://cdn.example.net/runs.zip' });
+			return answer;
+		});
+		expect(await failureOf(fetchBundle(URL_, 1000, followed))).toEqual({
+			kind: 'redirected',
+			host: 'cdn.example.net'
+		});
+		const samePlace = fakeFetch(() => {
+			const answer = new Response(ZIP);
+			Object.defineProperty(answer, 'url', { value: 'https://example.org/runs.zip?x=1' });
+			return answer;
+		});
+		expect(await fetchBundle(URL_, 1000, samePlace)).toEqual(ZIP);
+	});
+
+	it('reads no further than the size agreed to, cutting an endless body there', async () => {
+		let pulled = 0;
+		const endless = fakeFetch(
+			() =>
+				new Response(
+					new ReadableStream<Uint8Array>({
+						pull(controller) {
+							pulled++;
+							controller.enqueue(pulled === 1 ? ZIP : new Uint8Array(64));
+						}
+					})
+				)
+		);
+		const agreed = ZIP.length + 10;
+		expect(await failureOf(fetchBundle(URL_, 1_000_000, { ...endless, agreed }))).toEqual({
+			kind: 'over-agreed',
+			agreed
+		});
+		expect(pulled).toBeLessThan(5);
+		// A Content-Length over the size agreed: refused before reading.
+		const declared = fakeFetch(
+			() => new Response(ZIP, { headers: { 'content-length': String(ZIP.length + 1) } })
+		);
+		expect(await failureOf(fetchBundle(URL_, 1000, { ...declared, agreed: ZIP.length }))).toEqual({
+			kind: 'over-agreed',
+			agreed: ZIP.length
+		});
+		// Exactly the size agreed: read.
+		const exact = fakeFetch(() => new Response(ZIP));
+		expect(await fetchBundle(URL_, 1000, { ...exact, agreed: ZIP.length })).toEqual(ZIP);
+	});
 });

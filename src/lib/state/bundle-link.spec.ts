@@ -93,4 +93,31 @@ describe('a bundle opened from a link', () => {
 		expect(methods).toEqual(['HEAD']);
 		await expect.poll(() => results.status).toBe('ready');
 	});
+
+	it('asks the host the user was shown for the bytes, following no redirect, reading no more than agreed', async () => {
+		const { zip, results } = await setup();
+		const calls: { url: string; init: RequestInit }[] = [];
+		const fetchImpl = (async (url: string, init: RequestInit) => {
+			calls.push({ url, init });
+			if (init.method === 'HEAD') {
+				const head = new Response(null, { headers: { 'content-length': '100' } });
+				Object.defineProperty(head, 'url', { value: 'https://cdn.example.net/runs.zip' });
+				return head;
+			}
+			return new Response(new Blob([zip as Uint8Array<ArrayBuffer>]));
+		}) as unknown as typeof fetch;
+		const link = new BundleLinkState({ results, fetchImpl });
+		await link.begin('https://example.org/runs.zip');
+		expect(link.phase).toBe('confirm');
+		expect(link.redirectedTo).toBe('cdn.example.net');
+		await link.open();
+		expect(calls.map((c) => [c.init.method, c.url, c.init.redirect])).toEqual([
+			['HEAD', 'https://example.org/runs.zip', 'follow'],
+			['GET', 'https://cdn.example.net/runs.zip', 'manual']
+		]);
+		// The HEAD said 100 bytes: the zip, larger, is cut there and not opened.
+		expect(link.phase).toBe('failed');
+		expect(link.problem).toEqual({ kind: 'fetch', failure: { kind: 'over-agreed', agreed: 100 } });
+		await expect.poll(() => results.status).toBe('ready');
+	});
 });

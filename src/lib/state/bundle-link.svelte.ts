@@ -1,7 +1,8 @@
 /**
  * A bundle opened from a link (`/results?bundle=<url>`): the link is checked, a HEAD learns the
  * size, the user is asked ("Open the bundle of N MB from host X?"), and only then the zip is
- * fetched, read by the bundle reader and shown on Results from memory, read-only. Nothing is
+ * fetched (from host X, no redirect followed, no more than N MB read), read by the bundle reader
+ * and shown on Results from memory, read-only. Nothing is
  * written to IndexedDB until the user clicks Import, which goes through the Bundles page's
  * all-or-nothing import (`adapters/idb-import`), stored runs replaced only after a confirmation.
  */
@@ -48,6 +49,11 @@ export class BundleLinkState {
 	size = $state<number | null>(null);
 	/** The host the HEAD was redirected to (escaped); '' when it was not redirected. */
 	redirectedTo = $state('');
+	/**
+	 * The URL the HEAD ended at, whose host the user is shown: the GET asks it, following no
+	 * redirect, so the bytes come from that origin or not at all.
+	 */
+	#source = '';
 	/** The most a bundle may be (the bundle reader's limit), in bytes. */
 	max = $state(0);
 	problem = $state.raw<BundleLinkProblem | null>(null);
@@ -98,6 +104,7 @@ export class BundleLinkState {
 			this.max = (await zipBundleModule()).DEFAULT_BUNDLE_LIMITS.maxTotalBytes;
 			const head = await bundleHead(read.link.url, this.max, this.#options());
 			this.size = head.bytes;
+			this.#source = head.finalURL;
 			this.redirectedTo = redirectedHost(read.link.url, head.finalURL);
 			this.phase = 'confirm';
 		} catch (e) {
@@ -112,7 +119,9 @@ export class BundleLinkState {
 		this.phase = 'reading';
 		const { BundleError, readZipBundle } = await zipBundleModule();
 		try {
-			const bytes = await fetchBundle(link.url, this.max, this.#options());
+			// No more than the size the user agreed to open, when the HEAD said one.
+			const options = { ...this.#options(), agreed: this.size };
+			const bytes = await fetchBundle(this.#source || link.url, this.max, options);
 			const bundle = await readZipBundle(bytes, link.name);
 			const { bundleView } = await import('$lib/adapters/bundle-view');
 			this.view = bundleView(bundle, link.url, bytes.length);

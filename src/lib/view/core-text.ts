@@ -369,6 +369,7 @@ const SAY: Sayers = {
 	disk_what_torn: (p) => m.core_disk_what_torn(p),
 	disk_what_ordered: () => m.core_disk_what_ordered(),
 	root_unwritable: (p) => m.core_root_unwritable(p),
+	layout_symlink: (p) => m.core_layout_symlink(p),
 	unwritable_read_only: () => m.core_unwritable_read_only(),
 	unwritable_file_in_way: () => m.core_unwritable_file_in_way(),
 	unwritable_cannot_create: () => m.core_unwritable_cannot_create(),

@@ -29,6 +29,12 @@ function failureText(failure: BundleFailure, host: string): string {
 			return failure.type
 				? m.share_not_zip({ host, type: failure.type })
 				: m.share_not_zip_untyped();
+		case 'over-agreed':
+			return m.share_over_agreed({ host, size: formatBytes(failure.agreed) });
+		case 'redirected':
+			return failure.host
+				? m.share_redirect_refused({ host, to: failure.host })
+				: m.share_redirect_refused_opaque({ host });
 	}
 }
 
