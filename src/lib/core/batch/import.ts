@@ -13,7 +13,7 @@ import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
 import { BatchOutputReader, type BatchAnswer } from './output';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
-import { knownAnswers } from './known-answers';
+import { askedBefore, knownAnswers, reportedRound } from './known-answers';
 import { openRound } from './rounds';
 import { noAnswer } from './sender';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
@@ -46,7 +46,12 @@ async function waitingRound(options: BatchRunOptions): Promise<Waiting | null> {
 	const round = state && openRound(state);
 	if (!state || !round || round.mode !== 'files' || round.files.length === 0) return null;
 	const answers = knownAnswers(await store.readBatchAnswers(run), round.round);
-	const pass = await batchPass(options, answers, () => false);
+	const pass = await batchPass(
+		options,
+		answers,
+		() => false,
+		askedBefore(answers, reportedRound(state))
+	);
 	return pass.done ? null : { options, run, state, round, pending: pass.pending };
 }
 
