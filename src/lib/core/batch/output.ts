@@ -70,7 +70,11 @@ function readError(error: z.infer<typeof LineError>): ReadError {
 
 /** The body an error status stands for when the line carries none: the error as OpenAI words it. */
 function errorBody(error: ReadError): unknown {
-	const { code, message, type, param } = error;
+	const { code, type, param } = error;
+	const named = !param || (error.message ?? '').includes(param);
+	const message = named
+		? error.message
+		: `${error.message ?? code ?? 'refused'} (parameter ${param})`;
 	return { error: { message, type: type ?? null, param: param ?? null, code } };
 }
 
@@ -167,6 +171,10 @@ export class BatchOutputReader {
 		if (response && ((response.body !== null && response.body !== undefined) || !error)) {
 			return textOrFailure({ customId, status: response.status_code, body: response.body });
 		}
+		// An error that names a parameter is the provider refusing the request (a reasoning model
+		// refusing `max_tokens`): the 400 it stands for, which stops the run naming it, not a
+		// failure asked again in every round.
+		if (error?.param) return { customId, status: 400, body: errorBody(error) };
 		if (error) return { customId, error: { code: error.code, message: error.message } };
 		throw new UsageError([coded('batch_line_no_answer', { file, line, id })]);
 	}

@@ -22,6 +22,7 @@ import { coded } from '../said';
 import { longestChain } from './chain';
 import { askedBefore, knownAnswers, reportedRound } from './known-answers';
 import { logOnce } from './log-once';
+import { roundOutcome } from './outcome';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import type { BatchRound, BatchState } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
@@ -137,6 +138,6 @@ export async function runBatch(
 		await store.appendBatchAnswers(run, saved);
 		for (const a of saved) answers.set(a.customId, a);
 		const latest = state.rounds.find((r) => r.round === sent.round) ?? sent;
-		await save({ ...latest, status: 'answered' });
+		await save({ ...latest, status: 'answered', outcome: roundOutcome(saved) });
 	}
 }

@@ -17,6 +17,7 @@ import { parseJsonl } from '../jsonl';
 import { coded } from '../said';
 import type { RunKey } from '../layout';
 import { textOrFailure, type BatchAnswer } from './output';
+import { RoundOutcome } from './outcome';
 
 /** How a round is sent: a provider's Batch API, or files run elsewhere (`vllm run-batch`). */
 export const BatchSendMode = z.enum(['provider', 'files']);
@@ -55,7 +56,9 @@ export const BatchRound = z.object({
 	 * A pass that used this round's answers stopped the run on a request failed for good: the next
 	 * start asks again every failure of this round and the ones before (as an interactive rerun).
 	 */
-	stopped_on_failure: z.literal(true).optional()
+	stopped_on_failure: z.literal(true).optional(),
+	/** Once answered: its answers and failed requests by kind, with the first message of each. */
+	outcome: RoundOutcome.optional()
 });
 export type BatchRound = z.infer<typeof BatchRound>;
 
