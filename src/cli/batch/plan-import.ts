@@ -6,21 +6,26 @@
  */
 import { importPlanBatchOutputs } from '../../lib/core/batch/import';
 import { runKey } from '../../lib/core/names';
+import type { RoundOutcome } from '../../lib/core/batch/outcome';
 import { batchRunKey } from '../../lib/core/batch/pass';
 import type { StageValues } from '../commands/stage';
 import type { PlanFlags } from '../plan/plan-args';
 import type { CliIo } from '../types';
 import { planBatchClis, planRunName, runPlanBatchCli, type PlanBatchFlags } from './plan-batch-cli';
-import { batchRunOptions } from './run-batch';
+import { batchRunOptions, failedText } from './run-batch';
 
-/** `<lead> 12 answers of round 2`, and the requests left unanswered. */
+/**
+ * `<lead> 12 answers of round 2`, the requests left unanswered, and the failed requests of the
+ * files by kind with the first message of each.
+ */
 export const importedText = (
 	lead: string,
-	g: { answers: number; round: number; missing: number }
+	g: { answers: number; round: number; missing: number; failed: RoundOutcome['failed'] }
 ) =>
 	`${lead} ${g.answers} answers of round ${g.round}` +
 	(g.missing ? ` (${g.missing} requests unanswered: asked again in the next round)` : '') +
-	'\n';
+	'\n' +
+	failedText(g.failed, '  ');
 
 export async function importIntoPlan(
 	files: { name: string; text: string }[],

@@ -9,6 +9,7 @@ import type { BatchRunOptions, RoundSender } from '../../lib/core/batch/rounds';
 import { filesSender } from '../../lib/core/batch/files-sender';
 import { runBatchFolder } from '../../lib/core/batch/file-names';
 import type { BatchSendMode, BatchState } from '../../lib/core/batch/store';
+import { failedCount, type RoundOutcome } from '../../lib/core/batch/outcome';
 import type { StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
 import { manifestPath, modelDirName } from '../../lib/core/layout';
@@ -118,11 +119,36 @@ function batchSummary(result: RunStagesResult, outputRoot: string): string {
 	return `${lines.map((l) => escapeControl(l)).join('\n')}\n`;
 }
 
-/** One line per change of a round: sent, a batch's status, answered; `prefix` names the run. */
+/**
+ * The failed requests of a round by kind, one line each under `prefix`: the count, the kind (an
+ * HTTP status, a batch error code, a body that is not a chat completion) and the provider's first
+ * message of that kind, quoted and escaped; `lead` starts the first line. Empty when none failed.
+ */
+export function failedText(failed: RoundOutcome['failed'], lead: string, prefix = ''): string {
+	if (failed.length === 0) return '';
+	const n = failedCount({ answers: 0, failed });
+	const lines = [
+		`${lead}${plural(n, 'request')} failed:`,
+		...failed.map(
+			(f) =>
+				`${prefix}  ${f.count} × ${escapeControl(f.what)}` +
+				(f.first ? `, first: ${escapeControl(JSON.stringify(f.first))}` : '')
+		)
+	];
+	return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One line per change of a round: sent, a batch's status, answered; `prefix` names the run. A
+ * round seen out and then answered is followed by its failed requests by kind, if any.
+ */
 export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => void {
 	const seen = new Set<string>();
+	const out = new Set<number>();
 	return (state) => {
 		for (const r of state.rounds) {
+			const answered = r.status === 'answered' && out.delete(r.round);
+			if (r.status !== 'answered') out.add(r.round);
 			const statuses = r.files.map((f) => f.status ?? '').join(',');
 			if (r.files.length === 0) continue;
 			const line =
@@ -131,6 +157,9 @@ export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => voi
 			if (seen.has(line)) continue;
 			seen.add(line);
 			io.stderr(`${prefix}${line}\n`);
+			if (answered && r.outcome) {
+				io.stderr(failedText(r.outcome.failed, `${prefix}batch: round ${r.round}: `, prefix));
+			}
 		}
 	};
 }

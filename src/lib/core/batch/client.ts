@@ -55,6 +55,12 @@ export interface BatchClientOptions {
 	retries?: number;
 	/** Per-attempt timeout of the run, for the words of a final timeout. @default DEFAULT_SETTINGS.timeout_s × 1000 */
 	timeoutMs?: number;
+	/**
+	 * Whether a failure that would end a call for good was already reported by an earlier start
+	 * (`rounds.ts`): the call is asked again, with the attempts of a fresh start, as an interactive
+	 * rerun asks again what failed. @default never
+	 */
+	askAgain?: (customId: string) => boolean;
 }
 
 export interface BatchClient extends ModelClient {
@@ -91,7 +97,9 @@ export function createBatchClient(
 	async function answer(request: ChatRequest, occurrence: number): Promise<ChatResult> {
 		const ep = endpoints[request.role];
 		if (request.stage === undefined) throw new Error('a batch call needs its stage');
-		const trace: AttemptTrace[] = [];
+		let trace: AttemptTrace[] = [];
+		// The first attempt of this start's tries: a failure reported before starts them again.
+		let first = 1;
 		for (let attempt = 1; ; attempt++) {
 			const id = await customId({
 				run: options.run,
@@ -114,26 +122,30 @@ export function createBatchClient(
 			}
 			const checked = check(known, request.maxTokens);
 			if ('result' in checked) {
-				trace.push({ attempt, outcome: 'ok', latencyMs: 0 });
+				trace.push({ attempt: attempt - first + 1, outcome: 'ok', latencyMs: 0 });
 				return { ...checked.result, attempts: trace, ...replayed(id) };
 			}
 			const f = checked.failure;
 			const redact = (text: string) => redactKeys(text, [ep.apiKey]);
 			trace.push({
-				attempt,
+				attempt: attempt - first + 1,
 				outcome: f.kind,
 				status: f.status,
 				reason: redact(f.detail),
 				latencyMs: 0,
 				rawOutput: f.rawOutput === undefined ? undefined : redact(f.rawOutput)
 			});
-			if (!f.retryable || attempt >= retries + 1) {
+			if (!f.retryable || attempt >= first + retries) {
+				if (options.askAgain?.(id)) {
+					[first, trace] = [attempt + 1, []];
+					continue;
+				}
 				const context = {
 					caseNumber: request.caseNumber,
 					role: request.role,
 					model: ep.model,
 					baseURL: publicBaseUrl(ep.baseURL, [ep.apiKey]),
-					attempts: attempt,
+					attempts: attempt - first + 1,
 					maxTokens: request.maxTokens,
 					timeoutMs
 				};

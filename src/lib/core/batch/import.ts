@@ -13,7 +13,8 @@ import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
 import { BatchOutputReader, type BatchAnswer } from './output';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
-import { knownAnswers } from './known-answers';
+import { askedBefore, knownAnswers, reportedRound } from './known-answers';
+import { roundOutcome, type RoundOutcome } from './outcome';
 import { openRound } from './rounds';
 import { noAnswer } from './sender';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
@@ -25,9 +26,12 @@ export interface ImportOptions {
 
 export interface ImportResult {
 	run: RunKey;
+	/** Requests answered with a chat completion (error lines and failed statuses not counted). */
 	answers: number;
 	round: number;
 	missing: number;
+	/** The failed requests by kind (HTTP status, batch error code), with their first message. */
+	failed: RoundOutcome['failed'];
 }
 
 /** A run whose files round is out, with the requests a replay pass recomputed. */
@@ -46,7 +50,12 @@ async function waitingRound(options: BatchRunOptions): Promise<Waiting | null> {
 	const round = state && openRound(state);
 	if (!state || !round || round.mode !== 'files' || round.files.length === 0) return null;
 	const answers = knownAnswers(await store.readBatchAnswers(run), round.round);
-	const pass = await batchPass(options, answers, () => false);
+	const pass = await batchPass(
+		options,
+		answers,
+		() => false,
+		askedBefore(answers, reportedRound(state))
+	);
 	return pass.done ? null : { options, run, state, round, pending: pass.pending };
 }
 
@@ -109,16 +118,21 @@ export async function importPlanBatchOutputs(
 			...(got.get(p.customId) ?? noAnswer(p.customId)),
 			round: round.round
 		}));
+		// Unanswered requests are counted apart (`missing`), not as failed lines of the files.
+		const outcome = roundOutcome(saved.filter((a) => got.has(a.customId)));
 		await options.store.appendBatchAnswers(run, saved);
 		await options.store.writeBatchState(run, {
 			version: 1,
-			rounds: state.rounds.map((r) => (r.round === round.round ? { ...r, status: 'answered' } : r))
+			rounds: state.rounds.map((r) =>
+				r.round === round.round ? { ...r, status: 'answered', outcome: roundOutcome(saved) } : r
+			)
 		});
 		results.push({
 			run,
-			answers: pending.filter((p) => got.has(p.customId)).length,
+			answers: outcome.answers,
 			round: round.round,
-			missing: pending.filter((p) => missing.has(p.customId)).length
+			missing: pending.filter((p) => missing.has(p.customId)).length,
+			failed: outcome.failed
 		});
 	}
 	return results;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointError, UsageError } from '../errors';
 import { customId, runHash, type CallIdentity } from './custom-id';
+import { statusFailure } from '../model/completion';
 import { BatchOutputReader } from './output';
 
 const run = { runId: 'run1', modelDir: 'm-1a2b3c4d' };
@@ -84,6 +85,78 @@ describe('BatchOutputReader', () => {
 			error: { code: 'batch_expired', message: expect.stringContaining('expired') }
 		});
 		expect(reader.missing()).toEqual([ids[1], ids[2]]);
+	});
+
+	// vLLM's run_batch (vllm/entrypoints/openai/run_batch.py): an ErrorResponse beside a response of
+	// its status and no body (older versions flat with an integer code, newer ones nested), and a
+	// plain string from its exception path (status 400, no body).
+	const vllm = (id: string, error: unknown, status: number | null = 400) =>
+		JSON.stringify({
+			id: 'vllm-1',
+			custom_id: id,
+			response:
+				status === null ? null : { status_code: status, request_id: 'vllm-batch-1', body: null },
+			error
+		}) + '\n';
+	it.each([
+		[
+			'an older ErrorResponse (integer code)',
+			{
+				object: 'error',
+				message: "'max_tokens' is too large",
+				type: 'BadRequestError',
+				param: 'max_tokens',
+				code: 400
+			},
+			400,
+			{
+				message: "'max_tokens' is too large",
+				type: 'BadRequestError',
+				param: 'max_tokens',
+				code: '400'
+			}
+		],
+		[
+			'a newer, nested ErrorResponse',
+			{
+				error: {
+					message: 'The model `m` does not exist.',
+					type: 'NotFoundError',
+					param: null,
+					code: 404
+				}
+			},
+			404,
+			{ message: 'The model `m` does not exist.', type: 'NotFoundError', param: null, code: '404' }
+		],
+		[
+			'a plain string (the exception path)',
+			'Request must not be sent in stream mode',
+			400,
+			{ message: 'Request must not be sent in stream mode', type: null, param: null, code: null }
+		]
+	])("reads vLLM's %s as a failed request with its reasons", (_name, error, status, said) => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		const [answer] = reader.read(vllm(ids[0], error, status), 'vllm.output.jsonl');
+		expect(answer).toEqual({ customId: ids[0], status, body: { error: said } });
+		// The failure the batch client takes it for names the reason, as an interactive 4xx does.
+		expect(statusFailure(status, (answer as { body: unknown }).body)).toMatchObject({
+			retryable: false,
+			status,
+			detail: said.message
+		});
+	});
+
+	it("reads vLLM's error with an integer code and no response as a failed request, bounded", () => {
+		const reader = new BatchOutputReader(new Set(ids), hash);
+		const [answer] = reader.read(
+			vllm(ids[0], { code: 500, message: 'engine died '.repeat(1000) }, null),
+			'vllm.output.jsonl'
+		);
+		expect(answer).toMatchObject({ customId: ids[0], error: { code: '500' } });
+		const { message } = (answer as { error: { message: string } }).error;
+		expect(message.length).toBeLessThan(2100);
+		expect(message).toMatch(/^engine died .*… \(12000 characters in all\)$/);
 	});
 
 	it.each([

@@ -2,6 +2,13 @@
  * Reading a round's output and error files, in the format OpenAI's Batch API, vLLM's
  * `run-batch` and the providers with the same API share: one line per request,
  * `{id, custom_id, response: {status_code, request_id, body} | null, error: {code, message} | null}`.
+ * vLLM's `run_batch` writes its failures in shapes of its own, each read as a failed request:
+ * `error` as its `ErrorResponse` (`{object: "error", message, type, param, code: <integer>}` in
+ * older versions, `{error: {message, type, param, code}}` in newer ones) beside a response of
+ * that status and no body, or as a plain string (its exception path, status 400, no body).
+ *
+ * An answer whose text (`content`, `reasoning_content`, `reasoning`) is neither text nor absent
+ * is a failed attempt (`not_text`), kept as such: its body is never saved nor replayed.
  *
  * The files are hostile: every line is checked against the round it answers, and a custom_id
  * that is malformed, of another run, not asked in this round, or answered twice (in one file or
@@ -17,6 +24,21 @@ import { customIdRun } from './custom-id';
 /** Longest output line read: an answer is bounded by max_tokens (PROTOCOL.md §3), far below. */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
+/** Characters of a provider's error code and message kept with a failed request. */
+const ERROR_CODE_CHARS = 64;
+const ERROR_MESSAGE_CHARS = 2000;
+
+/** `code` as providers write it: OpenAI a string, vLLM's `ErrorResponse` an integer. */
+const ErrorCode = z.union([z.string(), z.number()]).nullish();
+const ErrorFields = z.object({
+	code: ErrorCode,
+	message: z.string().nullish(),
+	type: z.string().nullish(),
+	param: z.string().nullish()
+});
+/** `error` of a line: OpenAI's `{code, message}`, vLLM's `ErrorResponse` (flat or nested), or a string. */
+const LineError = z.union([z.string(), z.object({ error: ErrorFields }), ErrorFields]);
+
 const OutputLine = z.object({
 	id: z.string().nullish(),
 	custom_id: z.string(),
@@ -27,8 +49,60 @@ const OutputLine = z.object({
 			body: z.unknown()
 		})
 		.nullish(),
-	error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish()
+	error: LineError.nullish()
 });
+
+type ReadError = { code: string | null; message: string | null; type?: string; param?: string };
+
+/** A line's `error`, whatever its shape, bounded. */
+function readError(error: z.infer<typeof LineError>): ReadError {
+	if (typeof error === 'string')
+		return { code: null, message: clipText(error, ERROR_MESSAGE_CHARS) };
+	const e = 'error' in error ? error.error : error;
+	return {
+		code:
+			e.code === null || e.code === undefined ? null : clipText(String(e.code), ERROR_CODE_CHARS),
+		message: e.message ? clipText(e.message, ERROR_MESSAGE_CHARS) : null,
+		...(e.type ? { type: clipText(e.type, ERROR_CODE_CHARS) } : {}),
+		...(e.param ? { param: clipText(e.param, ERROR_CODE_CHARS) } : {})
+	};
+}
+
+/** The body an error status stands for when the line carries none: the error as OpenAI words it. */
+function errorBody(error: ReadError): unknown {
+	const { code, type, param } = error;
+	const named = !param || (error.message ?? '').includes(param);
+	const message = named
+		? error.message
+		: `${error.message ?? code ?? 'refused'} (parameter ${param})`;
+	return { error: { message, type: type ?? null, param: param ?? null, code } };
+}
+
+/**
+ * Where a completion's text is neither text nor absent (`content: 42`, `reasoning_content: 5`):
+ * the field and what it is, else null. Such an answer is a failed attempt, never used.
+ */
+export function notTextField(body: unknown): string | null {
+	const choices = (body as { choices?: unknown } | null)?.choices;
+	const message = Array.isArray(choices) ? (choices[0] as { message?: unknown })?.message : null;
+	if (message === null || typeof message !== 'object') return null;
+	for (const field of ['content', 'reasoning_content', 'reasoning']) {
+		const value = (message as Record<string, unknown>)[field];
+		if (value !== null && value !== undefined && typeof value !== 'string') {
+			return `choices[0].message.${field} is ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not text`;
+		}
+	}
+	return null;
+}
+
+/** The failed attempt an answer with non-text text stands for; any other answer as it is. */
+export function textOrFailure<T extends BatchAnswer & { round?: number }>(answer: T): T {
+	if (!('status' in answer) || answer.status < 200 || answer.status >= 300) return answer;
+	const why = notTextField(answer.body);
+	if (why === null) return answer;
+	const round = answer.round === undefined ? {} : { round: answer.round };
+	return { customId: answer.customId, ...round, error: { code: 'not_text', message: why } } as T;
+}
 
 /** One request's answer: the HTTP status and body the provider gave, or its batch error. */
 export type BatchAnswer =
@@ -85,15 +159,23 @@ export class BatchOutputReader {
 			]);
 		}
 		this.#seen.set(row.custom_id, { file, line });
-		if (row.response) {
-			return { customId: row.custom_id, status: row.response.status_code, body: row.response.body };
+		const customId = row.custom_id;
+		const error = row.error ? readError(row.error) : null;
+		const response = row.response;
+		const ok = response && response.status_code >= 200 && response.status_code < 300;
+		// vLLM writes a failure's status with no body and its reasons in `error`.
+		if (response && !ok) {
+			const body = response.body ?? (error ? errorBody(error) : null);
+			return { customId, status: response.status_code, body };
 		}
-		if (row.error) {
-			return {
-				customId: row.custom_id,
-				error: { code: row.error.code ?? null, message: row.error.message ?? null }
-			};
+		if (response && ((response.body !== null && response.body !== undefined) || !error)) {
+			return textOrFailure({ customId, status: response.status_code, body: response.body });
 		}
+		// An error that names a parameter is the provider refusing the request (a reasoning model
+		// refusing `max_tokens`): the 400 it stands for, which stops the run naming it, not a
+		// failure asked again in every round.
+		if (error?.param) return { customId, status: 400, body: errorBody(error) };
+		if (error) return { customId, error: { code: error.code, message: error.message } };
 		throw new UsageError([coded('batch_line_no_answer', { file, line, id })]);
 	}
 }

@@ -30,11 +30,15 @@ export async function batchRunKey(options: BatchRunOptions): Promise<RunKey> {
 	return { runId: options.runId, modelDir: await modelDirName(options.models.evaluated) };
 }
 
-/** `fresh(id)`: the answer came back in the round this pass follows (its call is logged now). */
+/**
+ * `fresh(id)`: the answer came back in the round this pass follows (its call is logged now);
+ * `askAgain(id)`: a failure of it a stopped run already reported (asked again, `client.ts`).
+ */
 export async function batchPass(
 	options: BatchRunOptions,
 	answers: ReadonlyMap<string, BatchAnswer>,
-	fresh: (customId: string) => boolean
+	fresh: (customId: string) => boolean,
+	askAgain?: (customId: string) => boolean
 ): Promise<PassResult> {
 	const endpoints = Object.fromEntries(
 		(Object.keys(options.models) as Role[]).map((role) => [
@@ -48,7 +52,8 @@ export async function batchPass(
 		answers,
 		retries: settings.retries,
 		timeoutMs: settings.timeout_s * 1000,
-		fresh
+		fresh,
+		askAgain
 	});
 	try {
 		return { done: true, result: await runAll({ ...options, client, batch: true }) };

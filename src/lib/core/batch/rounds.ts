@@ -12,13 +12,17 @@
  * - a call's log line is written by the pass that first uses its answer: the pass after its
  *   round, also after a restart; a replay pass that only recomputes a sent round logs nothing;
  *   a pass started again after a crash cut it short skips the lines the cut pass wrote
- *   (`log-once.ts`).
+ *   (`log-once.ts`);
+ * - a pass that stops the run on a request failed for good marks the last answered round
+ *   (`stopped_on_failure`): the next start asks those failures again, with the attempts of a
+ *   fresh start, as an interactive rerun does (`known-answers.ts`, `client.ts`).
  */
 import { UsageError } from '../errors';
 import { coded } from '../said';
 import { longestChain } from './chain';
-import { knownAnswers } from './known-answers';
+import { askedBefore, knownAnswers, reportedRound } from './known-answers';
 import { logOnce } from './log-once';
+import { roundOutcome } from './outcome';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import type { BatchRound, BatchState } from './store';
 import type { RunStagesResult } from '../engine/open-engine';
@@ -57,6 +61,7 @@ export async function runBatch(
 		await store.readBatchAnswers(run),
 		out && out.files.length > 0 ? out.round : null
 	);
+	const askAgain = askedBefore(answers, reportedRound(state));
 	const save = async (round: BatchRound) => {
 		const rounds = state.rounds.filter((r) => r.round !== round.round);
 		state = { version: 1, rounds: [...rounds, round].sort((a, b) => a.round - b.round) };
@@ -75,13 +80,24 @@ export async function runBatch(
 		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
 		// Only the first pass of a process can follow a pass that a crash cut short.
 		const log = options.callLog === undefined ? store : options.callLog;
-		const pass = await batchPass(
-			first && !round && last?.status === 'answered'
-				? { ...options, callLog: await logOnce(log, run, last.sent_at) }
-				: options,
-			answers,
-			logged
-		);
+		let pass;
+		try {
+			pass = await batchPass(
+				first && !round && last?.status === 'answered'
+					? { ...options, callLog: await logOnce(log, run, last.sent_at) }
+					: options,
+				answers,
+				logged,
+				askAgain
+			);
+		} catch (error) {
+			// Stopped on a failure (not by the user): the next start asks the failures again.
+			const answered = state.rounds.filter((r) => r.status === 'answered').at(-1);
+			if (!options.signal?.aborted && answered && !answered.stopped_on_failure) {
+				await save({ ...answered, stopped_on_failure: true }).catch(() => {});
+			}
+			throw error;
+		}
 		if (pass.done) {
 			const rounds = state.rounds.filter((r) => r.status === 'answered').length;
 			return {
@@ -122,6 +138,6 @@ export async function runBatch(
 		await store.appendBatchAnswers(run, saved);
 		for (const a of saved) answers.set(a.customId, a);
 		const latest = state.rounds.find((r) => r.round === sent.round) ?? sent;
-		await save({ ...latest, status: 'answered' });
+		await save({ ...latest, status: 'answered', outcome: roundOutcome(saved) });
 	}
 }

@@ -16,7 +16,8 @@ import { CheckpointError } from '../errors';
 import { parseJsonl } from '../jsonl';
 import { coded } from '../said';
 import type { RunKey } from '../layout';
-import type { BatchAnswer } from './output';
+import { textOrFailure, type BatchAnswer } from './output';
+import { RoundOutcome } from './outcome';
 
 /** How a round is sent: a provider's Batch API, or files run elsewhere (`vllm run-batch`). */
 export const BatchSendMode = z.enum(['provider', 'files']);
@@ -50,7 +51,14 @@ export const BatchRound = z.object({
 	sent_at: z.string().max(64),
 	/** Requests in the round (all files). */
 	requests: z.number().int().nonnegative(),
-	files: z.array(BatchRoundFile).max(100_000)
+	files: z.array(BatchRoundFile).max(100_000),
+	/**
+	 * A pass that used this round's answers stopped the run on a request failed for good: the next
+	 * start asks again every failure of this round and the ones before (as an interactive rerun).
+	 */
+	stopped_on_failure: z.literal(true).optional(),
+	/** Once answered: its answers and failed requests by kind, with the first message of each. */
+	outcome: RoundOutcome.optional()
 });
 export type BatchRound = z.infer<typeof BatchRound>;
 
@@ -114,7 +122,8 @@ export function batchAnswerLine(answer: SavedBatchAnswer): string {
 
 /**
  * The answers of a saved `batch/answers.jsonl` text (`file` names it in errors). A last line
- * without its line end is a crash mid-append and is dropped (its round is asked again).
+ * without its line end is a crash mid-append and is dropped (its round is asked again). An
+ * answer whose text is not text (saved by an older version) is read as the failed attempt it is.
  */
 export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[] {
 	const end = text.lastIndexOf('\n') + 1;
@@ -123,7 +132,7 @@ export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[
 		const round = row.round === undefined ? {} : { round: row.round };
 		if (row.response) {
 			const { status_code: status, body } = row.response;
-			return { customId: row.custom_id, ...round, status, body };
+			return textOrFailure({ customId: row.custom_id, ...round, status, body });
 		}
 		if (row.error) return { customId: row.custom_id, ...round, error: row.error };
 		throw new CheckpointError([coded('batch_answer_empty', { file, line: i + 1 })]);
