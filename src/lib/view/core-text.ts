@@ -402,6 +402,7 @@ const SAY: Sayers = {
 	source_no_file: (p) => m.core_source_no_file(p),
 	calls_disk_full: (p) => m.core_calls_disk_full(p),
 	batch_no_endpoint: (p) => m.core_batch_no_endpoint(p),
+	batch_provider_failed: (p) => m.core_batch_provider_failed(p),
 	pack_name_empty: () => m.core_pack_name_empty(),
 	pack_version_empty: () => m.core_pack_version_empty(),
 	pack_template_blank: (p) => m.core_pack_template_blank(p),
