@@ -123,7 +123,8 @@ export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => voi
 	const seen = new Set<string>();
 	return (state) => {
 		for (const r of state.rounds) {
-			const statuses = r.files.map((f) => f.status ?? '').join(',');
+			// A provider's words: escaped, so a status with a line break cannot forge a line.
+			const statuses = r.files.map((f) => escapeControl(f.status ?? '')).join(',');
 			if (r.files.length === 0) continue;
 			const line =
 				`batch: round ${r.round} ${r.status}, ${r.requests} requests in ${plural(r.files.length, 'file')}` +

@@ -186,7 +186,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			);
 			const files = round.files.map((f) => ({ ...f }));
 			const out: BatchAnswer[] = [];
-			const maxTokens = Math.max(1, ...pending.map((p) => p.body.max_tokens));
+			const maxTokens = pending.reduce((most, p) => Math.max(most, p.body.max_tokens), 1);
 			/** Files too large to read, with what to say of them. */
 			const unread: { file: BatchRoundFile; message: string }[] = [];
 			await Promise.all(

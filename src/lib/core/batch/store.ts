@@ -74,6 +74,11 @@ export const BatchRound = z.object({
 	sent_at: z.string().max(64),
 	/** Requests in the round (all files). */
 	requests: z.number().int().nonnegative(),
+	/**
+	 * Rounds the longest chain of dependent calls still needs from this round on, this one
+	 * included, if no request fails (the longest `chain` of its requests).
+	 */
+	chain_ahead: z.number().int().nonnegative().optional(),
 	files: z.array(BatchRoundFile).max(100_000)
 });
 export type BatchRound = z.infer<typeof BatchRound>;
