@@ -403,6 +403,7 @@ const SAY: Sayers = {
 	calls_disk_full: (p) => m.core_calls_disk_full(p),
 	batch_no_endpoint: (p) => m.core_batch_no_endpoint(p),
 	batch_provider_failed: (p) => m.core_batch_provider_failed(p),
+	batch_provider_id: (p) => m.core_batch_provider_id(p),
 	pack_name_empty: () => m.core_pack_name_empty(),
 	pack_version_empty: () => m.core_pack_version_empty(),
 	pack_template_blank: (p) => m.core_pack_template_blank(p),

@@ -19,6 +19,7 @@ import OpenAI, { APIConnectionError, APIError, toFile } from 'openai';
 import { ModelCallError, UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
+import { english } from '../voice';
 import { abortableSleep } from '../model/abortable';
 import {
 	ANSWER_MARGIN_BYTES,
@@ -344,31 +345,27 @@ function statusOf(status: unknown): string {
 /** A provider's id as kept; one too long for the saved state is refused, naming the call. */
 function providerId(id: unknown, step: string): string {
 	if (typeof id === 'string' && id.length > 0 && id.length <= ID_CHARS) return id;
-	const detail = `the provider answered with an id of ${String(id ?? '').length} characters (1 to ${ID_CHARS} are kept)`;
-	throw new ModelCallError(`the Batch API call ${step} failed: ${detail}`, {
-		kind: 'server',
-		said: [coded('batch_provider_failed', { step, detail })]
+	const said = coded('batch_provider_id', {
+		step,
+		length: String(id ?? '').length,
+		max: ID_CHARS
 	});
+	throw new ModelCallError(english(said), { kind: 'server', said: [said] });
 }
 
 /** The error a provider call ends with: the step, and what the provider said, escaped and clipped. */
 function providerError(step: string, e: unknown): unknown {
 	if (e instanceof ModelCallError) return e;
 	if (e instanceof RedirectRefused) {
-		return new ModelCallError(`the Batch API call ${step} failed: ${e.message}`, {
-			kind: 'bad_request',
-			said: [coded('batch_provider_failed', { step, detail: e.message }, { detail: [e.said] })]
-		});
+		const said = coded('batch_provider_failed', { step, detail: e.message }, { detail: [e.said] });
+		return new ModelCallError(english(said), { kind: 'bad_request', said: [said] });
 	}
 	if (!(e instanceof APIError)) return e;
 	const failure = classifyError(e);
 	const words = escapeControl(clipText(providerMessage(e), QUOTED_CHARS));
 	const detail = e.status ? `HTTP ${e.status}: ${words}` : words;
-	return new ModelCallError(`the Batch API call ${step} failed: ${detail}`, {
-		kind: failure.kind,
-		status: e.status,
-		said: [coded('batch_provider_failed', { step, detail })]
-	});
+	const said = coded('batch_provider_failed', { step, detail });
+	return new ModelCallError(english(said), { kind: failure.kind, status: e.status, said: [said] });
 }
 
 function tooLargeText(file: string, batch: string, limit: number, lines: number): string {
