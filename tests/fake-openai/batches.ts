@@ -18,6 +18,20 @@ export interface FakeBatchOptions {
 	delayMs?: number | ((batchIndex: number) => number);
 	/** Batches (0-based, in creation order) that expire, answering only their first half. */
 	expire?: (batchIndex: number) => boolean;
+	/**
+	 * A redirect answered instead of a Files or Batches route (`path` as requested, without the
+	 * query): its status and `Location`; undefined answers the route.
+	 */
+	redirect?: (route: {
+		method: string;
+		path: string;
+	}) => { status: number; location: string } | undefined;
+	/** The status a batch reads as when polled (a provider's own words, or hostile ones). */
+	shownStatus?: (status: BatchStatus, batchIndex: number) => string;
+	/** Batches (0-based) that fail at validation with these `errors.data`, answering nothing. */
+	failWith?: (
+		batchIndex: number
+	) => { code: string; message: string; line: number | null }[] | undefined;
 }
 
 export interface FakeBatchLine {
@@ -70,7 +84,12 @@ export interface BatchRoute {
 	headers: IncomingHttpHeaders;
 }
 
-export type BatchReply = { status: number; json?: unknown; bytes?: Buffer };
+export type BatchReply = {
+	status: number;
+	json?: unknown;
+	bytes?: Buffer;
+	headers?: Record<string, string>;
+};
 
 export class FakeBatches {
 	readonly files = new Map<string, StoredFile>();
@@ -99,6 +118,8 @@ export class FakeBatches {
 	async route({ method, path, body, headers }: BatchRoute): Promise<BatchReply> {
 		const parts = path.slice(path.search(/\/(files|batches)(\/|$)/) + 1).split('/');
 		const [kind, id, action] = parts;
+		const moved = this.#options.redirect?.({ method, path });
+		if (moved) return { status: moved.status, json: {}, headers: { location: moved.location } };
 		if (kind === 'files') {
 			if (method === 'POST' && !id) return this.#upload(body, headers);
 			const file = id ? this.files.get(id) : undefined;
@@ -111,10 +132,16 @@ export class FakeBatches {
 			if (method === 'GET' && !id) return this.#list();
 			const batch = id ? this.batches.get(id) : undefined;
 			if (!batch) return notFound(`No such batch: ${id}`);
-			if (method === 'GET' && !action) return { status: 200, json: batch };
+			if (method === 'GET' && !action) return { status: 200, json: this.#shown(batch) };
 			if (method === 'POST' && action === 'cancel') return this.#cancel(batch);
 		}
 		return notFound(`No route for ${method} ${path}.`);
+	}
+
+	#shown(batch: StoredBatch): StoredBatch {
+		const shown = this.#options.shownStatus;
+		const index = [...this.batches.keys()].indexOf(batch.id);
+		return shown ? { ...batch, status: shown(batch.status, index) as BatchStatus } : batch;
 	}
 
 	close(): void {
@@ -192,6 +219,12 @@ export class FakeBatches {
 		const timer = setTimeout(
 			() => {
 				this.#timers.delete(timer);
+				const errors = this.#options.failWith?.(index);
+				if (errors) {
+					batch.status = 'failed';
+					batch.errors = { object: 'list', data: errors };
+					return;
+				}
 				void this.#run(batch, input, this.#options.expire?.(index) ?? false);
 			},
 			delayOf(this.#options.delayMs, index)

@@ -235,6 +235,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 			if (FakeBatches.handles(path)) {
 				const body = Buffer.concat(chunks);
 				return void batches.route({ method: req.method ?? '', path, body, headers }).then((r) => {
+					for (const [name, value] of Object.entries(r.headers ?? {})) res.setHeader(name, value);
 					if (r.bytes) {
 						res.writeHead(r.status, { 'content-type': 'application/octet-stream' });
 						return void res.end(r.bytes);

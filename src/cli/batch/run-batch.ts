@@ -149,7 +149,8 @@ export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => voi
 		for (const r of state.rounds) {
 			const answered = r.status === 'answered' && out.delete(r.round);
 			if (r.status !== 'answered') out.add(r.round);
-			const statuses = r.files.map((f) => f.status ?? '').join(',');
+			// A provider's words: escaped, so a status with a line break cannot forge a line.
+			const statuses = r.files.map((f) => escapeControl(f.status ?? '')).join(',');
 			if (r.files.length === 0) continue;
 			const line =
 				`batch: round ${r.round} ${r.status}, ${r.requests} requests in ${plural(r.files.length, 'file')}` +

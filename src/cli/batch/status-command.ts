@@ -1,13 +1,16 @@
 /**
  * `lexpilot batch status [--run-id ID] [--output-root DIR]`: each batch-mode run's rounds as
- * saved (`batch/state.json`): status, time sent, requests, and its files (provider batch ids and
- * statuses as last polled). With a plan's flags (`--model A --model B`, `--repetitions`,
- * `--plan`): each run of the plan, in its order. Read only; no lock taken.
+ * saved (`batch/state.json`): status, time sent, requests, how many rounds the longest chain of
+ * dependent calls still needs, and its files (provider mode, as last polled: batch id and
+ * status, request counts, output and error file ids, the provider's errors of a failed batch).
+ * Every provider string is printed escaped (a status holding a line break cannot forge a line).
+ * With a plan's flags (`--model A --model B`, `--repetitions`, `--plan`): each run of the plan,
+ * in its order. Read only; no lock taken.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FsStore } from '../../lib/adapters/fs-store';
-import type { BatchState } from '../../lib/core/batch/store';
+import type { BatchRoundFile, BatchState } from '../../lib/core/batch/store';
 import { openRound } from '../../lib/core/batch/rounds';
 import { runKey } from '../../lib/core/names';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -67,16 +70,60 @@ export function stateText(name: string, state: BatchState): string {
 		`${escapeControl(name)}: ${state.rounds.length} rounds` +
 			(out ? `, round ${out.round} ${out.status} (waiting)` : ', none out')
 	];
+	const ahead = chainText(state);
+	if (ahead) lines.push(`  ${ahead}`);
 	for (const r of state.rounds) {
 		lines.push(
-			`  round ${r.round}  ${r.status.padEnd(9)}  ${r.mode.padEnd(8)}  sent ${r.sent_at}  ${r.requests} requests`
+			`  round ${r.round}  ${r.status.padEnd(9)}  ${r.mode.padEnd(8)}  sent ${escapeControl(r.sent_at)}  ${r.requests} requests`
 		);
 		for (const f of r.files) {
-			const batch = f.batch_id ? `  batch ${f.batch_id} ${f.status ?? ''}` : '';
+			const batch = f.batch_id
+				? `  batch ${escapeControl(f.batch_id)} ${escapeControl(f.status ?? '')}`
+				: '';
 			lines.push(
 				`    ${escapeControl(f.name)}  ${escapeControl(f.model)}  ${f.lines} lines  ${f.bytes} bytes${batch}`
 			);
+			lines.push(...polledLines(f).map((l) => `      ${l}`));
 		}
 	}
 	return `${lines.join('\n')}\n`;
+}
+
+/**
+ * How many rounds the longest chain of dependent calls still needs if no request fails: from
+ * the round out (itself included), else after the last round. Empty for rounds saved before
+ * this was kept.
+ */
+function chainText(state: BatchState): string {
+	const out = openRound(state);
+	const last = out ?? state.rounds.at(-1);
+	if (last?.chain_ahead === undefined) return '';
+	const n = out ? last.chain_ahead : Math.max(0, last.chain_ahead - 1);
+	const rounds = `${n} round${n === 1 ? '' : 's'}`;
+	const day = n > 0 && last.mode === 'provider' ? ` (up to ${n} × the 24 h window)` : '';
+	return out
+		? `longest remaining chain: ${rounds}, round ${out.round} included, if no request fails${day}`
+		: `longest remaining chain: ${rounds} after round ${last.round}, if no request fails${day}`;
+}
+
+/** A provider file's counts, output and error files and errors, as last polled; escaped. */
+function polledLines(f: BatchRoundFile): string[] {
+	const lines: string[] = [];
+	const parts: string[] = [];
+	if (f.counts) {
+		const { total, completed, failed } = f.counts;
+		parts.push(`requests ${completed} completed, ${failed} failed of ${total}`);
+	}
+	if (f.output_file_id) parts.push(`output file ${escapeControl(f.output_file_id)}`);
+	if (f.error_file_id) parts.push(`error file ${escapeControl(f.error_file_id)}`);
+	if (parts.length > 0) lines.push(parts.join('; '));
+	const errors = f.errors ?? [];
+	const total = Math.max(f.errors_total ?? 0, errors.length);
+	for (const [i, e] of errors.entries()) {
+		const words = [e.code, e.message].filter((w) => w).join(': ') || '(no message)';
+		const at = e.line === null ? '' : ` (input line ${e.line})`;
+		lines.push(`provider error ${i + 1} of ${total}: ${escapeControl(words)}${at}`);
+	}
+	if (total > errors.length) lines.push(`… ${total - errors.length} more provider errors not kept`);
+	return lines;
 }

@@ -464,6 +464,8 @@ export const CORE_TEXTS = {
 	source_no_file: ['file'],
 	calls_disk_full: ['file', 'code'],
 	batch_no_endpoint: ['endpoint'],
+	batch_provider_failed: ['step', 'detail'],
+	batch_provider_id: ['step', 'length', 'max'],
 	pack_name_empty: [],
 	pack_version_empty: [],
 	pack_template_blank: ['template'],

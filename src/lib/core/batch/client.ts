@@ -26,6 +26,7 @@ import type { RunKey } from '../names';
 import type { Role } from '../records';
 import { DEFAULT_SETTINGS } from '../run-config';
 import { publicBaseUrl } from '../model/base-url';
+import { chainOfPriority } from '../engine/priority';
 import { redactKeys } from '../text/redact';
 import { customId } from './custom-id';
 import { BatchPending } from './pending';
@@ -40,6 +41,12 @@ export interface PendingRequest {
 	/** The endpoint's base URL (one input file per model and endpoint). */
 	baseURL: string;
 	body: ChatBody;
+	/**
+	 * The calls of the longest chain this request heads, itself included (`chainAhead` of
+	 * `engine/priority.ts`, read from the request's priority), or 0 when the engine gave none:
+	 * the rounds its case still needs if no request fails. @default 0
+	 */
+	chain?: number;
 }
 
 export interface BatchClientOptions {
@@ -116,7 +123,8 @@ export function createBatchClient(
 					customId: id,
 					role: request.role,
 					baseURL: ep.baseURL,
-					body: chatBody(ep.model, request)
+					body: chatBody(ep.model, request),
+					...(request.priority === undefined ? {} : { chain: chainOfPriority(request.priority) })
 				});
 				throw new BatchPending(id);
 			}

@@ -7,13 +7,31 @@
  * rest count as failed and are retried in a later round. Same keys and base URLs as the
  * interactive calls, and the same retry policy (`withRetries` of `../model/retry.ts`; the SDK's
  * own retries are off).
+ *
+ * The provider is as untrusted as any model endpoint (SECURITY.md): every call goes through the
+ * interactive client's `boundedFetch`, so a redirect is followed only within the base URL's
+ * origin (a round's case histories never go to a server the settings do not name, and no answer
+ * is read from one), and every body is bounded; an output or error file is read at most to its
+ * lines × the answer bound ({@link downloadBytes}). What the provider says (a status, its
+ * errors, an error body) is kept bounded in the saved state and escaped wherever it is shown.
  */
-import OpenAI, { toFile } from 'openai';
-import { UsageError } from '../errors';
+import OpenAI, { APIConnectionError, APIError, toFile } from 'openai';
+import { ModelCallError, UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
+import { english } from '../voice';
 import { abortableSleep } from '../model/abortable';
-import { withRetries, type RetryPolicy } from '../model/retry';
+import {
+	ANSWER_MARGIN_BYTES,
+	BodyTooLarge,
+	boundedFetch,
+	maxAnswerBytes,
+	sizeText
+} from '../model/bounded-fetch';
+import { RedirectRefused } from '../model/redirect';
+import { classifyError, providerMessage, withRetries, type RetryPolicy } from '../model/retry';
+import { clipText, QUOTED_CHARS } from '../text/clip';
+import { escapeControl } from '../text/escape-control';
 import { openaiSdk } from '../model/sdk';
 import type { RoleEndpoint } from '../model/types';
 import { endpointKey, type RunKey } from '../names';
@@ -22,6 +40,7 @@ import { runHash } from './custom-id';
 import { BATCH_URL, writeRoundFiles } from './input-files';
 import type { BatchFileLimits } from './limits';
 import { BatchOutputReader, type BatchAnswer } from './output';
+import type { PendingRequest } from './client';
 import type { RoundSender } from './sender';
 import type { LineSink } from './split';
 import type { BatchRoundFile } from './store';
@@ -41,9 +60,36 @@ export interface ProviderSendOptions {
 }
 
 const DONE = new Set(['completed', 'failed', 'expired', 'cancelled']);
+/** Characters of a provider's status kept (the saved state's bound). */
+const STATUS_CHARS = 64;
+/** Characters of a provider's id kept: a longer one cannot be saved, and is refused. */
+const ID_CHARS = 256;
+/** Errors of a failed batch kept (`errors.data`), each message clipped to `QUOTED_CHARS`. */
+export const KEPT_ERRORS = 5;
+
+/**
+ * The most of a batch's output or error file that is read: its `lines` × (the answer bound of
+ * the largest `max_tokens` asked + 64 KiB for the line's envelope). An honest file is far
+ * below it (an answer within the bound is a few KB of JSON); a provider that ignored
+ * `max_tokens`, or a gzip that inflates without end, stops there instead of filling memory.
+ */
+export function downloadBytes(lines: number, maxTokens: number): number {
+	return Math.max(1, lines) * (maxAnswerBytes(maxTokens) + ANSWER_MARGIN_BYTES);
+}
 
 export function providerSender(options: ProviderSendOptions): RoundSender {
 	const sdks = new Map<string, OpenAI>();
+	/** The bound of each file being downloaded, by its id (`GET …/files/{id}/content`). */
+	const downloads = new Map<string, number>();
+	const fetchImpl = boundedFetch(
+		options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+		{
+			otherBodyBytes: (url) => {
+				const id = /\/files\/([^/]+)\/content$/.exec(url.pathname)?.[1];
+				return id === undefined ? undefined : downloads.get(decodeURIComponent(id));
+			}
+		}
+	);
 	/** The role endpoint (with its key) of a file, by the public base URL and model it names. */
 	const endpointOf = (file: { endpoint: string; model: string }): RoleEndpoint => {
 		const all = Object.values(options.endpoints);
@@ -56,14 +102,40 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		const id = `${ep.baseURL}\0${ep.apiKey}`;
 		let sdk = sdks.get(id);
 		if (!sdk) {
-			sdk = openaiSdk(ep, { maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
+			sdk = openaiSdk(ep, { maxRetries: 0, fetch: fetchImpl });
 			sdks.set(id, sdk);
 		}
 		return sdk;
 	};
-	/** One call to the provider under the model client's retry policy. */
-	const retrying = <T>(call: () => Promise<T>, signal?: AbortSignal) =>
-		withRetries(call, signal, options.retry);
+	/**
+	 * One call to the provider (`step`, as `POST /files`) under the model client's retry policy;
+	 * a redirect it refused is not tried again, and a failure ends as a {@link ModelCallError}
+	 * whose message quotes the provider escaped and clipped.
+	 */
+	const retrying = async <T>(step: string, call: () => Promise<T>, signal?: AbortSignal) => {
+		let got: { value: T } | { refused: RedirectRefused };
+		try {
+			got = await withRetries(
+				async () => {
+					try {
+						return { value: await call() };
+					} catch (e) {
+						// Not tried again: the next try would be refused the same way.
+						if (e instanceof APIConnectionError && e.cause instanceof RedirectRefused)
+							return { refused: e.cause };
+						throw e;
+					}
+				},
+				signal,
+				options.retry
+			);
+		} catch (e) {
+			if (signal?.aborted) throw e;
+			throw providerError(step, e);
+		}
+		if ('refused' in got) throw providerError(step, got.refused);
+		return got.value;
+	};
 
 	return {
 		mode: 'provider',
@@ -86,6 +158,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 				texts.delete(file.name);
 				const bytes = new TextEncoder().encode(text);
 				const uploaded = await retrying(
+					'POST /files',
 					async () =>
 						sdkOf(endpointOf(file)).files.create({
 							file: await toFile(bytes, file.name.replace('/', '-')),
@@ -93,12 +166,15 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 						}),
 					signal
 				);
-				sent.push({ ...file, file_id: uploaded.id });
+				sent.push({ ...file, file_id: providerId(uploaded.id, 'POST /files') });
 			}
 			await onFiles?.(sent.map((f) => ({ ...f })));
 			for (const file of sent) {
 				const made = await createBatch(file.file_id!, file, signal);
-				Object.assign(file, { batch_id: made.id, status: made.status });
+				Object.assign(file, {
+					batch_id: providerId(made.id, 'POST /batches'),
+					status: statusOf(made.status)
+				});
 				await onFiles?.(sent.map((f) => ({ ...f })));
 			}
 			return sent;
@@ -111,28 +187,66 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			);
 			const files = round.files.map((f) => ({ ...f }));
 			const out: BatchAnswer[] = [];
+			const maxTokens = pending.reduce((most, p) => Math.max(most, p.body.max_tokens), 1);
+			/** Files too large to read, with what to say of them. */
+			const unread: { file: BatchRoundFile; message: string }[] = [];
 			await Promise.all(
 				files.map(async (file) => {
 					if (!file.file_id) return;
 					const sdk = sdkOf(endpointOf(file));
 					if (!file.batch_id) {
 						// Uploaded, and perhaps made a batch the saved state never heard of.
-						file.batch_id =
-							(await retrying(() => findBatch(sdk, file.file_id!), signal)) ??
-							(await createBatch(file.file_id, file, signal)).id;
+						file.batch_id = providerId(
+							(await retrying('GET /batches', () => findBatch(sdk, file.file_id!), signal)) ??
+								(await createBatch(file.file_id, file, signal)).id,
+							'GET /batches'
+						);
 						onPoll?.(files.map((f) => ({ ...f })));
 					}
-					const done = await poll(sdk, file.batch_id!, signal, (status) => {
-						file.status = status;
+					const done = await poll(sdk, file.batch_id!, signal, (batch) => {
+						Object.assign(file, polledFields(batch));
 						onPoll?.(files.map((f) => ({ ...f })));
 					});
 					for (const id of [done.output_file_id, done.error_file_id]) {
 						if (!id) continue;
-						const text = await retrying(async () => (await sdk.files.content(id)).text(), signal);
-						out.push(...reader.read(text, `${done.id}/${id}`));
+						const limit = downloadBytes(file.lines, maxTokens);
+						const step = `GET /files/${id}/content`;
+						downloads.set(id, limit);
+						try {
+							const text = await retrying(
+								step,
+								async () => {
+									try {
+										return await (await sdk.files.content(id)).text();
+									} catch (e) {
+										// Reading it again would stop at the same byte.
+										if (e instanceof BodyTooLarge) return null;
+										throw e;
+									}
+								},
+								signal
+							);
+							if (text === null) {
+								unread.push({ file, message: tooLargeText(id, done.id, limit, file.lines) });
+								continue;
+							}
+							out.push(...reader.read(text, `${done.id}/${id}`));
+						} finally {
+							downloads.delete(id);
+						}
 					}
 				})
 			);
+			// The requests a file too large to read would have answered are failed attempts, asked
+			// again in the next round, as an answer past its bound is (PROTOCOL.md §3).
+			const answered = new Set(out.map((a) => a.customId));
+			for (const { file, message } of unread) {
+				for (const p of pending) {
+					if (answered.has(p.customId) || !inFile(p, file)) continue;
+					answered.add(p.customId);
+					out.push({ customId: p.customId, error: { code: 'output_too_large', message } });
+				}
+			}
 			return out;
 		},
 
@@ -140,7 +254,9 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			await Promise.all(
 				round.files.map((f) =>
 					f.batch_id
-						? retrying(() => sdkOf(endpointOf(f)).batches.cancel(f.batch_id!)).catch(() => {})
+						? retrying('POST /batches/{id}/cancel', () =>
+								sdkOf(endpointOf(f)).batches.cancel(f.batch_id!)
+							).catch(() => {})
 						: null
 				)
 			);
@@ -150,6 +266,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 	function createBatch(fileId: string, file: BatchRoundFile, signal?: AbortSignal) {
 		const sdk = sdkOf(endpointOf(file));
 		return retrying(
+			'POST /batches',
 			() =>
 				sdk.batches.create({
 					input_file_id: fileId,
@@ -174,17 +291,91 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		sdk: OpenAI,
 		id: string,
 		signal: AbortSignal | undefined,
-		told: (s: string) => void
+		told: (batch: OpenAI.Batches.Batch) => void
 	) {
 		let wait = options.pollMs ?? 1000;
 		let last = '';
 		for (;;) {
 			signal?.throwIfAborted();
-			const batch = await retrying(() => sdk.batches.retrieve(id), signal);
-			if (batch.status !== last) told((last = batch.status));
+			const batch = await retrying('GET /batches/{id}', () => sdk.batches.retrieve(id), signal);
+			const seen = JSON.stringify(polledFields(batch));
+			if (seen !== last) {
+				last = seen;
+				told(batch);
+			}
 			if (DONE.has(batch.status)) return batch;
 			await abortableSleep(wait, signal);
 			wait = Math.min(wait * 2, options.maxPollMs ?? 60_000);
 		}
 	}
+}
+
+/** What a poll keeps of a batch for the saved state: each provider string bounded. */
+function polledFields(batch: OpenAI.Batches.Batch): Partial<BatchRoundFile> {
+	const counts = batch.request_counts;
+	const errors = Array.isArray(batch.errors?.data) ? batch.errors.data : [];
+	const id = (value: unknown) =>
+		typeof value === 'string' && value && value.length <= ID_CHARS ? value : undefined;
+	return {
+		status: statusOf(batch.status),
+		...(counts &&
+		[counts.total, counts.completed, counts.failed].every((n) => Number.isSafeInteger(n) && n >= 0)
+			? { counts: { total: counts.total, completed: counts.completed, failed: counts.failed } }
+			: {}),
+		...(id(batch.output_file_id) ? { output_file_id: id(batch.output_file_id) } : {}),
+		...(id(batch.error_file_id) ? { error_file_id: id(batch.error_file_id) } : {}),
+		...(errors.length > 0
+			? {
+					errors: errors.slice(0, KEPT_ERRORS).map((e) => ({
+						code: typeof e?.code === 'string' ? clipText(e.code, STATUS_CHARS) : null,
+						message: typeof e?.message === 'string' ? clipText(e.message, QUOTED_CHARS) : null,
+						line: Number.isSafeInteger(e?.line) ? e.line! : null
+					})),
+					errors_total: errors.length
+				}
+			: {})
+	};
+}
+
+/** A provider's status as kept: a string of at most 64 characters (not escaped: shown escaped). */
+function statusOf(status: unknown): string {
+	return String(status ?? '').slice(0, STATUS_CHARS);
+}
+
+/** A provider's id as kept; one too long for the saved state is refused, naming the call. */
+function providerId(id: unknown, step: string): string {
+	if (typeof id === 'string' && id.length > 0 && id.length <= ID_CHARS) return id;
+	const said = coded('batch_provider_id', {
+		step,
+		length: String(id ?? '').length,
+		max: ID_CHARS
+	});
+	throw new ModelCallError(english(said), { kind: 'server', said: [said] });
+}
+
+/** The error a provider call ends with: the step, and what the provider said, escaped and clipped. */
+function providerError(step: string, e: unknown): unknown {
+	if (e instanceof ModelCallError) return e;
+	if (e instanceof RedirectRefused) {
+		const said = coded('batch_provider_failed', { step, detail: e.message }, { detail: [e.said] });
+		return new ModelCallError(english(said), { kind: 'bad_request', said: [said] });
+	}
+	if (!(e instanceof APIError)) return e;
+	const failure = classifyError(e);
+	const words = escapeControl(clipText(providerMessage(e), QUOTED_CHARS));
+	const detail = e.status ? `HTTP ${e.status}: ${words}` : words;
+	const said = coded('batch_provider_failed', { step, detail });
+	return new ModelCallError(english(said), { kind: failure.kind, status: e.status, said: [said] });
+}
+
+function tooLargeText(file: string, batch: string, limit: number, lines: number): string {
+	return `file ${escapeControl(file)} of batch ${escapeControl(batch)} passed ${sizeText(limit)}, more than its ${lines} lines can hold within the answer bound, and was not read further: its requests count as failed and are asked again`;
+}
+
+/** Whether `request` was written to `file` (one group of files per endpoint and model). */
+function inFile(request: PendingRequest, file: BatchRoundFile): boolean {
+	return (
+		request.body.model === file.model &&
+		endpointKey(publicBaseUrl(request.baseURL)) === file.endpoint
+	);
 }

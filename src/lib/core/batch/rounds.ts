@@ -114,6 +114,7 @@ export async function runBatch(
 				status: sender.mode === 'files' ? 'written' : 'submitted',
 				sent_at: now().toISOString(),
 				requests: pass.pending.length,
+				chain_ahead: pass.pending.reduce((most, p) => Math.max(most, p.chain ?? 0), 0),
 				files: []
 			};
 			await save(next);

@@ -36,7 +36,31 @@ export const BatchRoundFile = z.object({
 	file_id: z.string().max(256).optional(),
 	batch_id: z.string().max(256).optional(),
 	/** Provider's batch status as last polled (`validating`, `in_progress`, `completed`, …). */
-	status: z.string().max(64).optional()
+	status: z.string().max(64).optional(),
+	/** Provider mode, as last polled: the batch's request counts. */
+	counts: z
+		.object({
+			total: z.number().int().nonnegative(),
+			completed: z.number().int().nonnegative(),
+			failed: z.number().int().nonnegative()
+		})
+		.optional(),
+	/** Provider mode, as last polled: the batch's output and error files. */
+	output_file_id: z.string().max(256).optional(),
+	error_file_id: z.string().max(256).optional(),
+	/** Provider mode: why the batch failed (`errors.data`, the first 5, messages clipped). */
+	errors: z
+		.array(
+			z.object({
+				code: z.string().max(200).nullable(),
+				message: z.string().max(400).nullable(),
+				line: z.number().int().nullable()
+			})
+		)
+		.max(5)
+		.optional(),
+	/** How many errors the provider listed in all. */
+	errors_total: z.number().int().nonnegative().optional()
 });
 export type BatchRoundFile = z.infer<typeof BatchRoundFile>;
 
@@ -51,6 +75,11 @@ export const BatchRound = z.object({
 	sent_at: z.string().max(64),
 	/** Requests in the round (all files). */
 	requests: z.number().int().nonnegative(),
+	/**
+	 * Rounds the longest chain of dependent calls still needs from this round on, this one
+	 * included, if no request fails (the longest `chain` of its requests).
+	 */
+	chain_ahead: z.number().int().nonnegative().optional(),
 	files: z.array(BatchRoundFile).max(100_000),
 	/**
 	 * A pass that used this round's answers stopped the run on a request failed for good: the next

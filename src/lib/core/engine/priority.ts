@@ -37,6 +37,11 @@ export function chainAhead(stage: StageName | null, task: TemplateName, meta?: C
 	}
 }
 
+/** The {@link chainAhead} a {@link callPriority} was made of (0 for any other priority). */
+export function chainOfPriority(priority: number): number {
+	return Math.max(0, Math.ceil(-priority / 2 ** 32));
+}
+
 /** Longest chain ahead first, then the earlier case (lower is served first). */
 export function callPriority(
 	stage: StageName | null,

@@ -95,14 +95,15 @@ export const OTHER_BODY_BYTES = 16 * 1024 * 1024;
  */
 export function bodyBound(
 	status: number,
-	maxTokens: number | null
+	maxTokens: number | null,
+	otherBytes: number = OTHER_BODY_BYTES
 ): { limit: number; past: 'cut' } | { limit: number; past: 'fail'; error: () => Error } {
 	if (status >= 300) return { limit: ERROR_BODY_BYTES, past: 'cut' };
 	if (maxTokens !== null) {
 		const limit = maxResponseBytes(maxTokens);
 		return { limit, past: 'fail', error: () => new ResponseTooLarge(limit, maxTokens) };
 	}
-	return { limit: OTHER_BODY_BYTES, past: 'fail', error: () => new BodyTooLarge(OTHER_BODY_BYTES) };
+	return { limit: otherBytes, past: 'fail', error: () => new BodyTooLarge(otherBytes) };
 }
 
 /** A successful body other than a chat completion that passed {@link OTHER_BODY_BYTES}. */
@@ -141,6 +142,18 @@ export function markBoundsBodies(fetchImpl: typeof fetch): void {
 	bounding.add(fetchImpl);
 }
 
+/** What {@link boundedFetch} may be told beyond its defaults. */
+export interface BoundedFetchOptions {
+	/**
+	 * The bound of a successful body that names no `max_tokens` for a request to `url` (past it
+	 * the body fails with {@link BodyTooLarge}), or undefined for the default: a batch's output
+	 * file is bounded by its lines, not by a model list's size (`core/batch/provider.ts`).
+	 * A `fetch` given this bound is not registered as bounding bodies by the default rule.
+	 * @default OTHER_BODY_BYTES for every request
+	 */
+	otherBodyBytes?: (url: URL) => number | undefined;
+}
+
 /**
  * Wraps `inner` so that every body is read at most to {@link bodyBound}: a successful chat
  * completion fails one byte past {@link maxResponseBytes} (with {@link ResponseTooLarge}, what
@@ -155,14 +168,16 @@ export function markBoundsBodies(fetchImpl: typeof fetch): void {
  * opaque answer (`type: 'opaqueredirect'`, no status, no `Location`), so there every redirect is
  * refused with {@link RedirectRefused} (`hidden`). Either way no request leaves the origin.
  */
-export function boundedFetch(inner: typeof fetch): typeof fetch {
-	if (bounding.has(inner)) return inner;
+export function boundedFetch(inner: typeof fetch, options: BoundedFetchOptions = {}): typeof fetch {
+	const { otherBodyBytes } = options;
+	if (bounding.has(inner) && !otherBodyBytes) return inner;
 	const wrapped: typeof fetch = async (input, init) => {
 		const maxTokens = maxTokensOf(init?.body);
 		if (typeof input !== 'string' && !(input instanceof URL)) {
 			return bound(await inner(input, { ...init, redirect: 'manual' }), maxTokens);
 		}
 		let url = new URL(input);
+		const other = otherBodyBytes?.(url) ?? OTHER_BODY_BYTES;
 		let next: RequestInit = { ...init, redirect: 'manual' };
 		for (let hops = 1; ; hops++) {
 			const response = await inner(url.href, next);
@@ -171,7 +186,7 @@ export function boundedFetch(inner: typeof fetch): typeof fetch {
 			}
 			const location = response.headers.get('location');
 			if (!REDIRECT_STATUSES.has(response.status) || location === null) {
-				return bound(response, maxTokens);
+				return bound(response, maxTokens, other);
 			}
 			await response.body?.cancel().catch(() => {});
 			const hop = nextHop(url, response.status, location, next.method ?? 'GET', hops);
@@ -180,7 +195,7 @@ export function boundedFetch(inner: typeof fetch): typeof fetch {
 		}
 	};
 	// Wrapping it again would only add a stream per response.
-	bounding.add(wrapped);
+	if (!otherBodyBytes) bounding.add(wrapped);
 	return wrapped;
 }
 
@@ -195,9 +210,9 @@ function withoutBody(init: RequestInit, method: string): RequestInit {
 }
 
 /** `response` with its body read at most to {@link bodyBound}. */
-function bound(response: Response, maxTokens: number | null): Response {
+function bound(response: Response, maxTokens: number | null, otherBytes?: number): Response {
 	if (!response.body) return response;
-	const rule = bodyBound(response.status, maxTokens);
+	const rule = bodyBound(response.status, maxTokens, otherBytes);
 	const reader = response.body.getReader();
 	let read = 0;
 	let headers: Headers | null = null;
