@@ -109,6 +109,45 @@ describe('results with review files', () => {
 	});
 });
 
+describe('results takes what the judge said from the run, not the review file', () => {
+	it('leaves out, and counts, reviews whose stated judge label is not the run’s', async () => {
+		// Ann disagrees with the judge on every decision, but her file states the judge's label as
+		// her own: read from the file, that was 8 of 8 agreed, κ = 1.
+		const root = await withReviews({ Ann: (d) => flip(d[2]) });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const lines = readFileSync(file, 'utf8').trim().split('\n');
+		const copied = lines.map((l) => {
+			const r = JSON.parse(l);
+			return JSON.stringify({ ...r, judge_label: r.reviewer_label }) + '\n';
+		});
+		writeFileSync(file, copied.join(''));
+		const { code, stdout } = await results(root);
+		expect(code).toBe(0);
+		expect(stdout).toContain(
+			"left out: 8 reviews by Ann stating a judge label that is not this run's"
+		);
+		expect(stdout).not.toMatch(/LCA\s+all\s+8\s+8/);
+		const json = JSON.parse((await results(root, '--json')).stdout);
+		expect(json.reviews[0].report.mismatched).toEqual([{ reviewer: 'Ann', reviews: 8 }]);
+		expect(json.reviews[0].report.judge[0].stages).toEqual([]);
+	});
+
+	it('refuses a review of a decision the run does not hold, naming file, line and case (exit 2)', async () => {
+		const root = await withReviews({ Ann: (d) => d[2] });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const [first] = readFileSync(file, 'utf8').split('\n');
+		const stray = JSON.parse(first);
+		stray.decision.case_number = '2099-999';
+		writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(stray)}\n`);
+		const { code, stdout, stderr } = await results(root);
+		expect(code).toBe(2);
+		expect(stdout).toBe('');
+		expect(stderr).toMatch(
+			/Ann-[0-9a-f]{8}\.jsonl, line 9: reviewer "Ann" reviewed a decision of case 2099-999 \(stage lca, history_type \w+\) that this run does not hold/
+		);
+	});
+});
+
 describe('results with reviews of LJP decisions', () => {
 	/** A reviewer who agrees with every LJP verdict the judge extracted from run1. */
 	function agreeingLjpReviews(root: string): string {

@@ -269,6 +269,7 @@ export const CORE_TEXTS = {
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
 	review_other_run: ['file', 'line', 'run'],
 	review_without_run: ['path', 'run'],
+	review_unknown_decision: ['file', 'line', 'reviewer', 'caseNumber', 'decision'],
 	// Re-judging a finished run with another judge (engine/rejudge/).
 	rejudge_same_run: ['runId'],
 	rejudge_no_source: ['runId', 'model'],

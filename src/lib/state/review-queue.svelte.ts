@@ -5,6 +5,9 @@
  * seed) are kept per run in localStorage, so a reload shows the same sample.
  */
 import { listDecisions, sampleDecisions, reviewReport } from '$lib/core/agreement';
+import { refuseUnheld } from '$lib/core/agreement/report';
+import { saidOf } from '$lib/core/errors';
+import type { CoreText } from '$lib/core/said';
 import type { Decision, ReviewReport } from '$lib/core/agreement';
 import type { ReviewLine } from '$lib/core/agreement/review-line';
 import type { CallLogEntry } from '$lib/core/calls/schema';
@@ -55,6 +58,8 @@ function saveSettings(key: string, settings: QueueSettings | null): void {
 export class ReviewQueueState {
 	status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');
 	error = $state<string | null>(null);
+	/** The error's coded pieces, for the page's language (null: say `error` as it is). */
+	errorSaid = $state.raw<CoreText[] | null>(null);
 	run = $state.raw<StoredRun | null>(null);
 	decisions = $state.raw<Decision[]>([]);
 	/** Every review of the run kept here, every reviewer. */
@@ -94,12 +99,13 @@ export class ReviewQueueState {
 			const store = await openSharedIdbStore();
 			const { readRunRecords } = await layoutSourceModule();
 			const records = await readRunRecords(store, run.run);
-			const reviews = (await (await reviewsModule()).storedReviews(store, run.run)).map(
-				(p) => p.review
-			);
+			const placed = await (await reviewsModule()).storedReviews(store, run.run);
 			if (generation !== this.#generation) return;
-			this.decisions = listDecisions(run.run, records, run.manifest.categories);
-			this.reviews = reviews;
+			const decisions = listDecisions(run.run, records, run.manifest.categories);
+			// A review of a decision the run does not hold is refused by name, never compared.
+			refuseUnheld(decisions, placed);
+			this.decisions = decisions;
+			this.reviews = placed.map((p) => p.review);
 			this.settings = savedSettings(runKey(run.run));
 			if (this.settings) this.#draw();
 			this.status = 'ready';
@@ -107,6 +113,7 @@ export class ReviewQueueState {
 		} catch (e) {
 			if (generation !== this.#generation) return;
 			this.error = (e as Error).message;
+			this.errorSaid = saidOf(e) ?? null;
 			this.status = 'error';
 		}
 	}

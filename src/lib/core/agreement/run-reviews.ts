@@ -13,7 +13,7 @@ import { describePath, type LayoutSource } from '../results/source';
 import { listDecisions } from './decisions';
 import type { BootstrapOptions } from './kappa';
 import { mergeReviews, readReviewFile, type PlacedReview } from './merge';
-import { reviewReport, type ReviewReport } from './report';
+import { refuseUnheld, reviewReport, type ReviewReport } from './report';
 
 /** One run's reviews and what they say. */
 export interface RunReviews {
@@ -53,6 +53,7 @@ export async function runReviews(
 		}
 		const categories = manifest.data.categories ?? {};
 		const decisions = listDecisions(run, await readEvalRecords(source, run, present), categories);
+		refuseUnheld(decisions, placed);
 		const reviews = placed.map((p) => p.review);
 		out.push({
 			run_id,
