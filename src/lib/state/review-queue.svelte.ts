@@ -6,6 +6,7 @@
  */
 import { listDecisions, sampleDecisions, reviewReport } from '$lib/core/agreement';
 import { refuseUnheld } from '$lib/core/agreement/report';
+import type { StageSizes } from '$lib/core/agreement/sample';
 import { saidOf } from '$lib/core/errors';
 import type { CoreText } from '$lib/core/said';
 import type { Decision, ReviewReport } from '$lib/core/agreement';
@@ -25,6 +26,19 @@ interface QueueSettings {
 	reviewer: string;
 	size: number;
 	seed: number;
+	/** A size per stage group the reviewer set (the others share the rest of `size`). */
+	stages?: StageSizes;
+}
+
+/** The stage sizes of saved settings, when each is a whole number (else none). */
+function savedStages(raw: unknown): StageSizes | undefined {
+	if (typeof raw !== 'object' || raw === null) return undefined;
+	const out: StageSizes = {};
+	for (const g of ['lca', 'dcg', 'ljp'] as const) {
+		const n = (raw as Record<string, unknown>)[g];
+		if (Number.isInteger(n) && (n as number) >= 0) out[g] = n as number;
+	}
+	return Object.keys(out).length ? out : undefined;
 }
 
 function savedSettings(key: string): QueueSettings | null {
@@ -38,7 +52,8 @@ function savedSettings(key: string): QueueSettings | null {
 			!Number.isInteger(s.seed)
 		)
 			return null;
-		return { reviewer: s.reviewer, size: s.size!, seed: s.seed! };
+		const stages = savedStages(s.stages);
+		return { reviewer: s.reviewer, size: s.size!, seed: s.seed!, ...(stages ? { stages } : {}) };
 	} catch {
 		return null;
 	}
@@ -136,7 +151,7 @@ export class ReviewQueueState {
 
 	#draw(): void {
 		const s = this.settings!;
-		this.sample = sampleDecisions(this.decisions, s.size, s.seed);
+		this.sample = sampleDecisions(this.decisions, s.size, s.seed, s.stages);
 		const firstOpen = this.sample.findIndex((d) => !this.mine.has(d.key));
 		this.index = firstOpen < 0 ? 0 : firstOpen;
 	}
