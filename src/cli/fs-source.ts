@@ -1,4 +1,5 @@
 /** The results reader's view of an output root on disk (Node only; core never touches files). */
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../lib/core/errors';
@@ -39,5 +40,7 @@ export async function fsLayoutSource(root: string): Promise<LayoutSource> {
 	// Strict UTF-8, as the bundle importer reads: a damaged file is named, never read around.
 	const read = async (path: string) =>
 		decodeLayoutText(await readFile(join(root, ...path.split('/'))), join(root, path));
-	return { root, list, read };
+	const chunks = (path: string): AsyncIterable<Uint8Array> =>
+		createReadStream(join(root, ...path.split('/')), { highWaterMark: 1 << 20 });
+	return { root, list, read, chunks };
 }

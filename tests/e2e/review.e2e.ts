@@ -4,7 +4,8 @@
  * → a reload keeps them (progress, labels) → the agreement panel and the corrected estimates
  * appear → an exported bundle imported into another browser profile keeps every review.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,6 +18,7 @@ const RUN_ID = 'review-run';
 const SIZE = 20;
 let e2e: E2E;
 let other: E2E | null = null;
+let third: E2E | null = null;
 let runUrl: string;
 let zipPath: string;
 
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await e2e?.close();
 	await other?.close();
+	await third?.close();
 });
 
 /** Waits for the queue's progress line to read exactly `text`. */
@@ -211,5 +214,66 @@ describe('reviewing the judge of a browser-made run', () => {
 		expect(Number(n)).toBeGreaterThan(0);
 		other.assertClean();
 		e2e.assertClean();
+	});
+
+	it('reviews whose judge label is not the run’s are left out and counted, in both languages', async () => {
+		// Ann's file states another judge label for each of her decisions than the run holds (a
+		// sample copied from another judging of the same answers): none of them may count.
+		const files = unzipSync(await readFile(zipPath));
+		const swap: Record<string, string> = {
+			clarification: 'judgment',
+			judgment: 'clarification',
+			是: '否',
+			否: '是',
+			支持: '驳回',
+			部分支持: '驳回',
+			驳回: '支持'
+		};
+		let changed = 0;
+		for (const [path, bytes] of Object.entries(files)) {
+			if (!/reviews\/.*\/Ann-[0-9a-f]{8}\.jsonl$/.test(path)) continue;
+			const lines = strFromU8(bytes).trim().split('\n');
+			files[path] = strToU8(
+				lines
+					.map((l) => {
+						const r = JSON.parse(l);
+						changed++;
+						return `${JSON.stringify({ ...r, judge_label: swap[r.judge_label] })}\n`;
+					})
+					.join('')
+			);
+		}
+		expect(changed).toBe(10);
+		const copied = join(await mkdtemp(join(tmpdir(), 'lexpilot-e2e-review-')), 'copied.zip');
+		await writeFile(copied, zipSync(files));
+
+		third = await startBrowser();
+		const p3 = third.page;
+		await p3.goto(`${third.url}/`);
+		await go(p3, 'Bundles', 'Bundles');
+		await p3.locator('#bundle-file').setInputFiles(copied);
+		await p3.getByTestId('bundle-outcome').filter({ hasText: 'Imported' }).waitFor();
+		await p3.goto(runUrl.replace(e2e.url, third.url));
+		const panel = p3.getByTestId('agreement-panel');
+		await panel.getByRole('heading', { name: 'judge × 张三' }).waitFor();
+		const notice = panel.getByTestId('review-mismatched');
+		await notice
+			.filter({ hasText: "10 of Ann's reviews are left out: the judge label they state" })
+			.waitFor();
+		expect(await panel.getByRole('heading', { name: 'judge × Ann' }).count()).toBe(1);
+		await p3.getByTestId('language').selectOption('zh-CN');
+		await notice.filter({ hasText: 'Ann 的 10 条复核未计入' }).waitFor();
+		await go(p3, '结果', '结果');
+		const results = p3.getByTestId('corrected-panel');
+		await results
+			.getByTestId('review-mismatched')
+			.filter({ hasText: 'Ann 的 10 条复核未计入' })
+			.waitFor();
+		await p3.getByTestId('language').selectOption('en');
+		await results
+			.getByTestId('review-mismatched')
+			.filter({ hasText: "10 of Ann's reviews are left out" })
+			.waitFor();
+		third.assertClean();
 	});
 });

@@ -1,9 +1,19 @@
 /** `results` with review files beside the runs (PROTOCOL.md §5, "Review files"). */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	truncateSync,
+	writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../../../tests/cli/run-cli';
+import { runCliAsProcess, runCliInProcess } from '../../../tests/cli/run-cli';
 import { reviewerFileName } from '../../lib/core/layout';
 
 const FIXTURES = resolve(__dirname, '../../../tests/fixtures/results/repeated-runs');
@@ -107,6 +117,104 @@ describe('results with review files', () => {
 			/Ann-[0-9a-f]{8}\.jsonl, line 9: reviewer "Ann" already gave another label.*line 1\)/
 		);
 	});
+});
+
+describe('results takes what the judge said from the run, not the review file', () => {
+	it('leaves out, and counts, reviews whose stated judge label is not the run’s', async () => {
+		// Ann disagrees with the judge on every decision, but her file states the judge's label as
+		// her own: read from the file, that was 8 of 8 agreed, κ = 1.
+		const root = await withReviews({ Ann: (d) => flip(d[2]) });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const lines = readFileSync(file, 'utf8').trim().split('\n');
+		const copied = lines.map((l) => {
+			const r = JSON.parse(l);
+			return JSON.stringify({ ...r, judge_label: r.reviewer_label }) + '\n';
+		});
+		writeFileSync(file, copied.join(''));
+		const { code, stdout } = await results(root);
+		expect(code).toBe(0);
+		expect(stdout).toContain(
+			"left out: 8 reviews by Ann stating a judge label that is not this run's"
+		);
+		expect(stdout).not.toMatch(/LCA\s+all\s+8\s+8/);
+		const json = JSON.parse((await results(root, '--json')).stdout);
+		expect(json.reviews[0].report.mismatched).toEqual([{ reviewer: 'Ann', reviews: 8 }]);
+		expect(json.reviews[0].report.judge[0].stages).toEqual([]);
+	});
+
+	it('refuses a review of a decision the run does not hold, naming file, line and case (exit 2)', async () => {
+		const root = await withReviews({ Ann: (d) => d[2] });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const [first] = readFileSync(file, 'utf8').split('\n');
+		const stray = JSON.parse(first);
+		stray.decision.case_number = '2099-999';
+		writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(stray)}\n`);
+		const { code, stdout, stderr } = await results(root);
+		expect(code).toBe(2);
+		expect(stdout).toBe('');
+		expect(stderr).toMatch(
+			/Ann-[0-9a-f]{8}\.jsonl, line 9: reviewer "Ann" reviewed a decision of case 2099-999 \(stage lca, history_type \w+\) that this run does not hold/
+		);
+	});
+});
+
+describe('review files as docs/CLI.md names them, and every other file said', () => {
+	it('reads reviews/<run-id>/<model>/<reviewer>.jsonl and warns about each file it does not read', async () => {
+		const root = await withReviews({ Ann: (d, i) => (i < 2 ? flip(d[2]) : d[2]) });
+		const folder = join(root, 'reviews', 'run1', MODEL_DIR);
+		const [written] = readdirSync(folder);
+		renameSync(join(folder, written), join(folder, 'Ann.jsonl'));
+		writeFileSync(join(folder, 'notes.txt'), 'what Ann said\n');
+		writeFileSync(join(folder, 'Bo.json'), '{}\n');
+		const elsewhere = join(root, 'reviews', 'run9', MODEL_DIR);
+		mkdirSync(elsewhere, { recursive: true });
+		writeFileSync(join(elsewhere, 'Cy.jsonl'), '');
+		const { code, stdout, stderr } = await results(root);
+		expect(code).toBe(0);
+		expect(stdout).toContain('(8 reviews by Ann)');
+		expect(stdout).toMatch(/LCA\s+all\s+8\s+6\s+0\.7500/);
+		const place = `${root}/reviews/run1/${MODEL_DIR}`;
+		expect(stderr).toContain(
+			`warning: ${place}/notes.txt: not read: a review file is reviews/<run-id>/<model folder>/<name>.jsonl\n`
+		);
+		expect(stderr).toContain(`warning: ${place}/Bo.json: not read:`);
+		expect(stderr).toContain(
+			`warning: ${root}/reviews/run9/${MODEL_DIR}/Cy.jsonl: not read: no run run9/${MODEL_DIR} under this output root`
+		);
+	});
+
+	it('reads a review file a line at a time: a long line is refused by its number, with its length', async () => {
+		const root = await withReviews({ Ann: (d) => d[2] });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, await reviewerFileName('Ann'));
+		const first = readFileSync(file, 'utf8').split('\n')[0];
+		const long = JSON.stringify({ ...JSON.parse(first), note: '注'.repeat(30_000) });
+		writeFileSync(file, `${readFileSync(file, 'utf8')}${long}\n`);
+		const { code, stderr } = await results(root);
+		expect(code).toBe(2);
+		expect(stderr).toContain(
+			`${file}, line 9: ${long.length.toLocaleString('en-US')} characters, more than the 20,000 a review line may hold.`
+		);
+	});
+
+	it('refuses a 600 MB review file by name, exit 2, without reading it whole', async () => {
+		const root = await withReviews({ Ann: (d) => d[2] });
+		const file = join(root, 'reviews', 'run1', MODEL_DIR, 'Big-0123abcd.jsonl');
+		writeFileSync(file, '');
+		truncateSync(file, 600 * 1024 * 1024); // sparse: no disk used
+		try {
+			const { code, stdout, stderr } = await runCliAsProcess(
+				['results', '--output-root', root, '--run-id', 'run1'],
+				{}
+			);
+			expect(stdout).toBe('');
+			expect(stderr).toContain(
+				`${file}: more than the 256 MB a review file may hold (the reviews of a whole run take a few MB); not read.`
+			);
+			expect(code).toBe(2);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	}, 60_000);
 });
 
 describe('results with reviews of LJP decisions', () => {

@@ -10,7 +10,7 @@ import { formatReport } from '../../lib/core/results/format-report';
 import { computeReport, reportJson } from '../../lib/core/results/report';
 import { english } from '../../lib/core/voice';
 import { formatReviews } from '../../lib/core/agreement/format';
-import { runReviews } from '../../lib/core/agreement/run-reviews';
+import { reviewFilesNotRead, runReviews } from '../../lib/core/agreement/run-reviews';
 import { DEFAULT_OUTPUT_ROOT } from '../args';
 import { escapeControl, escapeStrings } from '../../lib/core/text/escape-control';
 import { fsLayoutSource } from '../fs-source';
@@ -193,6 +193,7 @@ export const resultsCommand: CommandHandler = {
 			return 2;
 		}
 		const reviews = await runReviews(source, report.runs, bootstrap);
+		for (const w of await reviewFilesNotRead(source)) io.stderr(`warning: ${english(w)}\n`);
 		// Every string of the report (model ids, causes, notes quoting records) escaped before the
 		// tables are laid out, so a value can neither break a line nor shift a column.
 		io.stdout(

@@ -38,6 +38,11 @@ export interface JsonlOptions {
 	entry?: Words;
 	/** What the user does about a cut-off last line. @default remove it and resume */
 	tornAdvice?: Words;
+	/**
+	 * The 1-based number in its file of the text's first line, for a file read a line at a time;
+	 * a byte-order mark is dropped only before line 1. @default 1
+	 */
+	firstLine?: number;
 }
 
 /**
@@ -63,16 +68,17 @@ export function visitJsonl<S extends z.ZodType>(
 	visit: (record: z.infer<S>, line: number) => void,
 	options: JsonlOptions = {}
 ): void {
-	const body = stripBom(text);
+	const first = options.firstLine ?? 1;
+	const body = first === 1 ? stripBom(text) : text;
 	const nul = body.indexOf('\u0000');
 	if (nul !== -1) {
 		// Zeros are no JSON at all: a file system that lost data after a crash, or a damaged copy,
 		// fills with them. Not a cut-off write that resuming would repair.
-		const line = body.slice(0, nul).split('\n').length;
+		const line = body.slice(0, nul).split('\n').length + first - 1;
 		throw new CheckpointError([coded('jsonl_zero_bytes', { file: fileLabel, line })]);
 	}
 	if (body.length > 0 && !body.endsWith('\n')) {
-		let line = 1;
+		let line = first;
 		for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) line++;
 		const at = { file: fileLabel, line };
 		throw new CheckpointError([
@@ -82,7 +88,7 @@ export function visitJsonl<S extends z.ZodType>(
 		]);
 	}
 	let start = 0;
-	for (let i = 0; start < body.length; i++) {
+	for (let i = first - 1; start < body.length; i++) {
 		const end = body.indexOf('\n', start);
 		const max = options.maxLine;
 		if (max && end - start > max.chars) {

@@ -113,8 +113,12 @@ describe('review file names', () => {
 		expect(await reviewerFileName('张三')).not.toBe(await reviewerFileName('李四'));
 	});
 
-	it('reads back only review paths of the layout', () => {
-		expect(parseReviewPath('reviews/r1/m-12345678/a.jsonl')).toBeNull();
+	it('reads back only review paths of the layout, any <name>.jsonl as docs/CLI.md says', () => {
+		const run = { runId: 'r1', modelDir: 'm-12345678' };
+		expect(parseReviewPath('reviews/r1/m-12345678/a.jsonl')).toEqual({ run, file: 'a.jsonl' });
+		expect(parseReviewPath('reviews/r1/m-12345678/.a.jsonl')).toBeNull();
+		expect(parseReviewPath('reviews/r1/m-12345678/a.json')).toBeNull();
+		expect(parseReviewPath('reviews/r1/m-12345678/a\\b.jsonl')).toBeNull();
 		expect(parseReviewPath('reviews/r1/../Ann-12345678.jsonl')).toBeNull();
 		expect(parseReviewPath('runs/r1/m-12345678/Ann-12345678.jsonl')).toBeNull();
 	});

@@ -214,7 +214,12 @@ export async function reviewerFileName(reviewer: string): Promise<string> {
 	return `${safe}-${hash}.jsonl`;
 }
 
-const REVIEWER_FILE = /^[A-Za-z0-9_-]{0,32}-[0-9a-f]{8}\.jsonl$/;
+/**
+ * A review file's name as read: any `<name>.jsonl` (docs/CLI.md: a person may name a file they
+ * write as they like; the reviewer is in every line), never hidden, never a path. Files this
+ * store writes are named by {@link reviewerFileName}.
+ */
+const REVIEW_FILE = /^[^./\\][^/\\]{0,199}\.jsonl$/;
 
 /** `reviews/<runId>/<modelDir>/<file>`, `file` from {@link reviewerFileName}. */
 export function reviewFilePath(run: RunKey, file: string): string {
@@ -226,8 +231,7 @@ export function parseReviewPath(path: string): { run: RunKey; file: string } | n
 	const parts = path.split('/');
 	if (parts.length !== 4 || parts[0] !== REVIEWS_DIR) return null;
 	const [, runId, modelDir, file] = parts;
-	if (!RUN_ID_PATTERN.test(runId) || !isModelDir(modelDir) || !REVIEWER_FILE.test(file))
-		return null;
+	if (!RUN_ID_PATTERN.test(runId) || !isModelDir(modelDir) || !REVIEW_FILE.test(file)) return null;
 	return { run: { runId, modelDir }, file };
 }
 

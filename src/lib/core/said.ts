@@ -270,6 +270,10 @@ export const CORE_TEXTS = {
 	review_conflict: ['file', 'line', 'firstFile', 'firstLine', 'reviewer', 'caseNumber'],
 	review_other_run: ['file', 'line', 'run'],
 	review_without_run: ['path', 'run'],
+	review_unknown_decision: ['file', 'line', 'reviewer', 'caseNumber', 'decision'],
+	review_file_too_large: ['file', 'max'],
+	review_file_not_read: ['file'],
+	review_file_no_run: ['file', 'run'],
 	// Re-judging a finished run with another judge (engine/rejudge/).
 	rejudge_same_run: ['runId'],
 	rejudge_no_source: ['runId', 'model'],

@@ -4,11 +4,15 @@
  */
 import type { RunReviews } from '$lib/core/agreement/run-reviews';
 import type { RunReport } from '$lib/core/results/report';
+import { saidOf } from '$lib/core/errors';
+import type { CoreText } from '$lib/core/said';
 import { layoutSourceModule, openSharedIdbStore } from './lazy-store';
 
 export class ResultsReviewsState {
 	runs = $state.raw<RunReviews[]>([]);
 	error = $state<string | null>(null);
+	/** The error's coded pieces, for the page's language (null: say `error` as it is). */
+	errorSaid = $state.raw<CoreText[] | null>(null);
 	#generation = 0;
 
 	/** Reads the reviews of `runs` (nothing shown for a run without any). */
@@ -25,10 +29,12 @@ export class ResultsReviewsState {
 			if (generation !== this.#generation) return;
 			this.runs = got;
 			this.error = null;
+			this.errorSaid = null;
 		} catch (e) {
 			if (generation !== this.#generation) return;
 			this.runs = [];
 			this.error = (e as Error).message;
+			this.errorSaid = saidOf(e) ?? null;
 		}
 	}
 }

@@ -5,6 +5,10 @@
  * seed) are kept per run in localStorage, so a reload shows the same sample.
  */
 import { listDecisions, sampleDecisions, reviewReport } from '$lib/core/agreement';
+import { refuseUnheld } from '$lib/core/agreement/report';
+import type { StageSizes } from '$lib/core/agreement/sample';
+import { saidOf } from '$lib/core/errors';
+import type { CoreText } from '$lib/core/said';
 import type { Decision, ReviewReport } from '$lib/core/agreement';
 import type { ReviewLine } from '$lib/core/agreement/review-line';
 import type { CallLogEntry } from '$lib/core/calls/schema';
@@ -22,6 +26,19 @@ interface QueueSettings {
 	reviewer: string;
 	size: number;
 	seed: number;
+	/** A size per stage group the reviewer set (the others share the rest of `size`). */
+	stages?: StageSizes;
+}
+
+/** The stage sizes of saved settings, when each is a whole number (else none). */
+function savedStages(raw: unknown): StageSizes | undefined {
+	if (typeof raw !== 'object' || raw === null) return undefined;
+	const out: StageSizes = {};
+	for (const g of ['lca', 'dcg', 'ljp'] as const) {
+		const n = (raw as Record<string, unknown>)[g];
+		if (Number.isInteger(n) && (n as number) >= 0) out[g] = n as number;
+	}
+	return Object.keys(out).length ? out : undefined;
 }
 
 function savedSettings(key: string): QueueSettings | null {
@@ -35,7 +52,8 @@ function savedSettings(key: string): QueueSettings | null {
 			!Number.isInteger(s.seed)
 		)
 			return null;
-		return { reviewer: s.reviewer, size: s.size!, seed: s.seed! };
+		const stages = savedStages(s.stages);
+		return { reviewer: s.reviewer, size: s.size!, seed: s.seed!, ...(stages ? { stages } : {}) };
 	} catch {
 		return null;
 	}
@@ -55,6 +73,8 @@ function saveSettings(key: string, settings: QueueSettings | null): void {
 export class ReviewQueueState {
 	status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle');
 	error = $state<string | null>(null);
+	/** The error's coded pieces, for the page's language (null: say `error` as it is). */
+	errorSaid = $state.raw<CoreText[] | null>(null);
 	run = $state.raw<StoredRun | null>(null);
 	decisions = $state.raw<Decision[]>([]);
 	/** Every review of the run kept here, every reviewer. */
@@ -94,12 +114,13 @@ export class ReviewQueueState {
 			const store = await openSharedIdbStore();
 			const { readRunRecords } = await layoutSourceModule();
 			const records = await readRunRecords(store, run.run);
-			const reviews = (await (await reviewsModule()).storedReviews(store, run.run)).map(
-				(p) => p.review
-			);
+			const placed = await (await reviewsModule()).storedReviews(store, run.run);
 			if (generation !== this.#generation) return;
-			this.decisions = listDecisions(run.run, records, run.manifest.categories);
-			this.reviews = reviews;
+			const decisions = listDecisions(run.run, records, run.manifest.categories);
+			// A review of a decision the run does not hold is refused by name, never compared.
+			refuseUnheld(decisions, placed);
+			this.decisions = decisions;
+			this.reviews = placed.map((p) => p.review);
 			this.settings = savedSettings(runKey(run.run));
 			if (this.settings) this.#draw();
 			this.status = 'ready';
@@ -107,6 +128,7 @@ export class ReviewQueueState {
 		} catch (e) {
 			if (generation !== this.#generation) return;
 			this.error = (e as Error).message;
+			this.errorSaid = saidOf(e) ?? null;
 			this.status = 'error';
 		}
 	}
@@ -129,7 +151,7 @@ export class ReviewQueueState {
 
 	#draw(): void {
 		const s = this.settings!;
-		this.sample = sampleDecisions(this.decisions, s.size, s.seed);
+		this.sample = sampleDecisions(this.decisions, s.size, s.seed, s.stages);
 		const firstOpen = this.sample.findIndex((d) => !this.mine.has(d.key));
 		this.index = firstOpen < 0 ? 0 : firstOpen;
 	}

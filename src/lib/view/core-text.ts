@@ -222,6 +222,10 @@ const SAY: Sayers = {
 	review_conflict: (p) => m.core_review_conflict(p),
 	review_other_run: (p) => m.core_review_other_run(p),
 	review_without_run: (p) => m.core_review_without_run(p),
+	review_unknown_decision: (p) => m.core_review_unknown_decision(p),
+	review_file_too_large: (p) => m.core_review_file_too_large(p),
+	review_file_not_read: (p) => m.core_review_file_not_read(p),
+	review_file_no_run: (p) => m.core_review_file_no_run(p),
 	// Re-judging a finished run with another judge (engine/rejudge/).
 	rejudge_same_run: (p) => m.core_rejudge_same_run(p),
 	rejudge_no_source: (p) => m.core_rejudge_no_source(p),

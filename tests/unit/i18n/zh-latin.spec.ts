@@ -30,7 +30,7 @@ const KEPT = new Set(
 		'user assistant model object length finish_reason max_tokens code_sha256 input_sha256',
 		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1 run2 as',
 		'allowed-origins api-prefix served-model-name serve vendor results auto batch files allow-missing',
-		'record_sha256 cause_of_action model-a model-b',
+		'record_sha256 cause_of_action model-a model-b reviews jsonl',
 		// Flags the CLI's refusals name (the file store's output root, compare's case limit), and
 		// the prompt pack's fields its check names.
 		'output-root limit name version',

@@ -82,6 +82,10 @@ export function formatReviews(runs: readonly RunReviews[]): string {
 		.map((r) => {
 			const parts = [
 				`Judge review: ${runLabel({ runId: r.run_id, modelDir: r.model_dir })} (${r.n_reviews} reviews by ${r.report.reviewers.join(', ')})`,
+				...r.report.mismatched.map(
+					({ reviewer, reviews }) =>
+						`left out: ${reviews} ${reviews === 1 ? 'review' : 'reviews'} by ${reviewer} stating a judge label that is not this run's (a review of another judging of the decision, e.g. a sample copied from the run this one re-judges)`
+				),
 				...r.report.judge.map(comparison),
 				...r.report.between.map(comparison)
 			];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeLca } from '../../../../tests/support/record-factories';
 import { listDecisions } from './decisions';
-import { reviewReport } from './report';
+import { refuseUnheld, reviewReport } from './report';
 import type { ReviewLine } from './review-line';
 
 const RUN = { runId: 'r1', modelDir: 'm-12345678' };
@@ -65,5 +65,45 @@ describe('reviewReport', () => {
 
 	it('says too small to say for the corrected metrics of a tiny sample', () => {
 		expect(report.corrected[0].overall.lca!.acc_u.status).toBe('too_small');
+	});
+});
+
+describe('what the judge said is the run’s record, not the review file’s', () => {
+	// A reviewer who disagrees with the run's judge on every decision, in a file whose
+	// judge_label was written equal to the reviewer's label (an edited file, or a sample copied
+	// from another judging of the same answers).
+	const copied = decisions.map((d) => ({
+		...review(d, 'judgment', 'Ann'),
+		judge_label: 'judgment'
+	}));
+
+	it('never reports the stated label as the judge’s: those reviews are left out and counted', () => {
+		const got = reviewReport(decisions, copied, CATEGORIES);
+		expect(got.mismatched).toEqual([{ reviewer: 'Ann', reviews: 4 }]);
+		expect(got.judge[0].stages).toEqual([]);
+		expect(got.corrected[0].overall.lca!.acc_u.n_reviewed).toBe(0);
+	});
+
+	it('compares the run’s label with the reviewer’s when the file states it rightly', () => {
+		const honest = decisions.map((d) => review(d, 'judgment', 'Ann'));
+		const got = reviewReport(decisions, [...honest.slice(0, 3), copied[3]], CATEGORIES);
+		expect(got.mismatched).toEqual([{ reviewer: 'Ann', reviews: 1 }]);
+		expect(got.judge[0].stages[0].overall).toMatchObject({ n: 3, agreed: 0 });
+	});
+
+	it('refuses a review of a decision the run does not hold, naming file, line and case', () => {
+		const other = listDecisions(
+			RUN,
+			{ LCA_results: [makeLca(9, 'complete', { cause_of_action: '离婚纠纷' })] },
+			CATEGORIES
+		)[0];
+		const placed = [
+			{ review: review(decisions[0], 'judgment', 'Ann'), file: 'reviews/a.jsonl', line: 1 },
+			{ review: review(other, 'judgment', 'Ann'), file: 'reviews/a.jsonl', line: 2 }
+		];
+		expect(() => refuseUnheld(decisions, placed.slice(0, 1))).not.toThrow();
+		expect(() => refuseUnheld(decisions, placed)).toThrow(
+			`reviews/a.jsonl, line 2: reviewer "Ann" reviewed a decision of case ${other.id.case_number} (stage lca, history_type complete) that this run does not hold`
+		);
 	});
 });

@@ -1,16 +1,21 @@
 /**
  * Agreement of a run's reviews (README.md): the judge against each reviewer, and each pair of
  * reviewers on the decisions both reviewed, per stage group and per cause class, each with its
- * disagreements; and the judged metrics corrected by each reviewer's sample.
+ * disagreements; and the judged metrics corrected by each reviewer's sample. What the judge said
+ * is the run's own record of each decision, never the `judge_label` a review file states: a
+ * review whose stated label is not the run's was made of another judging of the decision (a
+ * sample copied onto a re-judged run, an edited file) and is left out, counted.
  */
-import { UNCLASSIFIED } from '../dataset/names';
-import { orderClasses } from '../metrics/by-class';
 import type { CategoryMap } from '../dataset/types';
+import { CheckpointError } from '../errors';
+import { orderClasses } from '../metrics/by-class';
 import { decisionKey } from '../names';
+import { coded } from '../said';
 import { correctedMetrics, type CorrectedMetrics } from './corrected-metrics';
 import { GROUP_LABELS, STAGE_GROUPS, stageGroup, type StageGroup } from '../protocol';
 import type { Decision, DecisionId } from './decisions';
 import { agreement, type Agreement, type BootstrapOptions, type LabelPair } from './kappa';
+import type { PlacedReview } from './merge';
 import type { ReviewLine } from './review-line';
 
 /** A decision two raters labelled differently. */
@@ -44,6 +49,11 @@ export interface ReviewReport {
 	judge: RaterComparison[];
 	/** Each pair of reviewers, on the decisions both reviewed. */
 	between: RaterComparison[];
+	/**
+	 * Per reviewer with any, the reviews left out of every figure because the judge label they
+	 * state is not the one the run holds for the decision (reviewer order).
+	 */
+	mismatched: { reviewer: string; reviews: number }[];
 	/** Per reviewer: the run's judged metrics corrected by that reviewer's sample. */
 	corrected: {
 		reviewer: string;
@@ -94,16 +104,67 @@ function compare(
 	return { first, second, stages };
 }
 
-/** The agreement report of one run: its decisions, its reviews (any reviewers), its class map. */
+/** A decision as a review line names it, in the file's own field names: `stage dcg, round 2`. */
+export function decisionPlace(d: DecisionId): string {
+	const [field, value] =
+		d.history_type !== null
+			? ['history_type', d.history_type]
+			: d.round !== null
+				? ['round', d.round]
+				: ['claim', d.claim];
+	return `stage ${d.stage}, ${field} ${value}`;
+}
+
+/**
+ * Refuses the reviews of `placed` whose decision the run's `decisions` do not hold (a review of
+ * another run's records, or of records since replaced), naming the first one's file, line and
+ * case: a review can only be compared with a decision the run made.
+ */
+export function refuseUnheld(
+	decisions: readonly Decision[],
+	placed: readonly PlacedReview[]
+): void {
+	const held = new Set(decisions.map((d) => d.key));
+	const stray = placed.find((p) => !held.has(decisionKey(p.review.decision)));
+	if (stray === undefined) return;
+	const { decision, reviewer } = stray.review;
+	throw new CheckpointError([
+		coded('review_unknown_decision', {
+			file: stray.file,
+			line: stray.line,
+			reviewer,
+			caseNumber: String(decision.case_number),
+			decision: decisionPlace(decision)
+		})
+	]);
+}
+
+/**
+ * The agreement report of one run: its decisions, its reviews (any reviewers, each of a decision
+ * the run holds: see {@link refuseUnheld}), its class map.
+ */
 export function reviewReport(
 	decisions: readonly Decision[],
-	reviews: readonly ReviewLine[],
+	allReviews: readonly ReviewLine[],
 	categories: CategoryMap,
 	options: BootstrapOptions = {}
 ): ReviewReport {
-	const clsOf = new Map(decisions.map((d) => [d.key, d.cls]));
-	const classOfReview = (r: ReviewLine) => clsOf.get(decisionKey(r.decision)) ?? UNCLASSIFIED;
-	const reviewers = [...new Set(reviews.map((r) => r.reviewer))].sort();
+	const byKey = new Map(decisions.map((d) => [d.key, d]));
+	const held = (r: ReviewLine) => {
+		const d = byKey.get(decisionKey(r.decision));
+		if (d === undefined) throw new RangeError(`a review of a decision the run does not hold`);
+		return d;
+	};
+	const reviewers = [...new Set(allReviews.map((r) => r.reviewer))].sort();
+	const reviews = allReviews.filter((r) => held(r).label === r.judge_label);
+	const mismatched = reviewers.flatMap((reviewer) => {
+		const count = allReviews.filter(
+			(r) => r.reviewer === reviewer && held(r).label !== r.judge_label
+		).length;
+		return count ? [{ reviewer, reviews: count }] : [];
+	});
+	const classOfReview = (r: ReviewLine) => held(r).cls;
+	const judgeLabel = (r: ReviewLine) => held(r).label;
 	const classes = orderClasses(
 		decisions.map((d) => d.cls),
 		categories
@@ -115,7 +176,7 @@ export function reviewReport(
 			who,
 			mine(who).map((r) => ({
 				decision: r.decision,
-				first: r.judge_label,
+				first: judgeLabel(r),
 				second: r.reviewer_label,
 				cls: classOfReview(r)
 			})),
@@ -150,7 +211,7 @@ export function reviewReport(
 			const of = (g: StageGroup) =>
 				kept
 					.filter((r) => stageGroup(r.decision.stage) === g)
-					.map((r): LabelPair => [r.judge_label, r.reviewer_label]);
+					.map((r): LabelPair => [judgeLabel(r), r.reviewer_label]);
 			return { lca: of('lca'), dcg: of('dcg'), ljp: of('ljp') };
 		};
 		const by_class: Record<string, CorrectedMetrics> = {};
@@ -171,5 +232,5 @@ export function reviewReport(
 			by_class
 		};
 	});
-	return { reviewers, judge, between, corrected };
+	return { reviewers, judge, between, mismatched, corrected };
 }

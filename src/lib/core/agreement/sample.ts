@@ -1,11 +1,24 @@
 /**
  * A seeded, stratified random sample of judge decisions for review (README.md, "The sample").
- * Strata: stage group × cause class × the judge's label. Allocation is proportional (largest
- * remainder), so the sample is self-weighting: plain agreement figures on it estimate the run's.
+ * Each judged stage group first gets its share of the sample: at least {@link STAGE_FLOOR}
+ * decisions where the run has them (every figure of a stage needs that many reviewed), the rest
+ * in proportion to the decisions left, or a size the reviewer sets for it. Within a stage group
+ * the strata are cause class × the judge's label, allocated in proportion (largest remainder),
+ * so each stage's share is self-weighting: its plain agreement figures estimate the run's.
  */
 import { Prng, scopeSeed } from '../metrics/prng';
-import { stageGroup } from '../protocol';
+import { STAGE_GROUPS, stageGroup, type StageGroup } from '../protocol';
 import type { Decision } from './decisions';
+import { MIN_RATED } from './kappa';
+
+/**
+ * Decisions of each stage group a sample takes at least, where the run has them and the sample
+ * is large enough: the reviewed decisions a stage's κ interval and corrected estimates need.
+ */
+export const STAGE_FLOOR = MIN_RATED;
+
+/** A sample size per stage group, set by the reviewer (the others share the rest). */
+export type StageSizes = Partial<Record<StageGroup, number>>;
 
 /** The stratum of a decision: stage group, class and label, as one string. */
 export function stratumOf(d: Decision): string {
@@ -35,6 +48,41 @@ export function allocate(sizes: ReadonlyMap<string, number>, size: number): Map<
 	return out;
 }
 
+/**
+ * How many decisions of each stage group a sample of `size` takes, `available` the decisions each
+ * group has. A group given in `sizes` takes that many (at most all it has), out of `size`; the
+ * other groups share what is left: each first up to STAGE_FLOOR (one at a time, in stage order,
+ * while the sample lasts), then the rest in proportion to the decisions each has beyond that.
+ */
+export function allocateStages(
+	available: Readonly<Record<StageGroup, number>>,
+	size: number,
+	sizes: StageSizes = {}
+): Record<StageGroup, number> {
+	const out = { lca: 0, dcg: 0, ljp: 0 };
+	let left = size;
+	for (const g of STAGE_GROUPS) {
+		const set = sizes[g];
+		if (set === undefined) continue;
+		out[g] = Math.min(set, available[g]);
+		left = Math.max(0, left - out[g]);
+	}
+	const shared = STAGE_GROUPS.filter((g) => sizes[g] === undefined);
+	const floor = (g: StageGroup) => Math.min(available[g], STAGE_FLOOR);
+	for (let more = true; more && left > 0;) {
+		more = false;
+		for (const g of shared) {
+			if (left === 0 || out[g] >= floor(g)) continue;
+			out[g]++;
+			left--;
+			more = true;
+		}
+	}
+	const beyond = new Map(shared.map((g) => [g, available[g] - out[g]]));
+	for (const [g, n] of allocate(beyond, left)) out[g as StageGroup] += n;
+	return out;
+}
+
 /** The first `count` of `items` after a seeded Fisher–Yates shuffle (a copy). */
 function shuffled<T>(items: readonly T[], rng: Prng, count = items.length): T[] {
 	const a = [...items];
@@ -46,29 +94,38 @@ function shuffled<T>(items: readonly T[], rng: Prng, count = items.length): T[] 
 }
 
 /**
- * `size` decisions drawn without replacement, stratified as above, in a seeded random order;
- * the same decisions, size and seed always give the same sample, whatever order the
- * decisions come in.
+ * `size` decisions drawn without replacement, stratified as above (`sizes`: a size per stage
+ * group the reviewer set), in a seeded random order; the same decisions, sizes and seed always
+ * give the same sample, whatever order the decisions come in.
  */
 export function sampleDecisions(
 	decisions: readonly Decision[],
 	size: number,
-	seed: number
+	seed: number,
+	sizes: StageSizes = {}
 ): Decision[] {
-	if (!Number.isInteger(size) || size < 0)
-		throw new RangeError(`size must be a whole number, got ${size}`);
+	for (const n of [size, ...Object.values(sizes)]) {
+		if (!Number.isInteger(n) || n! < 0)
+			throw new RangeError(`size must be a whole number, got ${n}`);
+	}
 	const strata = new Map<string, Decision[]>();
+	const available = { lca: 0, dcg: 0, ljp: 0 };
 	for (const d of decisions) {
+		available[stageGroup(d.id.stage)]++;
 		const key = stratumOf(d);
 		const list = strata.get(key);
 		if (list) list.push(d);
 		else strata.set(key, [d]);
 	}
-	const quotas = allocate(new Map([...strata].map(([k, v]) => [k, v.length])), size);
+	const shares = allocateStages(available, size, sizes);
 	const chosen: Decision[] = [];
-	for (const [key, count] of quotas) {
-		const members = strata.get(key)!.sort((a, b) => byText(a.key, b.key));
-		chosen.push(...shuffled(members, new Prng(scopeSeed(seed, key)), count));
+	for (const g of STAGE_GROUPS) {
+		const own = [...strata].filter(([key]) => JSON.parse(key)[0] === g);
+		const quotas = allocate(new Map(own.map(([k, v]) => [k, v.length])), shares[g]);
+		for (const [key, count] of quotas) {
+			const members = strata.get(key)!.sort((a, b) => byText(a.key, b.key));
+			chosen.push(...shuffled(members, new Prng(scopeSeed(seed, key)), count));
+		}
 	}
 	return shuffled(chosen, new Prng(scopeSeed(seed, 'order')));
 }

@@ -13,6 +13,11 @@ export interface LayoutSource {
 	/** The UTF-8 text of a listed file. */
 	read(path: string): Promise<string>;
 	/**
+	 * The bytes of a listed file as they are read, for a reader that takes a file a line at a
+	 * time (review files) and must not hold all of a large one. Without it `read` is used.
+	 */
+	chunks?(path: string): AsyncIterable<Uint8Array>;
+	/**
 	 * The totals of a listed run's call log, where the source keeps them (IndexedDB does), so a
 	 * report need not read the whole log; the same totals, and the same error naming `fileLabel`
 	 * for an unreadable line, as parsing the log's text. Without it the log is read.
