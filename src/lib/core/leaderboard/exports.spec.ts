@@ -78,3 +78,57 @@ describe('the paper table', () => {
 		expect(strong[3]).toBe(mean.toFixed(4));
 	});
 });
+
+describe('a table whose pairs were not tested (under 10 cases)', () => {
+	const board = computeLeaderboard(syntheticPlan({ strong: 0.95, asker: 0.3 }, 2, 6), {
+		classes: false
+	}).boards[0];
+	const rows = paperTable(board.overall, 'dcg_success');
+	const options = { untested: board.overall.untested };
+
+	it('marks no tie: tied_with_best is null, not true', () => {
+		const asker = rows.find((r) => r.id === 'asker')!;
+		for (const c of ['lca_acc_u', 'dcg_success'] as const) {
+			expect(asker.cells[c].tied_with_best).toBeNull();
+		}
+	});
+
+	it('leaves the CSV cell empty, not 0 or 1', () => {
+		const [head, ...body] = leaderboardCsv(rows).trimEnd().split('\n');
+		const at = head.split(',').indexOf('dcg_success_tied_with_best');
+		expect(at).toBeGreaterThan(0);
+		for (const line of body) expect(line.split(',')[at]).toBe('');
+	});
+
+	it('puts no † in LaTeX and Markdown, and says in the caption that no test was run and why', () => {
+		const latex = leaderboardLatex(rows, options);
+		const md = leaderboardMarkdown(rows, options);
+		expect(latex).not.toContain('dagger');
+		expect(md).not.toContain('†');
+		const caption = latex.split('\n').find((l) => l.startsWith('\\caption'))!;
+		expect(caption).not.toContain('paired case bootstrap');
+		expect(caption).toContain(
+			'No paired test was run: 6 cases, fewer than the 10 a test needs, so no model is marked as tied with another.'
+		);
+		expect(md).toContain('No paired test was run: 6 cases, fewer than the 10 a test needs');
+	});
+});
+
+describe('a tested table', () => {
+	const board = computeLeaderboard(syntheticPlan({ strong: 0.9, weak: 0.5 }, 2, 60), {
+		bootstrap: { resamples: 200 },
+		classes: false
+	}).boards[0];
+	const rows = paperTable(board.overall);
+
+	it('explains in the caption that rank intervals are marginal and ties are Holm-corrected pairs', () => {
+		const caption = leaderboardLatex(rows, { untested: board.overall.untested })
+			.split('\n')
+			.find((l) => l.startsWith('\\caption'))!;
+		expect(caption).toContain('paired case bootstrap');
+		expect(caption).toContain('marginal');
+		expect(caption).toContain('Holm-corrected pairwise test');
+		expect(caption).toContain('4 [4--4]');
+		expect(leaderboardMarkdown(rows)).toContain('a rank interval such as 4 [4–4]');
+	});
+});

@@ -232,11 +232,35 @@ describe('leaderboard', () => {
 		]);
 	});
 
-	it('gives no interval and no test under 10 cases, and counts untested pairs as tied', () => {
+	it('gives no interval and no test under 10 cases, and claims no tie without a test', () => {
 		const board = computeLeaderboard(syntheticPlan({ a: 0.9, b: 0.1 }, 2, 6)).boards[0];
 		const cell = board.overall.rows[0].cells.lca_acc_u;
 		expect([cell.ci95, cell.rank_ci95, cell.rank]).toEqual([null, null, 1]);
-		expect(board.overall.pairs.every((p) => p.p === null && p.tied)).toBe(true);
+		expect(board.overall.pairs.length).toBeGreaterThan(0);
+		expect(board.overall.pairs.every((p) => p.p === null && p.tied === null)).toBe(true);
+		for (const row of board.overall.rows) {
+			for (const c of LEADERBOARD_COLUMNS) {
+				expect(row.cells[c].tied_with).toEqual([]);
+				expect(row.cells[c].untested_with).toEqual([row.id === 'a' ? 'b' : 'a']);
+			}
+		}
+		expect(english(board.overall.untested!)).toBe(
+			'no paired test was run: 6 cases, fewer than the 10 a test needs, so no model is marked as tied with another'
+		);
+	});
+
+	it('says why a class ranked by means only has no test, and that a tested scope has one', () => {
+		const board = computeLeaderboard(syntheticPlan({ a: 0.9, b: 0.4 }, 2, 40), {
+			bootstrap: { resamples: 50 },
+			classIntervals: ['合同纠纷']
+		}).boards[0];
+		expect(board.overall.untested).toBeNull();
+		expect(board.by_class['合同纠纷'].untested).toBeNull();
+		const other = board.by_class['婚姻家庭纠纷'];
+		expect(english(other.untested!)).toBe(
+			"no paired test was run: this class's intervals were not computed"
+		);
+		expect(other.pairs.every((p) => p.tied === null)).toBe(true);
 	});
 
 	it('ranks a class without intervals when only means are asked for', () => {

@@ -16,6 +16,7 @@ import {
 import { SLOTS } from '../metrics/kernel';
 import { bootstrapP } from '../metrics/paired';
 import type { Prng } from '../metrics/prng';
+import { coded, type CoreText } from '../said';
 import { COLUMNS, LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import { holm } from './holm';
 import { rankIntervals, ranksOf } from './ranks';
@@ -119,6 +120,8 @@ export interface LeaderboardCell {
 	rank_ci95: [number, number] | null;
 	/** Row ids this model is not significantly different from (Holm-adjusted p ≥ 0.05). */
 	tied_with: string[];
+	/** Row ids it was not tested against (no test: neither tied nor different). */
+	untested_with: string[];
 }
 
 /** The paired test of two models in one column: B − A of their means over the same cases. */
@@ -131,12 +134,14 @@ export interface PairTest {
 	p: number | null;
 	/** Holm-adjusted over the column's pairs. */
 	p_holm: number | null;
-	/** True unless p_holm < 0.05; an untested pair counts as tied. */
-	tied: boolean;
+	/** Whether p_holm ≥ 0.05; null when no test was run (no tie is claimed without a test). */
+	tied: boolean | null;
 }
 
 export interface ScopeResult {
 	n_cases: number;
+	/** Why no pair of the scope was tested; null when the tests ran. */
+	untested: CoreText | null;
 	cells: Record<ColumnKey, LeaderboardCell>[];
 	pairs: PairTest[];
 }
@@ -147,6 +152,12 @@ function valuesOf(observed: Float64Array, c: number): number[] {
 		if (!Number.isNaN(observed[o])) out.push(observed[o]);
 	return out;
 }
+
+/** The models `id` is paired with in `tests` whose outcome is `tied`. */
+const partners = (tests: readonly PairTest[], id: string, tied: boolean | null): string[] =>
+	tests
+		.filter((t) => t.tied === tied && (t.a === id || t.b === id))
+		.map((t) => (t.a === id ? t.b : t.a));
 
 /** Summarises `scope` for models named `ids` (row ids, in board order). */
 export function summariseScope(
@@ -182,7 +193,7 @@ export function summariseScope(
 		const tested = columnPairs.map((t, i) => ({
 			...t,
 			p_holm: adjusted[i],
-			tied: adjusted[i] === null || adjusted[i] >= TIE_ALPHA
+			tied: adjusted[i] === null ? null : adjusted[i] >= TIE_ALPHA
 		}));
 		pairs.push(...tested);
 		ids.forEach((id, k) => {
@@ -196,11 +207,16 @@ export function summariseScope(
 				ci95: sorted === null ? null : percentileInterval(sorted),
 				rank: ranks[k],
 				rank_ci95: rankCi[k],
-				tied_with: tested
-					.filter((t) => t.tied && (t.a === id || t.b === id))
-					.map((t) => (t.a === id ? t.b : t.a))
+				tied_with: partners(tested, id, true),
+				untested_with: partners(tested, id, null)
 			};
 		});
 	});
-	return { n_cases: nCases, cells, pairs };
+	const untested =
+		nCases < MIN_CASES
+			? coded('lb_untested_few_cases', { cases: nCases, min: MIN_CASES })
+			: resamples === 0
+				? coded('lb_untested_not_computed', {})
+				: null;
+	return { n_cases: nCases, untested, cells, pairs };
 }
