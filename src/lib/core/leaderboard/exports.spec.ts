@@ -4,6 +4,7 @@ import { escapeLatex, escapeMarkdown } from '../text/latex';
 import { leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from './exports';
 import { computeLeaderboard } from './leaderboard';
 import { paperTable } from './paper-table';
+import { formatLeaderboard } from './format-text';
 
 const HOSTILE = 'a\\b&c%d_e{f}$#~^|\u0007\n=x';
 
@@ -130,5 +131,34 @@ describe('a tested table', () => {
 		expect(caption).toContain('Holm-corrected pairwise test');
 		expect(caption).toContain('4 [4--4]');
 		expect(leaderboardMarkdown(rows)).toContain('a rank interval such as 4 [4–4]');
+	});
+});
+
+describe('a share at 1 on every case (intervals that do not collapse)', () => {
+	const lb = computeLeaderboard(syntheticPlan({ perfect: 1, weak: 0.5 }, 2, 32), {
+		bootstrap: { resamples: 200 },
+		classes: false
+	});
+	const rows = paperTable(lb.boards[0].overall, 'dcg_success');
+	const perfect = rows.find((r) => r.id === 'perfect')!.cells.dcg_success;
+
+	it("shows Wilson's score interval over the 32 cases, not [1.0000, 1.0000]", () => {
+		expect(perfect.mean).toBe(1);
+		expect(perfect.sd).toBe(0);
+		expect(perfect.ci_method).toBe('wilson');
+		expect(perfect.ci95![0]).toBeCloseTo(32 / (32 + 1.959963984540054 ** 2), 12);
+		expect(perfect.ci95![1]).toBe(1);
+	});
+
+	it('names the interval of each cell in the CSV and marks it W in the text, with a legend', () => {
+		const [head, ...body] = leaderboardCsv(rows).trimEnd().split('\n');
+		const at = head.split(',').indexOf('dcg_success_ci_method');
+		const line = body.find((l) => l.startsWith('perfect,'))!.split(',');
+		expect([line[at - 2], line[at - 1], line[at]]).toEqual(['0.8928', '1.0000', 'wilson']);
+		expect(body.find((l) => l.startsWith('weak,'))!.split(',')[at]).toBe('percentile');
+		const text = formatLeaderboard(lb, { sort: 'dcg_success', costs: null, cls: null });
+		expect(text).toContain('[0.8928, 1.0000] W');
+		expect(text).not.toContain('[1.0000, 1.0000]');
+		expect(text).toContain('W: Wilson’s score interval over the cases');
 	});
 });

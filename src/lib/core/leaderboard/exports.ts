@@ -34,6 +34,10 @@ export const LEGEND =
 export const RANKS_AND_TIES =
 	'A rank interval is each model’s own (marginal: how far its rank moves over resampled cases); a tie is a Holm-corrected pairwise test, so a model can have a rank interval such as 4 [4–4] and still be tied with another.';
 
+/** Which interval a cell shows (`ci_method`), for the outputs that show intervals. */
+export const INTERVALS =
+	'Intervals: the 95% percentile case bootstrap of the mean; W: Wilson’s score interval over the cases instead, where every resample gave the same share (a share at 0 or 1: Acc_C, Acc_U, DCG success); none where that happens to Macro-F1 or QWK.';
+
 /** A pair not tested while others were (a value undefined in most resamples). */
 export const NOT_TESTED = 'No mark where a model could not be tested against the best.';
 
@@ -172,6 +176,7 @@ export function leaderboardCsv(rows: readonly PaperRow[]): string {
 				'n_defined',
 				'ci_low',
 				'ci_high',
+				'ci_method',
 				'rank',
 				'rank_low',
 				'rank_high',
@@ -195,6 +200,7 @@ export function leaderboardCsv(rows: readonly PaperRow[]): string {
 					csvCell(cell.n_defined, 0),
 					csvCell(cell.ci95?.[0]),
 					csvCell(cell.ci95?.[1]),
+					csvCell(cell.ci_method),
 					csvCell(cell.rank, 0),
 					csvCell(cell.rank_ci95?.[0], 0),
 					csvCell(cell.rank_ci95?.[1], 0),

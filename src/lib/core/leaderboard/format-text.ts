@@ -10,7 +10,7 @@ import { formatInterval } from '../report/format';
 import { meanSd, moneyText, rankText, tokensText } from './cells';
 import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import type { RowCost } from './costs';
-import { tableLegend } from './exports';
+import { INTERVALS, tableLegend } from './exports';
 import type { Board, Leaderboard, LeaderboardScope } from './leaderboard';
 import { paperTable } from './paper-table';
 import type { SortKey } from './sort';
@@ -52,7 +52,12 @@ function scopeText(
 	);
 	const intervals = renderTable(
 		['95% CI of the mean', ...heads],
-		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => formatInterval(r.cells[c].ci95))]),
+		rows.map((r) => [
+			r.id,
+			...LEADERBOARD_COLUMNS.map(
+				(c) => formatInterval(r.cells[c].ci95) + (r.cells[c].ci_method === 'wilson' ? ' W' : '')
+			)
+		]),
 		right(heads.length)
 	);
 	const listed = (tied: boolean | null) =>
@@ -76,6 +81,7 @@ function scopeText(
 		ranks,
 		'',
 		intervals,
+		INTERVALS,
 		'',
 		ties,
 		...(untested.length

@@ -7,13 +7,14 @@
 import { CELL, LJP_OFFSET, ROW_WIDTH } from '../metrics/case-table';
 import { mean, sampleSd } from '../metrics/moments';
 import {
+	caseInterval,
 	definedSorted,
 	MIN_CASES,
-	percentileInterval,
 	Resampler,
-	type Interval
+	type Interval,
+	type IntervalMethod
 } from '../metrics/bootstrap';
-import { SLOTS } from '../metrics/kernel';
+import { shareCases, SLOTS } from '../metrics/kernel';
 import { bootstrapP } from '../metrics/paired';
 import type { Prng } from '../metrics/prng';
 import { coded, type CoreText } from '../said';
@@ -39,6 +40,11 @@ export interface ScopeSamples {
 	 * column c on resample b, over the runs where it is defined (NaN when none is).
 	 */
 	samples: Float64Array;
+	/**
+	 * `models × C`: the cases holding column c's share in every run of model m (the fewest over
+	 * its runs: they share their cases, so more runs add no case), Wilson's n; -1 for F1 and QWK.
+	 */
+	shareCases: Int32Array;
 }
 
 /**
@@ -98,7 +104,14 @@ export function resampleScope(
 			for (let c = 0; c < C; c++) samples[o + c] = defined[c] > 0 ? sum[c] / defined[c] : NaN;
 		}
 	});
-	return { observed, samples };
+	const heldBy = new Int32Array(M * C);
+	models.forEach((model, k) => {
+		for (let c = 0; c < C; c++) {
+			const each = model.counts.map((counts) => shareCases(counts, cases, SLOT_OF[c]));
+			heldBy[k * C + c] = each.length ? Math.min(...each) : -1;
+		}
+	});
+	return { observed, samples, shareCases: heldBy };
 }
 
 /** Family-wise error rate of the tie tests (Holm-corrected within each column). */
@@ -112,8 +125,13 @@ export interface LeaderboardCell {
 	sd: number | null;
 	/** Runs the mean and SD are over. */
 	n_defined: number;
-	/** 95% case-bootstrap interval of the mean (cases resampled, then runs averaged). */
+	/**
+	 * 95% case-bootstrap interval of the mean (cases resampled, then runs averaged); where that
+	 * collapses to a point, Wilson's score interval for a share, none for F1 and QWK.
+	 */
 	ci95: Interval;
+	/** Which interval `ci95` is; null when there is none. */
+	ci_method: IntervalMethod | null;
 	/** 1 = best; models with equal means share a rank. */
 	rank: number | null;
 	/** 95% bootstrap interval of the rank (the same resampled cases for every model). */
@@ -200,11 +218,16 @@ export function summariseScope(
 			const values = valuesOf(observed[k], c);
 			const sorted =
 				enough && values.length > 0 ? definedSorted(samples, k * C + c, resamples, M * C) : null;
+			const interval =
+				sorted === null
+					? { ci: null, method: null }
+					: caseInterval(sorted, means[k], scope.shareCases[k * C + c]);
 			cells[k][column] = {
 				mean: mean(values),
 				sd: sampleSd(values),
 				n_defined: values.length,
-				ci95: sorted === null ? null : percentileInterval(sorted),
+				ci95: interval.ci,
+				ci_method: interval.method,
 				rank: ranks[k],
 				rank_ci95: rankCi[k],
 				tied_with: partners(tested, id, true),
