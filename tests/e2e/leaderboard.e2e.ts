@@ -3,6 +3,8 @@
  * re-rolled per run, so repetitions differ) is imported; the Results page ranks the models with
  * rank intervals, exactly as `results --leaderboard --json` does; the LaTeX copy holds the same
  * figures; in Chinese and in English; at 390 px the model and the chosen metric stay on screen.
+ * A class of fewer than 10 cases gets no paired test: no †, and the legend and the LaTeX caption
+ * say that no test was run and why; a tested table says why ranks and ties can disagree.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -23,6 +25,7 @@ let cli: {
 				cells: Record<string, { mean: number; sd: number; rank: number; rank_ci95: number[] }>;
 			}[];
 		};
+		by_class: Record<string, { n_cases: number; untested: string | null }>;
 	}[];
 };
 
@@ -132,6 +135,56 @@ describe('leaderboard', () => {
 				.screenshot({ path: `${SHOTS}/${locale}-390.png` });
 		}
 		await page.setViewportSize(LAPTOP);
+		e.assertClean();
+	});
+
+	it('claims no tie without a test, and says why, in Chinese and in English', async () => {
+		const { page } = e;
+		const section = page.getByTestId('leaderboard-section');
+		const [cls, scope] = Object.entries(cli.boards[0].by_class).find(([, c]) => c.n_cases < 10)!;
+		expect(scope.untested).toContain('no paired test was run');
+		// All cases (14): tested, so the legend says why ranks and ties can disagree.
+		await page.getByTestId('language').selectOption('zh-CN');
+		await expect
+			.poll(() => page.getByTestId('leaderboard-ranks-ties').textContent())
+			.toContain('第 4 名 [4–4]');
+		await page.getByTestId('leaderboard-class').selectOption(cls);
+		const untested = page.getByTestId('leaderboard-untested');
+		await untested.waitFor();
+		expect(await untested.textContent()).toBe(
+			`未做配对检验：仅 ${scope.n_cases} 个案例，少于检验所需的 10 个，因此不标记任何模型与其他模型持平`
+		);
+		expect(await page.getByTestId('leaderboard-legend').textContent()).not.toContain('†');
+		expect(await page.getByTestId('leaderboard-table').textContent()).not.toContain('†');
+		expect(await page.getByTestId('leaderboard-ranks-ties').count()).toBe(0);
+		await page.getByRole('button', { name: '复制 LaTeX' }).click();
+		const latex = await page.evaluate(() => navigator.clipboard.readText());
+		expect(latex).not.toContain('dagger');
+		expect(latex).toContain(
+			`No paired test was run: ${scope.n_cases} cases, fewer than the 10 a test needs`
+		);
+		await page.getByRole('button', { name: '复制 CSV' }).click();
+		const [head, ...body] = (await page.evaluate(() => navigator.clipboard.readText()))
+			.trimEnd()
+			.split('\n');
+		const at = head.split(',').indexOf('lca_macro_f1_tied_with_best');
+		for (const line of body) expect(line.split(',')[at]).toBe('');
+		await section.screenshot({ path: `${SHOTS}/zh-untested-1366.png` });
+		await page.getByTestId('language').selectOption('en');
+		await expect
+			.poll(() => untested.textContent())
+			.toBe(
+				`no paired test was run: ${scope.n_cases} cases, fewer than the 10 a test needs, so no model is marked as tied with another`
+			);
+		expect(await page.getByTestId('leaderboard-legend').textContent()).toContain(
+			'no model is marked as tied'
+		);
+		await page.getByTestId('leaderboard-class').selectOption('');
+		await expect
+			.poll(() => page.getByTestId('leaderboard-ranks-ties').textContent())
+			.toContain('rank 4 [4–4] and still be listed as tied');
+		expect(await untested.count()).toBe(0);
+		await section.screenshot({ path: `${SHOTS}/en-tested-1366.png` });
 		e.assertClean();
 	});
 });

@@ -127,3 +127,64 @@ describe('results --leaderboard over runs written by the CLI', () => {
 		]);
 	});
 });
+
+describe('results --leaderboard under 10 cases: no tie without a test', () => {
+	const root = mkdtempSync(join(tmpdir(), 'lexpilot-leaderboard-few-'));
+	const out = join(root, 'lexpilot-output');
+	const WHY =
+		'no paired test was run: 6 cases, fewer than the 10 a test needs, so no model is marked as tied with another';
+	beforeAll(async () => {
+		for (const model of ['acme-strong', 'acme-asker']) {
+			const args = ['run', '--simulated', '--dataset', SAMPLE, '--output-root', out];
+			const r = await cli(root, ...args, '--model', model, '--run-id', 'run1', '--limit', '6');
+			expect(r.code, r.stderr).toBe(0);
+		}
+	}, 120_000);
+
+	it('text: no † and no "a = b", and says why no test was run', async () => {
+		const r = await cli(root, 'results', '--leaderboard', '--output-root', out);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).not.toContain('†');
+		expect(r.stdout).not.toMatch(/acme-\w+ = acme-\w+/);
+		expect(r.stdout).not.toContain('paired case bootstrap');
+		expect(r.stdout).toContain(`Statistically tied: ${WHY}.`);
+	});
+
+	it('Markdown and LaTeX: no mark, and a caption that says no test was run and why', async () => {
+		for (const format of ['markdown', 'latex']) {
+			const r = await cli(
+				root,
+				'results',
+				'--leaderboard',
+				'--output-root',
+				out,
+				'--format',
+				format
+			);
+			expect(r.code, r.stderr).toBe(0);
+			expect(r.stdout).not.toMatch(/†|dagger/);
+			expect(r.stdout).not.toContain('paired case bootstrap');
+			expect(r.stdout).toContain('No paired test was run: 6 cases, fewer than the 10 a test needs');
+		}
+	});
+
+	it('CSV: every tied_with_best cell empty, not 0 or 1', async () => {
+		const r = await cli(root, 'results', '--leaderboard', '--output-root', out, '--format', 'csv');
+		expect(r.code, r.stderr).toBe(0);
+		const [head, ...body] = r.stdout.trimEnd().split('\n');
+		const columns = head.split(',').flatMap((h, i) => (h.endsWith('_tied_with_best') ? [i] : []));
+		expect(columns).toHaveLength(7);
+		expect(body).toHaveLength(2);
+		for (const line of body) for (const i of columns) expect(line.split(',')[i]).toBe('');
+	});
+
+	it('JSON: untested pairs are null, not tied, and the scope says why', async () => {
+		const r = await cli(root, 'results', '--leaderboard', '--output-root', out, '--json');
+		expect(r.code, r.stderr).toBe(0);
+		const overall = JSON.parse(r.stdout).boards[0].overall;
+		expect(overall.untested).toBe(WHY);
+		expect(overall.pairs.length).toBeGreaterThan(0);
+		for (const p of overall.pairs) expect([p.p, p.p_holm, p.tied]).toEqual([null, null, null]);
+		for (const row of overall.rows) expect(row.cells.dcg_success.tied_with).toEqual([]);
+	});
+});

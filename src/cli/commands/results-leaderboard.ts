@@ -14,7 +14,11 @@ import {
 	type ExportFormat
 } from '../../lib/core/leaderboard/exports';
 import { formatLeaderboard } from '../../lib/core/leaderboard/format-text';
-import { computeLeaderboard, type Leaderboard } from '../../lib/core/leaderboard/leaderboard';
+import {
+	computeLeaderboard,
+	type Leaderboard,
+	type LeaderboardScope
+} from '../../lib/core/leaderboard/leaderboard';
 import { paperTable } from '../../lib/core/leaderboard/paper-table';
 import { parsePrices, type Prices } from '../../lib/core/leaderboard/prices';
 import { EXTRA_SORT_KEYS, sortKey, type SortKey } from '../../lib/core/leaderboard/sort';
@@ -77,6 +81,12 @@ function checkedClass(lb: Leaderboard, cls: string | undefined): string | null {
 	throw new UsageError([coded('lb_unknown_class', { cls, allowed: all.join(', ') || '(none)' })]);
 }
 
+/** A scope with its reason for untested pairs in English. */
+const scopeJson = (scope: LeaderboardScope) => ({
+	...scope,
+	untested: scope.untested && english(scope.untested)
+});
+
 /** The leaderboard JSON: notes in English, each overall row with its tokens and cost. */
 function leaderboardJson(
 	lb: Leaderboard,
@@ -90,8 +100,11 @@ function leaderboardJson(
 		boards: lb.boards.map((board, i) => ({
 			...board,
 			notes: board.notes.map((n) => english(n)),
+			by_class: Object.fromEntries(
+				Object.entries(board.by_class).map(([cls, scope]) => [cls, scopeJson(scope)])
+			),
 			overall: {
-				...board.overall,
+				...scopeJson(board.overall),
 				rows: board.overall.rows.map((row) => ({ ...row, cost: costs[i][row.id] ?? null }))
 			}
 		}))
@@ -135,7 +148,12 @@ export async function runLeaderboard(
 		const tables = lb.boards.flatMap((board, i) => {
 			const scope = cls === null ? board.overall : board.by_class[cls];
 			return scope
-				? [exportLeaderboard(format, paperTable(scope, sort, costs[i]), prices?.currency)]
+				? [
+						exportLeaderboard(format, paperTable(scope, sort, costs[i]), {
+							currency: prices?.currency,
+							untested: scope.untested
+						})
+					]
 				: [];
 		});
 		io.stdout(tables.join('\n'));

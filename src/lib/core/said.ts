@@ -332,6 +332,9 @@ export const CORE_TEXTS = {
 	lb_prices_invalid: ['place', 'detail'],
 	lb_unknown_column: ['column', 'allowed'],
 	lb_unknown_class: ['cls', 'allowed'],
+	// Why a scope of the leaderboard has no paired test (leaderboard/scope.ts).
+	lb_untested_few_cases: ['cases', 'min'],
+	lb_untested_not_computed: [],
 	// One voice for the engine's option check, its start, JSONL readers' own limits and a full
 	// browser store (engine/run-options.ts, engine/seal.ts, jsonl.ts, adapters/idb-write.ts).
 	// `why` is said from a `name_*` part; `name`, `advice` and `entry` from the `jsonl_*` parts.

@@ -290,6 +290,8 @@ const SAY: Sayers = {
 	lb_prices_invalid: (p) => m.core_lb_prices_invalid(p),
 	lb_unknown_column: (p) => m.core_lb_unknown_column(p),
 	lb_unknown_class: (p) => m.core_lb_unknown_class(p),
+	lb_untested_few_cases: (p) => m.core_lb_untested_few_cases(p),
+	lb_untested_not_computed: () => m.core_lb_untested_not_computed(),
 	// One voice for the engine's option check, its start, JSONL limits and a full browser store.
 	opt_no_stage: () => m.core_opt_no_stage(),
 	opt_unknown_stage: (p) => m.core_opt_unknown_stage(p),

@@ -37,7 +37,9 @@ const KEPT = new Set(
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
 		// Statisticians' names on their methods; the Batch API's fields.
-		"Cohen's Cohen Rogan Gladen Rogan–Gladen Kendall Holm custom_id",
+		"Cohen's Cohen Rogan Gladen Rogan–Gladen Kendall Holm Wilson custom_id",
+		// The leaderboard's mark of a Wilson interval, as † marks a tie.
+		'W',
 		// Keyboard keys the review queue names.
 		'S J K Enter Esc',
 		// Letters as names (runs A and B, a sample size, units).

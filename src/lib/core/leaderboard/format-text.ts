@@ -1,7 +1,7 @@
 /**
  * `results --leaderboard` as text: per board, the paper's table (mean ± SD, bold as `*`, ties
  * with the best as `†`), then each column's rank with its 95% interval and the mean's interval,
- * the pairs the tests could not separate, and tokens and cost per model. Strings are escaped by
+ * the pairs the tests could not separate (or why no test ran), and tokens and cost per model. Strings are escaped by
  * the caller (`escapeStrings`).
  */
 import { renderTable, type Align } from '../results/text-table';
@@ -10,7 +10,7 @@ import { formatInterval } from '../report/format';
 import { meanSd, moneyText, rankText, tokensText } from './cells';
 import { COLUMN, LEADERBOARD_COLUMNS } from '../protocol/metrics';
 import type { RowCost } from './costs';
-import { LEGEND } from './exports';
+import { INTERVALS, tableLegend } from './exports';
 import type { Board, Leaderboard, LeaderboardScope } from './leaderboard';
 import { paperTable } from './paper-table';
 import type { SortKey } from './sort';
@@ -52,26 +52,41 @@ function scopeText(
 	);
 	const intervals = renderTable(
 		['95% CI of the mean', ...heads],
-		rows.map((r) => [r.id, ...LEADERBOARD_COLUMNS.map((c) => formatInterval(r.cells[c].ci95))]),
+		rows.map((r) => [
+			r.id,
+			...LEADERBOARD_COLUMNS.map(
+				(c) => formatInterval(r.cells[c].ci95) + (r.cells[c].ci_method === 'wilson' ? ' W' : '')
+			)
+		]),
 		right(heads.length)
 	);
-	const tied = LEADERBOARD_COLUMNS.flatMap((c) => {
-		const pairs = scope.pairs.filter((p) => p.column === c && p.tied);
-		return pairs.length
-			? [`  ${COLUMN[c].head}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
-			: [];
-	});
+	const listed = (tied: boolean | null) =>
+		LEADERBOARD_COLUMNS.flatMap((c) => {
+			const pairs = scope.pairs.filter((p) => p.column === c && p.tied === tied);
+			return pairs.length
+				? [`  ${COLUMN[c].head}: ${pairs.map((p) => `${p.a} = ${p.b}`).join('; ')}`]
+				: [];
+		});
+	const tied = listed(true);
+	const untested = scope.untested ? [] : listed(null);
+	const ties = scope.untested
+		? `Statistically tied: ${english(scope.untested)}.`
+		: tied.length
+			? `Statistically tied (Holm-adjusted p ≥ 0.05):\n${tied.join('\n')}`
+			: 'No pair is tied.';
 	const out = [
 		main,
-		`* best; ${LEGEND.replace('Bold: best; ', '')}`,
+		tableLegend(rows, scope.untested, '*'),
 		'',
 		ranks,
 		'',
 		intervals,
+		INTERVALS,
 		'',
-		tied.length
-			? `Statistically tied (Holm-adjusted p ≥ 0.05, or untested):\n${tied.join('\n')}`
-			: 'No pair is tied.'
+		ties,
+		...(untested.length
+			? [`Not tested (a value undefined in most resamples):\n${untested.join('\n')}`]
+			: [])
 	];
 	if (costs && rows.some((r) => r.cost?.runs_with_log)) {
 		const currency = options.currency ?? 'USD';

@@ -111,14 +111,34 @@ describe('leaderboard statistics against independent computations', () => {
 	});
 
 	it('resamples cases, averages each model’s runs, and takes the percentile interval', () => {
+		let collapsed = 0;
 		for (const row of board.overall.rows) {
 			for (const column of LEADERBOARD_COLUMNS) {
 				const values = resampled[row.model][column];
-				const [lo, hi] = row.cells[column].ci95!;
-				expect(lo).toBeCloseTo(percentile(values, 0.025), 12);
-				expect(hi).toBeCloseTo(percentile(values, 0.975), 12);
+				const [low, high] = [percentile(values, 0.025), percentile(values, 0.975)];
+				const cell = row.cells[column];
+				if (high - low > 1e-12) {
+					expect(cell.ci_method).toBe('percentile');
+					expect(cell.ci95![0]).toBeCloseTo(low, 12);
+					expect(cell.ci95![1]).toBeCloseTo(high, 12);
+					continue;
+				}
+				// Collapsed to a point (every run right on every case): Wilson's score interval
+				// over the 24 cases for a share, computed here from its formula; none for F1 or QWK.
+				collapsed++;
+				if (['lca_acc_c', 'lca_acc_u', 'dcg_success'].includes(column)) {
+					const [p, z] = [cell.mean!, 1.959963984540054];
+					const centre = (p + z ** 2 / (2 * n)) / (1 + z ** 2 / n);
+					const half = (z * Math.sqrt((p * (1 - p)) / n + z ** 2 / (4 * n * n))) / (1 + z ** 2 / n);
+					expect(cell.ci_method).toBe('wilson');
+					expect(cell.ci95![0]).toBeCloseTo(centre - half, 12);
+					expect(cell.ci95![1]).toBeCloseTo(Math.min(1, centre + half), 12);
+					expect(cell.ci95![1] - cell.ci95![0]).toBeGreaterThan(0.05);
+				} else expect([cell.ci95, cell.ci_method]).toEqual([null, null]);
 			}
 		}
+		// The strong model is right on every case of some share in all three runs.
+		expect(collapsed).toBeGreaterThan(0);
 	});
 
 	it('ranks every resample with the same cases for all models and takes rank percentiles', () => {
@@ -232,11 +252,35 @@ describe('leaderboard', () => {
 		]);
 	});
 
-	it('gives no interval and no test under 10 cases, and counts untested pairs as tied', () => {
+	it('gives no interval and no test under 10 cases, and claims no tie without a test', () => {
 		const board = computeLeaderboard(syntheticPlan({ a: 0.9, b: 0.1 }, 2, 6)).boards[0];
 		const cell = board.overall.rows[0].cells.lca_acc_u;
 		expect([cell.ci95, cell.rank_ci95, cell.rank]).toEqual([null, null, 1]);
-		expect(board.overall.pairs.every((p) => p.p === null && p.tied)).toBe(true);
+		expect(board.overall.pairs.length).toBeGreaterThan(0);
+		expect(board.overall.pairs.every((p) => p.p === null && p.tied === null)).toBe(true);
+		for (const row of board.overall.rows) {
+			for (const c of LEADERBOARD_COLUMNS) {
+				expect(row.cells[c].tied_with).toEqual([]);
+				expect(row.cells[c].untested_with).toEqual([row.id === 'a' ? 'b' : 'a']);
+			}
+		}
+		expect(english(board.overall.untested!)).toBe(
+			'no paired test was run: 6 cases, fewer than the 10 a test needs, so no model is marked as tied with another'
+		);
+	});
+
+	it('says why a class ranked by means only has no test, and that a tested scope has one', () => {
+		const board = computeLeaderboard(syntheticPlan({ a: 0.9, b: 0.4 }, 2, 40), {
+			bootstrap: { resamples: 50 },
+			classIntervals: ['合同纠纷']
+		}).boards[0];
+		expect(board.overall.untested).toBeNull();
+		expect(board.by_class['合同纠纷'].untested).toBeNull();
+		const other = board.by_class['婚姻家庭纠纷'];
+		expect(english(other.untested!)).toBe(
+			"no paired test was run: this class's intervals were not computed"
+		);
+		expect(other.pairs.every((p) => p.tied === null)).toBe(true);
 	});
 
 	it('ranks a class without intervals when only means are asked for', () => {

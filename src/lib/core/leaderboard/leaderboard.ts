@@ -33,6 +33,8 @@ export interface LeaderboardRow {
 /** The leaderboard of one scope: the board's cases, or one class's. */
 export interface LeaderboardScope {
 	n_cases: number;
+	/** Why no pair was tested (too few cases, intervals not computed); null when tests ran. */
+	untested: CoreText | null;
 	rows: LeaderboardRow[];
 	pairs: PairTest[];
 }
@@ -96,6 +98,7 @@ function scope(
 	const result = summariseScope(ids, samples, cases.length, settings.resamples);
 	return {
 		n_cases: cases.length,
+		untested: result.untested,
 		rows: rows.map((r, k) => ({
 			id: r.id,
 			model: r.model,

@@ -1,7 +1,8 @@
 /**
  * The leaderboard as the paper's table: rows in the chosen order, each metric cell with its mean,
- * SD, interval and rank, marked best (the highest mean of its column) or tied with the best (no
- * pair test with a best row rejects at Holm-corrected 0.05). Every export renders this one shape.
+ * SD, interval and rank, marked best (the highest mean of its column) or tied with the best (a
+ * pair test with a best row ran and did not reject at Holm-corrected 0.05; untested is no tie).
+ * Every export renders this one shape.
  */
 import { LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import type { RowCost } from './costs';
@@ -11,7 +12,12 @@ import { sortRows, type SortKey } from './sort';
 
 export interface PaperCell extends LeaderboardCell {
 	best: boolean;
-	tied_with_best: boolean;
+	/**
+	 * Not significantly different from a best row; false for a best row itself and for one the
+	 * tests set apart; null when it was not tested against any best row, and in every cell of a
+	 * scope with no test at all (no tie, and no "not tied", without a test).
+	 */
+	tied_with_best: boolean | null;
 }
 
 export interface PaperRow {
@@ -50,7 +56,15 @@ export function paperTable(
 			LEADERBOARD_COLUMNS.map((c) => {
 				const cell = row.cells[c];
 				const best = bestOf[c].has(row.id);
-				const tied = !best && cell.tied_with.some((id) => bestOf[c].has(id));
+				const tied = scope.untested
+					? null
+					: best
+						? false
+						: cell.tied_with.some((id) => bestOf[c].has(id))
+							? true
+							: cell.untested_with.some((id) => bestOf[c].has(id))
+								? null
+								: false;
 				return [c, { ...cell, best, tied_with_best: tied }];
 			})
 		) as Record<ColumnKey, PaperCell>

@@ -7,15 +7,17 @@
 import { CELL, LJP_OFFSET, ROW_WIDTH } from '../metrics/case-table';
 import { mean, sampleSd } from '../metrics/moments';
 import {
+	caseInterval,
 	definedSorted,
 	MIN_CASES,
-	percentileInterval,
 	Resampler,
-	type Interval
+	type Interval,
+	type IntervalMethod
 } from '../metrics/bootstrap';
-import { SLOTS } from '../metrics/kernel';
+import { shareCases, SLOTS } from '../metrics/kernel';
 import { bootstrapP } from '../metrics/paired';
 import type { Prng } from '../metrics/prng';
+import { coded, type CoreText } from '../said';
 import { COLUMNS, LEADERBOARD_COLUMNS, type ColumnKey } from '../protocol/metrics';
 import { holm } from './holm';
 import { rankIntervals, ranksOf } from './ranks';
@@ -38,6 +40,11 @@ export interface ScopeSamples {
 	 * column c on resample b, over the runs where it is defined (NaN when none is).
 	 */
 	samples: Float64Array;
+	/**
+	 * `models × C`: the cases holding column c's share in every run of model m (the fewest over
+	 * its runs: they share their cases, so more runs add no case), Wilson's n; -1 for F1 and QWK.
+	 */
+	shareCases: Int32Array;
 }
 
 /**
@@ -97,7 +104,14 @@ export function resampleScope(
 			for (let c = 0; c < C; c++) samples[o + c] = defined[c] > 0 ? sum[c] / defined[c] : NaN;
 		}
 	});
-	return { observed, samples };
+	const heldBy = new Int32Array(M * C);
+	models.forEach((model, k) => {
+		for (let c = 0; c < C; c++) {
+			const each = model.counts.map((counts) => shareCases(counts, cases, SLOT_OF[c]));
+			heldBy[k * C + c] = each.length ? Math.min(...each) : -1;
+		}
+	});
+	return { observed, samples, shareCases: heldBy };
 }
 
 /** Family-wise error rate of the tie tests (Holm-corrected within each column). */
@@ -111,14 +125,21 @@ export interface LeaderboardCell {
 	sd: number | null;
 	/** Runs the mean and SD are over. */
 	n_defined: number;
-	/** 95% case-bootstrap interval of the mean (cases resampled, then runs averaged). */
+	/**
+	 * 95% case-bootstrap interval of the mean (cases resampled, then runs averaged); where that
+	 * collapses to a point, Wilson's score interval for a share, none for F1 and QWK.
+	 */
 	ci95: Interval;
+	/** Which interval `ci95` is; null when there is none. */
+	ci_method: IntervalMethod | null;
 	/** 1 = best; models with equal means share a rank. */
 	rank: number | null;
 	/** 95% bootstrap interval of the rank (the same resampled cases for every model). */
 	rank_ci95: [number, number] | null;
 	/** Row ids this model is not significantly different from (Holm-adjusted p ≥ 0.05). */
 	tied_with: string[];
+	/** Row ids it was not tested against (no test: neither tied nor different). */
+	untested_with: string[];
 }
 
 /** The paired test of two models in one column: B − A of their means over the same cases. */
@@ -131,12 +152,14 @@ export interface PairTest {
 	p: number | null;
 	/** Holm-adjusted over the column's pairs. */
 	p_holm: number | null;
-	/** True unless p_holm < 0.05; an untested pair counts as tied. */
-	tied: boolean;
+	/** Whether p_holm ≥ 0.05; null when no test was run (no tie is claimed without a test). */
+	tied: boolean | null;
 }
 
 export interface ScopeResult {
 	n_cases: number;
+	/** Why no pair of the scope was tested; null when the tests ran. */
+	untested: CoreText | null;
 	cells: Record<ColumnKey, LeaderboardCell>[];
 	pairs: PairTest[];
 }
@@ -147,6 +170,12 @@ function valuesOf(observed: Float64Array, c: number): number[] {
 		if (!Number.isNaN(observed[o])) out.push(observed[o]);
 	return out;
 }
+
+/** The models `id` is paired with in `tests` whose outcome is `tied`. */
+const partners = (tests: readonly PairTest[], id: string, tied: boolean | null): string[] =>
+	tests
+		.filter((t) => t.tied === tied && (t.a === id || t.b === id))
+		.map((t) => (t.a === id ? t.b : t.a));
 
 /** Summarises `scope` for models named `ids` (row ids, in board order). */
 export function summariseScope(
@@ -182,25 +211,35 @@ export function summariseScope(
 		const tested = columnPairs.map((t, i) => ({
 			...t,
 			p_holm: adjusted[i],
-			tied: adjusted[i] === null || adjusted[i] >= TIE_ALPHA
+			tied: adjusted[i] === null ? null : adjusted[i] >= TIE_ALPHA
 		}));
 		pairs.push(...tested);
 		ids.forEach((id, k) => {
 			const values = valuesOf(observed[k], c);
 			const sorted =
 				enough && values.length > 0 ? definedSorted(samples, k * C + c, resamples, M * C) : null;
+			const interval =
+				sorted === null
+					? { ci: null, method: null }
+					: caseInterval(sorted, means[k], scope.shareCases[k * C + c]);
 			cells[k][column] = {
 				mean: mean(values),
 				sd: sampleSd(values),
 				n_defined: values.length,
-				ci95: sorted === null ? null : percentileInterval(sorted),
+				ci95: interval.ci,
+				ci_method: interval.method,
 				rank: ranks[k],
 				rank_ci95: rankCi[k],
-				tied_with: tested
-					.filter((t) => t.tied && (t.a === id || t.b === id))
-					.map((t) => (t.a === id ? t.b : t.a))
+				tied_with: partners(tested, id, true),
+				untested_with: partners(tested, id, null)
 			};
 		});
 	});
-	return { n_cases: nCases, cells, pairs };
+	const untested =
+		nCases < MIN_CASES
+			? coded('lb_untested_few_cases', { cases: nCases, min: MIN_CASES })
+			: resamples === 0
+				? coded('lb_untested_not_computed', {})
+				: null;
+	return { n_cases: nCases, untested, cells, pairs };
 }

@@ -33,6 +33,15 @@ describe('mean and sampleSd', () => {
 		else expect(sampleSd(values)).toBeCloseTo(sd, 12);
 	});
 
+	it.each([
+		[[0.1, 0.1, 0.1]],
+		[[0.9375, 0.9375]],
+		[[1 / 3, 1 / 3, 1 / 3, 1 / 3, 1 / 3]],
+		[[0.7, 0.7]]
+	])('gives exactly 0 for identical values %j (no rounding residue)', (values) =>
+		expect(sampleSd(values)).toBe(0)
+	);
+
 	it('sampleSd agrees with the one-pass textbook formula to 1e-9 (ddof = 1)', () => {
 		fc.assert(
 			fc.property(

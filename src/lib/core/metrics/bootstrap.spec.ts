@@ -166,9 +166,17 @@ describe('bootstrapRun', () => {
 		expect(out.ci95.lca).toBeNull();
 		expect(out.ci95.dcg).toBeNull();
 		expect(out.ci95.ljp.gold).toBeNull();
-		// One label throughout: QWK is undefined on the data and so in every resample.
-		expect(out.ci95.ljp.direct).toEqual({ qwk: null, accuracy: [1, 1] });
-		expect(out.by_class['合同纠纷'].ljp.direct).toEqual({ qwk: null, accuracy: [1, 1] });
+		// One label throughout: QWK is undefined on the data and so in every resample. Accuracy is
+		// 12 of 12 in every resample: the percentile interval would be [1, 1], which reads as
+		// certainty; Wilson's score interval over the 12 cases is [12 / (12 + z²), 1] instead.
+		const wilson12: [number, number] = [12 / (12 + 1.959963984540054 ** 2), 1];
+		for (const scope of [out.ci95, out.by_class['合同纠纷']]) {
+			expect(scope.ljp.direct!.qwk).toBeNull();
+			const [low, high] = scope.ljp.direct!.accuracy!;
+			expect(low).toBeCloseTo(wilson12[0], 12);
+			expect(high).toBe(1);
+		}
+		expect(wilson12[0]).toBeCloseTo(0.7575, 4);
 	});
 
 	it('gives no interval to a scope of fewer than MIN_CASES cases', () => {

@@ -15,7 +15,7 @@ import {
 	type CaseTable,
 	type SparseRows
 } from './case-table';
-import { evaluateRates, rateTree, SLOTS, type RateTree } from './kernel';
+import { evaluateRates, rateTree, shareCases, SLOTS, wilson, type RateTree } from './kernel';
 import { Prng, scopeSeed, DEFAULT_SEED } from './prng';
 import { DEFAULT_RESAMPLES } from './resamples';
 
@@ -108,6 +108,29 @@ export function percentileInterval(sorted: Float64Array): [number, number] {
 	return [quantileSorted(sorted, LOW_QUANTILE), quantileSorted(sorted, HIGH_QUANTILE)];
 }
 
+/** Which interval a figure shows: the percentile bootstrap, or Wilson's where that collapses. */
+export type IntervalMethod = 'percentile' | 'wilson';
+
+/** A percentile interval narrower than this has collapsed to a point (rounding aside). */
+const COLLAPSED = 1e-12;
+
+/**
+ * The 95% interval of `value` from its ascending resampled values: the percentile interval,
+ * unless that collapses to a point (every resample equal: a share at 0 or 1 of every case), which
+ * reads as certainty and is none. Then, for a share held by `cases` cases, Wilson's score interval
+ * at `value` over them (kernel's `wilson`); for F1 or QWK (`cases` −1) no interval at all.
+ */
+export function caseInterval(
+	sorted: Float64Array,
+	value: number,
+	cases: number
+): { ci: Interval; method: IntervalMethod | null } {
+	const ci = percentileInterval(sorted);
+	if (ci[1] - ci[0] > COLLAPSED) return { ci, method: 'percentile' };
+	const score = cases > 0 ? wilson(value, cases) : null;
+	return score ? { ci: score, method: 'wilson' } : { ci: null, method: null };
+}
+
 /**
  * Resamples the cases of several runs together. The runs' counts (rows of ROW_WIDTH, one case
  * order) sit side by side in one sparse table, so a resample adds each drawn case once for all
@@ -198,7 +221,9 @@ function scopeIntervals(
 		// Undefined on the data itself (e.g. QWK of one repeated label) stays undefined.
 		if (Number.isNaN(observed[slot]) || rows.length < MIN_CASES) return null;
 		const sorted = definedSorted(samples, slot, settings.resamples);
-		return sorted === null ? null : percentileInterval(sorted);
+		return sorted === null
+			? null
+			: caseInterval(sorted, observed[slot], shareCases(table.counts, rows, slot)).ci;
 	});
 }
 

@@ -6,7 +6,7 @@
  * of case counts (see case-table.ts) into its slot: the inner loop of the bootstrap, no
  * allocation, no records.
  */
-import { CELL, LJP_OFFSET, type ScoredStages } from './case-table';
+import { CELL, LJP_OFFSET, ROW_WIDTH, type ScoredStages } from './case-table';
 import { METRICS, slotOf, type MetricStage } from '../protocol/metrics';
 import { LJP_SETUPS, type LjpSetup } from './types';
 
@@ -130,4 +130,63 @@ export function rateTree<V>(scored: ScoredStages, value: (slot: number) => V): R
 	};
 	const ljp = Object.fromEntries(LJP_SETUPS.map((s) => [s, stage(s, scored.ljp[s])]));
 	return { lca: stage('lca', scored.lca), dcg: stage('dcg', scored.dcg), ljp } as RateTree<V>;
+}
+
+/** z of a two-sided 95% normal interval (the 97.5th percentile of the standard normal). */
+export const Z95 = 1.959963984540054;
+
+/**
+ * Wilson's score interval (Wilson 1927) of a share `p` observed on `n` trials: the shares whose
+ * score test at level 95% does not reject `p`. Unlike the percentile bootstrap it does not
+ * collapse when every trial agrees: at p = 1 it is [n / (n + z²), 1] (32 of 32: [0.8928, 1]).
+ * `p` may be a mean of shares (it need not be a count over `n`). Null without a trial.
+ */
+export function wilson(p: number, n: number, z = Z95): [number, number] | null {
+	if (!(n > 0) || !(p >= 0 && p <= 1)) return null;
+	const z2 = z * z;
+	const den = 1 + z2 / n;
+	const centre = (p + z2 / (2 * n)) / den;
+	const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / den;
+	return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * The denominator of the share in `slot` from a row of case counts at `o` (ROW_WIDTH wide): the
+ * LCA histories of one kind (Acc_C, Acc_U), DCG records (its three rates), LJP claims of one setup
+ * (accuracy); -1 for a rate that is no share of trials (F1, macro-F1, QWK), which gets no Wilson
+ * interval. A case "holds" a share when this is positive.
+ */
+export function shareDenominator(acc: ArrayLike<number>, slot: number, o = 0): number {
+	if (slot === ACC_C) return acc[o + TN] + acc[o + FP];
+	if (slot === ACC_U) return acc[o + TP] + acc[o + FN];
+	if (slot === SUCCESS || slot === ROUND1 || slot === ROUND2) return acc[o + D_N];
+	const s = LJP_ACCURACY.indexOf(slot);
+	return s < 0 ? -1 : total(acc, o + LJP_BLOCKS[s]);
+}
+
+/** Whether the rate in `slot` is a share of trials (Wilson applies) rather than F1 or QWK. */
+export const isShare = (slot: number): boolean =>
+	slot === ACC_C ||
+	slot === ACC_U ||
+	slot === SUCCESS ||
+	slot === ROUND1 ||
+	slot === ROUND2 ||
+	LJP_ACCURACY.includes(slot);
+
+/**
+ * The cases of `rows` (row indices of `counts`, case rows of ROW_WIDTH) that hold the share in
+ * `slot`; -1 for a rate that is no share. Wilson's n: the case is the unit, as in the bootstrap,
+ * so LJP accuracy counts the cases with claims, not the claims (one case's claims are not
+ * independent), which makes its interval wider, not narrower.
+ */
+export function shareCases(
+	counts: ArrayLike<number>,
+	rows: ArrayLike<number>,
+	slot: number
+): number {
+	if (!isShare(slot)) return -1;
+	let n = 0;
+	for (let i = 0; i < rows.length; i++)
+		if (shareDenominator(counts, slot, rows[i] * ROW_WIDTH) > 0) n++;
+	return n;
 }
