@@ -242,7 +242,7 @@ describe('run --plan FILE names the place of a problem', () => {
 		],
 		[{ models: ['m', 'm'], run_id: 'r' }, 'bad-plan.json: models[1]: "m" is named twice'],
 		// A variable name that is also a method of every object is looked up in the environment only.
-		...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((name) => [
+		...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((name): [unknown, string] => [
 			{ models: ['m', { model: 'n', api_key_env: name }], run_id: 'r' },
 			`bad-plan.json: models[1].api_key_env: the environment variable ${name} is not set`
 		]),
