@@ -204,16 +204,16 @@ export function generationOptionsFrom(
  * `run_id` (`--plan FILE: run_id`), so the message blames the field the user wrote.
  */
 export function checkRunIdField(runId: string, field: string): void {
-	const rule = runIdProblem(runId);
-	if (rule === 'alphabet') {
+	const runIdRule = runIdProblem(runId);
+	if (runIdRule === 'alphabet') {
 		throw new UsageError(
 			`${field} "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
 				'starting with a letter or digit, at most 64 characters'
 		);
 	}
-	if (rule !== null) {
+	if (runIdRule !== null) {
 		throw new UsageError(
-			`${field}: ${unportableText(rule, runId)}; choose another run id (an output root ` +
+			`${field}: ${unportableText(runIdRule, runId)}; choose another run id (an output root ` +
 				'or a bundle holding it could not be unpacked on Windows)'
 		);
 	}

@@ -59,9 +59,10 @@ export async function planArgsFrom(
 		);
 	}
 	// Before anything is read or resolved: thousands of --model flags are refused in one line.
-	if (plan.models.length > PLAN_MAX_MODELS) {
+	const given = plan.models.length;
+	if (given > PLAN_MAX_MODELS) {
 		throw new UsageError(
-			`--model is given ${plan.models.length} times: a plan runs at most ${PLAN_MAX_MODELS} models ` +
+			`--model is given ${given} times: a plan runs at most ${PLAN_MAX_MODELS} models ` +
 				`(${PLAN_MAX_MODELS * SETTING_LIMITS.repetitions.max} runs with --repetitions ${SETTING_LIMITS.repetitions.max}); ` +
 				'split the models over several plans'
 		);
