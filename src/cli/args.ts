@@ -3,7 +3,7 @@
  * (as in the Python harness), then defaults. Flags beat the environment.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { HistoryFields } from '../lib/core/dataset/types';
 import { UsageError } from '../lib/core/errors';
 import { escapeControl } from '../lib/core/text/escape-control';
@@ -114,7 +114,7 @@ export function parseGenerationArgs(
 	args: string[],
 	io: Pick<CliIo, 'env' | 'cwd'>
 ): GenerationOptions {
-	const { values } = parseArgs({ args, options: GENERATION_OPTIONS, strict: true });
+	const { values } = parseFlags(args, GENERATION_OPTIONS);
 	return generationOptionsFrom(values, io);
 }
 
@@ -145,19 +145,7 @@ export function generationOptionsFrom(
 				'run the same id again to resume, use a new id for each independent repetition.'
 		);
 	}
-	const runIdRule = runIdProblem(runId);
-	if (runIdRule === 'alphabet') {
-		throw new UsageError(
-			`--run-id "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
-				'starting with a letter or digit, at most 64 characters'
-		);
-	}
-	if (runIdRule !== null) {
-		throw new UsageError(
-			`--run-id: ${unportableText(runIdRule, runId)}; choose another run id (an output root ` +
-				'or a bundle holding it could not be unpacked on Windows)'
-		);
-	}
+	checkRunIdField(runId, '--run-id');
 
 	const evaluatedModel = flag('model') ?? env('LEXPILOT_MODEL');
 	if (!evaluatedModel) {
@@ -209,6 +197,68 @@ export function generationOptionsFrom(
 		},
 		categoriesPath: categories ? resolve(io.cwd, categories) : null
 	};
+}
+
+/**
+ * Refuses a run id no run can take, naming where it was written: `--run-id`, or a plan file's
+ * `run_id` (`--plan FILE: run_id`), so the message blames the field the user wrote.
+ */
+export function checkRunIdField(runId: string, field: string): void {
+	const runIdRule = runIdProblem(runId);
+	if (runIdRule === 'alphabet') {
+		throw new UsageError(
+			`${field} "${escapeControl(runId)}" cannot be used as a folder name: use letters, digits, ".", "_" and "-", ` +
+				'starting with a letter or digit, at most 64 characters'
+		);
+	}
+	if (runIdRule !== null) {
+		throw new UsageError(
+			`${field}: ${unportableText(runIdRule, runId)}; choose another run id (an output root ` +
+				'or a bundle holding it could not be unpacked on Windows)'
+		);
+	}
+}
+
+/** The numeric flags of the CLI and the setting each one is held to. */
+const NUMBER_FLAGS: Readonly<Record<string, SettingName>> = {
+	limit: 'limit',
+	temperature: 'temperature',
+	'judge-temperature': 'judge_temperature',
+	'max-tokens': 'max_tokens',
+	timeout: 'timeout_s',
+	retries: 'retries',
+	concurrency: 'concurrency',
+	repetitions: 'repetitions'
+};
+
+/**
+ * `util.parseArgs`, strict, with one line of our own where it refuses a value that starts with
+ * a dash (`--repetitions -1`): its text spans three lines and suggests `--repetitions=-XYZ`.
+ * A numeric flag says its range, as `numberFlag` does; any other flag says it needs a value.
+ */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig['options']>>(
+	args: string[],
+	options: T
+) {
+	try {
+		return parseArgs({ args, options, strict: true });
+	} catch (e) {
+		if ((e as { code?: string } | null)?.code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw e;
+		const at = args.findIndex((arg, i) => {
+			const name = arg.startsWith('--') ? arg.slice(2) : null;
+			return (
+				name !== null && options[name]?.type === 'string' && (args[i + 1]?.startsWith('-') ?? false)
+			);
+		});
+		if (at === -1) throw e;
+		const name = args[at].slice(2);
+		const value = args[at + 1];
+		const setting = NUMBER_FLAGS[name];
+		if (setting) numberFlag(name, value, 0, setting);
+		throw new UsageError(
+			`--${name} needs a value; "${escapeControl(value)}" starts with "-" (write --${name}=${escapeControl(value)} if that is the value)`
+		);
+	}
 }
 
 /**

@@ -3,14 +3,13 @@
  * endpoint or prompt pack into a new run id (`--as`), sharing the source's generation records
  * (`rejudgeRun`, `core/engine/rejudge/`). Exit codes as the generation commands.
  */
-import { parseArgs } from 'node:util';
 import { LimiterPool } from '../../lib/core/model/limiter';
 import { UsageError } from '../../lib/core/errors';
 import { modelDirName, runIdProblem } from '../../lib/core/layout';
 import { checkBaseUrl, publicBaseUrl } from '../../lib/core/model/base-url';
 import { SIMULATED_ENDPOINT } from '../../lib/core/run-config';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import { GENERATION_OPTIONS_HELP } from '../args';
+import { GENERATION_OPTIONS_HELP, parseFlags } from '../args';
 import { createProgressPrinter } from '../progress';
 import { runOne } from '../session/one-run';
 import type { CliIo, CommandHandler } from '../types';
@@ -46,7 +45,7 @@ function newRunId(value: string | undefined): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-	const { values } = parseArgs({ args, options: REJUDGE_OPTIONS, strict: true });
+	const { values } = parseFlags(args, REJUDGE_OPTIONS);
 	const parsed = stageArgsFrom(values, io);
 	const { options } = parsed;
 	const as = newRunId(values.as);

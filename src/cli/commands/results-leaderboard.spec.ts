@@ -108,6 +108,27 @@ describe('results --leaderboard over runs written by the CLI', () => {
 		expect(r.stdout).toContain('\\toprule');
 	});
 
+	it('refuses a price above 10,000 per million tokens in results --prices and run --prices, naming file, field and price', async () => {
+		const huge = join(root, 'huge.json');
+		writeFileSync(huge, '{"models":{"sim-a":{"input":1,"output":1e308}}}');
+		const says =
+			`error: prices ${huge}, field "models"."sim-a"."output": 1e+308 is above 10,000 per ` +
+			'million tokens, the most a price may be\n';
+		const results = await cli(root, 'results', '--leaderboard', '--prices', huge);
+		expect([results.code, results.stderr, results.stdout]).toEqual([2, says, '']);
+		const out = join(root, 'huge-run');
+		const run = await cli(
+			root,
+			...['run', '--simulated', '--dataset', SAMPLE, '--output-root', out],
+			...['--model', 'sim-a', '--run-id', 'r', '--limit', '2', '--prices', huge]
+		);
+		expect([run.code, run.stderr]).toEqual([2, says]);
+		// 10,000 itself is a price.
+		writeFileSync(huge, '{"models":{"sim-a":{"input":10000,"output":10000}}}');
+		const top = await cli(root, 'results', '--leaderboard', '--prices', huge);
+		expect(top.code, top.stderr).toBe(0);
+	});
+
 	it('names a bad prices file, column or class and exits 2', async () => {
 		const bad = join(root, 'bad.json');
 		writeFileSync(bad, '{"models":{"m":{"input":1,"output":-2}}}');

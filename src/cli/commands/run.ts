@@ -5,7 +5,6 @@
  * whatever mix of them is saved. `--concurrency` counts model calls in flight per endpoint;
  * `auto` starts at 4 and grows while the provider keeps up.
  */
-import { parseArgs } from 'node:util';
 import { RUN_ALL_STAGES, STAGE_NAMES, stagesNamed, type StageName } from '../../lib/core/protocol';
 import { isPlanSpendStore } from '../../lib/core/session';
 import type { Role } from '../../lib/core/records';
@@ -14,7 +13,7 @@ import { UsageError } from '../../lib/core/errors';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { AUTO_INITIAL_CONCURRENCY, AUTO_MAX_CONCURRENCY } from '../../lib/core/model/limiter';
 import { DEFAULT_CONCURRENCY, SETTING_LIMITS } from '../../lib/core/run-config';
-import { GENERATION_OPTIONS_HELP, generationOptionsFrom } from '../args';
+import { GENERATION_OPTIONS_HELP, generationOptionsFrom, parseFlags } from '../args';
 import {
 	BATCH_HELP,
 	BATCH_OPTIONS,
@@ -134,7 +133,7 @@ export const runCommandHandler: CommandHandler = {
 };
 
 async function runEverything(args: string[], io: CliIo): Promise<number> {
-	const { values: all } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { values: all } = parseFlags(args, OPTIONS);
 	const {
 		model: models = [],
 		repetitions,

@@ -3,7 +3,6 @@
  * the shared options of `args.ts` plus `--simulated` and `--prompts`, resolved into the models
  * and endpoints the manifest records and the keys to hide.
  */
-import { parseArgs } from 'node:util';
 import type { RoleEndpoint } from '../../lib/core/model/types';
 import { publicBaseUrl } from '../../lib/core/model/base-url';
 import { ROLES, type Role } from '../../lib/core/records';
@@ -16,6 +15,7 @@ import { UsageError } from '../../lib/core/errors';
 import {
 	GENERATION_OPTIONS,
 	generationOptionsFrom,
+	parseFlags,
 	type GenerationFlagValues,
 	type GenerationOptions
 } from '../args';
@@ -54,7 +54,7 @@ export type StageValues = GenerationFlagValues & { simulated?: boolean; prompts?
  * `args.ts` plus `--simulated` and `--prompts`. Throws a UsageError naming the bad flag.
  */
 export function parseStageArgs(args: string[], io: Pick<CliIo, 'env' | 'cwd'>): StageArgs {
-	const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+	const { values } = parseFlags(args, OPTIONS);
 	return stageArgsFrom(values, io);
 }
 

@@ -6,6 +6,7 @@
  */
 import { UsageError } from '../../lib/core/errors';
 import {
+	PLAN_MAX_MODELS,
 	planRuns,
 	type PlanModel,
 	type PlanSpec,
@@ -14,8 +15,10 @@ import {
 import { checkBaseUrl } from '../../lib/core/model/base-url';
 import type { RoleEndpoint } from '../../lib/core/model/types';
 import { ROLES, type Role } from '../../lib/core/records';
+import { SETTING_LIMITS } from '../../lib/core/run-config';
+import { coded } from '../../lib/core/said';
 import { escapeControl } from '../../lib/core/text/escape-control';
-import type { generationOptionsFrom } from '../args';
+import { checkRunIdField, type generationOptionsFrom } from '../args';
 import { argsWithRoles, stageArgsFrom, type StageArgs, type StageValues } from '../commands/stage';
 import type { CliIo } from '../types';
 import { readPlanFile, type PlanFile, type PlanRoleEntry } from './plan-file';
@@ -55,12 +58,35 @@ export async function planArgsFrom(
 			'--model and --plan: name the models in one place (the plan file, or --model)'
 		);
 	}
+	// Before anything is read or resolved: thousands of --model flags are refused in one line.
+	const given = plan.models.length;
+	if (given > PLAN_MAX_MODELS) {
+		throw new UsageError(
+			`--model is given ${given} times: a plan runs at most ${PLAN_MAX_MODELS} models ` +
+				`(${PLAN_MAX_MODELS * SETTING_LIMITS.repetitions.max} runs with --repetitions ${SETTING_LIMITS.repetitions.max}); ` +
+				'split the models over several plans'
+		);
+	}
 	const file: PlanFile | null =
 		plan.plan === undefined ? null : await readPlanFile(plan.plan, io.cwd);
 	const where = (field: string) => `--plan ${escapeControl(plan.plan ?? '')}: ${field}`;
 	const entries = file
 		? file.models.map((m) => (typeof m === 'string' ? { model: m } : m))
 		: plan.models.map((model) => ({ model }) as NonNullable<PlanFile['user']>);
+	// A model twice is named where it was written: the file and its field, or --model.
+	const seen = new Set<string>();
+	for (const [i, { model }] of entries.entries()) {
+		if (seen.has(model)) {
+			const place = file ? where(`models[${i}]`) : '--model';
+			const quoted = JSON.stringify(model.slice(0, 200));
+			throw new UsageError([coded('plan_model_twice', { place, model: quoted })]);
+		}
+		seen.add(model);
+	}
+	// The file's run id is refused as the file's field, not as a --run-id the user never typed.
+	if (values['run-id'] === undefined && file?.run_id !== undefined) {
+		checkRunIdField(file.run_id, where('run_id'));
+	}
 	const flags: StageValues = {
 		...values,
 		'run-id': values['run-id'] ?? file?.run_id,
@@ -157,7 +183,10 @@ function roleFrom(
 		apiKey = '';
 	}
 	if (entry.api_key_env !== undefined) {
-		const value = env[entry.api_key_env]?.trim();
+		// The environment's own variables only: `constructor` or `toString` is no inherited method.
+		const name = entry.api_key_env;
+		const raw: unknown = Object.hasOwn(env, name) ? env[name] : undefined;
+		const value = typeof raw === 'string' ? raw.trim() : '';
 		if (!value) {
 			throw new UsageError(
 				`${where}.api_key_env: the environment variable ${entry.api_key_env} is not set`

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { PLAN_MAX_MODELS } from '../../lib/core/engine/plan';
 import { UsageError } from '../../lib/core/errors';
 import { SETTING_LIMITS } from '../../lib/core/run-config';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -37,7 +38,7 @@ export const PlanFile = z.strictObject({
 	/** The run id, or with `repetitions` the prefix of the run ids. */
 	run_id: text(64).optional(),
 	repetitions: z.number().int().min(min).max(max).optional(),
-	models: z.array(ModelEntry).min(1).max(50),
+	models: z.array(ModelEntry).min(1).max(PLAN_MAX_MODELS),
 	user: RoleEntry.optional(),
 	judge: RoleEntry.optional()
 });

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { planId, type PlanSpec } from '../../lib/core/engine/plan';
 import { UsageError } from '../../lib/core/errors';
+import { moneyText } from '../../lib/core/leaderboard/cells';
 import { parsePrices } from '../../lib/core/leaderboard/prices';
 import type { SessionOptions, SessionSnapshot } from '../../lib/core/session';
 import type { PlanSpendStore } from '../../lib/core/session/spend';
@@ -76,8 +77,9 @@ export function spendLine(s: SessionSnapshot): string | null {
 	const spend = s.spend;
 	if (!spend) return null;
 	const currency = escapeControl(spend.currency);
-	const cap = spend.cap === null ? '' : ` of the cap ${spend.cap.toFixed(4)}`;
-	return `spent ${spend.spent.toFixed(4)}${cap} ${currency}`;
+	// The one number formatter: a figure that is not finite reads "—", never "Infinity".
+	const cap = spend.cap === null ? '' : ` of the cap ${moneyText(spend.cap)}`;
+	return `spent ${moneyText(spend.spent)}${cap} ${currency}`;
 }
 
 /** What a run stopped by its cap says, and how to go on. */

@@ -240,7 +240,12 @@ describe('run --plan FILE names the place of a problem', () => {
 			{ models: [{ model: 'm', api_key_env: 'NOPE_UNSET' }], run_id: 'r' },
 			'models[0].api_key_env: the environment variable NOPE_UNSET is not set'
 		],
-		[{ models: ['m', 'm'], run_id: 'r' }, 'models[1]: "m" is named twice'],
+		[{ models: ['m', 'm'], run_id: 'r' }, 'bad-plan.json: models[1]: "m" is named twice'],
+		// A variable name that is also a method of every object is looked up in the environment only.
+		...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((name): [unknown, string] => [
+			{ models: ['m', { model: 'n', api_key_env: name }], run_id: 'r' },
+			`bad-plan.json: models[1].api_key_env: the environment variable ${name} is not set`
+		]),
 		[{ models: ['m'], extra: 1 }, 'Unrecognized key']
 	])('%j', async (plan, says) => {
 		const file = join(tmp, 'bad-plan.json');
@@ -250,5 +255,85 @@ describe('run --plan FILE names the place of a problem', () => {
 		expect(r.code).toBe(2);
 		expect(r.stderr).toContain(says);
 		await expect(readFile(join(root, 'runs'))).rejects.toMatchObject({ code: 'ENOENT' });
+	});
+});
+
+describe('a plan is refused where it was written, in one line', () => {
+	it.each([
+		['a/b', 'run_id "a/b" cannot be used as a folder name'],
+		['..', 'run_id ".." cannot be used as a folder name'],
+		['a\\b', 'run_id "a\\b" cannot be used as a folder name']
+	])('a plan file run_id %j names the file and the field, not --run-id', async (runId, says) => {
+		const file = join(tmp, 'run-id-plan.json');
+		await writeFile(file, JSON.stringify({ models: ['m'], run_id: runId }));
+		const root = join(tmp, 'run-id-plan-out');
+		const r = await runCliInProcess([...base(root), '--simulated', '--plan', file]);
+		expect(r.code).toBe(2);
+		expect(r.stderr).toBe(
+			`error: --plan ${file}: ${says}: use letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters\n`
+		);
+		await expect(readFile(join(root, 'runs'))).rejects.toMatchObject({ code: 'ENOENT' });
+	});
+
+	it('--model named twice says --model and the model', async () => {
+		const r = await runCliInProcess([
+			...base(join(tmp, 'twice')),
+			'--simulated',
+			'--model',
+			'a',
+			'--model',
+			'a',
+			'--run-id',
+			'r'
+		]);
+		expect(r.code).toBe(2);
+		expect(r.stderr).toBe(
+			'error: --model: "a" is named twice; each model of a plan is run once per repetition\n'
+		);
+	});
+
+	it.each([
+		['--repetitions', '-1', 'error: --repetitions must be a whole number from 1 to 10, got -1\n'],
+		['--limit', '-5', 'error: --limit must be a whole number from 1 to 1000000, got -5\n'],
+		[
+			'--run-id',
+			'-r',
+			'error: --run-id needs a value; "-r" starts with "-" (write --run-id=-r if that is the value)\n'
+		]
+	])('%s %s says what the flag takes, in one line (no parser text)', async (flag, value, says) => {
+		const args = [...base(join(tmp, 'dash')), '--simulated', '--model', 'a', '--model', 'b'];
+		const r = await runCliInProcess([...args, '--run-id', 'r', flag, value]);
+		expect(r.code).toBe(2);
+		expect(r.stderr).toBe(says);
+	});
+
+	it('thousands of --model flags are refused before anything runs (the CLI process)', async () => {
+		const root = join(tmp, 'thousands');
+		const models = Array.from({ length: 3000 }, (_, i) => ['--model', `m${i}`]).flat();
+		const r = await runCliAsProcess(
+			[...base(root), '--simulated', ...models, '--repetitions', '10', '--run-id', 'r'],
+			{}
+		);
+		expect(r.code).toBe(2);
+		expect(r.stderr).toBe(
+			'error: --model is given 3000 times: a plan runs at most 50 models (500 runs with ' +
+				'--repetitions 10); split the models over several plans\n'
+		);
+		await expect(readFile(join(root, 'runs'))).rejects.toMatchObject({ code: 'ENOENT' });
+	});
+
+	it('50 models are a plan', async () => {
+		const models = Array.from({ length: 50 }, (_, i) => ['--model', `m${i}`]).flat();
+		const r = await runCliInProcess([
+			...base(join(tmp, 'fifty')),
+			'--simulated',
+			...models,
+			'--run-id',
+			'r',
+			'--repetitions',
+			'0'
+		]);
+		// Within the bound: the plan's next check (the repetitions) is what refuses it.
+		expect(r.stderr).toBe('error: --repetitions must be a whole number from 1 to 10, got 0\n');
 	});
 });

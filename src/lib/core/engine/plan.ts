@@ -18,6 +18,12 @@ export interface PlanRole {
 	endpoint: string;
 }
 
+/**
+ * The most evaluated models of one plan (a plan file's `models`, or `--model` repeated): with
+ * at most 10 repetitions, at most 500 runs, which one process holds with room to spare.
+ */
+export const PLAN_MAX_MODELS = 50;
+
 /** One evaluated model of a plan, with the user model and judge it uses when not the plan's. */
 export interface PlanModel {
 	evaluated: PlanRole;

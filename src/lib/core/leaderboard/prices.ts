@@ -12,13 +12,29 @@ import { coded } from '../said';
 
 const MAX_MODELS = 1000;
 
+/**
+ * The highest price per million tokens accepted: far above any model's (tens of dollars today),
+ * low enough that no token count of a run can make a cost overflow to Infinity.
+ */
+export const MAX_PRICE = 10_000;
+
+/** A price per million tokens, 0 to {@link MAX_PRICE}; a refusal quotes the value given. */
+const amount = z
+	.number()
+	.finite()
+	.nonnegative()
+	.max(MAX_PRICE, {
+		error: (issue) =>
+			`${String(issue.input)} is above ${MAX_PRICE.toLocaleString('en-US')} per million tokens, the most a price may be`
+	});
+
 /** One model's price per million tokens. */
 export const Price = z
 	.object({
 		/** Per million prompt tokens. */
-		input: z.number().finite().nonnegative(),
+		input: amount,
 		/** Per million completion tokens (reasoning tokens are billed within them). */
-		output: z.number().finite().nonnegative()
+		output: amount
 	})
 	.strict();
 export type Price = z.infer<typeof Price>;

@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { syntheticPlan } from '../../../../tests/support/leaderboard-runs';
+import { moneyText } from '../leaderboard/cells';
+import type { RowCost } from '../leaderboard/costs';
+import { leaderboardCsv, leaderboardLatex, leaderboardMarkdown } from '../leaderboard/exports';
+import { computeLeaderboard, type Leaderboard } from '../leaderboard/leaderboard';
+import { formatLeaderboard } from '../leaderboard/format-text';
+import { paperTable } from '../leaderboard/paper-table';
 import { formatCount, formatDate, formatInterval, formatNumber } from './format';
 
 describe('formatNumber', () => {
@@ -28,6 +35,50 @@ describe('formatNumber', () => {
 		expect(formatInterval([-0.1, 0.2], { signed: true })).toBe('[-0.1000, +0.2000]');
 		expect(formatCount(1234567.4)).toBe('1,234,567');
 		expect(formatCount(null)).toBe('—');
+	});
+});
+
+describe('a figure that is not finite', () => {
+	it.each([Infinity, -Infinity, Number.NaN])('%d reads "—" in every formatter', (v) => {
+		expect([formatNumber(v), formatNumber(v, 2), moneyText(v), formatCount(v)]).toEqual([
+			'—',
+			'—',
+			'—',
+			'—'
+		]);
+	});
+
+	it('is never printed as a cost: text, Markdown, LaTeX and CSV', () => {
+		const lb: Leaderboard = computeLeaderboard(syntheticPlan({ strong: 0.9, weak: 0.5 }, 2, 40), {
+			bootstrap: { resamples: 50 },
+			classes: false
+		});
+		const board = lb.boards[0];
+		const tokens = { prompt: 1e6, completion: 1e6 };
+		const cost: RowCost = {
+			runs_with_log: 2,
+			calls: 10,
+			no_usage: 0,
+			tokens,
+			by_role: { evaluated: tokens, user: tokens, judge: tokens },
+			by_stage: {},
+			tokens_per_run: Infinity,
+			cost: Infinity,
+			cost_per_run: Infinity,
+			missing_prices: []
+		};
+		const costs = Object.fromEntries(board.overall.rows.map((r) => [r.id, cost]));
+		const rows = paperTable(board.overall, 'lca_acc_u', costs);
+		const text = formatLeaderboard(lb, { sort: 'lca_acc_u', cls: null, costs: [costs] });
+		for (const out of [
+			text,
+			leaderboardMarkdown(rows),
+			leaderboardLatex(rows),
+			leaderboardCsv(rows)
+		]) {
+			expect(out).not.toMatch(/Infinity|∞|NaN/);
+		}
+		expect(text).toContain('Cost/run');
 	});
 });
 

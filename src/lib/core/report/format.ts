@@ -20,13 +20,14 @@ export interface NumberStyle {
 
 /**
  * `value` with fixed decimals (a number of decimals, or a style): "—" when undefined (null,
- * undefined or NaN), and whatever rounds to zero reads as zero, never "-0.0000".
+ * undefined, NaN or ±Infinity: no figure of a report, a cost least of all, is ever "Infinity"),
+ * and whatever rounds to zero reads as zero, never "-0.0000".
  */
 export function formatNumber(
 	value: number | null | undefined,
 	style: NumberStyle | number = {}
 ): string {
-	if (value === null || value === undefined || Number.isNaN(value)) return UNDEFINED;
+	if (value === null || value === undefined || !Number.isFinite(value)) return UNDEFINED;
 	const {
 		decimals = DECIMALS,
 		signed = false,
@@ -47,7 +48,9 @@ export function formatInterval(
 
 /** A whole number with thousands separators as English writes them (`12,345`): "—" when undefined. */
 export const formatCount = (value: number | null | undefined): string =>
-	value === null || value === undefined ? UNDEFINED : COUNT.format(Math.round(value));
+	value === null || value === undefined || !Number.isFinite(value)
+		? UNDEFINED
+		: COUNT.format(Math.round(value));
 const COUNT = new Intl.NumberFormat('en-US');
 
 /** How much of a date and a time to say (Intl's styles); a part left out is not said. */
