@@ -4,6 +4,7 @@
  * too), sorted and priced on the page. Choices: prices here; sort column and direction, class and
  * heat-map metric in `leaderboard-choices.svelte.ts` (the page's URL holds them).
  */
+import { Latest } from './latest';
 import type { ColumnKey } from '$lib/core/protocol/metrics';
 import { costsOfBoards } from '$lib/core/leaderboard/costs';
 import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
@@ -31,7 +32,7 @@ export class LeaderboardState {
 	costs = $derived(costsOfBoards(this.leaderboard?.boards ?? [], this.runs, this.prices));
 
 	#stats: StatsClient;
-	#generation = 0;
+	#latest = new Latest();
 
 	constructor(stats?: StatsClient, choices: LeaderboardChoices = leaderboardChoices) {
 		this.#stats = stats ?? new StatsClient();
@@ -55,7 +56,7 @@ export class LeaderboardState {
 
 	/** Ranks `runs` (again); a newer call wins over an older one still in the worker. */
 	async compute(runs: LoadedRun[]): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		this.runs = runs;
 		if (runs.every((r) => r.run.empty)) {
 			this.leaderboard = null;
@@ -67,13 +68,13 @@ export class LeaderboardState {
 		// Posted after the page has drawn (Svelte flushes in microtasks, the effect that calls this
 		// among them): the worker's time then overlaps no long task of the page's own.
 		await new Promise((resolve) => setTimeout(resolve, 0));
-		if (generation !== this.#generation) return;
+		if (!current()) return;
 		const started = performance.now();
 		try {
 			const leaderboard = await this.#stats.leaderboard(runs, {
 				classIntervals: cls === null ? [] : [cls]
 			});
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.leaderboard = leaderboard;
 			// A class no board holds (a link's, or one of runs no longer shown) reads as all cases.
 			if (cls !== null && !leaderboard.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
@@ -84,7 +85,7 @@ export class LeaderboardState {
 			this.error = null;
 			this.status = 'ready';
 		} catch (e) {
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.error = (e as Error).message;
 			this.status = 'error';
 		}

@@ -2,6 +2,7 @@
  * The reviews of the runs Results shows (`reviews/…` kept in this browser) and what they do to
  * the judged metrics: each reviewed run's corrected estimates, computed as `results` does.
  */
+import { Latest } from './latest';
 import type { RunReviews } from '$lib/core/agreement/run-reviews';
 import type { RunReport } from '$lib/core/results/report';
 import { saidOf } from '$lib/core/errors';
@@ -13,11 +14,11 @@ export class ResultsReviewsState {
 	error = $state<string | null>(null);
 	/** The error's coded pieces, for the page's language (null: say `error` as it is). */
 	errorSaid = $state.raw<CoreText[] | null>(null);
-	#generation = 0;
+	#latest = new Latest();
 
 	/** Reads the reviews of `runs` (nothing shown for a run without any). */
 	async load(runs: readonly RunReport[]): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		try {
 			const [{ runReviews }, { idbLayoutSource }, store] = await Promise.all([
 				import('$lib/core/agreement/run-reviews'),
@@ -26,12 +27,12 @@ export class ResultsReviewsState {
 			]);
 			const keys = runs.map((r) => ({ runId: r.run_id, modelDir: r.model_dir }));
 			const got = await runReviews(idbLayoutSource(store, { runs: keys }), runs);
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.runs = got;
 			this.error = null;
 			this.errorSaid = null;
 		} catch (e) {
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.runs = [];
 			this.error = (e as Error).message;
 			this.errorSaid = saidOf(e) ?? null;

@@ -4,6 +4,7 @@
  * agreement of the judge with every reviewer of the run. The queue's settings (reviewer, size,
  * seed) are kept per run in localStorage, so a reload shows the same sample.
  */
+import { Latest } from './latest';
 import { listDecisions, sampleDecisions, reviewReport } from '$lib/core/agreement';
 import { refuseUnheld } from '$lib/core/agreement/report';
 import type { StageSizes } from '$lib/core/agreement/sample';
@@ -100,11 +101,11 @@ export class ReviewQueueState {
 			? reviewReport(this.decisions, this.reviews, this.run.manifest.categories)
 			: null
 	);
-	#generation = 0;
+	#latest = new Latest();
 
 	/** Reads the run's decisions and reviews; the queue of a reload comes back from its settings. */
 	async open(run: StoredRun | null): Promise<void> {
-		const generation = ++this.#generation;
+		const isLatest = this.#latest.begin();
 		this.run = run;
 		this.sample = [];
 		this.call = null;
@@ -115,7 +116,7 @@ export class ReviewQueueState {
 			const { readRunRecords } = await layoutSourceModule();
 			const records = await readRunRecords(store, run.run);
 			const placed = await (await reviewsModule()).storedReviews(store, run.run);
-			if (generation !== this.#generation) return;
+			if (!isLatest()) return;
 			const decisions = listDecisions(run.run, records, run.manifest.categories);
 			// A review of a decision the run does not hold is refused by name, never compared.
 			refuseUnheld(decisions, placed);
@@ -126,7 +127,7 @@ export class ReviewQueueState {
 			this.status = 'ready';
 			await this.#loadCall();
 		} catch (e) {
-			if (generation !== this.#generation) return;
+			if (!isLatest()) return;
 			this.error = (e as Error).message;
 			this.errorSaid = saidOf(e) ?? null;
 			this.status = 'error';
@@ -194,7 +195,7 @@ export class ReviewQueueState {
 		const run = this.run;
 		this.call = null;
 		if (!d || !run) return;
-		const generation = this.#generation;
+		const isLatest = this.#latest.watch();
 		try {
 			const { readCaseCalls } = await layoutSourceModule();
 			const calls = await readCaseCalls(
@@ -202,8 +203,7 @@ export class ReviewQueueState {
 				run.run,
 				String(d.id.case_number)
 			);
-			if (generation === this.#generation && this.current === d)
-				this.call = judgeCallOf(calls, d.id);
+			if (isLatest() && this.current === d) this.call = judgeCallOf(calls, d.id);
 		} catch {
 			// No readable call log: the decision is shown with its label only.
 		}

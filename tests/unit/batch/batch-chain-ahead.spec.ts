@@ -4,42 +4,20 @@
  * label, three rounds of reply, answer and label, the forced answer, its LJP: 11), and never
  * fewer than the rounds the run then takes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { runBatch, type RoundSender } from '../../../src/lib/core/batch/rounds';
+import { describe, expect, it } from 'vitest';
+import { runBatch } from '../../../src/lib/core/batch/rounds';
 import type { BatchState } from '../../../src/lib/core/batch/store';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+import { sendTo, serveBatch } from './batch-compare';
 
 describe('a round saves the rounds its longest chain still needs', { timeout: 60_000 }, () => {
 	it('11 at round 1, and at every round at least the rounds the run still took', async () => {
-		const server = await startFakeOpenAI({ handler: byTask(simulatedScript) });
-		servers.push(server);
-		const sender: RoundSender = {
-			mode: 'provider',
-			send: async (_requests, round) => [
-				{ name: `r${round}`, endpoint: server.baseURL, model: 'm', lines: 1, bytes: 1 }
-			],
-			collect: async (_round, requests) =>
-				Promise.all(
-					requests.map(async (r) => {
-						const res = await fetch(`${server.baseURL}/chat/completions`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json' },
-							body: JSON.stringify(r.body)
-						});
-						return { customId: r.customId, status: res.status, body: await res.json() };
-					})
-				)
-		};
+		const server = await serveBatch(byTask(simulatedScript));
+		const sender = sendTo(server);
 		let last: BatchState | null = null;
 		const out = await runBatch(
 			{

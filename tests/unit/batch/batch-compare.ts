@@ -3,9 +3,42 @@
  * files and manifest (apart from times and `mode`), and the call log apart from timing and
  * sessions; and each request sent once. Used by the batch specs, in memory and on disk (CLI).
  */
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import type { RoundSender } from '../../../src/lib/core/batch/rounds';
 import type { MemoryStore } from '../../../src/lib/core/store/memory-store';
-import type { FakeOpenAI } from '../../fake-openai/server';
+import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+
+const servers: FakeOpenAI[] = [];
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A fake provider with a Batch API answering through `handler`; closed after each test. */
+export async function serveBatch(handler: Handler): Promise<FakeOpenAI> {
+	const server = await startFakeOpenAI({ handler, batch: { delayMs: 5 } });
+	servers.push(server);
+	return server;
+}
+
+/** Every request of a round sent to the fake server's chat endpoint, one by one; `sizes` gets each round's count. */
+export const sendTo = (server: FakeOpenAI, sizes: number[] = []): RoundSender => ({
+	mode: 'provider',
+	send: async (requests, round) => {
+		sizes.push(requests.length);
+		return [{ name: `r${round}`, endpoint: server.baseURL, model: 'm', lines: 1, bytes: 1 }];
+	},
+	collect: async (_round, requests) =>
+		Promise.all(
+			requests.map(async (r) => {
+				const res = await fetch(`${server.baseURL}/chat/completions`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(r.body)
+				});
+				return { customId: r.customId, status: res.status, body: await res.json() };
+			})
+		)
+});
 
 /** A manifest less its times and `mode`. */
 export const manifestLessTimes = (text: string): string =>

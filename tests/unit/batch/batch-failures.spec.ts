@@ -3,7 +3,7 @@
  * good is resumed by the same command, which asks that request again as an interactive rerun
  * does; an answer whose text is not text is a failed attempt, never saved nor replayed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import { runBatch } from '../../../src/lib/core/batch/rounds';
 import { parseBatchAnswers } from '../../../src/lib/core/batch/store';
@@ -15,10 +15,10 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/core/run-defaults';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
+import type { FakeOpenAI, Handler } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { comparableRecords } from './batch-compare';
+import { comparableRecords, serveBatch as serve } from './batch-compare';
 
 const dataset = makeDataset(3);
 const settings = { ...DEFAULT_SETTINGS, retries: 1 };
@@ -30,15 +30,6 @@ const roles = (baseURL: string) =>
 		Object.entries(MODELS).map(([role, model]) => [role, { baseURL, apiKey: '', model }])
 	) as never;
 
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function serve(handler: Handler) {
-	const server = await startFakeOpenAI({ handler, batch: { delayMs: 5 } });
-	servers.push(server);
-	return server;
-}
 const run = async () => ({ runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) });
 const sender = async (server: FakeOpenAI) =>
 	providerSender({ run: await run(), endpoints: roles(server.baseURL), pollMs: 5 });

@@ -3,53 +3,27 @@
  * `mode`), the same call log apart from timing and sessions, when both get the same answers
  * from the deterministic fake provider.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { providerSender } from '../../../src/lib/core/batch/provider';
-import { runBatch, type RoundSender } from '../../../src/lib/core/batch/rounds';
+import { runBatch } from '../../../src/lib/core/batch/rounds';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { createOpenAIClient } from '../../../src/lib/core/model/openai-client';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI, type Handler } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
-import { callsLessTiming, comparableRecords, expectEachSentOnce } from './batch-compare';
+import {
+	callsLessTiming,
+	comparableRecords,
+	expectEachSentOnce,
+	sendTo,
+	serveBatch as serve
+} from './batch-compare';
 
 const dataset = makeDataset(5);
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Handler) {
-	const server = await startFakeOpenAI({ handler, batch: { delayMs: 5 } });
-	servers.push(server);
-	return server;
-}
-
 const endpointsOf = (baseURL: string) => ({ evaluated: baseURL, user: baseURL, judge: baseURL });
-
-/** Every request of a round sent to the fake server's chat endpoint, one by one. */
-const sendTo = (server: FakeOpenAI, sizes: number[]): RoundSender => ({
-	mode: 'provider',
-	send: async (requests, round) => {
-		sizes.push(requests.length);
-		return [{ name: `r${round}`, endpoint: server.baseURL, model: 'm', lines: 1, bytes: 1 }];
-	},
-	collect: async (_round, requests) =>
-		Promise.all(
-			requests.map(async (r) => {
-				const res = await fetch(`${server.baseURL}/chat/completions`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(r.body)
-				});
-				return { customId: r.customId, status: res.status, body: await res.json() };
-			})
-		)
-});
 
 describe('batch mode against the deterministic fake provider', () => {
 	it('writes the records, manifest and call log of the interactive run', async () => {

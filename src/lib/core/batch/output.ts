@@ -14,6 +14,7 @@
  * that is malformed, of another run, not asked in this round, or answered twice (in one file or
  * across files) is refused with its file and line, before any answer is used.
  */
+import { notTextField } from '../model/read-completion';
 import { z } from 'zod';
 import { UsageError } from '../errors';
 import { visitJsonl } from '../jsonl';
@@ -76,23 +77,6 @@ function errorBody(error: ReadError): unknown {
 		? error.message
 		: `${error.message ?? code ?? 'refused'} (parameter ${param})`;
 	return { error: { message, type: type ?? null, param: param ?? null, code } };
-}
-
-/**
- * Where a completion's text is neither text nor absent (`content: 42`, `reasoning_content: 5`):
- * the field and what it is, else null. Such an answer is a failed attempt, never used.
- */
-export function notTextField(body: unknown): string | null {
-	const choices = (body as { choices?: unknown } | null)?.choices;
-	const message = Array.isArray(choices) ? (choices[0] as { message?: unknown })?.message : null;
-	if (message === null || typeof message !== 'object') return null;
-	for (const field of ['content', 'reasoning_content', 'reasoning']) {
-		const value = (message as Record<string, unknown>)[field];
-		if (value !== null && value !== undefined && typeof value !== 'string') {
-			return `choices[0].message.${field} is ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not text`;
-		}
-	}
-	return null;
 }
 
 /** The failed attempt an answer with non-text text stands for; any other answer as it is. */

@@ -381,6 +381,21 @@ describe('createOpenAIClient: output rules', () => {
 		expect(events.filter((ev) => ev.type === 'retry')).toHaveLength(2);
 	});
 
+	it.each([
+		{ reply: { content: 42 }, field: 'content is a number' },
+		{ reply: { content: '答案', reasoning_content: 5 }, field: 'reasoning_content is a number' },
+		{ reply: { content: ['答案'] }, field: 'content is an array' }
+	])('an answer whose text is not text is a failed attempt: $field', async ({ reply, field }) => {
+		const server = await scripted([reply as unknown as Reply, { content: '完整回答' }]);
+		const { client, events } = setup(server, { retries: 1 });
+		expect((await client.complete(request())).response).toBe('完整回答');
+		const retry = events.find((ev) => ev.type === 'retry');
+		expect(retry?.type === 'retry' && [retry.kind, retry.reason]).toEqual([
+			'invalid_output',
+			`choices[0].message.${field}, not text`
+		]);
+	});
+
 	it('accepts a good answer after a rejected one', async () => {
 		const server = await scripted([
 			{ content: 'cut', finish_reason: 'length' },

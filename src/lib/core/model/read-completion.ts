@@ -17,6 +17,23 @@ export class RejectedOutput extends Error {
 	}
 }
 
+/**
+ * Where a completion's text is neither text nor absent (`content: 42`, `reasoning_content: 5`):
+ * the field and what it is, else null. Such an answer is a failed attempt, never used.
+ */
+export function notTextField(body: unknown): string | null {
+	const choices = (body as { choices?: unknown } | null)?.choices;
+	const message = Array.isArray(choices) ? (choices[0] as { message?: unknown })?.message : null;
+	if (message === null || typeof message !== 'object') return null;
+	for (const field of ['content', 'reasoning_content', 'reasoning']) {
+		const value = (message as Record<string, unknown>)[field];
+		if (value !== null && value !== undefined && typeof value !== 'string') {
+			return `choices[0].message.${field} is ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not text`;
+		}
+	}
+	return null;
+}
+
 export function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 	const choice = (completion as OpenAI.ChatCompletion | null)?.choices?.[0];
 	if (!choice?.message) {
@@ -27,6 +44,15 @@ export function readCompletion(completion: unknown, maxTokens: number): ChatResu
 			status: 200,
 			detail: 'the response is not a chat completion (no choices[0].message)',
 			rawOutput: clipText(raw, RAW_OUTPUT_CHARS)
+		});
+	}
+	const notText = notTextField(completion);
+	if (notText !== null) {
+		throw new RejectedOutput({
+			kind: 'invalid_output',
+			retryable: true,
+			detail: notText,
+			rawOutput: clipText(JSON.stringify(choice.message), RAW_OUTPUT_CHARS)
 		});
 	}
 	const message = choice.message as OpenAI.ChatCompletionMessage & {
