@@ -8,7 +8,6 @@
  * `restored()` (the Run page's `+page.ts`), which fetches the validator only when an edited pack
  * is stored. Until then the pack is the default and `restoring` is true.
  */
-import { Latest } from './latest';
 import { canonicalJson } from '$lib/core/hash';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts/default-pack';
 import { codeSha256, promptsSha256 } from '$lib/core/prompts/hashes';
@@ -50,7 +49,7 @@ export class PromptsState {
 	restoring = $state(false);
 
 	readonly #storage: SettingsStorage;
-	#latest = new Latest();
+	#generation = 0;
 	#validator: PackValidator | null = null;
 	/** The stored pack's text, not read yet (no validator so far). */
 	#pending: string | null = null;
@@ -181,10 +180,10 @@ export class PromptsState {
 	}
 
 	async #hash(): Promise<void> {
-		const current = this.#latest.begin();
+		const generation = ++this.#generation;
 		this.hashes = null;
 		const hashes = await hashesOf(this.pack);
-		if (current()) this.hashes = hashes;
+		if (generation === this.#generation) this.hashes = hashes;
 	}
 }
 
