@@ -38,7 +38,10 @@ export class PromptsState {
 	pack = $state.raw<PromptPack>(DEFAULT_PROMPT_PACK);
 	/** True when the pack is the project's default, byte for byte in its canonical JSON. */
 	isDefault = $derived(canonicalJson(this.pack) === canonicalJson(DEFAULT_PROMPT_PACK));
-	/** `prompts_sha256` and `code_sha256` of the pack; null while they are computed. */
+	/**
+	 * `prompts_sha256` and `code_sha256` of the pack; null while they are computed, and while a
+	 * stored pack is not read yet (the default's hashes would be shown for an edited pack).
+	 */
 	hashes = $state.raw<PackHashes | null>(null);
 	/** Hashes of the default pack, to show what a comparable run would carry. */
 	defaultHashes = $state.raw<PackHashes | null>(null);
@@ -72,10 +75,8 @@ export class PromptsState {
 		this.#pending = null;
 		this.restoring = false;
 		const stored = this.#read(text);
-		if (stored) {
-			this.pack = stored;
-			void this.#hash();
-		}
+		if (stored) this.pack = stored;
+		void this.#hash();
 	}
 
 	/** Resolves once a stored pack has been read (fetching the validator only if there is one). */
@@ -183,7 +184,7 @@ export class PromptsState {
 		const generation = ++this.#generation;
 		this.hashes = null;
 		const hashes = await hashesOf(this.pack);
-		if (generation === this.#generation) this.hashes = hashes;
+		if (generation === this.#generation && !this.restoring) this.hashes = hashes;
 	}
 }
 
