@@ -40,6 +40,9 @@ export default defineConfig({
 					include: ['tests/e2e/**/*.e2e.ts'],
 					testTimeout: 120_000,
 					hookTimeout: 180_000,
+					// expect.poll waits for a state to be reached, not for it to be quick: its 1 s default
+					// made it a timing check that a loaded machine failed.
+					expect: { poll: { timeout: 30_000 } },
 					fileParallelism: false
 				}
 			}

@@ -157,6 +157,9 @@ describe('Prompts page', () => {
 	});
 
 	const shownHash = (page: Page) => page.getByTestId('prompts-sha256').innerText();
+	/** Waits for the page to show this hash (it is recomputed after each change). */
+	const hashShown = (page: Page, hash: string) =>
+		page.getByTestId('prompts-sha256').filter({ hasText: hash }).waitFor();
 
 	it('shows every template and the default pack’s hash', async () => {
 		const { page } = e;
@@ -195,7 +198,7 @@ describe('Prompts page', () => {
 			name: 'lexpilot-workbench-default-edited',
 			templates: { ...DEFAULT_PROMPT_PACK.templates, lexawn: edited }
 		};
-		await expect.poll(() => shownHash(page)).toBe(await promptsSha256(want));
+		await hashShown(page, await promptsSha256(want));
 		expect(await page.getByTestId('pack-status').innerText()).toBe('Edited pack');
 		expect(await page.getByTestId('pack-warning').innerText()).toContain(
 			'Edited prompts make runs incomparable'
@@ -210,9 +213,11 @@ describe('Prompts page', () => {
 		expect(parsePromptPack(await readFile(path, 'utf8'))).toEqual(want);
 
 		// The edit survives a reload (a run must be resumed with the pack it started with).
+		// No hash is shown until the stored pack is read, so the first one shown is the edited pack's.
 		await page.reload();
 		await page.getByTestId('prompts-sha256').waitFor();
 		expect(await shownHash(page)).toBe(await promptsSha256(want));
+		expect(await page.getByTestId('pack-status').innerText()).toBe('Edited pack');
 	});
 
 	it('imports a pack, refuses a broken one with every problem, and resets to the default', async () => {

@@ -47,6 +47,32 @@ export async function replaceFile(path: string, data: string | Uint8Array): Prom
 	}
 }
 
+/** Where hard links cannot be made (some network and FAT file systems). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Puts a synced temporary file (`writeTemp`) at `path` only if nothing is there: a hard link,
+ * so `path` appears whole or not at all, and exclusively. Returns false when `path` exists. The
+ * temporary file stays for the caller to remove. Where hard links cannot be made, an exclusive
+ * copy (whole unless the process dies during it).
+ */
+export async function placeNew(tmp: string, path: string): Promise<boolean> {
+	try {
+		await fs.link(tmp, path);
+	} catch (e) {
+		if (errorCode(e) === 'EEXIST') return false;
+		if (!NO_LINKS.has(errorCode(e) ?? '')) throw e;
+		try {
+			await fs.copyFile(tmp, path, constants.COPYFILE_EXCL);
+		} catch (copy) {
+			if (errorCode(copy) === 'EEXIST') return false;
+			throw copy;
+		}
+	}
+	await syncDir(dirname(path));
+	return true;
+}
+
 /** Makes a rename or link durable. Some platforms (Windows) cannot open a folder; skip there. */
 export async function syncDir(dir: string): Promise<void> {
 	try {

@@ -1,5 +1,6 @@
 /**
- * The run's lock file, `runs/<run-id>/<model>/.lock`: created exclusively, it holds the writer's
+ * The run's lock file, `runs/<run-id>/<model>/.lock`: written whole beside it and linked into place
+ * (so it is created exclusively and never seen empty), it holds the writer's
  * pid, host, start time, a token and, on Linux, the process's start and command line as `/proc`
  * tells them (`fs-store-process.ts`). A lock left by a process of this host that is gone (pid
  * not alive, a zombie, or a pid that now names another process) is taken over, with a note: it is renamed away under a unique name, the renamed file is
@@ -17,7 +18,7 @@ import { CheckpointError } from '../core/errors';
 import { runFilePath, type RunKey } from '../core/layout';
 import { coded } from '../core/said';
 import { runLabel } from '../core/store/checks';
-import { errorCode } from './fs-store-io';
+import { errorCode, placeNew, writeTemp } from './fs-store-io';
 import {
 	GONE,
 	judge,
@@ -28,7 +29,7 @@ import {
 	type Verdict
 } from './fs-store-lock-info';
 import type { ProcessProbe } from './fs-store-process';
-import { orDiskFull, writeAll } from './fs-store-write';
+import { diskFullError, isDiskFull } from './fs-store-write';
 
 export type { LockInfo } from './fs-store-lock-info';
 
@@ -59,36 +60,42 @@ export async function acquireLock(run: RunKey, path: string, options: LockOption
 		token: randomUUID(),
 		...(self ? { process: self } : {})
 	};
-	let handle: fs.FileHandle;
+	// Written whole beside the lock, then linked into place: a process killed at any moment leaves
+	// no lock or a whole one, never an empty lock naming nobody (which every later run refuses).
+	let draft: string;
 	try {
-		handle = await fs.open(path, 'wx');
+		draft = await writeTemp(path, `${JSON.stringify(info)}\n`);
 	} catch (e) {
-		if (errorCode(e) !== 'EEXIST') throw options.unwritable(e, path);
-		const stale = await takeOverStale(path, options.processes);
-		if (!stale) throw await lockedError(run, path, options.processes);
-		try {
-			handle = await fs.open(path, 'wx');
-		} catch (again) {
-			// Another writer created its lock between the takeover and this open.
-			if (errorCode(again) === 'EEXIST') throw await lockedError(run, path, options.processes);
-			throw again;
+		throw isDiskFull(e)
+			? diskFullError(path, coded('disk_what_lock', {}), e)
+			: options.unwritable(e, path);
+	}
+	try {
+		if (!(await place(draft, path, options))) {
+			const stale = await takeOverStale(path, options.processes);
+			if (!stale) throw await lockedError(run, path, options.processes);
+			// Another writer may have created its lock between the takeover and this one.
+			if (!(await place(draft, path, options))) {
+				throw await lockedError(run, path, options.processes);
+			}
+			options.notice(
+				`${runLabel(run)}: took over the lock ${path} left by process ${stale.info.pid} on this ` +
+					`host (started ${startedText(stale.info)}), which is no longer running${GONE[stale.verdict]}.`
+			);
 		}
-		options.notice(
-			`${runLabel(run)}: took over the lock ${path} left by process ${stale.info.pid} on this ` +
-				`host (started ${startedText(stale.info)}), which is no longer running${GONE[stale.verdict]}.`
-		);
+	} finally {
+		await fs.unlink(draft).catch(() => undefined);
 	}
-	try {
-		await writeAll(handle, Buffer.from(`${JSON.stringify(info)}\n`, 'utf8'), path);
-		await handle.sync();
-	} catch (e) {
-		// A lock naming nobody would stop every later run until deleted by hand.
-		await handle.close().catch(() => undefined);
-		await fs.unlink(path).catch(() => undefined);
-		throw orDiskFull(e, path, coded('disk_what_lock', {}));
-	}
-	await handle.close();
 	return info;
+}
+
+/** Links the written lock into place; false when a lock is there. */
+async function place(draft: string, path: string, options: LockOptions): Promise<boolean> {
+	try {
+		return await placeNew(draft, path);
+	} catch (e) {
+		throw options.unwritable(e, path);
+	}
 }
 
 /** Removes the lock file at `path` if it is still the one `info` describes. */

@@ -116,11 +116,32 @@ describe('FsStore files written whole on a filling disk', () => {
 
 	it('the lock file: refused as a full disk, and no lock naming nobody left behind', async () => {
 		const path = store.pathOf(lockFilePath(run));
-		await diskWall({ nth: 1, match: (p) => p === path, partial: () => 5 });
+		await diskWall({ nth: 1, match: (p) => p.includes('.lock.tmp-'), partial: () => 5 });
 		await expect(store.lock(run)).rejects.toThrow(fullMessage(path, 'the lock file'));
 		vi.restoreAllMocks();
 		expect(await entries(dirname(path))).toEqual([]);
 		const release = await store.lock(run);
+		await release();
+	});
+
+	it('the lock file is never there half written: a process killed mid-write leaves no lock', async () => {
+		const path = store.pathOf(lockFilePath(run));
+		const probe = await open(join(root, 'probe'), 'w');
+		const proto = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => unknown };
+		await probe.close();
+		const write = proto.write;
+		const seen: string[] = [];
+		// At each write the process could die: what would a later run find at the lock's path?
+		vi.spyOn(proto, 'write').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+			seen.push(await readFile(path, 'utf8').catch(() => '(none)'));
+			return write.apply(this, args);
+		} as never);
+		const release = await store.lock(run);
+		vi.restoreAllMocks();
+		expect(seen.length).toBeGreaterThan(0);
+		expect(seen.filter((text) => text !== '(none)')).toEqual([]);
+		expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+		expect((await entries(dirname(path))).filter((n) => n.includes('.tmp-'))).toEqual([]);
 		await release();
 	});
 

@@ -11,7 +11,6 @@
  * (`category-file.svelte.ts`), the cases of a large dataset brought to the page
  * (`dataset-cases.svelte.ts`) and the remembering of the file in use (`dataset-save.ts`).
  */
-import { Latest } from './latest';
 import type { Dataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
@@ -113,8 +112,8 @@ export class DatasetState {
 	/** Names the dataset in use to the loader, which keeps a large one's cases. */
 	#handle = 0;
 	#refused: OpenedFile | null = null;
-	/** Cancelled by `forget`, so a load still running then changes nothing. */
-	#latest = new Latest();
+	/** Bumped by `forget`, so a load still running then changes nothing. */
+	#generation = 0;
 	/** Loads run one at a time, in the order asked. */
 	#queue: Promise<void> = Promise.resolve();
 	#loader: DatasetLoader;
@@ -193,7 +192,7 @@ export class DatasetState {
 	restore(): Promise<void> {
 		return this.#enqueue(async () => {
 			if (!this.#store || this.#inUse || this.#refused) return;
-			const current = this.#latest.watch();
+			const generation = this.#generation;
 			let saved;
 			try {
 				saved = await this.#store.load();
@@ -201,7 +200,7 @@ export class DatasetState {
 				this.persistence = 'failed';
 				return;
 			}
-			if (!saved || !current()) return;
+			if (!saved || generation !== this.#generation) return;
 			if (saved.categoryFile)
 				this.#category.take(saved.categoryFile.bytes, saved.categoryFile.name);
 			this.persistence = 'saved';
@@ -223,8 +222,8 @@ export class DatasetState {
 		const head = this.head;
 		if (!head || this.dataset) return Promise.resolve();
 		const handle = this.#handle;
-		const watched = this.#latest.watch();
-		const current = () => watched() && this.head === head;
+		const generation = this.#generation;
+		const current = () => generation === this.#generation && this.head === head;
 		return this.#cases.fetch(this.#loader, handle, head, current, (cases) => {
 			this.dataset = withCases(head, cases);
 			// The page answers every question about the cases now: one copy is enough.
@@ -246,7 +245,7 @@ export class DatasetState {
 	/** Forgets the current dataset here and in storage. Checkpoints are not touched. */
 	async forget(): Promise<void> {
 		this.#loader.release(this.#handle);
-		this.#latest.cancel();
+		this.#generation++;
 		this.#inUse = null;
 		this.#refused = null;
 		this.head = null;
@@ -295,7 +294,7 @@ export class DatasetState {
 	 * `forget` was called meanwhile.
 	 */
 	async #validate(file: OpenedFile): Promise<'valid' | 'refused-alone' | 'refused-kept' | null> {
-		const current = this.#latest.watch();
+		const generation = this.#generation;
 		const source = file.source;
 		if (!source) {
 			this.#refuse(file, { error: () => m.dataset_error_lost({ file: file.fileName }) });
@@ -314,7 +313,7 @@ export class DatasetState {
 					categories: this.categoryFile?.map
 				},
 				(progress) => {
-					if (current()) {
+					if (generation === this.#generation) {
 						this.loading = { fileName: file.fileName, progress };
 					}
 				}
@@ -324,7 +323,7 @@ export class DatasetState {
 		}
 		// Lent bytes come back whatever happened, so the file can be re-validated or saved.
 		if (!(source instanceof Blob)) file.source = outcome.bytes;
-		if (!current()) return null;
+		if (generation !== this.#generation) return null;
 		this.loading = null;
 		if (outcome.kind === 'invalid') {
 			const { problems, mapping, sha256 } = outcome;

@@ -90,6 +90,18 @@ describe('PromptsState', () => {
 		expect((await hashesSettled(state))?.prompts).toBe(await promptsSha256(pack));
 	});
 
+	it('shows no hashes while a stored pack is not read yet (never the default’s for an edited pack)', async () => {
+		const storage = memoryStorage();
+		const pack = { ...DEFAULT_PROMPT_PACK, name: 'lab-pack', version: '3' };
+		storage.setItem(PACK_STORAGE_KEY, exportPromptPack(pack));
+		const state = new PromptsState(storage);
+		const defaultHashes = await hashesSettled(new PromptsState(memoryStorage()));
+		expect(defaultHashes).not.toBeNull();
+		expect(state.hashes).toBeNull();
+		await state.restored();
+		expect((await hashesSettled(state))?.prompts).toBe(await promptsSha256(pack));
+	});
+
 	it('without a stored pack, is restored at once with the default', async () => {
 		const state = new PromptsState(memoryStorage());
 		expect(state.restoring).toBe(false);

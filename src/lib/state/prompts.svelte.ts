@@ -8,7 +8,6 @@
  * `restored()` (the Run page's `+page.ts`), which fetches the validator only when an edited pack
  * is stored. Until then the pack is the default and `restoring` is true.
  */
-import { Latest } from './latest';
 import { canonicalJson } from '$lib/core/hash';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts/default-pack';
 import { codeSha256, promptsSha256 } from '$lib/core/prompts/hashes';
@@ -39,7 +38,10 @@ export class PromptsState {
 	pack = $state.raw<PromptPack>(DEFAULT_PROMPT_PACK);
 	/** True when the pack is the project's default, byte for byte in its canonical JSON. */
 	isDefault = $derived(canonicalJson(this.pack) === canonicalJson(DEFAULT_PROMPT_PACK));
-	/** `prompts_sha256` and `code_sha256` of the pack; null while they are computed. */
+	/**
+	 * `prompts_sha256` and `code_sha256` of the pack; null while they are computed, and while a
+	 * stored pack is not read yet (the default's hashes would be shown for an edited pack).
+	 */
 	hashes = $state.raw<PackHashes | null>(null);
 	/** Hashes of the default pack, to show what a comparable run would carry. */
 	defaultHashes = $state.raw<PackHashes | null>(null);
@@ -50,7 +52,7 @@ export class PromptsState {
 	restoring = $state(false);
 
 	readonly #storage: SettingsStorage;
-	#latest = new Latest();
+	#generation = 0;
 	#validator: PackValidator | null = null;
 	/** The stored pack's text, not read yet (no validator so far). */
 	#pending: string | null = null;
@@ -73,10 +75,8 @@ export class PromptsState {
 		this.#pending = null;
 		this.restoring = false;
 		const stored = this.#read(text);
-		if (stored) {
-			this.pack = stored;
-			void this.#hash();
-		}
+		if (stored) this.pack = stored;
+		void this.#hash();
 	}
 
 	/** Resolves once a stored pack has been read (fetching the validator only if there is one). */
@@ -181,10 +181,10 @@ export class PromptsState {
 	}
 
 	async #hash(): Promise<void> {
-		const current = this.#latest.begin();
+		const generation = ++this.#generation;
 		this.hashes = null;
 		const hashes = await hashesOf(this.pack);
-		if (current()) this.hashes = hashes;
+		if (generation === this.#generation && !this.restoring) this.hashes = hashes;
 	}
 }
 

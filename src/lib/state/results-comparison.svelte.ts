@@ -2,7 +2,6 @@
  * The paired comparison of two runs picked on the Results page: B − A case by case, computed in
  * the stats worker, or refused with the reason (different cases or datasets).
  */
-import { Latest } from './latest';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
 import { saidOf } from '$lib/core/errors';
 import { refusalOf, refusalText } from '$lib/view/compare-refusal';
@@ -25,7 +24,7 @@ export interface ComparisonState {
 export class Comparison {
 	/** The comparison shown, or null. */
 	current = $state.raw<ComparisonState | null>(null);
-	#latest = new Latest();
+	#generation = 0;
 	#stats: StatsClient;
 
 	constructor(stats: StatsClient) {
@@ -42,7 +41,7 @@ export class Comparison {
 	 * and p-values. Runs whose selected cases differ are refused, with the reason.
 	 */
 	async compare(a: string, b: string, runA?: LoadedRun, runB?: LoadedRun): Promise<void> {
-		const current = this.#latest.begin();
+		const generation = ++this.#generation;
 		const refusal = refusalOf(a, b, runA, runB);
 		if (refusal || !runA || !runB) {
 			this.current = {
@@ -59,10 +58,10 @@ export class Comparison {
 		this.pending(a, b);
 		try {
 			const report = await this.#stats.compare(runA, runB);
-			if (!current()) return;
+			if (generation !== this.#generation) return;
 			this.current = { a, b, status: 'ready', report, error: null };
 		} catch (e) {
-			if (!current()) return;
+			if (generation !== this.#generation) return;
 			const message = (e as Error).message;
 			const said = saidOf(e);
 			this.current = {
@@ -78,7 +77,7 @@ export class Comparison {
 	}
 
 	clear(): void {
-		this.#latest.cancel();
+		++this.#generation;
 		this.current = null;
 	}
 }

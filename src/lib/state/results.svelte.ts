@@ -7,7 +7,6 @@
  * comparison (`results-comparison.svelte.ts`), what is read (`results-read.ts`), which runs are shown after a read
  * (`results-selection.ts`) and the HTML report (`results-report-file.ts`).
  */
-import { Latest } from './latest';
 import { downloadBlob } from '$lib/adapters/download';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { BundleView } from '$lib/adapters/bundle-view';
@@ -184,7 +183,7 @@ export class ResultsState {
 	/** Runs seen before: a new run is shown by default, one the user hid stays hidden. */
 	#known: readonly string[] = [];
 	/** Bumped per load, so a slow earlier load never overwrites a later one. */
-	#latest = new Latest();
+	#generation = 0;
 
 	constructor(deps: ResultsDeps = {}) {
 		this.#openStore = deps.openStore ?? openSharedIdbStore;
@@ -271,14 +270,14 @@ export class ResultsState {
 
 	/** Reads the stored runs and recomputes the report over the selected ones. */
 	async load(): Promise<void> {
-		const current = this.#latest.begin();
+		const generation = ++this.#generation;
 		if (this.status === 'idle') this.status = 'loading';
 		try {
 			// A bundle opened from a link is read without opening (and so creating) the database.
 			const bundle = this.bundle;
 			const store = bundle ? null : await this.#openStore();
 			const { runs, writing } = await readRuns(store, bundle);
-			if (!current()) return;
+			if (generation !== this.#generation) return;
 			this.writing = writing.map(runKey);
 			const keys = runs.map((r) => runKey(r.run));
 			const linked = this.#linked;
@@ -293,25 +292,25 @@ export class ResultsState {
 			this.#known = keys;
 			this.runs = runs;
 			this.selected = selected;
-			await this.#compute(store, current);
+			await this.#compute(store, generation);
 		} catch (e) {
-			this.#failed(e, current);
+			this.#failed(e, generation);
 		}
 	}
 
-	#failed(e: unknown, current: () => boolean): void {
-		if (!current()) return;
+	#failed(e: unknown, generation: number): void {
+		if (generation !== this.#generation) return;
 		this.error = (e as Error).message;
 		this.status = 'error';
 	}
 
-	async #compute(store: IdbStore | null, current: () => boolean): Promise<void> {
+	async #compute(store: IdbStore | null, generation: number): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
 		const [{ report, loaded }, figureWriter] = await Promise.all([
 			readReport(store, this.bundle, shown),
 			loadFigureWriter()
 		]);
-		if (!current()) return;
+		if (generation !== this.#generation) return;
 		this.#figureWriter = figureWriter;
 		this.#loaded = loaded;
 		this.loadedRuns = [...loaded.values()];
@@ -325,7 +324,12 @@ export class ResultsState {
 		}
 		if (this.comparison) void this.compare(this.comparison.a, this.comparison.b);
 		if (report) {
-			await this.#intervals.compute(report, loaded, current, (withCi) => (this.report = withCi));
+			await this.#intervals.compute(
+				report,
+				loaded,
+				() => generation === this.#generation,
+				(withCi) => (this.report = withCi)
+			);
 		} else this.#intervals.status = 'idle';
 	}
 
@@ -349,11 +353,11 @@ export class ResultsState {
 	}
 
 	async #recompute(): Promise<void> {
-		const current = this.#latest.begin();
+		const generation = ++this.#generation;
 		try {
-			await this.#compute(this.bundle ? null : await this.#openStore(), current);
+			await this.#compute(this.bundle ? null : await this.#openStore(), generation);
 		} catch (e) {
-			this.#failed(e, current);
+			this.#failed(e, generation);
 		}
 	}
 
