@@ -11,6 +11,7 @@
  * (`category-file.svelte.ts`), the cases of a large dataset brought to the page
  * (`dataset-cases.svelte.ts`) and the remembering of the file in use (`dataset-save.ts`).
  */
+import { Latest } from './latest';
 import type { Dataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
@@ -112,8 +113,8 @@ export class DatasetState {
 	/** Names the dataset in use to the loader, which keeps a large one's cases. */
 	#handle = 0;
 	#refused: OpenedFile | null = null;
-	/** Bumped by `forget`, so a load still running then changes nothing. */
-	#generation = 0;
+	/** Cancelled by `forget`, so a load still running then changes nothing. */
+	#latest = new Latest();
 	/** Loads run one at a time, in the order asked. */
 	#queue: Promise<void> = Promise.resolve();
 	#loader: DatasetLoader;
@@ -192,7 +193,7 @@ export class DatasetState {
 	restore(): Promise<void> {
 		return this.#enqueue(async () => {
 			if (!this.#store || this.#inUse || this.#refused) return;
-			const generation = this.#generation;
+			const current = this.#latest.watch();
 			let saved;
 			try {
 				saved = await this.#store.load();
@@ -200,7 +201,7 @@ export class DatasetState {
 				this.persistence = 'failed';
 				return;
 			}
-			if (!saved || generation !== this.#generation) return;
+			if (!saved || !current()) return;
 			if (saved.categoryFile)
 				this.#category.take(saved.categoryFile.bytes, saved.categoryFile.name);
 			this.persistence = 'saved';
@@ -222,8 +223,8 @@ export class DatasetState {
 		const head = this.head;
 		if (!head || this.dataset) return Promise.resolve();
 		const handle = this.#handle;
-		const generation = this.#generation;
-		const current = () => generation === this.#generation && this.head === head;
+		const watched = this.#latest.watch();
+		const current = () => watched() && this.head === head;
 		return this.#cases.fetch(this.#loader, handle, head, current, (cases) => {
 			this.dataset = withCases(head, cases);
 			// The page answers every question about the cases now: one copy is enough.
@@ -245,7 +246,7 @@ export class DatasetState {
 	/** Forgets the current dataset here and in storage. Checkpoints are not touched. */
 	async forget(): Promise<void> {
 		this.#loader.release(this.#handle);
-		this.#generation++;
+		this.#latest.cancel();
 		this.#inUse = null;
 		this.#refused = null;
 		this.head = null;
@@ -294,7 +295,7 @@ export class DatasetState {
 	 * `forget` was called meanwhile.
 	 */
 	async #validate(file: OpenedFile): Promise<'valid' | 'refused-alone' | 'refused-kept' | null> {
-		const generation = this.#generation;
+		const current = this.#latest.watch();
 		const source = file.source;
 		if (!source) {
 			this.#refuse(file, { error: () => m.dataset_error_lost({ file: file.fileName }) });
@@ -313,7 +314,7 @@ export class DatasetState {
 					categories: this.categoryFile?.map
 				},
 				(progress) => {
-					if (generation === this.#generation) {
+					if (current()) {
 						this.loading = { fileName: file.fileName, progress };
 					}
 				}
@@ -323,7 +324,7 @@ export class DatasetState {
 		}
 		// Lent bytes come back whatever happened, so the file can be re-validated or saved.
 		if (!(source instanceof Blob)) file.source = outcome.bytes;
-		if (generation !== this.#generation) return null;
+		if (!current()) return null;
 		this.loading = null;
 		if (outcome.kind === 'invalid') {
 			const { problems, mapping, sha256 } = outcome;

@@ -8,6 +8,7 @@
  * `restored()` (the Run page's `+page.ts`), which fetches the validator only when an edited pack
  * is stored. Until then the pack is the default and `restoring` is true.
  */
+import { Latest } from './latest';
 import { canonicalJson } from '$lib/core/hash';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts/default-pack';
 import { codeSha256, promptsSha256 } from '$lib/core/prompts/hashes';
@@ -52,7 +53,7 @@ export class PromptsState {
 	restoring = $state(false);
 
 	readonly #storage: SettingsStorage;
-	#generation = 0;
+	#latest = new Latest();
 	#validator: PackValidator | null = null;
 	/** The stored pack's text, not read yet (no validator so far). */
 	#pending: string | null = null;
@@ -181,10 +182,10 @@ export class PromptsState {
 	}
 
 	async #hash(): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		this.hashes = null;
 		const hashes = await hashesOf(this.pack);
-		if (generation === this.#generation && !this.restoring) this.hashes = hashes;
+		if (current() && !this.restoring) this.hashes = hashes;
 	}
 }
 

@@ -2,6 +2,7 @@
  * The paired comparison of two runs picked on the Results page: B − A case by case, computed in
  * the stats worker, or refused with the reason (different cases or datasets).
  */
+import { Latest } from './latest';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
 import { saidOf } from '$lib/core/errors';
 import { refusalOf, refusalText } from '$lib/view/compare-refusal';
@@ -24,7 +25,7 @@ export interface ComparisonState {
 export class Comparison {
 	/** The comparison shown, or null. */
 	current = $state.raw<ComparisonState | null>(null);
-	#generation = 0;
+	#latest = new Latest();
 	#stats: StatsClient;
 
 	constructor(stats: StatsClient) {
@@ -41,7 +42,7 @@ export class Comparison {
 	 * and p-values. Runs whose selected cases differ are refused, with the reason.
 	 */
 	async compare(a: string, b: string, runA?: LoadedRun, runB?: LoadedRun): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		const refusal = refusalOf(a, b, runA, runB);
 		if (refusal || !runA || !runB) {
 			this.current = {
@@ -58,10 +59,10 @@ export class Comparison {
 		this.pending(a, b);
 		try {
 			const report = await this.#stats.compare(runA, runB);
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.current = { a, b, status: 'ready', report, error: null };
 		} catch (e) {
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			const message = (e as Error).message;
 			const said = saidOf(e);
 			this.current = {
@@ -77,7 +78,7 @@ export class Comparison {
 	}
 
 	clear(): void {
-		++this.#generation;
+		this.#latest.cancel();
 		this.current = null;
 	}
 }

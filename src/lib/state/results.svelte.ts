@@ -7,6 +7,7 @@
  * comparison (`results-comparison.svelte.ts`), what is read (`results-read.ts`), which runs are shown after a read
  * (`results-selection.ts`) and the HTML report (`results-report-file.ts`).
  */
+import { Latest } from './latest';
 import { downloadBlob } from '$lib/adapters/download';
 import type { IdbStore } from '$lib/adapters/idb-store';
 import type { BundleView } from '$lib/adapters/bundle-view';
@@ -183,7 +184,7 @@ export class ResultsState {
 	/** Runs seen before: a new run is shown by default, one the user hid stays hidden. */
 	#known: readonly string[] = [];
 	/** Bumped per load, so a slow earlier load never overwrites a later one. */
-	#generation = 0;
+	#latest = new Latest();
 
 	constructor(deps: ResultsDeps = {}) {
 		this.#openStore = deps.openStore ?? openSharedIdbStore;
@@ -270,14 +271,14 @@ export class ResultsState {
 
 	/** Reads the stored runs and recomputes the report over the selected ones. */
 	async load(): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		if (this.status === 'idle') this.status = 'loading';
 		try {
 			// A bundle opened from a link is read without opening (and so creating) the database.
 			const bundle = this.bundle;
 			const store = bundle ? null : await this.#openStore();
 			const { runs, writing } = await readRuns(store, bundle);
-			if (generation !== this.#generation) return;
+			if (!current()) return;
 			this.writing = writing.map(runKey);
 			const keys = runs.map((r) => runKey(r.run));
 			const linked = this.#linked;
@@ -292,25 +293,25 @@ export class ResultsState {
 			this.#known = keys;
 			this.runs = runs;
 			this.selected = selected;
-			await this.#compute(store, generation);
+			await this.#compute(store, current);
 		} catch (e) {
-			this.#failed(e, generation);
+			this.#failed(e, current);
 		}
 	}
 
-	#failed(e: unknown, generation: number): void {
-		if (generation !== this.#generation) return;
+	#failed(e: unknown, current: () => boolean): void {
+		if (!current()) return;
 		this.error = (e as Error).message;
 		this.status = 'error';
 	}
 
-	async #compute(store: IdbStore | null, generation: number): Promise<void> {
+	async #compute(store: IdbStore | null, current: () => boolean): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
 		const [{ report, loaded }, figureWriter] = await Promise.all([
 			readReport(store, this.bundle, shown),
 			loadFigureWriter()
 		]);
-		if (generation !== this.#generation) return;
+		if (!current()) return;
 		this.#figureWriter = figureWriter;
 		this.#loaded = loaded;
 		this.loadedRuns = [...loaded.values()];
@@ -324,12 +325,7 @@ export class ResultsState {
 		}
 		if (this.comparison) void this.compare(this.comparison.a, this.comparison.b);
 		if (report) {
-			await this.#intervals.compute(
-				report,
-				loaded,
-				() => generation === this.#generation,
-				(withCi) => (this.report = withCi)
-			);
+			await this.#intervals.compute(report, loaded, current, (withCi) => (this.report = withCi));
 		} else this.#intervals.status = 'idle';
 	}
 
@@ -353,11 +349,11 @@ export class ResultsState {
 	}
 
 	async #recompute(): Promise<void> {
-		const generation = ++this.#generation;
+		const current = this.#latest.begin();
 		try {
-			await this.#compute(this.bundle ? null : await this.#openStore(), generation);
+			await this.#compute(this.bundle ? null : await this.#openStore(), current);
 		} catch (e) {
-			this.#failed(e, generation);
+			this.#failed(e, current);
 		}
 	}
 
