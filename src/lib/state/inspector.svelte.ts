@@ -14,7 +14,6 @@ import type { CallLogEntry } from '$lib/core/calls/schema';
 import type { Dataset } from '$lib/core/dataset/load';
 import { caseKey } from '$lib/core/record-names';
 import { runKey } from '$lib/core/names';
-import { compareCase } from '$lib/view/case-compare';
 import {
 	buildCaseRows,
 	EMPTY_QUERY,
@@ -97,7 +96,6 @@ export class InspectorState {
 	readonly position = $derived(
 		this.caseNumber === null ? -1 : this.listed.findIndex((r) => r.caseNumber === this.caseNumber)
 	);
-	readonly compared = $derived(this.a && this.b ? compareCase(this.a.view, this.b.view) : null);
 
 	#openStore: () => Promise<IdbStore>;
 	#generation = 0;
