@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CheckpointError } from '../core/errors';
 import { runFilePath, type RunKey } from '../core/layout';
 import { coded } from '../core/said';
@@ -87,6 +87,34 @@ export async function acquireLock(run: RunKey, path: string, options: LockOption
 		await fs.unlink(draft).catch(() => undefined);
 	}
 	return info;
+}
+
+/** The name `writeTemp` gives a temporary file: `.<name>.tmp-<pid>-<8 hex>`. */
+const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
+
+/**
+ * Removes the temporary files a writer of this run left when it died mid-write (SIGKILL, power
+ * loss) from the run's folders: whole files or not, they were never moved into place, and would
+ * otherwise stay beside the records for good. Called with the run's lock held, so no live writer
+ * of this run is making one; a file whose process may still be alive is left alone. Returns the
+ * paths removed.
+ */
+export async function removeDeadTemps(dirs: readonly string[], processes: ProcessProbe) {
+	const removed: string[] = [];
+	for (const dir of dirs) {
+		const names = await fs.readdir(dir).catch(() => [] as string[]);
+		for (const name of names) {
+			const pid = Number(TEMP_NAME.exec(name)?.[1] ?? NaN);
+			if (!Number.isSafeInteger(pid) || pid === process.pid) continue;
+			if ((await processes.look(pid)).kind === 'alive') continue;
+			const path = join(dir, name);
+			await fs.unlink(path).then(
+				() => removed.push(path),
+				() => undefined
+			);
+		}
+	}
+	return removed;
 }
 
 /** Links the written lock into place; false when a lock is there. */

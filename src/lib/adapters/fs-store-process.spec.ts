@@ -4,11 +4,12 @@
  * fake liveness, then over the real one with real processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RunLockedError } from '../core/errors';
+import { stageFilePath } from '../core/layout';
 import { FsStore, lockFilePath, type LockInfo } from './fs-store';
 import { procProbe, type ProcessStart } from './fs-store-process';
 
@@ -233,6 +234,28 @@ describe('FsStore locks over a fake /proc', () => {
 		await plantLock({ pid: 4001 });
 		const release = await proc.store().lock(run);
 		expect(notes).toEqual([tookOver(4001, '')]);
+		await release();
+	});
+
+	it('removes the temporary files a dead writer left in the run’s folders, and only those', async () => {
+		await proc.process(4002, { ticks: 500, argv: LEXPILOT });
+		const stageDir = join(root, ...dirname(stageFilePath(run, 'a1')).split('/'));
+		await mkdir(stageDir, { recursive: true });
+		await mkdir(dirname(lockPath()), { recursive: true });
+		const dead = join(stageDir, '.a1.jsonl.tmp-4001-b7e2f392');
+		const alive = join(stageDir, '.a1.jsonl.tmp-4002-0badcafe');
+		const lockDraft = `${lockPath()}.tmp-4001-00000000`.replace(/\.lock\.tmp/, '..lock.tmp');
+		const mine = join(stageDir, 'notes.tmp-4001-b7e2f392'); // not a name writeTemp makes
+		for (const path of [dead, alive, lockDraft, mine]) await writeFile(path, 'half');
+		const release = await proc.store().lock(run);
+		expect((await readdir(stageDir)).sort()).toEqual([
+			'.a1.jsonl.tmp-4002-0badcafe',
+			'notes.tmp-4001-b7e2f392'
+		]);
+		expect(await readdir(dirname(lockPath()))).toEqual(['.lock']);
+		expect(notes).toEqual([
+			`${label}: removed 2 temporary files left by a process that stopped mid-write (${lockDraft}, ${dead}); nothing saved was in them.`
+		]);
 		await release();
 	});
 

@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import type { CallLog } from '../core/calls/types';
 import {
+	BATCH_DIR,
 	manifestPath,
 	RUN_ID_PATTERN,
 	runFolder,
@@ -33,14 +34,15 @@ import {
 	type StageFile
 } from '../core/records';
 import { runKey } from '../core/names';
-import { compareRunKeys } from '../core/store/checks';
+import { compareRunKeys, runLabel } from '../core/store/checks';
+import { escapeControl } from '../core/text/escape-control';
 import type { CheckpointStore } from '../core/store/types';
 import type { PlanSpend, PlanSpendStore } from '../core/session/spend';
 import { BatchFiles } from './fs-store-batch';
 import { CallLogFiles } from './fs-store-calls';
 import { SerialQueues, type StoreContext } from './fs-store-context';
 import { errorCode, removeIfEmpty, unwritableError } from './fs-store-io';
-import { acquireLock, lockFilePath, releaseLock } from './fs-store-lock';
+import { acquireLock, lockFilePath, releaseLock, removeDeadTemps } from './fs-store-lock';
 import { refuseLinks } from './fs-store-links';
 import { createManifestFile, readManifestFile, recordOperationalFile } from './fs-store-manifest';
 import { procProbe, type ProcessProbe } from './fs-store-process';
@@ -121,6 +123,7 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 		});
 		// Another process may have written while this one did not hold the lock.
 		await this.#forget(run);
+		await this.#removeDeadTemps(run);
 		this.#locked.add(runKey(run));
 		let held = true;
 		return async () => {
@@ -130,6 +133,22 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 			this.#locked.delete(runKey(run));
 			await releaseLock(path, info);
 		};
+	}
+
+	/** Temporary files a dead writer of the run left in its folders, removed with a note. */
+	async #removeDeadTemps(run: RunKey): Promise<void> {
+		const dirs = new Set([
+			this.pathOf(runFolder(run)),
+			this.pathOf(`${runFolder(run)}/${BATCH_DIR}`),
+			...STAGE_FILE_NAMES.map((file) => dirname(this.pathOf(stageFilePath(run, file))))
+		]);
+		const removed = await removeDeadTemps([...dirs], this.#processes);
+		if (removed.length === 0) return;
+		this.#ctx.notice(
+			`${runLabel(run)}: removed ${removed.length === 1 ? 'a temporary file' : `${removed.length} temporary files`} ` +
+				`left by a process that stopped mid-write (${removed.map(escapeControl).join(', ')}); ` +
+				'nothing saved was in them.'
+		);
 	}
 
 	/** Drops what this process knows of a run's files (after letting queued writes finish). */
