@@ -8,7 +8,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+	chromium,
+	type BrowserContext,
+	type Locator,
+	type Page,
+	type Request
+} from 'playwright-core';
 import { serve } from '../../scripts/serve.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -160,8 +166,19 @@ export async function startBrowser(options: BrowserOptions = {}): Promise<E2E> {
 			if (msg.type() === 'error') problems.push(`console error on ${page.url()}: ${msg.text()}`);
 		});
 		page.on('pageerror', (err) => problems.push(`page error on ${page.url()}: ${err.message}`));
+		// A request still out when the page is left (a reload, another page) is cancelled by the
+		// browser (ERR_ABORTED): not a failure of the app. Each request is stamped with the number of
+		// top-level navigations begun before it; a navigation request begins one.
+		let navigations = 0;
+		const sentAfter = new WeakMap<Request, number>();
+		page.on('request', (req) => {
+			if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigations++;
+			else sentAfter.set(req, navigations);
+		});
 		page.on('requestfailed', (req) => {
 			const why = req.failure()?.errorText ?? 'unknown';
+			const left = (sentAfter.get(req) ?? navigations) < navigations;
+			if (why === 'net::ERR_ABORTED' && left) return;
 			// A module the page was still loading on demand when the test moved on to another page:
 			// the browser cancels it (ERR_ABORTED); the next page loads it again if it needs it.
 			if (why === 'net::ERR_ABORTED' && new URL(req.url()).pathname.includes('/_app/immutable/'))
