@@ -1,8 +1,9 @@
 /**
  * `lexpilot run --prices FILE --spend-cap AMOUNT`, through the CLI process: a plan passes its cap,
  * stops before another case starts and exits 4 with the spend; the same command again (no
- * --spend-cap) stays at the same cap with the spend continuing and starts nothing; a higher cap
- * runs it to the end, the spend kept with the plan under the output root.
+ * --spend-cap) stays at the same cap with the spend continuing and starts nothing, and without
+ * --prices is refused (nothing could be counted against the cap); each run says it is paused at
+ * the cap; a higher cap runs it to the end, the spend kept with the plan under the output root.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,17 @@ describe('run with a spending cap (CLI process)', { timeout: 120_000 }, () => {
 		expect(first.stderr).toMatch(
 			/Paused at the spending cap: spent 0\.\d{4} of the cap 0\.0300 EUR\. Finished cases are saved/
 		);
+		// Each run of the plan says it is paused at the cap (a higher cap goes on), not "stopped
+		// on request … run the same command again to resume", which the cap would hold.
+		for (const run of ['run1', 'run2']) {
+			expect(first.stdout).toMatch(
+				new RegExp(`  ${run}  simulated-strong: paused at the spending cap; gen \\d/3, dcg`)
+			);
+			expect(first.stderr).toMatch(
+				new RegExp(`  ${run} simulated-strong: paused at the spending cap; gen \\d/3, dcg`)
+			);
+		}
+		expect(first.stdout).not.toContain('stopped on request');
 		const capped = await saved(root);
 		expect(capped).toMatchObject({ cap: 0.03, capped: true, currency: 'EUR' });
 		expect(capped.spent).toBeGreaterThan(0.03);
@@ -84,6 +96,20 @@ describe('run with a spending cap (CLI process)', { timeout: 120_000 }, () => {
 		expect(again.code, again.stderr).toBe(4);
 		expect(again.stderr).toContain(`spent ${capped.spent.toFixed(4)} of the cap 0.0300 EUR`);
 		expect(await calls(root)).toBe(callsAtCap);
+
+		// Without --prices nothing could be counted against the cap: refused, nothing is called
+		// (it ran the plan to its end, the spend frozen below what it cost).
+		const noPrices = await runCliAsProcess(
+			args.filter((a) => a !== '--prices' && a !== prices),
+			{}
+		);
+		expect(noPrices.code, noPrices.stderr).toBe(2);
+		expect(noPrices.stderr).toContain(
+			`this plan has a spending cap kept with it (spent ${capped.spent.toFixed(4)} of the cap 0.0300 EUR, plans/`
+		);
+		expect(noPrices.stderr).toContain('give --prices FILE to go on under it');
+		expect(await calls(root)).toBe(callsAtCap);
+		expect(await saved(root)).toMatchObject({ spent: capped.spent, cap: 0.03, capped: true });
 
 		// A higher cap goes on from there, and the spend continues from the saved one.
 		const raised = await runCliAsProcess([...args, '--spend-cap', '1000'], {});
