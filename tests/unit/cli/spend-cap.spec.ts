@@ -74,16 +74,17 @@ describe('run with a spending cap (CLI process)', { timeout: 120_000 }, () => {
 		expect(first.stderr).toMatch(
 			/Paused at the spending cap: spent 0\.\d{4} of the cap 0\.0300 EUR\. Finished cases are saved/
 		);
-		// Each run of the plan says it is paused at the cap (a higher cap goes on), not "stopped
-		// on request … run the same command again to resume", which the cap would hold.
-		for (const run of ['run1', 'run2']) {
-			expect(first.stdout).toMatch(
-				new RegExp(`  ${run}  simulated-strong: paused at the spending cap; gen \\d/3, dcg`)
-			);
-			expect(first.stderr).toMatch(
-				new RegExp(`  ${run} simulated-strong: paused at the spending cap; gen \\d/3, dcg`)
-			);
-		}
+		// A run the cap paused says so (a higher cap goes on), not "stopped on request … run the
+		// same command again to resume", which the cap would hold. Run 1 goes first (it may be done).
+		expect(first.stdout).toMatch(
+			/ {2}run2 {2}simulated-strong: paused at the spending cap; gen \d\/3, dcg/
+		);
+		expect(first.stderr).toMatch(
+			/ {2}run2 simulated-strong: paused at the spending cap; gen \d\/3, dcg/
+		);
+		expect(first.stdout).toMatch(
+			/ {2}run1 {2}simulated-strong: (completed|paused at the spending cap)/
+		);
 		expect(first.stdout).not.toContain('stopped on request');
 		const capped = await saved(root);
 		expect(capped).toMatchObject({ cap: 0.03, capped: true, currency: 'EUR' });
@@ -119,6 +120,47 @@ describe('run with a spending cap (CLI process)', { timeout: 120_000 }, () => {
 		expect(end).toMatchObject({ cap: 1000, capped: false });
 		expect(end.spent).toBeGreaterThan(capped.spent);
 		expect(await calls(root)).toBeGreaterThan(callsAtCap);
+	});
+
+	it('a cap at half the cost leaves about half the runs complete, repetition 1 of each model first', async () => {
+		const prices = join(tmp, 'prices-three.json');
+		const price = { input: 1, output: 1 };
+		const models = ['simulated-strong', 'simulated-weak', 'simulated-asks-always'];
+		const priced = Object.fromEntries(
+			[...models, 'simulated-user', 'simulated-judge'].map((m) => [m, price])
+		);
+		await writeFile(prices, JSON.stringify({ currency: 'USD', models: priced }));
+		const args = (root: string) => [
+			'run',
+			'--simulated',
+			'--dataset',
+			DATASET,
+			'--output-root',
+			join(tmp, root),
+			...models.flatMap((m) => ['--model', m]),
+			'--repetitions',
+			'2',
+			'--run-id',
+			'run',
+			'--concurrency',
+			'2',
+			'--prices',
+			prices
+		];
+		// What the whole plan of 3 models × 2 runs costs, run without a cap.
+		const whole = await runCliAsProcess(args('whole'), {});
+		expect(whole.code, whole.stderr).toBe(0);
+		const cost = (await saved(join(tmp, 'whole'))).spent;
+
+		const half = await runCliAsProcess([...args('half'), '--spend-cap', String(cost / 2)], {});
+		expect(half.code, half.stderr).toBe(4);
+		const completed = (run: string, model: string) =>
+			half.stdout.includes(`  ${run}  ${model}: completed, 3 cases`);
+		const done = models.flatMap((m) => ['run1', 'run2'].filter((r) => completed(r, m)));
+		// Every run started its gen first before: at the cap none was complete (0 of 6).
+		expect(half.stdout).toMatch(/: [234] of 6 completed\n/);
+		expect(completed('run1', models[0]) && completed('run1', models[1])).toBe(true);
+		if (!models.every((m) => completed('run1', m))) expect(done).not.toContain('run2');
 	});
 
 	it('refuses a cap without prices, and an amount that is not one, with exit 2', async () => {
