@@ -3,7 +3,8 @@
  * repetitions started with one Start, the page reloaded while the plan runs (once records are
  * saved), the plan resumed from "Unfinished plans", all four runs completed and on the Results
  * page; and a spending cap kept with the plan: it pauses the plan once its spend passes it, holds
- * it after a reload and a resume with the spend going on, and a higher cap runs it to the end.
+ * it after a reload and a resume with the spend going on, and a higher cap runs it to the end;
+ * capped at half what the plan costs, it leaves complete runs (run 1 of each model first).
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -187,5 +188,38 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 		expect(Number(await line.getAttribute('data-spent'))).toBeGreaterThan(spent);
 		expect(await line.innerText()).toContain('100000.0000');
 		expect(await page.getByTestId('unfinished-plan').count()).toBe(0);
+	});
+
+	it('a cap at half what the plan costs leaves complete runs, run 1 of each model first', async () => {
+		e = await startBrowser({ locale, viewport: LAPTOP });
+		const { page } = e;
+		await planForm(page, 4);
+		await page.getByText(await t('plans', 'plans_prices_title')).click();
+		for (const input of await page.locator('[data-testid^="price-"]').all()) {
+			await input.fill('1000');
+			await input.dispatchEvent('change');
+		}
+		// What the whole plan costs: run without a cap.
+		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
+		await planStatus(page, 'done');
+		const whole = Number(await page.getByTestId('plan-spend').getAttribute('data-spent'));
+		expect(whole).toBeGreaterThan(0);
+		// The same plan under other run ids, capped at half that.
+		await page.getByTestId('run-id').fill('half');
+		const cap = page.getByTestId('plan-cap');
+		if (!(await cap.isVisible()))
+			await page.getByText(await t('plans', 'plans_prices_title')).click();
+		await cap.fill(String(whole / 2));
+		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
+		await page.getByTestId('plan-capped').waitFor({ timeout: 60_000 });
+		await planStatus(page, 'paused');
+		await e.screenshot(`plan-capped-half-${locale}`);
+		const status = (model: string, run: string) =>
+			page.getByTestId(`plan-row-${model}-${run}`).getAttribute('data-status');
+		// Every run did its gen first before: at the cap none of the four was done.
+		expect(await status(MODELS[0], 'half1')).toBe('done');
+		const second = [await status(MODELS[0], 'half2'), await status(MODELS[1], 'half2')];
+		if (second.includes('done')) expect(await status(MODELS[1], 'half1')).toBe('done');
+		expect(second).not.toEqual(['done', 'done']);
 	});
 });

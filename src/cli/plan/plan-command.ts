@@ -10,7 +10,8 @@ import {
 	openSession,
 	type RunOutcome,
 	type Session,
-	type SessionRun
+	type SessionRun,
+	type SessionSnapshot
 } from '../../lib/core/session';
 import { runName } from '../../lib/core/layout';
 import { escapeControl } from '../../lib/core/text/escape-control';
@@ -32,7 +33,7 @@ import {
 } from '../session/spend-flags';
 import { planExit, stoppedLines } from '../batch/plan-batch-summary';
 import { planArgsFrom, type PlanFlags } from './plan-args';
-import { createPlanPrinter } from './plan-printer';
+import { createPlanPrinter, rowStatus, stagesDone } from './plan-printer';
 
 export async function runPlanCommand(
 	values: StageValues,
@@ -82,7 +83,7 @@ export async function runPlanCommand(
 				io.stderr(`warning: ${escapeControl(outcome.runId)}: ${escapeControl(w)}\n`);
 			}
 		}
-		io.stdout(planSummary(result.runs, options.outputRoot, first.simulated));
+		io.stdout(planSummary(result.runs, options.outputRoot, first.simulated, result.snapshot));
 		if (result.snapshot.spend?.capped && !result.complete) {
 			io.stderr(cappedText(result.snapshot));
 			return EXIT_CAPPED;
@@ -93,24 +94,32 @@ export async function runPlanCommand(
 	}
 }
 
-/** One line per run: completed (started or resumed) or stopped, and why. */
+/**
+ * One line per run: completed (started or resumed), stopped and why, or paused at the spending
+ * cap (the CLI stops a plan its cap paused; the rows say paused, since a higher cap goes on).
+ */
 export function planSummary(
 	runs: readonly RunOutcome[],
 	outputRoot: string,
-	simulated: boolean
+	simulated: boolean,
+	snapshot: SessionSnapshot
 ): string {
 	const done = runs.filter((r) => r.status === 'done').length;
 	const lines = [
 		`Plan of ${runs.length} run${runs.length === 1 ? '' : 's'}${simulated ? ' (simulated provider, offline)' : ''} ` +
 			`under ${escapeControl(outputRoot)}: ${done} of ${runs.length} completed`
 	];
-	for (const run of runs) {
+	for (const [index, run] of runs.entries()) {
 		const name = `  ${escapeControl(runName(run.runId, run.model, '  '))}`;
 		if (run.status === 'done') {
 			const cases = run.result!.stages[0]?.total ?? 0;
 			lines.push(
 				`${name}: completed, ${cases} cases (${run.result!.created ? 'started' : 'resumed'})`
 			);
+		} else if (run.status === 'stopped' && snapshot.spend?.capped) {
+			const row = snapshot.runs[index];
+			const stages = stagesDone(row);
+			lines.push(`${name}: ${rowStatus(row, snapshot)}${stages ? `; ${stages}` : ''}`);
 		} else {
 			lines.push(...stoppedLines(name, run.status, run.error));
 		}

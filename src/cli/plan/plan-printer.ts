@@ -25,13 +25,27 @@ export function formatPlanProgress(s: SessionSnapshot): string {
 	return parts.join('  ');
 }
 
-/** `run2 simulated-weak: gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
-export function formatPlanRow(row: SessionRow): string {
-	const head = `${escapeControl(runName(row.runId, row.model, ' '))}: ${row.status}`;
+/** `gen 6/6, dcg 6/6, …`: each stage's cases saved of its total, or null before the run opened. */
+export function stagesDone(row: SessionRow): string | null {
+	return row.run?.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ') ?? null;
+}
+
+/**
+ * What a row of the plan says it is: its own status, or, stopped by the CLI because the spending
+ * cap paused the plan, `paused at the spending cap` (the same command with a higher cap goes on).
+ */
+export function rowStatus(row: SessionRow, snapshot: Pick<SessionSnapshot, 'spend'>): string {
+	return row.status === 'stopped' && snapshot.spend?.capped
+		? 'paused at the spending cap'
+		: row.status;
+}
+
+/** `run2 simulated-weak: done; gen 6/6, dcg 6/6, …; 120 calls; evaluated 1.2k in / …`. */
+export function formatPlanRow(row: SessionRow, snapshot: Pick<SessionSnapshot, 'spend'>): string {
+	const head = `${escapeControl(runName(row.runId, row.model, ' '))}: ${rowStatus(row, snapshot)}`;
 	const s = row.run;
 	if (!s) return head;
-	const stages = s.stages.map((st) => `${st.stage} ${st.done}/${st.total}`).join(', ');
-	return `${head}; ${stages}; ${s.calls.done} calls; ${formatTokens({ ...s, calls: s.calls.byRole })}; failures ${s.failures}`;
+	return `${head}; ${stagesDone(row)}; ${s.calls.done} calls; ${formatTokens({ ...s, calls: s.calls.byRole })}; failures ${s.failures}`;
 }
 
 export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>): {
@@ -52,7 +66,7 @@ export function createPlanPrinter(io: Pick<CliIo, 'stderr' | 'isTTY' | 'redraw'>
 			end();
 			for (const [row, i] of ended) {
 				reported.add(i);
-				io.stderr(`  ${formatPlanRow(row)}\n`);
+				io.stderr(`  ${formatPlanRow(row, s)}\n`);
 			}
 		}
 		if (io.isTTY) {

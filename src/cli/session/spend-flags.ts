@@ -58,6 +58,18 @@ export async function spendOptions(
 	}
 	if (flags.prices === undefined) {
 		if (cap !== undefined) throw new UsageError('--spend-cap needs --prices FILE to count money');
+		// A cap kept with the plan holds on a resume: without prices nothing could be counted
+		// against it, and the plan would run to its end with the spend frozen (issue 33).
+		const id = await planId(spec);
+		const saved = await store.readPlanSpend(id);
+		if (saved && saved.cap !== null) {
+			const currency = escapeControl(saved.currency);
+			throw new UsageError(
+				`this plan has a spending cap kept with it (spent ${moneyText(saved.spent)} of the cap ` +
+					`${moneyText(saved.cap)} ${currency}, plans/${id}.json under the output root); ` +
+					'give --prices FILE to go on under it, with a higher --spend-cap to raise it'
+			);
+		}
 		return undefined;
 	}
 	const full = resolve(cwd, flags.prices);

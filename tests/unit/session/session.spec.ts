@@ -307,6 +307,47 @@ describe('the spending cap, kept with the plan', { timeout: 30_000 }, () => {
 		expect((await store.readPlanSpend(PLAN))!.spent).toBeCloseTo(total, 6);
 	});
 
+	it('with a cap, finishes runs in order: a cap at half the cost leaves about half the runs complete', async () => {
+		const all = { 'm-b': price, 'm-c': price, ...prices.models };
+		const plan = (meter: Meter, store: MemoryStore) =>
+			['m-a', 'm-b', 'm-c'].flatMap((m) =>
+				['r1', 'r2'].map((r, i) => ({
+					...planRun(meter, store, m, r, 'http://one.test/v1'),
+					repetition: i + 1
+				}))
+			);
+		// What the whole plan costs, run without a cap.
+		const whole = new Meter();
+		expect((await runPlan({ runs: plan(whole, new MemoryStore()), concurrency: 2 })).complete).toBe(
+			true
+		);
+		const cost = whole.answered.length * 0.015;
+
+		const meter = new Meter();
+		const store = new MemoryStore();
+		const snapshots: SessionSnapshot[] = [];
+		const session = openSession({
+			runs: plan(meter, store),
+			concurrency: 2,
+			snapshotIntervalMs: 0,
+			spend: { store, planId: PLAN, prices: { ...prices, models: all }, cap: cost / 2 },
+			onSnapshot: (s) => snapshots.push(s)
+		});
+		await untilStatus(snapshots, 'paused');
+		session.stop();
+		const { snapshot } = await session.done;
+		const complete = (row: SessionSnapshot['runs'][number]) =>
+			row.run !== null && row.run.cases.done === row.run.cases.total;
+		const done = snapshot.runs.filter(complete).map((r) => `${r.model}/${r.runId}`);
+		// Half the money, about half of the six runs: repetition 1 of each model first, in order
+		// (every run half done, none complete, before).
+		expect(done.length, done.join(', ')).toBeGreaterThanOrEqual(2);
+		expect(done.length, done.join(', ')).toBeLessThanOrEqual(4);
+		expect(done.slice(0, 2)).toEqual(['m-a/r1', 'm-b/r1']);
+		const first = snapshot.runs.filter((r) => r.repetition === 1);
+		if (!first.every(complete)) expect(done.every((d) => d.endsWith('/r1'))).toBe(true);
+	});
+
 	it('a saved spend that is not one (edited, hostile) counts as none', async () => {
 		const store = new MemoryStore();
 		await store.writePlanSpend(PLAN, {

@@ -60,7 +60,19 @@ export interface RunAllOptions extends EngineOptions {
 	 * @default a window of its own: 2 + 2 × the summed limits of its endpoints
 	 */
 	room?: TaskRoom;
+	/**
+	 * Where this run's calls wait among those of the other runs of its session (lower first),
+	 * ahead of their own order (`callPriority`); read at every call (a session with a spending cap
+	 * finishes its runs in order). @default none: calls of every run by `callPriority` alone
+	 */
+	rank?: () => number;
 }
+
+/**
+ * A step of `rank` in a call's priority: above the whole span of `callPriority` (a chain of at
+ * most a few dozen calls × 2^32, plus the case index), below 2^53 for thousands of runs.
+ */
+const RANK_STEP = 2 ** 38;
 
 interface Task {
 	stage: StageName;
@@ -97,7 +109,10 @@ export async function runAll(options: RunAllOptions): Promise<RunStagesResult> {
 			options.client.limiters || options.batch
 				? undefined
 				: { limiters, endpoints: options.endpoints },
-		priority: callPriority
+		priority: options.rank
+			? (...call: Parameters<typeof callPriority>) =>
+					options.rank!() * RANK_STEP + callPriority(...call)
+			: callPriority
 	};
 	// Prepare-time errors (saved records that do not fit) end the run too.
 	const onFailure = (error: unknown) => {

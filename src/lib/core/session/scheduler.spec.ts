@@ -3,8 +3,8 @@ import { LimiterPool } from '../model/limiter';
 import { SessionScheduler, type TaskRoom } from './scheduler';
 
 /** A run as `runAll` drives its room: take while it can, count what it holds. */
-function lane(scheduler: SessionScheduler, endpoints: string[], tasks = Infinity) {
-	const room: TaskRoom = scheduler.lane(endpoints);
+function lane(scheduler: SessionScheduler, endpoints: string[], tasks = Infinity, rank?: number) {
+	const room: TaskRoom = scheduler.lane(endpoints, rank);
 	const state = { room, held: 0, started: 0 };
 	room.wake = () => {
 		while (state.started < tasks && room.take()) {
@@ -84,6 +84,46 @@ describe('SessionScheduler', () => {
 		a.finishOne();
 		a.state.room.close();
 		expect(b.state.held).toBe(4);
+	});
+
+	it('ordered (a spending cap): room goes to the first run by rank; a later one takes what it cannot use', async () => {
+		const scheduler = new SessionScheduler(pool());
+		scheduler.ordered = true;
+		const later = lane(scheduler, ['http://one.test/v1'], Infinity, 2);
+		const first = lane(scheduler, ['http://one.test/v1'], 5, 1);
+		// The first run wants room from the start: the later one, ready first, waits for it.
+		later.pump();
+		expect([first.state.held, later.state.held]).toEqual([0, 0]);
+		first.pump();
+		expect([first.state.held, later.state.held]).toEqual([4, 0]);
+		// Freed room goes to the earlier run, not round-robin.
+		first.finishOne();
+		await Promise.resolve();
+		expect([first.state.held, later.state.held]).toEqual([4, 0]);
+		// The first run has started all its tasks: the later one takes the room it cannot use, and
+		// keeps the endpoint busy.
+		first.finishOne();
+		await Promise.resolve();
+		expect([first.state.held, later.state.held]).toEqual([3, 1]);
+		first.finishOne();
+		first.finishOne();
+		await Promise.resolve();
+		expect([first.state.held, later.state.held]).toEqual([1, 3]);
+	});
+
+	it('ordered: room a later run frees goes to an earlier one that waits', async () => {
+		const scheduler = new SessionScheduler(pool());
+		const later = lane(scheduler, ['http://one.test/v1'], Infinity, 2);
+		later.pump(); // not ordered yet (no cap): the later run alone takes the window
+		scheduler.ordered = true;
+		const first = lane(scheduler, ['http://one.test/v1'], Infinity, 1);
+		first.pump();
+		expect([first.state.held, later.state.held]).toEqual([0, 4]);
+		for (const held of [1, 2, 3, 4]) {
+			later.finishOne();
+			await Promise.resolve();
+			expect([first.state.held, later.state.held]).toEqual([held, 4 - held]);
+		}
 	});
 
 	it('pause admits nothing new; resume wakes the runs that wait', () => {

@@ -7,6 +7,11 @@
  * that frees is offered to the waiting runs round-robin. Runs on other endpoints have a window of
  * their own. Pausing admits no new task; tasks under way finish, and `onIdle` is told when the
  * last of them has.
+ *
+ * Ordered (a session with a spending cap): runs finish in order instead. Room goes to the first
+ * run of the window (by `rank`: repetition 1 of every model, then repetition 2 …) that wants it,
+ * and a later run gets only what the earlier ones cannot use, so the endpoint stays busy while a
+ * cap that pauses the plan halfway leaves about half the runs complete, not every run half done.
  */
 import { endpointKey } from '../names';
 import type { LimiterPool } from '../model/limiter';
@@ -24,6 +29,8 @@ export interface TaskRoom {
 }
 
 interface Lane extends TaskRoom {
+	/** Where the run comes when the scheduler is ordered: lower first. */
+	rank: number;
 	inFlight: number;
 	wants: boolean;
 	closed: boolean;
@@ -41,6 +48,11 @@ export class SessionScheduler {
 	readonly #limiters: LimiterPool;
 	readonly #windows = new Map<string, Window>();
 	#paused = false;
+	/**
+	 * Runs finish in order of their rank rather than share room fairly (set while a spending cap
+	 * holds the session). @default false
+	 */
+	ordered = false;
 	readonly #onIdle: () => void;
 
 	/** `onIdle`: told when a task ends and none is under way in any run. */
@@ -76,8 +88,11 @@ export class SessionScheduler {
 		for (const window of this.#windows.values()) for (const lane of window.lanes) lane.wake();
 	}
 
-	/** The room of a run whose roles call `endpoints` (base URLs). */
-	lane(endpoints: readonly string[]): TaskRoom {
+	/**
+	 * The room of a run whose roles call `endpoints` (base URLs); `rank` orders it among the runs
+	 * of its window when the scheduler is `ordered` (lower first). @default the order of the calls
+	 */
+	lane(endpoints: readonly string[], rank?: number): TaskRoom {
 		const keys = [...new Set(endpoints.map((e) => endpointKey(e)))].sort();
 		const id = JSON.stringify(keys);
 		let window = this.#windows.get(id);
@@ -87,12 +102,16 @@ export class SessionScheduler {
 		}
 		const w = window;
 		const lane: Lane = {
+			rank: rank ?? w.lanes.length,
 			inFlight: 0,
-			wants: false,
+			// Ordered, a run wants room from the start: a later run that opens first does not take
+			// the window before it (its `close` gives the room up when it has nothing to do).
+			wants: this.ordered,
 			closed: false,
 			wake: () => {},
 			take: () => {
-				if (this.#paused || w.inFlight >= this.#size(w) || this.#pastShare(w, lane)) {
+				const yields = this.ordered ? this.#earlierWants(w, lane) : this.#pastShare(w, lane);
+				if (this.#paused || w.inFlight >= this.#size(w) || yields) {
 					lane.wants = true;
 					return false;
 				}
@@ -104,7 +123,10 @@ export class SessionScheduler {
 			give: () => {
 				lane.inFlight--;
 				w.inFlight--;
-				this.#offer(w);
+				// Ordered: the run that gave the room takes it again first, when it wants it (it asks
+				// right after giving), before a later run is offered it.
+				if (this.ordered) queueMicrotask(() => this.#offer(w));
+				else this.#offer(w);
 				if (this.inFlight === 0) this.#onIdle();
 			},
 			close: () => {
@@ -130,16 +152,24 @@ export class SessionScheduler {
 		return lane.inFlight >= share && open.some((l) => l !== lane && l.wants);
 	}
 
-	/** Offers freed room to the runs that wait, one after another from where the last offer ended. */
+	/** Ordered: whether a run of the window that comes before `lane` waits for room. */
+	#earlierWants(window: Window, lane: Lane): boolean {
+		return window.lanes.some((l) => l.rank < lane.rank && l.wants && !l.closed);
+	}
+
+	/**
+	 * Offers freed room to the runs that wait: one after another from where the last offer ended,
+	 * or, ordered, from the first run by rank.
+	 */
 	#offer(window: Window): void {
-		const { lanes } = window;
-		const start = window.next;
+		const lanes = this.ordered ? [...window.lanes].sort((a, b) => a.rank - b.rank) : window.lanes;
+		const start = this.ordered ? 0 : window.next;
 		for (let i = 0; i < lanes.length; i++) {
 			if (this.#paused || window.inFlight >= this.#size(window)) return;
 			const at = (start + i) % lanes.length;
 			const lane = lanes[at];
 			if (!lane.wants || lane.closed) continue;
-			window.next = (at + 1) % lanes.length;
+			if (!this.ordered) window.next = (at + 1) % lanes.length;
 			lane.wants = false;
 			lane.wake();
 		}

@@ -4,7 +4,8 @@
  * stage as the stage commands run them), batch (rounds through a provider's Batch API or request
  * files) or re-judge (a finished run's responses judged again) — under one scheduler:
  * - one `LimiterPool` (calls in flight per endpoint across every run) and one
- *   `SessionScheduler` (task room, fair between runs);
+ *   `SessionScheduler` (task room, fair between runs; with a spending cap, runs finish in order:
+ *   repetition 1 of every model, then repetition 2 …);
  * - pause, resume and stop: a paused session starts no new task (a case of a stage), tasks under
  *   way finish and are saved; stop aborts calls in flight, finished cases stay saved, and the same
  *   session started again resumes every run;
@@ -34,7 +35,7 @@ import type { RunTracker } from '../engine/run-progress';
 import { messageOf } from '../engine/run-errors';
 import { runStages } from '../engine/run-stages';
 import { RUN_ALL_STAGES, type StageName, type StageProgress } from '../engine/types';
-import { SessionScheduler } from './scheduler';
+import { SessionScheduler, type TaskRoom } from './scheduler';
 import { SpendMeter, type SpendOptions } from './spend';
 import {
 	SessionTracker,
@@ -225,6 +226,7 @@ class RunSession implements Session {
 	setCap(cap: number | null): void {
 		if (!this.#meter) return;
 		const held = this.#meter.setCap(cap);
+		this.#scheduler.ordered = cap !== null;
 		if (held) this.#hold();
 		else if (!this.#paused) this.#release();
 		else this.#tracker.setStatus(this.#tracker.status);
@@ -236,6 +238,7 @@ class RunSession implements Session {
 		if (runs.length === 0) throw new UsageError([coded('plan_no_run', {})]);
 		await checkRuns(runs, this.#limiters);
 		if (this.#meter && (await this.#meter.open())) this.#hold();
+		this.#scheduler.ordered = (this.#meter?.cap ?? null) !== null;
 		const outcomes = await Promise.all(runs.map((run, i) => this.#runOne(run, i)));
 		this.#ended = true;
 		const complete = outcomes.every((o) => o.status === 'done');
@@ -256,6 +259,7 @@ class RunSession implements Session {
 	async #runOne(run: SessionRun, index: number): Promise<RunOutcome> {
 		const base = { runId: run.runId, model: run.models.evaluated };
 		const signal = this.#abort.signal;
+		let room: TaskRoom | null = null;
 		const common = {
 			...run,
 			signal,
@@ -286,7 +290,10 @@ class RunSession implements Session {
 			// Every mode but batch is given its client (`SessionRun.client`); its calls are priced.
 			const given = run.client as ModelClient;
 			const client = this.#meter ? this.#meter.meter(given, run.models) : given;
-			const room = this.#scheduler.lane(Object.values(run.endpoints));
+			// Repetition 1 of every model first, then repetition 2 …: the order runs finish in
+			// while a spending cap holds the session (the scheduler is ordered then).
+			const rank = (run.repetition ?? 1) * this.#options.runs.length + index;
+			room = this.#scheduler.lane(Object.values(run.endpoints), rank);
 			const limiters = this.#limiters;
 			const onTracker = (t: RunTracker) => this.#options.onTracker?.(index, t);
 			const interactive = { ...common, client, limiters, room, onTracker };
@@ -308,7 +315,9 @@ class RunSession implements Session {
 							})
 						: await runStages({ ...inTurn, stages: mode.stages ?? RUN_ALL_STAGES });
 			} else {
-				result = await runAll({ ...interactive, stages: mode.stages });
+				// Ordered, its calls also wait behind those of the runs before it.
+				const callRank = () => (this.#scheduler.ordered ? rank : 0);
+				result = await runAll({ ...interactive, stages: mode.stages, rank: callRank });
 			}
 			this.#tracker.ended(index, 'done');
 			return { ...base, status: 'done', result };
@@ -316,6 +325,9 @@ class RunSession implements Session {
 			const status = signal.aborted ? 'stopped' : 'failed';
 			this.#tracker.ended(index, status, messageOf(error));
 			return { ...base, status, error };
+		} finally {
+			// A run that ended before it scheduled a task (refused on open) gives up its room too.
+			room?.close();
 		}
 	}
 
