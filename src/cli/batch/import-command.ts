@@ -53,11 +53,15 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 	const files = [];
 	for (const name of positionals) {
 		const path = resolve(io.cwd, name);
-		const size = await stat(path).then(
-			(s) => s.size,
-			() => -1
-		);
-		if (size < 0) throw new UsageError(`${escapeControl(name)}: no such file`);
+		const info = await stat(path).catch(() => null);
+		if (!info) throw new UsageError(`${escapeControl(name)}: no such file`);
+		// A device, a pipe or a folder has no size to check (`/dev/zero` says 0 and never ends).
+		if (!info.isFile()) {
+			throw new UsageError(
+				`${escapeControl(name)}: not a regular file; give the output file a round came back in`
+			);
+		}
+		const size = info.size;
 		if (size > MAX_FILE_BYTES) {
 			throw new UsageError(
 				`${escapeControl(name)}: ${size} bytes, more than an output file read here (${MAX_FILE_BYTES})`

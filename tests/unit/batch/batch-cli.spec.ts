@@ -292,6 +292,25 @@ describe('run --batch files and batch import (CLI process)', { timeout: 120_000 
 		expect(await records(root)).toEqual(expected);
 	});
 
+	it('refuses a device or a folder given as an output file, by name, before reading it; nothing saved', async () => {
+		const server = await serve();
+		const root = join(tmp, 'not-a-file');
+		const r = await runCliAsProcess(runArgs(root, '--batch', 'files'), env(server));
+		expect(r.code, r.stderr).toBe(3);
+		const state = await readFile(join(await batchFolder(root), 'state.json'), 'utf8');
+		// `/dev/zero` reports size 0 and never ends: read, it would fill memory.
+		for (const path of ['/dev/zero', tmp]) {
+			const got = await runCliAsProcess(
+				['batch', 'import', path, ...runArgs(root).slice(1)],
+				env(server)
+			);
+			expect(got.code, got.stderr).toBe(2);
+			expect(got.stderr).toContain(`${path}: not a regular file`);
+			expect(existsSync(join(await batchFolder(root), 'answers.jsonl'))).toBe(false);
+			expect(await readFile(join(await batchFolder(root), 'state.json'), 'utf8')).toBe(state);
+		}
+	});
+
 	it('refuses a torn, a foreign and a duplicated output file by name and line; nothing saved', async () => {
 		const server = await serve();
 		const root = join(tmp, 'refused');
