@@ -3,7 +3,8 @@
  * round (OpenAI / vLLM batch output format), refuses the whole import when a line is torn, of
  * another run, not asked or answered twice (file and line named, nothing saved), saves the
  * answers, then goes on as `run --batch files` does: the next round written (exit 3) or the run
- * finished (exit 0). With a plan's flags (`--model A --model B`, `--repetitions`, `--plan`), one
+ * finished (exit 0). Run again after it went through, it says the round is already imported
+ * and goes on the same way (lines a run took before are passed over). With a plan's flags (`--model A --model B`, `--repetitions`, `--plan`), one
  * import goes to every run of the plan (`plan-import.ts`).
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -52,11 +53,15 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 	const files = [];
 	for (const name of positionals) {
 		const path = resolve(io.cwd, name);
-		const size = await stat(path).then(
-			(s) => s.size,
-			() => -1
-		);
-		if (size < 0) throw new UsageError(`${escapeControl(name)}: no such file`);
+		const info = await stat(path).catch(() => null);
+		if (!info) throw new UsageError(`${escapeControl(name)}: no such file`);
+		// A device, a pipe or a folder has no size to check (`/dev/zero` says 0 and never ends).
+		if (!info.isFile()) {
+			throw new UsageError(
+				`${escapeControl(name)}: not a regular file; give the output file a round came back in`
+			);
+		}
+		const size = info.size;
 		if (size > MAX_FILE_BYTES) {
 			throw new UsageError(
 				`${escapeControl(name)}: ${size} bytes, more than an output file read here (${MAX_FILE_BYTES})`
@@ -82,6 +87,6 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		args: rest
 	};
 	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });
-	io.stdout(importedText('Imported', got));
+	io.stdout(importedText(null, got));
 	return runBatchCli(cli, io);
 }

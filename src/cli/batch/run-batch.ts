@@ -8,7 +8,7 @@ import { providerSender } from '../../lib/core/batch/provider';
 import type { BatchRunOptions, RoundSender } from '../../lib/core/batch/rounds';
 import { filesSender } from '../../lib/core/batch/files-sender';
 import { runBatchFolder } from '../../lib/core/batch/file-names';
-import type { BatchSendMode, BatchState } from '../../lib/core/batch/store';
+import type { BatchRoundFile, BatchSendMode, BatchState } from '../../lib/core/batch/store';
 import { failedCount, type RoundOutcome } from '../../lib/core/batch/outcome';
 import type { StageName } from '../../lib/core/engine/types';
 import { UsageError } from '../../lib/core/errors';
@@ -139,6 +139,23 @@ export function failedText(failed: RoundOutcome['failed'], lead: string, prefix 
 }
 
 /**
+ * The provider's errors of a failed batch (`errors.data`, as kept: the first 5), one line each,
+ * escaped, and how many more it listed. Shown by `batch status` and as a round's progress.
+ */
+export function providerErrorLines(f: BatchRoundFile): string[] {
+	const lines: string[] = [];
+	const errors = f.errors ?? [];
+	const total = Math.max(f.errors_total ?? 0, errors.length);
+	for (const [i, e] of errors.entries()) {
+		const words = [e.code, e.message].filter((w) => w).join(': ') || '(no message)';
+		const at = e.line === null ? '' : ` (input line ${e.line})`;
+		lines.push(`provider error ${i + 1} of ${total}: ${escapeControl(words)}${at}`);
+	}
+	if (total > errors.length) lines.push(`… ${total - errors.length} more provider errors not kept`);
+	return lines;
+}
+
+/**
  * One line per change of a round: sent, a batch's status, answered; `prefix` names the run. A
  * round seen out and then answered is followed by its failed requests by kind, if any.
  */
@@ -158,6 +175,16 @@ export function roundPrinter(io: CliIo, prefix = ''): (state: BatchState) => voi
 			if (seen.has(line)) continue;
 			seen.add(line);
 			io.stderr(`${prefix}${line}\n`);
+			// A failed batch's reasons, once each, under the line that first shows them.
+			for (const f of r.files) {
+				const id = escapeControl(f.batch_id ?? f.name);
+				for (const error of providerErrorLines(f)) {
+					const said = `batch: round ${r.round}: batch ${id}: ${error}`;
+					if (seen.has(said)) continue;
+					seen.add(said);
+					io.stderr(`${prefix}${said}\n`);
+				}
+			}
 			if (answered && r.outcome) {
 				io.stderr(failedText(r.outcome.failed, `${prefix}batch: round ${r.round}: `, prefix));
 			}

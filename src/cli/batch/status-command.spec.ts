@@ -102,14 +102,17 @@ describe('batch status says what a person can act on, every provider string esca
 		);
 	});
 
-	it('round progress prints a forged status on its own line, escaped', () => {
+	it("round progress prints a forged status on its own line, escaped, and a failed batch's errors", () => {
 		const err: string[] = [];
 		const io = { stderr: (t: string) => void err.push(t) } as unknown as CliIo;
 		roundPrinter(io, 'r1 m: ')(state());
 		const lines = err.join('').split('\n').filter(Boolean);
 		expect(lines).toEqual([
 			'r1 m: batch: round 1 answered, 12 requests in 1 file (completed)',
-			'r1 m: batch: round 2 submitted, 7 requests in 2 files (failed,in_progress\\u000aerror: forged\\u001b[2J)'
+			'r1 m: batch: round 2 submitted, 7 requests in 2 files (failed,in_progress\\u000aerror: forged\\u001b[2J)',
+			'r1 m: batch: round 2: batch batch_2: provider error 1 of 7: token_limit\\u000aerror: forged: too many\\u000d\\u000atokens (input line 2)',
+			'r1 m: batch: round 2: batch batch_2: provider error 2 of 7: (no message)',
+			'r1 m: batch: round 2: batch batch_2: … 5 more provider errors not kept'
 		]);
 	});
 });

@@ -20,6 +20,7 @@ import { RUN_OPTIONS } from '../commands/run';
 import type { StageValues } from '../commands/stage';
 import { isPlan, planArgsFrom, type PlanFlags } from '../plan/plan-args';
 import type { CliIo } from '../types';
+import { providerErrorLines } from './run-batch';
 
 export async function batchStatus(args: string[], io: CliIo): Promise<number> {
 	const { values } = parseArgs({ args, options: RUN_OPTIONS, strict: true });
@@ -117,13 +118,5 @@ function polledLines(f: BatchRoundFile): string[] {
 	if (f.output_file_id) parts.push(`output file ${escapeControl(f.output_file_id)}`);
 	if (f.error_file_id) parts.push(`error file ${escapeControl(f.error_file_id)}`);
 	if (parts.length > 0) lines.push(parts.join('; '));
-	const errors = f.errors ?? [];
-	const total = Math.max(f.errors_total ?? 0, errors.length);
-	for (const [i, e] of errors.entries()) {
-		const words = [e.code, e.message].filter((w) => w).join(': ') || '(no message)';
-		const at = e.line === null ? '' : ` (input line ${e.line})`;
-		lines.push(`provider error ${i + 1} of ${total}: ${escapeControl(words)}${at}`);
-	}
-	if (total > errors.length) lines.push(`… ${total - errors.length} more provider errors not kept`);
-	return lines;
+	return [...lines, ...providerErrorLines(f)];
 }

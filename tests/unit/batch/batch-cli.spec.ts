@@ -236,6 +236,81 @@ describe('run --batch files and batch import (CLI process)', { timeout: 120_000 
 		expect(await records(root)).toEqual(expected);
 	});
 
+	it('importing twice is harmless: the same import again says the round is already imported and goes on', async () => {
+		const server = await serve();
+		const expected = await interactive(server);
+		const root = join(tmp, 'twice');
+		const importOf = (stdout: string) =>
+			/npx lexpilot (batch import .*)$/m.exec(stdout)![1].split(' ');
+		const answer = async (round: number) => {
+			let lines = 0;
+			for (const f of await roundFiles(root, round)) {
+				const text = await answerBatchText(server.baseURL, await readFile(f.input, 'utf8'));
+				lines += text.split('\n').filter(Boolean).length;
+				await writeFile(f.output, text);
+			}
+			return lines;
+		};
+		const written = await runCliAsProcess(runArgs(root, '--batch', 'files'), env(server));
+		expect(written.code, written.stderr).toBe(3);
+		const lines = await answer(1);
+		const command = importOf(written.stdout);
+		const imported = await runCliAsProcess(command, env(server));
+		expect(imported.code, imported.stderr).toBe(3);
+		expect(imported.stdout).toMatch(/^Imported \d+ answers of round 1$/m);
+		const next = importOf(imported.stdout);
+		const answers = join(await batchFolder(root), 'answers.jsonl');
+		const saved = await readFile(answers, 'utf8');
+		const already = `Already imported: round 1 (${lines} lines taken before; nothing saved again)\n`;
+
+		// The same import again (a crash before its message was printed): round 2 still waits.
+		const again = await runCliAsProcess(command, env(server));
+		expect(again.code, again.stderr).toBe(3);
+		expect(again.stdout).toContain(already);
+		expect(again.stderr).not.toContain('was not asked');
+		expect(importOf(again.stdout)).toEqual(next);
+		expect(await readFile(answers, 'utf8')).toBe(saved);
+
+		// Stopped after round 1 was imported and before round 2 was written (the state such a
+		// crash leaves): the same import writes round 2.
+		const statePath = join(await batchFolder(root), 'state.json');
+		const state = JSON.parse(await readFile(statePath, 'utf8')) as StateLike;
+		state.rounds = state.rounds.filter((r) => r.round === 1);
+		await writeFile(statePath, JSON.stringify(state));
+		let r = await runCliAsProcess(command, env(server));
+		expect(r.code, r.stderr).toBe(3);
+		expect(r.stdout).toContain(already);
+		expect(importOf(r.stdout)).toEqual(next);
+		expect(await readFile(answers, 'utf8')).toBe(saved);
+
+		// And on to the interactive records.
+		for (let round = 2; r.code === 3; round++) {
+			await answer(round);
+			r = await runCliAsProcess(importOf(r.stdout), env(server));
+		}
+		expect(r.code, r.stderr).toBe(0);
+		expect(await records(root)).toEqual(expected);
+	});
+
+	it('refuses a device or a folder given as an output file, by name, before reading it; nothing saved', async () => {
+		const server = await serve();
+		const root = join(tmp, 'not-a-file');
+		const r = await runCliAsProcess(runArgs(root, '--batch', 'files'), env(server));
+		expect(r.code, r.stderr).toBe(3);
+		const state = await readFile(join(await batchFolder(root), 'state.json'), 'utf8');
+		// `/dev/zero` reports size 0 and never ends: read, it would fill memory.
+		for (const path of ['/dev/zero', tmp]) {
+			const got = await runCliAsProcess(
+				['batch', 'import', path, ...runArgs(root).slice(1)],
+				env(server)
+			);
+			expect(got.code, got.stderr).toBe(2);
+			expect(got.stderr).toContain(`${path}: not a regular file`);
+			expect(existsSync(join(await batchFolder(root), 'answers.jsonl'))).toBe(false);
+			expect(await readFile(join(await batchFolder(root), 'state.json'), 'utf8')).toBe(state);
+		}
+	});
+
 	it('refuses a torn, a foreign and a duplicated output file by name and line; nothing saved', async () => {
 		const server = await serve();
 		const root = join(tmp, 'refused');

@@ -213,4 +213,67 @@ describe('run --batch provider says why (CLI)', { timeout: 60_000 }, () => {
 		expect(r.stderr).toMatch(/^ {2}\d+ × HTTP 500, first: "boom\\nerror: forged"$/m);
 		expect(r.stderr).not.toMatch(/^error: forged/m);
 	});
+
+	it("prints a failed batch's provider reasons (errors.data) as it comes back, and its requests carry them", async () => {
+		const server = await startFakeOpenAI({
+			handler: byTask(simulatedScript),
+			batch: {
+				delayMs: 5,
+				// The first batch is refused at validation; the later rounds go through.
+				failWith: (i) =>
+					i === 0
+						? [
+								{
+									code: 'token_limit_exceeded',
+									message: 'Enqueued token limit reached for eval-model\nerror: forged',
+									line: null
+								},
+								{ code: 'invalid_request', message: 'second reason', line: 3 }
+							]
+						: undefined
+			}
+		});
+		servers.push(server);
+		const root = join(tmp, 'failed-batch');
+		const r = await runCliInProcess(
+			[
+				'run',
+				'--dataset',
+				resolve('tests/fixtures/engine/three-cases.json'),
+				'--output-root',
+				root,
+				'--run-id',
+				'r1',
+				'--model',
+				'eval-model',
+				'--batch',
+				'provider'
+			],
+			{
+				env: {
+					OPENAI_BASE_URL: server.baseURL,
+					OPENAI_API_KEY: 'sk-batch-why-0123456789',
+					LEXPILOT_BATCH_POLL_MS: '10'
+				}
+			}
+		);
+		expect(r.code, r.stderr).toBe(0);
+		const batchLine = /^batch: round 1: batch (\S+): provider error 1 of 2: /m;
+		expect(r.stderr).toMatch(batchLine);
+		const id = batchLine.exec(r.stderr)![1];
+		expect(r.stderr).toContain(
+			`batch: round 1: batch ${id}: provider error 1 of 2: token_limit_exceeded: Enqueued token limit reached for eval-model\\u000aerror: forged\n`
+		);
+		expect(r.stderr).toContain(
+			`batch: round 1: batch ${id}: provider error 2 of 2: invalid_request: second reason (input line 3)\n`
+		);
+		// Said once, not on every later change of the round.
+		expect(r.stderr.split('provider error 1 of 2').length).toBe(2);
+		// The round's failed requests say why, not "the round returned no answer".
+		expect(r.stderr).toMatch(
+			/^ {2}\d+ × batch_failed, first: "batch \S+ failed: token_limit_exceeded: Enqueued token limit reached for eval-model\\nerror: forged and 1 more"$/m
+		);
+		expect(r.stderr).not.toContain('no_answer');
+		expect(r.stderr).not.toMatch(/^error: forged/m);
+	});
 });

@@ -259,6 +259,56 @@ describe('a plan in batch mode, files (CLI process)', { timeout: 180_000 }, () =
 		expect(await records(root)).toEqual(expected);
 	});
 
+	it("an import stopped between two runs' saves resumes by the same command", async () => {
+		const server = await serve();
+		const { expected } = await interactive(server);
+		const root = join(tmp, 'resumed');
+		const importOf = (stdout: string) =>
+			/^ {2}npx lexpilot (batch import .*)$/m.exec(stdout)![1].split(' ');
+		const answer = async (stdout: string) => {
+			const lines = new Map<string, number>();
+			for (const f of vllmFiles(stdout)) {
+				const text = await answerBatchText(server.baseURL, await readFile(f.input, 'utf8'));
+				lines.set(f.output, text.split('\n').filter(Boolean).length);
+				await writeFile(f.output, text);
+			}
+			return lines;
+		};
+		const written = await runCliAsProcess(planArgs(root, '--batch', 'files'), env(server));
+		expect(written.code, written.stderr).toBe(3);
+		const lines = await answer(written.stdout);
+		const command = importOf(written.stdout);
+		// The import saved run1 model-a's round 1, then stopped before the other runs' saves: made
+		// by importing run1 model-a's output alone, and its state put back as that stop leaves it
+		// (round 1 answered, no later round written).
+		const dirA = join('run1', await modelDirName('model-a'));
+		const mine = (w: string) => !w.endsWith('.output.jsonl') || w.includes(dirA);
+		const part = await runCliAsProcess(command.filter(mine), env(server));
+		expect(part.code, part.stderr).toBe(3);
+		expect(part.stdout).toMatch(/^run1 model-a: imported \d+ answers of round 1$/m);
+		const statePath = join(root, 'runs', dirA, 'batch', 'state.json');
+		const state = JSON.parse(await readFile(statePath, 'utf8')) as StateLike;
+		state.rounds = state.rounds.filter((r) => r.round === 1);
+		await writeFile(statePath, JSON.stringify(state));
+
+		let r = await runCliAsProcess(command, env(server));
+		expect(r.code, r.stderr).toBe(3);
+		expect(r.stderr).not.toContain('belongs to another run');
+		const taken = [...lines].filter(([f]) => f.includes(dirA)).reduce((n, [, l]) => n + l, 0);
+		expect(r.stdout).toContain(
+			`run1 model-a: already imported: round 1 (${taken} lines taken before; nothing saved again)\n`
+		);
+		for (const name of ['run2 model-a', 'run1 model-b', 'run2 model-b']) {
+			expect(r.stdout).toMatch(new RegExp(`^${name}: imported \\d+ answers of round 1$`, 'm'));
+		}
+		while (r.code === 3) {
+			await answer(r.stdout);
+			r = await runCliAsProcess(importOf(r.stdout), env(server));
+		}
+		expect(r.code, r.stderr).toBe(0);
+		expect(await records(root)).toEqual(expected);
+	});
+
 	it('refuses an import with a line of a run outside the plan, by file and line; nothing saved', async () => {
 		const server = await serve();
 		const root = join(tmp, 'outside');

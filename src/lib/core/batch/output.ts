@@ -12,7 +12,8 @@
  *
  * The files are hostile: every line is checked against the round it answers, and a custom_id
  * that is malformed, of another run, not asked in this round, or answered twice (in one file or
- * across files) is refused with its file and line, before any answer is used.
+ * across files) is refused with its file and line, before any answer is used. A line whose
+ * request the run took in an earlier round (an import run again) is passed over, not refused.
  */
 import { notTextField } from '../model/read-completion';
 import { z } from 'zod';
@@ -100,21 +101,39 @@ type Place = { file: string; line: number };
 export class BatchOutputReader {
 	readonly #expected: ReadonlySet<string>;
 	readonly #runHashes: ReadonlySet<string>;
+	readonly #taken: ReadonlySet<string>;
 	readonly #seen = new Map<string, Place>();
+	readonly #skipped: string[] = [];
 
 	/**
 	 * `expected`: the custom_ids sent in the round; `runHash`: the run's (custom-id.ts), or those
-	 * of every run of a plan whose rounds one import answers.
+	 * of every run of a plan whose rounds one import answers; `taken`: custom_ids whose answers
+	 * were saved with an earlier round (an import run again): their lines are passed over
+	 * ({@link skipped}), the answer saved first stands.
 	 */
-	constructor(expected: ReadonlySet<string>, runHash: string | ReadonlySet<string>) {
+	constructor(
+		expected: ReadonlySet<string>,
+		runHash: string | ReadonlySet<string>,
+		taken: ReadonlySet<string> = new Set()
+	) {
 		this.#expected = expected;
 		this.#runHashes = typeof runHash === 'string' ? new Set([runHash]) : runHash;
+		this.#taken = taken;
+	}
+
+	/** The custom_ids of the lines passed over as taken before, in the order read. */
+	skipped(): readonly string[] {
+		return this.#skipped;
 	}
 
 	/** Every answer of one file, in order; throws `UsageError` naming the first bad line. */
 	read(text: string, file: string): BatchAnswer[] {
 		const answers: BatchAnswer[] = [];
-		visitJsonl(text, OutputLine, file, (row, line) => answers.push(this.#check(row, file, line)), {
+		const take = (row: z.infer<typeof OutputLine>, line: number) => {
+			const answer = this.#check(row, file, line);
+			if (answer) answers.push(answer);
+		};
+		visitJsonl(text, OutputLine, file, take, {
 			maxLine: { chars: MAX_LINE_CHARS, name: 'a batch output line' },
 			entry: 'a batch output line',
 			tornAdvice: 'download the file again'
@@ -127,13 +146,14 @@ export class BatchOutputReader {
 		return [...this.#expected].filter((id) => !this.#seen.has(id));
 	}
 
-	#check(row: z.infer<typeof OutputLine>, file: string, line: number): BatchAnswer {
+	#check(row: z.infer<typeof OutputLine>, file: string, line: number): BatchAnswer | null {
 		const id = clipText(row.custom_id, 80);
 		const run = customIdRun(row.custom_id);
-		if (run !== null && !this.#runHashes.has(run)) {
+		const taken = !this.#expected.has(row.custom_id) && this.#taken.has(row.custom_id);
+		if (run !== null && !taken && !this.#runHashes.has(run)) {
 			throw new UsageError([coded('batch_id_other_run', { file, line, id })]);
 		}
-		if (run === null || !this.#expected.has(row.custom_id)) {
+		if (run === null || (!taken && !this.#expected.has(row.custom_id))) {
 			throw new UsageError([coded('batch_id_unknown', { file, line, id })]);
 		}
 		const first = this.#seen.get(row.custom_id);
@@ -143,6 +163,10 @@ export class BatchOutputReader {
 			]);
 		}
 		this.#seen.set(row.custom_id, { file, line });
+		if (taken) {
+			this.#skipped.push(row.custom_id);
+			return null;
+		}
 		const customId = row.custom_id;
 		const error = row.error ? readError(row.error) : null;
 		const response = row.response;

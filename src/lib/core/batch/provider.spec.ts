@@ -254,8 +254,17 @@ describe('the batch provider bounds what it reads and keeps', () => {
 			}
 		});
 		const polled: BatchRoundFile[][] = [];
-		const { through } = await roundOf(provider.baseURL);
-		expect(await through(polled)).toEqual([]);
+		const { through, pending } = await roundOf(provider.baseURL);
+		// Its requests failed with the provider's first reason, clipped, and how many more.
+		const answers = (await through(polled)) ?? [];
+		expect(answers.map((a) => a.customId)).toEqual(pending.map((p) => p.customId));
+		for (const a of answers) {
+			expect(a).toMatchObject({ error: { code: 'batch_failed' } });
+			const message = 'error' in a ? a.error.message! : '';
+			expect(message).toMatch(/^batch \S+ failed: token_limit\nerror: forged: too many tokens\ny/);
+			expect(message).toMatch(/\(input line 2\) and 9 more$/);
+			expect(message.length).toBeLessThan(600);
+		}
 		expect(polled.map((files) => files[0].status)).toContain('in_progress\nerror: forged');
 		const file = polled.at(-1)![0];
 		expect(file.status).toBe('failed');

@@ -40,6 +40,7 @@ import { runHash } from './custom-id';
 import { BATCH_URL, writeRoundFiles } from './input-files';
 import type { BatchFileLimits } from './limits';
 import { BatchOutputReader, type BatchAnswer } from './output';
+import { reasonsText } from './outcome';
 import type { PendingRequest } from './client';
 import type { RoundSender } from './sender';
 import type { LineSink } from './split';
@@ -188,8 +189,8 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			const files = round.files.map((f) => ({ ...f }));
 			const out: BatchAnswer[] = [];
 			const maxTokens = pending.reduce((most, p) => Math.max(most, p.body.max_tokens), 1);
-			/** Files too large to read, with what to say of them. */
-			const unread: { file: BatchRoundFile; message: string }[] = [];
+			/** Files whose requests failed unanswered (too large to read, a failed batch), and why. */
+			const unread: { file: BatchRoundFile; code: string; message: string }[] = [];
 			await Promise.all(
 				files.map(async (file) => {
 					if (!file.file_id) return;
@@ -207,6 +208,10 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 						Object.assign(file, polledFields(batch));
 						onPoll?.(files.map((f) => ({ ...f })));
 					});
+					// A batch that failed (validation, a token limit) answers nothing: its requests
+					// carry the provider's reasons, not a bare "no answer".
+					const reasons = reasonsText(file);
+					if (reasons) unread.push({ file, code: 'batch_failed', message: reasons });
 					for (const id of [done.output_file_id, done.error_file_id]) {
 						if (!id) continue;
 						const limit = downloadBytes(file.lines, maxTokens);
@@ -227,7 +232,11 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 								signal
 							);
 							if (text === null) {
-								unread.push({ file, message: tooLargeText(id, done.id, limit, file.lines) });
+								unread.push({
+									file,
+									code: 'output_too_large',
+									message: tooLargeText(id, done.id, limit, file.lines)
+								});
 								continue;
 							}
 							out.push(...reader.read(text, `${done.id}/${id}`));
@@ -240,11 +249,11 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			// The requests a file too large to read would have answered are failed attempts, asked
 			// again in the next round, as an answer past its bound is (PROTOCOL.md §3).
 			const answered = new Set(out.map((a) => a.customId));
-			for (const { file, message } of unread) {
+			for (const { file, code, message } of unread) {
 				for (const p of pending) {
 					if (answered.has(p.customId) || !inFile(p, file)) continue;
 					answered.add(p.customId);
-					out.push({ customId: p.customId, error: { code: 'output_too_large', message } });
+					out.push({ customId: p.customId, error: { code, message } });
 				}
 			}
 			return out;
