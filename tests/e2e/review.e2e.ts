@@ -209,7 +209,7 @@ describe('reviewing the judge of a browser-made run', () => {
 		await panel.getByRole('heading', { name: 'judge × 张三' }).waitFor();
 		await panel.getByRole('heading', { name: 'Ann × 张三' }).waitFor();
 		const n = (
-			await panel.getByTestId('agreement-row').first().locator('td').nth(2).innerText()
+			await panel.getByTestId('agreement-row').first().locator('td').nth(1).innerText()
 		).trim();
 		expect(Number(n)).toBeGreaterThan(0);
 		other.assertClean();
