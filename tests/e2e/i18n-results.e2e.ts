@@ -116,7 +116,7 @@ describe('the Results page in Chinese', () => {
 		await byClass.getByRole('button', { name: '复制为 LaTeX' }).waitFor();
 		// Groups of one model that cannot be averaged, and the core's notes, in Chinese.
 		expect(await text(page, 'group-differences')).toMatch(
-			/^sim-model-a：运行 run1, run2 与 short 不可比/
+			/^sim-model-a：运行 run1, run2 与 short 不可比（二者在 所选案例 上不同）/
 		);
 		await page.getByText('注释', { exact: true }).click();
 		const notes = await page.locator('.notes-card').innerText();
@@ -225,7 +225,7 @@ describe('the Results page in Chinese', () => {
 			'Round 2'
 		]);
 		expect(await text(page, 'group-differences')).toMatch(
-			/^sim-model-a: runs run1, run2 and short are not comparable/
+			/^sim-model-a: runs run1, run2 and short are not comparable \(they differ in selected cases\)/
 		);
 		expect(await page.getByTestId('compare-table').locator('thead th').nth(4).innerText()).toBe(
 			'95% CI of B − A'

@@ -108,6 +108,26 @@ describe('leaderboard', () => {
 		expect(rank).toMatch(/^rank \d \[\d–\d\]$/);
 		await page.getByRole('button', { name: 'Copy LaTeX' }).click();
 		expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('\\bottomrule');
+		// At 1366 px every column is in view, Tokens/run and Cost/run too: the table does not scroll.
+		const table = page.getByTestId('leaderboard-table');
+		const heads = (await table.locator('thead th').allInnerTexts()).map((t) =>
+			t.replace(/\s+/g, ' ')
+		);
+		expect(heads.slice(-2)).toEqual(['Tokens/run', 'Cost/run (USD)']);
+		const fits = await table.evaluate((t) => {
+			const box = t.parentElement!;
+			return { scroll: box.scrollWidth, client: box.clientWidth };
+		});
+		expect(fits.scroll).toBeLessThanOrEqual(fits.client);
+		// The forest plot is drawn on the page, not only offered as a download.
+		const forest = page.getByTestId('forest-plot').first();
+		await expect
+			.poll(() => forest.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+			.toBe(640);
+		expect(await forest.getAttribute('alt')).toBe(
+			'LCA Macro-F1: mean and 95% case-bootstrap interval'
+		);
+		expect((await forest.boundingBox())!.width).toBeGreaterThan(300);
 		await page.getByTestId('leaderboard-section').screenshot({ path: `${SHOTS}/en-1366.png` });
 	});
 

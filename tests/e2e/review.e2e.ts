@@ -181,11 +181,11 @@ describe('reviewing the judge of a browser-made run', () => {
 			(await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim());
 		const corrected = /^(-?\d\.\d{3}( \[.*\])?|too small to say|judge at chance)$/;
 		const first = await cells(0);
-		expect(first[0]).toBe('lca.macro_f1');
+		expect(first[0]).toBe('LCA Macro-F1');
 		expect(first[1]).toMatch(/^\d\.\d{3}$/);
 		expect(first[2]).toMatch(corrected);
 		const qwk = await cells(6);
-		expect(qwk[0]).toBe('ljp.direct.qwk');
+		expect(qwk[0]).toBe('LJP Direct QWK');
 		expect(qwk[1]).toMatch(/^(-?\d\.\d{3}|—)$/);
 		expect(qwk[2]).toMatch(corrected);
 		await e2e.screenshot('review-results-en-1366', panel.first());
@@ -209,7 +209,7 @@ describe('reviewing the judge of a browser-made run', () => {
 		await panel.getByRole('heading', { name: 'judge × 张三' }).waitFor();
 		await panel.getByRole('heading', { name: 'Ann × 张三' }).waitFor();
 		const n = (
-			await panel.getByTestId('agreement-row').first().locator('td').nth(2).innerText()
+			await panel.getByTestId('agreement-row').first().locator('td').nth(1).innerText()
 		).trim();
 		expect(Number(n)).toBeGreaterThan(0);
 		other.assertClean();

@@ -57,8 +57,12 @@ describe('groupDifferences', () => {
 			'real2/gpt-x-dir': manifest(0.22, 'j2')
 		};
 		expect(groupDifferences(r, (k) => manifests[k])).toEqual([
-			'gpt-x: runs real1 and real2 are not comparable (they differ in models.judge, ' +
-				'settings.temperature), so they are not averaged together'
+			'gpt-x: runs real1 and real2 are not comparable (they differ in judge model and ' +
+				'temperature), so they are not averaged together'
+		]);
+		// The same in Chinese: a reader never sees a manifest path.
+		expect(groupDifferences(r, (k) => manifests[k], 'zh-CN')).toEqual([
+			'gpt-x：运行 real1 与 real2 不可比（二者在 评审模型和温度 上不同），因此不合并求均值'
 		]);
 		expect(groupDifferences(report(), (k) => manifests[k])).toEqual([]);
 	});

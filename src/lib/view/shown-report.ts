@@ -9,6 +9,7 @@ import type { ResultsReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
 import { reportRunKey } from '$lib/core/names';
+import { localList } from './local-format';
 
 /**
  * The report without its simulated runs when real runs are shown too and `mix` is off;
@@ -53,14 +54,42 @@ export function groupDifferences(
 		for (const other of groups.slice(1)) {
 			const manifest = firstOf(other);
 			if (!manifest) continue;
-			const fields = differingFields(base, manifest);
+			const fields = differingFields(base, manifest).map((f) => fieldName(f, locale));
 			const what = { model, a: groups[0].run_ids.join(', '), b: other.run_ids.join(', ') };
 			out.push(
 				fields.length
-					? m.results_group_differ({ ...what, fields: fields.join(', ') }, { locale })
+					? m.results_group_differ({ ...what, fields: localList(fields, locale) }, { locale })
 					: m.results_group_differ_unknown(what, { locale })
 			);
 		}
 	}
 	return out;
+}
+
+type Say = (inputs: Record<string, never>, options: { locale?: Locale }) => string;
+const FIELD_NAMES: Record<string, Say> = {
+	'dataset.sha256': m.results_field_dataset,
+	'dataset.selected_case_numbers': m.results_field_cases,
+	code_sha256: m.results_field_code,
+	prompts_sha256: m.results_field_prompts,
+	'settings.temperature': m.results_field_temperature,
+	'settings.judge_temperature': m.results_field_judge_temperature,
+	'settings.max_tokens': m.results_field_max_tokens,
+	simulated: m.results_field_simulated
+};
+const ROLE_NAMES: Record<string, Say> = {
+	'models.evaluated': m.run_role_evaluated,
+	'models.user': m.run_role_user,
+	'models.judge': m.run_role_judge
+};
+
+/**
+ * A comparability field (`core/metrics/groups.ts`) as a reader calls it, in `locale`: never the
+ * manifest path (`models.judge` is "judge model", `dataset.selected_case_numbers` "selected cases").
+ */
+export function fieldName(field: string, locale?: Locale): string {
+	const o = { locale };
+	const role = ROLE_NAMES[field];
+	if (role) return m.results_field_model({ role: role({}, o) }, o);
+	return FIELD_NAMES[field]?.({}, o) ?? field;
 }

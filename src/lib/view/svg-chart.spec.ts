@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeControl } from '$lib/core/text/escape-control';
-import { figureSvg, xmlEscape } from './svg-chart';
+import { figureSvg, wrapLabel, xmlEscape } from './svg-chart';
 import { testFigure } from '../../../tests/support/test-figure';
 
 const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
@@ -44,6 +44,50 @@ describe('figureSvg', () => {
 		expect(svg).toContain('&lt;script&gt;');
 		expect(svg).toContain('\\u0007');
 		expect(svg).not.toContain('\u0007');
+	});
+
+	it('paper figure: class names keep to their own slot and classes with no case are left out', () => {
+		const classes = [
+			'人格权与其他民事纠纷',
+			'婚姻家庭与继承纠纷',
+			'劳动与人事争议',
+			'侵权责任纠纷',
+			'民间借贷纠纷',
+			'物权纠纷',
+			'知识产权与竞争纠纷'
+		];
+		const fig = testFigure({ categories: classes });
+		const cell = (value: number, cases: number) => ({
+			value,
+			notes: [],
+			counts: { cases, claims: cases }
+		});
+		fig.cells = fig.series.map(() => classes.map((_, c) => (c === 6 ? cell(0, 0) : cell(0.5, 3))));
+		const svg = figureSvg(fig, { layout: 'paper' });
+		expect(svg).not.toContain('知识产权');
+		const labels = [...svg.matchAll(/<text [^>]*data-category="">(.*?)<\/text>/g)].map((m) =>
+			[...m[1].matchAll(/<tspan x="([\d.]+)"[^>]*>([^<]*)<\/tspan>/g)].map((t) => ({
+				x: Number(t[1]),
+				text: t[2]
+			}))
+		);
+		expect(labels).toHaveLength(6);
+		// 9 px a Chinese character: every line is narrower than the slot between two labels' centres.
+		const slot = labels[1][0].x - labels[0][0].x;
+		for (const lines of labels) {
+			expect(lines.length).toBeLessThanOrEqual(2);
+			for (const line of lines) expect([...line.text].length * 9).toBeLessThan(slot);
+		}
+		expect(labels[0].map((l) => l.text).join('')).toBe('人格权与其他民事纠纷');
+		// The left-most label does not run off the image.
+		expect(labels[0][0].x - ([...labels[0][0].text].length * 9) / 2).toBeGreaterThan(0);
+	});
+
+	it('wraps a label at a space where the words fit, else between characters', () => {
+		expect(wrapLabel('short', 100, 10)).toEqual(['short']);
+		expect(wrapLabel('Contract disputes', 60, 10)).toEqual(['Contract', 'disputes']);
+		expect(wrapLabel('合同纠纷合同纠纷', 40, 10)).toEqual(['合同纠纷', '合同纠纷']);
+		expect(wrapLabel('合同纠纷合同纠纷合同', 40, 10)).toEqual(['合同纠纷', '合同纠…']);
 	});
 
 	it('has a compact paper layout without a title line, smaller than the screen one', () => {

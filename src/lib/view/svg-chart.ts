@@ -55,9 +55,54 @@ function safeColor(color: string): string {
 
 const f = (v: number) => Number(v.toFixed(2)).toString();
 
+/**
+ * A label in lines of at most `max` px (by `textWidth`): broken at spaces where the words fit,
+ * else between characters (Chinese names have no spaces); two lines at most, the second ending
+ * in "…" when the label is longer still.
+ */
+export function wrapLabel(text: string, max: number, size: number): string[] {
+	if (textWidth(text, size) <= max) return [text];
+	const chars = [...text];
+	let cut = 0;
+	let width = 0;
+	while (cut < chars.length && width + textWidth(chars[cut], size) <= max) {
+		width += textWidth(chars[cut], size);
+		cut++;
+	}
+	const space = chars.slice(0, cut + 1).lastIndexOf(' ');
+	if (space > 0) cut = space;
+	cut = Math.max(1, cut);
+	const first = chars.slice(0, cut).join('').trimEnd();
+	let rest = chars.slice(cut).join('').trimStart();
+	if (textWidth(rest, size) > max) {
+		const kept = [...rest];
+		while (kept.length > 1 && textWidth(`${kept.join('')}…`, size) > max) kept.pop();
+		rest = `${kept.join('')}…`;
+	}
+	return rest ? [first, rest] : [first];
+}
+
+/** A cell that stands for no case: no cell, none counted, or an undefined group mean. */
+const noCases = (cell: Figure['cells'][number][number] | undefined) =>
+	!cell || (cell.counts ? cell.counts.cases === 0 : cell.value === null);
+
+/** The figure without the categories (classes) where no series has a case: nothing to draw. */
+function withoutEmptyCategories(figure: Figure): Figure {
+	const kept = figure.categories
+		.map((_, c) => c)
+		.filter((c) => figure.series.some((_, s) => !noCases(figure.cells[s]?.[c])));
+	if (kept.length === figure.categories.length) return figure;
+	return {
+		...figure,
+		categories: kept.map((c) => figure.categories[c]),
+		cells: figure.cells.map((row) => kept.map((c) => row[c]))
+	};
+}
+
 /** The figure as an SVG document (a string starting with `<svg`). */
-export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
+export function figureSvg(shown: Figure, options: SvgOptions = {}): string {
 	const paper = options.layout === 'paper';
+	const figure = paper ? withoutEmptyCategories(shown) : shown;
 	const width = options.width ?? (paper ? 480 : 720);
 	const height = options.height ?? (paper ? 220 : 360);
 	const size = paper ? 9 : 12;
@@ -88,8 +133,14 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	const top = (paper ? 6 : 34) + (paper ? legendHeight : 0);
 	const left = paper ? 34 : 48;
 	const right = 10;
-	const bottom = size + 14 + (paper ? 0 : legendHeight + 8);
 	const plotW = Math.max(10, width - left - right);
+	const nCat = Math.max(1, figure.categories.length);
+	// Each class's name within its own slot: on two lines where one is too long, never overlapping.
+	const catLines = figure.categories.map((cat) =>
+		wrapLabel(clip(cat, paper ? 16 : 28), plotW / nCat - 4, size)
+	);
+	const extraLines = Math.max(0, ...catLines.map((l) => l.length - 1));
+	const bottom = size + 14 + extraLines * (size + 2) + (paper ? 0 : legendHeight + 8);
 	const plotH = Math.max(10, height - top - bottom);
 	const yPx = (v: number) => top + ((range.max - v) / (range.max - range.min)) * plotH;
 
@@ -127,7 +178,6 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	);
 
 	// Bars.
-	const nCat = Math.max(1, figure.categories.length);
 	const nSer = Math.max(1, figure.series.length);
 	const groupW = plotW / nCat;
 	const barW = Math.min(paper ? 28 : 44, ((groupW * 0.78) / nSer) * 0.92);
@@ -135,8 +185,13 @@ export function figureSvg(figure: Figure, options: SvgOptions = {}): string {
 	const base = yPx(Math.max(0, range.min));
 	figure.categories.forEach((cat, c) => {
 		const cx = left + groupW * (c + 0.5);
+		const lines = catLines[c]
+			.map(
+				(line, i) => `<tspan x="${f(cx)}" dy="${i === 0 ? 0 : size + 2}">${xmlEscape(line)}</tspan>`
+			)
+			.join('');
 		out.push(
-			`<text x="${f(cx)}" y="${f(top + plotH + size + 4)}" font-size="${size}" fill="${CHART.text}" text-anchor="middle">${xmlEscape(clip(cat, paper ? 16 : 28))}</text>`
+			`<text x="${f(cx)}" y="${f(top + plotH + size + 4)}" font-size="${size}" fill="${CHART.text}" text-anchor="middle" data-category="">${lines}</text>`
 		);
 		figure.series.forEach((series, s) => {
 			const cell = figure.cells[s]?.[c];
