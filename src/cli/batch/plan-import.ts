@@ -6,6 +6,7 @@
  */
 import { importPlanBatchOutputs, type ImportResult } from '../../lib/core/batch/import';
 import { runKey } from '../../lib/core/names';
+import { escapeControl } from '../../lib/core/text/escape-control';
 import { batchRunKey } from '../../lib/core/batch/pass';
 import type { StageValues } from '../commands/stage';
 import type { PlanFlags } from '../plan/plan-args';
@@ -21,7 +22,7 @@ import { batchRunOptions, failedText } from './run-batch';
  */
 export function importedText(name: string | null, g: ImportResult): string {
 	const lead = (words: string) =>
-		name === null ? words[0].toUpperCase() + words.slice(1) : `${name}: ${words}`;
+		name === null ? words[0].toUpperCase() + words.slice(1) : `${escapeControl(name)}: ${words}`;
 	const before =
 		`round${g.alreadyRounds.length > 1 ? 's' : ''} ${g.alreadyRounds.join(', ')}` +
 		` (${plural(g.already, 'line')} taken before; nothing saved again)`;

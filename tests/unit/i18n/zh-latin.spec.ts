@@ -31,9 +31,10 @@ const KEPT = new Set(
 		'prompts_sha256 sha256 dataset.selected_case_numbers simulated run runs run-id run1 run2 as',
 		'allowed-origins api-prefix served-model-name serve vendor results auto batch files allow-missing',
 		'record_sha256 cause_of_action model-a model-b reviews jsonl',
-		// Flags the CLI's refusals name (the file store's output root, compare's case limit), and
+		// Flags the CLI's refusals name (the file store's output root, compare's case limit, results'
+		// --judges), and
 		// the prompt pack's fields its check names.
-		'output-root limit name version',
+		'output-root limit name version judges',
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
 		// Statisticians' names on their methods; the Batch API's fields.

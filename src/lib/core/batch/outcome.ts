@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import { clipText, QUOTED_CHARS } from '../text/clip';
 import type { BatchAnswer } from './output';
-import type { BatchRoundFile } from './store';
 
 /** Kinds kept apart; further kinds are counted together as `other`. */
 const MAX_KINDS = 12;
@@ -82,19 +81,4 @@ export function roundOutcome(answers: Iterable<BatchAnswer>): RoundOutcome {
 /** Failed requests in all. */
 export function failedCount(outcome: RoundOutcome): number {
 	return outcome.failed.reduce((n, f) => n + f.count, 0);
-}
-
-/**
- * Why a batch answered nothing, from its kept errors (`errors.data`): `batch ID STATUS:` and the
- * first error (`code: message (input line N)`), with how many more; empty when it kept none.
- * Not escaped here: it is saved as the provider's words and escaped where shown.
- */
-export function reasonsText(file: BatchRoundFile): string {
-	const [first] = file.errors ?? [];
-	if (!first) return '';
-	const total = Math.max(file.errors_total ?? 0, file.errors!.length);
-	const words = [first.code, first.message].filter((w) => w).join(': ') || '(no message)';
-	const at = first.line === null ? '' : ` (input line ${first.line})`;
-	const more = total > 1 ? ` and ${total - 1} more` : '';
-	return `batch ${file.batch_id ?? ''} ${file.status ?? ''}: ${words}${at}${more}`;
 }

@@ -40,11 +40,10 @@ import { runHash } from './custom-id';
 import { BATCH_URL, writeRoundFiles } from './input-files';
 import type { BatchFileLimits } from './limits';
 import { BatchOutputReader, type BatchAnswer } from './output';
-import { reasonsText } from './outcome';
 import type { PendingRequest } from './client';
 import type { RoundSender } from './sender';
 import type { LineSink } from './split';
-import type { BatchRoundFile } from './store';
+import { reasonsText, type BatchRoundFile } from './store';
 
 export interface ProviderSendOptions {
 	run: RunKey;

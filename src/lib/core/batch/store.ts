@@ -64,6 +64,21 @@ export const BatchRoundFile = z.object({
 });
 export type BatchRoundFile = z.infer<typeof BatchRoundFile>;
 
+/**
+ * Why a batch answered nothing, from its kept errors (`errors.data`): `batch ID STATUS:` and the
+ * first error (`code: message (input line N)`), with how many more; empty when it kept none.
+ * Not escaped here: it is saved as the provider's words and escaped where shown.
+ */
+export function reasonsText(file: BatchRoundFile): string {
+	const [first] = file.errors ?? [];
+	if (!first) return '';
+	const total = Math.max(file.errors_total ?? 0, file.errors!.length);
+	const words = [first.code, first.message].filter((w) => w).join(': ') || '(no message)';
+	const at = first.line === null ? '' : ` (input line ${first.line})`;
+	const more = total > 1 ? ` and ${total - 1} more` : '';
+	return `batch ${file.batch_id ?? ''} ${file.status ?? ''}: ${words}${at}${more}`;
+}
+
 /** What a round is doing: written (files mode, waiting for outputs), submitted, answered. */
 export const BatchRoundStatus = z.enum(['written', 'submitted', 'answered', 'cancelled']);
 
