@@ -70,6 +70,31 @@ async function roundOne() {
 	return { store, options, ids };
 }
 
+/** `run --batch provider` of the three-case fixture against `server`, in process. */
+const runProvider = (root: string, server: FakeOpenAI) =>
+	runCliInProcess(
+		[
+			'run',
+			'--dataset',
+			resolve('tests/fixtures/engine/three-cases.json'),
+			'--output-root',
+			root,
+			'--run-id',
+			'r1',
+			'--model',
+			'eval-model',
+			'--batch',
+			'provider'
+		],
+		{
+			env: {
+				OPENAI_BASE_URL: server.baseURL,
+				OPENAI_API_KEY: 'sk-batch-why-0123456789',
+				LEXPILOT_BATCH_POLL_MS: '10'
+			}
+		}
+	);
+
 describe('a round says why its requests failed', () => {
 	it('summarises failed requests by kind, with the first message of each, bounded', () => {
 		const outcome = roundOutcome([
@@ -186,28 +211,7 @@ describe('run --batch provider says why (CLI)', { timeout: 60_000 }, () => {
 		const server = await startFakeOpenAI({ handler: flaky, batch: { delayMs: 5 } });
 		servers.push(server);
 		const root = join(tmp, 'provider');
-		const r = await runCliInProcess(
-			[
-				'run',
-				'--dataset',
-				resolve('tests/fixtures/engine/three-cases.json'),
-				'--output-root',
-				root,
-				'--run-id',
-				'r1',
-				'--model',
-				'eval-model',
-				'--batch',
-				'provider'
-			],
-			{
-				env: {
-					OPENAI_BASE_URL: server.baseURL,
-					OPENAI_API_KEY: 'sk-batch-why-0123456789',
-					LEXPILOT_BATCH_POLL_MS: '10'
-				}
-			}
-		);
+		const r = await runProvider(root, server);
 		expect(r.code, r.stderr).toBe(0);
 		expect(r.stderr).toMatch(/^batch: round 1: \d+ requests? failed:$/m);
 		expect(r.stderr).toMatch(/^ {2}\d+ × HTTP 500, first: "boom\\nerror: forged"$/m);
@@ -235,28 +239,7 @@ describe('run --batch provider says why (CLI)', { timeout: 60_000 }, () => {
 		});
 		servers.push(server);
 		const root = join(tmp, 'failed-batch');
-		const r = await runCliInProcess(
-			[
-				'run',
-				'--dataset',
-				resolve('tests/fixtures/engine/three-cases.json'),
-				'--output-root',
-				root,
-				'--run-id',
-				'r1',
-				'--model',
-				'eval-model',
-				'--batch',
-				'provider'
-			],
-			{
-				env: {
-					OPENAI_BASE_URL: server.baseURL,
-					OPENAI_API_KEY: 'sk-batch-why-0123456789',
-					LEXPILOT_BATCH_POLL_MS: '10'
-				}
-			}
-		);
+		const r = await runProvider(root, server);
 		expect(r.code, r.stderr).toBe(0);
 		const batchLine = /^batch: round 1: batch (\S+): provider error 1 of 2: /m;
 		expect(r.stderr).toMatch(batchLine);
