@@ -10,9 +10,13 @@ import type { BatchChoice } from './batch-view';
 import type { RunRequest } from './run-controller-types';
 import type { RunEngine } from './run-engine';
 
-/** After an upload: the answers saved (in which round, or for how many runs), or why none. */
+/**
+ * After an upload: the answers saved (in which round, or for how many runs); that the files held
+ * only lines taken before (`already`: the rounds they were taken in); or why none.
+ */
 export type UploadNote =
-	{ ok: true; answers: number; round: number; runs: number } | { ok: false; text: string };
+	| { ok: true; answers: number; round: number; runs: number; already: number[] | null }
+	| { ok: false; text: string };
 
 /** A plan's run's input file as downloaded: the run id first (two repetitions' share a name). */
 export const downloadName = (runId: string, name: string): string => `${runId}-${name}`;
@@ -69,7 +73,15 @@ export class BatchPage<Item> {
 			}
 			const got = reply.planImported ?? (reply.imported ? [reply.imported] : []);
 			const answers = got.reduce((n, g) => n + g.answers, 0);
-			this.note = { ok: true, answers, round: got[0]?.round ?? 0, runs: got.length };
+			// An import run again (the same files twice) is harmless: said, and nothing saved.
+			const already =
+				got.length > 0 && got.every((g) => !g.imported)
+					? got
+							.flatMap((g) => g.alreadyRounds)
+							.filter((r, i, all) => all.indexOf(r) === i)
+							.sort((a, b) => a - b)
+					: null;
+			this.note = { ok: true, answers, round: got[0]?.round ?? 0, runs: got.length, already };
 		} finally {
 			this.uploading = false;
 		}

@@ -5,7 +5,7 @@
  * resume). Files mode's outputs come back through `importOutputs`, checked whole before anything
  * is saved.
  */
-import { importBatchOutputs } from '$lib/core/batch/import';
+import { importBatchOutputs, type ImportResult } from '$lib/core/batch/import';
 import type { BatchRunOptions, RoundSender } from '$lib/core/batch/rounds';
 import type { BatchSendMode, BatchStore } from '$lib/core/batch/store';
 import type { RunKey } from '$lib/core/layout';
@@ -70,7 +70,7 @@ export class BatchRunner {
 	async importOutputs(
 		options: BatchRunOptions,
 		files: { name: string; text: string }[]
-	): Promise<{ answers: number; round: number }> {
+	): Promise<ImportResult> {
 		const got = await importBatchOutputs(options, files);
 		this.inputs.clear();
 		return got;

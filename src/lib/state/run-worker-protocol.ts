@@ -48,7 +48,7 @@ export interface BatchOutputFile {
 export type BatchReply =
 	| {
 			ok: true;
-			imported?: { answers: number; round: number };
+			imported?: ImportResult;
 			/** A plan's import: per run that took answers. */
 			planImported?: ImportResult[];
 			text?: string | null;
