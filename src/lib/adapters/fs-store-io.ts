@@ -18,6 +18,9 @@ export { errorCode } from './fs-store-context';
  * Writes `data` to a temporary file beside `path` and syncs it; returns the temporary path. A
  * failed write (a full disk) removes the temporary file.
  */
+/** The name {@link writeTemp} gives a temporary file, `.<name>.tmp-<pid>-<8 hex>`; group 1 is the pid. */
+export const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
+
 export async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
 	const tmp = join(
 		dirname(path),

@@ -18,7 +18,7 @@ import { CheckpointError } from '../core/errors';
 import { runFilePath, type RunKey } from '../core/layout';
 import { coded } from '../core/said';
 import { runLabel } from '../core/store/checks';
-import { errorCode, placeNew, writeTemp } from './fs-store-io';
+import { errorCode, placeNew, TEMP_NAME, writeTemp } from './fs-store-io';
 import {
 	GONE,
 	judge,
@@ -88,9 +88,6 @@ export async function acquireLock(run: RunKey, path: string, options: LockOption
 	}
 	return info;
 }
-
-/** The name `writeTemp` gives a temporary file: `.<name>.tmp-<pid>-<8 hex>`. */
-const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{8}$/;
 
 /**
  * Removes the temporary files a writer of this run left when it died mid-write (SIGKILL, power

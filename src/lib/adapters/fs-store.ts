@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import type { BatchState, BatchStore, SavedBatchAnswer } from '../core/batch/store';
 import type { CallLog } from '../core/calls/types';
 import {
-	BATCH_DIR,
+	batchStatePath,
 	manifestPath,
 	RUN_ID_PATTERN,
 	runFolder,
@@ -139,7 +139,7 @@ export class FsStore implements CheckpointStore, CallLog, BatchStore, PlanSpendS
 	async #removeDeadTemps(run: RunKey): Promise<void> {
 		const dirs = new Set([
 			this.pathOf(runFolder(run)),
-			this.pathOf(`${runFolder(run)}/${BATCH_DIR}`),
+			dirname(this.pathOf(batchStatePath(run))),
 			...STAGE_FILE_NAMES.map((file) => dirname(this.pathOf(stageFilePath(run, file))))
 		]);
 		const removed = await removeDeadTemps([...dirs], this.#processes);
