@@ -1,5 +1,5 @@
 /**
- * Judge–judge agreement on the Results page and the review section's reach on Inspect (issue 33,
+ * Re-judging on the Run page, and judge–judge agreement on the Results page and the review section's reach on Inspect (issue 33,
  * items 12 and 13): a simulated run made in the browser is re-judged by a judge that disagrees
  * (the fake OpenAI server, `contrary-judge-script.ts`); Results then shows the two judges'
  * agreement per stage with labelled confusion matrices, κ "too small to say" under 10 decisions,
@@ -14,7 +14,13 @@ import { byTask } from '../fake-openai/by-task';
 import { startFakeOpenAI, type FakeOpenAI } from '../fake-openai/server';
 import { startBrowser, type E2E } from './browser';
 import { go } from './page-support';
-import { fillRunForm, loadSampleDataset, waitForRunStatus } from './run-support';
+import {
+	fillRunForm,
+	loadSampleDataset,
+	savedManifest,
+	storedRows,
+	waitForRunStatus
+} from './run-support';
 
 const SOURCE = 'jj-src';
 const REJUDGED = 'jj-src-j2';
@@ -82,6 +88,41 @@ describe('judge–judge agreement on Results; review from the top of a case', ()
 			.getByTestId('rejudge-status')
 			.filter({ hasText: `Re-judged into run ${REJUDGED}.` })
 			.waitFor({ timeout: 90_000 });
+		const error = await page.locator('[data-testid="rejudge"] [data-testid="run-error"]').count();
+		expect(error ? await page.getByTestId('run-error').last().innerText() : '').toBe('');
+
+		// The new run names its source; only judge calls reached the server, one per decision.
+		expect(await savedManifest(page, REJUDGED)).toMatchObject({
+			simulated: true,
+			models: { evaluated: 'simulated', judge: 'judge-2' },
+			rejudged_from: {
+				run_id: SOURCE,
+				stages: ['gen', 'dcg', 'ljp-direct', 'ljp-gold', 'ljp-interaction']
+			}
+		});
+		const stored = await storedRows<{ runId: string; file: string; json: string }>(
+			page,
+			'lexpilot-workbench',
+			'records'
+		);
+		const of = (runId: string, file: string) =>
+			stored
+				.filter((r) => r.runId === runId && r.file === file)
+				.map((r) => JSON.parse(r.json) as Record<string, unknown>);
+		const dcg = of(REJUDGED, 'DCG_results');
+		const ljp = ['LJP_direct', 'LJP_gold', 'LJP_interaction'].flatMap((f) => of(REJUDGED, f));
+		const decisions = of(REJUDGED, 'LCA_results').length + 2 * dcg.length + ljp.length;
+		expect(decisions).toBe(8 + 8 + 4 * 3);
+		expect(server.chatRequests.map((r) => r.prompt).filter((p) => p !== 'ping')).toHaveLength(
+			decisions
+		);
+		expect(dcg.every((d) => d.success === false)).toBe(true);
+		expect(of(REJUDGED, 'interaction')).toEqual(of(SOURCE, 'interaction'));
+		for (const width of [1366, 390]) {
+			await page.setViewportSize({ width, height: 900 });
+			await e.screenshot(`rejudge-${width}`, page.getByTestId('rejudge'));
+		}
+		await page.setViewportSize({ width: 1366, height: 900 });
 		e.assertClean();
 	});
 
