@@ -7,14 +7,15 @@
 import { loadDataset, type Dataset, type DatasetProblem } from '$lib/core/dataset/load';
 import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
+import type { RpcHandlers } from '$lib/adapters/worker-rpc';
 import { queryCases } from './case-filter';
 import {
+	type DatasetApi,
 	EAGER_CASES,
 	PROBLEMS_SENT,
 	type CasesRequest,
 	type QueryRequest,
 	type ReleaseRequest,
-	type WorkerRequest,
 	type LoadRequest,
 	type Post,
 	type ProblemList
@@ -123,7 +124,7 @@ export interface HandlerOptions {
 	chunkChars?: number;
 	/** @default EAGER_CASES */
 	eagerCases?: number;
-	/** Where a large dataset's cases are kept between requests. @default one per process */
+	/** Where a large dataset's cases are kept between requests. @default one per handler table */
 	kept?: Kept;
 }
 
@@ -250,20 +251,23 @@ export function handleReleaseRequest(request: ReleaseRequest, options: HandlerOp
 	if (kept.current?.handle === request.handle) kept.current = null;
 }
 
-/** Any request from the page. */
-export async function handleRequest(
-	request: WorkerRequest,
-	post: Post,
-	options: HandlerOptions = {}
-): Promise<void> {
-	switch (request.type) {
-		case 'load':
-			return handleLoadRequest(request, post, options);
-		case 'cases':
-			return handleCasesRequest(request, post, options);
-		case 'query':
-			return handleQueryRequest(request, post, options);
-		case 'release':
-			return handleReleaseRequest(request, options);
-	}
+/**
+ * The worker's calls (`dataset.worker.ts`, and the in-thread fallback): each request's messages
+ * go to the page as the call's events. Requests run one after another, in the order they came,
+ * so a query sent after a release sees it. Each table keeps its own large dataset.
+ */
+export function datasetHandlers(options: HandlerOptions = {}): RpcHandlers<DatasetApi> {
+	const own = { ...options, kept: options.kept ?? { current: null } };
+	let queue: Promise<unknown> = Promise.resolve();
+	const inOrder = (work: () => void | Promise<void>): Promise<void> => {
+		const run = queue.then(work);
+		queue = run.catch(() => undefined);
+		return run;
+	};
+	return {
+		load: (request, { emit }) => inOrder(() => handleLoadRequest(request, emit, own)),
+		cases: (request, { emit }) => inOrder(() => handleCasesRequest(request, emit, own)),
+		query: (request, { emit }) => inOrder(() => handleQueryRequest(request, emit, own)),
+		release: (request) => inOrder(() => handleReleaseRequest(request, own))
+	};
 }

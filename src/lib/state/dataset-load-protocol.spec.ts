@@ -4,16 +4,22 @@
  * because both sides are tested against the same recorded exchange (`exchange`) and the same
  * factory datasets: a message the worker posts is what the receiver must read.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { datasetBytes, validCase, validCases } from '../../../tests/fixtures/datasets/factory';
 import { loadDataset } from '$lib/core/dataset/load';
 import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
 import {
+	inThreadPort,
+	type RpcPort,
+	type RpcReply,
+	type RpcRequest
+} from '$lib/adapters/worker-rpc';
+import {
 	capProblems,
 	chunkCases,
+	datasetHandlers,
 	handleLoadRequest,
-	handleRequest,
 	type HandlerOptions,
 	type Kept
 } from './dataset-load-handler';
@@ -26,8 +32,7 @@ import {
 	type Progress,
 	type WorkerRequest
 } from './dataset-load-protocol';
-import { createInlineLoader } from './dataset-inline-loader';
-import { createWorkerLoader, type WorkerLike } from './dataset-loader';
+import { inThreadLoader, workerLoader } from './dataset-loader';
 
 /** Runs the worker's side and records every message with its transfer list. */
 async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {
@@ -190,14 +195,12 @@ describe('LoadReceiver', () => {
 	});
 });
 
-describe('createInlineLoader with structured cloning', () => {
+describe('the loader in this thread, with structured cloning', () => {
 	it('sends every message across a clone boundary, transfers the bytes and gives them back', async () => {
 		const bytes = datasetBytes([validCase(1), validCase(2)]);
 		const original = bytes.slice();
 		const progress: Progress[] = [];
-		const outcome = await createInlineLoader({ clone: true }).load(bytes, {}, (p) =>
-			progress.push(p)
-		);
+		const outcome = await inThreadLoader().load(bytes, {}, (p) => progress.push(p));
 		// Transferred, not copied: the caller's view is detached.
 		expect(bytes.byteLength).toBe(0);
 		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
@@ -208,50 +211,48 @@ describe('createInlineLoader with structured cloning', () => {
 	});
 });
 
-/** A Worker stand-in that runs the real handler, so the client's routing is what is tested. */
-class FakeWorker implements WorkerLike {
-	onmessage: WorkerLike['onmessage'] = null;
-	onerror: WorkerLike['onerror'] = null;
-	onmessageerror: WorkerLike['onmessageerror'] = null;
+/** A Worker stand-in that runs the real handlers, so the client's routing is what is tested. */
+class FakeWorker implements RpcPort {
+	onmessage: RpcPort['onmessage'] = null;
+	onerror: RpcPort['onerror'] = null;
+	onmessageerror: RpcPort['onmessageerror'] = null;
 	terminated = false;
 	requests: WorkerRequest[] = [];
 	readonly kept: Kept = { current: null };
-	#queue: Promise<void> = Promise.resolve();
+	#inner: RpcPort;
 	constructor(
-		private readonly answer: boolean,
-		private readonly eagerCases?: number
-	) {}
-	postMessage(message: WorkerRequest): void {
-		this.requests.push(message);
-		if (!this.answer) return;
-		// One request after another, every reply cloned, as a worker does.
-		const request = structuredClone(message);
-		this.#queue = this.#queue.then(() =>
-			handleRequest(
-				request,
-				(m) => {
-					const data = structuredClone(m);
-					setTimeout(() => this.onmessage?.({ data } as MessageEvent<LoadResponse>), 0);
-				},
-				{ kept: this.kept, eagerCases: this.eagerCases, chunkCases: 3 }
-			)
+		public answer: boolean,
+		eagerCases?: number
+	) {
+		// The real handlers, every message cloned, as a worker does.
+		this.#inner = inThreadPort(() =>
+			datasetHandlers({ kept: this.kept, eagerCases, chunkCases: 3 })
 		);
+		this.#inner.onmessage = (event: MessageEvent<RpcReply>) => this.onmessage?.(event);
+	}
+	postMessage(message: RpcRequest, transfer?: Transferable[]): void {
+		if (message.rpc === 'call') this.requests.push(message.call as WorkerRequest);
+		// A worker that never answers: it has not loaded yet.
+		if (this.answer) this.#inner.postMessage(message, transfer);
 	}
 	terminate(): void {
 		this.terminated = true;
+		this.#inner.terminate();
 	}
 }
 
-describe('createWorkerLoader', () => {
+describe('workerLoader', () => {
 	it('routes replies by request, and a dying worker fails its loads and is replaced', async () => {
 		const workers: FakeWorker[] = [];
-		let answer = false;
-		const loader = createWorkerLoader(() => {
-			const w = new FakeWorker(answer);
+		const loader = workerLoader(() => {
+			const w = new FakeWorker(true);
 			workers.push(w);
 			return w;
 		});
+		expect((await loader.load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
+		workers[0].answer = false;
 		const stuck = loader.load(datasetBytes([validCase(1)]), {});
+		await vi.waitFor(() => expect(workers[0].requests).toHaveLength(2));
 		workers[0].onerror?.({ message: 'Out of memory' } as ErrorEvent);
 		const failed = await stuck;
 		expect(failed).toEqual({
@@ -261,13 +262,12 @@ describe('createWorkerLoader', () => {
 		});
 		expect(workers[0].terminated).toBe(true);
 
-		answer = true;
 		const [a, b] = await Promise.all([
 			loader.load(datasetBytes([validCase(1)]), {}),
 			loader.load(datasetBytes([{}]), {})
 		]);
 		expect(workers.length).toBe(2);
-		expect(workers[1].requests.map((r) => r.id)).toEqual([2, 3]);
+		expect(workers[1].requests.map((r) => r.id)).toEqual([3, 4]);
 		expect(a.kind).toBe('valid');
 		expect(b.kind).toBe('invalid');
 	});
@@ -278,7 +278,7 @@ describe('a large dataset (more cases than eagerCases)', () => {
 		const cases = validCases(10);
 		const bytes = datasetBytes(cases);
 		const workers: FakeWorker[] = [];
-		const loader = createWorkerLoader(() => {
+		const loader = workerLoader(() => {
 			const w = new FakeWorker(true, 4);
 			workers.push(w);
 			return w;
@@ -305,7 +305,8 @@ describe('a large dataset (more cases than eagerCases)', () => {
 		const progress: Progress[] = [];
 		const all = await loader.cases(outcome.handle, 10, (p) => progress.push(p));
 		if (!all.ok) throw new Error(all.message);
-		const expected = await loadDataset(bytes);
+		// The loader moved `bytes` to the worker: the expected cases come from a copy.
+		const expected = await loadDataset(datasetBytes(cases));
 		if (!expected.ok) throw new Error('expected a valid dataset');
 		expect(all.cases).toEqual(expected.dataset.cases);
 		expect(progress.at(-1)).toEqual({ phase: 'receiving', done: 10, total: 10 });
@@ -322,7 +323,7 @@ describe('a large dataset (more cases than eagerCases)', () => {
 describe('release', () => {
 	it('frees the kept dataset it names, leaves any other, and never starts a worker', async () => {
 		const workers: FakeWorker[] = [];
-		const loader = createWorkerLoader(() => {
+		const loader = workerLoader(() => {
 			const w = new FakeWorker(true, 4);
 			workers.push(w);
 			return w;
@@ -393,23 +394,23 @@ describe('a Blob source', () => {
 		const head = sent.find((s) => s.message.type === 'valid')!;
 		expect(head.transfer).toEqual([]);
 		expect(head.message).toEqual(expect.objectContaining({ bytes: null }));
-		const outcome = await createInlineLoader({ clone: true }).load(new Blob([bytes]), {});
+		const outcome = await inThreadLoader().load(new Blob([bytes]), {});
 		expect(outcome).toEqual(expect.objectContaining({ kind: 'valid', bytes: null }));
 	});
 });
 
-describe('createWorkerLoader when no worker can start', () => {
-	it('uses the fallback loader, or says why it failed', async () => {
+describe('workerLoader when no worker can start', () => {
+	it('loads in this thread instead', async () => {
 		const refuse = () => {
 			throw new Error('blocked by CSP');
 		};
-		const withFallback = createWorkerLoader(refuse, createInlineLoader());
-		expect((await withFallback.load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
-		const without = createWorkerLoader(refuse);
-		expect(await without.load(datasetBytes([validCase(1)]), {})).toEqual({
-			kind: 'failed',
-			bytes: null,
-			message: 'no validation worker could be started: blocked by CSP'
-		});
+		expect((await workerLoader(refuse).load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
+		// A worker whose script the host blocks fails before it answers: the same.
+		const blocked = new FakeWorker(false);
+		const loader = workerLoader(() => blocked);
+		const pending = loader.load(datasetBytes([validCase(1)]), {});
+		await vi.waitFor(() => expect(blocked.requests).toHaveLength(1));
+		blocked.onerror?.({ message: '' } as ErrorEvent);
+		expect((await pending).kind).toBe('valid');
 	});
 });

@@ -68,6 +68,14 @@ export type ReleaseRequest = { type: 'release'; id: number; handle: number };
 /** Everything the page sends the worker. */
 export type WorkerRequest = LoadRequest | CasesRequest | QueryRequest | ReleaseRequest;
 
+/** The dataset worker's calls (`worker-rpc`): each request's messages come as its events. */
+export type DatasetApi = {
+	load: { call: LoadRequest; event: LoadResponse; result: void };
+	cases: { call: CasesRequest; event: LoadResponse; result: void };
+	query: { call: QueryRequest; event: LoadResponse; result: void };
+	release: { call: ReleaseRequest; result: void };
+};
+
 /** How far a load has got: the loader's phases, then `receiving` (cases arrived on the page). */
 export type Progress = LoadProgress | { phase: 'receiving'; done: number; total: number };
 

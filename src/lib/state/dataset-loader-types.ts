@@ -1,7 +1,6 @@
 /**
- * What a dataset loader offers the page, whichever thread it parses in: `dataset-loader.ts`
- * (the worker, and the choice between the two) and `dataset-inline-loader.ts` (this thread,
- * loaded lazily by the former) both implement it, so neither imports the other's types back.
+ * What a dataset loader offers the page, whichever thread it parses in (`dataset-loader.ts`:
+ * the worker, or this thread when none can run).
  */
 import type { LoadOptions } from '$lib/core/dataset/load';
 import type { Case } from '$lib/core/dataset/types';

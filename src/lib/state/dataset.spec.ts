@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { overwriteGetLocale } from '$lib/paraglide/runtime';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { loadDataset } from '$lib/core/dataset/load';
 import { coreTexts } from './core-text.svelte';
 import { DatasetState } from './dataset.svelte';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
+import { inThreadLoader } from './dataset-loader';
 
 const encoder = new TextEncoder();
 const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value));
@@ -261,8 +262,7 @@ describe('DatasetState', () => {
 	});
 
 	it('keeps the dataset in use when the loader dies, and says to open the file again', async () => {
-		const { createInlineLoader } = await import('./dataset-inline-loader');
-		const inline = createInlineLoader();
+		const inline = inThreadLoader();
 		let dies = false;
 		const state = new DatasetState({
 			store: null,
@@ -282,8 +282,7 @@ describe('DatasetState', () => {
 	});
 
 	it('keeps the cases of a large dataset in the loader until asked, and lists them from there', async () => {
-		const { createInlineLoader } = await import('./dataset-inline-loader');
-		const inline = createInlineLoader({ clone: true, eagerCases: 2 });
+		const inline = inThreadLoader({ eagerCases: 2 });
 		const released: number[] = [];
 		const state = new DatasetState({
 			store: null,
@@ -339,10 +338,14 @@ describe('DatasetState', () => {
 		};
 		const state = new DatasetState({ store: freshStore(), load });
 		const opening = state.open(bytesOf([validCase('P-1')]), { fileName: 'p.json' });
-		await new Promise((ok) => setTimeout(ok, 0));
+		// The progress crosses the loader's thread boundary: wait until it has.
+		await vi.waitFor(() =>
+			expect(state.loading?.progress).toEqual(
+				expect.objectContaining({ phase: 'reading', done: 5 })
+			)
+		);
 		expect(state.status).toBe('loading');
 		expect(state.loading?.fileName).toBe('p.json');
-		expect(state.loading?.progress).toEqual(expect.objectContaining({ phase: 'reading', done: 5 }));
 		await state.forget();
 		release();
 		await opening;

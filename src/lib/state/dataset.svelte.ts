@@ -24,7 +24,7 @@ import {
 } from './dataset-load-protocol';
 import {
 	defaultDatasetLoader,
-	lazyInlineLoader,
+	inThreadLoader,
 	type DatasetLoader,
 	type QueryOutcome
 } from './dataset-loader';
@@ -122,7 +122,7 @@ export class DatasetState {
 	#fetch: typeof fetch | undefined;
 
 	constructor(deps: DatasetStateDeps = {}) {
-		this.#loader = deps.loader ?? lazyInlineLoader({ load: deps.load });
+		this.#loader = deps.loader ?? inThreadLoader({ load: deps.load });
 		this.#store = deps.store ?? null;
 		this.#fetch = deps.fetch;
 	}

@@ -18,22 +18,39 @@ afterEach(() => {
 const loaded = (sha256: string) =>
 	({ manifest: { dataset: { sha256 } }, table: { case_numbers: ['1'] } }) as unknown as LoadedRun;
 
-/** A worker that never answers, and fails to load when `fail` is called. */
-function stubWorker() {
-	const made: { onerror: ((e: { message: string }) => void) | null }[] = [];
+/**
+ * A stand-in worker: it answers the calls `answer` lets through, and dies when `fail` is called
+ * once it holds `posts` calls in all (calls reach it a macrotask or two after they are made).
+ */
+function stubWorker(answer: (kind: string) => unknown | undefined = () => undefined) {
+	let posted = 0;
+	const made: {
+		onerror: ((e: { message: string }) => void) | null;
+		onmessage: ((e: { data: unknown }) => void) | null;
+	}[] = [];
 	vi.stubGlobal(
 		'Worker',
 		class {
-			onmessage = null;
+			onmessage: ((e: { data: unknown }) => void) | null = null;
 			onerror: ((e: { message: string }) => void) | null = null;
 			constructor() {
 				made.push(this);
 			}
-			postMessage() {}
+			postMessage(message: { rpc: string; id: number; kind: string }) {
+				posted++;
+				const result = answer(message.kind);
+				if (result !== undefined) {
+					setTimeout(() => this.onmessage?.({ data: { rpc: 'result', id: message.id, result } }));
+				}
+			}
 			terminate() {}
 		}
 	);
-	return { fail: (message: string) => made[0].onerror?.({ message }) };
+	const fail = async (message: string, posts: number) => {
+		await vi.waitFor(() => expect(posted).toBe(posts));
+		made.at(-1)?.onerror?.({ message });
+	};
+	return { fail, made };
 }
 
 describe('StatsClient', () => {
@@ -50,23 +67,35 @@ describe('StatsClient', () => {
 		);
 	});
 
-	it('words a worker that cannot start, or is stopped, in the interface language', async () => {
-		overwriteGetLocale(() => 'zh-CN');
+	it('answers in this thread when the worker cannot start', async () => {
 		const worker = stubWorker();
 		const client = new StatsClient();
+		const pending = client.intervals([]);
+		await worker.fail('', 1);
+		await expect(pending).resolves.toEqual({});
+		// The page stays on its own thread: no second worker is made.
+		await expect(client.intervals([])).resolves.toEqual({});
+		expect(worker.made).toHaveLength(1);
+	});
+
+	it('words a worker that dies after it ran, or is stopped, in the interface language', async () => {
+		overwriteGetLocale(() => 'zh-CN');
+		const worker = stubWorker((kind) => (kind === 'intervals' ? {} : undefined));
+		const client = new StatsClient();
+		await expect(client.intervals([])).resolves.toEqual({});
 		const pending = client.compare(loaded('a'), loaded('a'));
-		worker.fail('');
-		await expect(pending).rejects.toThrow('统计工作线程出错：它无法启动');
+		await worker.fail('', 2);
+		await expect(pending).rejects.toThrow('统计工作线程意外停止。');
 
 		const again = client.compare(loaded('a'), loaded('a'));
+		await vi.waitFor(() => expect(worker.made).toHaveLength(2));
 		client.terminate();
 		await expect(again).rejects.toThrow('统计工作线程已停止。');
 
 		overwriteGetLocale(() => baseLocale);
-		const third = new StatsClient();
-		const failing = stubWorker();
-		const last = third.intervals([]);
-		failing.fail('SyntaxError: bad script');
+		await expect(client.intervals([])).resolves.toEqual({});
+		const last = client.compare(loaded('a'), loaded('a'));
+		await worker.fail('SyntaxError: bad script', 5);
 		await expect(last).rejects.toThrow('The statistics worker failed: SyntaxError: bad script');
 	});
 });

@@ -1,9 +1,9 @@
 /**
- * The Results page's statistics worker: bootstrap intervals and paired comparisons off the main
- * thread, so 5 runs × 432 cases × 2,000 resamples never freeze the page.
+ * The Results page's statistics worker: bootstrap intervals, paired comparisons and the
+ * leaderboard off the main thread, so 5 runs × 432 cases × 2,000 resamples never freeze the page.
  */
-import { handleStatsRequest, type StatsRequest } from './stats-protocol';
+/// <reference lib="webworker" />
+import { serveRpc } from '$lib/adapters/worker-rpc';
+import { statsHandlers, type StatsApi } from './stats-protocol';
 
-self.onmessage = (event: MessageEvent<StatsRequest>) => {
-	self.postMessage(handleStatsRequest(event.data));
-};
+serveRpc<StatsApi>(self as unknown as DedicatedWorkerGlobalScope, statsHandlers);
