@@ -96,6 +96,8 @@ export class FakeBatches {
 	readonly batches = new Map<string, StoredBatch>();
 	/** Every line a batch ran through the handler, in order. */
 	readonly lines: FakeBatchLine[] = [];
+	/** Every file deleted (`DELETE /files/{id}`), in order. */
+	readonly deleted: string[] = [];
 	/** The batch of every `POST /batches/{id}/cancel`, in order. */
 	readonly cancels: string[] = [];
 	readonly #handler: Handler;
@@ -122,10 +124,16 @@ export class FakeBatches {
 		if (moved) return { status: moved.status, json: {}, headers: { location: moved.location } };
 		if (kind === 'files') {
 			if (method === 'POST' && !id) return this.#upload(body, headers);
+			if (method === 'GET' && !id) return this.#listFiles();
 			const file = id ? this.files.get(id) : undefined;
 			if (!file) return notFound(`No such file: ${id}`);
 			if (method === 'GET' && action === 'content') return { status: 200, bytes: file.bytes };
 			if (method === 'GET' && !action) return { status: 200, json: fileObject(file) };
+			if (method === 'DELETE' && !action) {
+				this.files.delete(file.id);
+				this.deleted.push(file.id);
+				return { status: 200, json: { id: file.id, object: 'file', deleted: true } };
+			}
 		}
 		if (kind === 'batches') {
 			if (method === 'POST' && !id) return this.#create(body);
@@ -146,6 +154,21 @@ export class FakeBatches {
 
 	close(): void {
 		for (const timer of this.#timers) clearTimeout(timer);
+	}
+
+	/** `GET /files`: every file, newest first, in one page. */
+	#listFiles(): BatchReply {
+		const data = [...this.files.values()].reverse().map(fileObject);
+		return {
+			status: 200,
+			json: {
+				object: 'list',
+				data,
+				first_id: data[0]?.id ?? null,
+				last_id: data.at(-1)?.id ?? null,
+				has_more: false
+			}
+		};
 	}
 
 	/** `GET /batches`: every batch, newest first, in one page. */

@@ -16,7 +16,7 @@ import { escapeControl } from '../../lib/core/text/escape-control';
 import { parseStages, RUN_OPTIONS } from '../commands/run';
 import { readStageInputs, stageArgsFrom } from '../commands/stage';
 import type { CliIo } from '../types';
-import { batchFolder } from './batch-flags';
+import { batchFolder, batchLimits } from './batch-flags';
 import { batchRunOptions, runBatchCli } from './run-batch';
 import { importedText, importIntoPlan } from './plan-import';
 import { isPlan } from '../plan/plan-args';
@@ -38,6 +38,7 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		stages: stageList,
 		batch,
 		'batch-dir': dir,
+		'batch-max-tokens': maxTokens,
 		'allow-missing': allowMissing,
 		model: models = [],
 		repetitions,
@@ -70,10 +71,11 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		files.push({ name, text: await readFile(path, 'utf8') });
 	}
 	const stages = parseStages(stageList);
+	const limits = batchLimits(maxTokens);
 	const rest = args.filter((a) => !positionals.includes(a));
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
-		const shared = { stages, mode: 'files' as const, batchDir: dir, args: rest };
+		const shared = { stages, mode: 'files' as const, batchDir: dir, limits, args: rest };
 		return importIntoPlan(files, flags, planFlags, shared, allowMissing === true, io);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io);
@@ -84,6 +86,7 @@ export async function batchImport(args: string[], io: CliIo): Promise<number> {
 		stages,
 		mode: 'files' as const,
 		folder: batchFolder(dir, parsed.options.outputRoot, io.cwd),
+		limits,
 		args: rest
 	};
 	const got = await importBatchOutputs(await batchRunOptions(cli, io), files, { allowMissing });

@@ -5,6 +5,7 @@
  * endpoints and keys; files mode: its own folder under the batch folder). Prints one line per
  * change of a round, prefixed with the run, then the plan's summary (`plan-batch-summary.ts`).
  */
+import type { BatchFileLimits } from '../../lib/core/batch/limits';
 import type { BatchSendMode } from '../../lib/core/batch/store';
 import type { StageName } from '../../lib/core/engine/types';
 import { runName } from '../../lib/core/layout';
@@ -24,6 +25,8 @@ export interface PlanBatchFlags {
 	mode: BatchSendMode;
 	/** `--batch-dir` as typed. */
 	batchDir: string | undefined;
+	/** Input-file limits (`--batch-max-tokens`), the same for every run. */
+	limits?: BatchFileLimits;
 	/** The command's arguments, for the one that continues the plan. */
 	args: readonly string[];
 }

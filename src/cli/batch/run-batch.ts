@@ -8,6 +8,7 @@ import { providerSender } from '../../lib/core/batch/provider';
 import type { BatchRunOptions, RoundSender } from '../../lib/core/batch/rounds';
 import { filesSender } from '../../lib/core/batch/files-sender';
 import { runBatchFolder } from '../../lib/core/batch/file-names';
+import type { BatchFileLimits } from '../../lib/core/batch/limits';
 import type { BatchRoundFile, BatchSendMode, BatchState } from '../../lib/core/batch/store';
 import { failedCount, type RoundOutcome } from '../../lib/core/batch/outcome';
 import type { StageName } from '../../lib/core/engine/types';
@@ -38,6 +39,8 @@ export interface BatchCli {
 	mode: BatchSendMode;
 	/** The batch folder (files mode). */
 	folder: string;
+	/** Input-file limits (`--batch-max-tokens`). @default DEFAULT_BATCH_LIMITS */
+	limits?: BatchFileLimits;
 	/** The run's arguments after `run`, for the command to continue with. */
 	args: readonly string[];
 }
@@ -64,9 +67,10 @@ export async function runSender(cli: BatchCli, options: BatchRunOptions, io: Cli
 					endpoints: cli.parsed.options.roles,
 					retry: { retries: options.settings?.retries },
 					pollMs,
-					maxPollMs: pollMs && pollMs * 8
+					maxPollMs: pollMs && pollMs * 8,
+					limits: cli.limits
 				})
-			: filesSender(roundFileOpener(folder));
+			: filesSender(roundFileOpener(folder), cli.limits);
 	return { run, folder, sender };
 }
 

@@ -18,6 +18,7 @@ import {
 	BATCH_HELP,
 	BATCH_OPTIONS,
 	batchFolder,
+	batchLimits,
 	batchMode,
 	EXIT_WAITING
 } from '../batch/batch-flags';
@@ -140,12 +141,14 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		plan,
 		batch,
 		'batch-dir': batchDir,
+		'batch-max-tokens': batchMaxTokens,
 		prices,
 		'spend-cap': spendCap,
 		...values
 	} = all;
 	const spendFlags = { prices, 'spend-cap': spendCap };
 	const mode = batchMode(batch);
+	const limits = batchLimits(batchMaxTokens);
 	const stages = parseStages(values.stages);
 	// "auto" is no number: it skips the shared flag's range check (1-64), which a number gets.
 	const auto = values.concurrency?.trim() === 'auto';
@@ -154,7 +157,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 		withAutoHint(() => generationOptionsFrom(f, env));
 	const planFlags = { models, repetitions, plan };
 	if (isPlan(planFlags)) {
-		if (mode) return runPlanInBatch(flags, planFlags, { stages, mode, batchDir, args }, io);
+		if (mode) return runPlanInBatch(flags, planFlags, { stages, mode, batchDir, limits, args }, io);
 		return runPlanCommand(flags, planFlags, stages, auto, io, resolveOptions, spendFlags);
 	}
 	const parsed = stageArgsFrom({ ...flags, model: models[0] }, io, resolveOptions);
@@ -162,7 +165,7 @@ async function runEverything(args: string[], io: CliIo): Promise<number> {
 	const inputs = await readStageInputs(parsed, io);
 	if (mode) {
 		const folder = batchFolder(batchDir, options.outputRoot, io.cwd);
-		return runBatchCli({ parsed, inputs, stages, mode, folder, args }, io);
+		return runBatchCli({ parsed, inputs, stages, mode, folder, limits, args }, io);
 	}
 
 	const printer = createRunProgressPrinter(io);

@@ -255,6 +255,7 @@ export const CORE_TEXTS = {
 	cmp_note_incomplete: ['side', 'file'],
 	// Batch mode (batch/*). `file` is an output file's name as given, `id` a custom_id as read (clipped).
 	batch_request_too_large: ['bytes', 'max'],
+	batch_request_over_budget: ['tokens', 'max'],
 	batch_id_unknown: ['file', 'line', 'id'],
 	batch_id_other_run: ['file', 'line', 'id'],
 	batch_id_twice: ['file', 'line', 'id', 'firstFile', 'firstLine'],

@@ -236,6 +236,7 @@ const SAY: Sayers = {
 	resume_different_inputs_rejudged: (p) => m.core_resume_different_inputs_rejudged(p),
 	// Batch mode (batch/*).
 	batch_request_too_large: (p) => m.core_batch_request_too_large(p),
+	batch_request_over_budget: (p) => m.core_batch_request_over_budget(p),
 	batch_id_unknown: (p) => m.core_batch_id_unknown(p),
 	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
 	batch_id_twice: (p) => m.core_batch_id_twice(p),

@@ -143,6 +143,95 @@ describe('run --batch provider (CLI process)', { timeout: 120_000 }, () => {
 		}
 	);
 
+	it('killed with SIGKILL while a round is uploaded, started again: no upload left unused at the provider, same records', async () => {
+		const server = await serve(byTask(simulatedScript), { delayMs: 300 });
+		const expected = await interactive(server);
+		const asked = server.chatRequests.length;
+		const root = join(tmp, `killed-upload-${Date.now()}`);
+		const uploading = (s: StateLike) =>
+			s.rounds.some((r) => r.round === 2 && r.files.some((f) => f.sha256 && !f.file_id));
+		const killed = await runCliAsProcess(
+			runArgs(root, '--batch', 'provider'),
+			env(server),
+			(child) => {
+				void waitForState(root, uploading).then(() => child.kill('SIGKILL'));
+			}
+		);
+		expect(killed.code).toBe(137);
+		const again = await runCliAsProcess(runArgs(root, '--batch', 'provider'), env(server));
+		expect(again.code, again.stderr).toBe(0);
+		expect(await records(root)).toEqual(expected);
+		expectEachSentOnce(server, asked);
+		const used = new Set([...server.batches.batches.values()].map((b) => b.input_file_id));
+		const unused = [...server.batches.files.values()].filter(
+			(f) => f.purpose === 'batch' && !used.has(f.id)
+		);
+		expect(unused).toEqual([]);
+	});
+
+	it('--batch-max-tokens cuts each round into batches under the budget, one at a time a model: the same records', async () => {
+		const server = await serve();
+		const expected = await interactive(server);
+		const asked = server.chatRequests.length;
+		const root = join(tmp, 'budget');
+		const budget = 30_000;
+		const r = await runCliAsProcess(
+			runArgs(root, '--batch', 'provider', '--batch-max-tokens', String(budget)),
+			env(server)
+		);
+		expect(r.code, r.stderr).toBe(0);
+		expect(await records(root)).toEqual(expected);
+		expectEachSentOnce(server, asked);
+		const batches = [...server.batches.batches.values()];
+		const state = JSON.parse(await readFile(join(await batchFolder(root), 'state.json'), 'utf8'));
+		expect(batches.length).toBeGreaterThan(state.rounds.length * 2);
+		for (const batch of batches) {
+			const input = server.batches.files.get(batch.input_file_id)!;
+			const lines = input.bytes.toString('utf8').split('\n').filter(Boolean);
+			const tokens = lines
+				.map((l) => JSON.parse(l).body)
+				.reduce(
+					(sum, body) =>
+						sum +
+						body.max_tokens +
+						body.messages.reduce((n: number, m: { content: string }) => n + m.content.length, 0),
+					0
+				);
+			expect(tokens, batch.id).toBeLessThanOrEqual(budget);
+		}
+		// One model's batches one at a time: each made after the one before it was done.
+		const byFile = (id: string) => server.batches.files.get(id)!.filename;
+		const group = (b: (typeof batches)[number]) =>
+			byFile(b.input_file_id).replace(/-\d+-[0-9a-f]{16}\.jsonl$/, '');
+		const lineOrder = server.batches.lines.map((l) => l.batchId);
+		for (const [i, b] of batches.entries()) {
+			const next = batches.slice(i + 1).find((n) => group(n) === group(b));
+			if (next) expect(lineOrder.lastIndexOf(b.id)).toBeLessThan(lineOrder.indexOf(next.id));
+		}
+	});
+
+	it('--batch-max-tokens: a budget that is not a whole number of tokens, or one request over it, is refused by name', async () => {
+		const server = await serve();
+		const root = join(tmp, 'budget-bad');
+		const bad = await runCliAsProcess(
+			runArgs(root, '--batch', 'provider', '--batch-max-tokens', '5e3'),
+			env(server)
+		);
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toContain(
+			'--batch-max-tokens: "5e3" is not a budget; give a whole number of tokens from 1000 to 10000000000'
+		);
+		const over = await runCliAsProcess(
+			runArgs(root, '--batch', 'provider', '--batch-max-tokens', '8000'),
+			env(server)
+		);
+		expect(over.code).toBe(2);
+		expect(over.stderr).toMatch(
+			/one request is about \d+ enqueued tokens \(its prompt's characters plus its max_tokens\), more than the batch token budget \(8000, --batch-max-tokens\) lets one batch hold: raise the budget/
+		);
+		expect(server.batches.files.size).toBe(0);
+	});
+
 	it('stopped (Ctrl+C) while a round is out: says so, and the same command polls it', async () => {
 		const server = await serve(byTask(simulatedScript), { delayMs: 300 });
 		const expected = await interactive(server);

@@ -86,7 +86,11 @@ export function expectEachSentOnce(server: FakeOpenAI, asked: number): void {
 
 /** The part of a saved round state (`batch/state.json`) the CLI specs wait on. */
 export type StateLike = {
-	rounds: { round: number; status: string; files: { batch_id?: string }[] }[];
+	rounds: {
+		round: number;
+		status: string;
+		files: { batch_id?: string; file_id?: string; sha256?: string }[];
+	}[];
 };
 
 /** Where the CLI specs kill a provider-mode run (SIGKILL) before starting it again. */

@@ -8,7 +8,7 @@ import { endpointKey } from '../names';
 import { publicBaseUrl } from '../model/base-url';
 import type { PendingRequest } from './client';
 import { groupFileBase, roundFileName } from './file-names';
-import { DEFAULT_BATCH_LIMITS, type BatchFileLimits } from './limits';
+import { DEFAULT_BATCH_LIMITS, enqueuedTokens, type BatchFileLimits } from './limits';
 import { RoundSplitter, type LineSink } from './split';
 import type { BatchRoundFile } from './store';
 
@@ -34,7 +34,8 @@ export function groupRequests(requests: readonly PendingRequest[]): PendingReque
 
 /**
  * Writes the round's input files through `open(name)` (`name` from `roundFileName`) and returns
- * what each holds. `endpoint` in the result is the public form of the base URL (no key).
+ * what each holds; with a token budget (`limits.maxTokens`) a group is cut where the next
+ * request's estimated enqueued tokens would pass it. `endpoint` in the result is the public form of the base URL (no key).
  */
 export async function writeRoundFiles(
 	requests: readonly PendingRequest[],
@@ -47,7 +48,8 @@ export async function writeRoundFiles(
 		const { baseURL, body } = group[0];
 		const base = await groupFileBase(baseURL, body.model);
 		const splitter = new RoundSplitter((i) => open(roundFileName(round, base, i)), limits);
-		for (const r of group) await splitter.add(requestLine(r));
+		const budget = limits.maxTokens !== undefined;
+		for (const r of group) await splitter.add(requestLine(r), budget ? enqueuedTokens(r.body) : 0);
 		for (const file of await splitter.close()) {
 			out.push({
 				name: roundFileName(round, base, file.index),

@@ -15,7 +15,7 @@
  * lines × the answer bound ({@link downloadBytes}). What the provider says (a status, its
  * errors, an error body) is kept bounded in the saved state and escaped wherever it is shown.
  */
-import OpenAI, { APIConnectionError, APIError, toFile } from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { ModelCallError, UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
@@ -43,6 +43,7 @@ import { BatchOutputReader, type BatchAnswer } from './output';
 import type { PendingRequest } from './client';
 import type { RoundSender } from './sender';
 import type { LineSink } from './split';
+import { groupOf, uploadRound, type Uploader } from './uploads';
 import { reasonsText, type BatchRoundFile } from './store';
 
 export interface ProviderSendOptions {
@@ -137,9 +138,15 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 		return got.value;
 	};
 
+	const uploader: Uploader = {
+		files: (file) => sdkOf(endpointOf(file)).files,
+		retrying,
+		providerId
+	};
+
 	return {
 		mode: 'provider',
-		async send(requests, round, signal, onFiles) {
+		async send(requests, round, signal, onFiles, earlier = []) {
 			const texts = new Map<string, string[]>();
 			const open = async (name: string): Promise<LineSink> => {
 				const lines: string[] = [];
@@ -149,33 +156,22 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			// Each role's requests go to that role's endpoint as this sender knows it (with its key).
 			const routed = requests.map((r) => ({ ...r, baseURL: options.endpoints[r.role].baseURL }));
 			const files = await writeRoundFiles(routed, round, open, options.limits);
-			// Every file uploaded first (uploads cost nothing and are saved together), then each
-			// batch made and saved at once; a crash between the two is found again by `collect`.
-			const sent: BatchRoundFile[] = [];
-			for (const file of files) {
-				signal?.throwIfAborted();
-				const text = texts.get(file.name)!.join('');
-				texts.delete(file.name);
-				const bytes = new TextEncoder().encode(text);
-				const uploaded = await retrying(
-					'POST /files',
-					async () =>
-						sdkOf(endpointOf(file)).files.create({
-							file: await toFile(bytes, file.name.replace('/', '-')),
-							purpose: 'batch'
-						}),
-					signal
-				);
-				sent.push({ ...file, file_id: providerId(uploaded.id, 'POST /files') });
-			}
-			await onFiles?.(sent.map((f) => ({ ...f })));
+			// Every file uploaded first (uploads cost nothing; `uploads.ts`), then each batch made
+			// and saved at once; a crash between the two is found again by `collect`.
+			const sent = await uploadRound(files, texts, earlier, uploader, signal, onFiles);
+			const told = () => onFiles?.(sent.map((f) => ({ ...f })));
+			// Under a token budget a model's batches go one at a time: the next is made by
+			// `collect` when the one before is done, so the provider's queue holds one budget.
+			const made = new Set<string>();
 			for (const file of sent) {
-				const made = await createBatch(file.file_id!, file, signal);
+				if (options.limits?.maxTokens !== undefined && made.has(groupOf(file))) continue;
+				made.add(groupOf(file));
+				const batch = await createBatch(file.file_id!, file, signal);
 				Object.assign(file, {
-					batch_id: providerId(made.id, 'POST /batches'),
-					status: statusOf(made.status)
+					batch_id: providerId(batch.id, 'POST /batches'),
+					status: statusOf(batch.status)
 				});
-				await onFiles?.(sent.map((f) => ({ ...f })));
+				await told();
 			}
 			return sent;
 		},
@@ -190,59 +186,70 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 			const maxTokens = pending.reduce((most, p) => Math.max(most, p.body.max_tokens), 1);
 			/** Files whose requests failed unanswered (too large to read, a failed batch), and why. */
 			const unread: { file: BatchRoundFile; code: string; message: string }[] = [];
-			await Promise.all(
-				files.map(async (file) => {
-					if (!file.file_id) return;
-					const sdk = sdkOf(endpointOf(file));
-					if (!file.batch_id) {
-						// Uploaded, and perhaps made a batch the saved state never heard of.
-						file.batch_id = providerId(
-							(await retrying('GET /batches', () => findBatch(sdk, file.file_id!), signal)) ??
-								(await createBatch(file.file_id, file, signal)).id,
-							'GET /batches'
+			/** Polls one file's batch (made now if it was not) and reads its output and error files. */
+			const collectFile = async (file: BatchRoundFile) => {
+				if (!file.file_id) return;
+				const sdk = sdkOf(endpointOf(file));
+				if (!file.batch_id) {
+					// Uploaded, and perhaps made a batch the saved state never heard of.
+					file.batch_id = providerId(
+						(await retrying('GET /batches', () => findBatch(sdk, file.file_id!), signal)) ??
+							(await createBatch(file.file_id, file, signal)).id,
+						'GET /batches'
+					);
+					onPoll?.(files.map((f) => ({ ...f })));
+				}
+				const done = await poll(sdk, file.batch_id!, signal, (batch) => {
+					Object.assign(file, polledFields(batch));
+					onPoll?.(files.map((f) => ({ ...f })));
+				});
+				// A batch that failed (validation, a token limit) answers nothing: its requests
+				// carry the provider's reasons, not a bare "no answer".
+				const reasons = reasonsText(file);
+				if (reasons) unread.push({ file, code: 'batch_failed', message: reasons });
+				for (const id of [done.output_file_id, done.error_file_id]) {
+					if (!id) continue;
+					const limit = downloadBytes(file.lines, maxTokens);
+					const step = `GET /files/${id}/content`;
+					downloads.set(id, limit);
+					try {
+						const text = await retrying(
+							step,
+							async () => {
+								try {
+									return await (await sdk.files.content(id)).text();
+								} catch (e) {
+									// Reading it again would stop at the same byte.
+									if (e instanceof BodyTooLarge) return null;
+									throw e;
+								}
+							},
+							signal
 						);
-						onPoll?.(files.map((f) => ({ ...f })));
-					}
-					const done = await poll(sdk, file.batch_id!, signal, (batch) => {
-						Object.assign(file, polledFields(batch));
-						onPoll?.(files.map((f) => ({ ...f })));
-					});
-					// A batch that failed (validation, a token limit) answers nothing: its requests
-					// carry the provider's reasons, not a bare "no answer".
-					const reasons = reasonsText(file);
-					if (reasons) unread.push({ file, code: 'batch_failed', message: reasons });
-					for (const id of [done.output_file_id, done.error_file_id]) {
-						if (!id) continue;
-						const limit = downloadBytes(file.lines, maxTokens);
-						const step = `GET /files/${id}/content`;
-						downloads.set(id, limit);
-						try {
-							const text = await retrying(
-								step,
-								async () => {
-									try {
-										return await (await sdk.files.content(id)).text();
-									} catch (e) {
-										// Reading it again would stop at the same byte.
-										if (e instanceof BodyTooLarge) return null;
-										throw e;
-									}
-								},
-								signal
-							);
-							if (text === null) {
-								unread.push({
-									file,
-									code: 'output_too_large',
-									message: tooLargeText(id, done.id, limit, file.lines)
-								});
-								continue;
-							}
-							out.push(...reader.read(text, `${done.id}/${id}`));
-						} finally {
-							downloads.delete(id);
+						if (text === null) {
+							unread.push({
+								file,
+								code: 'output_too_large',
+								message: tooLargeText(id, done.id, limit, file.lines)
+							});
+							continue;
 						}
+						out.push(...reader.read(text, `${done.id}/${id}`));
+					} finally {
+						downloads.delete(id);
 					}
+				}
+			};
+			// Under a token budget a model's files one after another (its next batch made when the
+			// one before is done), models side by side; without one, every file at once.
+			const groups = new Map<string, BatchRoundFile[]>();
+			for (const file of files) {
+				const key = options.limits?.maxTokens === undefined ? file.name : groupOf(file);
+				groups.set(key, [...(groups.get(key) ?? []), file]);
+			}
+			await Promise.all(
+				[...groups.values()].map(async (group) => {
+					for (const file of group) await collectFile(file);
 				})
 			);
 			// The requests a file too large to read would have answered are failed attempts, asked

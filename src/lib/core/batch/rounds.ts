@@ -41,6 +41,15 @@ export interface BatchRunEvents {
 	onRound?(state: BatchState): void;
 }
 
+/**
+ * Whether a round went out whole: a file written or uploaded for each of its input files (a
+ * provider round saves each file's hash before its upload and its id after: one without an id
+ * is an upload a crash cut short).
+ */
+function wholly(round: BatchRound): boolean {
+	return round.files.length > 0 && round.files.every((f) => f.file_id || f.sha256 === undefined);
+}
+
 /** The round still out (written or submitted), if the last one is. */
 export function openRound(state: BatchState): BatchRound | null {
 	const last = state.rounds.at(-1);
@@ -70,12 +79,14 @@ export async function runBatch(
 	};
 
 	for (let first = true; ; first = false) {
-		// A round saved before its first batch was made (or file written) was never sent.
+		// A round saved before its first batch was made (or file written) was never sent; one
+		// whose uploads a crash cut short is sent again, reusing or deleting what it uploaded.
 		let round = openRound(state);
-		if (round?.files.length === 0) round = null;
-		if (round && round.mode !== sender.mode) {
+		if (round && round.files.length > 0 && round.mode !== sender.mode) {
 			throw new UsageError([coded('batch_mode_differs', { round: round.round, mode: round.mode })]);
 		}
+		const cut = round && !wholly(round) ? round : null;
+		if (cut) round = null;
 		const last = state.rounds.at(-1);
 		const logged = round ? () => false : (id: string) => answers.get(id)?.round === last?.round;
 		// Only the first pass of a process can follow a pass that a crash cut short.
@@ -109,7 +120,7 @@ export async function runBatch(
 		}
 		if (!round) {
 			let next: BatchRound = {
-				round: state.rounds.filter((r) => r.files.length > 0).length + 1,
+				round: cut?.round ?? state.rounds.filter((r) => r.files.length > 0).length + 1,
 				mode: sender.mode,
 				status: sender.mode === 'files' ? 'written' : 'submitted',
 				sent_at: now().toISOString(),
@@ -118,9 +129,15 @@ export async function runBatch(
 				files: []
 			};
 			await save(next);
-			const files = await sender.send(pass.pending, next.round, options.signal, async (files) => {
-				await save((next = { ...next, files }));
-			});
+			const files = await sender.send(
+				pass.pending,
+				next.round,
+				options.signal,
+				async (files) => {
+					await save((next = { ...next, files }));
+				},
+				cut?.files
+			);
 			await save((next = { ...next, files }));
 			round = next;
 		}

@@ -10,15 +10,18 @@ export interface RoundSender {
 	readonly mode: BatchSendMode;
 	/**
 	 * Sends (provider: upload + create batches) or writes (files) a round's input files and
-	 * returns them (with `file_id`/`batch_id` in provider mode). `onFiles` is told the files as
-	 * each batch is made, so the caller saves every batch id before the next is created: a
-	 * crash never leaves a batch the saved state does not name.
+	 * returns them (with `file_id`/`batch_id` in provider mode). `onFiles` is told the files
+	 * before each upload, after it and as each batch is made, so the caller saves every upload
+	 * and batch id before the next is made: a crash never leaves an upload or a batch the saved
+	 * state does not name. `earlier`: the files a send of this round that a crash cut short
+	 * saved (provider: reused when the same, deleted when not).
 	 */
 	send(
 		requests: readonly PendingRequest[],
 		round: number,
 		signal?: AbortSignal,
-		onFiles?: (files: BatchRoundFile[]) => Promise<void>
+		onFiles?: (files: BatchRoundFile[]) => Promise<void>,
+		earlier?: readonly BatchRoundFile[]
 	): Promise<BatchRoundFile[]>;
 	/**
 	 * The answers of a sent round: provider polls its batches by the saved ids (a round

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors';
+import { enqueuedTokens } from './limits';
 import { RoundSplitter, type LineSink } from './split';
 
 /** A splitter into memory: the files as arrays of lines. */
-function inMemory(limits: { maxLines: number; maxBytes: number }) {
+function inMemory(limits: { maxLines: number; maxBytes: number; maxTokens?: number }) {
 	const files: string[][] = [];
 	const closed: number[] = [];
 	const splitter = new RoundSplitter(async (index): Promise<LineSink> => {
@@ -51,6 +52,27 @@ describe('RoundSplitter', () => {
 		const error = await splitter.add('{"t":"too long"}').catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(UsageError);
 		expect((error as Error).message).toMatch(/17 bytes.*10/);
+	});
+
+	it('starts a new file where the next request would pass the token budget', async () => {
+		const { files, splitter } = inMemory({ maxLines: 100, maxBytes: 1e9, maxTokens: 1000 });
+		for (const tokens of [400, 500, 200, 1000, 1, 999])
+			await splitter.add(`{"t":${tokens}}`, tokens);
+		const summary = await splitter.close();
+		expect(files.map((f) => f.length)).toEqual([2, 1, 1, 2]);
+		expect(summary.map((f) => f.tokens)).toEqual([900, 200, 1000, 1000]);
+	});
+
+	it('refuses a request over the whole token budget, naming its estimate', async () => {
+		const { splitter } = inMemory({ maxLines: 100, maxBytes: 1e9, maxTokens: 1000 });
+		const error = await splitter.add('{"t":1}', 1001).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(UsageError);
+		expect((error as Error).message).toMatch(/about 1001 enqueued tokens.*budget \(1000,/);
+	});
+
+	it('estimates a request as its prompt characters plus its max_tokens', () => {
+		const body = { messages: [{ role: 'user', content: '案情abc' }], max_tokens: 100 };
+		expect(enqueuedTokens(body)).toBe(105);
 	});
 
 	it('writes no file for an empty round', async () => {

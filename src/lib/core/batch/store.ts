@@ -32,6 +32,14 @@ export const BatchRoundFile = z.object({
 	model: z.string().max(512),
 	lines: z.number().int().nonnegative(),
 	bytes: z.number().int().nonnegative(),
+	/**
+	 * Provider mode: the SHA-256 (hex) of the file's content, saved before it is uploaded; a
+	 * file with it and no `file_id` is an upload a kill may have cut short (found again by it).
+	 */
+	sha256: z
+		.string()
+		.regex(/^[0-9a-f]{64}$/)
+		.optional(),
 	/** Provider mode: the uploaded input file's id and the batch made from it. */
 	file_id: z.string().max(256).optional(),
 	batch_id: z.string().max(256).optional(),
