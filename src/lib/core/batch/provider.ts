@@ -12,11 +12,13 @@
  * interactive client's `boundedFetch`, so a redirect is followed only within the base URL's
  * origin (a round's case histories never go to a server the settings do not name, and no answer
  * is read from one), and every body is bounded; an output or error file is read at most to its
- * lines × the answer bound ({@link downloadBytes}). What the provider says (a status, its
+ * lines × the answer bound ({@link downloadBytes}), counted as inflated (a gzip body is bounded by
+ * what it inflates to), and read a line at a time as it arrives, never held whole (a line past
+ * its bound is counted, not held: a failed attempt). What the provider says (a status, its
  * errors, an error body) is kept bounded in the saved state and escaped wherever it is shown.
  */
 import OpenAI, { APIConnectionError, APIError, toFile } from 'openai';
-import { ModelCallError, UsageError } from '../errors';
+import { CheckpointError, ModelCallError, UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
 import { english } from '../voice';
@@ -182,7 +184,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 
 		async collect(round, pending, signal, onPoll) {
 			const reader = new BatchOutputReader(
-				new Set(pending.map((p) => p.customId)),
+				new Map(pending.map((p) => [p.customId, p.body.max_tokens])),
 				await runHash(options.run)
 			);
 			const files = round.files.map((f) => ({ ...f }));
@@ -217,20 +219,26 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 						const step = `GET /files/${id}/content`;
 						downloads.set(id, limit);
 						try {
-							const text = await retrying(
+							// Read a line at a time as it arrives (a try that breaks off leaves the
+							// reader as it was, so the next try reads the file from its start).
+							const got = await retrying(
 								step,
 								async () => {
 									try {
-										return await (await sdk.files.content(id)).text();
+										const response = await sdk.files.content(id);
+										const name = `${done.id}/${id}`;
+										return { answers: await reader.read(response.body ?? '', name) };
 									} catch (e) {
-										// Reading it again would stop at the same byte.
+										// Reading it again would stop at the same byte, or the same bad line.
 										if (e instanceof BodyTooLarge) return null;
+										if (e instanceof UsageError || e instanceof CheckpointError) return { bad: e };
 										throw e;
 									}
 								},
 								signal
 							);
-							if (text === null) {
+							if (got && 'bad' in got) throw got.bad;
+							if (got === null) {
 								unread.push({
 									file,
 									code: 'output_too_large',
@@ -238,7 +246,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 								});
 								continue;
 							}
-							out.push(...reader.read(text, `${done.id}/${id}`));
+							out.push(...got.answers);
 						} finally {
 							downloads.delete(id);
 						}
