@@ -139,11 +139,12 @@ export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> 
 
 /**
  * One line of a file read a piece at a time ({@link readLines}): its text with its `\n` (none on a
- * last line cut off), or, past the bound, its length in bytes (`\n` not counted) and the text of
- * its first `headBytes`: the rest was counted and dropped as it arrived, never held.
+ * last line cut off), or, past the bound, its length in bytes (`\n` not counted), whether it had
+ * its `\n`, and the text of its first `headBytes`: the rest was counted and dropped as it arrived,
+ * never held.
  */
 export type SourceLine =
-	{ line: number; text: string } | { line: number; bytes: number; head: string };
+	{ line: number; text: string } | { line: number; bytes: number; head: string; ended: boolean };
 
 /** The pieces of a source, a web stream read through its reader (cancelled when left early). */
 async function* piecesOf(source: ByteSource): AsyncGenerator<Uint8Array> {
@@ -202,7 +203,7 @@ export async function* readLines(
 	const finish = (ended: boolean): SourceLine => {
 		const whole = join();
 		const done: SourceLine = over
-			? { line, bytes: bytes - (ended ? 1 : 0), head: decoder.decode(whole) }
+			? { line, bytes: bytes - (ended ? 1 : 0), head: decoder.decode(whole), ended }
 			: { line, text: decoder.decode(whole) };
 		[parts, held, bytes, over] = [[], 0, 0, false];
 		line++;
