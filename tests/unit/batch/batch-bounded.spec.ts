@@ -19,7 +19,7 @@ import { DEFAULT_SETTINGS } from '../../../src/lib/core/run-defaults';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { simulatedScript } from '../../engine/simulated-script';
 import { byTask } from '../../fake-openai/by-task';
-import type { FakeOpenAI, Handler } from '../../fake-openai/server';
+import type { Handler } from '../../fake-openai/server';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { MODELS } from '../engine/harness';
 import { comparableRecords, serveBatch as serve } from './batch-compare';
