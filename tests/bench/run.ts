@@ -11,6 +11,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { batchBench } from './batch.bench';
+import { batchImportBench } from './batch-import.bench';
 import { bootstrapBench } from './bootstrap.bench';
 import { browserRunBench } from './browser-run.bench';
 import { bundleBench } from './bundle.bench';
@@ -56,7 +57,8 @@ const BENCHES: BenchModule[] = [
 	inspectTableBench,
 	siteSizeBench,
 	cliStartupBench,
-	batchBench
+	batchBench,
+	batchImportBench
 ];
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -4,7 +4,11 @@
  * of a run outside the plan, torn, not asked or answered twice refuses the whole import, file and
  * line named, nothing saved), then the plan goes on as `run --batch files` does.
  */
-import { importPlanBatchOutputs, type ImportResult } from '../../lib/core/batch/import';
+import {
+	importPlanBatchOutputs,
+	type ImportResult,
+	type OutputFile
+} from '../../lib/core/batch/import';
 import { runKey } from '../../lib/core/names';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { batchRunKey } from '../../lib/core/batch/pass';
@@ -37,7 +41,7 @@ export function importedText(name: string | null, g: ImportResult): string {
 }
 
 export async function importIntoPlan(
-	files: { name: string; text: string }[],
+	files: readonly OutputFile[],
 	values: StageValues,
 	flags: PlanFlags,
 	shared: PlanBatchFlags,

@@ -19,7 +19,7 @@ import type { SavedBatchAnswer } from '../core/batch/store';
 import { batchAnswersPath, batchStatePath, planSpendPath, type RunKey } from '../core/layout';
 import { parsePlanSpend, type PlanSpend } from '../core/session/spend';
 import type { StoreContext } from './fs-store-context';
-import { readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
+import { openIfExists, readIfExists, removeIfEmpty, replaceFile, syncDir } from './fs-store-io';
 import { dropTornCallLine } from './fs-store-torn';
 import { writeAll } from './fs-store-write';
 
@@ -91,11 +91,19 @@ export class BatchFiles {
 		});
 	}
 
+	/** Read a line at a time (never the file whole), between appends. */
 	async read(run: RunKey): Promise<SavedBatchAnswer[]> {
 		const path = batchAnswersPath(run);
 		const abs = this.#ctx.pathOf(path);
-		const bytes = await this.#ctx.serial(abs, () => readIfExists(abs));
-		return bytes === null ? [] : parseBatchAnswers(bytes.toString('utf8'), path);
+		return this.#ctx.serial(abs, async () => {
+			const handle = await openIfExists(abs);
+			if (handle === null) return [];
+			try {
+				return await parseBatchAnswers(handle.createReadStream({ autoClose: false }), path);
+			} finally {
+				await handle.close();
+			}
+		});
 	}
 
 	async remove(run: RunKey): Promise<void> {

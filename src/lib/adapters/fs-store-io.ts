@@ -95,6 +95,19 @@ export async function removeIfEmpty(dir: string): Promise<void> {
 }
 
 /**
+ * A file opened for reading, or null when there is none. A symbolic link is refused, not
+ * followed (`fs-store-links.ts`).
+ */
+export async function openIfExists(path: string): Promise<FileHandle | null> {
+	try {
+		return await fs.open(path, constants.O_RDONLY | NOFOLLOW);
+	} catch (e) {
+		if (errorCode(e) === 'ENOENT') return null;
+		throw orSymlink(e, path);
+	}
+}
+
+/**
  * The bytes of a file, or null when there is none. A symbolic link is refused, not followed
  * (`fs-store-links.ts`).
  */

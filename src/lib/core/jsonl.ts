@@ -130,3 +130,105 @@ export function visitJsonl<S extends z.ZodType>(
 		visit(parsed.data, i + 1);
 	}
 }
+
+/**
+ * A file's bytes as they arrive: a web stream (`File.stream()`, a fetch body), any async iterable
+ * of byte pieces (a Node read stream), or a text already in memory.
+ */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | string;
+
+/**
+ * One line of a file read a piece at a time ({@link readLines}): its text with its `\n` (none on a
+ * last line cut off), or, past the bound, its length in bytes (`\n` not counted), whether it had
+ * its `\n`, and the text of its first `headBytes`: the rest was counted and dropped as it arrived,
+ * never held.
+ */
+export type SourceLine =
+	{ line: number; text: string } | { line: number; bytes: number; head: string; ended: boolean };
+
+/** The pieces of a source, a web stream read through its reader (cancelled when left early). */
+async function* piecesOf(source: ByteSource): AsyncGenerator<Uint8Array> {
+	if (typeof source === 'string') {
+		yield new TextEncoder().encode(source);
+		return;
+	}
+	if (!('getReader' in source)) {
+		yield* source;
+		return;
+	}
+	const reader = source.getReader();
+	let done = false;
+	try {
+		for (;;) {
+			const next = await reader.read();
+			if (next.done) break;
+			yield next.value;
+		}
+		done = true;
+	} finally {
+		if (!done) await reader.cancel().catch(() => {});
+		reader.releaseLock();
+	}
+}
+
+/**
+ * The lines of `source`, one at a time, the way every JSONL file that may be large is read
+ * (batch output and error files, `batch/answers.jsonl`): no more than `maxLineBytes` of a line is
+ * held, and no more than one line of the file. A longer line is handed over as its length and
+ * head. Bytes are decoded as UTF-8 (a bad sequence becomes U+FFFD, as a whole-file read did), a
+ * byte-order mark kept for {@link visitJsonl} to drop before line 1.
+ */
+export async function* readLines(
+	source: ByteSource,
+	maxLineBytes: number,
+	headBytes = 4096
+): AsyncGenerator<SourceLine> {
+	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+	let parts: Uint8Array[] = [];
+	let held = 0;
+	let bytes = 0;
+	/** The line so far is past the bound: only its head is held. */
+	let over = false;
+	let line = 1;
+	const join = () => {
+		if (parts.length === 1) return parts[0];
+		const all = new Uint8Array(held);
+		let at = 0;
+		for (const p of parts) {
+			all.set(p, at);
+			at += p.length;
+		}
+		return all;
+	};
+	const finish = (ended: boolean): SourceLine => {
+		const whole = join();
+		const done: SourceLine = over
+			? { line, bytes: bytes - (ended ? 1 : 0), head: decoder.decode(whole), ended }
+			: { line, text: decoder.decode(whole) };
+		[parts, held, bytes, over] = [[], 0, 0, false];
+		line++;
+		return done;
+	};
+	for await (const chunk of piecesOf(source)) {
+		let from = 0;
+		while (from < chunk.length) {
+			const nl = chunk.indexOf(10, from);
+			const to = nl === -1 ? chunk.length : nl + 1;
+			bytes += to - from;
+			if (!over) {
+				parts.push(chunk.subarray(from, to));
+				held += to - from;
+				if (bytes - (nl === -1 ? 0 : 1) > maxLineBytes) {
+					// Past the bound: the head is copied (so the pieces it came in can go), the rest
+					// of the line only counted.
+					over = true;
+					parts = [join().slice(0, headBytes)];
+					held = parts[0].length;
+				}
+			}
+			from = to;
+			if (nl !== -1) yield finish(true);
+		}
+	}
+	if (bytes > 0) yield finish(false);
+}

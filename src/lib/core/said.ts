@@ -260,6 +260,7 @@ export const CORE_TEXTS = {
 	batch_id_other_run: ['file', 'line', 'id'],
 	batch_id_twice: ['file', 'line', 'id', 'firstFile', 'firstLine'],
 	batch_line_no_answer: ['file', 'line', 'id'],
+	batch_line_too_long: ['file', 'line', 'bytes', 'max'],
 	// Batch mode, rounds kept with the run and imported (batch/rounds.ts, batch/import.ts).
 	batch_mode_differs: ['round', 'mode'],
 	batch_nothing_waiting: ['run'],

@@ -63,9 +63,8 @@ export class BatchPage<Item> {
 		this.uploading = true;
 		this.note = null;
 		try {
-			const read = await Promise.all(
-				files.map(async (f) => ({ name: f.name, text: await f.text() }))
-			);
+			// The files themselves: the worker reads each a line at a time, never whole.
+			const read = files.map((f) => ({ name: f.name, file: f }));
 			const reply = await this.#io.engine().importBatch(this.#io.request(), read);
 			if (!reply.ok) {
 				this.note = { ok: false, text: coreText(reply.error.message, reply.error.said) };

@@ -5,7 +5,7 @@
  * resume). Files mode's outputs come back through `importOutputs`, checked whole before anything
  * is saved.
  */
-import { importBatchOutputs, type ImportResult } from '$lib/core/batch/import';
+import { importBatchOutputs, type ImportResult, type OutputFile } from '$lib/core/batch/import';
 import type { BatchRunOptions, RoundSender } from '$lib/core/batch/rounds';
 import type { BatchSendMode, BatchStore } from '$lib/core/batch/store';
 import type { RunKey } from '$lib/core/layout';
@@ -18,6 +18,7 @@ import type { RunMode, RunOutcome } from '$lib/core/session';
 import { cancelOpenRound } from './batch-cancel';
 import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { RunRequest } from './run-controller-types';
+import type { BatchOutputFile } from './run-worker-protocol';
 import { BatchCardFeed } from './batch-card';
 import type { BatchCard } from './batch-view';
 
@@ -69,12 +70,17 @@ export class BatchRunner {
 	/** Reads output files into the waiting round: all of them, or nothing (a refusal names the place). */
 	async importOutputs(
 		options: BatchRunOptions,
-		files: { name: string; text: string }[]
+		files: readonly BatchOutputFile[]
 	): Promise<ImportResult> {
-		const got = await importBatchOutputs(options, files);
+		const got = await importBatchOutputs(options, outputFiles(files));
 		this.inputs.clear();
 		return got;
 	}
+}
+
+/** Uploaded output files as an import reads them: each a stream of its bytes (`Blob.stream()`). */
+export function outputFiles(files: readonly BatchOutputFile[]): OutputFile[] {
+	return files.map((f) => ({ name: f.name, open: () => f.file.stream() }));
 }
 
 function batchStore(store: CheckpointStore): CheckpointStore & BatchStore {

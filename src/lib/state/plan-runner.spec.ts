@@ -83,7 +83,7 @@ describe('a plan in batch mode on the Run page', () => {
 				files!.flatMap((f) => runner.input(i, f.name)!.split('\n').filter(Boolean))
 			);
 			const got = await runner.importOutputs([
-				{ name: 'all.jsonl', text: await answerRound(cluster, lines) }
+				{ name: 'all.jsonl', file: new Blob([await answerRound(cluster, lines)]) }
 			]);
 			expect(got).toHaveLength(4);
 			imports++;

@@ -35,6 +35,8 @@ import {
 } from '$lib/core/session';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
+import { outputFiles } from './batch-run';
+import type { BatchOutputFile } from './run-worker-protocol';
 import { cancelOpenRound } from './batch-cancel';
 import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { BatchView } from './batch-view';
@@ -263,7 +265,7 @@ export class PlanRunner {
 	 * Reads output files into every waiting run of the last plan run here in batch mode: all of
 	 * them, or nothing (a refusal names file and line). Start the plan again to go on.
 	 */
-	async importOutputs(files: { name: string; text: string }[]): Promise<ImportResult[]> {
+	async importOutputs(files: readonly BatchOutputFile[]): Promise<ImportResult[]> {
 		const store = this.#store;
 		const members = this.#members;
 		if (!store) throw new Error('no plan in batch mode has run in this page');
@@ -273,7 +275,7 @@ export class PlanRunner {
 			() =>
 				importPlanBatchOutputs(
 					members.map((m) => m.options),
-					files
+					outputFiles(files)
 				)
 		);
 		for (const m of members) m.inputs.clear();

@@ -26,6 +26,7 @@ import { withHeldLock } from '$lib/core/store/held-lock';
 import { BatchRunner, batchOptions, runInputs } from './batch-run';
 import { earlierCalls } from './earlier-calls';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
+import type { BatchOutputFile } from './run-worker-protocol';
 import { planBook, type PlanBook, type PlanStatus } from './run-plans';
 import {
 	idleSnapshot,
@@ -185,10 +186,7 @@ export class RunController {
 	 * Files mode: reads the waiting round's output files (all checked before anything is saved;
 	 * a refusal names file and line) under the run's lock. Start the request again to go on.
 	 */
-	async importBatch(
-		request: Omit<RunRequest, 'makeClient'>,
-		files: { name: string; text: string }[]
-	) {
+	async importBatch(request: Omit<RunRequest, 'makeClient'>, files: readonly BatchOutputFile[]) {
 		if (this.active) throw new Error('a run is already active in this page');
 		const run = { runId: request.runId, modelDir: await modelDirName(request.models.evaluated) };
 		const release = await this.#options.store.lock(run);

@@ -38,10 +38,13 @@ export type ToWorker =
 	/** Batch mode, files: one of the waiting input files (of the last plan's run `index`). */
 	| { type: 'batch-input'; id: number; index?: number; name: string };
 
-/** An output file uploaded for a files round: its name as given and its text. */
+/**
+ * An output file uploaded for a files round: its name as given and the file itself (a `File` is
+ * handed to the worker without copying its bytes, and read there a line at a time).
+ */
 export interface BatchOutputFile {
 	name: string;
-	text: string;
+	file: Blob;
 }
 
 /** The worker's answer to a `batch-*` message. */

@@ -241,6 +241,7 @@ const SAY: Sayers = {
 	batch_id_other_run: (p) => m.core_batch_id_other_run(p),
 	batch_id_twice: (p) => m.core_batch_id_twice(p),
 	batch_line_no_answer: (p) => m.core_batch_line_no_answer(p),
+	batch_line_too_long: (p) => m.core_batch_line_too_long(p),
 	// Batch mode, rounds kept with the run and imported (batch/rounds.ts, batch/import.ts).
 	batch_mode_differs: (p) => m.core_batch_mode_differs(p),
 	batch_nothing_waiting: (p) => m.core_batch_nothing_waiting(p),

@@ -16,7 +16,7 @@ import { filesSender } from '../../../src/lib/core/batch/files-sender';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import type { BatchState, SavedBatchAnswer } from '../../../src/lib/core/batch/store';
 import { modelDirName } from '../../../src/lib/core/layout';
-import { importBatchOutputs } from '../../../src/lib/core/batch/import';
+import { importBatchOutputs, outputText } from '../../../src/lib/core/batch/import';
 import { runBatch, type BatchRunOptions } from '../../../src/lib/core/batch/rounds';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { forwarding } from '../../../src/lib/core/forward';
@@ -38,7 +38,7 @@ async function rounds(cluster: FakeOpenAI, options: BatchRunOptions, once = fals
 		const out = await runBatch(options, filesSender(open));
 		if (out.done) return out;
 		const text = await answerRound(cluster, [...files.values()].flat());
-		await importBatchOutputs(options, [{ name: 'all.output.jsonl', text }]);
+		await importBatchOutputs(options, [outputText('all.output.jsonl', text)]);
 		if (once) return out;
 	}
 }
@@ -114,7 +114,7 @@ describe("a process killed between saving a round's answers and marking it answe
 		const { files, open } = memoryFiles();
 		await runBatch(options, filesSender(open));
 		const text = await answerRound(cluster, [...files.values()].flat());
-		const outputs = [{ name: 'all.output.jsonl', text }];
+		const outputs = [outputText('all.output.jsonl', text)];
 		await expect(
 			importBatchOutputs({ ...options, store: dyingAtAnswers(store, 1, 'some') }, outputs)
 		).rejects.toThrow('killed');

@@ -112,14 +112,14 @@ describe('an answer is text or a failed attempt', { timeout: 60_000 }, () => {
 		expect(saved).not.toMatch(/"(content|reasoning_content)":\s*(42|5)\b/);
 	});
 
-	it('a saved answer with non-text content (an older version) is read as a failed attempt', () => {
+	it('a saved answer with non-text content (an older version) is read as a failed attempt', async () => {
 		const line = (content: unknown) =>
 			JSON.stringify({
 				custom_id: 'lp1.0123abcd.ge.0123456789.la.0123456789abcdef.0.1',
 				round: 2,
 				response: { status_code: 200, body: { choices: [{ message: { content } }] } }
 			}) + '\n';
-		const [bad, good] = parseBatchAnswers(line(42) + line('ok'), 'answers.jsonl');
+		const [bad, good] = await parseBatchAnswers(line(42) + line('ok'), 'answers.jsonl');
 		expect(bad).toEqual({
 			customId: 'lp1.0123abcd.ge.0123456789.la.0123456789abcdef.0.1',
 			round: 2,

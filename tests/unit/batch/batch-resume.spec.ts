@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
-import { importBatchOutputs } from '../../../src/lib/core/batch/import';
+import { importBatchOutputs, outputText } from '../../../src/lib/core/batch/import';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import { runBatch, type RoundSender } from '../../../src/lib/core/batch/rounds';
 import { modelDirName } from '../../../src/lib/core/layout';
@@ -163,10 +163,9 @@ describe('files mode through importBatchOutputs', () => {
 			expect(out.waiting.round).toBe(waited);
 			expect(out.waiting.files.map((f) => f.name)).toEqual([...files.keys()]);
 			const outputs = await Promise.all(
-				[...files].map(async ([name, lines]) => ({
-					name: name.replace('.jsonl', '.output.jsonl'),
-					text: await answerRound(cluster, lines)
-				}))
+				[...files].map(async ([name, lines]) =>
+					outputText(name.replace('.jsonl', '.output.jsonl'), await answerRound(cluster, lines))
+				)
 			);
 			const got = await importBatchOutputs(options, outputs);
 			expect(got).toMatchObject({ round: waited, missing: 0 });
@@ -193,11 +192,11 @@ describe('files mode through importBatchOutputs', () => {
 			['twice.jsonl', [rows[0], rows[0], ''].join('\n'), /twice\.jsonl, line 2: .*second time/]
 		];
 		for (const [name, body, message] of cases) {
-			await expect(importBatchOutputs(options, [{ name, text: body }])).rejects.toThrow(message);
+			await expect(importBatchOutputs(options, [outputText(name, body)])).rejects.toThrow(message);
 			expect(store.toFiles()).toEqual(before);
 		}
 		await expect(
-			importBatchOutputs(options, [{ name: 'half.jsonl', text: rows[0] + '\n' }])
+			importBatchOutputs(options, [outputText('half.jsonl', rows[0] + '\n')])
 		).rejects.toThrow(/fewer requests than round 1/);
 		expect(store.toFiles()).toEqual(before);
 	});

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
-import { importBatchOutputs } from '../../../src/lib/core/batch/import';
+import { importBatchOutputs, outputText } from '../../../src/lib/core/batch/import';
 import { roundOutcome } from '../../../src/lib/core/batch/outcome';
 import { runBatch } from '../../../src/lib/core/batch/rounds';
 import { ModelCallError } from '../../../src/lib/core/errors';
@@ -126,7 +126,7 @@ describe('a round says why its requests failed', () => {
 		const rows = ids.map((id, i) =>
 			i === 0 ? status(id, 500, 'boom') : i === 1 ? status(id, 429, 'slow down') : ok(id)
 		);
-		const got = await importBatchOutputs(options, [{ name: 'out.jsonl', text: jsonl(rows) }]);
+		const got = await importBatchOutputs(options, [outputText('out.jsonl', jsonl(rows))]);
 		expect(got.answers).toBe(ids.length - 2);
 		expect(got.failed).toEqual([
 			{ what: 'HTTP 500', count: 1, first: 'boom' },
@@ -184,7 +184,7 @@ describe('a round says why its requests failed', () => {
 		const { store, options, ids } = await roundOne();
 		const param = JSON.stringify(line('x')).includes('temperature') ? 'temperature' : 'max_tokens';
 		await importBatchOutputs(options, [
-			{ name: 'out.jsonl', text: jsonl(ids.map((id) => line(id) as unknown)) }
+			outputText('out.jsonl', jsonl(ids.map((id) => line(id) as unknown)))
 		]);
 		const stopped = await runBatch(options, filesSender(memoryFiles().open)).then(
 			() => null,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
-import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
+import { importPlanBatchOutputs, outputText } from '../../../src/lib/core/batch/import';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
@@ -43,7 +43,7 @@ describe('a plan in batch mode, files mode', () => {
 			// The cluster answers every run's files as one output file.
 			const lines = folders.flatMap((f) => [...f.files.values()].flat());
 			const text = await answerRound(cluster, lines);
-			const got = await importPlanBatchOutputs(options, [{ name: 'all.output.jsonl', text }]);
+			const got = await importPlanBatchOutputs(options, [outputText('all.output.jsonl', text)]);
 			expect(got.map((g) => g.run.runId)).toEqual(RUN_IDS);
 			expect(got.every((g) => g.missing === 0 && g.answers > 0)).toBe(true);
 			imports++;
@@ -65,7 +65,7 @@ describe('a plan in batch mode, files mode', () => {
 		const before = store.toFiles();
 		// Only run1 is named: run2's lines belong to another run.
 		await expect(
-			importPlanBatchOutputs(options.slice(0, 1), [{ name: 'all.output.jsonl', text }])
+			importPlanBatchOutputs(options.slice(0, 1), [outputText('all.output.jsonl', text)])
 		).rejects.toThrow(/all\.output\.jsonl, line \d+: .*another run/);
 		expect(store.toFiles()).toEqual(before);
 	});

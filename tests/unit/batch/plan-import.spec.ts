@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { filesSender } from '../../../src/lib/core/batch/files-sender';
-import { importPlanBatchOutputs } from '../../../src/lib/core/batch/import';
+import { importPlanBatchOutputs, outputText } from '../../../src/lib/core/batch/import';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
 import { makeDataset } from '../../fixtures/engine/cases';
@@ -44,13 +44,13 @@ describe("a plan's import of some runs' outputs", () => {
 		const { options, outputs, state } = await planWaiting();
 		const before = await state('run2');
 		const got = await importPlanBatchOutputs(options, [
-			{ name: 'run1.output.jsonl', text: outputs[0] }
+			outputText('run1.output.jsonl', outputs[0])
 		]);
 		expect(got.map((g) => [g.run.runId, g.missing])).toEqual([['run1', 0]]);
 		expect((await state('run1'))?.rounds.at(-1)?.status).toBe('answered');
 		expect(await state('run2')).toEqual(before);
 		const later = await importPlanBatchOutputs(options, [
-			{ name: 'run2.output.jsonl', text: outputs[1] }
+			outputText('run2.output.jsonl', outputs[1])
 		]);
 		expect(later.map((g) => [g.run.runId, g.answers > 0])).toEqual([['run2', true]]);
 	});
@@ -61,7 +61,7 @@ describe("a plan's import of some runs' outputs", () => {
 		const text = `${half.slice(0, 3).join('\n')}\n${outputs[1]}`;
 		const before = store.toFiles();
 		await expect(
-			importPlanBatchOutputs(options, [{ name: 'part.output.jsonl', text }])
+			importPlanBatchOutputs(options, [outputText('part.output.jsonl', text)])
 		).rejects.toThrow(/unanswered|answer/);
 		expect(store.toFiles()).toEqual(before);
 	});

@@ -11,6 +11,7 @@ import type { RunKey } from '../names';
 import { coded } from '../said';
 import type { PendingRequest } from './client';
 import { runHash } from './custom-id';
+import type { ByteSource } from '../jsonl';
 import { BatchOutputReader, type BatchAnswer } from './output';
 import { batchPass, batchRunKey, type BatchRunOptions } from './pass';
 import { askedBefore, knownAnswers, reportedRound } from './known-answers';
@@ -18,6 +19,16 @@ import { roundOutcome, type RoundOutcome } from './outcome';
 import { openRound } from './rounds';
 import { noAnswer } from './sender';
 import type { BatchRound, BatchState, SavedBatchAnswer } from './store';
+
+/**
+ * An output file to import: its name (for messages) and its bytes, read a line at a time (the
+ * CLI: a read stream over the file; the page: `File.stream()`), never as one string.
+ */
+export interface OutputFile {
+	name: string;
+	/** A fresh source of the file's bytes; called once per import. */
+	open: () => ByteSource;
+}
 
 export interface ImportOptions {
 	/** Requests no file answers count as failed (retried in a later round). @default refused */
@@ -86,7 +97,7 @@ async function waitingRound(saved: Saved): Promise<Waiting | null> {
 /** One run's import: refused (`batch_nothing_waiting`) when no files round of it is out. */
 export async function importBatchOutputs(
 	options: BatchRunOptions,
-	files: { name: string; text: string }[],
+	files: readonly OutputFile[],
 	how: ImportOptions = {}
 ): Promise<ImportResult> {
 	const [result] = await importPlanBatchOutputs([options], files, how);
@@ -105,7 +116,7 @@ export async function importBatchOutputs(
  */
 export async function importPlanBatchOutputs(
 	runs: readonly BatchRunOptions[],
-	files: { name: string; text: string }[],
+	files: readonly OutputFile[],
 	how: ImportOptions = {}
 ): Promise<ImportResult[]> {
 	const saved: Saved[] = [];
@@ -126,13 +137,16 @@ export async function importPlanBatchOutputs(
 		new UsageError([coded('batch_nothing_waiting', { run: runs.map((r) => r.runId).join(', ') })]);
 	if (waiting.length === 0 && taken.size === 0) throw nothingWaiting();
 	const reader = new BatchOutputReader(
-		new Set(waiting.flatMap((w) => w.pending.map((p) => p.customId))),
+		new Map(waiting.flatMap((w) => w.pending.map((p) => [p.customId, p.body.max_tokens]))),
 		new Set(await Promise.all(waiting.map((w) => runHash(w.run)))),
 		new Set(taken.keys())
 	);
 	let got: Map<string, BatchAnswer>;
 	try {
-		got = new Map(files.flatMap((f) => reader.read(f.text, f.name)).map((a) => [a.customId, a]));
+		got = new Map();
+		for (const f of files) {
+			for (const a of await reader.read(f.open(), f.name)) got.set(a.customId, a);
+		}
 	} catch (e) {
 		// With no round out, a line not taken before was never asked: say what is wrong.
 		const code = saidOf(e)?.[0]?.code;
@@ -212,4 +226,9 @@ export async function importPlanBatchOutputs(
 		});
 	}
 	return results;
+}
+
+/** An output file already in memory (a test's, or one a caller holds anyway) as an import reads it. */
+export function outputText(name: string, text: string): OutputFile {
+	return { name, open: () => text };
 }

@@ -38,9 +38,12 @@ const ok = (id: string, content = 'answer') =>
 		error: null
 	}) + '\n';
 
-function refusal(fn: () => unknown): string {
+/** The round's requests, each asking `max_tokens` 16 (a 64.5 KiB answer bound). */
+const asked = () => new Map(ids.map((id) => [id, 16]));
+
+async function refusal(fn: () => Promise<unknown>): Promise<string> {
 	try {
-		fn();
+		await fn();
 	} catch (e) {
 		// A malformed line is the JSONL reader's CheckpointError; a bad answer a UsageError: exit 2 both.
 		expect(e instanceof UsageError || e instanceof CheckpointError).toBe(true);
@@ -50,10 +53,10 @@ function refusal(fn: () => unknown): string {
 }
 
 describe('BatchOutputReader', () => {
-	it('reads responses and errors, and tells which requests are still unanswered', () => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		const out = reader.read(ok(ids[0]) + ok(ids[1], 'second'), 'out.jsonl');
-		const errors = reader.read(
+	it('reads responses and errors, and tells which requests are still unanswered', async () => {
+		const reader = new BatchOutputReader(asked(), hash);
+		const out = await reader.read(ok(ids[0]) + ok(ids[1], 'second'), 'out.jsonl');
+		const errors = await reader.read(
 			JSON.stringify({
 				custom_id: ids[2],
 				response: { status_code: 500, body: { error: { message: 'boom' } } },
@@ -67,9 +70,9 @@ describe('BatchOutputReader', () => {
 		expect(reader.missing()).toEqual([]);
 	});
 
-	it('reads an error line without a response (an expired or failed request)', () => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		const [answer] = reader.read(
+	it('reads an error line without a response (an expired or failed request)', async () => {
+		const reader = new BatchOutputReader(asked(), hash);
+		const [answer] = await reader.read(
 			JSON.stringify({
 				custom_id: ids[0],
 				response: null,
@@ -135,9 +138,9 @@ describe('BatchOutputReader', () => {
 			400,
 			{ message: 'Request must not be sent in stream mode', type: null, param: null, code: null }
 		]
-	])("reads vLLM's %s as a failed request with its reasons", (_name, error, status, said) => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		const [answer] = reader.read(vllm(ids[0], error, status), 'vllm.output.jsonl');
+	])("reads vLLM's %s as a failed request with its reasons", async (_name, error, status, said) => {
+		const reader = new BatchOutputReader(asked(), hash);
+		const [answer] = await reader.read(vllm(ids[0], error, status), 'vllm.output.jsonl');
 		expect(answer).toEqual({ customId: ids[0], status, body: { error: said } });
 		// The failure the batch client takes it for names the reason, as an interactive 4xx does.
 		expect(statusFailure(status, (answer as { body: unknown }).body)).toMatchObject({
@@ -147,9 +150,9 @@ describe('BatchOutputReader', () => {
 		});
 	});
 
-	it("reads vLLM's error with an integer code and no response as a failed request, bounded", () => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		const [answer] = reader.read(
+	it("reads vLLM's error with an integer code and no response as a failed request, bounded", async () => {
+		const reader = new BatchOutputReader(asked(), hash);
+		const [answer] = await reader.read(
 			vllm(ids[0], { code: 500, message: 'engine died '.repeat(1000) }, null),
 			'vllm.output.jsonl'
 		);
@@ -187,15 +190,15 @@ describe('BatchOutputReader', () => {
 		],
 		['a line that is not JSON', () => ok(ids[0]) + '{"custom_id": \n', /out\.jsonl.*line 2/],
 		['a torn last line', () => ok(ids[0]) + ok(ids[1]).slice(0, 30), /out\.jsonl.*line 2/]
-	])('refuses %s, naming file and line', (_name, text, message) => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		expect(refusal(() => reader.read(text(), 'out.jsonl'))).toMatch(message);
+	])('refuses %s, naming file and line', async (_name, text, message) => {
+		const reader = new BatchOutputReader(asked(), hash);
+		expect(await refusal(() => reader.read(text(), 'out.jsonl'))).toMatch(message);
 	});
 
-	it('refuses an id answered in two files, naming both', () => {
-		const reader = new BatchOutputReader(new Set(ids), hash);
-		reader.read(ok(ids[0]), 'a.jsonl');
-		expect(refusal(() => reader.read(ok(ids[1]) + ok(ids[0]), 'b.jsonl'))).toMatch(
+	it('refuses an id answered in two files, naming both', async () => {
+		const reader = new BatchOutputReader(asked(), hash);
+		await reader.read(ok(ids[0]), 'a.jsonl');
+		expect(await refusal(() => reader.read(ok(ids[1]) + ok(ids[0]), 'b.jsonl'))).toMatch(
 			/b\.jsonl, line 2: .* \(first in a\.jsonl, line 1\)/
 		);
 	});

@@ -15,16 +15,28 @@
  * across files) is refused with its file and line, before any answer is used. A line whose
  * request the run took in an earlier round (an import run again) is passed over, not refused.
  */
-import { notTextField } from '../model/read-completion';
+import { answerTooLarge, notTextField } from '../model/read-completion';
 import { z } from 'zod';
 import { UsageError } from '../errors';
-import { visitJsonl } from '../jsonl';
+import { readLines, visitJsonl, type ByteSource, type SourceLine } from '../jsonl';
+import { ANSWER_MARGIN_BYTES, maxResponseBytes, sizeText } from '../model/bounded-fetch';
 import { coded } from '../said';
 import { clipText } from '../text/clip';
 import { customIdRun } from './custom-id';
 
-/** Longest output line read: an answer is bounded by max_tokens (PROTOCOL.md §3), far below. */
-const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/**
+ * The most of one output line that is held for `maxTokens`: a body that can hold an answer within
+ * the answer bound ({@link maxResponseBytes}, the bound of an interactive response) and 64 KiB
+ * for the line's envelope (`id`, `custom_id`, `request_id`, status). A longer line cannot hold an
+ * answer the protocol accepts (PROTOCOL.md §3): it is counted as it is read, never held whole,
+ * and stands for a failed attempt (`answer_too_large`), as an interactive answer past its bound.
+ */
+export function maxOutputLineBytes(maxTokens: number): number {
+	return maxResponseBytes(maxTokens) + ANSWER_MARGIN_BYTES;
+}
+
+/** Bytes of a line past its bound kept to find its custom_id (written first by every provider). */
+const HEAD_BYTES = 4096;
 
 /** Characters of a provider's error code and message kept with a failed request. */
 const ERROR_CODE_CHARS = 64;
@@ -89,6 +101,53 @@ export function textOrFailure<T extends BatchAnswer & { round?: number }>(answer
 	return { customId: answer.customId, ...round, error: { code: 'not_text', message: why } } as T;
 }
 
+/**
+ * The failed attempt (`answer_too_large`) an answer larger than its request's `maxTokens` allows
+ * stands for (the interactive client's rule, `answerTooLarge`); any other answer as it is. Applied
+ * before an answer is saved: such an answer is never saved, and asked again in a later round.
+ */
+export function boundedAnswer<T extends BatchAnswer & { round?: number }>(
+	answer: T,
+	maxTokens: number
+): T {
+	if (!('status' in answer) || answer.status < 200 || answer.status >= 300) return answer;
+	const choices = (answer.body as { choices?: unknown } | null)?.choices;
+	const message = Array.isArray(choices) ? (choices[0] as { message?: unknown })?.message : null;
+	if (message === null || typeof message !== 'object') return answer;
+	const why = answerTooLarge(message as Record<string, unknown>, maxTokens);
+	if (why === null) return answer;
+	const round = answer.round === undefined ? {} : { round: answer.round };
+	return {
+		customId: answer.customId,
+		...round,
+		error: { code: 'answer_too_large', message: why }
+	} as T;
+}
+
+/**
+ * The custom_id a line past its bound names in its head, or null; the failed attempt it stands
+ * for says how long it was and the bound it passed.
+ */
+export function longLineId(head: string): string | null {
+	const match = /^\s*\{.*?"custom_id"\s*:\s*("(?:[^"\\\n]|\\.){1,200}")/s.exec(head);
+	if (!match) return null;
+	try {
+		const id: unknown = JSON.parse(match[1]);
+		return typeof id === 'string' ? id : null;
+	} catch {
+		return null;
+	}
+}
+
+/** Why a line past its bound is a failed attempt, in the words of an interactive answer past it. */
+export function longLineText(bytes: number, limit: number): string {
+	return (
+		`the output line is ${sizeText(bytes)} (${bytes} bytes), past the ${sizeText(limit)} ` +
+		`(${limit} bytes) a line holding an answer within the answer bound may take, and was not ` +
+		`read further: the provider ignored max_tokens`
+	);
+}
+
 /** One request's answer: the HTTP status and body the provider gave, or its batch error. */
 export type BatchAnswer =
 	| { customId: string; status: number; body: unknown }
@@ -97,28 +156,43 @@ export type BatchAnswer =
 /** Where an id was first answered, for the message that refuses a second answer. */
 type Place = { file: string; line: number };
 
+/** What a reader may be told beyond its round. */
+export interface OutputReaderOptions {
+	/**
+	 * Bytes of one line held at most; past it a line is counted, not held, and stands for a
+	 * failed attempt. @default {@link maxOutputLineBytes} of the largest `max_tokens` asked
+	 */
+	maxLineBytes?: number;
+}
+
 /** Reads the output and error files of one round; one reader for all of the round's files. */
 export class BatchOutputReader {
-	readonly #expected: ReadonlySet<string>;
+	/** The round's custom_ids, each with the `max_tokens` it asked. */
+	readonly #expected: ReadonlyMap<string, number>;
 	readonly #runHashes: ReadonlySet<string>;
 	readonly #taken: ReadonlySet<string>;
+	readonly #maxLineBytes: number;
 	readonly #seen = new Map<string, Place>();
 	readonly #skipped: string[] = [];
 
 	/**
-	 * `expected`: the custom_ids sent in the round; `runHash`: the run's (custom-id.ts), or those
-	 * of every run of a plan whose rounds one import answers; `taken`: custom_ids whose answers
-	 * were saved with an earlier round (an import run again): their lines are passed over
-	 * ({@link skipped}), the answer saved first stands.
+	 * `expected`: the custom_ids sent in the round, each with its request's `max_tokens` (the
+	 * answer bound it is read by); `runHash`: the run's (custom-id.ts), or those of every run of a
+	 * plan whose rounds one import answers; `taken`: custom_ids whose answers were saved with an
+	 * earlier round (an import run again): their lines are passed over ({@link skipped}), the
+	 * answer saved first stands.
 	 */
 	constructor(
-		expected: ReadonlySet<string>,
+		expected: ReadonlyMap<string, number>,
 		runHash: string | ReadonlySet<string>,
-		taken: ReadonlySet<string> = new Set()
+		taken: ReadonlySet<string> = new Set(),
+		options: OutputReaderOptions = {}
 	) {
 		this.#expected = expected;
 		this.#runHashes = typeof runHash === 'string' ? new Set([runHash]) : runHash;
 		this.#taken = taken;
+		this.#maxLineBytes =
+			options.maxLineBytes ?? maxOutputLineBytes(Math.max(1, ...expected.values()));
 	}
 
 	/** The custom_ids of the lines passed over as taken before, in the order read. */
@@ -126,48 +200,107 @@ export class BatchOutputReader {
 		return this.#skipped;
 	}
 
-	/** Every answer of one file, in order; throws `UsageError` naming the first bad line. */
-	read(text: string, file: string): BatchAnswer[] {
+	/**
+	 * Every answer of one file, in order, read a line at a time (never the whole file at once,
+	 * never more than the line bound of one line); throws `UsageError` naming the first bad line.
+	 * A file that fails (a bad line, a broken download) leaves the reader as it was, so it may be
+	 * read again.
+	 */
+	async read(source: ByteSource, file: string): Promise<BatchAnswer[]> {
 		const answers: BatchAnswer[] = [];
-		const take = (row: z.infer<typeof OutputLine>, line: number) => {
-			const answer = this.#check(row, file, line);
+		const seen = new Map<string, Place>();
+		const skipped: string[] = [];
+		const take = (answer: BatchAnswer | null) => {
 			if (answer) answers.push(answer);
 		};
-		visitJsonl(text, OutputLine, file, take, {
-			maxLine: { chars: MAX_LINE_CHARS, name: 'a batch output line' },
-			entry: 'a batch output line',
-			tornAdvice: 'download the file again'
-		});
+		for await (const got of readLines(source, this.#maxLineBytes, HEAD_BYTES)) {
+			if ('head' in got) {
+				take(this.#long(got, file, seen, skipped));
+				continue;
+			}
+			visitJsonl(
+				got.text,
+				OutputLine,
+				file,
+				(row, line) => take(this.#check(row, file, line, seen, skipped)),
+				{ entry: 'a batch output line', tornAdvice: 'download the file again', firstLine: got.line }
+			);
+		}
+		for (const [id, place] of seen) this.#seen.set(id, place);
+		this.#skipped.push(...skipped);
 		return answers;
 	}
 
 	/** The round's custom_ids no file has answered yet. */
 	missing(): string[] {
-		return [...this.#expected].filter((id) => !this.#seen.has(id));
+		return [...this.#expected.keys()].filter((id) => !this.#seen.has(id));
 	}
 
-	#check(row: z.infer<typeof OutputLine>, file: string, line: number): BatchAnswer | null {
-		const id = clipText(row.custom_id, 80);
-		const run = customIdRun(row.custom_id);
-		const taken = !this.#expected.has(row.custom_id) && this.#taken.has(row.custom_id);
+	/**
+	 * Whether the line of `rawId` is to be read: false when its request was taken before (passed
+	 * over); throws when it is of another run, not asked or answered twice.
+	 */
+	#claim(
+		rawId: string,
+		file: string,
+		line: number,
+		seen: Map<string, Place>,
+		skipped: string[]
+	): boolean {
+		const id = clipText(rawId, 80);
+		const run = customIdRun(rawId);
+		const taken = !this.#expected.has(rawId) && this.#taken.has(rawId);
 		if (run !== null && !taken && !this.#runHashes.has(run)) {
 			throw new UsageError([coded('batch_id_other_run', { file, line, id })]);
 		}
-		if (run === null || (!taken && !this.#expected.has(row.custom_id))) {
+		if (run === null || (!taken && !this.#expected.has(rawId))) {
 			throw new UsageError([coded('batch_id_unknown', { file, line, id })]);
 		}
-		const first = this.#seen.get(row.custom_id);
+		const first = this.#seen.get(rawId) ?? seen.get(rawId);
 		if (first) {
 			throw new UsageError([
 				coded('batch_id_twice', { file, line, id, firstFile: first.file, firstLine: first.line })
 			]);
 		}
-		this.#seen.set(row.custom_id, { file, line });
-		if (taken) {
-			this.#skipped.push(row.custom_id);
-			return null;
+		seen.set(rawId, { file, line });
+		if (taken) skipped.push(rawId);
+		return !taken;
+	}
+
+	/** A line past the bound: the failed attempt of the request its head names. */
+	#long(
+		got: Extract<SourceLine, { head: string }>,
+		file: string,
+		seen: Map<string, Place>,
+		skipped: string[]
+	): BatchAnswer | null {
+		const { line, bytes } = got;
+		const id = longLineId(got.head);
+		if (id === null) {
+			const max = this.#maxLineBytes;
+			throw new UsageError([coded('batch_line_too_long', { file, line, bytes, max })]);
 		}
+		if (!this.#claim(id, file, line, seen, skipped)) return null;
+		const limit = maxOutputLineBytes(this.#expected.get(id)!);
+		return {
+			customId: id,
+			error: {
+				code: 'answer_too_large',
+				message: longLineText(bytes, Math.min(limit, this.#maxLineBytes))
+			}
+		};
+	}
+
+	#check(
+		row: z.infer<typeof OutputLine>,
+		file: string,
+		line: number,
+		seen: Map<string, Place>,
+		skipped: string[]
+	): BatchAnswer | null {
+		if (!this.#claim(row.custom_id, file, line, seen, skipped)) return null;
 		const customId = row.custom_id;
+		const id = clipText(customId, 80);
 		const error = row.error ? readError(row.error) : null;
 		const response = row.response;
 		const ok = response && response.status_code >= 200 && response.status_code < 300;
@@ -177,7 +310,8 @@ export class BatchOutputReader {
 			return { customId, status: response.status_code, body };
 		}
 		if (response && ((response.body !== null && response.body !== undefined) || !error)) {
-			return textOrFailure({ customId, status: response.status_code, body: response.body });
+			const answer = { customId, status: response.status_code, body: response.body };
+			return boundedAnswer(textOrFailure(answer), this.#expected.get(customId)!);
 		}
 		// An error that names a parameter is the provider refusing the request (a reasoning model
 		// refusing `max_tokens`): the 400 it stands for, which stops the run naming it, not a

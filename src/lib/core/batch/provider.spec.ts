@@ -241,6 +241,22 @@ describe('the batch provider bounds what it reads and keeps', () => {
 		}
 	});
 
+	it('an answer past its bound in a file within the download bound is a failed attempt; the others are kept', async () => {
+		// 16 max_tokens: 64.5 KiB an answer; 100 KB for case 1, within the file's 257 KiB.
+		const provider = await serve({
+			handler: (request) => ({
+				content: request.prompt.endsWith(' 1') ? 'x'.repeat(100_000) : 'ok'
+			})
+		});
+		const { through, pending } = await roundOf(provider.baseURL);
+		const answers = (await through()) ?? [];
+		const byId = new Map(answers.map((a) => [a.customId, a]));
+		expect(byId.get(pending[0].customId)).toMatchObject({
+			error: { code: 'answer_too_large' }
+		});
+		expect(byId.get(pending[1].customId)).toMatchObject({ status: 200 });
+	});
+
 	it('keeps counts, file ids and the errors of a failed batch, clipped; shows them escaped', async () => {
 		const long = 'y'.repeat(5000);
 		const provider = await serve({

@@ -2,21 +2,19 @@
  * Sending a round through a provider's Batch API (`/v1/files` + `/v1/batches`) with the `openai`
  * SDK: one input file per model and endpoint (cut at the provider's limits), uploaded, made a
  * batch with a 24h window (each batch id told to the caller at once, to be saved), polled with
- * backoff by the saved ids, its output and error files downloaded and read by
- * {@link BatchOutputReader}. An expired, failed or cancelled batch answers what it answered; the
- * rest count as failed and are retried in a later round. Same keys and base URLs as the
- * interactive calls, and the same retry policy (`withRetries` of `../model/retry.ts`; the SDK's
- * own retries are off).
+ * backoff by the saved ids, its output and error files read by {@link BatchOutputReader}. An
+ * expired, failed or cancelled batch answers what it answered; the rest fail and are retried in a
+ * later round. Same keys, base URLs and retry policy as interactive calls (`withRetries`).
  *
  * The provider is as untrusted as any model endpoint (SECURITY.md): every call goes through the
  * interactive client's `boundedFetch`, so a redirect is followed only within the base URL's
  * origin (a round's case histories never go to a server the settings do not name, and no answer
- * is read from one), and every body is bounded; an output or error file is read at most to its
- * lines × the answer bound ({@link downloadBytes}). What the provider says (a status, its
- * errors, an error body) is kept bounded in the saved state and escaped wherever it is shown.
+ * is read from one), and every body is bounded: an output or error file to its lines × the answer
+ * bound ({@link downloadBytes}) as inflated, a line at a time (one past its bound is a failed
+ * attempt). What the provider says is kept bounded and escaped wherever it is shown.
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { ModelCallError, UsageError } from '../errors';
+import { CheckpointError, ModelCallError, UsageError } from '../errors';
 import { publicBaseUrl } from '../model/base-url';
 import { coded } from '../said';
 import { english } from '../voice';
@@ -178,7 +176,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 
 		async collect(round, pending, signal, onPoll) {
 			const reader = new BatchOutputReader(
-				new Set(pending.map((p) => p.customId)),
+				new Map(pending.map((p) => [p.customId, p.body.max_tokens])),
 				await runHash(options.run)
 			);
 			const files = round.files.map((f) => ({ ...f }));
@@ -213,20 +211,26 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 					const step = `GET /files/${id}/content`;
 					downloads.set(id, limit);
 					try {
-						const text = await retrying(
+						// Read a line at a time as it arrives (a try that breaks off leaves the
+						// reader as it was, so the next try reads the file from its start).
+						const got = await retrying(
 							step,
 							async () => {
 								try {
-									return await (await sdk.files.content(id)).text();
+									const response = await sdk.files.content(id);
+									const name = `${done.id}/${id}`;
+									return { answers: await reader.read(response.body ?? '', name) };
 								} catch (e) {
-									// Reading it again would stop at the same byte.
+									// Reading it again would stop at the same byte, or the same bad line.
 									if (e instanceof BodyTooLarge) return null;
+									if (e instanceof UsageError || e instanceof CheckpointError) return { bad: e };
 									throw e;
 								}
 							},
 							signal
 						);
-						if (text === null) {
+						if (got && 'bad' in got) throw got.bad;
+						if (got === null) {
 							unread.push({
 								file,
 								code: 'output_too_large',
@@ -234,7 +238,7 @@ export function providerSender(options: ProviderSendOptions): RoundSender {
 							});
 							continue;
 						}
-						out.push(...reader.read(text, `${done.id}/${id}`));
+						out.push(...got.answers);
 					} finally {
 						downloads.delete(id);
 					}

@@ -10,11 +10,11 @@ const answers: BatchAnswer[] = [
 ];
 
 describe('batch store', () => {
-	it('round-trips answers through their lines, dropping a torn last line', () => {
+	it('round-trips answers through their lines, dropping a torn last line', async () => {
 		const text = answers.map(batchAnswerLine).join('');
-		expect(parseBatchAnswers(text, 'f')).toEqual(answers);
-		expect(parseBatchAnswers(text + '{"custom_id":"lp1.c","resp', 'f')).toEqual(answers);
-		expect(() => parseBatchAnswers('{"custom_id":"x"}\n', 'batch/answers.jsonl')).toThrow(
+		expect(await parseBatchAnswers(text, 'f')).toEqual(answers);
+		expect(await parseBatchAnswers(text + '{"custom_id":"lp1.c","resp', 'f')).toEqual(answers);
+		await expect(parseBatchAnswers('{"custom_id":"x"}\n', 'batch/answers.jsonl')).rejects.toThrow(
 			/batch\/answers\.jsonl, line 1/
 		);
 	});

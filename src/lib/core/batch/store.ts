@@ -13,10 +13,12 @@
  */
 import { z } from 'zod';
 import { CheckpointError } from '../errors';
-import { parseJsonl } from '../jsonl';
+import { readLines, visitJsonl, type ByteSource } from '../jsonl';
+import { SETTING_LIMITS } from '../run-defaults';
 import { coded } from '../said';
 import type { RunKey } from '../layout';
-import { textOrFailure, type BatchAnswer } from './output';
+import { formatCount } from '../report/format';
+import { longLineText, maxOutputLineBytes, textOrFailure, type BatchAnswer } from './output';
 import { RoundOutcome } from './outcome';
 
 /** How a round is sent: a provider's Batch API, or files run elsewhere (`vllm run-batch`). */
@@ -173,22 +175,76 @@ export function batchAnswerLine(answer: SavedBatchAnswer): string {
 }
 
 /**
- * The answers of a saved `batch/answers.jsonl` text (`file` names it in errors). A last line
- * without its line end is a crash mid-append and is dropped (its round is asked again). An
- * answer whose text is not text (saved by an older version) is read as the failed attempt it is.
+ * The most of one saved answer line held: the line bound of the largest `max_tokens` a run may
+ * ask. An answer saved within its own bound is far below; a longer line (saved by an older
+ * version, which saved answers past the bound) is read as the failed attempt it stands for.
  */
-export function parseBatchAnswers(text: string, file: string): SavedBatchAnswer[] {
-	const end = text.lastIndexOf('\n') + 1;
-	const whole = text.slice(0, end);
-	return parseJsonl(whole, SavedAnswer, file, { entry: 'a saved batch answer' }).map((row, i) => {
-		const round = row.round === undefined ? {} : { round: row.round };
-		if (row.response) {
-			const { status_code: status, body } = row.response;
-			return textOrFailure({ customId: row.custom_id, ...round, status, body });
+const MAX_SAVED_LINE_BYTES = maxOutputLineBytes(SETTING_LIMITS.max_tokens.max);
+
+/**
+ * The answers of a saved `batch/answers.jsonl` (`file` names it in errors), read a line at a
+ * time, never the file whole, so a run whose answers grew large still opens. A last line without
+ * its line end is a crash mid-append and is dropped (its round is asked again). An answer whose
+ * text is not text, or a line past the bound (both saved by an older version), is read as the
+ * failed attempt it is. `maxLineBytes` is for tests. @default the bound of the largest max_tokens
+ */
+export async function parseBatchAnswers(
+	source: ByteSource,
+	file: string,
+	maxLineBytes = MAX_SAVED_LINE_BYTES
+): Promise<SavedBatchAnswer[]> {
+	const answers: SavedBatchAnswer[] = [];
+	const options = { entry: 'a saved batch answer', firstLine: 0 };
+	for await (const got of readLines(source, maxLineBytes)) {
+		// A torn last line (no line end) is dropped, whatever it holds.
+		if ('text' in got ? !got.text.endsWith('\n') : !got.ended) break;
+		if ('head' in got) {
+			answers.push(longAnswer(got, file, maxLineBytes));
+			continue;
 		}
-		if (row.error) return { customId: row.custom_id, ...round, error: row.error };
-		throw new CheckpointError([coded('batch_answer_empty', { file, line: i + 1 })]);
-	});
+		options.firstLine = got.line;
+		visitJsonl(
+			got.text,
+			SavedAnswer,
+			file,
+			(row, line) => answers.push(savedAnswer(row, file, line)),
+			options
+		);
+	}
+	return answers;
+}
+
+/**
+ * The failed attempt a saved line past the bound stands for, with the custom_id and round its
+ * head starts with (as {@link batchAnswerLine} writes them); refused when it does not.
+ */
+function longAnswer(got: { line: number; bytes: number; head: string }, file: string, max: number) {
+	const start = /^\{"custom_id":("(?:[^"\\]|\\.){1,64}")(?:,"round":(\d{1,9}))?,/.exec(got.head);
+	const id: unknown = start ? JSON.parse(start[1]) : null;
+	if (typeof id !== 'string' || id.length > 64) {
+		const [chars, most] = [got.bytes, max].map(formatCount);
+		const at = { file, line: got.line, chars, max: most };
+		const name = [coded('jsonl_named', { name: 'a saved batch answer' })];
+		throw new CheckpointError([coded('jsonl_line_too_long', at, { name })]);
+	}
+	const round = start![2] === undefined ? {} : { round: Number(start![2]) };
+	const error = { code: 'answer_too_large', message: longLineText(got.bytes, max) };
+	return { customId: id, ...round, error } satisfies SavedBatchAnswer;
+}
+
+/** One saved answer line's answer. */
+function savedAnswer(
+	row: z.infer<typeof SavedAnswer>,
+	file: string,
+	line: number
+): SavedBatchAnswer {
+	const round = row.round === undefined ? {} : { round: row.round };
+	if (row.response) {
+		const { status_code: status, body } = row.response;
+		return textOrFailure({ customId: row.custom_id, ...round, status, body });
+	}
+	if (row.error) return { customId: row.custom_id, ...round, error: row.error };
+	throw new CheckpointError([coded('batch_answer_empty', { file, line })]);
 }
 
 /**

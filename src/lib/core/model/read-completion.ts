@@ -34,6 +34,26 @@ export function notTextField(body: unknown): string | null {
 	return null;
 }
 
+/**
+ * Why a completion's message (content plus reasoning) is larger than `maxTokens` allows
+ * ({@link maxAnswerBytes}), or null when it is not: the rule an interactive answer and a batch
+ * answer are read by alike, so the batch reader refuses before saving what this would refuse.
+ */
+export function answerTooLarge(
+	message: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown },
+	maxTokens: number
+): string | null {
+	const texts = [message.content, message.reasoning_content ?? message.reasoning];
+	const bytes = texts.reduce<number>((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
+	const limit = maxAnswerBytes(maxTokens);
+	if (bytes <= limit) return null;
+	return (
+		`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
+		`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
+		`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`
+	);
+}
+
 export function readCompletion(completion: unknown, maxTokens: number): ChatResult {
 	const choice = (completion as OpenAI.ChatCompletion | null)?.choices?.[0];
 	if (!choice?.message) {
@@ -59,17 +79,12 @@ export function readCompletion(completion: unknown, maxTokens: number): ChatResu
 		reasoning_content?: string | null;
 		reasoning?: string | null;
 	};
-	const texts = [message.content, message.reasoning_content ?? message.reasoning];
-	const bytes = texts.reduce((n, t) => n + (typeof t === 'string' ? utf8Length(t) : 0), 0);
-	const limit = maxAnswerBytes(maxTokens);
-	if (bytes > limit) {
+	const tooLarge = answerTooLarge(message, maxTokens);
+	if (tooLarge !== null) {
 		throw new RejectedOutput({
 			kind: 'invalid_output',
 			retryable: true,
-			detail:
-				`the answer is ${sizeText(bytes)} (${bytes} bytes), more than the ${sizeText(limit)} ` +
-				`allowed for max_tokens ${maxTokens} (${BYTES_PER_TOKEN} bytes a token + ` +
-				`${ANSWER_MARGIN_BYTES / 1024} KiB): the provider ignored max_tokens`,
+			detail: tooLarge,
 			rawOutput: clipText(
 				typeof message.content === 'string' ? message.content : '',
 				RAW_OUTPUT_CHARS
