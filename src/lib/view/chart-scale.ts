@@ -3,6 +3,7 @@
  * (svg-chart.ts): its range, its ticks, how a tick reads, and whiskers clipped to it.
  */
 import { formatNumber } from '$lib/core/report/format';
+import { m } from '$lib/paraglide/messages';
 import type { Cell, Figure } from '$lib/view/figures';
 
 /** Tick step of every y axis: 0, 0.2, …, 1. */
@@ -80,4 +81,13 @@ export function clipToAxis(
 	const lo = Math.max(range.min, Math.min(whisker[0], whisker[1]));
 	const hi = Math.min(range.max, Math.max(whisker[0], whisker[1]));
 	return lo > hi ? null : [lo, hi];
+}
+
+/** The legend's words for each kind of whisker the figure draws, in its language. */
+export function whiskerLegend(figure: Figure): { kind: WhiskerKind; text: string }[] {
+	const o = { locale: figure.locale };
+	return whiskerKinds(figure).map((kind) => ({
+		kind,
+		text: kind === 'sd' ? m.results_whisker_sd({}, o) : m.results_whisker_ci({}, o)
+	}));
 }

@@ -12,7 +12,6 @@ import { reportRunKey } from '$lib/core/names';
 import type { GroupReport, ResultsReport, RunReport } from '$lib/core/results';
 import { m } from '$lib/paraglide/messages';
 import type { Locale } from '$lib/paraglide/runtime';
-import { whiskerKinds, type WhiskerKind } from './chart-scale';
 import { groupCell, runCell } from './figure-cells';
 import {
 	PALETTE,
@@ -169,13 +168,4 @@ export function isPartial(figure: Figure): boolean {
 /** The y axis's title: `QWK` (the paper's term), or "rate" in the figure's language. */
 export function axisTitle(figure: Figure): string {
 	return figure.scale === 'kappa' ? 'QWK' : m.results_axis_rate({}, { locale: figure.locale });
-}
-
-/** The legend's words for each kind of whisker the figure draws, in its language. */
-export function whiskerLegend(figure: Figure): { kind: WhiskerKind; text: string }[] {
-	const o = { locale: figure.locale };
-	return whiskerKinds(figure).map((kind) => ({
-		kind,
-		text: kind === 'sd' ? m.results_whisker_sd({}, o) : m.results_whisker_ci({}, o)
-	}));
 }

@@ -8,11 +8,12 @@
 import { textHead } from '$lib/core/text/clip';
 import { escapeControl } from '$lib/core/text/escape-control';
 import { formatNumber } from '$lib/core/report/format';
-import { axisTitle, whiskerLegend, type Figure } from '$lib/view/figures';
+import { axisTitle, type Figure } from '$lib/view/figures';
 import {
 	clipToAxis,
 	formatTick,
 	ticksOf,
+	whiskerLegend,
 	whiskerMark,
 	yRange,
 	type WhiskerKind

@@ -20,11 +20,12 @@ import {
 	clipToAxis,
 	formatTick,
 	TICK_STEP,
+	whiskerLegend,
 	whiskerMark,
 	yRange,
 	type WhiskerKind
 } from '$lib/view/chart-scale';
-import { axisTitle, whiskerLegend, type Figure } from '$lib/view/figures';
+import { axisTitle, type Figure } from '$lib/view/figures';
 import { cellText } from '$lib/view/table-format';
 import { CHART } from '$lib/view/chart-style';
 
