@@ -170,6 +170,20 @@ describe('judge–judge agreement on Results; review from the top of a case', ()
 			);
 		expect(direct.flat().reduce((a, b) => a + b, 0)).toBe(12);
 		expect(direct.map((r) => r[0] + r[1])).toEqual([0, 0, 0]);
+		// Beside κ: AC1 on every row, QWK for the ordered LJP verdicts only, agreement per label,
+		// and a note saying what each is (issue 33, item 11).
+		const texts = (id: string) => panel.getByTestId(id).allInnerTexts();
+		const qwk = (await texts('qwk')).map((t) => t.trim());
+		expect(qwk.slice(0, 2)).toEqual(['', '']);
+		for (const v of qwk.slice(2)) expect(v).toMatch(KAPPA);
+		expect(qwk).toHaveLength(5);
+		for (const v of await texts('ac1')) expect(v.trim()).toMatch(KAPPA);
+		const perLabel = await texts('per-label');
+		expect(perLabel[0]).toMatch(/^ask (\d\.\d{3}|—) · answer (\d\.\d{3}|—)$/);
+		expect(perLabel[2]).toMatch(/^支持 .+ · 部分支持 .+ · 驳回 \d\.\d{3}$/);
+		const notes = await panel.getByTestId('agreement-notes').first().innerText();
+		expect(notes).toContain('AC1 (Gwet');
+		expect(notes).toContain('QWK (LJP verdicts');
 		// The two runs are of one model but not averaged: said in words, not manifest paths.
 		const differ = await page.getByTestId('group-differences').innerText();
 		expect(differ).toContain('they differ in judge model');
@@ -203,6 +217,10 @@ describe('judge–judge agreement on Results; review from the top of a case', ()
 		expect(rows[0][3]).toBe('样本太小，无法判断');
 		const lca = panel.getByTestId('agreement-matrix').first();
 		expect(await lca.locator('thead th').allInnerTexts()).toEqual(['追问', '作答']);
+		expect((await panel.getByTestId('per-label').first().innerText()).trim()).toMatch(/^追问 /);
+		const notes = await panel.getByTestId('agreement-notes').first().innerText();
+		expect(notes).toContain('AC1（Gwet 一阶一致系数）');
+		expect(notes).toContain('二次加权的 κ');
 		expect(await page.getByTestId('group-differences').innerText()).toContain(
 			'二者在 评审模型 上不同'
 		);

@@ -287,6 +287,43 @@ describe('results, inspector and bundles in the browser', () => {
 		}
 	});
 
+	it('exported charts key their whiskers: a run’s interval dashed, ± SD solid (issue 33, item 7)', async () => {
+		const { page } = e2e;
+		await expect
+			.poll(() => page.getByTestId('ci-status').getAttribute('data-status'))
+			.toBe('ready');
+		const exportSvg = async () => {
+			const [download] = await Promise.all([
+				page.waitForEvent('download'),
+				page
+					.getByTestId('figure-lca-overall')
+					.getByRole('button', { name: 'SVG', exact: true })
+					.click()
+			]);
+			return readFile((await download.path())!, 'utf8');
+		};
+		const whiskers = (svg: string, kind: string) =>
+			[...svg.matchAll(/<path class="whisker" [^>]*>/g)]
+				.map((m) => m[0])
+				.filter((p) => p.includes(`data-whisker="${kind}"`));
+		// Each run: every whisker is that run's 95% interval, dashed, and the legend says so.
+		const runs = await exportSvg();
+		expect(whiskers(runs, 'ci').length).toBeGreaterThan(0);
+		for (const p of whiskers(runs, 'ci')) expect(p).toContain('stroke-dasharray');
+		expect(runs).toMatch(/class="whisker-key"[^>]*data-legend="ci"/);
+		expect(runs).toContain('>95% interval of one run (over its cases)<');
+		expect(runs).not.toContain('data-legend="sd"');
+		// Mean ± SD: sim-model-a's three runs get a solid ± SD whisker, keyed in the image.
+		await showMode(page, 'Mean ± SD of comparable runs');
+		const groups = await exportSvg();
+		expect(whiskers(groups, 'sd').length).toBeGreaterThan(0);
+		for (const p of whiskers(groups, 'sd')) expect(p).not.toContain('stroke-dasharray');
+		expect(groups).toMatch(/class="whisker-key"[^>]*data-legend="sd"/);
+		expect(groups).toContain('>± 1 SD over runs<');
+		await showMode(page, 'Each run');
+		e2e.assertClean();
+	});
+
 	it('shows each run with the bootstrap interval `results --json` gives, and class counts', async () => {
 		const { page } = e2e;
 		await expect

@@ -188,6 +188,19 @@ describe('reviewing the judge of a browser-made run', () => {
 		expect(qwk[0]).toBe('LJP Direct QWK');
 		expect(qwk[1]).toMatch(/^(-?\d\.\d{3}|—)$/);
 		expect(qwk[2]).toMatch(corrected);
+		// Beside κ, the judge against each reviewer: its sensitivity and specificity with Wilson
+		// intervals (LCA, DCG), and what the corrections assume (issue 33, item 11).
+		const shares = await panel.first().getByTestId('sensitivity').allInnerTexts();
+		expect(shares.length).toBeGreaterThan(0);
+		for (const s of [
+			...shares,
+			...(await panel.first().getByTestId('specificity').allInnerTexts())
+		])
+			if (s.trim()) expect(s.trim()).toMatch(/^(\d\.\d{3}|—) (\[\d\.\d{3}, \d\.\d{3}\]|—) of \d+$/);
+		expect(shares.some((s) => /^\d\.\d{3} \[/.test(s.trim()))).toBe(true);
+		expect(await panel.first().getByTestId('corrected-assumptions').first().innerText()).toContain(
+			"LCA's judge errs alike on complete and underspecified histories"
+		);
 		await e2e.screenshot('review-results-en-1366', panel.first());
 		e2e.assertClean();
 	});

@@ -86,6 +86,27 @@ describe('results with review files', () => {
 		expect(stdout).toMatch(/LCA macro_f1\s+all\s+too small to say\s+8/);
 	});
 
+	it("prints beside κ the judge's Se and Sp with Wilson intervals, AC1, per-label agreement and the corrections' assumptions", async () => {
+		// Ann disagrees with the judge on the first two of run1's 8 LCA decisions.
+		const root = await withReviews({ Ann: (d, i) => (i < 2 ? flip(d[2]) : d[2]) });
+		const { code, stdout } = await results(root);
+		expect(code).toBe(0);
+		const decisions = lcaDecisions(root);
+		const annSays = decisions.map((d, i) => (i < 2 ? flip(d[2]) : d[2]));
+		const pos = annSays.filter((l) => l === 'clarification').length;
+		const tp = decisions.filter(
+			(d, i) => annSays[i] === 'clarification' && d[2] === 'clarification'
+		).length;
+		expect(stdout).toContain('sensitivity [95% CI]');
+		expect(stdout).toContain(`${(tp / pos).toFixed(4)} [`);
+		expect(stdout).toContain(`] of ${pos}`);
+		expect(stdout).toMatch(/AC1\s+QWK\s+agreement per label/);
+		expect(stdout).toMatch(/clarification \d\.\d{3}, judgment \d\.\d{3}/);
+		expect(stdout).toContain(
+			"LCA's judge errs alike on complete and underspecified histories (one Se and Sp pooled over both); DCG's two rounds are judged independently given the truth"
+		);
+	});
+
 	it('gives the same figures in --json, κ as computed by hand', async () => {
 		const root = await withReviews({ Ann: (d, i) => (i < 2 ? flip(d[2]) : d[2]), Bo: (d) => d[2] });
 		const { code, stdout } = await results(root, '--json');

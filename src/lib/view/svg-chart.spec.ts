@@ -132,3 +132,58 @@ describe('xmlEscape', () => {
 		expect(xmlEscape(text)).toMatch(/^[\x20-\x7e]*$/);
 	});
 });
+
+describe('whiskers that say what they are (issue 33, item 7)', () => {
+	// Groups mode: model A is a group of three runs (± SD), model B a group of one run, whose
+	// whisker is that run's 95% interval over its cases.
+	const mixed = (locale?: 'en' | 'zh-CN') =>
+		testFigure({
+			withSd: true,
+			withCi: true,
+			locale,
+			cells: [
+				[
+					{ value: 0.62, sd: 0.05, ci: null, notes: [] },
+					{ value: 0.5, sd: 0.1, ci: null, notes: [] }
+				],
+				[
+					{ value: 0.7, sd: null, ci: [0.6, 0.8], notes: [] },
+					{ value: 0.4, sd: null, ci: [0.3, 0.5], notes: [] }
+				]
+			]
+		});
+	const whiskers = (svg: string) =>
+		[...svg.matchAll(/<path class="whisker" [^>]*>/g)].map((m) => m[0]);
+
+	it('draws ± SD solid and a single run’s interval dashed, with narrower caps', () => {
+		const svg = figureSvg(mixed());
+		const sd = whiskers(svg).filter((p) => p.includes('data-whisker="sd"'));
+		const ci = whiskers(svg).filter((p) => p.includes('data-whisker="ci"'));
+		expect([sd.length, ci.length]).toEqual([2, 2]);
+		for (const p of sd) expect(p).not.toContain('stroke-dasharray');
+		for (const p of ci) expect(p).toContain('stroke-dasharray="3 2"');
+		const capWidth = (p: string) =>
+			Number(/H([\d.]+)/.exec(p)![1]) - Number(/M([\d.]+)/.exec(p)![1]);
+		expect(capWidth(ci[0])).toBeLessThan(capWidth(sd[0]));
+	});
+
+	it('keys both marks in the legend drawn into the image, in the figure’s language', () => {
+		const svg = figureSvg(mixed());
+		expect(count(svg, /class="whisker-key"[^>]*data-legend="sd"/g)).toBe(1);
+		expect(count(svg, /class="whisker-key"[^>]*data-legend="ci"[^>]*stroke-dasharray/g)).toBe(1);
+		expect(svg).toContain('>± 1 SD over runs<');
+		expect(svg).toContain('>95% interval of one run (over its cases)<');
+		const zh = figureSvg(mixed('zh-CN'));
+		expect(zh).toContain('>± 1 个标准差（多次运行之间）<');
+		expect(zh).toContain('>单次运行的 95% 区间（对其案例）<');
+		// The paper layout (its legend on top) keys them too.
+		expect(count(figureSvg(mixed(), { layout: 'paper' }), /data-legend=/g)).toBe(2);
+	});
+
+	it('keys only the whiskers drawn: none without whiskers, the interval alone for runs', () => {
+		expect(figureSvg(testFigure({ withCi: false }))).not.toContain('data-legend');
+		const runs = figureSvg(testFigure());
+		expect(count(runs, /data-legend="ci"/g)).toBe(1);
+		expect(runs).not.toContain('data-legend="sd"');
+	});
+});

@@ -9,7 +9,15 @@ import { textHead } from '$lib/core/text/clip';
 import { escapeControl } from '$lib/core/text/escape-control';
 import { formatNumber } from '$lib/core/report/format';
 import { axisTitle, type Figure } from '$lib/view/figures';
-import { clipToAxis, formatTick, ticksOf, whiskerOf, yRange } from './chart-scale';
+import {
+	clipToAxis,
+	formatTick,
+	ticksOf,
+	whiskerLegend,
+	whiskerMark,
+	yRange,
+	type WhiskerKind
+} from './chart-scale';
 import { CHART } from './chart-style';
 
 export interface SvgOptions {
@@ -99,6 +107,25 @@ function withoutEmptyCategories(figure: Figure): Figure {
 	};
 }
 
+/**
+ * A whisker from `lo` to `hi` (px) at `x`: ± SD solid with caps `cap` wide each side; one run's
+ * 95% interval dashed with caps half as wide, so the two never read alike (`legend`: the mark of
+ * the legend's key, not a bar's).
+ */
+function whiskerPath(
+	kind: WhiskerKind,
+	x: number,
+	lo: number,
+	hi: number,
+	cap: number,
+	legend = false
+): string {
+	const c = kind === 'sd' ? cap : cap / 2;
+	const dash = kind === 'ci' ? ' stroke-dasharray="3 2"' : '';
+	const role = legend ? `class="whisker-key"` : `class="whisker"`;
+	return `<path ${role} d="M${f(x)} ${f(hi)}V${f(lo)}M${f(x - c)} ${f(hi)}H${f(x + c)}M${f(x - c)} ${f(lo)}H${f(x + c)}" data-${legend ? 'legend' : 'whisker'}="${kind}" stroke="${CHART.text}" stroke-width="1.25"${dash} fill="none"/>`;
+}
+
 /** The figure as an SVG document (a string starting with `<svg`). */
 export function figureSvg(shown: Figure, options: SvgOptions = {}): string {
 	const paper = options.layout === 'paper';
@@ -110,13 +137,13 @@ export function figureSvg(shown: Figure, options: SvgOptions = {}): string {
 	const range = yRange(figure);
 	const ticks = ticksOf(range);
 
-	// Legend: series in rows, wrapped to the width.
-	const legendItems = figure.series.map((s) => ({
-		text: clip(s.label),
-		color: safeColor(s.color)
-	}));
+	// Legend: series in rows, then what each kind of whisker drawn shows, wrapped to the width.
+	const legendItems: { text: string; color: string; whisker?: WhiskerKind }[] = [
+		...figure.series.map((s) => ({ text: clip(s.label), color: safeColor(s.color) })),
+		...whiskerLegend(figure).map((w) => ({ text: w.text, color: CHART.text, whisker: w.kind }))
+	];
 	const box = paper ? 8 : 11;
-	const legendRows: { text: string; color: string; x: number }[][] = [[]];
+	const legendRows: { text: string; color: string; whisker?: WhiskerKind; x: number }[][] = [[]];
 	let x = 0;
 	for (const item of legendItems) {
 		const w = box + 4 + textWidth(item.text, small) + 14;
@@ -212,14 +239,11 @@ export function figureSvg(shown: Figure, options: SvgOptions = {}): string {
 			out.push(
 				`<rect x="${f(bx - barW / 2)}" y="${f(yTop)}" width="${f(barW)}" height="${f(h)}" fill="${color}" data-value="${cell.value}"><title>${xmlEscape(`${series.label} · ${cat}: ${formatNumber(cell.value)}`)}</title></rect>`
 			);
-			const whisker = whiskerOf(cell, figure);
-			const clipped = whisker && clipToAxis(whisker, range);
+			const whisker = whiskerMark(cell, figure);
+			const clipped = whisker && clipToAxis(whisker.range, range);
 			if (clipped) {
 				const cap = Math.min(paper ? 5 : 8, barW / 3);
-				const [lo, hi] = [yPx(clipped[0]), yPx(clipped[1])];
-				out.push(
-					`<path class="whisker" d="M${f(bx)} ${f(hi)}V${f(lo)}M${f(bx - cap)} ${f(hi)}H${f(bx + cap)}M${f(bx - cap)} ${f(lo)}H${f(bx + cap)}" stroke="${CHART.text}" stroke-width="1.25" fill="none"/>`
-				);
+				out.push(whiskerPath(whisker.kind, bx, yPx(clipped[0]), yPx(clipped[1]), cap));
 			}
 		});
 	});
@@ -234,7 +258,9 @@ export function figureSvg(shown: Figure, options: SvgOptions = {}): string {
 		for (const item of row) {
 			const lx = (paper ? left : 16) + item.x;
 			out.push(
-				`<rect x="${f(lx)}" y="${f(y)}" width="${box}" height="${box}" fill="${item.color}"/>`
+				item.whisker
+					? whiskerPath(item.whisker, lx + box / 2, y + box, y, box / 2, true)
+					: `<rect x="${f(lx)}" y="${f(y)}" width="${box}" height="${box}" fill="${item.color}"/>`
 			);
 			out.push(
 				`<text x="${f(lx + box + 4)}" y="${f(y + box / 2)}" font-size="${small}" fill="${CHART.text}" dominant-baseline="middle">${xmlEscape(item.text)}</text>`

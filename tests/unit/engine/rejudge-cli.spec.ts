@@ -173,6 +173,19 @@ describe('lexpilot rejudge', () => {
 		const text = await runCliInProcess(['results', '--output-root', root, '--judges', 'r1,r1-j2']);
 		expect(text.stdout).toContain('lca confusion (rows: judge A, columns: judge B)');
 		expect(text.stdout).toContain('Rank stability needs two models or more with both runs.');
+		// Beside κ: QWK for the ordinal LJP verdicts only, AC1 and per-label agreement (issue 33, 11).
+		expect(text.stdout).toMatch(/κ \[95% CI\]\s+QWK\s+AC1\s+Per label\s+Unpaired/);
+		expect(text.stdout).toMatch(/lca\s+\d+\s+0\.0000\s+.*clarification \S+, judgment \S+/);
+		const ljp = Object.entries(
+			(JSON.parse(r.stdout) as { judges: { models: { stages: Record<string, object> }[] } }).judges
+				.models[0].stages
+		);
+		for (const [stage, s] of ljp) {
+			if (stage.startsWith('ljp')) expect(s).toHaveProperty('qwk');
+			else expect(s).not.toHaveProperty('qwk');
+			expect(s).toHaveProperty('ac1');
+		}
+		expect(ljp.some(([stage]) => stage.startsWith('ljp'))).toBe(true);
 	});
 
 	it('killed mid-way, resumes to the files of an uninterrupted re-judge', async () => {

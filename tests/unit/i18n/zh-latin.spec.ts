@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const KEPT = new Set(
 	[
 		// The benchmark's and the paper's names: stages, metrics, confusion cells, statistics.
-		'LexPilot LexAwN LCA DCG LJP QWK Kappa Macro-F1 F1 F1_U F1_C Acc_C Acc_U TP TN FP FN SD ci p n N',
+		'LexPilot LexAwN LCA DCG LJP QWK AC1 Kappa Macro-F1 F1 F1_U F1_C Acc_C Acc_U TP TN FP FN SD ci p n N',
 		'Direct Gold Interaction gen dcg lca ljp-direct ljp-gold ljp-interaction bootstrap ddof',
 		// Products, providers, models and their servers.
 		'Workbench OpenAI OpenRouter DeepSeek DeepSeek-R1 DeepSeek-V4.1-Flash deepseek-chat',
@@ -38,7 +38,7 @@ const KEPT = new Set(
 		// Names Windows reserves for files.
 		'CON PRN AUX NUL COM0 COM9 COM0-COM9 LPT0 LPT9 LPT0-LPT9',
 		// Statisticians' names on their methods; the Batch API's fields.
-		"Cohen's Cohen Rogan Gladen Rogan–Gladen Kendall Holm Wilson custom_id",
+		"Cohen's Cohen Rogan Gladen Rogan–Gladen Kendall Holm Wilson Gwet custom_id",
 		// The leaderboard's mark of a Wilson interval, as † marks a tie.
 		'W',
 		// Keyboard keys the review queue names.

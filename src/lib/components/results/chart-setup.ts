@@ -16,16 +16,27 @@ import {
 	type ChartConfiguration,
 	type Plugin
 } from 'chart.js';
-import { clipToAxis, formatTick, TICK_STEP, whiskerOf, yRange } from '$lib/view/chart-scale';
+import {
+	clipToAxis,
+	formatTick,
+	TICK_STEP,
+	whiskerLegend,
+	whiskerMark,
+	yRange,
+	type WhiskerKind
+} from '$lib/view/chart-scale';
 import { axisTitle, type Figure } from '$lib/view/figures';
 import { cellText } from '$lib/view/table-format';
 import { CHART } from '$lib/view/chart-style';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip, Title);
 
+/** One run's 95% interval is dashed, ± SD solid (svg-chart.ts draws them alike). */
+const DASH: Record<WhiskerKind, number[]> = { sd: [], ci: [3, 2] };
+
 /** Per dataset: the whisker of each bar (a CI or ± SD; null: none), which bars are undefined. */
 interface Extra {
-	whiskers?: ([number, number] | null)[];
+	whiskers?: ({ range: [number, number]; kind: WhiskerKind } | null)[];
 	undefinedAt?: boolean[];
 }
 
@@ -55,14 +66,15 @@ const errorBars: Plugin<'bar'> = {
 				const whisker = extra.whiskers?.[i];
 				if (value === null || !whisker) return;
 				// Clipped to the axis: a whisker never runs past 0 or 1 into the labels.
-				const clipped = clipToAxis(whisker, { min: y.min, max: y.max });
+				const clipped = clipToAxis(whisker.range, { min: y.min, max: y.max });
 				if (!clipped) return;
 				const top = y.getPixelForValue(clipped[1]);
 				const bottom = y.getPixelForValue(clipped[0]);
-				const cap = Math.min(8, width / 3);
+				const cap = Math.min(8, width / 3) / (whisker.kind === 'ci' ? 2 : 1);
 				ctx.save();
 				ctx.strokeStyle = CHART.text;
 				ctx.lineWidth = 1.25;
+				ctx.setLineDash(DASH[whisker.kind]);
 				ctx.beginPath();
 				ctx.moveTo(x, top);
 				ctx.lineTo(x, bottom);
@@ -104,7 +116,7 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 				maxBarThickness: 44,
 				categoryPercentage: 0.78,
 				barPercentage: 0.92,
-				whiskers: figure.cells[s].map((c) => whiskerOf(c, figure)),
+				whiskers: figure.cells[s].map((c) => whiskerMark(c, figure)),
 				undefinedAt: figure.cells[s].map((c) => c.value === null)
 			}))
 		},
@@ -147,11 +159,29 @@ function configOf(figure: Figure): ChartConfiguration<'bar'> {
 				},
 				legend: {
 					position: 'bottom',
+					// The whisker keys are no dataset: clicking them hides nothing.
+					onClick(event, item, legend) {
+						if (item.datasetIndex === undefined) return;
+						Chart.defaults.plugins.legend.onClick.call(legend, event, item, legend);
+					},
 					labels: {
 						boxWidth: 12,
 						boxHeight: 12,
 						color: CHART.text,
-						font: { family: CHART.font, size: 12 }
+						font: { family: CHART.font, size: 12 },
+						// The series, then what each kind of whisker drawn shows (a dashed or solid box).
+						generateLabels: (chart) => [
+							...Chart.defaults.plugins.legend.labels.generateLabels(chart),
+							...whiskerLegend(figure).map((w) => ({
+								text: w.text,
+								fillStyle: 'rgba(0, 0, 0, 0)',
+								strokeStyle: CHART.text,
+								fontColor: CHART.text,
+								lineWidth: 1.25,
+								lineDash: DASH[w.kind],
+								hidden: false
+							}))
+						]
 					}
 				},
 				tooltip: {

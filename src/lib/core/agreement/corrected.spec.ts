@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { correctedEstimate, correctedRate, errorRates, roganGladen } from './corrected';
+import {
+	correctedEstimate,
+	correctedRate,
+	errorRates,
+	judgeErrorRates,
+	roganGladen
+} from './corrected';
 import type { LabelPair } from './kappa';
 
 /** `[judge, person]` pairs: `pos` person-positive of which `tp` judged +, `neg` of which `tn` judged −. */
@@ -60,5 +66,32 @@ describe('correctedRate', () => {
 			return a === null || b === null ? null : a + b;
 		});
 		expect(both.value).toBeCloseTo(0.8, 12);
+	});
+});
+
+describe('judgeErrorRates (issue 33, item 11)', () => {
+	it('gives Se and Sp with Wilson intervals, the rates the correction applies', () => {
+		const pairs = reviewed(12, 9, 8, 8);
+		const found = judgeErrorRates(pairs, '是');
+		expect(found.sensitivity).toMatchObject({ value: 0.75, n: 12 });
+		expect(found.specificity).toMatchObject({ value: 1, n: 8 });
+		expect(errorRates(pairs, '是')).toEqual({ sensitivity: 0.75, specificity: 1 });
+		// Wilson at 8 of 8: [n / (n + z²), 1], z = 1.959964.
+		expect(found.specificity.ci95![0]).toBeCloseTo(8 / (8 + 1.959964 ** 2), 6);
+		expect(found.specificity.ci95![1]).toBe(1);
+		// 9 of 12 by the closed form (centre ± half) / (1 + z²/n).
+		const z2 = 1.959963984540054 ** 2;
+		const centre = (0.75 + z2 / 24) / (1 + z2 / 12);
+		const half = (Math.sqrt(z2) * Math.sqrt((0.75 * 0.25) / 12 + z2 / 576)) / (1 + z2 / 12);
+		expect(found.sensitivity.ci95![0]).toBeCloseTo(centre - half, 12);
+		expect(found.sensitivity.ci95![1]).toBeCloseTo(centre + half, 12);
+	});
+
+	it('has no rate for a side the reviewer never labelled', () => {
+		expect(judgeErrorRates(reviewed(0, 0, 4, 3), '是').sensitivity).toEqual({
+			value: null,
+			n: 0,
+			ci95: null
+		});
 	});
 });

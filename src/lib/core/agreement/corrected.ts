@@ -8,6 +8,7 @@
  */
 import { bootstrapSettings, definedSorted, percentileInterval } from '../metrics/bootstrap';
 import type { BootstrapOptions, Interval } from '../metrics/bootstrap';
+import { wilson } from '../metrics/kernel';
 import { Prng, scopeSeed } from '../metrics/prng';
 import { MIN_RATED, type LabelPair } from './kappa';
 
@@ -46,8 +47,8 @@ export function roganGladen(
 	return Math.min(1, Math.max(0, (apparent + specificity - 1) / youden));
 }
 
-/** Se and Sp of `pairs` (`[judge, person]`); null when either side has no decision. */
-export function errorRates(pairs: readonly LabelPair[], positive: string): ErrorRates | null {
+/** The reviewed decisions behind Se and Sp: person +, of them judge +; person −, of them judge −. */
+function errorCounts(pairs: readonly LabelPair[], positive: string) {
 	let pos = 0;
 	let truePos = 0;
 	let neg = 0;
@@ -61,8 +62,40 @@ export function errorRates(pairs: readonly LabelPair[], positive: string): Error
 			if (judge !== positive) trueNeg++;
 		}
 	}
+	return { pos, truePos, neg, trueNeg };
+}
+
+/** Se and Sp of `pairs` (`[judge, person]`); null when either side has no decision. */
+export function errorRates(pairs: readonly LabelPair[], positive: string): ErrorRates | null {
+	const { pos, truePos, neg, trueNeg } = errorCounts(pairs, positive);
 	if (pos === 0 || neg === 0) return null;
 	return { sensitivity: truePos / pos, specificity: trueNeg / neg };
+}
+
+/** A share of reviewed decisions with Wilson's 95% score interval over them. */
+export interface ReviewedShare {
+	/** null when no decision is on that side. */
+	value: number | null;
+	/** The decisions the share is of (the person's positives, or negatives). */
+	n: number;
+	ci95: Interval;
+}
+
+/**
+ * The judge's error rates on the reviewed `pairs` as a reader sees them: sensitivity (of the
+ * decisions the person labelled `positive`, the share the judge did too) and specificity, each
+ * with Wilson's score interval over its own decisions (`metrics/kernel.ts`), which neither
+ * collapses at 0 or 1 nor needs resampling. The same counts as `errorRates`, which the
+ * corrections use.
+ */
+export function judgeErrorRates(
+	pairs: readonly LabelPair[],
+	positive: string
+): { positive: string; sensitivity: ReviewedShare; specificity: ReviewedShare } {
+	const { pos, truePos, neg, trueNeg } = errorCounts(pairs, positive);
+	const of = (hit: number, n: number): ReviewedShare =>
+		n === 0 ? { value: null, n, ci95: null } : { value: hit / n, n, ci95: wilson(hit / n, n) };
+	return { positive, sensitivity: of(truePos, pos), specificity: of(trueNeg, neg) };
 }
 
 /**

@@ -2,20 +2,37 @@
 import { runLabel } from '../layout';
 import { formatInterval, formatNumber } from '../report/format';
 import { renderTable } from '../results/text-table';
-import type { Corrected } from './corrected';
+import type { Corrected, ReviewedShare } from './corrected';
 import { LJP_CORRECTED } from './corrected-ljp';
 import { DCG_CORRECTED, LCA_CORRECTED, type CorrectedMetrics } from './corrected-metrics';
+import type { Agreement } from './kappa';
 import type { RaterComparison, ScopeAgreement } from './report';
 import type { RunReviews } from './run-reviews';
 
 const STAGE_NAME = { lca: 'LCA', dcg: 'DCG', ljp: 'LJP' } as const;
 
+/** What the corrections assume (README.md, "Corrected estimates"), printed under their table. */
+export const CORRECTION_ASSUMPTIONS =
+	"assumes: the reviewer is right; LCA's judge errs alike on complete and underspecified histories (one Se and Sp pooled over both); DCG's two rounds are judged independently given the truth; LJP's verdict errors are the same for every gold verdict, class and setup.";
+
 function matrix(a: ScopeAgreement): string {
 	return a.confusion.map((row) => row.join(' ')).join(' / ');
 }
 
+/** Each label's specific agreement: `clarification 0.857, judgment 0.667`. */
+export function perLabelText(a: Agreement): string {
+	return a.labels.map((l, i) => `${l} ${formatNumber(a.per_label[i], 3)}`).join(', ');
+}
+
+/** A share with its interval: `0.7500 [0.4677, 0.9111] of 12`; blank where it does not apply. */
+function shareText(s: ReviewedShare | undefined): string {
+	return s ? `${formatNumber(s.value)} ${formatInterval(s.ci95)} of ${s.n}` : '';
+}
+
 function comparison(c: RaterComparison): string {
 	const rows: string[][] = [];
+	// The judge's error rates exist only for the judge against a reviewer on LCA and DCG.
+	const rated = c.stages.some((s) => s.overall.judge_error);
 	for (const s of c.stages) {
 		for (const [cls, a] of [['all', s.overall] as const, ...Object.entries(s.by_class)]) {
 			rows.push([
@@ -26,6 +43,12 @@ function comparison(c: RaterComparison): string {
 				formatNumber(a.rate),
 				formatNumber(a.kappa),
 				formatInterval(a.ci95),
+				formatNumber(a.ac1),
+				a.qwk === undefined ? '' : formatNumber(a.qwk),
+				perLabelText(a),
+				...(rated
+					? [shareText(a.judge_error?.sensitivity), shareText(a.judge_error?.specificity)]
+					: []),
 				matrix(a)
 			]);
 		}
@@ -39,10 +62,27 @@ function comparison(c: RaterComparison): string {
 			'rate',
 			'kappa',
 			'95% CI',
+			'AC1',
+			'QWK',
+			'agreement per label',
+			...(rated ? ['sensitivity [95% CI]', 'specificity [95% CI]'] : []),
 			`confusion (${c.first} rows × ${c.second} columns)`
 		],
 		rows,
-		['left', 'left', 'right', 'right', 'right', 'right', 'left', 'left']
+		[
+			'left',
+			'left',
+			'right',
+			'right',
+			'right',
+			'right',
+			'left',
+			'right',
+			'right',
+			'left',
+			...(rated ? (['left', 'left'] as const) : []),
+			'left'
+		]
 	);
 	const dis = c.stages.flatMap((s) =>
 		s.overall.disagreements.map(({ decision: d, first, second }) => {
@@ -54,6 +94,11 @@ function comparison(c: RaterComparison): string {
 	return [
 		`${c.first} × ${c.second}`,
 		table,
+		...(rated
+			? [
+					`sensitivity: of the decisions ${c.second} labelled positive (clarification, 是), the share the judge did too; specificity: the same for negative; Wilson 95% intervals.`
+				]
+			: []),
 		...(dis.length ? ['disagreements:', ...dis] : [])
 	].join('\n');
 }
@@ -103,7 +148,8 @@ export function formatReviews(runs: readonly RunReviews[]): string {
 						'right',
 						'left',
 						'right'
-					])
+					]),
+					CORRECTION_ASSUMPTIONS
 				);
 			}
 			return parts.join('\n\n');

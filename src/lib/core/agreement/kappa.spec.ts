@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_RATED, agreement, cohenKappa, confusionMatrix, type LabelPair } from './kappa';
+import {
+	MIN_RATED,
+	agreement,
+	cohenKappa,
+	confusionMatrix,
+	gwetAc1,
+	perLabelAgreement,
+	type LabelPair
+} from './kappa';
 
 const YN = ['yes', 'no'];
 
@@ -172,5 +180,73 @@ describe('agreement', () => {
 			[0, 0]
 		]);
 		expect(agreement(constant, YN)).toMatchObject({ rate: 1, kappa: null, ci95: null });
+	});
+});
+
+describe('figures beside κ (issue 33, item 11)', () => {
+	// Wongpakaran et al. (2013), Table 2's skewed pair: 118 yes/yes, 5 yes/no, 2 no/yes, 0 no/no.
+	const skewed = [
+		[118, 5],
+		[2, 0]
+	];
+
+	it("gives Gwet's AC1 as computed by hand where κ collapses on skewed labels", () => {
+		// By hand: p_o = 118/125 = 0.944; π_yes = (123 + 120)/250 = 0.972;
+		// p_e = 2 · 0.972 · 0.028 = 0.054432; AC1 = (0.944 − 0.054432)/(1 − 0.054432) = 0.940775…
+		const ac1 = (0.944 - 0.054432) / (1 - 0.054432);
+		const found = agreement(pairsOf(skewed), YN, { resamples: 50 });
+		expect(found.ac1).toBeCloseTo(ac1, 12);
+		expect(found.ac1).toBeCloseTo(0.9408, 4);
+		expect(found.kappa).toBeCloseTo(kappa2x2(skewed), 12);
+		expect(found.kappa!).toBeLessThan(0);
+	});
+
+	it("gives AC1 over three labels from Gwet's formula, p_e = Σ π(1 − π) / (K − 1)", () => {
+		const table = [
+			[7, 1, 0],
+			[2, 3, 1],
+			[0, 1, 5]
+		];
+		// n = 20, p_o = 15/20; row sums 8, 6, 6; column sums 9, 5, 6; π = 17/40, 11/40, 12/40.
+		const pi = [17 / 40, 11 / 40, 12 / 40];
+		const pe = pi.reduce((a, p) => a + p * (1 - p), 0) / 2;
+		expect(gwetAc1(table)).toBeCloseTo((0.75 - pe) / (1 - pe), 12);
+		expect(
+			gwetAc1([
+				[0, 0],
+				[0, 0]
+			])
+		).toBeNull();
+	});
+
+	it('gives each label its specific agreement, null for a label neither rater used', () => {
+		// yes: 2·118 / (123 + 120); no: 2·0 / (2 + 5).
+		const found = agreement(pairsOf(skewed), YN, { resamples: 50 });
+		expect(found.per_label[0]).toBeCloseTo(236 / 243, 12);
+		expect(found.per_label[1]).toBe(0);
+		expect(
+			perLabelAgreement([
+				[3, 0],
+				[0, 0]
+			])
+		).toEqual([1, null]);
+	});
+
+	it('gives quadratic-weighted κ for ordinal labels only, from the kernel', () => {
+		const V = ['支持', '部分支持', '驳回'];
+		const pairs: LabelPair[] = [
+			...Array.from({ length: 6 }, (): LabelPair => ['支持', '支持']),
+			['支持', '部分支持'],
+			['部分支持', '部分支持'],
+			['部分支持', '驳回'],
+			['驳回', '驳回'],
+			['驳回', '支持']
+		];
+		const ordinal = agreement(pairs, V, { resamples: 50, ordinal: true });
+		// By hand: O = [[6,1,0],[0,1,1],[1,0,1]]; rows 7,2,2, columns 7,2,2, N = 11;
+		// Σ w·O = (1 + 1)/4 + 4/4 = 1.5; Σ w·E = [(14 + 14 + 4 + 4)/4 + (14 + 14)]/11 = 37/11.
+		expect(ordinal.qwk).toBeCloseTo(1 - 1.5 / (37 / 11), 12);
+		expect(ordinal.qwk).not.toBeCloseTo(ordinal.kappa!, 3);
+		expect(agreement(pairs, V, { resamples: 50 })).not.toHaveProperty('qwk');
 	});
 });

@@ -5,7 +5,7 @@
  */
 import { MIN_DEFINED_SHARE, bootstrapSettings, percentileInterval } from '../metrics/bootstrap';
 import type { BootstrapOptions, Interval } from '../metrics/bootstrap';
-import { orNull, rate as share } from '../metrics/kernel';
+import { orNull, qwk, rate as share } from '../metrics/kernel';
 import { Prng, scopeSeed } from '../metrics/prng';
 
 export type { BootstrapOptions, Interval };
@@ -34,6 +34,21 @@ export interface Agreement {
 	kappa: number | null;
 	/** Percentile bootstrap 95% interval of κ over the items; null below MIN_RATED items. */
 	ci95: Interval;
+	/**
+	 * Gwet's AC1: agreement beyond a chance term that stays small when one label dominates, so
+	 * it does not collapse as κ does on skewed labels (README.md). Null when n = 0.
+	 */
+	ac1: number | null;
+	/**
+	 * Per label, in `labels` order, the specific agreement 2·n_ii / (row_i + column_i): of the
+	 * items either rater gave that label, the share both gave it. Null for a label neither used.
+	 */
+	per_label: (number | null)[];
+	/**
+	 * Only for ordinal labels (the LJP verdicts): quadratic-weighted κ, from the kernel's one QWK
+	 * (`metrics/kernel.ts`); null when undefined there.
+	 */
+	qwk?: number | null;
 	/** `confusion[a][b]`: items the first rater labelled `labels[a]` and the second `labels[b]`. */
 	confusion: number[][];
 }
@@ -81,6 +96,45 @@ export function cohenKappa(confusion: readonly (readonly number[])[]): number | 
 }
 
 /**
+ * Gwet's AC1 (Gwet 2008) of a square count matrix: (p_o − p_e) / (1 − p_e) with the chance term
+ * p_e = Σ π_k (1 − π_k) / (K − 1), π_k the mean of the two raters' shares of label k. Where one
+ * label dominates, κ's p_e nears p_o and κ falls towards 0 at high agreement (the kappa paradox);
+ * AC1's p_e stays small there. Null without items or with fewer than two labels.
+ */
+export function gwetAc1(confusion: readonly (readonly number[])[]): number | null {
+	const k = confusion.length;
+	if (k < 2) return null;
+	let n = 0;
+	let agreed = 0;
+	const both = new Array<number>(k).fill(0);
+	for (let a = 0; a < k; a++) {
+		for (let b = 0; b < k; b++) {
+			const v = confusion[a][b];
+			n += v;
+			both[a] += v;
+			both[b] += v;
+			if (a === b) agreed += v;
+		}
+	}
+	if (n === 0) return null;
+	let pe = 0;
+	for (const c of both) {
+		const pi = c / (2 * n);
+		pe += pi * (1 - pi);
+	}
+	pe /= k - 1;
+	return (agreed / n - pe) / (1 - pe);
+}
+
+/** Specific agreement of each label, 2·n_ii / (row_i + column_i); null for a label neither used. */
+export function perLabelAgreement(confusion: readonly (readonly number[])[]): (number | null)[] {
+	return confusion.map((row, i) => {
+		const used = row.reduce((a, v) => a + v, 0) + confusion.reduce((a, r) => a + r[i], 0);
+		return orNull(share(2 * row[i], used));
+	});
+}
+
+/**
  * Agreement of two raters over `pairs`. The interval resamples the items (with replacement, as
  * many as there are) `resamples` times from a stream seeded by `seed` and `scope`, so it
  * reproduces exactly; resamples where κ is undefined are left out, and with fewer than half
@@ -89,7 +143,7 @@ export function cohenKappa(confusion: readonly (readonly number[])[]): number | 
 export function agreement(
 	pairs: readonly LabelPair[],
 	labels: readonly string[],
-	options: BootstrapOptions & { scope?: string } = {}
+	options: BootstrapOptions & { scope?: string; ordinal?: boolean } = {}
 ): Agreement {
 	const confusion = confusionMatrix(pairs, labels);
 	const n = pairs.length;
@@ -102,6 +156,10 @@ export function agreement(
 		rate: orNull(share(agreed, n)),
 		kappa,
 		ci95: kappa === null || n < MIN_RATED ? null : kappaInterval(pairs, labels, options),
+		ac1: gwetAc1(confusion),
+		per_label: perLabelAgreement(confusion),
+		// The kernel's QWK reads a 3 × 3 block in the verdicts' order, rows the first rater.
+		...(options.ordinal && labels.length === 3 ? { qwk: orNull(qwk(confusion.flat())) } : {}),
 		confusion
 	};
 }

@@ -107,3 +107,25 @@ describe('what the judge said is the run’s record, not the review file’s', (
 		);
 	});
 });
+
+describe('the judge against a reviewer: Se, Sp, AC1, per label (issue 33, item 11)', () => {
+	it("gives the judge's error rates for the judge only, never between two reviewers", () => {
+		const reviews = [
+			review(decisions[0], 'clarification', 'Ann'),
+			review(decisions[1], 'judgment', 'Ann'),
+			review(decisions[0], 'clarification', 'Bo'),
+			review(decisions[1], 'clarification', 'Bo')
+		];
+		const report = reviewReport(decisions, reviews, CATEGORIES);
+		const judged = report.judge[0].stages[0].overall;
+		expect(judged.judge_error).toMatchObject({
+			positive: 'clarification',
+			sensitivity: { value: 1, n: 1 },
+			specificity: { value: 0, n: 1 }
+		});
+		expect(judged.judge_error!.sensitivity.ci95).not.toBeNull();
+		expect(judged.per_label).toEqual([2 / 3, 0]);
+		expect(judged.ac1).not.toBeNull();
+		expect(report.between[0].stages[0].overall).not.toHaveProperty('judge_error');
+	});
+});

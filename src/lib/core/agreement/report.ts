@@ -11,6 +11,7 @@ import { CheckpointError } from '../errors';
 import { orderClasses } from '../metrics/by-class';
 import { decisionKey } from '../names';
 import { coded } from '../said';
+import { judgeErrorRates } from './corrected';
 import { correctedMetrics, type CorrectedMetrics } from './corrected-metrics';
 import { GROUP_LABELS, STAGE_GROUPS, stageGroup, type StageGroup } from '../protocol';
 import type { Decision, DecisionId } from './decisions';
@@ -27,6 +28,12 @@ export interface Disagreement {
 
 export interface ScopeAgreement extends Agreement {
 	disagreements: Disagreement[];
+	/**
+	 * The judge against a reviewer on a two-label stage (LCA, DCG), the reviewer taken as the
+	 * truth: the judge's sensitivity and specificity with Wilson intervals, the rates the
+	 * corrected estimates apply. Absent between two reviewers and for LJP (its verdicts' matrix).
+	 */
+	judge_error?: ReturnType<typeof judgeErrorRates>;
 }
 
 /** One stage group's agreement overall and per class (only classes with reviews). */
@@ -73,14 +80,18 @@ function scope(
 	items: readonly Rated[],
 	stage: StageGroup,
 	options: BootstrapOptions,
-	name: string
+	name: string,
+	ofJudge: boolean
 ): ScopeAgreement {
 	const pairs: LabelPair[] = items.map((r) => [r.first, r.second]);
+	const labels = GROUP_LABELS[stage];
 	return {
-		...agreement(pairs, GROUP_LABELS[stage], { ...options, scope: name }),
+		...agreement(pairs, labels, { ...options, scope: name, ordinal: stage === 'ljp' }),
 		disagreements: items
 			.filter((r) => r.first !== r.second)
-			.map(({ decision, first, second }) => ({ decision, first, second }))
+			.map(({ decision, first, second }) => ({ decision, first, second })),
+		// The first label of a two-label stage is its positive one (protocol/decisions.ts).
+		...(ofJudge && labels.length === 2 ? { judge_error: judgeErrorRates(pairs, labels[0]) } : {})
 	};
 }
 
@@ -89,7 +100,9 @@ function compare(
 	second: string,
 	items: readonly Rated[],
 	classes: string[],
-	options: BootstrapOptions
+	options: BootstrapOptions,
+	/** The first rater is the run's judge (not a reviewer who happens to be named so). */
+	ofJudge = false
 ): RaterComparison {
 	const stages = STAGE_GROUPS.flatMap((stage) => {
 		const own = items.filter((r) => stageGroup(r.decision.stage) === stage);
@@ -97,9 +110,9 @@ function compare(
 		const by_class: Record<string, ScopeAgreement> = {};
 		for (const cls of classes) {
 			const mine = own.filter((r) => r.cls === cls);
-			if (mine.length > 0) by_class[cls] = scope(mine, stage, options, `${stage}/${cls}`);
+			if (mine.length > 0) by_class[cls] = scope(mine, stage, options, `${stage}/${cls}`, ofJudge);
 		}
-		return [{ stage, overall: scope(own, stage, options, stage), by_class }];
+		return [{ stage, overall: scope(own, stage, options, stage, ofJudge), by_class }];
 	});
 	return { first, second, stages };
 }
@@ -181,7 +194,8 @@ export function reviewReport(
 				cls: classOfReview(r)
 			})),
 			classes,
-			options
+			options,
+			true
 		)
 	);
 	const between: RaterComparison[] = [];

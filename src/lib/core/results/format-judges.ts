@@ -1,4 +1,5 @@
 /** The text form of `results --judges A,B`: per model, each stage's agreement; then τ per rate. */
+import { perLabelText } from '../agreement/format';
 import type { Interval } from '../metrics/bootstrap';
 import { formatInterval, formatNumber } from '../report/format';
 import { COMPARED_RATES } from './format-compare';
@@ -24,19 +25,21 @@ export function formatJudges(report: JudgesReport): string {
 							String(s.n),
 							formatNumber(s.rate),
 							`${formatNumber(s.kappa)} ${interval(s.ci95)}`,
+							// Quadratic-weighted κ for the ordinal LJP verdicts only.
+							s.qwk === undefined ? '' : formatNumber(s.qwk),
+							formatNumber(s.ac1),
+							perLabelText(s),
 							String(s.unpaired)
 						]
 					]
 				: [];
 		});
 		out.push(
-			renderTable(['Stage', 'n', 'Agreement', 'κ [95% CI]', 'Unpaired'], rows, [
-				'left',
-				'right',
-				'right',
-				'right',
-				'right'
-			])
+			renderTable(
+				['Stage', 'n', 'Agreement', 'κ [95% CI]', 'QWK', 'AC1', 'Per label', 'Unpaired'],
+				rows,
+				['left', 'right', 'right', 'right', 'right', 'right', 'left', 'right']
+			)
 		);
 		for (const stage of DECISION_STAGES) {
 			const s = m.stages[stage];

@@ -88,9 +88,12 @@ export async function compareJudges(
 		const stages: Partial<Record<DecisionStage, StageAgreement>> = {};
 		for (const stage of DECISION_STAGES.filter((s) => pairs[s].pairs.length > 0)) {
 			const scope = `judges/${dir}/${stage}`;
-			const found = agreement(pairs[stage].pairs, decisionKind(stage).labels, {
+			const kind = decisionKind(stage);
+			const found = agreement(pairs[stage].pairs, kind.labels, {
 				...options.bootstrap,
-				scope
+				scope,
+				// LJP verdicts are ordered (支持 < 部分支持 < 驳回): QWK beside plain κ.
+				ordinal: kind.group === 'ljp'
 			});
 			stages[stage] = { ...found, unpaired: pairs[stage].unpaired };
 		}
