@@ -58,6 +58,14 @@ function zhFiles(dir: string): string[] {
 	});
 }
 
+function svelteFiles(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return name === 'paraglide' ? [] : svelteFiles(path);
+		return name.endsWith('.svelte') ? [path] : [];
+	});
+}
+
 /** Every message of `file` as text, variants included. */
 function texts(file: string): [string, string][] {
 	const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -78,6 +86,18 @@ describe('Chinese terms', () => {
 			texts(file)
 				.filter(([, text]) => allowed.reduce((t, a) => t.replaceAll(a, ''), text).includes(not))
 				.map(([key, text]) => `${file.slice(ROOT.length + 1)}: ${key}: ${text}`)
+		);
+		expect(wrong).toEqual([]);
+	});
+
+	it('puts a label’s colon in the message catalogue, not in a page template', () => {
+		// `{m.label()}: value`, `${m.label()}: ${value}` or `>LCA: {value}` print an ASCII colon in
+		// every language; `m.label_colon` gives Chinese its ：(Inspect's LCA badge said "LCA: 作答").
+		const inTemplate = /\{m\.\w+\((?:[^{}]|\{[^{}]*\})*\)\}:|>[A-Za-z]+: \{/g;
+		const wrong = svelteFiles(join(ROOT, 'src')).flatMap((file) =>
+			[...readFileSync(file, 'utf8').matchAll(inTemplate)].map(
+				(hit) => `${file.slice(ROOT.length + 1)}: ${hit[0]}`
+			)
 		);
 		expect(wrong).toEqual([]);
 	});
