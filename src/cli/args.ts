@@ -88,7 +88,7 @@ function range(name: SettingName): string {
 /** Help text for the shared options, for each command's `usage`. */
 export const GENERATION_OPTIONS_HELP = `Options:
   --model ID               evaluated model (or LEXPILOT_MODEL); required, never chosen for you
-  --user-model ID          simulated client (or LEXPILOT_USER_MODEL) [${DEFAULT_USER_MODEL}]
+  --user-model ID          user model, plays the client (or LEXPILOT_USER_MODEL) [${DEFAULT_USER_MODEL}]
   --judge-model ID         judge (or LEXPILOT_JUDGE_MODEL) [${DEFAULT_JUDGE_MODEL}]
   --dataset FILE           LexPilot dataset JSON [$LEXPILOT_DATASET, else ./${DEFAULT_DATASET}]
   --output-root DIR        where results are written [${DEFAULT_OUTPUT_ROOT}]

@@ -1,7 +1,7 @@
 /**
  * What the Models, Prompts and Run pages say is true, in both languages, at 1366 and 390 px:
  * a simulated run names simulated user and judge ids (on the page and in its manifest) and its
- * Test connection says what the simulated provider is; a port the browser blocks is named as
+ * Test connection is answered by the simulated provider as an endpoint answers, saying what it is; a port the browser blocks is named as
  * blocked; the paper's default ids are flagged with ids the preset's provider serves; an edited
  * pack is named edited and Reset asks first; a refusal after a prompt edit names only the
  * prompts; and after a resume the Progress card shows the run's totals with this start's part.
@@ -76,13 +76,25 @@ describe.each(['zh-CN', 'en'] as const)('honest words in %s', (locale) => {
 		expect(await page.getByTestId('model-judge').inputValue()).toBe('gpt-4.1');
 		expect(await paper.count()).toBe(0);
 
-		// Simulated: user and judge are simulated ids; Test connection says what the provider is.
+		// Simulated: user and judge are simulated ids; Test connection is answered in the page.
 		await page.getByTestId('mode-simulated').check();
 		expect(await page.getByTestId('model-user').inputValue()).toBe('simulated-user');
 		expect(await page.getByTestId('model-judge').inputValue()).toBe('simulated-judge');
+		// It answers as an endpoint does (its model, where, how long), and says it is the simulated one.
 		await page.getByTestId('test-user').click();
-		expect(await page.getByTestId('role-user').getByTestId('connection-message').innerText()).toBe(
+		const simulated = page.getByTestId('role-user').getByTestId('connection-result');
+		await expect.poll(() => simulated.getAttribute('data-status')).toBe('ok');
+		expect(await simulated.innerText()).toContain(await t('models', 'models_result_ok'));
+		const answered = await simulated.getByTestId('connection-message').innerText();
+		const ms = Number(/(\d+)/.exec(answered.replace('simulated-user', ''))?.[1]);
+		expect(answered).toBe(
+			await t('core', 'core_conn_ok', { model: 'simulated-user', url: 'simulated://offline', ms })
+		);
+		expect(await simulated.getByTestId('connection-simulated').innerText()).toBe(
 			await t('models', 'models_sim_test')
+		);
+		expect(await simulated.getByTestId('connection-simulated-badge').innerText()).toBe(
+			await t('models', 'models_sim_test_badge')
 		);
 		await shots(page, 'models-simulated', page.getByTestId('role-user'));
 

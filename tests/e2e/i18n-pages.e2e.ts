@@ -120,7 +120,7 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		expect(rows).toContain('判决 "全部支持" 不是 支持、部分支持和驳回 之一');
 		const fields = await page.getByTestId('problems').locator('td.field').allInnerTexts();
 		expect(fields).toEqual(
-			expect.arrayContaining(['result_dict', 'focal_point', '信息不全历史', '两段历史'])
+			expect.arrayContaining(['result_dict', 'focal_point', '信息缺失历史', '两段历史'])
 		);
 		expect(
 			await page.getByTestId('problems').locator('td.problem').first().getAttribute('title')
@@ -139,7 +139,7 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 			await page.getByRole('heading', { name: role, level: 2 }).waitFor();
 		}
 		const offline = page.getByTestId('role-judge').locator('.offline');
-		expect(await offline.innerText()).toBe('由模拟模型离线作答：不会向任何地方发送数据。');
+		expect(await offline.innerText()).toBe('由模拟接口离线作答：不会向任何地方发送数据。');
 
 		// A settings problem is worded in Chinese too.
 		await page.getByTestId('setting-retries').fill('99');
@@ -166,7 +166,7 @@ describe('the Dataset, Models and Bundles pages in Chinese', () => {
 		);
 		expect(fake.chatRequests.at(-1)?.model).toBe('fake-model');
 		const card = page.getByTestId('role-evaluated');
-		for (const label of ['模型 ID', '与默认接口使用相同的 Base URL', '与默认接口使用相同的密钥']) {
+		for (const label of ['模型 ID', '与默认接口使用相同的接口地址', '与默认接口使用相同的密钥']) {
 			await card.getByText(label, { exact: true }).waitFor();
 		}
 		expect(await page.getByTestId('default-endpoint').innerText()).toContain(

@@ -105,9 +105,9 @@ describe.each(['zh-CN', 'en'] as const)('plan to leaderboard in %s', (locale) =>
 				judge: OWN_JUDGE
 			})
 		);
-		// No earlier run in this fresh browser: calls only, and it says so.
+		// No earlier run in this fresh browser: tokens from the dataset, and it says so.
 		const estimate = page.getByTestId('plan-estimate');
-		expect(await estimate.locator('[data-source]').getAttribute('data-source')).toBe('default');
+		expect(await estimate.locator('[data-source]').getAttribute('data-source')).toBe('dataset');
 		await e.screenshot(`plan-leaderboard-form-${locale}`);
 		await page.screenshot({ path: `${SHOTS}/plan-form-${locale}-1366.png`, fullPage: true });
 

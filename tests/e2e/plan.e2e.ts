@@ -65,9 +65,9 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 			for (const run of RUNS) {
 				expect(await ids.innerText()).toContain(`${model} · ${run}`);
 			}
-		// A fresh browser has no earlier run: the estimate counts calls only, naming the models.
+		// A fresh browser has no earlier run: tokens estimated from the dataset, naming the models.
 		const source = page.getByTestId('plan-estimate').locator('[data-source]');
-		expect(await source.getAttribute('data-source')).toBe('default');
+		expect(await source.getAttribute('data-source')).toBe('dataset');
 		for (const model of MODELS) expect(await source.innerText()).toContain(model);
 		await e.screenshot(`plan-form-${locale}`);
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();

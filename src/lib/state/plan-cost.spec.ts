@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSnapshot } from '$lib/core/session';
+import { loadDataset } from '$lib/core/dataset/load';
+import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
+import { datasetTokensPerCall } from '$lib/core/calls/token-estimate';
+import { datasetBytes, validCases } from '../../../tests/fixtures/datasets/factory';
 import { estimateCalls } from './call-estimate';
 import { learnTokensPerCall, planEstimate } from './plan-cost';
 import { loadPrices, parseAmount, PRICES_KEY, savePrices } from './plan-prices';
@@ -38,7 +42,12 @@ describe('plan cost', () => {
 	it('estimate: calls of one run × runs; tokens and cost once tokens per call are known', () => {
 		const perRun = estimateCalls(['ljp-direct'], 4); // 4 evaluated + 4 judge calls per run
 		const none = planEstimate(perRun, runs, {}, { models: {} });
-		expect(none).toEqual({ calls: { min: 16, max: 16 }, tokens: null, cost: null });
+		expect(none).toEqual({
+			calls: { min: 16, max: 16 },
+			tokens: null,
+			cost: null,
+			fromDataset: []
+		});
 		const perCall = learnTokensPerCall(snapshot(), runs);
 		expect(perCall).toEqual({
 			a: { prompt: 1000, completion: 100 },
@@ -55,6 +64,38 @@ describe('plan cost', () => {
 		expect(e.tokens).toEqual({ min: tokens, max: tokens });
 		expect(e.cost!.min).toBeCloseTo(tokens / 1e6, 12);
 		expect(planEstimate(perRun, runs, known, { models: {} }).cost).toBeNull();
+	});
+
+	it('a model never run here: tokens and a low–high cost from the dataset, a measure wins', async () => {
+		const loaded = await loadDataset(datasetBytes(validCases(3)));
+		if (!loaded.ok) throw new Error('the factory dataset loads');
+		const fromDataset = datasetTokensPerCall(loaded.dataset.cases, DEFAULT_PROMPT_PACK, 1000)!;
+		const perRun = estimateCalls(['ljp-direct'], 4); // 4 evaluated + 4 judge calls per run
+		const prices = {
+			models: { a: { input: 1, output: 2 }, b: { input: 1, output: 2 }, j: { input: 1, output: 2 } }
+		};
+		const e = planEstimate(perRun, runs, {}, prices, fromDataset);
+		expect(e.fromDataset.sort()).toEqual(['a', 'b', 'j']);
+		const { evaluated: ev, judge } = fromDataset;
+		// Low end: the prompts, no answer; high end: every answer (and answer slot) at max_tokens.
+		const low = 2 * 4 * (ev.min.prompt + judge.min.prompt);
+		const high = 2 * 4 * (ev.max.prompt + 1000 + judge.max.prompt + 1000);
+		expect(e.tokens!.min).toBeCloseTo(low, 6);
+		expect(e.tokens!.max).toBeCloseTo(high, 6);
+		expect(e.cost!.min).toBeCloseTo(low / 1e6, 12);
+		expect(e.cost!.max).toBeCloseTo((high + 2 * 4 * 2000) / 1e6, 12);
+		expect(e.cost!.min).toBeGreaterThan(0);
+		expect(e.cost!.max).toBeGreaterThan(e.cost!.min);
+		// Measured tokens of a replace the dataset's guess for it alone.
+		const measured = planEstimate(
+			perRun,
+			runs,
+			{ a: { prompt: 10, completion: 1 } },
+			prices,
+			fromDataset
+		);
+		expect(measured.fromDataset.sort()).toEqual(['b', 'j']);
+		expect(measured.tokens!.min).toBeCloseTo(low - 4 * ev.min.prompt + 4 * 11, 6);
 	});
 
 	it('prices are remembered under the Results page’s key; bad entries are dropped', () => {

@@ -1,13 +1,17 @@
 /**
  * What a plan costs before Start, for the Run page: its calls (the call estimate of one run times
- * its runs) and, where earlier runs taught the tokens per call of its models, its tokens and
- * money. During the run the session counts the spend (`SessionSnapshot.spend`); its calls teach
- * the tokens per call of the next estimate.
+ * its runs), its tokens and its money. A model's tokens per call are those its earlier runs
+ * measured; a model never run here takes each role's tokens per call estimated from the dataset
+ * (`$lib/core/calls/token-estimate`: its prompts through the prompt pack, answers up to
+ * `max_tokens`), so a price gives a low–high range before any call. During the run the session
+ * counts the spend (`SessionSnapshot.spend`); its calls teach the measured tokens that replace
+ * the dataset's guess in the next estimate.
  */
 import type { Prices, TokenCount } from '$lib/core/calls/cost';
 import { costOf } from '$lib/core/calls/cost';
 import type { SessionSnapshot } from '$lib/core/session';
 import { ROLES, type Role } from '$lib/core/record-names';
+import type { TokenRange } from '$lib/core/calls/token-estimate';
 import type { CallEstimate, CallRange } from './call-estimate';
 
 /** Mean tokens of one call, per model id (whatever role it played). */
@@ -19,15 +23,22 @@ export interface PlanEstimate {
 	tokens: CallRange | null;
 	/** Null while tokens or a price are unknown. */
 	cost: CallRange | null;
+	/** Models that make calls and whose tokens per call come from the dataset, not a measure. */
+	fromDataset: string[];
 }
 
-/** The estimate of runs played by `runs`' models, each making `perRun`'s calls. */
+/**
+ * The estimate of runs played by `runs`' models, each making `perRun`'s calls: a model's measured
+ * tokens per call (`perCall`), else its role's from the dataset (`fromDataset`), else none.
+ */
 export function planEstimate(
 	perRun: CallEstimate,
 	runs: readonly { models: Record<Role, string> }[],
 	perCall: TokensPerCall,
-	prices: Prices
+	prices: Prices,
+	fromDataset: Record<Role, TokenRange> | null = null
 ): PlanEstimate {
+	const guessed = new Set<string>();
 	const calls = { min: perRun.total.min * runs.length, max: perRun.total.max * runs.length };
 	let tokens: CallRange | null = { min: 0, max: 0 };
 	let cost: CallRange | null = { min: 0, max: 0 };
@@ -36,19 +47,23 @@ export function planEstimate(
 			const n = perRun.byRole[role];
 			if (n.max === 0) continue;
 			const model = run.models[role];
-			const t = Object.hasOwn(perCall, model) ? perCall[model] : null;
+			const measured = Object.hasOwn(perCall, model) ? perCall[model] : null;
+			const t: TokenRange | null = measured
+				? { min: measured, max: measured }
+				: (fromDataset?.[role] ?? null);
+			if (!measured && t) guessed.add(model);
 			const price = Object.hasOwn(prices.models, model) ? prices.models[model] : null;
 			if (!t) tokens = cost = null;
 			if (!tokens || !t) continue;
-			tokens.min += n.min * (t.prompt + t.completion);
-			tokens.max += n.max * (t.prompt + t.completion);
+			tokens.min += n.min * (t.min.prompt + t.min.completion);
+			tokens.max += n.max * (t.max.prompt + t.max.completion);
 			if (!price) cost = null;
 			if (!cost || !price) continue;
-			cost.min += n.min * costOf(t, price);
-			cost.max += n.max * costOf(t, price);
+			cost.min += n.min * costOf(t.min, price);
+			cost.max += n.max * costOf(t.max, price);
 		}
 	}
-	return { calls, tokens, cost };
+	return { calls, tokens, cost, fromDataset: [...guessed] };
 }
 
 /** Tokens per call of each model that made calls in `snapshot`, added to `into`. */

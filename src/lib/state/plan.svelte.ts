@@ -6,9 +6,11 @@
  * it (no key) is in `plan-specs.ts`, prices in `plan-prices.ts`.
  */
 import type { Prices } from '$lib/core/calls/cost';
+import { datasetTokensPerCall, type TokenRange } from '$lib/core/calls/token-estimate';
 import { planId, planRuns, type PlannedRun } from '$lib/core/engine/plan';
 import type { StageName } from '$lib/core/engine/types';
 import type { RunKey } from '$lib/core/layout';
+import type { Role } from '$lib/core/record-names';
 import type { SessionSnapshot } from '$lib/core/session';
 import { measuredTokens, type MeasuredTokens } from './earlier-tokens';
 import { storedClients } from './plan-clients';
@@ -118,6 +120,21 @@ export class PlanState {
 		else models[model] = { ...old, [side]: value ?? 0 };
 		this.prices = { ...this.prices, models };
 		savePrices(browserStorage(), $state.snapshot(this.prices));
+	}
+
+	/**
+	 * Each role's tokens per call estimated from the dataset's first `selected` cases through the
+	 * prompt pack, up to `max_tokens` (what a model no run measured is priced with); null without
+	 * a dataset. Reactive: it reads the pages' dataset, pack and settings.
+	 */
+	datasetPerCall(selected: number): Record<Role, TokenRange> | null {
+		const { dataset, pack, settings } = this.#sources();
+		if (!dataset) return null;
+		return datasetTokensPerCall(
+			dataset.cases.slice(0, selected),
+			pack,
+			settings.generation.max_tokens
+		);
 	}
 
 	/** Reads the tokens per call of the saved `runs` again; the last call wins. */

@@ -69,12 +69,18 @@ describe('SettingsState', () => {
 		expect(test.state === 'done' && test.result.hint).toContain('8000');
 	});
 
-	it('answers Test connection offline in simulated mode', async () => {
+	it('answers Test connection in simulated mode as an endpoint does: its model, time and place', async () => {
 		const state = new SettingsState(null);
 		state.value.mode = 'simulated';
 		await state.testConnection('judge');
 		const test = state.tests.judge;
-		expect(test.state === 'done' && test.result.status).toBe('ok');
-		expect(test.state === 'done' && test.result.message).toContain('offline');
+		if (test.state !== 'done') throw new Error(`test ${test.state}`);
+		expect(test.simulated).toBe(true);
+		expect(test.result.status).toBe('ok');
+		expect(test.result.said?.code).toBe('conn_ok');
+		expect(test.result.latencyMs).toBeGreaterThanOrEqual(40);
+		expect(test.result.message).toBe(
+			`simulated-judge at simulated://offline answered in ${test.result.latencyMs} ms.`
+		);
 	});
 });

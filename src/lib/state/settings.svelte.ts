@@ -18,7 +18,6 @@ import {
 	type ModelSettings,
 	type SettingsRepair
 } from './model-settings';
-import { m } from '$lib/paraglide/messages';
 import { dropPlanFormKeys, sessionStore } from './plan-form-memory';
 import { PRESETS, type PresetId } from './provider-presets';
 import { webStorage } from './web-storage';
@@ -30,7 +29,13 @@ export type SettingsStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'
 export type ConnectionTest =
 	| { state: 'idle' }
 	| { state: 'testing' }
-	| { state: 'done'; result: ConnectionTestResult; at: number };
+	| {
+			state: 'done';
+			result: ConnectionTestResult;
+			at: number;
+			/** Answered by the simulated provider: shown only while it is the provider. */
+			simulated: boolean;
+	  };
 
 /** `localStorage`, or null where the browser refuses it (some private modes throw on access). */
 export const browserStorage = (): SettingsStorage => webStorage('localStorage');
@@ -144,12 +149,14 @@ export class SettingsState {
 		this.tests = { ...this.tests, [role]: { state: 'testing' } };
 		let result: ConnectionTestResult;
 		if (this.simulated) {
-			result = {
-				status: 'ok',
-				provider: 'generic',
-				latencyMs: 0,
-				message: m.models_sim_test()
-			};
+			// The simulated provider answers the test as it answers a run's calls, in this page.
+			const [{ testSimulatedConnection }, { SIMULATED_LATENCY_MS }] = await Promise.all([
+				import('$lib/core/simulated'),
+				import('./browser-client')
+			]);
+			result = await testSimulatedConnection(role, this.identity.models[role], {
+				latencyMs: SIMULATED_LATENCY_MS
+			});
 		} else {
 			// Loaded on demand: the openai package is large and only needed here and on Run. A port
 			// the browser refuses is said so before anything is sent, not as "nothing answered".
@@ -165,7 +172,10 @@ export class SettingsState {
 							})
 						);
 		}
-		this.tests = { ...this.tests, [role]: { state: 'done', result, at: Date.now() } };
+		this.tests = {
+			...this.tests,
+			[role]: { state: 'done', result, at: Date.now(), simulated: this.simulated }
+		};
 	}
 
 	/** A result is stale once what it tested changes. */

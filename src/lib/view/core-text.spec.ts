@@ -117,10 +117,10 @@ describe('dataset problems in the interface language', () => {
 		);
 		inLocale('zh-CN');
 		expect(problemLine(p)).toBe(
-			'案例 #17（case_number 2023-041）信息不全历史，消息 3：应为 "assistant"，实为 "user"'
+			'案例 #17（case_number 2023-041）信息缺失历史，消息 3：应为 "assistant"，实为 "user"'
 		);
 		expect(problemMessage(p)).toBe('应为 "assistant"，实为 "user"');
-		expect(problemField(p.field!)).toBe('信息不全历史');
+		expect(problemField(p.field!)).toBe('信息缺失历史');
 		expect(problemField('result_dict')).toBe('result_dict');
 		inLocale('en');
 		expect(problemLine(p)).toBe(p.text);
@@ -153,8 +153,8 @@ describe('dataset problems in the interface language', () => {
 		const [p] = await problemsOf(datasetBytes([c(1), c(2)]));
 		inLocale('zh-CN');
 		expect(problemLine(p)).toBe(
-			'历史字段：无法确定哪些字段分别是完整历史和信息不全历史（没有哪个消息数组字段的名称能标明完整历史；' +
-				'没有哪个消息数组字段的名称能标明信息不全历史；含有消息列表的字段：a, b）。请在字段映射中指定。'
+			'历史字段：无法确定哪些字段分别是完整历史和信息缺失历史（没有哪个消息数组字段的名称能标明完整历史；' +
+				'没有哪个消息数组字段的名称能标明信息缺失历史；含有消息列表的字段：a, b）。请在字段映射中指定。'
 		);
 	});
 });
@@ -242,8 +242,8 @@ describe('Test connection in the interface language', () => {
 		expect(shown(ok)).toBe(`${server.baseURL} 上的 qwen3:8b 在 ${ok.latencyMs} 毫秒内作答。`);
 		const notUrl = await testConnection(endpoint('not a url'));
 		expect(shown(notUrl)).toBe(
-			'Base URL 不是 URL："not a url"（应形如 https://host/v1）。\n' +
-				'请填写完整的 Base URL，例如 https://api.openai.com/v1 或 http://localhost:11434/v1。'
+			'接口地址不是 URL："not a url"（应形如 https://host/v1）。\n' +
+				'请填写完整的接口地址，例如 https://api.openai.com/v1 或 http://localhost:11434/v1。'
 		);
 	});
 
@@ -425,7 +425,7 @@ describe('resume refusals in the interface language', () => {
 			/^ {2}- 第 3 行（case_number 9（完整历史））：已保存，但该案例不在本次运行选定的案例之中/
 		);
 		expect(lines[3]).toMatch(
-			/^ {2}- 第 4 行（case_number 2（信息不全历史））：保存时的输入不同（保存的 input_sha256 为 \S+，现在为 \S+）/
+			/^ {2}- 第 4 行（case_number 2（信息缺失历史））：保存时的输入不同（保存的 input_sha256 为 \S+，现在为 \S+）/
 		);
 		expect(lines.at(-1)).toBe('没有覆盖任何内容。');
 		inLocale('en');

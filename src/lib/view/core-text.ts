@@ -488,7 +488,7 @@ export function problemMessage(p: DatasetProblem): string {
 
 /**
  * One full line, place and problem, in the interface language: `案例 #17（case_number
- * 2023-041）信息不全历史，消息 3：应为 "assistant"，实为 "user"`. Positions keep their
+ * 2023-041）信息缺失历史，消息 3：应为 "assistant"，实为 "user"`. Positions keep their
  * zero-based meaning. A problem without a code is its English line.
  */
 export function problemLine(p: DatasetProblem): string {

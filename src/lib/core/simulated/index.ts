@@ -1,2 +1,2 @@
-export { createSimulatedClient } from './simulated-client';
+export { createSimulatedClient, testSimulatedConnection } from './simulated-client';
 export { simulateResponse } from './responder';

@@ -2,7 +2,10 @@
 import { ModelCallError } from '../errors';
 import { coded } from '../said';
 import { english } from '../voice';
-import type { ChatRequest, ChatResult, ModelClient } from '../model/types';
+import type { ChatRequest, ChatResult, ModelClient, Task } from '../model/types';
+import type { ConnectionTestResult } from '../model/diagnose';
+import type { Role } from '../records';
+import { SIMULATED_ENDPOINT } from '../run-defaults';
 import { abortableSleep } from '../model/abortable';
 import { DEFAULT_PROMPT_PACK } from '../prompts/default-pack';
 import type { PromptPack } from '../prompts/pack';
@@ -76,4 +79,36 @@ function wait(ms: number, request: ChatRequest): Promise<void> {
 	return abortableSleep(ms, request.signal).catch(() => {
 		throw aborted();
 	});
+}
+
+/** The task a role's test call stands for, so the simulated provider answers it as that role. */
+const TEST_TASK: Record<Role, Task> = {
+	evaluated: 'lexawn',
+	user: 'user_standard',
+	judge: 'judge_lca'
+};
+
+/**
+ * Test connection with the simulated provider: the same tiny call a real endpoint gets ("ping",
+ * at most 8 tokens), answered by the simulated client inside the page and said as a real
+ * endpoint's answer is (`conn_ok`: the model, where it answered, how long it took).
+ */
+export async function testSimulatedConnection(
+	role: Role,
+	model: string,
+	options: Pick<SimulatedClientOptions, 'latencyMs'> = {}
+): Promise<ConnectionTestResult> {
+	const client = createSimulatedClient({ latencyMs: options.latencyMs, model });
+	const started = Date.now();
+	await client.complete({
+		role,
+		task: TEST_TASK[role],
+		prompt: 'ping',
+		temperature: 0,
+		maxTokens: 8,
+		caseNumber: ''
+	});
+	const latencyMs = Date.now() - started;
+	const said = coded('conn_ok', { model, url: SIMULATED_ENDPOINT, ms: latencyMs });
+	return { status: 'ok', provider: 'generic', latencyMs, message: english(said), said };
 }
