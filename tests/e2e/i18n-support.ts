@@ -189,6 +189,39 @@ export async function go(page: Page, link: string, heading: string): Promise<voi
 	);
 }
 
+/** What {@link planForm} types on the Run page: the plan's run id, its models, a case limit. */
+export interface PlanFormFill {
+	runId: string;
+	models: readonly string[];
+	limit?: number;
+}
+
+/**
+ * The plan e2e's common start, in `locale`'s words: the sample loaded, the simulated provider
+ * chosen on Models, and the Run page open with the plan's run id, case limit and models typed.
+ */
+export async function planForm(
+	page: Page,
+	url: string,
+	locale: string,
+	fill: PlanFormFill
+): Promise<void> {
+	const t = (area: string, key: string) => message(area, locale, key);
+	await page.goto(`${url}/`);
+	await go(page, await t('', 'nav_dataset'), await t('dataset', 'dataset_title'));
+	await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
+	await page.getByTestId('summary-stats').waitFor();
+	await go(page, await t('', 'nav_models'), await t('models', 'models_title'));
+	await page.getByTestId('mode-simulated').check();
+	await go(page, await t('', 'nav_run'), await t('run', 'run_title'));
+	await page.getByTestId('run-id').fill(fill.runId);
+	if (fill.limit !== undefined) await page.getByTestId('run-limit').fill(String(fill.limit));
+	for (const [i, model] of fill.models.entries()) {
+		if (i > 0) await page.getByTestId('plan-add-model').click();
+		await page.getByTestId(`plan-model-id-${i}`).fill(model);
+	}
+}
+
 /** Waits one animation frame (a resize laid out). */
 export async function nextFrame(page: Page): Promise<void> {
 	await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(undefined))));

@@ -4,10 +4,9 @@
  * entered the plan shows a low–high cost before Start; once the plan has run, its calls' measure
  * replaces the dataset's guess (issue 33 item 3).
  */
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message } from './i18n-support';
+import { LAPTOP, message, planForm } from './i18n-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
 
@@ -32,25 +31,10 @@ describe.each(['zh-CN', 'en'] as const)('the plan’s estimate in %s', (locale) 
 	const t = (area: string, key: string, values?: Record<string, string | number>) =>
 		message(area, locale, key, values);
 
-	async function planForm(page: Page): Promise<void> {
-		await page.goto(`${e!.url}/`);
-		await go(page, await t('', 'nav_dataset'), await t('dataset', 'dataset_title'));
-		await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
-		await page.getByTestId('summary-stats').waitFor();
-		await go(page, await t('', 'nav_models'), await t('models', 'models_title'));
-		await page.getByTestId('mode-simulated').check();
-		await go(page, await t('', 'nav_run'), await t('run', 'run_title'));
-		await page.getByTestId('run-id').fill('est');
-		await page.getByTestId('run-limit').fill('3');
-		await page.getByTestId('plan-model-id-0').fill(MODELS[0]);
-		await page.getByTestId('plan-add-model').click();
-		await page.getByTestId('plan-model-id-1').fill(MODELS[1]);
-	}
-
 	it('prices a model never run from the dataset, a range before Start; its calls then measure it', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
-		await planForm(page);
+		await planForm(page, e.url, locale, { runId: 'est', limit: 3, models: MODELS });
 		const estimate = page.getByTestId('plan-estimate');
 		const source = estimate.locator('[data-source]');
 		await expect.poll(() => source.getAttribute('data-source')).toBe('dataset');

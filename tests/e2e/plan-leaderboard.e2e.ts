@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message, nextFrame, PHONE, sidewaysOverflow } from './i18n-support';
+import { go, LAPTOP, message, nextFrame, PHONE, planForm, sidewaysOverflow } from './i18n-support';
 import { controlsOffScreen, tablesLosingRowNames } from './phone-support';
 import { storedRows } from './run-support';
 
@@ -70,17 +70,7 @@ describe.each(['zh-CN', 'en'] as const)('plan to leaderboard in %s', (locale) =>
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
 		await e.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e.url });
-		await page.goto(`${e.url}/`);
-		await go(page, await t('', 'nav_dataset'), await t('dataset', 'dataset_title'));
-		await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
-		await page.getByTestId('summary-stats').waitFor();
-		await go(page, await t('', 'nav_models'), await t('models', 'models_title'));
-		await page.getByTestId('mode-simulated').check();
-		await go(page, await t('', 'nav_run'), await t('run', 'run_title'));
-		await page.getByTestId('run-id').fill('pl');
-		await page.getByTestId('plan-model-id-0').fill(MODELS[0]);
-		await page.getByTestId('plan-add-model').click();
-		await page.getByTestId('plan-model-id-1').fill(MODELS[1]);
+		await planForm(page, e.url, locale, { runId: 'pl', models: MODELS });
 		await page.getByTestId('plan-own-roles-1').locator('summary').click();
 		await page.getByTestId('plan-judge-id-1').fill(OWN_JUDGE);
 		await page.getByTestId('plan-repetitions').fill('2');

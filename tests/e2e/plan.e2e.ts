@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message, nextFrame, PHONE, sidewaysOverflow } from './i18n-support';
+import { go, LAPTOP, message, nextFrame, PHONE, planForm, sidewaysOverflow } from './i18n-support';
 import { savedManifest, savedRecords } from './run-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
@@ -38,26 +38,15 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 		message(area, locale, key, values);
 
 	/** Sample loaded, simulated provider chosen, Run page open with the plan's form filled. */
-	async function planForm(page: Page, limit: number): Promise<void> {
-		await page.goto(`${e!.url}/`);
-		await go(page, await t('', 'nav_dataset'), await t('dataset', 'dataset_title'));
-		await page.getByRole('button', { name: await t('dataset', 'dataset_load_sample') }).click();
-		await page.getByTestId('summary-stats').waitFor();
-		await go(page, await t('', 'nav_models'), await t('models', 'models_title'));
-		await page.getByTestId('mode-simulated').check();
-		await go(page, await t('', 'nav_run'), await t('run', 'run_title'));
-		await page.getByTestId('run-id').fill('plan');
-		await page.getByTestId('run-limit').fill(String(limit));
-		await page.getByTestId('plan-model-id-0').fill(MODELS[0]);
-		await page.getByTestId('plan-add-model').click();
-		await page.getByTestId('plan-model-id-1').fill(MODELS[1]);
+	async function planOf(page: Page, limit: number): Promise<void> {
+		await planForm(page, e!.url, locale, { runId: 'plan', limit, models: MODELS });
 		await page.getByTestId('plan-repetitions').fill('2');
 	}
 
 	it('runs 2 models × 2 repetitions, survives a reload, resumes and shows the four runs', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
-		await planForm(page, 8);
+		await planOf(page, 8);
 		// The run ids, before Start: each model × run1, run2 of the prefix.
 		const ids = page.getByTestId('plan-run-ids');
 		expect(await ids.innerText()).toContain(await t('plans', 'plans_run_ids', { count: 4 }));
@@ -136,7 +125,7 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 	it('pauses the plan at its cap; reloaded and resumed it stays paused at that cap, its spend going on; a higher cap runs it to the end', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
-		await planForm(page, 14);
+		await planOf(page, 14);
 		await page.getByText(await t('plans', 'plans_prices_title')).click();
 		// Every model of the plan (evaluated, user, judge) at a price that passes the cap at once.
 		for (const input of await page.locator('[data-testid^="price-"]').all()) {
@@ -193,7 +182,7 @@ describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 	it('a cap at half what the plan costs leaves complete runs, run 1 of each model first', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
-		await planForm(page, 4);
+		await planOf(page, 4);
 		await page.getByText(await t('plans', 'plans_prices_title')).click();
 		for (const input of await page.locator('[data-testid^="price-"]').all()) {
 			await input.fill('1000');

@@ -1,11 +1,13 @@
 /**
- * Re-judging on the Run page, and judge–judge agreement on the Results page and the review section's reach on Inspect (issue 33,
- * items 12 and 13): a simulated run made in the browser is re-judged by a judge that disagrees
- * (the fake OpenAI server, `contrary-judge-script.ts`); Results then shows the two judges'
- * agreement per stage with labelled confusion matrices, κ "too small to say" under 10 decisions,
- * and names what keeps the two runs apart in words, not manifest paths, in English and Chinese.
- * On Inspect, the review section is one click from the top of a case, Start says why it waits,
- * and κ over one review reads "too small to say". Screenshots at 1366 and 390 px.
+ * Re-judging on the Run page, and judge–judge agreement on Results with the review section's
+ * reach on Inspect (issue 33, items 12 and 13): a simulated run made in the browser is re-judged
+ * by a judge that disagrees (the fake OpenAI server, `contrary-judge-script.ts`) into a new run
+ * whose manifest names its source, with one judge call per judged decision. Results then shows
+ * the two judges' agreement per stage with labelled confusion matrices, κ "too small to say"
+ * under 10 decisions, and names what keeps the two runs apart in words, not manifest paths, in
+ * English and Chinese. On Inspect, the review section is one click from the top of a case, Start
+ * says why it waits, and κ over one review reads "too small to say". Screenshots at 1366 and
+ * 390 px.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

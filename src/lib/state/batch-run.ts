@@ -18,9 +18,17 @@ import type { RunMode, RunOutcome } from '$lib/core/session';
 import { cancelOpenRound } from './batch-cancel';
 import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { RunRequest } from './run-controller-types';
-import type { BatchOutputFile } from './run-worker-protocol';
 import { BatchCardFeed } from './batch-card';
 import type { BatchCard } from './batch-view';
+
+/**
+ * An output file uploaded for a files round: its name as given and the file itself (a `File` is
+ * handed to the worker without copying its bytes, and read there a line at a time).
+ */
+export interface BatchOutputFile {
+	name: string;
+	file: Blob;
+}
 
 export class BatchRunner {
 	/** The input files of the files round waiting, kept for download. */

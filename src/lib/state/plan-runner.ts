@@ -36,7 +36,7 @@ import {
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { outputFiles } from './batch-run';
-import type { BatchOutputFile } from './run-worker-protocol';
+import type { BatchOutputFile } from './batch-run';
 import { cancelOpenRound } from './batch-cancel';
 import { browserSender, inputList, type BatchInputs } from './batch-senders';
 import type { BatchView } from './batch-view';

@@ -26,7 +26,7 @@ import { withHeldLock } from '$lib/core/store/held-lock';
 import { BatchRunner, batchOptions, runInputs } from './batch-run';
 import { earlierCalls } from './earlier-calls';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
-import type { BatchOutputFile } from './run-worker-protocol';
+import type { BatchOutputFile } from './batch-run';
 import { planBook, type PlanBook, type PlanStatus } from './run-plans';
 import {
 	idleSnapshot,

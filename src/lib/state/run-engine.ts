@@ -11,13 +11,8 @@ import type { RunRequest } from './run-controller';
 import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
 import { batchAsker, batchReply } from './batch-engine';
-import {
-	toWire,
-	type BatchOutputFile,
-	type BatchReply,
-	type FromWorker,
-	type ToWorker
-} from './run-worker-protocol';
+import type { BatchOutputFile } from './batch-run';
+import { toWire, type BatchReply, type FromWorker, type ToWorker } from './run-worker-protocol';
 
 export interface RunEngine {
 	/** The run as last reported. */

@@ -9,6 +9,7 @@ import type { CoreText } from '$lib/core/said';
 import type { RunKey } from '$lib/core/layout';
 import type { SessionSnapshot } from '$lib/core/session';
 import type { ImportResult } from '$lib/core/batch/import';
+import type { BatchOutputFile } from './batch-run';
 import type { PlanEnd, PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
 import type { PlanStatus, RunPlan } from './run-plans';
@@ -37,15 +38,6 @@ export type ToWorker =
 	| { type: 'batch-import'; id: number; request: WireRequest | null; files: BatchOutputFile[] }
 	/** Batch mode, files: one of the waiting input files (of the last plan's run `index`). */
 	| { type: 'batch-input'; id: number; index?: number; name: string };
-
-/**
- * An output file uploaded for a files round: its name as given and the file itself (a `File` is
- * handed to the worker without copying its bytes, and read there a line at a time).
- */
-export interface BatchOutputFile {
-	name: string;
-	file: Blob;
-}
 
 /** The worker's answer to a `batch-*` message. */
 export type BatchReply =

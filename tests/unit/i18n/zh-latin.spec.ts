@@ -46,7 +46,7 @@ const KEPT = new Set(
 		// Letters as names (runs A and B, a sample size, units).
 		'A B a b d r s u Token',
 		// Batch mode: the Batch API's resource, cluster tools, CLI flags and their values.
-		'batches run-batch Ray batch files allow-missing'
+		'batches run-batch Ray batch files allow-missing batch-max-tokens'
 	].flatMap((line) => line.split(' '))
 );
 
