@@ -199,8 +199,12 @@ describe('Elapsed time', () => {
 		await untilSaved(page, 'clock', 1);
 		await page.getByTestId('pause').click();
 		await waitForRunStatus(page, 'paused');
-		// The Elapsed column of gen's row.
+		// The Elapsed column of gen's row. It is redrawn at the page's once-a-second tick: let one
+		// tick pass, so it shows the time the run stood at when it paused (read before that tick it
+		// may still show the second before, as CI once saw: '1 s' then '2 s').
 		const elapsed = page.getByTestId('progress-gen').locator('td').nth(6);
+		await page.clock.fastForward(1000);
+		await page.evaluate(() => new Promise(requestAnimationFrame));
 		const atPause = await elapsed.innerText();
 
 		// Ten minutes pass while paused (the page's clock and its once-a-second tick with them).
