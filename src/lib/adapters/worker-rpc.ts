@@ -7,6 +7,7 @@
  * page from its own thread ({@link inThreadPort}), after a macrotask and through
  * `structuredClone`, so a caller never depends on which path ran.
  */
+import { messageOf } from '../core/engine/run-errors';
 import { saidOf, UsageError } from '../core/errors';
 import type { CoreText } from '../core/said';
 
@@ -98,8 +99,6 @@ export function serveRpc<A extends RpcApi>(scope: Scope, handlers: RpcHandlers<A
 			.finally(() => running.delete(id));
 	};
 }
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * A port that serves `handlers` (loaded on first use) in this thread, as the worker would: each

@@ -6,6 +6,7 @@
  */
 import type { RpcClient, RpcPort } from '$lib/adapters/worker-rpc';
 import { m } from '$lib/paraglide/messages';
+import { errorMessage } from './category-file.svelte';
 import type { HandlerOptions } from './dataset-load-handler';
 import type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader-types';
 import {
@@ -25,8 +26,6 @@ const WORDS = {
 	unreadable: () => m.dataset_worker_unreadable(),
 	terminated: () => m.dataset_worker_stopped()
 };
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Makes the client on first use: the page's first load carries no worker code. */
 type MakeClient = () => Promise<RpcClient<DatasetApi>>;
@@ -59,7 +58,7 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 					}
 				);
 			} catch (e) {
-				return { kind: 'failed', bytes: null, message: messageOf(e) };
+				return { kind: 'failed', bytes: null, message: errorMessage(e) };
 			}
 			return outcome ?? { kind: 'failed', bytes: null, message: m.dataset_worker_broken() };
 		},
@@ -75,7 +74,7 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 					{ onEvent: (message) => void (outcome ??= receiver.accept(message)) }
 				);
 			} catch (e) {
-				return { ok: false, message: messageOf(e) };
+				return { ok: false, message: errorMessage(e) };
 			}
 			return outcome ?? { ok: false, message: m.dataset_worker_broken() };
 		},
@@ -98,7 +97,7 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 					}
 				);
 			} catch (e) {
-				return { ok: false, message: messageOf(e) };
+				return { ok: false, message: errorMessage(e) };
 			}
 			return outcome ?? { ok: false, message: m.dataset_worker_broken() };
 		},
