@@ -23,7 +23,9 @@ export async function batchState(page: Page, runId: string) {
 	const rows = await storedRows<{ runId: string; json: string }>(page, DB, 'batch_states');
 	const row = rows.find((r) => r.runId === runId);
 	return row
-		? (JSON.parse(row.json) as { rounds: { round: number; status: string; requests: number }[] })
+		? (JSON.parse(row.json) as {
+				rounds: { round: number; status: string; requests: number; chain_ahead?: number }[];
+			})
 		: null;
 }
 

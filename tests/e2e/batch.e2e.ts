@@ -11,7 +11,7 @@ import type { Dataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
 import { LAPTOP, PHONE } from './i18n-support';
 import { controlsOffScreen, settled } from './phone-support';
-import { answerFile, batchState, recordsOf, waitForRound } from './batch-support';
+import { answerFile, batchState, recordsOf, settledStatus, waitForRound } from './batch-support';
 import {
 	fillRunForm,
 	loadSampleDataset,
@@ -65,6 +65,13 @@ describe('Run page in batch mode', () => {
 		const out = await waitForRound(page, 'submitted');
 		expect(out).toBeGreaterThanOrEqual(1);
 		expect(await page.getByTestId('batch-round-requests').innerText()).toMatch(/^\d+$/);
+		// The rounds to expect: those sent before the round out, and the longest chain it heads.
+		const expected = page.getByTestId('batch-expect');
+		const saved = (await batchState(page, 'batched'))!.rounds.at(-1)!;
+		expect(Number(await expected.getAttribute('data-count'))).toBe(out - 1 + saved.chain_ahead!);
+		expect(await expected.innerText()).toMatch(
+			/^up to (\d+) rounds\s+if no request fails;.*24-hour window/
+		);
 		await e.screenshot('batch-provider-submitted');
 		const before = fake.server.batches.batches.size;
 		await page.reload();
@@ -93,21 +100,15 @@ describe('Run page in batch mode', () => {
 
 		let first: { name: string; text: string } | null = null;
 		for (let round = 1; ; round++) {
-			const status = await page.waitForFunction(
-				() => {
-					const s = document
-						.querySelector('[data-testid="run-status"]')
-						?.getAttribute('data-status');
-					return s === 'waiting' || s === 'done' || s === 'failed' ? s : null;
-				},
-				null,
-				{ timeout: 90_000, polling: 100 }
-			);
-			const now = (await status.jsonValue()) as string;
+			const now = await settledStatus(page);
 			if (now === 'done') break;
 			expect(now).toBe('waiting');
 			expect(await waitForRound(page, 'written')).toBe(round);
-			if (round === 1) await e.screenshot('batch-files-waiting');
+			if (round === 1) {
+				// gen heads the longest chain the protocol allows: 11 rounds (BATCH.md, "Rounds").
+				expect(await page.getByTestId('batch-expect').getAttribute('data-count')).toBe('11');
+				await e.screenshot('batch-files-waiting');
+			}
 			const downloads = page.getByTestId('batch-download');
 			expect(await downloads.count()).toBe(1);
 			const [download] = await Promise.all([page.waitForEvent('download'), downloads.click()]);
@@ -184,5 +185,57 @@ describe('Run page in batch mode', () => {
 			await settled(page);
 			await e.screenshot(`batch-${locale}-1366`);
 		}
+	});
+
+	it('stops a files round waiting for its outputs, offers it again after a reload, and dismisses it', async () => {
+		const { page } = e;
+		// The waiting run of the test before ('phone', gen of one case, round 1 written).
+		await waitForRunStatus(page, 'waiting');
+		const download = async () => {
+			const [file] = await Promise.all([
+				page.waitForEvent('download'),
+				page.getByTestId('batch-download').click()
+			]);
+			return readFile((await file.path())!, 'utf8');
+		};
+		const input = await download();
+		expect(await page.getByTestId('run-dismiss').isVisible()).toBe(true);
+		await page.getByTestId('stop').click();
+		await waitForRunStatus(page, 'stopped');
+		// Stopped waiting: the files are no longer offered, the round stays saved.
+		expect(await page.getByTestId('batch-download').count()).toBe(0);
+		const note = page.getByTestId('batch-waiting-stopped');
+		expect(await note.innerText()).toContain('Round 1 stays saved');
+		expect((await batchState(page, 'phone'))?.rounds.map((r) => r.status)).toEqual(['written']);
+		const plans = () =>
+			page.evaluate(
+				() =>
+					JSON.parse(localStorage.getItem('lexpilot.run-plans.v1') ?? '[]') as {
+						runId: string;
+						status: string;
+					}[]
+			);
+		expect((await plans()).find((p) => p.runId === 'phone')?.status).toBe('stopped');
+		await page.getByTestId('language').selectOption('zh-CN');
+		await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+		expect(await note.innerText()).toContain('第 1 轮仍然保存着');
+		await e.screenshot('batch-files-stopped-zh-CN', page.getByTestId('run-progress'));
+		await page.getByTestId('language').selectOption('en');
+		await page.waitForFunction(() => document.documentElement.lang === 'en');
+		await e.screenshot('batch-files-stopped-en', page.getByTestId('run-progress'));
+
+		// After a reload it is listed, not taken up; Resume there offers the same round's file.
+		await page.reload();
+		await page.getByTestId('resume-phone').click();
+		await waitForRunStatus(page, 'waiting');
+		expect(await waitForRound(page, 'written')).toBe(1);
+		expect(await download()).toBe(input);
+
+		// Dismissed: the card goes and the run is forgotten here; its saved round stays.
+		await page.getByTestId('run-dismiss').click();
+		await page.getByTestId('run-progress').waitFor({ state: 'detached' });
+		expect((await plans()).some((p) => p.runId === 'phone')).toBe(false);
+		expect(await page.getByTestId('unfinished-phone').count()).toBe(0);
+		expect((await batchState(page, 'phone'))?.rounds.map((r) => r.status)).toEqual(['written']);
 	});
 });

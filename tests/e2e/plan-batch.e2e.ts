@@ -307,4 +307,39 @@ describe('a run plan in batch mode on the Run page', () => {
 			await e.screenshot(`plan-batch-${locale}-1366`, page.getByTestId('plan-batch-progress'));
 		}
 	});
+
+	it('stops a plan waiting for its outputs, goes on with the same rounds, and dismisses it', async () => {
+		const { page } = e;
+		// The waiting plan of the test before ('phone', round 1 of every run written).
+		expect(await planStatus(page, ['waiting'])).toBe('waiting');
+		const row = page.getByTestId(`plan-batch-row-${MODELS[0]}-phone1`);
+		// gen heads the longest chain the protocol allows: round 1 of up to 11.
+		expect(await row.locator('td').nth(3).getAttribute('data-expect')).toBe('11');
+		expect(await row.locator('td').nth(3).innerText()).toMatch(/^1\s*of up to 11$/);
+		const before = await planRounds(page, 'phone');
+		await page.getByTestId('plan-stop').click();
+		expect(await planStatus(page, ['stopped'])).toBe('stopped');
+		expect(await page.getByTestId('plan-batch-download').count()).toBe(0);
+		expect(await planRounds(page, 'phone')).toEqual(before);
+		await e.screenshot('plan-batch-files-stopped', page.getByTestId('plan-batch-progress'));
+
+		// Resume: every run waits again on its saved round 1, its files offered.
+		await page.getByTestId('plan-restart').click();
+		expect(await planStatus(page, ['waiting', 'failed'])).toBe('waiting');
+		await page.getByTestId('plan-batch-download').first().waitFor();
+		expect(await planRounds(page, 'phone')).toEqual(before);
+
+		await page.getByTestId('plan-dismiss').click();
+		await page.getByTestId('plan-batch-progress').waitFor({ state: 'detached' });
+		const stored = await page.evaluate(() =>
+			Object.values(
+				JSON.parse(localStorage.getItem('lexpilot.plan-specs.v1') ?? '{}') as Record<
+					string,
+					{ spec: { runId: string } }
+				>
+			).map((p) => p.spec.runId)
+		);
+		expect(stored).not.toContain('phone');
+		expect(await planRounds(page, 'phone')).toEqual(before);
+	});
 });

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { FsStore } from '../../lib/adapters/fs-store';
 import type { BatchRoundFile, BatchState } from '../../lib/core/batch/store';
 import { openRound } from '../../lib/core/batch/rounds';
+import { roundsLeft } from '../../lib/core/batch/chain';
 import { runKey } from '../../lib/core/names';
 import { escapeControl } from '../../lib/core/text/escape-control';
 import { DEFAULT_OUTPUT_ROOT, generationOptionsFrom } from '../args';
@@ -98,8 +99,8 @@ export function stateText(name: string, state: BatchState): string {
 function chainText(state: BatchState): string {
 	const out = openRound(state);
 	const last = out ?? state.rounds.at(-1);
-	if (last?.chain_ahead === undefined) return '';
-	const n = out ? last.chain_ahead : Math.max(0, last.chain_ahead - 1);
+	const n = last ? roundsLeft(last) : null;
+	if (!last || n === null) return '';
 	const rounds = `${n} round${n === 1 ? '' : 's'}`;
 	const day = n > 0 && last.mode === 'provider' ? ` (up to ${n} × the 24 h window)` : '';
 	return out

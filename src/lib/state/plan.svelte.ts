@@ -25,6 +25,7 @@ import type { RunEngine } from './run-engine';
 import { resolveEndpoints } from './model-settings';
 import type { RunSources } from './run-request';
 import { browserStorage } from './settings.svelte';
+import { Latest } from './latest';
 
 const emptyRole = () => ({ model: '', baseURL: '', apiKey: '' });
 const emptyRow = (): PlanModelRow => ({ ...emptyRole(), user: emptyRole(), judge: emptyRole() });
@@ -55,7 +56,7 @@ export class PlanState {
 	earlier = $state.raw<MeasuredTokens | null>(null);
 	/** What the estimate before Start prices calls with: this page's plans over earlier runs. */
 	knownPerCall = $derived<TokensPerCall>({ ...this.earlier?.perCall, ...this.perCall });
-	#measures = 0;
+	readonly #measures = new Latest();
 	/** The session's cap has filled the cap field (when empty) since the last start. */
 	#capShown = false;
 
@@ -71,18 +72,8 @@ export class PlanState {
 		this.batch = new BatchPage<specs.StoredPlan>({
 			engine,
 			request: () => null,
-			goOn: async () => {
-				const last = this.#last;
-				// The cap kept with the plan holds on.
-				if (last) {
-					await this.#run(
-						{ ...last.stored, status: 'running' },
-						last.clients,
-						last.keys,
-						undefined
-					);
-				}
-			},
+			// The cap kept with the plan holds on.
+			goOn: () => this.restartShown(),
 			key: (p) => p.planId,
 			waits: (p) => p.batch !== undefined && (p.status === 'running' || p.status === 'paused')
 		});
@@ -139,10 +130,10 @@ export class PlanState {
 
 	/** Reads the tokens per call of the saved `runs` again; the last call wins. */
 	async measureEarlier(store: () => Promise<unknown>, runs: readonly RunKey[]): Promise<void> {
-		const asked = ++this.#measures;
+		const current = this.#measures.begin();
 		try {
 			const measured = await measuredTokens(await store(), runs);
-			if (asked === this.#measures) this.earlier = measured;
+			if (current()) this.earlier = measured;
 		} catch {
 			// Storage that cannot be read: the estimate counts calls only, and says so.
 		}
@@ -199,6 +190,38 @@ export class PlanState {
 	dismiss(plan: specs.StoredPlan): void {
 		specs.forgetPlan(browserStorage(), plan.planId);
 		this.refresh();
+	}
+
+	/**
+	 * Files mode, the plan shown waiting for its outputs: stops waiting. The plan is stopped (a
+	 * reload no longer takes it up); its runs' rounds stay saved, so Resume offers the same files.
+	 */
+	stopWaiting(): void {
+		if (this.active || this.snapshot?.status !== 'waiting') return;
+		this.#status('stopped');
+		this.snapshot = { ...this.snapshot, status: 'stopped' };
+		this.inputs = [];
+		this.batch.note = null;
+	}
+
+	/** Forgets the plan shown, waiting or stopped (its runs' records stay); the card goes. */
+	dismissShown(): void {
+		if (this.active || !this.shown) return;
+		specs.forgetPlan(browserStorage(), this.shown.stored.planId);
+		this.shown = null;
+		this.snapshot = null;
+		this.inputs = [];
+		this.batch.note = null;
+		this.refresh();
+	}
+
+	/** Starts the plan shown stopped again, with the clients it ran with (else the form's). */
+	async restartShown(): Promise<void> {
+		const shown = this.shown;
+		if (this.active || !shown) return;
+		const last = this.#last?.stored.planId === shown.stored.planId ? this.#last : null;
+		if (!last) return this.resumeStored(shown.stored);
+		await this.#run({ ...last.stored, status: 'running' }, last.clients, last.keys, undefined);
 	}
 
 	pause(): void {

@@ -724,3 +724,53 @@ describe('run-controller and run-request', () => {
 		expect(request).toMatch(/from '\.\/run-controller'/);
 	});
 });
+
+describe('a files round waiting for its outputs', () => {
+	const KEY = 'sk-test-files';
+	const filesRequest = (): RunRequest => ({
+		...request(createSimulatedClient({ latencyMs: 0 }), { dataset: makeDataset(2) }),
+		batch: 'files',
+		clientSpec: {
+			simulated: false,
+			endpoints: {
+				evaluated: { baseURL: ENDPOINTS.evaluated, apiKey: KEY, model: MODELS.evaluated },
+				user: { baseURL: ENDPOINTS.user, apiKey: KEY, model: MODELS.user },
+				judge: { baseURL: ENDPOINTS.judge, apiKey: KEY, model: MODELS.judge }
+			},
+			settings: DEFAULT_SETTINGS,
+			concurrency: 2,
+			pack: DEFAULT_PROMPT_PACK
+		}
+	});
+
+	it('stops waiting on Stop: the plan says stopped, the round stays saved and is offered again', async () => {
+		const store = new MemoryStore();
+		const plans = memoryStorage();
+		const controller = new RunController({ store, plans });
+		const req = filesRequest();
+		const first = await controller.start(req);
+		expect(first.status).toBe('waiting');
+		expect(loadPlans(plans)[0].status).toBe('paused');
+		const round = first.batch!.view!.round;
+		expect(round.status).toBe('written');
+		const input = controller.batchInput(first.batch!.view!.inputs[0].name);
+		expect(input).toBeTruthy();
+
+		controller.stop();
+		expect(controller.snapshot.status).toBe('stopped');
+		expect(controller.active).toBe(false);
+		// A reload takes up a batch run whose plan says paused (or running); a stopped one it lists.
+		expect(loadPlans(plans)[0].status).toBe('stopped');
+		const run = first.run!;
+		expect((await store.readBatchState(run))?.rounds.at(-1)).toEqual(round);
+
+		// Started again: the same round waits, with the same input file.
+		const again = await controller.start(req);
+		expect(again.status).toBe('waiting');
+		expect(again.batch!.view!.round).toEqual(round);
+		expect(controller.batchInput(again.batch!.view!.inputs[0].name)).toBe(input);
+		expect(loadPlans(plans)[0].status).toBe('paused');
+		// No key in the plans.
+		expect(JSON.stringify(loadPlans(plans))).not.toContain(KEY);
+	});
+});

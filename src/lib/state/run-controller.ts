@@ -218,8 +218,18 @@ export class RunController {
 		this.#session.resume();
 	}
 
-	/** Aborts calls in flight; finished cases stay saved, unfinished ones are redone on resume. */
+	/**
+	 * Aborts calls in flight; finished cases stay saved, unfinished ones are redone on resume.
+	 * A files round waiting for its outputs stops waiting: the run is stopped (its plan says so,
+	 * so a reload no longer takes it up) and the round stays saved, so starting the run again
+	 * offers the same input files, and outputs already made from them still fit.
+	 */
 	stop(): void {
+		if (this.#snap.status === 'waiting') {
+			this.#writeStatus('stopped');
+			this.#set({ status: 'stopped' });
+			return;
+		}
 		if (!this.#session || this.#snap.status === 'stopping') return;
 		this.#set({ status: 'stopping' });
 		this.#session.stop();

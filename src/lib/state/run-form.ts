@@ -3,7 +3,7 @@
  * check of what its run id holds (`FormCheck`), read field by field from the Dataset, Models and
  * Prompts pages, so a `$derived` over it changes with any of them.
  */
-import type { StageName } from '$lib/core/protocol';
+import { STAGE_NAMES, type StageName } from '$lib/core/protocol';
 import { runIdProblem, type RunKey } from '$lib/core/layout';
 import { datasetState } from './dataset.svelte';
 import { promptsState } from './prompts.svelte';
@@ -15,6 +15,10 @@ export function parseLimit(text: string): number | null {
 	const t = text.trim();
 	return t === '' ? null : Number(t);
 }
+
+/** The form's ticks with `on` ticked. */
+export const stageTicks = (on: readonly StageName[]): Record<StageName, boolean> =>
+	Object.fromEntries(STAGE_NAMES.map((s) => [s, on.includes(s)])) as Record<StageName, boolean>;
 
 /** The first `runN` no saved run of `modelDir` (of any model when null) uses. */
 export function firstFreeRunId(saved: readonly RunKey[], modelDir: string | null): string {

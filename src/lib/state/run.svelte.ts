@@ -9,7 +9,7 @@
  * (`run-problems.ts`).
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
-import { RUN_ALL_STAGES, STAGE_NAMES, type StageName } from '$lib/core/protocol';
+import { RUN_ALL_STAGES, type StageName } from '$lib/core/protocol';
 import type { RunKey } from '$lib/core/layout';
 import { modelDirName } from '$lib/core/layout';
 import { appUpdate } from './app-update.svelte';
@@ -25,7 +25,7 @@ import type { RunRequest } from './run-controller-types';
 import { browserRunEngine, type RunEngine } from './run-engine';
 import { runKey } from '$lib/core/names';
 import { loadPlans, removePlan } from './run-plans';
-import { firstFreeRunId, formCheckOf, parseLimit, type FormCheck } from './run-form';
+import { firstFreeRunId, formCheckOf, parseLimit, stageTicks, type FormCheck } from './run-form';
 import { formProblems } from './run-problems';
 import { readinessNow } from './run-readiness';
 import {
@@ -40,6 +40,7 @@ import { idleSnapshot, runOf, toRunError, type RunError, type RunSnapshot } from
 import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
+import { Latest } from './latest';
 
 export { parseLimit, type FormCheck } from './run-form';
 export type { Readiness } from './run-readiness';
@@ -57,12 +58,7 @@ export class RunState {
 	/** The limit field as typed; empty means every case. */
 	limitText = $state('');
 	/** The form's ticks: the stages `runAll` runs (lca re-judging is a CLI tool). */
-	stages = $state<Record<StageName, boolean>>(
-		Object.fromEntries(STAGE_NAMES.map((s) => [s, RUN_ALL_STAGES.includes(s)])) as Record<
-			StageName,
-			boolean
-		>
-	);
+	stages = $state<Record<StageName, boolean>>(stageTicks(RUN_ALL_STAGES));
 
 	/** The run of this page, as last drawn. */
 	snapshot = $state.raw<RunSnapshot>(idleSnapshot());
@@ -165,7 +161,7 @@ export class RunState {
 	readonly batch = new BatchPage<UnfinishedRun>({
 		engine: () => this.#engine,
 		request: () => this.lastRequest,
-		goOn: () => this.#run(() => this.#engine.start(this.lastRequest!)),
+		goOn: () => this.restartShown(),
 		key: (u) => runKey(u.plan),
 		waits: (u) => u.plan.batch !== undefined && ['interrupted', 'paused'].includes(u.state)
 	});
@@ -177,8 +173,8 @@ export class RunState {
 	#draw: Throttled;
 	#ticker: ReturnType<typeof setInterval> | null = null;
 	#askedPersist = false;
-	#refreshes = 0;
-	#checks = 0;
+	readonly #refreshes = new Latest();
+	readonly #checks = new Latest();
 
 	constructor() {
 		this.#draw = frameThrottle(
@@ -217,20 +213,20 @@ export class RunState {
 	 * one asked wins, so a slow answer read before a change never replaces a newer one.
 	 */
 	async refresh(): Promise<void> {
-		const asked = ++this.#refreshes;
+		const current = this.#refreshes.begin();
 		try {
 			const store = await this.store();
 			const listed = await listUnfinished(store, loadPlans(browserStorage()), () =>
 				store.heldRuns()
 			);
 			const savedRuns = await store.listRuns();
-			if (asked !== this.#refreshes) return;
+			if (!current()) return;
 			this.plan.refresh();
 			this.#listed = listed;
 			this.savedRuns = savedRuns;
 			await this.checkSavedRun();
 		} catch (e) {
-			if (asked === this.#refreshes) this.pageError = toRunError(e);
+			if (current()) this.pageError = toRunError(e);
 		}
 		await this.storage.refresh();
 	}
@@ -240,7 +236,7 @@ export class RunState {
 	 * the estimate and Start. The last call wins.
 	 */
 	async checkSavedRun(check: FormCheck | null = this.formCheck): Promise<SavedRun | null> {
-		const asked = ++this.#checks;
+		const current = this.#checks.begin();
 		if (!check) return null;
 		try {
 			const result = await checkSavedRun(
@@ -249,7 +245,7 @@ export class RunState {
 				check.stages,
 				loadPlans(browserStorage())
 			);
-			if (asked === this.#checks) this.#checked = { key: check.key, result };
+			if (current()) this.#checked = { key: check.key, result };
 			return result;
 		} catch {
 			// Storage that cannot be read says so through the page's error; the hint just stays away.
@@ -260,15 +256,10 @@ export class RunState {
 	/**
 	 * Fills the run id with the first free `runN` of the evaluated model. With `onlyIfEmpty`
 	 * (the page's automatic suggestion) a run id the user typed meanwhile is kept, and so is a
-	 * field the user has edited at all.
+	 * field the user has edited at all; `onlyIf`, asked just before writing, false keeps the
+	 * field as it is (e.g. it has focus).
 	 */
-	async suggestRunId(
-		options: {
-			onlyIfEmpty?: boolean;
-			/** Asked just before writing; false keeps the field as it is (e.g. it has focus). */
-			onlyIf?: () => boolean;
-		} = {}
-	): Promise<void> {
+	async suggestRunId(options: { onlyIfEmpty?: boolean; onlyIf?: () => boolean } = {}) {
 		const evaluated = settingsState.identity.models.evaluated;
 		const modelDir = evaluated ? await modelDirName(evaluated) : null;
 		// The suggestion is worked out while the page loads, when a quick user (or a test) may
@@ -321,12 +312,8 @@ export class RunState {
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
 		this.pageError = null;
 		this.batch.note = null;
-		const check = checkResume(
-			this.sources,
-			item.manifest,
-			item.plan,
-			promptsState.hashes?.prompts ?? null
-		);
+		const prompts = promptsState.hashes?.prompts ?? null;
+		const check = checkResume(this.sources, item.manifest, item.plan, prompts);
 		if (check.problems.length > 0) {
 			this.pageError = { kind: 'usage', message: check.problems.join('\n') };
 			return;
@@ -335,9 +322,7 @@ export class RunState {
 		try {
 			const request = resumeRequest(this.sources, item.manifest, item.plan, browserClientFactory);
 			this.runId = item.plan.runId;
-			this.stages = Object.fromEntries(
-				Object.keys(this.stages).map((s) => [s, item.plan.stages.includes(s as StageName)])
-			) as Record<StageName, boolean>;
+			this.stages = stageTicks(item.plan.stages);
 			this.limitText = request.limit === null ? '' : String(request.limit);
 			if (item.plan.batch) request.batch = item.plan.batch;
 			this.batch.choice = item.plan.batch ?? 'interactive';
@@ -356,9 +341,24 @@ export class RunState {
 	}
 
 	/** Forgets an unfinished run's plan; its records stay in the browser. */
-	dismiss(item: UnfinishedRun): void {
-		removePlan(browserStorage(), item.plan);
-		this.#listed = this.#listed.filter((u) => runKey(u.plan) !== runKey(item.plan));
+	dismiss(run: RunKey): void {
+		removePlan(browserStorage(), run);
+		this.#listed = this.#listed.filter((u) => runKey(u.plan) !== runKey(run));
+	}
+
+	/** Forgets the batch run shown, waiting or stopped, as `dismiss` does; the card goes. */
+	dismissShown(): void {
+		const run = this.snapshot.run;
+		if (this.active || !run) return;
+		this.dismiss(run);
+		this.batch.note = null;
+		this.snapshot = idleSnapshot();
+	}
+
+	/** Starts the batch run the Progress card shows stopped again: its saved round goes on. */
+	async restartShown(): Promise<void> {
+		const request = this.lastRequest;
+		if (!this.active && request) await this.#run(() => this.#engine.start(request));
 	}
 
 	pause(): void {

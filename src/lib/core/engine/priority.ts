@@ -37,6 +37,22 @@ export function chainAhead(stage: StageName | null, task: TemplateName, meta?: C
 	}
 }
 
+/**
+ * The longest chain a case of `stage` can make, its first call's {@link chainAhead}: gen 11 (its
+ * interaction and the interaction's LJP), dcg 4, Direct and Gold 2, a judge alone 1. Batch mode
+ * takes that many rounds at most when no request fails.
+ */
+export function stageChain(stage: StageName): number {
+	switch (stage) {
+		case 'gen':
+			return chainAhead(stage, 'lexawn');
+		case 'dcg':
+			return chainAhead(stage, 'force_ask');
+		default:
+			return chainAhead(stage, 'force_judge');
+	}
+}
+
 /** The {@link chainAhead} a {@link callPriority} was made of (0 for any other priority). */
 export function chainOfPriority(priority: number): number {
 	return Math.max(0, Math.ceil(-priority / 2 ** 32));
