@@ -169,11 +169,14 @@ describe('workerRunEngine', () => {
 			onChange: () => {},
 			store: async () => store
 		});
-		const run = engine.start(simulated({ limit: 2 }));
+		// The page's own client is never used: the handlers build theirs from the spec, as the worker does.
+		const makeClient = vi.fn(() => createSimulatedClient({ latencyMs: 0 }));
+		const run = engine.start(simulated({ limit: 2, makeClient }));
 		await posted(worker, 1);
 		worker.fail('blocked by CSP');
 		const last = await run;
 		expect(last.status, last.error?.message).toBe('done');
+		expect(makeClient).not.toHaveBeenCalled();
 		expect(runOf(last)?.stages.find((c) => c.stage === 'ljp-direct')?.done).toBe(2);
 		// The handlers wrote to the page's store, and their plan writes reached the page.
 		expect(await store.listRuns()).toHaveLength(1);
