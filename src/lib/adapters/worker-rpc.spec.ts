@@ -127,6 +127,18 @@ describe('RpcClient over serveRpc', () => {
 		expect(client.inThread).toBe(true);
 	});
 
+	it('fails a call whose in-thread handlers would not load, and loads them again at the next', async () => {
+		let loads = 0;
+		const flaky = () =>
+			inThreadPort(() => {
+				if (++loads === 1) throw new Error('chunk lost');
+				return handlers;
+			});
+		const client = new RpcClient<Api>(null, flaky, WORDS);
+		await expect(client.call('count', { to: 1 })).rejects.toThrow('chunk lost');
+		await expect(client.call('count', { to: 1 })).resolves.toBe('counted to 1');
+	});
+
 	it('fails the calls a worker held when it dies after it ran, and starts a new one next', async () => {
 		const worker = fakeWorker();
 		const client = new RpcClient<Api>(worker.spawn, inThread, WORDS);

@@ -129,8 +129,18 @@ export function inThreadPort<A extends RpcApi>(
 	};
 	let served: Promise<void> | null = null;
 	const toServer = async (message: RpcRequest) => {
-		served ??= Promise.resolve(load()).then((handlers) => serveRpc(scope, handlers));
-		await served;
+		served ??= Promise.resolve()
+			.then(load)
+			.then((handlers) => serveRpc(scope, handlers));
+		try {
+			await served;
+		} catch (e) {
+			// Handlers that would not load (a chunk the network lost) fail the call; the next loads again.
+			served = null;
+			if (message.rpc === 'call')
+				scope.postMessage({ rpc: 'failure', id: message.id, message: messageOf(e) });
+			return;
+		}
 		if (!closed) scope.onmessage?.({ data: message } as MessageEvent<RpcRequest>);
 	};
 	return port;

@@ -2,14 +2,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
+import type { SessionSnapshot } from '$lib/core/session';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../tests/support/memory-storage';
 import { RunController, type RunRequest } from './run-controller';
-import { workerRunEngine, type RunWorkerLike } from './run-engine';
+import type { RpcPort, RpcReply, RpcRequest } from '$lib/adapters/worker-rpc';
+import { toWire, workerRunEngine } from './run-engine';
 import { loadPlans, type RunPlan } from './run-plans';
 import { idleSnapshot, runOf, type RunSnapshot } from './run-snapshot';
-import { snapshotPoster, toWire, type FromWorker, type ToWorker } from './run-worker-protocol';
+import { snapshotPoster, type RunEvent } from './run-worker-protocol';
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
 const ENDPOINTS = {
@@ -87,27 +89,37 @@ describe('toWire', () => {
 	});
 });
 
-/** A stand-in worker: records what the page posts; the test answers for it. */
-class FakeWorker implements RunWorkerLike {
-	posted: ToWorker[] = [];
+/** A stand-in worker: records the calls the page posts; the test answers for it. */
+class FakeWorker implements RpcPort {
+	posted: RpcRequest[] = [];
 	terminated = false;
-	onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+	onmessage: ((event: MessageEvent<RpcReply>) => void) | null = null;
 	onerror: ((event: ErrorEvent | Event) => void) | null = null;
-	postMessage(message: ToWorker): void {
+	postMessage(message: RpcRequest): void {
 		this.posted.push(message);
 	}
 	terminate(): void {
 		this.terminated = true;
 	}
-	send(message: FromWorker): void {
-		this.onmessage?.({ data: message } as MessageEvent<FromWorker>);
+	/** Sends `reply` for the call posted `index`-th. */
+	send(index: number, reply: { event: RunEvent } | { result: unknown }): void {
+		const { id } = this.posted[index];
+		const data =
+			'event' in reply ? { rpc: 'event', id, ...reply } : { rpc: 'result', id, ...reply };
+		this.onmessage?.({ data } as MessageEvent<RpcReply>);
 	}
 	fail(message: string): void {
 		this.onerror?.({ message, preventDefault() {} } as unknown as ErrorEvent);
 	}
 }
 
-const flush = () => new Promise((r) => setTimeout(r, 0));
+/** Until the page's calls reached the worker (the client loads on first use). */
+const posted = (worker: FakeWorker, count: number) =>
+	vi.waitFor(() => expect(worker.posted).toHaveLength(count));
+
+/** A request the handlers run with the simulated provider (as the page's simulated runs). */
+const simulated = (overrides: Partial<RunRequest> = {}) =>
+	request({ clientSpec: { ...request().clientSpec!, simulated: true }, ...overrides });
 
 describe('workerRunEngine', () => {
 	const plan: RunPlan = {
@@ -131,20 +143,16 @@ describe('workerRunEngine', () => {
 			store: async () => new MemoryStore()
 		});
 		const run = engine.start(request());
-		await flush();
-		expect(worker.posted[0].type).toBe('start');
 		engine.pause();
-		expect(worker.posted[1]).toEqual({ type: 'pause' });
-		worker.send({ type: 'snapshot', snapshot: { ...idleSnapshot(), status: 'running' } });
-		worker.send({ type: 'plan-save', plan });
-		worker.send({
-			type: 'plan-status',
-			run: { runId: 'r1', modelDir: 'eval-model' },
-			status: 'done',
-			error: null,
-			at: '2026-01-02T00:00:00.000Z'
+		await posted(worker, 2);
+		expect(worker.posted.map((p) => p.rpc === 'call' && p.kind)).toEqual(['start', 'pause']);
+		worker.send(0, { event: { snapshot: { ...idleSnapshot(), status: 'running' } } });
+		worker.send(0, { event: { save: plan } });
+		const at = new Date('2026-01-02T00:00:00.000Z');
+		worker.send(0, {
+			event: { status: [{ runId: 'r1', modelDir: 'eval-model' }, 'done', null, at] }
 		});
-		worker.send({ type: 'ended', snapshot: { ...idleSnapshot(), status: 'done' } });
+		worker.send(0, { result: { ...idleSnapshot(), status: 'done' } });
 		expect((await run).status).toBe('done');
 		expect(seen.map((s) => s.status)).toEqual(['running', 'done']);
 		expect(loadPlans(storage)).toEqual([
@@ -152,21 +160,70 @@ describe('workerRunEngine', () => {
 		]);
 	});
 
-	it('runs the request in this thread when the worker fails before it answers', async () => {
+	it('runs the request with the worker’s own handlers in this thread when the worker fails before it answers', async () => {
 		const worker = new FakeWorker();
 		const storage = memoryStorage();
+		const store = new MemoryStore();
 		const engine = workerRunEngine(() => worker, {
+			plans: () => storage,
+			onChange: () => {},
+			store: async () => store
+		});
+		// The page's own client is never used: the handlers build theirs from the spec, as the worker does.
+		const makeClient = vi.fn(() => createSimulatedClient({ latencyMs: 0 }));
+		const run = engine.start(simulated({ limit: 2, makeClient }));
+		await posted(worker, 1);
+		worker.fail('blocked by CSP');
+		const last = await run;
+		expect(last.status, last.error?.message).toBe('done');
+		expect(makeClient).not.toHaveBeenCalled();
+		expect(runOf(last)?.stages.find((c) => c.stage === 'ljp-direct')?.done).toBe(2);
+		// The handlers wrote to the page's store, and their plan writes reached the page.
+		expect(await store.listRuns()).toHaveLength(1);
+		expect(loadPlans(storage)[0]?.status).toBe('done');
+	});
+
+	it('runs the same handlers in this thread when no worker can be made, a run and a plan', async () => {
+		const storage = memoryStorage();
+		const engine = workerRunEngine(null, {
 			plans: () => storage,
 			onChange: () => {},
 			store: async () => new MemoryStore()
 		});
-		const run = engine.start(request({ limit: 2 }));
-		await flush();
-		worker.fail('blocked by CSP');
-		const last = await run;
+		const last = await engine.start(simulated({ limit: 1, stages: ['gen'] }));
 		expect(last.status, last.error?.message).toBe('done');
-		expect(runOf(last)?.stages.find((c) => c.stage === 'ljp-direct')?.done).toBe(2);
-		expect(loadPlans(storage)[0]?.status).toBe('done');
+		const role = (model: string) => ({ model, endpoint: ENDPOINTS.evaluated });
+		const endpoint = (model: string) => ({ model, baseURL: ENDPOINTS.evaluated, apiKey: '' });
+		const snapshots: SessionSnapshot[] = [];
+		const end = await engine.startPlan(
+			{
+				planId: 'b'.repeat(64),
+				simulated: true,
+				spec: {
+					runId: 'p',
+					repetitions: 2,
+					models: [{ evaluated: role('m') }],
+					user: role('u'),
+					judge: role('j')
+				},
+				dataset: makeDataset(1),
+				limit: null,
+				stages: ['gen'],
+				settings: DEFAULT_SETTINGS,
+				concurrency: 2,
+				pack: DEFAULT_PROMPT_PACK,
+				clients: [{ evaluated: endpoint('m'), user: endpoint('u'), judge: endpoint('j') }],
+				keys: []
+			},
+			(s) => snapshots.push(s)
+		);
+		expect(end.error).toBeNull();
+		expect(end.snapshot?.runs.map((r) => [r.runId, r.status])).toEqual([
+			['p1', 'done'],
+			['p2', 'done']
+		]);
+		expect(snapshots.length).toBeGreaterThan(0);
+		expect(await engine.batchInput('missing.jsonl')).toEqual({ ok: true, text: null });
 	});
 
 	it('ends the run as failed, saying so, when the worker dies during it', async () => {
@@ -177,8 +234,8 @@ describe('workerRunEngine', () => {
 			store: async () => new MemoryStore()
 		});
 		const run = engine.start(request());
-		await flush();
-		worker.send({ type: 'snapshot', snapshot: { ...idleSnapshot(), status: 'running' } });
+		await posted(worker, 1);
+		worker.send(0, { event: { snapshot: { ...idleSnapshot(), status: 'running' } } });
 		worker.fail('out of memory');
 		const last = await run;
 		expect(last.status).toBe('failed');

@@ -1,18 +1,20 @@
 /**
- * Where the Run page's run is carried out: in a dedicated module worker (`run.worker.ts`) when
- * the browser can start one, else in this thread with the same `RunController` (a host whose CSP
- * forbids workers, say: the run works, but slows down while its tab is hidden, and the page may
- * stutter at hundreds of cases). Either way the page sees one `RunEngine`.
+ * Where the Run page's run is carried out: the run's calls (`run-worker-protocol.ts`) go through
+ * `worker-rpc` to a dedicated module worker (`run.worker.ts`) when the browser can start one, else
+ * to the same handlers in this thread (a host whose CSP forbids workers, say: the run works, but
+ * slows down while its tab is hidden, and the page may stutter at hundreds of cases). Either way
+ * the page sees one `RunEngine`.
  */
+import type { RpcClient, RpcPort } from '$lib/adapters/worker-rpc';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { SessionSnapshot } from '$lib/core/session';
+import { m } from '$lib/paraglide/messages';
 import type { PlanEnd, PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
-import { savePlan, updatePlanStatus, type PlanStorage } from './run-plans';
+import { planBook, type PlanStorage } from './run-plans';
 import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
-import { batchAsker, batchReply } from './batch-engine';
 import type { BatchOutputFile } from './batch-run';
-import { toWire, type BatchReply, type FromWorker, type ToWorker } from './run-worker-protocol';
+import type { BatchReply, RunApi, RunEvent, WireRequest } from './run-worker-protocol';
 
 export interface RunEngine {
 	/** The run as last reported. */
@@ -44,161 +46,109 @@ export interface RunEngine {
 
 export type { PlanEnd } from './plan-runner';
 
-/** The part of a `Worker` the engine uses, so tests can hand in a stand-in. */
-export interface RunWorkerLike {
-	postMessage(message: ToWorker): void;
-	onmessage: ((event: MessageEvent<FromWorker>) => void) | null;
-	onerror: ((event: ErrorEvent | Event) => void) | null;
-	terminate(): void;
-}
-
 export interface RunEngineOptions {
 	/** Where the page keeps plans (`localStorage`), asked at each write. */
 	plans: () => PlanStorage;
 	/** Told on every snapshot; throttle before drawing. */
 	onChange: (snapshot: RunSnapshot) => void;
-	/** The store for the in-thread fallback. */
+	/** The store of the handlers when they run in this thread. */
 	store: () => Promise<CheckpointStore>;
 }
 
-/** The in-thread engine, loaded on first use: it carries the whole engine. */
-async function inThread(options: RunEngineOptions): Promise<RunEngine> {
-	const [{ RunController }, { PlanRunner }] = await Promise.all([
-		import('./run-controller'),
-		import('./plan-runner')
-	]);
-	const store = await options.store();
-	const controller = new RunController({
-		store,
-		plans: options.plans(),
-		onChange: options.onChange
-	});
-	const plan = new PlanRunner();
-	const act = (type: 'pause' | 'resume' | 'stop') =>
-		plan.active ? plan[type]() : controller[type]();
+/** Plain copies: the pages' state may hold proxies, which `postMessage` cannot clone. */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** The request as it is posted. Throws when it was not built with its client's spec. */
+export function toWire(request: RunRequest): WireRequest {
+	if (!request.clientSpec) throw new Error('the run request carries no client spec');
+	const { dataset } = request;
 	return {
-		get snapshot() {
-			return controller.snapshot;
+		// Only what the engine reads; the cases are plain data from the loader.
+		dataset: {
+			cases: dataset.cases,
+			sha256: dataset.sha256,
+			historyFields: plain(dataset.historyFields),
+			categories: plain(dataset.categories)
 		},
-		start: (request) => controller.start(request),
-		pause: () => act('pause'),
-		resume: () => act('resume'),
-		stop: () => act('stop'),
-		startPlan: (request, onSnapshot) => plan.run(request, store, onSnapshot),
-		setCap: (cap) => plan.setCap(cap),
-		importBatch: (request, files) =>
-			refused(
-				batchReply(controller, plan, {
-					...{ type: 'batch-import', id: 0, files },
-					request: request && toWire(request)
-				})
-			),
-		batchInput: (name, index) =>
-			refused(batchReply(controller, plan, { type: 'batch-input', id: 0, index, name }))
+		datasetName: request.datasetName,
+		runId: request.runId,
+		limit: request.limit,
+		stages: [...request.stages],
+		models: plain(request.models),
+		endpoints: plain(request.endpoints),
+		settings: plain(request.settings),
+		concurrency: request.concurrency,
+		pack: plain(request.pack),
+		keys: [...request.keys],
+		clientSpec: plain(request.clientSpec),
+		...(request.tool ? { tool: plain(request.tool) } : {}),
+		...(request.batch ? { batch: request.batch } : {})
 	};
 }
 
-/** A batch reply, a refusal (bad output file, storage) as its error rather than a rejection. */
-function refused(reply: Promise<BatchReply>): Promise<BatchReply> {
-	return reply.catch((e: unknown) => ({ ok: false, error: toRunError(e) }));
-}
+const WORDS = {
+	stopped: (detail: string) =>
+		detail ? m.run_worker_stopped_detail({ detail }) : m.run_worker_stopped(),
+	unreadable: () => m.run_worker_unreadable(),
+	terminated: () => m.run_worker_stopped()
+};
 
 /**
- * An engine over a worker made by `spawn` on first start. A worker that cannot start (it fails
- * before its first message) hands the run to the in-thread engine; one that dies during a run
- * ends it as failed, with what is saved still saved, and is replaced at the next start.
+ * An engine over the worker `spawn` makes (null: none can run), started at the first call. A
+ * worker that cannot start (it fails before its first reply) hands its calls to the same handlers
+ * in this thread; one that dies during a run ends it as failed, with what is saved still saved,
+ * and is replaced at the next call.
  */
 export function workerRunEngine(
-	spawn: (() => RunWorkerLike) | null,
+	spawn: (() => RpcPort) | null,
 	options: RunEngineOptions
 ): RunEngine {
-	let worker: RunWorkerLike | null = null;
-	/** The worker has sent something: it runs. */
-	let alive = false;
-	let fallback: Promise<RunEngine> | null = null;
-	let usingFallback = false;
 	let snapshot = idleSnapshot();
-	/** Resolves the run under way: its last snapshot, or null when the worker could not start. */
-	let ended: ((snapshot: RunSnapshot | null) => void) | null = null;
-	/** The plan under way in the worker: where its snapshots and its end go. */
-	let plan: { onSnapshot: (s: SessionSnapshot) => void; end: (e: PlanEnd) => void } | null = null;
-
-	const asker = batchAsker((message) => worker?.postMessage(message));
+	let running = false;
+	let planning = false;
+	/** The client, made on first use: the page's first load carries no worker code. */
+	let client: Promise<RpcClient<RunApi>> | null = null;
+	const rpc = () =>
+		(client ??= import('$lib/adapters/worker-rpc').then(
+			({ RpcClient, inThreadPort }) =>
+				new RpcClient<RunApi>(
+					spawn,
+					// The handlers carry the whole engine, which the worker has: loaded here only when needed.
+					() =>
+						inThreadPort(async () =>
+							(await import('./run-worker-protocol')).runHandlers(options.store)
+						),
+					WORDS
+				)
+		));
 	const show = (next: RunSnapshot) => {
 		snapshot = next;
 		options.onChange(next);
 	};
-	const finish = (last: RunSnapshot) => {
-		show(last);
-		const resolve = ended;
-		ended = null;
-		resolve?.(last);
+	const onEvent = (event: RunEvent) => {
+		if ('snapshot' in event) return show(event.snapshot);
+		const book = planBook(options.plans());
+		if ('save' in event) book.save(event.save);
+		else book.setStatus(...event.status);
 	};
-	/** The in-thread engine, made on first use. */
-	const local = () => (fallback ??= inThread({ ...options, onChange: show }));
-	const viaFallback = async (request: RunRequest): Promise<RunSnapshot> => {
-		usingFallback = true;
-		return (await local()).start(request);
-	};
-	/** A batch message: to the worker running, else to the in-thread engine (`here`). */
-	const batch = async (
-		message: Parameters<typeof asker.ask>[0],
-		here: (engine: RunEngine) => Promise<BatchReply>
-	): Promise<BatchReply> =>
-		!spawn || usingFallback || !worker ? here(await local()) : asker.ask(message);
-	/** A control: to the in-thread engine when it runs the work, else to the worker. */
-	const control = (type: 'pause' | 'resume' | 'stop') =>
-		usingFallback ? void fallback?.then((e) => e[type]()) : worker?.postMessage({ type });
-
-	const start = (): RunWorkerLike => {
-		const w = spawn!();
-		w.onmessage = (event) => {
-			alive = true;
-			const message = event.data;
-			if (message.type === 'snapshot') show(message.snapshot);
-			else if (message.type === 'ended') finish(message.snapshot);
-			else if (message.type === 'plan-save') savePlan(options.plans(), message.plan);
-			else if (message.type === 'batch-reply') asker.settle(message.id, message.reply);
-			else if (message.type === 'plan-snapshot') plan?.onSnapshot(message.snapshot);
-			else if (message.type === 'plan-ended') {
-				const p = plan;
-				plan = null;
-				const { snapshot, inputs, error } = message;
-				p?.end({ snapshot, error, ...(inputs ? { inputs } : {}) });
-			} else {
-				const { run, status, error, errorSaid, at } = message;
-				updatePlanStatus(options.plans(), run, status, error, new Date(at), errorSaid);
-			}
-		};
-		w.onerror = (event) => {
-			event.preventDefault?.();
-			const detail = 'message' in event && event.message ? `: ${event.message}` : '';
-			w.terminate();
-			worker = null;
-			const p = plan;
-			plan = null;
-			p?.end({ snapshot: null, error: `The run's worker stopped${detail}.` });
-			asker.failAll({
-				ok: false,
-				error: { kind: 'other', message: `The run's worker stopped${detail}.` }
-			});
-			if (!ended) return;
-			if (!alive) {
-				// It never ran (a CSP without worker-src, say): the page runs the request instead.
-				const resolve = ended;
-				ended = null;
-				return resolve(null);
-			}
-			finish({
-				...snapshot,
-				status: 'failed',
-				error: {
-					kind: 'other',
-					message: `The run's worker stopped${detail}. Cases already saved stay saved; start the run again to resume it.`
-				}
-			});
-		};
-		return w;
+	/** A control, to the worker (or fallback) already made: none made holds nothing to act on. */
+	const control = <K extends 'pause' | 'resume' | 'stop' | 'set-cap'>(
+		kind: K,
+		call: RunApi[K]['call']
+	) =>
+		void client?.then((c) => {
+			if (c.started) c.call(kind, call).catch(() => undefined);
+		});
+	/** A batch call; a worker that stopped is its error. */
+	const batch = async <K extends 'batch-import' | 'batch-input'>(
+		kind: K,
+		call: () => RunApi[K]['call']
+	): Promise<BatchReply> => {
+		try {
+			return await (await rpc()).call(kind, call());
+		} catch (e) {
+			return { ok: false, error: toRunError(e) };
+		}
 	};
 
 	return {
@@ -206,49 +156,39 @@ export function workerRunEngine(
 			return snapshot;
 		},
 		async start(request) {
-			if (ended) throw new Error('a run is already active in this page');
-			if (!spawn || usingFallback) return viaFallback(request);
-			let message: ToWorker;
+			if (running) throw new Error('a run is already active in this page');
+			running = true;
+			const before = snapshot;
 			try {
-				worker ??= start();
-				message = { type: 'start', request: toWire(request) };
-			} catch {
-				return viaFallback(request);
-			}
-			const done = new Promise<RunSnapshot | null>((resolve) => (ended = resolve));
-			try {
-				worker.postMessage(message);
+				const wire = toWire(request);
+				show(await (await rpc()).call('start', wire, { onEvent }));
 			} catch (e) {
-				finish({ ...idleSnapshot(), status: 'failed', error: toRunError(e) });
+				// What this run showed (a worker that died during it), else nothing of an earlier run.
+				const base = snapshot === before ? idleSnapshot() : snapshot;
+				show({ ...base, status: 'failed', error: toRunError(e) });
+			} finally {
+				running = false;
 			}
-			return (await done) ?? viaFallback(request);
+			return snapshot;
 		},
 		async startPlan(request, onSnapshot) {
-			if (ended || plan) throw new Error('a run is already active in this page');
-			if (!spawn || usingFallback) return (await local()).startPlan(request, onSnapshot);
-			const done = new Promise<PlanEnd>((end) => (plan = { onSnapshot, end }));
+			if (running || planning) throw new Error('a run is already active in this page');
+			planning = true;
 			try {
-				worker ??= start();
-				worker.postMessage({ type: 'start-plan', request: JSON.parse(JSON.stringify(request)) });
+				return await (await rpc()).call('start-plan', plain(request), { onEvent: onSnapshot });
 			} catch (e) {
-				plan = null;
 				return { snapshot: null, error: e instanceof Error ? e.message : String(e) };
+			} finally {
+				planning = false;
 			}
-			return done;
 		},
 		importBatch: (request, files) =>
-			batch({ type: 'batch-import', request: request && toWire(request), files }, (e) =>
-				e.importBatch(request, files)
-			),
-		batchInput: (name, index) =>
-			batch({ type: 'batch-input', index, name }, (e) => e.batchInput(name, index)),
-		setCap: (cap) =>
-			usingFallback
-				? void fallback?.then((e) => e.setCap(cap))
-				: worker?.postMessage({ type: 'set-cap', cap }),
-		pause: () => control('pause'),
-		resume: () => control('resume'),
-		stop: () => control('stop')
+			batch('batch-import', () => ({ request: request && toWire(request), files })),
+		batchInput: (name, index) => batch('batch-input', () => ({ name, index })),
+		setCap: (cap) => control('set-cap', cap),
+		pause: () => control('pause', null),
+		resume: () => control('resume', null),
+		stop: () => control('stop', null)
 	};
 }
 
@@ -261,6 +201,6 @@ export function browserRunEngine(options: RunEngineOptions): RunEngine {
 					new Worker(new URL('./run.worker.ts', import.meta.url), {
 						type: 'module',
 						name: 'run'
-					}) as unknown as RunWorkerLike;
+					}) as RpcPort;
 	return workerRunEngine(spawn, options);
 }

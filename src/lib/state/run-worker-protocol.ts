@@ -1,45 +1,37 @@
 /**
- * The messages between the Run page and the run's worker (`run.worker.ts`), and the pure parts of
- * each side: the request as it crosses (plain data: the dataset's cases, the pack, the client's
- * spec with its keys, never a function), and the worker's throttle of snapshots.
+ * The run's worker's calls (`run.worker.ts`, through `worker-rpc`) and the handlers that answer
+ * them, in the worker or, where none can start, in the page's thread (`inThreadPort`): one code
+ * either way. The handlers own the engine (`RunController`, `PlanRunner`), the store and the
+ * run's Web Lock, and the model client with its keys, which arrive in the start call and live only
+ * where the handlers run. A run's snapshots and its plan writes (the page keeps plans in
+ * `localStorage`, which a worker has not) are events of its start call. The page imports the
+ * types only: the engine loads with the worker, or with the fallback on first use.
  */
+import type { RpcContext, RpcHandlers } from '$lib/adapters/worker-rpc';
+import type { ImportResult } from '$lib/core/batch/import';
 import { SnapshotThrottle } from '$lib/core/engine/snapshot-throttle';
 import type { RunDataset } from '$lib/core/engine/types';
-import type { CoreText } from '$lib/core/said';
-import type { RunKey } from '$lib/core/layout';
 import type { SessionSnapshot } from '$lib/core/session';
-import type { ImportResult } from '$lib/core/batch/import';
+import type { CheckpointStore } from '$lib/core/store/types';
+import { browserClientFactory } from './browser-client';
 import type { BatchOutputFile } from './batch-run';
-import type { PlanEnd, PlanRequest } from './plan-runner';
-import type { RunRequest } from './run-controller';
-import type { PlanStatus, RunPlan } from './run-plans';
-import type { ClientSpec } from './run-request';
-import type { RunError, RunSnapshot } from './run-snapshot';
+import { PlanRunner, type PlanEnd, type PlanRequest } from './plan-runner';
+import { RunController, type RunRequest } from './run-controller';
+import type { PlanBook, RunPlan } from './run-plans';
+import type { ClientFactory, ClientSpec } from './run-request';
+import { idleSnapshot, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
 
-/** A `RunRequest` without its client: the worker builds the client again from `clientSpec`. */
+/** A `RunRequest` without its client: the handlers build the client again from `clientSpec`. */
 export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'dataset'> & {
 	dataset: RunDataset;
 	clientSpec: ClientSpec;
 };
 
-export type ToWorker =
-	| { type: 'start'; request: WireRequest }
-	/** A run plan (models × repetitions); pause, resume, stop and a new cap then act on it. */
-	| { type: 'start-plan'; request: PlanRequest }
-	| { type: 'pause' }
-	| { type: 'resume' }
-	| { type: 'stop' }
-	/** The plan's new spending cap (null: none); a plan it no longer holds resumes. */
-	| { type: 'set-cap'; cap: number | null }
-	/**
-	 * Batch mode, files: output files for the waiting round of the run `request`, or (null) of
-	 * every waiting run of the last plan (`batch-reply` answers, same `id`).
-	 */
-	| { type: 'batch-import'; id: number; request: WireRequest | null; files: BatchOutputFile[] }
-	/** Batch mode, files: one of the waiting input files (of the last plan's run `index`). */
-	| { type: 'batch-input'; id: number; index?: number; name: string };
+/** What a run tells the page on the way: its snapshot, or a write to its plan. */
+export type RunEvent =
+	{ snapshot: RunSnapshot } | { save: RunPlan } | { status: Parameters<PlanBook['setStatus']> };
 
-/** The worker's answer to a `batch-*` message. */
+/** The answer to a batch call; a refusal (bad output file, storage) is its error. */
 export type BatchReply =
 	| {
 			ok: true;
@@ -50,54 +42,29 @@ export type BatchReply =
 	  }
 	| { ok: false; error: RunError };
 
-export type FromWorker =
-	| { type: 'snapshot'; snapshot: RunSnapshot }
-	/** The run has ended (or never started): its last snapshot. */
-	| { type: 'ended'; snapshot: RunSnapshot }
-	| { type: 'plan-save'; plan: RunPlan }
-	| { type: 'batch-reply'; id: number; reply: BatchReply }
-	| { type: 'plan-snapshot'; snapshot: SessionSnapshot }
-	/** The run plan has ended: its last snapshot, or why it could not start. */
-	| ({ type: 'plan-ended' } & PlanEnd)
-	| {
-			type: 'plan-status';
-			run: RunKey;
-			status: PlanStatus;
-			error: string | null;
-			errorSaid?: CoreText[];
-			at: string;
-	  };
+type Control = { call: null; result: void };
 
-/** Plain copies: the pages' state may hold proxies, which `postMessage` cannot clone. */
-const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-/** The request as it is posted. Throws when it was not built with its client's spec. */
-export function toWire(request: RunRequest): WireRequest {
-	if (!request.clientSpec) throw new Error('the run request carries no client spec');
-	const { dataset } = request;
-	return {
-		// Only what the engine reads; the cases are plain data from the loader.
-		dataset: {
-			cases: dataset.cases,
-			sha256: dataset.sha256,
-			historyFields: plain(dataset.historyFields),
-			categories: plain(dataset.categories)
-		},
-		datasetName: request.datasetName,
-		runId: request.runId,
-		limit: request.limit,
-		stages: [...request.stages],
-		models: plain(request.models),
-		endpoints: plain(request.endpoints),
-		settings: plain(request.settings),
-		concurrency: request.concurrency,
-		pack: plain(request.pack),
-		keys: [...request.keys],
-		clientSpec: plain(request.clientSpec),
-		...(request.tool ? { tool: plain(request.tool) } : {}),
-		...(request.batch ? { batch: request.batch } : {})
+export type RunApi = {
+	/** Runs one run to its end (never fails: how it ended is its last snapshot). */
+	start: { call: WireRequest; event: RunEvent; result: RunSnapshot };
+	/** Runs a plan (models × repetitions) to its end; pause, resume, stop and set-cap act on it. */
+	'start-plan': { call: PlanRequest; event: SessionSnapshot; result: PlanEnd };
+	/**
+	 * Batch mode, files: output files for the waiting round of the run `request`, or (null) of
+	 * every waiting run of the last plan.
+	 */
+	'batch-import': {
+		call: { request: WireRequest | null; files: BatchOutputFile[] };
+		result: BatchReply;
 	};
-}
+	/** Batch mode, files: one of the waiting input files (of the last plan's run `index`). */
+	'batch-input': { call: { name: string; index?: number }; result: BatchReply };
+	pause: Control;
+	resume: Control;
+	stop: Control;
+	/** The plan's new spending cap (null: none); a plan it no longer holds resumes. */
+	'set-cap': { call: number | null; result: void };
+};
 
 /**
  * Posts the controller's snapshots at the core's pace (at most one every `intervalMs`), the last
@@ -131,5 +98,80 @@ export function snapshotPoster(post: (snapshot: RunSnapshot) => void, intervalMs
 		},
 		/** Posts the latest snapshot now, if it was not posted yet. */
 		flush: () => pace.last()
+	};
+}
+
+/**
+ * The handlers over the store `openStore` gives (the worker's IndexedDB, or the page's), one run
+ * or one plan at a time, with model clients made by `clients` from the request's spec.
+ */
+export function runHandlers(
+	openStore: () => Promise<CheckpointStore>,
+	clients: ClientFactory = browserClientFactory
+): RpcHandlers<RunApi> {
+	/** The run under way's events go to its start call. */
+	let emit: RpcContext<RunEvent>['emit'] = () => {};
+	const throttle = snapshotPoster((snapshot) => emit({ snapshot }));
+	let controller: Promise<RunController> | null = null;
+	const plan = new PlanRunner();
+	const open = (): Promise<RunController> => {
+		controller ??= openStore().then(
+			(store) =>
+				new RunController({
+					store,
+					plans: {
+						save: (save) => emit({ save }),
+						setStatus: (...status) => emit({ status })
+					},
+					onChange: (snapshot) => throttle.changed(snapshot)
+				})
+		);
+		// Storage that would not open is tried again at the next start.
+		controller.catch(() => (controller = null));
+		return controller;
+	};
+	/** Pause, resume and stop act on the plan under way, else on the run. */
+	const act = (type: 'pause' | 'resume' | 'stop') =>
+		plan.active ? plan[type]() : void controller?.then((c) => c[type]());
+	/** A batch call's answer; a refusal is its error. */
+	const batch = (answer: (c: RunController) => Promise<BatchReply>): Promise<BatchReply> =>
+		open()
+			.then(answer)
+			.catch((e: unknown) => ({ ok: false, error: toRunError(e) }));
+	return {
+		async start(request, context) {
+			emit = context.emit;
+			const snapshot = await open()
+				.then((c) => c.start({ ...request, makeClient: clients(request.clientSpec) }))
+				.catch((e: unknown) => ({
+					...idleSnapshot(),
+					status: 'failed' as const,
+					error: toRunError(e)
+				}));
+			throttle.flush();
+			return snapshot;
+		},
+		'start-plan': (request, { emit }) =>
+			openStore()
+				.then((store) => plan.run(request, store, emit))
+				.catch((e: unknown) => ({
+					snapshot: null,
+					error: e instanceof Error ? e.message : String(e)
+				})),
+		'batch-import': ({ request, files }) =>
+			batch(async (c) =>
+				request
+					? { ok: true, imported: await c.importBatch(request, files) }
+					: { ok: true, planImported: await plan.importOutputs(files) }
+			),
+		'batch-input': ({ name, index }) =>
+			batch(async (c) => ({
+				ok: true,
+				text: index === undefined ? c.batchInput(name) : plan.input(index, name)
+			})),
+		pause: () => act('pause'),
+		resume: () => act('resume'),
+		stop: () => act('stop'),
+		'set-cap': (cap) => plan.setCap(cap)
 	};
 }
