@@ -226,6 +226,8 @@ describe('Run page in batch mode', () => {
 
 		// After a reload it is listed, not taken up; Resume there offers the same round's file.
 		await page.reload();
+		// Resume asks for the dataset the run was made with: once it is loaded again.
+		await page.getByTestId('ready-dataset').getByText('lexpilot-sample.json').waitFor();
 		await page.getByTestId('resume-phone').click();
 		await waitForRunStatus(page, 'waiting');
 		expect(await waitForRound(page, 'written')).toBe(1);

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { LAPTOP, message, planForm } from './i18n-support';
+import { LAPTOP, PHONE, message, planForm } from './i18n-support';
+import { controlsOffScreen, settled } from './phone-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
 
@@ -31,7 +32,7 @@ describe.each(['zh-CN', 'en'] as const)('the plan’s estimate in %s', (locale) 
 	const t = (area: string, key: string, values?: Record<string, string | number>) =>
 		message(area, locale, key, values);
 
-	it('prices a model never run from the dataset, a range before Start; its calls then measure it', async () => {
+	it('prices a model never run from the dataset, a range before Start; its calls refine it as they come', async () => {
 		e = await startBrowser({ locale, viewport: LAPTOP });
 		const { page } = e;
 		await planForm(page, e.url, locale, { runId: 'est', limit: 3, models: MODELS });
@@ -72,8 +73,37 @@ describe.each(['zh-CN', 'en'] as const)('the plan’s estimate in %s', (locale) 
 		await e.screenshot(`plan-estimate-${locale}`);
 		await e.screenshot(`plan-estimate-${locale}-part`, estimate);
 
-		// Run it: the calls measure the models, and the estimate says so.
+		// Run it under a cap of a quarter of the low end: the plan pauses at the cap, and the
+		// estimate, still shown, is refined by the calls that came back (issue 33 item 3).
+		const guessed = await source.innerText();
+		await page.getByTestId('plan-cap').fill(String(cheap / 4));
+		await page.getByTestId('plan-cap').dispatchEvent('change');
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
+		await page.getByTestId('plan-capped').waitFor({ timeout: 120_000 });
+		expect(await estimate.getAttribute('data-live')).toBe('true');
+		await expect
+			.poll(() => estimate.innerText())
+			.toContain(await t('plans', 'plans_estimate_live'));
+		// A model that answered is priced at its measure now, no longer from the dataset's prompts.
+		const live = await estimate.locator('[data-source]').innerText();
+		const stillGuessed = MODELS.concat('simulated-user', 'simulated-judge').filter((m) =>
+			live.includes(m)
+		);
+		expect(stillGuessed.length).toBeLessThan(4);
+		expect(guessed).not.toBe(live);
+		// The paused plan at a laptop's and a phone's width (issue 33: screenshots looked at).
+		await e.screenshot(`plan-paused-${locale}-1366`);
+		await page.setViewportSize(PHONE);
+		await settled(page);
+		expect(await controlsOffScreen(page)).toEqual([]);
+		await e.screenshot(`plan-paused-${locale}-390`);
+		await e.screenshot(`plan-paused-${locale}-390-progress`, page.getByTestId('plan-progress'));
+		await page.setViewportSize(LAPTOP);
+		await settled(page);
+
+		// No cap: the plan goes on to its end; its calls measure every model, and the estimate says so.
+		await page.getByTestId('plan-cap').fill('');
+		await page.getByTestId('plan-cap').dispatchEvent('change');
 		await page.waitForFunction(
 			() =>
 				document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') ===

@@ -312,6 +312,7 @@ export class RunState {
 	async resumeUnfinished(item: UnfinishedRun): Promise<void> {
 		this.pageError = null;
 		this.batch.note = null;
+		await datasetState.loadCases(); // clicked just after a reload: the cases may be on their way
 		const prompts = promptsState.hashes?.prompts ?? null;
 		const check = checkResume(this.sources, item.manifest, item.plan, prompts);
 		if (check.problems.length > 0) {
