@@ -13,11 +13,14 @@ import { english, ENGLISH, sayWith, type Voice } from '$lib/core/voice';
 import { baseLocale, getLocale, type Locale } from '$lib/paraglide/runtime';
 
 /** A message as Paraglide compiles it: said in the locale asked for, else the interface's. */
-type Compiled = (params: Record<string, string | number>, options?: { locale?: Locale }) => string;
+export type Compiled = (
+	params: Record<string, string | number>,
+	options?: { locale?: Locale }
+) => string;
 
 /** The catalogue's messages among modules Paraglide compiled (an `import.meta.glob`), by code. */
-export function byCode(modules: Record<string, Record<string, unknown>>): Map<string, Compiled> {
-	return new Map(
+function byCode(modules: Record<string, Record<string, unknown>>): Record<string, Compiled> {
+	return Object.fromEntries(
 		Object.values(modules)
 			.flatMap((module) => Object.entries(module))
 			.filter(([name]) => name.startsWith('core_'))
@@ -29,10 +32,12 @@ export function byCode(modules: Record<string, Record<string, unknown>>): Map<st
  * The voice of `messages` (`locale`'s, the interface's when undefined): a code it does not hold
  * is said in English (a reader's error inside a note, the call log's, is the one piece kept so).
  */
-export function voiceOf(messages: ReadonlyMap<string, Compiled>, locale?: Locale): Voice {
+export function voiceOf(messages: Readonly<Record<string, Compiled>>, locale?: Locale): Voice {
 	return {
 		message: (code, params = {}) =>
-			messages.get(code)?.(params, { locale }) ?? ENGLISH.message(code, params)
+			Object.hasOwn(messages, code)
+				? messages[code](params, { locale })
+				: ENGLISH.message(code, params)
 	};
 }
 

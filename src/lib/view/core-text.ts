@@ -1,7 +1,7 @@
 /**
  * The core's texts in the interface language. The core gives each problem and error a code and
  * its parameters (`$lib/core/said`); this says them through the catalogue's messages
- * `core_<code>` (messages/core/) as Paraglide compiles them, every one of them, walked by the
+ * `core_<code>` (messages/core/) as Paraglide compiles them (`./core-messages.ts`), walked by the
  * core's own `sayWith` (`$lib/core/voice`) so lists and places are put together as in English.
  * Anything without a code is shown as the core wrote it (English). In English itself the page
  * shows the core's own sentence, made from the same catalogue, the one the CLI prints. Parameters
@@ -16,11 +16,14 @@ import { baseLocale, getLocale } from '$lib/paraglide/runtime';
 import { roleName } from './role-names';
 import { localList } from './local-format';
 import { VERDICTS } from '$lib/core/dataset/names';
-import { byCode, voiceOf } from './core-notes';
+import { CORE_MESSAGES } from './core-messages';
+import { voiceOf, type Compiled } from './core-notes';
 import { sayAt, sayWith, type Voice } from '$lib/core/voice';
 
-/** Every message of the catalogue, by code, in the interface language. */
-const SAID = voiceOf(byCode(import.meta.glob('../paraglide/messages/core_*.js', { eager: true })));
+/** Every code's message, from the table `npm run i18n` generates: a stale one fails the type check. */
+const MESSAGES: Record<CoreCode, unknown> = CORE_MESSAGES;
+/** Every message of the catalogue in the interface language. */
+const SAID = voiceOf(MESSAGES as Record<string, Compiled>);
 
 /** The interface language's voice (`$lib/core/voice`): its messages, role and field names. */
 const INTERFACE: Voice = {
