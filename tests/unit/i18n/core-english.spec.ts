@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-	CORE_CODES,
-	CORE_TEXTS,
 	coded,
+	paramsOf,
 	readCoreTexts,
+	type CoreCode,
 	type CoreText
 } from '../../../src/lib/core/said';
 import { escapeForTerminal } from '../../../src/lib/core/text/escape-control';
@@ -33,6 +33,11 @@ interface Sample {
 const samples = JSON.parse(
 	readFileSync(join(ROOT, 'tests/fixtures/core-english/today.json'), 'utf8')
 ) as Sample[];
+
+/** Every code of the catalogue: its `core_*` messages. */
+const CODES = Object.keys(
+	JSON.parse(readFileSync(join(ROOT, 'messages/core/en.json'), 'utf8')) as object
+).flatMap((key) => (key.startsWith('core_') ? [key.slice('core_'.length) as CoreCode] : []));
 
 const codesOf = (said: CoreText | CoreText[]) =>
 	('code' in said ? [said] : said).map((s) => s.code).join(' + ');
@@ -58,9 +63,9 @@ describe('the core’s English, from the catalogue', () => {
 });
 
 /** Sample parameters: a name, a number, and text that looks like the message syntax. */
-function params(code: (typeof CORE_CODES)[number], count: number): Record<string, string | number> {
+function params(code: CoreCode, count: number): Record<string, string | number> {
 	return Object.fromEntries(
-		CORE_TEXTS[code].map((name, i) => [
+		paramsOf(code)!.map((name, i) => [
 			name,
 			['count', 'complete'].includes(name) ? count : i % 2 ? `{${name}} \\ "q"` : `<${name}>`
 		])
@@ -69,7 +74,7 @@ function params(code: (typeof CORE_CODES)[number], count: number): Record<string
 
 describe('the catalogue, said by the core and by Paraglide', () => {
 	const say = m as unknown as Record<string, (p: object, o: { locale: 'en' }) => string>;
-	it.each(CORE_CODES.map((c) => [c]))('%s', (code) => {
+	it.each(CODES.map((c) => [c]))('%s', (code) => {
 		for (const count of [1, 2, 3]) {
 			const p = params(code, count);
 			expect(english(coded(code, p as never)), `count ${count}`).toBe(

@@ -1,7 +1,8 @@
 /**
- * Every text the core can give a code (`src/lib/core/said.ts`) has a message in both languages,
- * with exactly the parameters the code declares. The list comes from the code table itself, so a
- * code added to the core without its messages fails here.
+ * The messages catalogue (`messages/core/`) is the one place a text of the core is added: each
+ * message `core_<code>` is a code (`src/lib/core/said.ts`), with the parameters its English
+ * names, said in both languages by the CLI and the page alike. `npm run i18n` writes the codes as
+ * a type (`scripts/core-codes.js`) and stops when the Chinese lacks one.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,10 +16,13 @@ import {
 	type BundleLimits
 } from '../../../src/lib/adapters/zip-bundle';
 import { manifestPath, modelDirName, stageFilePath } from '../../../src/lib/core/layout';
-import { CORE_CODES, CORE_TEXTS } from '../../../src/lib/core/said';
+import { paramsOf, readCoreTexts } from '../../../src/lib/core/said';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
+import { english } from '../../../src/lib/core/voice';
+import { m } from '../../../src/lib/paraglide/messages';
 import { overwriteGetLocale } from '../../../src/lib/paraglide/runtime';
 import { coreText } from '../../../src/lib/view/core-text';
+import { catalogueCodes, codesModule, untranslated } from '../../../scripts/core-codes.js';
 import { writeRuns } from '../../fixtures/bundles/runs';
 import { makeDataset } from '../../fixtures/engine/cases';
 
@@ -28,34 +32,59 @@ const read = (locale: string) =>
 		string,
 		unknown
 	>;
-/** A message's patterns: itself, or each of its variants (`[{ selectors, match }]`). */
-const patterns = (message: unknown): string[] =>
-	typeof message === 'string'
-		? [message]
-		: Object.values((message as [{ match: Record<string, string> }])[0].match);
-const placeholders = (message: unknown) =>
-	[
-		...new Set(patterns(message).flatMap((p) => [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))
-	].sort();
 
 describe('the core texts', () => {
-	it('are declared', () => {
-		expect(CORE_CODES.length).toBeGreaterThan(50);
+	const en = read('en');
+	const codes = catalogueCodes(en);
+
+	it('are the catalogue’s messages, each with the parameters its English names', () => {
+		expect(codes.length).toBeGreaterThan(400);
+		// The core reads a message as the generator of its type does.
+		for (const [code, names] of codes) expect(paramsOf(code), code).toEqual(names);
+		expect(paramsOf('no_such_code')).toBeNull();
+		expect(paramsOf('$schema')).toBeNull();
 	});
 
-	it.each(['en', 'zh-CN'])('each code has a message in %s with its parameters', (locale) => {
-		const messages = read(locale);
-		const missing = CORE_CODES.filter((code) => messages[`core_${code}`] === undefined);
-		expect(missing, `codes without a message in messages/core/${locale}.json`).toEqual([]);
-		for (const code of CORE_CODES) {
-			expect(placeholders(messages[`core_${code}`]), code).toEqual([...CORE_TEXTS[code]].sort());
+	it('each has its Chinese message, with the same parameters', () => {
+		expect(untranslated(en, read('zh-CN'), 'messages/core/zh-CN.json')).toEqual([]);
+	});
+
+	it('a Chinese message missing, or naming other parameters, stops npm run i18n', () => {
+		const zh: Record<string, unknown> = {
+			...read('zh-CN'),
+			core_conn_ok: '{model}',
+			core_extra: 'x'
+		};
+		delete zh.core_no_cases;
+		expect(untranslated(en, zh, 'zh-CN.json')).toEqual([
+			'zh-CN.json: no message core_no_cases',
+			'zh-CN.json: core_conn_ok names {model}, English {model, ms, url}',
+			'zh-CN.json: core_extra has no English message'
+		]);
+	});
+
+	it('writes the codes as the type the core checks its calls against', () => {
+		expect(codesModule({ $schema: 'x', core_a: 'at {b}, {c} \\{d\\}', core_e: 'e' })).toContain(
+			"export interface CoreCatalogue {\n\ta: 'b' | 'c';\n\te: never;\n}\n"
+		);
+	});
+
+	afterEach(() => overwriteGetLocale(() => 'en'));
+
+	it.each(codes.filter(([code]) => code !== 'claim_verdict'))(
+		'%s, added to the catalogue alone, is said by the CLI and the page as Paraglide says it',
+		(code, names) => {
+			const params = Object.fromEntries(names.map((name, i) => [name, `<${name} ${i}>`]));
+			const said = readCoreTexts([{ code, params }]);
+			expect(said, 'a code a store may keep').not.toBeNull();
+			const compiled = (m as unknown as Record<string, (p: object, o: object) => string>)[
+				`core_${code}`
+			];
+			expect(english(said!)).toBe(compiled(params, { locale: 'en' }));
+			overwriteGetLocale(() => 'zh-CN');
+			expect(coreText('English', said)).toBe(compiled(params, { locale: 'zh-CN' }));
 		}
-	});
-
-	it('the settings name the message area', () => {
-		const settings = readFileSync(join(ROOT, 'project.inlang/settings.json'), 'utf8');
-		expect(settings).toContain('./messages/core/{locale}.json');
-	});
+	);
 });
 
 describe('the bundle reader’s problems in Chinese', () => {
