@@ -226,6 +226,23 @@ describe('workerRunEngine', () => {
 		expect(await engine.batchInput('missing.jsonl')).toEqual({ ok: true, text: null });
 	});
 
+	it('stops a files round waiting for its outputs: the run has ended, so Stop’s answer carries its news', async () => {
+		const storage = memoryStorage();
+		const seen: RunSnapshot[] = [];
+		const engine = workerRunEngine(null, {
+			plans: () => storage,
+			onChange: (s) => seen.push(s),
+			store: async () => new MemoryStore()
+		});
+		const last = await engine.start(request({ limit: 1, stages: ['gen'], batch: 'files' }));
+		expect(last.status, last.error?.message).toBe('waiting');
+		expect(loadPlans(storage)[0]?.status).toBe('paused');
+		engine.stop();
+		await vi.waitFor(() => expect(engine.snapshot.status).toBe('stopped'));
+		expect(seen.at(-1)?.status).toBe('stopped');
+		expect(loadPlans(storage)[0]?.status).toBe('stopped');
+	});
+
 	it('ends the run as failed, saying so, when the worker dies during it', async () => {
 		const worker = new FakeWorker();
 		const engine = workerRunEngine(() => worker, {

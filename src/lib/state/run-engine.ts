@@ -137,7 +137,11 @@ export function workerRunEngine(
 		call: RunApi[K]['call']
 	) =>
 		void client?.then((c) => {
-			if (c.started) c.call(kind, call).catch(() => undefined);
+			if (!c.started) return;
+			c.call(kind, call).then(
+				(told) => (Array.isArray(told) ? (told as RunEvent[]) : []).forEach(onEvent),
+				() => undefined
+			);
 		});
 	/** A batch call; a worker that stopped is its error. */
 	const batch = async <K extends 'batch-import' | 'batch-input'>(

@@ -42,7 +42,11 @@ export type BatchReply =
 	  }
 	| { ok: false; error: RunError };
 
-type Control = { call: null; result: void };
+/**
+ * A control's answer: what the run said at once when no start call was open to carry it (Stop
+ * of a files round waiting for its outputs, whose run has ended: its status and new snapshot).
+ */
+type Control = { call: null; result: RunEvent[] };
 
 export type RunApi = {
 	/** Runs one run to its end (never fails: how it ended is its last snapshot). */
@@ -130,9 +134,24 @@ export function runHandlers(
 		controller.catch(() => (controller = null));
 		return controller;
 	};
-	/** Pause, resume and stop act on the plan under way, else on the run. */
-	const act = (type: 'pause' | 'resume' | 'stop') =>
-		plan.active ? plan[type]() : void controller?.then((c) => c[type]());
+	/**
+	 * Pause, resume and stop act on the plan under way, else on the run. A run that has ended
+	 * (waiting for a files round) has no start call open: what it says at once is the answer.
+	 */
+	const act = async (type: 'pause' | 'resume' | 'stop'): Promise<RunEvent[]> => {
+		if (plan.active) return (plan[type](), []);
+		const c = await controller;
+		if (!c || c.active) return (c?.[type](), []);
+		const told: RunEvent[] = [];
+		const open = emit;
+		emit = (event) => told.push(event);
+		try {
+			c[type]();
+		} finally {
+			emit = open;
+		}
+		return told;
+	};
 	/** A batch call's answer; a refusal is its error. */
 	const batch = (answer: (c: RunController) => Promise<BatchReply>): Promise<BatchReply> =>
 		open()
