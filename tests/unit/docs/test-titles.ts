@@ -810,8 +810,18 @@ function formatTitle(template: string, items: unknown[] | null, idx: number | nu
 			.replace(/%\$/g, `${idx + 1}`)
 			.replace(/__vitest_escaped_%__/g, '%%');
 	}
-	// `%f` writes -0 and negative NaN its own way: unknown runs rather than a copy of that.
-	if (template.includes('%f')) return [null];
+	if (template.includes('%f')) {
+		// vitest writes the i-th `%f` as `-%f` when the i-th item is -0 or a negative NaN.
+		const placeholders = template.match(/%f/g) ?? [];
+		for (let i = 0; i < placeholders.length; i++) {
+			const item = items?.[i];
+			if (!items || !isData(item)) return [null];
+			if (Object.is(item, -0) || isNegativeNaN(item)) {
+				let occurrence = 0;
+				template = template.replace(/%f/g, (m) => (++occurrence === i + 1 ? '-%f' : m));
+			}
+		}
+	}
 	const count = template.split('%').length - 1;
 	// Unknown items: each placeholder, and each `$key` (an attribute or left as written), unknown.
 	const first = items?.[0];
@@ -847,6 +857,13 @@ function formatTitle(template: string, items: unknown[] | null, idx: number | nu
 	}
 	if (last < template.length) attribute(template.slice(last));
 	return joinParts(out);
+}
+
+/** vitest's `isNegativeNaN`: NaN with its sign bit set. */
+function isNegativeNaN(value: unknown): boolean {
+	if (typeof value !== 'number' || !Number.isNaN(value)) return false;
+	const f64 = new Float64Array([value]);
+	return new Uint32Array(f64.buffer)[1] >>> 31 === 1;
 }
 
 /** vitest's `objectAttr`: `a.b[0]` of a value, else `otherwise`. */
