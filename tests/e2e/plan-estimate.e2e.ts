@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { LAPTOP, message, planForm } from './i18n-support';
+import { LAPTOP, message, planForm, planStatus } from './i18n-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
 
@@ -74,13 +74,7 @@ describe.each(['zh-CN', 'en'] as const)('the plan’s estimate in %s', (locale) 
 
 		// Run it: the calls measure the models, and the estimate says so.
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
-		await page.waitForFunction(
-			() =>
-				document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') ===
-				'done',
-			undefined,
-			{ timeout: 120_000, polling: 200 }
-		);
+		await planStatus(page, 'done');
 		await expect
 			.poll(() => source.getAttribute('data-source'), { timeout: 30_000 })
 			.toBe('measured');
