@@ -8,8 +8,10 @@
  * nested describe blocks, `for … of` loops, and `.each`/`.for` tables whose titles are filled in
  * by vitest's own formatter. Titles and tables are evaluated when they are built from literals,
  * constants (of this file or a relative import), and pure operations on them (`map`, template
- * literals, `toLocaleString`, …). A test whose title cannot be read that way is not guessed: it
- * is reported, with its line, as unreadable.
+ * literals, `toLocaleString`, …). What cannot be read that way is not guessed: such a test is
+ * kept as a pattern (its known text, and runs of unknown text), with its line, and so is a test
+ * under a loop or condition over unknown values (it may be there or not) or declared where the
+ * walk does not go (inside a function: a test of any name). `@vitest/utils` is vitest's own.
  */
 import { format, formatRegExp, objDisplay } from '@vitest/utils/display';
 import { existsSync, readFileSync } from 'node:fs';
