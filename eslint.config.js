@@ -120,6 +120,40 @@ function boundary(files, patterns, { ignores = [], globals: restricted = [] } = 
 
 const SPECS = ['**/*.spec.ts'];
 
+const STATE = [
+	rule(
+		into('components', 'routes', 'cli'),
+		'state never imports components: components and pages build on state.'
+	)
+];
+
+/**
+ * What single state modules may not import statically (their dynamic imports are free):
+ * tests/unit/lint-boundaries.spec.ts checks each is reported.
+ */
+const OWN_RULES = [
+	{
+		// The request builder reads the controller's state; the controller never knows requests.
+		files: ['src/lib/state/run-controller.ts'],
+		patterns: [
+			rule(
+				'^(\\./|\\$lib/state/)run-request$',
+				'run-request builds on run-controller, never the other way.'
+			)
+		]
+	},
+	{
+		// Modules every page loads: the settings schema (zod) stays off each page's first load.
+		files: ['src/lib/state/settings.svelte.ts', 'src/lib/state/model-settings.ts'],
+		patterns: [
+			rule(
+				'^(\\./stored-settings|\\$lib/state/stored-settings|zod)(/|$)',
+				"every page loads this module: import the settings schema on demand (`await import('./stored-settings')`)."
+			)
+		]
+	}
+];
+
 /**
  * An edge's folder (`src/lib/state/**`, …): its layer rules everywhere, and outside its specs
  * (which make runs as fixtures) no engine configuration by name either.
@@ -157,12 +191,15 @@ const boundaries = [
 		),
 		rule(SVELTE, 'view models are framework-free (they are tested in Node).')
 	]),
-	...edge('src/lib/state/**', [
-		rule(
-			into('components', 'routes', 'cli'),
-			'state never imports components: components and pages build on state.'
-		)
-	]),
+	...edge('src/lib/state/**', STATE),
+	// Rules of single modules, on top of their folder's (flat config: a rule set later replaces
+	// the earlier one, so each repeats its folder's patterns).
+	...OWN_RULES.map(({ files, patterns }) => ({
+		files,
+		rules: {
+			'no-restricted-imports': ['error', { patterns: [...STATE, ONLY_SESSION, ...patterns] }]
+		}
+	})),
 	...edge('src/lib/components/**', [
 		rule(
 			into('adapters', 'routes', 'cli'),

@@ -27,6 +27,13 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					environment: 'node',
+					// Files side by side, one worker per core: vitest's default leaves a core free, which
+					// on a 2-core machine runs one file at a time. Unit files share no port (servers
+					// listen on port 0) and no folder (each makes its own temporary one).
+					maxWorkers: '100%',
+					// A bound on a test that hangs, not a measure: two files at once on a busy 2-core
+					// machine took tests that spawn the CLI past vitest's default 5 s.
+					testTimeout: 30_000,
 					// Tests that spawn the CLI run the bundle; build it once, first.
 					globalSetup: ['./tests/support/build-cli.ts'],
 					include: ['src/**/*.spec.ts', 'tests/unit/**/*.spec.ts', 'tests/bench/**/*.spec.ts']

@@ -222,6 +222,24 @@ export async function planForm(
 	}
 }
 
+/**
+ * Waits for the plan's status badge (Run page) to show one of `statuses` (`running`, `paused`,
+ * `done`, …) and returns the one it shows. Playwright's wait for the badge ends as soon as the
+ * page shows it; `timeout` only bounds a plan that never gets there.
+ */
+export async function planStatus(
+	page: Page,
+	statuses: string | readonly string[],
+	timeout = 120_000
+): Promise<string> {
+	const wanted = typeof statuses === 'string' ? [statuses] : statuses;
+	const badge = page
+		.locator(wanted.map((s) => `[data-testid="plan-status"][data-status="${s}"]`).join(', '))
+		.first();
+	await badge.waitFor({ state: 'attached', timeout });
+	return (await badge.getAttribute('data-status')) ?? '';
+}
+
 /** Waits one animation frame (a resize laid out). */
 export async function nextFrame(page: Page): Promise<void> {
 	await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(undefined))));

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/lib/core/dataset/load';
 import { startBrowser, type E2E } from './browser';
-import { LAPTOP, PHONE } from './i18n-support';
+import { LAPTOP, PHONE, planStatus } from './i18n-support';
 import { controlsOffScreen, settled } from './phone-support';
 import {
 	fillRunForm,
@@ -62,19 +62,6 @@ async function planRounds(page: Page, prefix: string): Promise<SavedRound[][]> {
 		.map((r) => (JSON.parse(r.json) as { rounds: SavedRound[] }).rounds);
 }
 
-/** The plan's badge reaches one of `statuses`; returns it (checked in the page every 100 ms). */
-async function planStatus(page: Page, statuses: string[], timeout = 180_000): Promise<string> {
-	const handle = await page.waitForFunction(
-		(statuses) => {
-			const s = document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status');
-			return s && statuses.includes(s) ? s : null;
-		},
-		statuses,
-		{ timeout, polling: 100 }
-	);
-	return (await handle.jsonValue()) as string;
-}
-
 /** The plan's form: the fake's two models, 2 repetitions, run id prefix `runId`. */
 async function planForm(page: Page, runId: string, limit: number, stages?: string[]) {
 	await fillRunForm(page, { runId, limit, stages });
@@ -117,7 +104,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await page.getByTestId('batch-interactive').check();
 		await page.getByTestId('start').click();
 		await page.getByTestId(`plan-row-${MODELS[0]}-inter1`).waitFor({ timeout: 60_000 });
-		expect(await planStatus(page, ['done', 'failed'])).toBe('done');
+		expect(await planStatus(page, ['done', 'failed'], 180_000)).toBe('done');
 		const interactive = await planRecords(page, 'inter');
 		expect(Object.keys(interactive).length).toBeGreaterThan(4 * 3);
 		const interactiveCalls = fake.server.chatRequests.length;
@@ -190,7 +177,7 @@ describe('a run plan in batch mode on the Run page', () => {
 		await page.getByTestId(`plan-batch-row-${MODELS[0]}-files1`).waitFor({ timeout: 60_000 });
 
 		for (let round = 1; ; round++) {
-			const now = await planStatus(page, ['waiting', 'done', 'failed', 'stopped']);
+			const now = await planStatus(page, ['waiting', 'done', 'failed', 'stopped'], 180_000);
 			if (now === 'done') break;
 			expect(now).toBe('waiting');
 			// Every run waits with its own files, grouped by run.

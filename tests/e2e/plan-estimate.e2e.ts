@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { LAPTOP, PHONE, message, planForm } from './i18n-support';
+import { LAPTOP, PHONE, message, planForm, planStatus } from './i18n-support';
 import { controlsOffScreen, settled } from './phone-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
@@ -104,13 +104,7 @@ describe.each(['zh-CN', 'en'] as const)('the plan’s estimate in %s', (locale) 
 		// No cap: the plan goes on to its end; its calls measure every model, and the estimate says so.
 		await page.getByTestId('plan-cap').fill('');
 		await page.getByTestId('plan-cap').dispatchEvent('change');
-		await page.waitForFunction(
-			() =>
-				document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') ===
-				'done',
-			undefined,
-			{ timeout: 120_000, polling: 200 }
-		);
+		await planStatus(page, 'done');
 		await expect
 			.poll(() => source.getAttribute('data-source'), { timeout: 30_000 })
 			.toBe('measured');

@@ -11,7 +11,16 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message, nextFrame, PHONE, planForm, sidewaysOverflow } from './i18n-support';
+import {
+	go,
+	LAPTOP,
+	message,
+	nextFrame,
+	PHONE,
+	planForm,
+	planStatus,
+	sidewaysOverflow
+} from './i18n-support';
 import { controlsOffScreen, tablesLosingRowNames } from './phone-support';
 import { storedRows } from './run-support';
 
@@ -102,13 +111,7 @@ describe.each(['zh-CN', 'en'] as const)('plan to leaderboard in %s', (locale) =>
 		await page.screenshot({ path: `${SHOTS}/plan-form-${locale}-1366.png`, fullPage: true });
 
 		await page.getByRole('button', { name: await t('run', 'run_start') }).click();
-		await page.waitForFunction(
-			() =>
-				document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') ===
-				'done',
-			undefined,
-			{ timeout: 180_000, polling: 200 }
-		);
+		await planStatus(page, 'done', 180_000);
 		// Each run's manifest records its own judge.
 		const saved = await manifests(page);
 		for (const run of ['pl1', 'pl2']) {

@@ -9,7 +9,16 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBrowser, type E2E } from './browser';
-import { go, LAPTOP, message, nextFrame, PHONE, planForm, sidewaysOverflow } from './i18n-support';
+import {
+	go,
+	LAPTOP,
+	message,
+	nextFrame,
+	PHONE,
+	planForm,
+	planStatus,
+	sidewaysOverflow
+} from './i18n-support';
 import { savedManifest, savedRecords } from './run-support';
 
 const MODELS = ['simulated-strong', 'simulated-weak'];
@@ -22,16 +31,6 @@ afterEach(async () => {
 	e = undefined;
 	expect(problems, problems.join('\n')).toEqual([]);
 });
-
-/** The plan's status badge reaches `status` (checked in the page every 100 ms). */
-async function planStatus(page: Page, status: string, timeout = 120_000): Promise<void> {
-	await page.waitForFunction(
-		(status) =>
-			document.querySelector('[data-testid="plan-status"]')?.getAttribute('data-status') === status,
-		status,
-		{ timeout, polling: 100 }
-	);
-}
 
 describe.each(['zh-CN', 'en'] as const)('a run plan in %s', (locale) => {
 	const t = (area: string, key: string, values?: Record<string, string | number>) =>

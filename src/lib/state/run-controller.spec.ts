@@ -5,7 +5,6 @@
  * `freshController`); the several-stages blocks could move to their own file once those helpers
  * live in a support module.
  */
-import { readFileSync } from 'node:fs';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -713,15 +712,6 @@ describe('RunController, several stages together, retries', () => {
 		expect(stageOf(snap, 'dcg')?.retries).toBe(4);
 		expect(stageOf(snap, 'gen')?.retries).toBe(0);
 		expect(snap.retries).toHaveLength(4);
-	});
-});
-
-describe('run-controller and run-request', () => {
-	it('depend one way: the request builder on the controller, never back', () => {
-		const source = readFileSync(new URL('./run-controller.ts', import.meta.url), 'utf8');
-		expect(source).not.toMatch(/from '(\.\/|\$lib\/state\/)run-request'/);
-		const request = readFileSync(new URL('./run-request.ts', import.meta.url), 'utf8');
-		expect(request).toMatch(/from '\.\/run-controller'/);
 	});
 });
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { settingsWith as settings } from '../../../tests/support/model-settings';
 import { SETTING_LIMITS } from '$lib/core/run-defaults';
@@ -133,18 +132,5 @@ describe('stored numbers, held to SETTING_LIMITS by the schema', () => {
 		const read = readStoredModelSettings(text, null);
 		expect(read.repaired).toEqual([]);
 		expect(read.settings.concurrency).toBe(SETTING_LIMITS.concurrency.max);
-	});
-});
-
-describe("the schema stays off every page's first load", () => {
-	const source = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
-
-	it('is imported on demand by the settings state, and no module every page loads imports zod', () => {
-		const state = source('./settings.svelte.ts');
-		expect(state).toMatch(/await import\('\.\/stored-settings'\)/);
-		for (const name of ['./settings.svelte.ts', './model-settings.ts']) {
-			expect(source(name), name).not.toMatch(/from '(\.\/stored-settings|zod[^']*)'/);
-		}
-		expect(source('./stored-settings.ts')).toContain("import * as z from 'zod/mini';");
 	});
 });

@@ -2,7 +2,8 @@
  * FAULTS.md names, for each scenario, the test that shows it. Every named test must exist under
  * that name, so the document cannot point at a test that was renamed or removed.
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
 	checkDocTests,
@@ -10,13 +11,140 @@ import {
 	referenceProblems,
 	tableCells
 } from './test-references';
+import { testReader } from './test-titles';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 describe('FAULTS.md', () => {
-	it('names only tests that exist, each title naming one test of its files', async () => {
-		expect(await checkDocTests(ROOT, 'FAULTS.md')).toEqual([]);
-	}, 180_000);
+	// Reading ~80 files' source takes about 2 s; the timeout only bounds a machine under load.
+	it('names only tests that exist, each title naming one test of its files', () => {
+		expect(checkDocTests(ROOT, 'FAULTS.md')).toEqual([]);
+	}, 60_000);
+
+	it('fails once a test it names is renamed in its file', () => {
+		const file = 'tests/unit/faults/fault-matrix.spec.ts';
+		const text = readFileSync(join(ROOT, file), 'utf8');
+		const { references } = parseTestReferences(readFileSync(join(ROOT, 'FAULTS.md'), 'utf8'), 'F');
+		const mine = references.filter((r) => r.files.length === 1 && r.files[0] === file);
+		const problems = (source: string) => {
+			const read = testReader(ROOT)(file, source);
+			const names = new Map([[file, read.names]]);
+			return referenceProblems(mine, names, () => true, 'F', new Map([[file, read.maybe]]));
+		};
+		expect(mine.length).toBeGreaterThan(5);
+		expect(problems(text)).toEqual([]);
+		// A row of the file's table of faults, its title built by `it.each` from two fields.
+		const renamed = text.replace(
+			"fault: '429 storm: every first attempt",
+			"fault: '429 burst: every first attempt"
+		);
+		expect(renamed).not.toBe(text);
+		expect(problems(renamed)).toEqual([
+			expect.stringMatching(
+				/^F line 26 \(row "429 storm"\): .* has no test "429 storm: every first attempt/
+			)
+		]);
+	}, 60_000);
+});
+
+describe('reading test names from source, as vitest names them', () => {
+	const read = testReader(ROOT);
+	const SOURCE = `
+		import { describe, it, test as check } from 'vitest';
+		import { MAX_LISTED_PROBLEMS } from '../../../src/lib/core/dataset/problems';
+		const N = 1_000;
+		const ROWS = [
+			{ fault: 'a 429', expect: 'same records', run: () => 1 },
+			{ fault: 'a 503', expect: 'stop' }
+		];
+		function edges(name: string): [string, number][] {
+			const out: [string, number][] = [[name, 1]];
+			if (name === 'b') out.push([name, 2]);
+			return out;
+		}
+		describe('outer', () => {
+			it('plain', () => {});
+			it.skip(\`on \${N.toLocaleString('en')} cases, \${MAX_LISTED_PROBLEMS} listed\`, () => {});
+			describe.each(['x', 'y'])('block %s', (name) => {
+				check(\`\${name} inside\`, () => {});
+			});
+			it.each(ROWS.map((row) => [\`\${row.fault} → \${row.expect}\`, row] as const))('%s', () => {});
+		});
+		it.each([{ a: 1, b: 'two' }])('object $a and $b (%#)', () => {});
+		it.each([[1, 'one'], [2, 'two']])('%i is %s', () => {});
+		for (const name of ['a', 'b']) {
+			it.each(edges(name))(\`\${name}: %s = %d\`, () => {});
+		}
+		it.skipIf(true).concurrent('modified', () => {});
+	`;
+
+	it('fills in describe nesting, loops, constants, imports and .each rows', () => {
+		const { names, maybe } = read('tests/unit/docs/example.spec.ts', SOURCE);
+		expect(maybe).toEqual([]);
+		expect(names).toEqual([
+			'outer > plain',
+			expect.stringMatching(/^outer > on 1,000 cases, \d+ listed$/),
+			'outer > block x > x inside',
+			'outer > block y > y inside',
+			'outer > a 429 → same records',
+			'outer > a 503 → stop',
+			"object 1 and 'two' (0)",
+			'1 is one',
+			'2 is two',
+			'a: a = 1',
+			'b: b = 1',
+			'b: b = 2',
+			'modified'
+		]);
+	});
+
+	it('keeps in part a title or a table known only when the file runs, and a test it cannot place', () => {
+		const { names, maybe } = read(
+			'tests/unit/docs/example.spec.ts',
+			`
+			import { describe, it } from 'vitest';
+			import { readCorpus } from './corpus';
+			const corpus = readCorpus();
+			describe('bad files', () => {
+				it.each(corpus.map((e) => [\`\${e.file} → exit 2\`, e] as const))('%s', () => {});
+				it(\`reads \${corpus.length} files\`, () => {});
+			});
+			function family(name: string) {
+				it(name, () => {});
+			}
+			family('hidden');
+			`
+		);
+		expect(names).toEqual([]);
+		expect(maybe).toEqual([
+			{ parts: ['bad files > ', null, ' → exit 2'], line: 6 },
+			{ parts: ['bad files > reads ', null, ' files'], line: 7 },
+			{ parts: [null], line: 10 }
+		]);
+	});
+
+	it('counts a test known in part against a title it may be, not one it cannot', () => {
+		const names = new Map([['t.spec.ts', ['bad files > reads the corpus']]]);
+		const maybe = new Map([
+			['t.spec.ts', [{ parts: ['bad files > ', null, ' → exit 2'], line: 6 }]]
+		]);
+		const ref = (title: string) => [{ line: 1, row: 'r', files: ['t.spec.ts'], title }];
+		const check = (title: string) => referenceProblems(ref(title), names, () => true, 'D', maybe);
+		expect(check('reads the corpus')).toEqual([]);
+		expect(check('bad files > *')).toEqual([]);
+		expect(check('a.json → exit 2')).toEqual([
+			'D line 1 (row "r"): no test of t.spec.ts is known to be "a.json → exit 2"; the test at t.spec.ts line 6, whose title is known only when it runs, may be: name a test whose title is written out'
+		]);
+		const onlyTable = new Map([['t.spec.ts', []]]);
+		expect(referenceProblems(ref('bad files > *'), onlyTable, () => true, 'D', maybe)).toEqual([]);
+		expect(referenceProblems(ref('good files > *'), onlyTable, () => true, 'D', maybe)).toEqual([
+			'D line 1 (row "r"): t.spec.ts has no tests under "good files"'
+		]);
+		const clash = new Map([['t.spec.ts', ['bad files > a.json → exit 2']]]);
+		expect(referenceProblems(ref('a.json → exit 2'), clash, () => true, 'D', maybe)).toEqual([
+			'D line 1 (row "r"): "a.json → exit 2" may also be the name of the test at t.spec.ts line 6, whose title is known only when it runs; name one by its describe or its path too'
+		]);
+	});
 });
 
 describe('reading test references from a document', () => {

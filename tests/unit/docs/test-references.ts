@@ -9,12 +9,17 @@
  *
  * A title is a test's full name as `vitest list` prints it (describe names joined by " > "), or
  * that name with leading describe names left off; it must name exactly one test of its files.
- * The names come from vitest's own collection, so `it.each` titles count as vitest fills them in.
+ * The names are read from the test files' source (`test-titles.ts`), `it.each` titles filled in
+ * by vitest's own formatter, without collecting the files (which imports all they import).
+ *
+ * Some tests are known only in part: a table of rows read from a file when the test runs, a
+ * title from a function's result. Such a test may be the one a title names, so a title it could
+ * match is not counted as naming one test of the known ones; a family (`› block > *`) whose only
+ * tests are such a table under that describe block counts as holding them.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { testReader, type MaybeTest, type Part } from './test-titles';
 
 /** One test, or one family of tests, a row names. */
 export interface TestReference {
@@ -97,6 +102,74 @@ export function parseTestReferences(markdown: string, docName: string): ParsedDo
 /** Full test names (describe names joined by " > ") per file, relative to the repository root. */
 export type TestNames = Map<string, string[]>;
 
+/** Tests known only in part, per file. */
+export type MaybeNames = Map<string, MaybeTest[]>;
+
+/** One describe or test name as characters, `null` standing for any run of text. */
+type Glob = (string | null)[];
+
+/**
+ * A full name known in part, as its levels (describe names, then the test's title). Unknown text
+ * is taken to stay inside one level: a title computed at run time holds no " > ".
+ */
+function levels(parts: Part[]): Glob[] {
+	const out: Glob[] = [[]];
+	for (const p of parts) {
+		if (p === null) out[out.length - 1].push(null);
+		else {
+			p.split(' > ').forEach((text, i) => {
+				if (i > 0) out.push([]);
+				out[out.length - 1].push(...text);
+			});
+		}
+	}
+	return out;
+}
+
+/** Whether some text matches both globs. */
+function meet(a: Glob, b: Glob): boolean {
+	const memo = new Map<number, boolean>();
+	const go = (i: number, j: number): boolean => {
+		const key = i * (b.length + 1) + j;
+		const seen = memo.get(key);
+		if (seen !== undefined) return seen;
+		let ok: boolean;
+		if (i === a.length && j === b.length) ok = true;
+		else if (i < a.length && a[i] === null) ok = go(i + 1, j) || (j < b.length && go(i, j + 1));
+		else if (j < b.length && b[j] === null) ok = go(i, j + 1) || (i < a.length && go(i + 1, j));
+		else ok = i < a.length && j < b.length && a[i] === b[j] && go(i + 1, j + 1);
+		memo.set(key, ok);
+		return ok;
+	};
+	return go(0, 0);
+}
+
+/**
+ * Where the levels of `block` sit in `name`, each pair passing `same`, with a level after them:
+ * the start index of each such place.
+ */
+function blockAt(name: Glob[], block: Glob[], same: (a: Glob, b: Glob) => boolean): boolean {
+	for (let s = 0; s + block.length < name.length; s++) {
+		if (block.every((level, i) => same(name[s + i], level))) return true;
+	}
+	return false;
+}
+
+/** Whether a test known in part could be named by `title` (a full name, its end, or a family). */
+function mayBeNamed(test: MaybeTest, title: string): boolean {
+	const name = levels(test.parts);
+	if (title.endsWith(FAMILY)) return blockAt(name, levels([title.slice(0, -FAMILY.length)]), meet);
+	const end = levels([title]);
+	const from = name.length - end.length;
+	return from >= 0 && end.every((level, i) => meet(name[from + i], level));
+}
+
+/** Whether a test known in part surely sits under the describe block `block`. */
+function isUnder(test: MaybeTest, block: string): boolean {
+	const known = (a: Glob, b: Glob) => !a.includes(null) && a.join('') === b.join('');
+	return blockAt(levels(test.parts), levels([block]), known);
+}
+
 /** Whether the full name `name` is `title`, or ends with it after whole describe names. */
 function isNamed(name: string, title: string): boolean {
 	if (title.endsWith(FAMILY)) {
@@ -114,7 +187,8 @@ export function referenceProblems(
 	references: TestReference[],
 	names: TestNames,
 	fileExists: (file: string) => boolean,
-	docName: string
+	docName: string,
+	maybe: MaybeNames = new Map()
 ): string[] {
 	const problems: string[] = [];
 	for (const ref of references) {
@@ -135,14 +209,31 @@ export function referenceProblems(
 		);
 		const files = ref.files.join(', ');
 		const one = ref.files.length === 1;
-		if (hits.length === 0) {
-			const none = one ? `${files} has no` : `none of ${files} has`;
+		const none = one ? `${files} has no` : `none of ${files} has`;
+		const partly = ref.files.flatMap((f) =>
+			(maybe.get(f) ?? [])
+				.filter((t) => mayBeNamed(t, ref.title))
+				.map((t) => ({ ...t, at: `${f} line ${t.line}` }))
+		);
+		if (ref.title.endsWith(FAMILY)) {
+			const block = ref.title.slice(0, -FAMILY.length);
+			if (hits.length === 0 && !partly.some((t) => isUnder(t, block))) {
+				problems.push(`${where}: ${none} tests under "${block}"`);
+			}
+			continue;
+		}
+		if (partly.length > 0 && hits.length <= 1) {
+			const at = [...new Set(partly.map((t) => t.at))].join(', ');
 			problems.push(
-				ref.title.endsWith(FAMILY)
-					? `${where}: ${none} tests under "${ref.title.slice(0, -FAMILY.length)}"`
-					: `${where}: ${none} ${one ? 'test' : 'a test'} "${ref.title}"`
+				hits.length === 0
+					? `${where}: no test of ${files} is known to be "${ref.title}"; the test at ${at}, whose title is known only when it runs, may be: name a test whose title is written out`
+					: `${where}: "${ref.title}" may also be the name of the test at ${at}, whose title is known only when it runs; name one by its describe or its path too`
 			);
-		} else if (hits.length > 1 && !ref.title.endsWith(FAMILY)) {
+			continue;
+		}
+		if (hits.length === 0) {
+			problems.push(`${where}: ${none} ${one ? 'test' : 'a test'} "${ref.title}"`);
+		} else if (hits.length > 1) {
 			problems.push(
 				`${where}: "${ref.title}" is the name of ${hits.length} tests in ${files}; name one by its describe or its path too`
 			);
@@ -151,54 +242,21 @@ export function referenceProblems(
 	return problems;
 }
 
-/**
- * Asks vitest which tests `files` hold (`vitest list --json`: test files are collected, no test
- * runs). A file that fails to collect fails the call, with vitest's message.
- */
-export async function listTests(root: string, files: string[]): Promise<TestNames> {
-	const names: TestNames = new Map(files.map((f) => [f, []]));
-	if (files.length === 0) return names;
-	const dir = mkdtempSync(join(tmpdir(), 'lexpilot-doc-tests-'));
-	const out = join(dir, 'tests.json');
-	// The outer vitest's own variables would make the inner one think it is a worker.
-	const env = Object.fromEntries(
-		Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS')
-	);
-	try {
-		await new Promise<void>((ok, fail) => {
-			execFile(
-				process.execPath,
-				[
-					join(root, 'node_modules/vitest/vitest.mjs'),
-					'list',
-					'--passWithNoTests',
-					`--json=${out}`,
-					...files
-				],
-				{ cwd: root, env, maxBuffer: 16 * 1024 * 1024 },
-				(error, _stdout, stderr) =>
-					error ? fail(new Error(`vitest list failed: ${error.message}\n${stderr}`)) : ok()
-			);
-		});
-		const listed = JSON.parse(readFileSync(out, 'utf8')) as Array<{ name: string; file: string }>;
-		for (const t of listed) {
-			const file = relative(root, resolve(root, t.file)).split('\\').join('/');
-			names.get(file)?.push(t.name);
-		}
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-	return names;
-}
-
 /** Every problem of the test references in the document at `docPath` (relative to `root`). */
-export async function checkDocTests(root: string, docPath: string): Promise<string[]> {
+export function checkDocTests(root: string, docPath: string): string[] {
 	const { references, problems } = parseTestReferences(
 		readFileSync(join(root, docPath), 'utf8'),
 		docPath
 	);
 	const exists = (file: string) => existsSync(join(root, file));
 	const files = [...new Set(references.flatMap((r) => r.files))].filter(exists);
-	const names = await listTests(root, files);
-	return [...problems, ...referenceProblems(references, names, exists, docPath)];
+	const names: TestNames = new Map();
+	const maybe: MaybeNames = new Map();
+	const readTests = testReader(root);
+	for (const file of files) {
+		const read = readTests(file);
+		names.set(file, read.names);
+		maybe.set(file, read.maybe);
+	}
+	return [...problems, ...referenceProblems(references, names, exists, docPath, maybe)];
 }
