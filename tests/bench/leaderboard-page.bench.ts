@@ -7,7 +7,10 @@
  * ranks), and from the opening of Results until that answer (end to end, as a user waits; the
  * call logs' totals are kept with the runs, so no log is read). A PerformanceObserver
  * records long main-thread tasks; the longest one between request and answer is the page's
- * worst stall while the worker ranks.
+ * worst stall while the worker ranks. The bound a user feels (issue 35 §3): from opening Results
+ * until the tables have their intervals and the leaderboard is shown (`data-answered` of both
+ * statuses, on the page's clock, which starts at the navigation), and the longest main-thread
+ * task in all of that time.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +32,8 @@ const RUNS = 5;
 const CASES = 432;
 const TARGET_MS = 2000;
 const TARGET_LONGEST_TASK_MS = 200;
+/** Results opened → tables and leaderboard shown, and no task longer than 200 ms meanwhile. */
+const TARGET_SHOWN_MS = 3000;
 /**
  * Results opened → leaderboard shown. Reading and checking the 20 runs' records is most of it
  * (about 24 s at a load average of 16 on the shared two-core machine); reading every call log
@@ -98,10 +103,11 @@ export const leaderboardPageBench: BenchModule = {
 			await page.goto(`${e2e.url}/results`);
 			await page
 				.waitForFunction(
-					() => {
-						const status = document.querySelector('[data-testid="leaderboard-status"]');
-						return ['ready', 'error'].includes(status?.getAttribute('data-status') ?? '');
-					},
+					() =>
+						['leaderboard-status', 'ci-status'].every((id) => {
+							const status = document.querySelector(`[data-testid="${id}"]`);
+							return ['ready', 'error'].includes(status?.getAttribute('data-status') ?? '');
+						}),
 					undefined,
 					{ timeout: 600_000 }
 				)
@@ -109,13 +115,15 @@ export const leaderboardPageBench: BenchModule = {
 					const said = await page.evaluate(() => document.body.innerText.slice(0, 2000));
 					throw new Error(`${e.message}; the page said: ${said}`);
 				});
-			const status = page.getByTestId('leaderboard-status');
-			if ((await status.getAttribute('data-status')) === 'error') {
-				throw new Error(`the leaderboard failed: ${await status.innerText()}`);
+			for (const id of ['leaderboard-status', 'ci-status']) {
+				const status = page.getByTestId(id);
+				if ((await status.getAttribute('data-status')) === 'error') {
+					throw new Error(`${id} says it failed: ${await status.innerText()}`);
+				}
 			}
 			await page.waitForTimeout(200);
 			say('leaderboard shown');
-			const { ms, opened, longest, rows } = await page.evaluate(() => {
+			const { ms, opened, shown, longest, longestOpening, rows } = await page.evaluate(() => {
 				const p = (
 					globalThis as unknown as { __probe: { tasks: { start: number; end: number }[] } }
 				).__probe;
@@ -123,17 +131,34 @@ export const leaderboardPageBench: BenchModule = {
 				const start = Number(el.getAttribute('data-posted'));
 				const end = Number(el.getAttribute('data-answered'));
 				const overlapping = p.tasks.filter((t) => t.end > start && t.start < end);
+				const tables = document.querySelector('[data-testid="ci-status"]')!;
+				const shown = Math.max(end, Number(tables.getAttribute('data-answered')));
+				const opening = p.tasks.filter((t) => t.start < shown);
 				return {
 					ms: Number(el.getAttribute('data-ms')),
 					// The page's clock starts when Results is opened (a fresh navigation).
 					opened: end,
+					shown,
 					longest: Math.max(0, ...overlapping.map((t) => t.end - t.start)),
+					longestOpening: Math.max(0, ...opening.map((t) => t.end - t.start)),
 					rows: document.querySelectorAll('[data-testid="leaderboard-row"]').length
 				};
 			});
 			if (rows !== MODELS.length)
 				throw new Error(`the leaderboard showed ${rows} rows, not ${MODELS.length}`);
 			return [
+				{
+					name: `Results opened → tables with intervals and leaderboard shown, ${MODELS.length * RUNS} runs × ${CASES} cases`,
+					value: shown,
+					unit: 'ms',
+					target: TARGET_SHOWN_MS
+				},
+				{
+					name: '  longest main-thread task from opening Results until both are shown',
+					value: longestOpening,
+					unit: 'ms',
+					target: TARGET_LONGEST_TASK_MS
+				},
 				{
 					name: `Leaderboard in a Web Worker, ${MODELS.length} models × ${RUNS} runs × ${CASES} cases × 2000 resamples`,
 					value: ms,

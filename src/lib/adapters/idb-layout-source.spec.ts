@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
-import { dropRecord, openTestStore } from '../../../tests/support/idb';
+import { dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
 import { allStoredFiles, useStoredRuns } from '../../../tests/support/stored-runs';
 import { callLogPath, manifestPath, stageFilePath } from '../core/layout';
 import { computeReport, memorySource } from '../core/results';
@@ -68,6 +68,39 @@ describe('idbLayoutSource', () => {
 			fx.specs.length
 		);
 		expect(undated(stored)).toEqual(undated(fx.files));
+	});
+
+	it('hands the stage files over as records: no file text is built from rows and parsed again', async () => {
+		const store = await openTestStore();
+		await writeRuns(store, fx.dataset, fx.specs);
+		const source = idbLayoutSource(store);
+		const read: string[] = [];
+		const report = await computeReport({
+			...source,
+			read: (path) => (read.push(path), source.read(path))
+		});
+		expect(report.runs.map((r) => r.run_id)).toHaveLength(fx.specs.length);
+		expect(read.filter((path) => path.startsWith('eval_results/'))).toEqual([]);
+	});
+
+	it('names a stored record that fails its check by run, file and line', async () => {
+		const store = await openTestStore();
+		await writeRuns(store, fx.dataset, fx.specs);
+		const run = fx.run1;
+		const raw = await rawDbOf(store);
+		const rows = await raw.getAllFromIndex('records', 'by_file', [
+			run.runId,
+			run.modelDir,
+			'DCG_results'
+		]);
+		const row = rows[1];
+		await raw.put('records', {
+			...row,
+			json: JSON.stringify({ ...JSON.parse(row.json), case_number: [] })
+		});
+		const failed = await computeReport(idbLayoutSource(store)).catch((e: Error) => e);
+		expect(failed).toBeInstanceOf(Error);
+		expect((failed as Error).message).toContain(`${stageFilePath(run, 'DCG_results')}, line 2`);
 	});
 
 	it('lists only the chosen runs, and only files that hold records', async () => {

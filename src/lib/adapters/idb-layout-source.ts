@@ -16,7 +16,8 @@ import {
 	type RunKey
 } from '../core/layout';
 import { STAGE_FILE_NAMES, type StageFile } from '../core/record-names';
-import type { AnyRecord, RecordsByFile } from '../core/records';
+import { STAGE_FILES, type AnyRecord, type RecordsByFile } from '../core/records';
+import { parseJsonlLine } from '../core/jsonl';
 import type { LayoutSource } from '../core/results/source';
 import { runLabel } from '../core/store/checks';
 import { manifestText } from '../core/store/manifest-file';
@@ -25,6 +26,8 @@ import { listStoredRuns } from './idb-listing';
 import { parseRecordRows } from './idb-parse';
 import { reviewFiles } from './idb-reviews';
 import type { IdbStore } from './idb-store';
+
+const ROOT = 'browser storage';
 
 const sameRun = (a: RunKey, b: RunKey) => a.runId === b.runId && a.modelDir === b.modelDir;
 
@@ -46,7 +49,7 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 	const missing = (path: string) =>
 		new CheckpointError([coded('source_no_file', { file: `browser storage: ${path}` })]);
 	return {
-		root: 'browser storage',
+		root: ROOT,
 		async list() {
 			const paths: string[] = [];
 			for (const stored of await listStoredRuns(store)) {
@@ -64,6 +67,16 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 		async callTotals(run, fileLabel) {
 			if (!wanted(run)) throw missing(callLogPath(run));
 			return store.callTotals(run, fileLabel);
+		},
+		// Each row parsed and checked as the line of the file it is, named as reading the text names it.
+		async records(path) {
+			const named = parseLayoutPath(path);
+			if (named?.kind !== 'stage' || !wanted(named.run)) throw missing(path);
+			const { schema } = STAGE_FILES[named.file];
+			const file = `${ROOT}/${path}`;
+			return (await store.recordLines(named.run, named.file)).map((json, i) =>
+				parseJsonlLine(json, schema, { file, line: i + 1 })
+			);
 		},
 		async read(path) {
 			const review = parseReviewPath(path);

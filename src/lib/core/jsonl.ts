@@ -99,36 +99,49 @@ export function visitJsonl<S extends z.ZodType>(
 		const raw = body.slice(start, end);
 		start = end + 1;
 		const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-		const at = { file: fileLabel, line: i + 1 };
-		if (line.trim() === '') {
-			throw new CheckpointError([coded('jsonl_empty_line', at)]);
-		}
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch (e) {
-			throw new CheckpointError([coded('jsonl_not_json', { ...at, detail: (e as Error).message })]);
-		}
-		const parsed = schema.safeParse(value);
-		if (!parsed.success) {
-			const issue = parsed.error.issues[0];
-			const detail = issue.message;
-			if (options.entry) {
-				const entry = { entry: part(options.entry) };
-				throw new CheckpointError([
-					issue.path.length
-						? coded('jsonl_not_entry_field', { ...at, field: issue.path.join('.'), detail }, entry)
-						: coded('jsonl_not_entry_line', { ...at, detail }, entry)
-				]);
-			}
+		visit(parseJsonlLine(line, schema, { file: fileLabel, line: i + 1 }, options), i + 1);
+	}
+}
+
+/**
+ * One line of a JSONL file (without its line break) parsed and checked against `schema`, the
+ * error naming `at` as `parseJsonl` names it: for a store that keeps lines as rows, so a file's
+ * records are read without joining the rows into text and splitting it again.
+ */
+export function parseJsonlLine<S extends z.ZodType>(
+	line: string,
+	schema: S,
+	at: { file: string; line: number },
+	options: Pick<JsonlOptions, 'entry'> = {}
+): z.infer<S> {
+	if (line.trim() === '') {
+		throw new CheckpointError([coded('jsonl_empty_line', at)]);
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch (e) {
+		throw new CheckpointError([coded('jsonl_not_json', { ...at, detail: (e as Error).message })]);
+	}
+	const parsed = schema.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const detail = issue.message;
+		if (options.entry) {
+			const entry = { entry: part(options.entry) };
 			throw new CheckpointError([
 				issue.path.length
-					? coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })
-					: coded('jsonl_bad_record', { ...at, detail })
+					? coded('jsonl_not_entry_field', { ...at, field: issue.path.join('.'), detail }, entry)
+					: coded('jsonl_not_entry_line', { ...at, detail }, entry)
 			]);
 		}
-		visit(parsed.data, i + 1);
+		throw new CheckpointError([
+			issue.path.length
+				? coded('jsonl_bad_field', { ...at, field: issue.path.join('.'), detail })
+				: coded('jsonl_bad_record', { ...at, detail })
+		]);
 	}
+	return parsed.data;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { Latest } from './latest';
 import type { ColumnKey } from '$lib/core/protocol/metrics';
 import { costsOfBoards } from '$lib/core/leaderboard/costs';
-import type { Leaderboard } from '$lib/core/leaderboard/leaderboard';
+import type { Leaderboard, LeaderboardOptions } from '$lib/core/leaderboard/leaderboard';
 import type { Price, Prices } from '$lib/core/leaderboard/prices';
 import type { SortKey } from '$lib/core/leaderboard/sort';
 import type { LoadedRun } from '$lib/core/results';
@@ -54,34 +54,48 @@ export class LeaderboardState {
 		this.choices.metric = metric;
 	}
 
-	/** Ranks `runs` (again); a newer call wins over an older one still in the worker. */
+	/** The worker's options for the shown class: its intervals too, beside all cases'. */
+	get options(): LeaderboardOptions {
+		return { classIntervals: this.cls === null ? [] : [this.cls] };
+	}
+
+	/**
+	 * Ranks `runs` unless they are the runs ranked or asked for already (the Results view asks
+	 * with its intervals, in one worker call: `take`); a newer call wins over an older one.
+	 */
 	async compute(runs: LoadedRun[]): Promise<void> {
+		if (runs !== this.runs) await this.#rank(runs);
+	}
+
+	/** Shows the leaderboard of `runs` that `answer` brings (asked for by the Results view). */
+	take(runs: LoadedRun[], answer: Promise<{ leaderboard: Leaderboard | null; posted: number }>) {
+		void this.#rank(runs, answer);
+	}
+
+	async #rank(
+		runs: LoadedRun[],
+		answer?: Promise<{ leaderboard: Leaderboard | null; posted: number }>
+	): Promise<void> {
 		const current = this.#latest.begin();
 		this.runs = runs;
 		if (runs.every((r) => r.run.empty)) {
+			answer?.catch(() => undefined);
 			this.leaderboard = null;
 			this.status = 'idle';
 			return;
 		}
 		this.status = 'computing';
 		const cls = this.cls;
-		// Posted after the page has drawn (Svelte flushes in microtasks, the effect that calls this
-		// among them): the worker's time then overlaps no long task of the page's own.
-		await new Promise((resolve) => setTimeout(resolve, 0));
-		if (!current()) return;
-		const started = performance.now();
 		try {
-			const leaderboard = await this.#stats.leaderboard(runs, {
-				classIntervals: cls === null ? [] : [cls]
-			});
+			const { leaderboard, posted } = await (answer ?? this.#ask(runs));
 			if (!current()) return;
 			this.leaderboard = leaderboard;
 			// A class no board holds (a link's, or one of runs no longer shown) reads as all cases.
-			if (cls !== null && !leaderboard.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
+			if (cls !== null && !leaderboard?.boards.some((b) => Object.hasOwn(b.by_class, cls))) {
 				this.choices.cls = null;
 			}
-			this.window = { posted: started, answered: performance.now() };
-			this.ms = performance.now() - started;
+			this.window = { posted, answered: performance.now() };
+			this.ms = performance.now() - posted;
 			this.error = null;
 			this.status = 'ready';
 		} catch (e) {
@@ -91,6 +105,16 @@ export class LeaderboardState {
 		}
 	}
 
+	/** The leaderboard of `runs` alone, asked of the worker after the page has drawn. */
+	async #ask(runs: LoadedRun[]): Promise<{ leaderboard: Leaderboard; posted: number }> {
+		const options = this.options;
+		// Posted after the page has drawn (Svelte flushes in microtasks, the effect that calls this
+		// among them): the worker's time then overlaps no long task of the page's own.
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		const posted = performance.now();
+		return { leaderboard: await this.#stats.leaderboard(runs, options), posted };
+	}
+
 	/** Shows class `cls` (null: all cases); its intervals are computed when first asked for. */
 	chooseClass(cls: string | null): void {
 		this.choices.cls = cls;
@@ -98,7 +122,7 @@ export class LeaderboardState {
 			const scope = cls === null || !Object.hasOwn(b.by_class, cls) ? null : b.by_class[cls];
 			return scope?.rows.some((r) => Object.values(r.cells).some((c) => c.ci95 !== null));
 		});
-		if (cls !== null && !known) void this.compute(this.runs);
+		if (cls !== null && !known) void this.#rank(this.runs);
 	}
 
 	/** Sets (or with null clears) the price of `model`, remembered in this browser. */

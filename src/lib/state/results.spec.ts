@@ -13,7 +13,11 @@ import { formatDate } from '$lib/core/report/format';
 import { computeReport } from '$lib/core/results';
 import { baseLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
 import { DEFAULT_FIGURE_CHOICE } from '$lib/view/result-figures';
+import { RpcClient } from '$lib/adapters/worker-rpc';
+import { LeaderboardChoices } from './leaderboard-choices.svelte';
+import { LeaderboardState } from './leaderboard.svelte';
 import { ResultsState } from './results.svelte';
+import { StatsClient } from './stats-client';
 
 const dataset = makeDataset(3);
 async function setup(): Promise<{ store: IdbStore; state: ResultsState }> {
@@ -252,6 +256,28 @@ describe('ResultsState', () => {
 		expect(state.query?.bundle).toBeNull();
 	});
 
+	it('asks the stats worker once for the intervals and the leaderboard together', async () => {
+		const store = await openTestStore();
+		const stats = new StatsClient();
+		const board = new LeaderboardState(stats, new LeaderboardChoices());
+		const state = new ResultsState({ openStore: async () => store, stats, leaderboard: board });
+		await writeRuns(store, dataset, [{ runId: 'run1' }, { runId: 'run2', model: 'sim-model-b' }]);
+		const calls = vi.spyOn(RpcClient.prototype, 'call');
+		try {
+			await state.load();
+			// What the leaderboard panel does when it shows: the runs are ranked already.
+			await board.compute(state.loadedRuns);
+			await vi.waitFor(() => expect(board.status).toBe('ready'));
+			expect(state.intervals).toBe('ready');
+			expect(board.leaderboard?.boards.flatMap((b) => b.overall.rows.map((r) => r.model))).toEqual(
+				expect.arrayContaining(['sim-model-a', 'sim-model-b'])
+			);
+			expect(calls.mock.calls.map(([kind]) => kind)).toEqual(['results']);
+		} finally {
+			calls.mockRestore();
+		}
+	});
+
 	it('offers the HTML report, and every download, through one function', async () => {
 		const saved: { name: string; file: Blob }[] = [];
 		const store = await openTestStore();
@@ -271,6 +297,7 @@ describe('ResultsState', () => {
 			formatDate('2025-05-01T00:00:00.000Z', 'en', { date: 'medium', time: 'long' })
 		);
 		expect(html).not.toContain('2025-05-01T00:00:00.000Z');
-		expect(html.match(/<figure/g)).toHaveLength(7);
+		// Seven figures and the leaderboard's, ranked in the same worker call as the intervals.
+		expect(html.match(/<figure/g)).toHaveLength(8);
 	});
 });

@@ -30,7 +30,11 @@ import {
 	type ExportLanguage
 } from './export-language';
 import { Comparison, type ComparisonState } from './results-comparison.svelte';
-import { BootstrapIntervals, type IntervalStatus } from './results-intervals.svelte';
+import {
+	BootstrapIntervals,
+	type IntervalStatus,
+	type RankedElsewhere
+} from './results-intervals.svelte';
 import { resultsReportHtml, type ShownReport } from './results-report-file';
 import { selectionAfterRead } from './results-selection';
 
@@ -51,6 +55,8 @@ export interface ResultsDeps {
 	stats?: StatsClient;
 	/** Offers a file for download. @default the browser's download (`adapters/download`) */
 	save?: (file: Blob, name: string) => void;
+	/** Shows the leaderboard ranked with the intervals. @default the page's, loaded with a report */
+	leaderboard?: RankedElsewhere;
 }
 
 export class ResultsState {
@@ -178,6 +184,7 @@ export class ResultsState {
 	#intervals: BootstrapIntervals;
 	#comparison: Comparison;
 	#save: (file: Blob, name: string) => void;
+	#board: RankedElsewhere | undefined;
 	/** Manifests and case tables of the shown runs, by key (for comparisons). */
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- replaced whole, never observed
 	#loaded = new Map<string, LoadedRun>();
@@ -192,6 +199,7 @@ export class ResultsState {
 		this.#intervals = new BootstrapIntervals(stats);
 		this.#comparison = new Comparison(stats);
 		this.#save = deps.save ?? downloadBlob;
+		this.#board = deps.leaderboard;
 	}
 
 	/**
@@ -307,14 +315,16 @@ export class ResultsState {
 
 	async #compute(store: IdbStore | null, current: () => boolean): Promise<void> {
 		const shown = this.shownRuns.map((r) => r.run);
-		const [{ report, loaded }, figureWriter] = await Promise.all([
+		const [{ report, loaded }, figureWriter, leaderboard] = await Promise.all([
 			readReport(store, this.bundle, shown),
-			loadFigureWriter()
+			loadFigureWriter(),
+			this.#board ?? import('./leaderboard.svelte').then((l) => l.leaderboardState)
 		]);
 		if (!current()) return;
 		this.#figureWriter = figureWriter;
 		this.#loaded = loaded;
-		this.loadedRuns = [...loaded.values()];
+		const runs = [...loaded.values()];
+		this.loadedRuns = runs;
 		this.report = report;
 		this.error = null;
 		this.status = 'ready';
@@ -325,7 +335,8 @@ export class ResultsState {
 		}
 		if (this.comparison) void this.compare(this.comparison.a, this.comparison.b);
 		if (report) {
-			await this.#intervals.compute(report, loaded, current, (withCi) => (this.report = withCi));
+			const show = (withCi: ResultsReport) => (this.report = withCi);
+			await this.#intervals.compute(report, runs, current, show, leaderboard);
 		} else this.#intervals.status = 'idle';
 	}
 

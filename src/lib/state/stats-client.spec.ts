@@ -18,6 +18,9 @@ afterEach(() => {
 const loaded = (sha256: string) =>
 	({ manifest: { dataset: { sha256 } }, table: { case_numbers: ['1'] } }) as unknown as LoadedRun;
 
+/** What the Results view is told of no runs: no interval, no leaderboard. */
+const NOTHING = { intervals: {}, leaderboard: null };
+
 /**
  * A stand-in worker: it answers the calls `answer` lets through, and dies when `fail` is called
  * once it holds `posts` calls in all (calls reach it a macrotask or two after they are made).
@@ -70,19 +73,19 @@ describe('StatsClient', () => {
 	it('answers in this thread when the worker cannot start', async () => {
 		const worker = stubWorker();
 		const client = new StatsClient();
-		const pending = client.intervals([]);
+		const pending = client.results([]);
 		await worker.fail('', 1);
-		await expect(pending).resolves.toEqual({});
+		await expect(pending).resolves.toEqual(NOTHING);
 		// The page stays on its own thread: no second worker is made.
-		await expect(client.intervals([])).resolves.toEqual({});
+		await expect(client.results([])).resolves.toEqual(NOTHING);
 		expect(worker.made).toHaveLength(1);
 	});
 
 	it('words a worker that dies after it ran, or is stopped, in the interface language', async () => {
 		overwriteGetLocale(() => 'zh-CN');
-		const worker = stubWorker((kind) => (kind === 'intervals' ? {} : undefined));
+		const worker = stubWorker((kind) => (kind === 'results' ? NOTHING : undefined));
 		const client = new StatsClient();
-		await expect(client.intervals([])).resolves.toEqual({});
+		await expect(client.results([])).resolves.toEqual(NOTHING);
 		const pending = client.compare(loaded('a'), loaded('a'));
 		await worker.fail('', 2);
 		await expect(pending).rejects.toThrow('统计工作线程意外停止。');
@@ -93,7 +96,7 @@ describe('StatsClient', () => {
 		await expect(again).rejects.toThrow('统计工作线程已停止。');
 
 		overwriteGetLocale(() => baseLocale);
-		await expect(client.intervals([])).resolves.toEqual({});
+		await expect(client.results([])).resolves.toEqual(NOTHING);
 		const last = client.compare(loaded('a'), loaded('a'));
 		await worker.fail('SyntaxError: bad script', 5);
 		await expect(last).rejects.toThrow('The statistics worker failed: SyntaxError: bad script');

@@ -3,8 +3,7 @@
  * through `worker-rpc`. Where no worker can run (unit tests in Node, a host's CSP) the same
  * handlers answer in this thread after a macrotask, so callers never depend on which path ran.
  */
-import type { BootstrapOptions, RunIntervals } from '$lib/core/metrics/bootstrap';
-import type { CaseTable } from '$lib/core/metrics/case-table';
+import type { BootstrapOptions } from '$lib/core/metrics/bootstrap';
 import type { ComparisonReport, LoadedRun } from '$lib/core/results';
 import type { Leaderboard, LeaderboardOptions } from '$lib/core/leaderboard/leaderboard';
 import type { RpcClient, RpcPort } from '$lib/adapters/worker-rpc';
@@ -36,12 +35,13 @@ export class StatsClient {
 		));
 	}
 
-	/** Case-bootstrap intervals of each table, keyed as given. */
-	async intervals(
-		tables: { key: string; table: CaseTable }[],
-		options: BootstrapOptions = {}
-	): Promise<Record<string, RunIntervals>> {
-		return (await this.#client()).call('intervals', { tables, options });
+	/** Each run's intervals (keyed by `reportRunKey`) and the leaderboard of them all, in one call. */
+	async results(
+		runs: LoadedRun[],
+		options: BootstrapOptions = {},
+		leaderboard: LeaderboardOptions = {}
+	): Promise<StatsApi['results']['result']> {
+		return (await this.#client()).call('results', { runs, options, leaderboard });
 	}
 
 	/** The paired comparison B − A; rejects with the refusal's reason when they cannot pair. */

@@ -10,20 +10,23 @@ import {
 	type BootstrapOptions,
 	type RunIntervals
 } from '$lib/core/metrics/bootstrap';
-import type { CaseTable } from '$lib/core/metrics/case-table';
 import {
 	computeLeaderboard,
 	type Leaderboard,
 	type LeaderboardOptions
 } from '$lib/core/leaderboard/leaderboard';
 import { compareLoaded, type ComparisonReport, type LoadedRun } from '$lib/core/results/compare';
+import { reportRunKey } from '$lib/core/names';
 import { coded } from '$lib/core/said';
 
 export type StatsApi = {
-	/** Case-bootstrap intervals of each table, keyed as given. */
-	intervals: {
-		call: { tables: { key: string; table: CaseTable }[]; options: BootstrapOptions };
-		result: Record<string, RunIntervals>;
+	/**
+	 * What the Results view needs, in one call: each run's case-bootstrap intervals (keyed by
+	 * `reportRunKey`) and the leaderboard of them all (null when no run has a record).
+	 */
+	results: {
+		call: { runs: LoadedRun[]; options: BootstrapOptions; leaderboard: LeaderboardOptions };
+		result: { intervals: Record<string, RunIntervals>; leaderboard: Leaderboard | null };
 	};
 	/** The paired comparison B − A. */
 	compare: {
@@ -38,10 +41,11 @@ export type StatsApi = {
 };
 
 export const statsHandlers: RpcHandlers<StatsApi> = {
-	intervals({ tables, options }) {
+	results({ runs, options, leaderboard }) {
 		const intervals: Record<string, RunIntervals> = {};
-		for (const { key, table } of tables) intervals[key] = bootstrapRun(table, options);
-		return intervals;
+		for (const l of runs) intervals[reportRunKey(l.run)] = bootstrapRun(l.table, options);
+		const ranked = runs.every((l) => l.run.empty) ? null : computeLeaderboard(runs, leaderboard);
+		return { intervals, leaderboard: ranked };
 	},
 	leaderboard: ({ runs, options }) => computeLeaderboard(runs, options),
 	compare: ({ a, b, options }) =>

@@ -134,12 +134,9 @@ export async function readEvalRecords(
 	for (const file of EVAL_FILES) {
 		const path = stageFilePath(run, file);
 		if (!present.has(path)) continue;
-		const text = await source.read(path);
-		(records as Record<EvalFile, unknown>)[file] = parseJsonl(
-			text,
-			STAGE_FILES[file].schema,
-			describePath(source, path)
-		);
+		(records as Record<EvalFile, unknown>)[file] = source.records
+			? await source.records(path)
+			: parseJsonl(await source.read(path), STAGE_FILES[file].schema, describePath(source, path));
 	}
 	return records;
 }

@@ -5,6 +5,7 @@
 import type { CallTotals } from '../calls/totals';
 import { CheckpointError } from '../errors';
 import type { RunKey } from '../layout';
+import type { AnyRecord } from '../records';
 import { coded } from '../said';
 
 export interface LayoutSource {
@@ -17,6 +18,13 @@ export interface LayoutSource {
 	 * time (review files) and must not hold all of a large one. Without it `read` is used.
 	 */
 	chunks?(path: string): AsyncIterable<Uint8Array>;
+	/**
+	 * The records of a listed stage file, parsed and checked against its schema, where the source
+	 * keeps them as records (IndexedDB does): no file text is built to be parsed again. A record
+	 * that fails its check is named by file and line, as parsing the text names it. Without it
+	 * `read` is used and the text parsed.
+	 */
+	records?(path: string): Promise<AnyRecord[]>;
 	/**
 	 * The totals of a listed run's call log, where the source keeps them (IndexedDB does), so a
 	 * report need not read the whole log; the same totals, and the same error naming `fileLabel`
