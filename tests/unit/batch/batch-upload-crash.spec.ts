@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { providerSender } from '../../../src/lib/core/batch/provider';
 import { runBatch } from '../../../src/lib/core/batch/rounds';
 import type { BatchState } from '../../../src/lib/core/batch/store';
+import type { RunKey } from '../../../src/lib/core/names';
 import { runAll } from '../../../src/lib/core/engine/run-all';
 import { modelDirName } from '../../../src/lib/core/layout';
 import { MemoryStore } from '../../../src/lib/core/store/memory-store';
@@ -54,7 +55,56 @@ function killedAfterUpload(store: MemoryStore, n: number) {
 	return { fetch, copy: () => copy };
 }
 
+/**
+ * A store whose copy is taken at the first save of round 2 that names an upload's id while no
+ * batch is made yet: what `kill -9` leaves between a round's first upload and its second.
+ */
+class KilledBetweenUploads extends MemoryStore {
+	copy: MemoryStore | null = null;
+	override async writeBatchState(run: RunKey, state: BatchState): Promise<void> {
+		await super.writeBatchState(run, state);
+		const round = state.rounds.find((r) => r.round === 2);
+		if (this.copy || !round) return;
+		const uploaded = round.files.filter((f) => f.file_id).length;
+		if (uploaded === 1 && round.files.every((f) => !f.batch_id)) {
+			this.copy = MemoryStore.fromFiles(this.toFiles());
+		}
+	}
+}
+
 describe('a process killed during the upload of a round (provider mode)', () => {
+	it('killed between two uploads of one round: the round goes out whole, none of it unanswered', async () => {
+		const live = await serve();
+		const expected = new MemoryStore();
+		await runAll({ ...common, client: clientAt(live.baseURL), store: expected });
+		const asked = live.chatRequests.length;
+
+		const provider = await serve();
+		const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
+		const roles = rolesAt(provider.baseURL);
+		const store = new KilledBetweenUploads();
+		const first = runBatch(
+			{ ...common, store },
+			providerSender({ run, endpoints: roles, pollMs: 5 })
+		);
+		// Round 2 asks the user model and the judge: two input files, two uploads.
+		await expect.poll(() => store.copy, { timeout: 20_000 }).not.toBeNull();
+		await first;
+		const restarted = store.copy!;
+		const round = (await restarted.readBatchState(run))!.rounds.find((r) => r.round === 2)!;
+		expect(round.requests).toBeGreaterThan(round.files.find((f) => f.file_id)!.lines);
+
+		const out = await runBatch(
+			{ ...common, store: restarted },
+			providerSender({ run, endpoints: roles, pollMs: 5 })
+		);
+		expect(out.done).toBe(true);
+		const answers = await restarted.readBatchAnswers(run);
+		expect(answers.filter((a) => 'error' in a)).toEqual([]);
+		expect(comparableRecords(restarted)).toEqual(comparableRecords(expected));
+		expect(callsLessTiming(restarted)).toEqual(callsLessTiming(expected));
+	});
+
 	it('started again: the upload is reused, none left unused, nothing sent twice, same records', async () => {
 		const live = await serve();
 		const expected = new MemoryStore();

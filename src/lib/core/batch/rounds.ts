@@ -42,12 +42,18 @@ export interface BatchRunEvents {
 }
 
 /**
- * Whether a round went out whole: a file written or uploaded for each of its input files (a
- * provider round saves each file's hash before its upload and its id after: one without an id
- * is an upload a crash cut short).
+ * Whether a round went out whole: its files hold all its requests, each file written (files
+ * mode) or uploaded (provider: a round saves each file's hash before its upload and its id
+ * after; one without an id is an upload a crash cut short, and a file not listed yet is one a
+ * crash came before).
  */
 function wholly(round: BatchRound): boolean {
-	return round.files.length > 0 && round.files.every((f) => f.file_id || f.sha256 === undefined);
+	const lines = round.files.reduce((sum, f) => sum + f.lines, 0);
+	return (
+		round.files.length > 0 &&
+		lines === round.requests &&
+		round.files.every((f) => round.mode === 'files' || f.file_id)
+	);
 }
 
 /** The round still out (written or submitted), if the last one is. */
