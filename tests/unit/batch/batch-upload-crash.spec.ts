@@ -77,7 +77,6 @@ describe('a process killed during the upload of a round (provider mode)', () => 
 		const live = await serve();
 		const expected = new MemoryStore();
 		await runAll({ ...common, client: clientAt(live.baseURL), store: expected });
-		const asked = live.chatRequests.length;
 
 		const provider = await serve();
 		const run = { runId: 'r1', modelDir: await modelDirName(MODELS.evaluated) };
