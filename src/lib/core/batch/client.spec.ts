@@ -150,6 +150,30 @@ describe('BatchClient: retries across rounds', () => {
 		expect(client.inFlight).toBe(0);
 	});
 
+	it('lists its pending requests in one order whatever order they were asked in', async () => {
+		const asks = ['c1', 'c2', 'c3', 'c4'].map((caseNumber, i) => ({
+			...request,
+			caseNumber,
+			priority: i === 2 ? -3 * 2 ** 32 : undefined
+		}));
+		const pendingOf = async (order: ChatRequest[]) => {
+			const client = createBatchClient(endpoints('http://127.0.0.1:9/v1'), {
+				run,
+				answers: new Map()
+			});
+			await Promise.allSettled(order.map((r) => client.complete(r)));
+			return client.pending;
+		};
+		const forward = await pendingOf(asks);
+		const backward = await pendingOf([...asks].reverse());
+		expect(forward.map((p) => p.customId)).toEqual(backward.map((p) => p.customId));
+		expect(forward).toEqual(backward);
+		// The longest chain first, then by custom_id.
+		expect(forward[0].chain).toBeGreaterThan(0);
+		const rest = forward.slice(1).map((p) => p.customId);
+		expect(rest).toEqual([...rest].sort());
+	});
+
 	it.each([429, 500])(
 		'HTTP %i asks attempt 2 in the next round, within --retries',
 		async (status) => {
@@ -197,6 +221,7 @@ describe('BatchClient: retries across rounds', () => {
 		await expect(client.complete({ ...request, caseNumber: 'c2' })).rejects.toBeInstanceOf(
 			BatchPending
 		);
-		expect(client.pending[1].customId.split('.')[6]).toBe('0');
+		const other = client.pending.filter((p) => p.customId !== first.replace(/\.0\.1$/, '.1.1'));
+		expect(other.map((p) => p.customId.split('.')[6])).toEqual(['0']);
 	});
 });

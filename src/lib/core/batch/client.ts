@@ -71,7 +71,11 @@ export interface BatchClientOptions {
 }
 
 export interface BatchClient extends ModelClient {
-	/** The requests this pass could not answer, in the order they were asked. */
+	/**
+	 * The requests this pass could not answer, longest chain first, then by custom_id: the order
+	 * they are asked in varies with timing, this one does not, so a pass that asks a round again
+	 * (after a restart, a reload) writes the same bytes as the round sent.
+	 */
 	readonly pending: readonly PendingRequest[];
 	/** Calls started and not yet settled. */
 	readonly inFlight: number;
@@ -168,12 +172,19 @@ export function createBatchClient(
 		complete,
 		simulated: false,
 		get pending() {
-			return pending;
+			return [...pending].sort(roundOrder);
 		},
 		get inFlight() {
 			return inFlight;
 		}
 	};
+}
+
+/** A round's order: the longest chain first (its next round is sooner due), then by custom_id. */
+function roundOrder(a: PendingRequest, b: PendingRequest): number {
+	const chain = (b.chain ?? 0) - (a.chain ?? 0);
+	if (chain !== 0) return chain;
+	return a.customId < b.customId ? -1 : a.customId > b.customId ? 1 : 0;
 }
 
 /** One answer as the interactive client would take it: a result, or the failure it stands for. */

@@ -20,7 +20,7 @@ export function requestLine(r: PendingRequest): string {
 	return JSON.stringify({ custom_id: r.customId, method: 'POST', url: BATCH_URL, body: r.body });
 }
 
-/** The round's requests by model and endpoint, in the order first asked. */
+/** The round's requests by model and endpoint, each group in the order given. */
 export function groupRequests(requests: readonly PendingRequest[]): PendingRequest[][] {
 	const groups = new Map<string, PendingRequest[]>();
 	for (const r of requests) {
