@@ -6,8 +6,8 @@
  */
 import 'fake-indexeddb/auto';
 import { promises as fsp } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp as makeTemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FsStore } from '../../../src/lib/adapters/fs-store';
@@ -47,9 +47,18 @@ import { DATASET } from '../faults/harness';
 import { ENDPOINTS, run } from '../engine/harness';
 import { ScriptedClient } from '../engine/scripted-client';
 
-afterEach(() => {
+/** Folders made by this file's tests, removed after each. */
+const temps: string[] = [];
+const mkdtemp = async (prefix: string) => {
+	const dir = await makeTemp(prefix);
+	temps.push(dir);
+	return dir;
+};
+
+afterEach(async () => {
 	vi.restoreAllMocks();
 	closeTestStores();
+	await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /** What `call` throws (sync or async), or null. */
@@ -157,7 +166,7 @@ describe('the file store says what a failed write lost and what to do', () => {
 	it('a lock left by a writer that is gone: who left it, and how to resume', async () => {
 		const dir = await mkdtemp(join(tmpdir(), 'lexpilot-lock-'));
 		const lock = join(dir, '.lock');
-		const info = { pid: 78, hostname: (await import('node:os')).hostname(), started_at: 'then' };
+		const info = { pid: 78, hostname: hostname(), started_at: 'then' };
 		await fsp.writeFile(lock, JSON.stringify({ ...info, token: 't' }));
 		const gone: ProcessProbe = { self: async () => null, look: async () => ({ kind: 'gone' }) };
 		const error = await lockedError(runKey, lock, gone);
