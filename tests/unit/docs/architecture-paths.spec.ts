@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 /** A path the way the doc writes one: with a folder, or a file name with its extension. */
-const PATH = /^(?:[\w.-]+\/)+(?:[\w.-]*|\{[\w,.-]+\}[\w.-]*)$|^[\w-]+\.(?:md|ts|js|json)$/;
+const PATH = /^(?:[\w.-]+\/)+(?:[\w.-]*|\{[\w,.-]+\}[\w.-]*)$|^[\w.-]+\.(?:md|ts|js|json)$/;
 
 /**
  * The paths a markdown text names: code spans that look like one (a glob such as `*.spec.ts`
- * is not a path), a path in parentheses inside the picture, and the repository's own
+ * is not a path), paths in parentheses inside the picture, and the repository's own
  * documents (`PROTOCOL.md`, `docs/CLI.md`). `a/{b,c}.json` names both files.
  */
 export function namedPaths(markdown: string): string[] {
@@ -21,7 +21,7 @@ export function namedPaths(markdown: string): string[] {
 	const prose = markdown.replace(/^```\n[\s\S]*?^```$/gm, '');
 	const named = [
 		...[...prose.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]),
-		...[...picture.matchAll(/\(([\w/.-]+\/[\w/.-]*)\)/g)].map((m) => m[1]),
+		...[...picture.matchAll(/\(([\w/.-]+\/[\w/., -]*)\)/g)].flatMap((m) => m[1].split(', ')),
 		...[...prose.matchAll(/(?<![\w/`.-])((?:docs\/)?[A-Z]+\.md)\b/g)].map((m) => m[1])
 	].filter((name) => PATH.test(name));
 	const expanded = named.flatMap((name) => {
@@ -39,11 +39,17 @@ const exists = (path: string) =>
 
 describe('namedPaths', () => {
 	it.each<[string, string[]]>([
-		['see `core/said.ts` and `src/cli/`', ['core/said.ts', 'src/cli']],
+		[
+			'see `core/said.ts`, `src/cli/` and `eslint.config.js`',
+			['core/said.ts', 'src/cli', 'eslint.config.js']
+		],
 		['`messages/core/{en,zh-CN}.json`', ['messages/core/en.json', 'messages/core/zh-CN.json']],
 		['a glob `*.worker.ts`, a flag `--output-root`, a name `openSession`', []],
 		['PROTOCOL.md and docs/CLI.md, not Chart.js or SVG/PNG/HTML', ['PROTOCOL.md', 'docs/CLI.md']],
-		['```\nloadDataset (core/dataset)   (models x repetitions)\n```\n', ['core/dataset']]
+		[
+			'```\nloadDataset (core/dataset)   (models x repetitions)   (core/engine, core/batch)\n```\n',
+			['core/dataset', 'core/engine', 'core/batch']
+		]
 	])('reads %j', (text, paths) => {
 		expect(namedPaths(text)).toEqual(paths);
 	});
