@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { writeRuns } from '../../../tests/fixtures/bundles/runs';
 import { dropRecord, openTestStore, rawDbOf } from '../../../tests/support/idb';
@@ -120,6 +120,22 @@ describe('idbLayoutSource', () => {
 		await expect(idbLayoutSource(store, { runs: [b] }).read(manifestPath(fx.run1))).rejects.toThrow(
 			/no such file/
 		);
+	});
+
+	it('reports over stored runs without counting a row: Chromium counts by scanning them all', async () => {
+		const store = await openTestStore();
+		await importRuns(store, fx.bundle.runs);
+		const count = vi.spyOn(IDBObjectStore.prototype, 'count');
+		const counted = vi.spyOn(IDBIndex.prototype, 'count');
+		try {
+			const report = await computeReport(idbLayoutSource(store));
+			expect(report.runs.every((r) => r.calls !== null && r.calls.calls > 0)).toBe(true);
+			expect(count).not.toHaveBeenCalled();
+			expect(counted).not.toHaveBeenCalled();
+		} finally {
+			count.mockRestore();
+			counted.mockRestore();
+		}
 	});
 
 	it('scores a run that is still being written over the records saved so far', async () => {

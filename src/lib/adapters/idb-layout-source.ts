@@ -22,7 +22,6 @@ import type { LayoutSource } from '../core/results/source';
 import { runLabel } from '../core/store/checks';
 import { manifestText } from '../core/store/manifest-file';
 import type { CaseRecords } from '../core/store/types';
-import { listStoredRuns } from './idb-listing';
 import { parseRecordRows } from './idb-parse';
 import { reviewFiles } from './idb-reviews';
 import type { IdbStore } from './idb-store';
@@ -50,18 +49,25 @@ export function idbLayoutSource(store: IdbStore, options: IdbSourceOptions = {})
 		new CheckpointError([coded('source_no_file', { file: `browser storage: ${path}` })]);
 	return {
 		root: ROOT,
+		// Which files hold something, not how much: the runs side by side, and no row counted.
 		async list() {
-			const paths: string[] = [];
-			for (const stored of await listStoredRuns(store)) {
-				if (!wanted(stored.run)) continue;
-				paths.push(manifestPath(stored.run));
-				for (const file of STAGE_FILE_NAMES) {
-					if (stored.counts[file] > 0) paths.push(stageFilePath(stored.run, file));
-				}
-				if ((await store.countCalls(stored.run)) > 0) paths.push(callLogPath(stored.run));
-				paths.push(...(await reviewFiles(store, stored.run)).keys());
-			}
-			return paths;
+			const runs = (await store.savedManifests()).filter(({ run }) => wanted(run));
+			const perRun = await Promise.all(
+				runs.map(async ({ run }) => {
+					const [held, calls, reviews] = await Promise.all([
+						Promise.all(STAGE_FILE_NAMES.map((file) => store.holds(run, file))),
+						store.holds(run, null),
+						reviewFiles(store, run)
+					]);
+					return [
+						manifestPath(run),
+						...STAGE_FILE_NAMES.filter((_, i) => held[i]).map((file) => stageFilePath(run, file)),
+						...(calls ? [callLogPath(run)] : []),
+						...reviews.keys()
+					];
+				})
+			);
+			return perRun.flat();
 		},
 		// The totals kept with the run: the Results page then reads no call log (tens of MB each).
 		async callTotals(run, fileLabel) {

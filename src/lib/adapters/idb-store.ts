@@ -278,6 +278,18 @@ export class IdbStore implements CheckpointStore, CallLog, BatchStore, PlanSpend
 		return this.#db.count('calls', runRange(run));
 	}
 
+	/**
+	 * Whether a stage file holds a record, and with `file` null whether the run has a call log:
+	 * its first key only, where a count would cost Chromium a scan of every row.
+	 */
+	async holds(run: RunKey, file: StageFile | null): Promise<boolean> {
+		const key =
+			file === null
+				? await this.#db.getKey('calls', runRange(run))
+				: await this.#db.getKey('records', fileRange(run, file));
+		return key !== undefined;
+	}
+
 	/** A stage file's lines as saved (each record's JSON), in file order. */
 	async recordLines(run: RunKey, file: StageFile): Promise<string[]> {
 		return (await this.#db.getAll('records', fileRange(run, file))).map((row) => row.json);

@@ -327,6 +327,38 @@ describe('computeReport', () => {
 		]);
 	});
 
+	it('reads the next runs while one is scored, and reports what reading them in turn reports', async () => {
+		const files = await root({ runId: 'run1' }, { runId: 'run2' }, { runId: 'run3' });
+		const plain = memorySource(files);
+		let open = 0;
+		let most = 0;
+		const source = {
+			...plain,
+			read: async (path: string) => {
+				most = Math.max(most, ++open);
+				// Answered a macrotask later, as a store answers: reads asked meanwhile overlap.
+				await new Promise((resolve) => setTimeout(resolve, 0));
+				open--;
+				return plain.read(path);
+			}
+		};
+		expect(await computeReport(source)).toEqual(await computeReport(plain));
+		// More than one run's manifest and five eval files at once.
+		expect(most).toBeGreaterThan(6);
+	});
+
+	it("names an earlier run's bad file, not a later one's read meanwhile", async () => {
+		const files = await root({ runId: 'run1' }, { runId: 'run2' });
+		const run = (id: string) => ({ runId: id, modelDir: '' });
+		const modelDir = await modelDirName('gpt-x');
+		const gold = stageFilePath({ ...run('run1'), modelDir }, 'LJP_gold');
+		files[gold] = files[gold].replace('"predicted":["部分支持"]', '"predicted":["partly"]');
+		files[manifestPath({ ...run('run2'), modelDir })] = '{';
+		await expect(computeReport(memorySource(files, 'out'))).rejects.toThrow(
+			`out/${gold}, line 2: field "predicted.0"`
+		);
+	});
+
 	it('ignores files outside the layout', async () => {
 		const files = await root({ runId: 'run1' });
 		files['notes.txt'] = 'hello';

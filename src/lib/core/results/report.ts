@@ -124,21 +124,69 @@ async function readManifest(source: LayoutSource, run: RunKey): Promise<Manifest
 	return readManifestText(await source.read(path), describePath(source, path), { run });
 }
 
-/** The eval files of `run` that are `present`, parsed and checked record by record. */
+/**
+ * The eval files of `run` that are `present`, parsed and checked record by record, asked for
+ * all at once (a store answers them together); an error is the first file's, in file order.
+ */
 export async function readEvalRecords(
 	source: LayoutSource,
 	run: RunKey,
 	present: ReadonlySet<string>
 ): Promise<EvalRecords> {
-	const records: EvalRecords = {};
-	for (const file of EVAL_FILES) {
+	const read = async (file: EvalFile) => {
 		const path = stageFilePath(run, file);
-		if (!present.has(path)) continue;
-		(records as Record<EvalFile, unknown>)[file] = source.records
-			? await source.records(path)
+		if (!present.has(path)) return undefined;
+		return source.records
+			? source.records(path)
 			: parseJsonl(await source.read(path), STAGE_FILES[file].schema, describePath(source, path));
-	}
+	};
+	const files = await inOrder(EVAL_FILES.map(read));
+	const records: EvalRecords = {};
+	EVAL_FILES.forEach((file, i) => {
+		if (files[i] !== undefined) (records as Record<EvalFile, unknown>)[file] = files[i];
+	});
 	return records;
+}
+
+/**
+ * How many runs are read while an earlier one is scored: a store's reads then overlap each other
+ * and the scoring (IndexedDB answers each read after a round trip), while memory holds the
+ * records of a few runs, not of every run.
+ */
+const READ_AHEAD = 4;
+
+/**
+ * `read` of each item, started up to `ahead` items before it is asked for (`at(i)`, in order).
+ * A failure is thrown when its item is asked for, as reading one after the other would.
+ */
+function readAhead<T, R>(
+	items: readonly T[],
+	ahead: number,
+	read: (item: T) => Promise<R>
+): (i: number) => Promise<R> {
+	const started: Promise<R>[] = [];
+	const start = (upTo: number) => {
+		for (let j = started.length; j <= Math.min(upTo, items.length - 1); j++) {
+			const reading = read(items[j]);
+			// Asked for later (or never, once an earlier item failed): not an unhandled rejection.
+			reading.catch(() => {});
+			started.push(reading);
+		}
+	};
+	return (i) => {
+		start(i + ahead);
+		return started[i];
+	};
+}
+
+/** Every promise's value, or the first rejection in their order (not in time). */
+async function inOrder<const T extends readonly Promise<unknown>[]>(
+	promises: T
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+	for (const p of promises) p.catch(() => {});
+	const values: unknown[] = [];
+	for (const p of promises) values.push(await p);
+	return values as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
 
 const EMPTY_TREE: MetricsTree = {
@@ -240,13 +288,15 @@ export async function computeReport(
 
 	const bootstrap = options.bootstrap ? bootstrapSettings(options.bootstrap) : null;
 	const members: { run: RunReport; manifest: Manifest }[] = [];
-	for (const run of manifests) {
-		const manifest = await readManifest(source, run);
-		const records = await readEvalRecords(
-			source,
-			run,
-			stageFiles.get(manifestPath(run)) ?? new Set()
-		);
+	const reads = readAhead(manifests, READ_AHEAD, async (run) => {
+		const [manifest, records] = await inOrder([
+			readManifest(source, run),
+			readEvalRecords(source, run, stageFiles.get(manifestPath(run)) ?? new Set())
+		] as const);
+		return { manifest, records };
+	});
+	for (const [i, run] of manifests.entries()) {
+		const { manifest, records } = await reads(i);
 		const result = computeRunMetrics(manifest, records, {
 			partial: options.partial,
 			fileLabel: (file) => describePath(source, stageFilePath(run, file))
