@@ -46,12 +46,23 @@ afterAll(async () => {
 	await e?.close();
 });
 
+/**
+ * What a page reads after it mounts, drawn: the run's report with its intervals (Results' charts
+ * and tables come with it), its cases, its stored runs, the Run page's form.
+ */
+const READ: Record<string, string> = {
+	'/run': '[data-testid="run-id"]',
+	'/results': '[data-testid="ci-status"][data-status="ready"]',
+	'/inspect': '[data-testid="case-table"]',
+	'/bundles': '[data-testid="stored-runs"]'
+};
+
 /** Client-side navigation keeps the loaded dataset and the simulated choice. */
 async function open(page: Page, path: string, heading: string) {
 	if (path === '/no-such-page') await page.goto(`${e.url}${path}`);
 	else await visit(page, e.url, path);
 	await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-	// The Results page's charts and tables come once its report is made: wait for it to rest.
+	if (READ[path]) await page.locator(READ[path]).waitFor({ state: 'attached', timeout: 60_000 });
 	await settled(page);
 }
 

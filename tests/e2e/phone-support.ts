@@ -108,33 +108,19 @@ export async function tablesHidingMainColumn(page: Page): Promise<string[]> {
 }
 
 /**
- * Waits for the page to rest: 200 ms without a change to it (5 s at most), then two frames.
- * Charts and tables come after the heading, and a table that scrolls becomes a Tab stop at the
- * frame after it is laid out.
+ * Waits for the page shown to be ready: the layout marks `main[data-ready]` with the page's path
+ * once it has mounted, its `load` is done, the earlier dataset is read back and the fonts are in
+ * (and clears it while a navigation is under way); then two frames, for what a resize or the last
+ * change lays out (a table that scrolls becomes a Tab stop at the frame after its layout).
  */
 export async function settled(page: Page): Promise<void> {
+	await page.waitForFunction(
+		() => document.querySelector('main')?.dataset.ready === location.pathname,
+		null,
+		{ polling: 50 }
+	);
 	await page.evaluate(
-		() =>
-			new Promise<void>((ok) => {
-				let quiet: ReturnType<typeof setTimeout>;
-				const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => ok()));
-				const observer = new MutationObserver(() => {
-					clearTimeout(quiet);
-					quiet = setTimeout(done, 200);
-				});
-				let ended = false;
-				const done = () => {
-					if (ended) return;
-					ended = true;
-					observer.disconnect();
-					clearTimeout(quiet);
-					frames();
-				};
-				observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-				quiet = setTimeout(done, 200);
-				// A page that never rests is checked as it is after 5 s.
-				setTimeout(done, 5000);
-			})
+		() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok())))
 	);
 }
 

@@ -15,7 +15,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../fake-openai/server';
 import { readTree, writeOutputRoot, zipFiles } from '../fixtures/bundles/folder';
@@ -162,9 +162,22 @@ describe.each(['zh-CN', 'en'] as const)('every page at 390 px in %s', (locale) =
 		}
 	}
 
+	/** What a page draws once it has read that there is no run yet (the dataset or not). */
+	async function noRunsDrawn(page: Page, path: string) {
+		const drawn: Record<string, () => Promise<Locator>> = {
+			'/run': async () => page.getByTestId('run-id'),
+			'/results': async () => page.getByTestId('results-empty'),
+			'/inspect': async () =>
+				page.getByRole('heading', { name: await t('inspect', 'inspect_no_runs'), level: 2 }),
+			'/bundles': async () => page.getByTestId('no-runs')
+		};
+		await (await drawn[path]?.())?.waitFor();
+	}
+
 	async function everyPage(state: string) {
 		for (const path of PAGES) {
 			await visit(e.page, e.url, path);
+			await noRunsDrawn(e.page, path);
 			await check(e.page, state);
 		}
 	}

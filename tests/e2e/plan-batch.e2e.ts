@@ -288,6 +288,9 @@ describe('a run plan in batch mode on the Run page', () => {
 						.right
 			);
 			expect(wide).toBeLessThanOrEqual(PHONE.width + 1);
+			// Each run a block of labelled lines: no row of column heads above them.
+			const heads = page.getByTestId('plan-batch-progress').locator('thead');
+			expect(await heads.isVisible()).toBe(false);
 			await e.screenshot(`plan-batch-${locale}-390`, page.getByTestId('plan-batch-progress'));
 			await page.setViewportSize(LAPTOP);
 			await settled(page);
