@@ -133,16 +133,6 @@ const STATE = [
  */
 const OWN_RULES = [
 	{
-		// The request builder reads the controller's state; the controller never knows requests.
-		files: ['src/lib/state/run-controller.ts'],
-		patterns: [
-			rule(
-				'^(\\./|\\$lib/state/)run-request$',
-				'run-request builds on run-controller, never the other way.'
-			)
-		]
-	},
-	{
 		// Modules every page loads: the settings schema (zod) stays off each page's first load.
 		files: ['src/lib/state/settings.svelte.ts', 'src/lib/state/model-settings.ts'],
 		patterns: [
@@ -174,16 +164,15 @@ const boundaries = [
 	),
 	// Core's tests run in Node (files, fixtures, vitest) but still see core only of src/.
 	boundary(['src/lib/core/**/*.spec.ts'], [CORE_LAYERS, CORE_SVELTE, CORE_MESSAGES]),
-	boundary(
-		['src/lib/adapters/**'],
-		[
-			rule(
-				into('state', 'components', 'view', 'paraglide', 'cli', 'routes'),
-				'adapters import core and platform libraries only.'
-			),
-			rule(SVELTE, 'adapters know nothing of Svelte or SvelteKit.')
-		]
-	),
+	// Adapters hold the run worker's engine too (`adapters/workers/`): work starts through the
+	// session there as on every edge.
+	...edge('src/lib/adapters/**', [
+		rule(
+			into('state', 'components', 'view', 'paraglide', 'cli', 'routes'),
+			'adapters import core and platform libraries only.'
+		),
+		rule(SVELTE, 'adapters know nothing of Svelte or SvelteKit.')
+	]),
 	...edge('src/lib/view/**', [
 		rule(
 			into('state', 'components', 'adapters', 'cli', 'routes'),

@@ -1,7 +1,7 @@
 /**
  * Modules of `src/` import each other in one direction: no module reaches itself again through
  * its imports (static, dynamic or type-only, by a relative or `$lib/` path; specs aside). A pair
- * that needs each other's types shares a third module instead (e.g. `state/dataset-loader-types.ts`,
+ * that needs each other's types shares a third module instead (e.g. `adapters/workers/dataset-loader-types.ts`,
  * `core/record-names.ts` below `core/records.ts`).
  *
  * `PENDING` lists the cycles still to untangle, in files being edited elsewhere at the time the

@@ -121,6 +121,9 @@ const FORBIDDEN: Record<string, [code: string, reported: RegExp][]> = {
 		["import { runStages } from '../../lib/core/engine/run-stages';", /through the run session/],
 		["import { runBatch } from '../../lib/core/batch/rounds';", /through the run session/]
 	],
+	'src/lib/adapters/workers/probe.ts': [
+		["import { runAll } from '$lib/core/engine/run-all';", /through the run session/]
+	],
 	'src/lib/state/probe-run.ts': [
 		["import { rejudgeRun } from '$lib/core/engine/rejudge/rejudge';", /through the run session/]
 	],
@@ -128,11 +131,20 @@ const FORBIDDEN: Record<string, [code: string, reported: RegExp][]> = {
 		["import { runAll } from '$lib/core/engine/run-all';", /through the run session/]
 	],
 	// Single modules' own rules, beside their folder's.
-	'src/lib/state/run-controller.ts': [
-		["import { runRequest } from './run-request';", /never the other way/],
-		["import type { RunRequest } from '$lib/state/run-request';", /never the other way/],
-		["import Pick from '$lib/components/Pick.svelte';", /state never imports components/],
-		["import { runAll } from '$lib/core/engine/run-all';", /through the run session/]
+	// The run's controller (in the run worker) knows no page: the request builder builds on it.
+	'src/lib/adapters/workers/run-controller.ts': [
+		[
+			"import type { RunRequest } from '$lib/state/run-request';",
+			/adapters import core and platform/
+		],
+		["import { m } from '$lib/paraglide/messages';", /adapters import core and platform/]
+	],
+	// The run's control that pages render (snapshots, plans, batch views) is core.
+	'src/lib/core/control/run-snapshot.ts': [
+		[
+			"import type { RunRequest } from '$lib/adapters/workers/run-controller';",
+			/core imports core only/
+		]
 	],
 	'src/lib/state/settings.svelte.ts': [
 		["import { readStoredModelSettings } from './stored-settings';", /on demand/],
@@ -180,7 +192,7 @@ const ALLOWED: { path: string; code: string }[] = [
 	},
 	{
 		path: 'src/lib/state/run-request.ts',
-		code: "import { RunController } from './run-controller';\nimport * as z from 'zod';\nexport { RunController, z };"
+		code: "import { RunController } from '$lib/adapters/workers/run-controller';\nimport * as z from 'zod';\nexport { RunController, z };"
 	},
 	{
 		path: 'src/lib/state/probe.svelte.ts',

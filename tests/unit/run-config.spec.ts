@@ -26,7 +26,7 @@ import {
 	toStored
 } from '../../src/lib/state/model-settings';
 import { readStoredModelSettings } from '../../src/lib/state/stored-settings';
-import { readPlan } from '../../src/lib/state/run-plans';
+import { readPlan } from '../../src/lib/core/control/run-plans';
 
 const FLAGS: Record<SettingName, string> = {
 	temperature: '--temperature',

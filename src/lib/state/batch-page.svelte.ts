@@ -6,9 +6,9 @@
  * (provider) or offered again (files), never sent twice.
  */
 import { coreText } from './core-text.svelte';
-import type { BatchChoice } from './batch-view';
-import type { RunRequest } from './run-controller-types';
-import type { RunEngine } from './run-engine';
+import type { BatchChoice } from '$lib/core/control/batch-view';
+import type { RunRequest } from '$lib/adapters/workers/run-controller-types';
+import type { RunEngine } from '$lib/adapters/workers/run-engine';
 
 /**
  * After an upload: the answers saved (in which round, or for how many runs); that the files held

@@ -4,8 +4,8 @@
  * why the last fetch failed. One fetch per dataset head at a time.
  */
 import type { Case } from '$lib/core/dataset/types';
-import type { DatasetHead } from './dataset-load-protocol';
-import type { DatasetLoader } from './dataset-loader';
+import type { DatasetHead } from '$lib/adapters/workers/dataset-load-protocol';
+import type { DatasetLoader } from '$lib/adapters/workers/dataset-loader';
 
 export class CaseFetch {
 	/** Cases arriving on the page, or null. */

@@ -4,8 +4,8 @@
  */
 import type { loadDataset } from '$lib/core/dataset/load';
 import type { HistoryFields } from '$lib/core/dataset/types';
-import type { ProblemList, Progress } from './dataset-load-protocol';
-import type { DatasetLoader } from './dataset-loader';
+import type { ProblemList, Progress } from '$lib/adapters/workers/dataset-load-protocol';
+import type { DatasetLoader } from '$lib/adapters/workers/dataset-loader';
 import type { SavedDatasetStore } from './saved-dataset';
 
 /**

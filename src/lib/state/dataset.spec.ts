@@ -5,7 +5,8 @@ import type { loadDataset } from '$lib/core/dataset/load';
 import { coreTexts } from './core-text.svelte';
 import { DatasetState } from './dataset.svelte';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
-import { inThreadLoader } from './dataset-loader';
+import { inThreadLoader } from '$lib/adapters/workers/dataset-loader';
+import { LOAD_WORDS } from './worker-words';
 
 const encoder = new TextEncoder();
 const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value));
@@ -262,7 +263,7 @@ describe('DatasetState', () => {
 	});
 
 	it('keeps the dataset in use when the loader dies, and says to open the file again', async () => {
-		const inline = inThreadLoader();
+		const inline = inThreadLoader(LOAD_WORDS);
 		let dies = false;
 		const state = new DatasetState({
 			store: null,
@@ -282,7 +283,7 @@ describe('DatasetState', () => {
 	});
 
 	it('keeps the cases of a large dataset in the loader until asked, and lists them from there', async () => {
-		const inline = inThreadLoader({ eagerCases: 2 });
+		const inline = inThreadLoader(LOAD_WORDS, { eagerCases: 2 });
 		const released: number[] = [];
 		const state = new DatasetState({
 			store: null,

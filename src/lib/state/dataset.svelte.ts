@@ -15,19 +15,20 @@ import { Latest } from './latest';
 import type { Dataset } from '$lib/core/dataset/load';
 import type { CategoryMap, HistoryFields } from '$lib/core/dataset/types';
 import { m } from '$lib/paraglide/messages';
-import { queryCases, type CasePageQuery } from './case-filter';
+import { queryCases, type CasePageQuery } from '$lib/core/dataset/case-filter';
 import {
 	withCases,
 	type DatasetHead,
 	type LoadOutcome,
 	type ProblemList
-} from './dataset-load-protocol';
+} from '$lib/adapters/workers/dataset-load-protocol';
 import {
 	defaultDatasetLoader,
 	inThreadLoader,
 	type DatasetLoader,
 	type QueryOutcome
-} from './dataset-loader';
+} from '$lib/adapters/workers/dataset-loader';
+import { LOAD_WORDS } from './worker-words';
 import { openSavedDatasetStore, type SavedDatasetStore } from './saved-dataset';
 import { CategoryFile, errorMessage } from './category-file.svelte';
 import { saveOpenedFile } from './dataset-save';
@@ -122,7 +123,7 @@ export class DatasetState {
 	#fetch: typeof fetch | undefined;
 
 	constructor(deps: DatasetStateDeps = {}) {
-		this.#loader = deps.loader ?? inThreadLoader({ load: deps.load });
+		this.#loader = deps.loader ?? inThreadLoader(LOAD_WORDS, { load: deps.load });
 		this.#store = deps.store ?? null;
 		this.#fetch = deps.fetch;
 	}
@@ -392,5 +393,5 @@ export class DatasetState {
 /** The app's one dataset, remembered in IndexedDB ('lexpilot-datasets') when available. */
 export const datasetState = new DatasetState({
 	store: openSavedDatasetStore(),
-	loader: defaultDatasetLoader()
+	loader: defaultDatasetLoader(LOAD_WORDS)
 });

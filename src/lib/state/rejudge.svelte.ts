@@ -5,12 +5,12 @@
  */
 import type { RunKey } from '$lib/core/layout';
 import type { StageProgress } from '$lib/core/engine/types';
-import { browserClientFactory } from './browser-client';
+import { browserClientFactory } from '$lib/adapters/workers/browser-client';
 import { openSharedIdbStore } from './lazy-store';
 import { rejudgeClient, type RejudgeForm } from './rejudge-request';
 import type { RunSources } from './run-request';
-import type { RunError } from './run-controller';
-import { toRunError } from './run-snapshot';
+import type { RunError } from '$lib/adapters/workers/run-controller';
+import { toRunError } from '$lib/core/control/run-snapshot';
 
 /** A saved run that can be named as the source. */
 export interface RejudgeSource {

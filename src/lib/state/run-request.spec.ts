@@ -5,7 +5,7 @@ import type { Manifest } from '$lib/core/records';
 import { SETTING_LIMITS } from '$lib/core/run-config';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { defaultModelSettings, type ModelSettings } from './model-settings';
-import type { RunPlan } from './run-plans';
+import type { RunPlan } from '$lib/core/control/run-plans';
 import {
 	checkResume,
 	keysForManifest,

@@ -16,14 +16,19 @@ import { ROLES, type Role } from '$lib/core/record-names';
 import type { Manifest, Settings } from '$lib/core/records';
 import { OPERATIONAL_SETTINGS, SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
 import { m } from '$lib/paraglide/messages';
-import type { ClientHooks, ClientSpec, RunRequest } from './run-controller';
+import type {
+	ClientFactory,
+	ClientHooks,
+	ClientSpec,
+	RunRequest
+} from '$lib/adapters/workers/run-controller';
 import {
 	resolveEndpoints,
 	runIdentity,
 	settingsProblems,
 	type ModelSettings
 } from './model-settings';
-import type { RunPlan } from './run-plans';
+import type { RunPlan } from '$lib/core/control/run-plans';
 import { blockedPortProblems } from './blocked-port';
 
 /** What the Run form asks. */
@@ -41,9 +46,6 @@ export interface RunSources {
 	settings: ModelSettings;
 	pack: PromptPack;
 }
-
-/** Builds the model client of a run; the browser's loads the `openai` package on demand. */
-export type ClientFactory = (spec: ClientSpec) => RunRequest['makeClient'];
 
 /** Why `form` cannot start now, one sentence each naming what to change; empty when it can. */
 export function startProblems(sources: RunSources, form: RunForm): string[] {
@@ -239,4 +241,4 @@ export function resumeRequest(
 }
 
 /** Passed to `makeClient`; re-exported for the browser factory. */
-export type { ClientHooks, ClientSpec };
+export type { ClientFactory, ClientHooks, ClientSpec };

@@ -4,8 +4,8 @@ import type { Dataset } from '$lib/core/dataset/load';
 import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import { datasetState } from './dataset.svelte';
 import { defaultModelSettings } from './model-settings';
-import { idleSnapshot } from './run-controller';
-import { loadPlans } from './run-plans';
+import { idleSnapshot } from '$lib/adapters/workers/run-controller';
+import { loadPlans } from '$lib/core/control/run-plans';
 import { RunState } from './run.svelte';
 import { settingsState } from './settings.svelte';
 

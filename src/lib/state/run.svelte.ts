@@ -1,19 +1,16 @@
 /**
  * The Run page's state: the form (with what its run id already holds), the run in progress
  * (drawn at most once per frame and 4 times a second), the unfinished runs of this browser, and
- * storage use. The engine runs in a worker (`run-engine.ts`, `run.worker.ts`); see
- * `run-controller.ts` for why.
- *
+ * storage use. The engine runs in a worker (`adapters/workers/run-engine.ts`, `run.worker.ts`).
  * It is the one state class the Run page binds to; what it works out lives beside it: the form's
  * run and its check (`run-form.ts`), the readiness cards (`run-readiness.ts`), Start's problems
  * (`run-problems.ts`).
  */
 import type { IdbStore } from '$lib/adapters/idb-store';
 import { RUN_ALL_STAGES, type StageName } from '$lib/core/protocol';
-import type { RunKey } from '$lib/core/layout';
-import { modelDirName } from '$lib/core/layout';
+import { modelDirName, type RunKey } from '$lib/core/layout';
 import { appUpdate } from './app-update.svelte';
-import { browserClientFactory } from './browser-client';
+import { browserClientFactory } from '$lib/adapters/workers/browser-client';
 import { estimateCalls } from './call-estimate';
 import { cliCommands } from './cli-command';
 import { datasetState } from './dataset.svelte';
@@ -21,10 +18,10 @@ import { frameThrottle, spacedFrames, type Throttled } from './frame-throttle';
 import { PlanState } from './plan.svelte';
 import { promptsState } from './prompts.svelte';
 import { BatchPage } from './batch-page.svelte';
-import type { RunRequest } from './run-controller-types';
-import { browserRunEngine, type RunEngine } from './run-engine';
+import type { RunRequest } from '$lib/adapters/workers/run-controller-types';
+import { browserRunEngine, type RunEngine } from '$lib/adapters/workers/run-engine';
 import { runKey } from '$lib/core/names';
-import { loadPlans, removePlan } from './run-plans';
+import { loadPlans, removePlan } from '$lib/core/control/run-plans';
 import { firstFreeRunId, formCheckOf, parseLimit, stageTicks, type FormCheck } from './run-form';
 import { formProblems } from './run-problems';
 import { readinessNow } from './run-readiness';
@@ -36,11 +33,13 @@ import {
 	type RunSources
 } from './run-request';
 import { checkSavedRun, type SavedRun } from './saved-run';
-import { idleSnapshot, runOf, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
+import { idleSnapshot, runOf, toRunError } from '$lib/core/control/run-snapshot';
+import type { RunError, RunSnapshot } from '$lib/core/control/run-snapshot';
 import { browserStorage, settingsState } from './settings.svelte';
 import { storageUse } from './storage-use.svelte';
 import { listUnfinished, type UnfinishedRun } from './unfinished-runs';
 import { Latest } from './latest';
+import { RUN_WORDS } from './worker-words';
 
 export { parseLimit, type FormCheck } from './run-form';
 export type { Readiness } from './run-readiness';
@@ -184,7 +183,8 @@ export class RunState {
 		this.#engine = browserRunEngine({
 			plans: browserStorage,
 			onChange: () => this.#draw.request(),
-			store: () => this.store()
+			store: () => this.store(),
+			words: RUN_WORDS
 		});
 	}
 

@@ -11,9 +11,9 @@ import { modelDirName, type RunKey } from '$lib/core/layout';
 import type { Manifest } from '$lib/core/records';
 import type { ManifestDifference } from '$lib/core/store/resume';
 import type { CheckpointStore } from '$lib/core/store/types';
-import type { RunRequest } from './run-controller';
+import type { RunRequest } from '$lib/adapters/workers/run-controller';
 import { runKey } from '$lib/core/names';
-import { type RunPlan } from './run-plans';
+import { type RunPlan } from '$lib/core/control/run-plans';
 import { savedPerStage } from './unfinished-runs';
 import { onlyWhatDiffers } from './code-difference';
 

@@ -152,7 +152,7 @@ export class SettingsState {
 			// The simulated provider answers the test as it answers a run's calls, in this page.
 			const [{ testSimulatedConnection }, { SIMULATED_LATENCY_MS }] = await Promise.all([
 				import('$lib/core/simulated'),
-				import('./browser-client')
+				import('$lib/adapters/workers/browser-client')
 			]);
 			result = await testSimulatedConnection(role, this.identity.models[role], {
 				latencyMs: SIMULATED_LATENCY_MS

@@ -7,7 +7,7 @@ import { makeDataset } from '../../../tests/fixtures/engine/cases';
 import type { RunKey } from '$lib/core/layout';
 import type { StageFile } from '$lib/core/records';
 import type { CheckpointStore } from '$lib/core/store/types';
-import type { RunPlan } from './run-plans';
+import type { RunPlan } from '$lib/core/control/run-plans';
 import { listUnfinished } from './unfinished-runs';
 
 const MODELS = { evaluated: 'm', user: 'u', judge: 'j' };

@@ -11,7 +11,7 @@ import type { Manifest, StageFile } from '$lib/core/records';
 import { PAIRED_FILES } from '$lib/core/store/identity';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { runKey } from '$lib/core/names';
-import { type RunPlan } from './run-plans';
+import { type RunPlan } from '$lib/core/control/run-plans';
 
 export interface UnfinishedRun {
 	plan: RunPlan;

@@ -14,7 +14,7 @@ import { CheckpointError } from '../../../src/lib/core/errors';
 import { modelDirName, stageFilePath, type RunKey } from '../../../src/lib/core/layout';
 import type { StageFile } from '../../../src/lib/core/records';
 import { createSimulatedClient } from '../../../src/lib/core/simulated';
-import { toRunError } from '../../../src/lib/state/run-snapshot';
+import { toRunError } from '../../../src/lib/core/control/run-snapshot';
 import { makeDataset } from '../../fixtures/engine/cases';
 import { ALL_STAGES, ENDPOINTS, MODELS } from '../engine/harness';
 import { closeTestStores, fillStorageAt, openTestStore } from '../../support/idb';

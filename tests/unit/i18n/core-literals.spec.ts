@@ -63,6 +63,35 @@ const KEPT_ENGLISH: { file: string; starts: string; why: string }[] = [
 		file: 'src/lib/adapters/fs-store-write.ts',
 		starts: 'ENOSPC: no space left on device',
 		why: 'an OS-style ENOSPC error; it is always said as the coded `disk_full` (its code only)'
+	},
+	{
+		file: 'src/lib/core/control/run-plans.ts',
+		starts: 'not a valid run plan',
+		why: 'the run worker saves only plans it built from a checked request'
+	},
+	...['src/lib/adapters/workers/batch-run.ts', 'src/lib/adapters/workers/plan-runner.ts'].map(
+		(file) => ({
+			file,
+			starts: 'this store keeps no batch rounds',
+			why: "the run worker's store is the IdbStore, which keeps them"
+		})
+	),
+	...['src/lib/adapters/workers/run-controller.ts', 'src/lib/adapters/workers/run-engine.ts'].map(
+		(file) => ({
+			file,
+			starts: 'a run is already active in this page',
+			why: 'the Run page offers Start only while no run or plan is active'
+		})
+	),
+	{
+		file: 'src/lib/adapters/workers/run-controller.ts',
+		starts: 'a batch run needs its client spec',
+		why: 'the Run page builds every request with its client spec (`state/run-request.ts`)'
+	},
+	{
+		file: 'src/lib/adapters/workers/run-engine.ts',
+		starts: 'the run request carries no client spec',
+		why: 'the Run page builds every request with its client spec (`state/run-request.ts`)'
 	}
 ];
 

@@ -1,10 +1,10 @@
 /**
  * The Run page's calls and tokens by role: this start's, from its progress, and after a resume
- * the run's, which adds what the call log held before this start (`state/earlier-calls.ts`).
+ * the run's, which adds what the call log held before this start (`core/control/earlier-calls.ts`).
  */
 import type { RunSnapshot } from '$lib/core/engine/types';
 import { ROLES, type Role } from '$lib/core/record-names';
-import type { EarlierCalls, RoleCalls } from '$lib/state/earlier-calls';
+import type { EarlierCalls, RoleCalls } from '$lib/core/control/earlier-calls';
 
 export interface RoleCallRow {
 	role: Role;

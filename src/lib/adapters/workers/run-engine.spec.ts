@@ -4,14 +4,21 @@ import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { createSimulatedClient } from '$lib/core/simulated';
 import type { SessionSnapshot } from '$lib/core/session';
 import { MemoryStore } from '$lib/core/store/memory-store';
-import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { memoryStorage } from '../../../tests/support/memory-storage';
+import { makeDataset } from '../../../../tests/fixtures/engine/cases';
+import { memoryStorage } from '../../../../tests/support/memory-storage';
 import { RunController, type RunRequest } from './run-controller';
-import type { RpcPort, RpcReply, RpcRequest } from '$lib/adapters/worker-rpc';
+import type { RpcPort, RpcReply, RpcRequest, RpcWords } from '../worker-rpc';
 import { toWire, workerRunEngine } from './run-engine';
-import { loadPlans, type RunPlan } from './run-plans';
-import { idleSnapshot, runOf, type RunSnapshot } from './run-snapshot';
+import { loadPlans, type RunPlan } from '$lib/core/control/run-plans';
+import { idleSnapshot, runOf, type RunSnapshot } from '$lib/core/control/run-snapshot';
 import { snapshotPoster, type RunEvent } from './run-worker-protocol';
+
+/** The page's words for the worker client's failures, recognisable in a test. */
+const WORDS: RpcWords = {
+	stopped: (detail) => `stopped: ${detail}`,
+	unreadable: () => 'unreadable',
+	terminated: () => 'terminated'
+};
 
 const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
 const ENDPOINTS = {
@@ -140,7 +147,8 @@ describe('workerRunEngine', () => {
 		const engine = workerRunEngine(() => worker, {
 			plans: () => storage,
 			onChange: (s) => seen.push(s),
-			store: async () => new MemoryStore()
+			store: async () => new MemoryStore(),
+			words: WORDS
 		});
 		const run = engine.start(request());
 		engine.pause();
@@ -167,7 +175,8 @@ describe('workerRunEngine', () => {
 		const engine = workerRunEngine(() => worker, {
 			plans: () => storage,
 			onChange: () => {},
-			store: async () => store
+			store: async () => store,
+			words: WORDS
 		});
 		// The page's own client is never used: the handlers build theirs from the spec, as the worker does.
 		const makeClient = vi.fn(() => createSimulatedClient({ latencyMs: 0 }));
@@ -188,7 +197,8 @@ describe('workerRunEngine', () => {
 		const engine = workerRunEngine(null, {
 			plans: () => storage,
 			onChange: () => {},
-			store: async () => new MemoryStore()
+			store: async () => new MemoryStore(),
+			words: WORDS
 		});
 		const last = await engine.start(simulated({ limit: 1, stages: ['gen'] }));
 		expect(last.status, last.error?.message).toBe('done');
@@ -232,7 +242,8 @@ describe('workerRunEngine', () => {
 		const engine = workerRunEngine(null, {
 			plans: () => storage,
 			onChange: (s) => seen.push(s),
-			store: async () => new MemoryStore()
+			store: async () => new MemoryStore(),
+			words: WORDS
 		});
 		const last = await engine.start(request({ limit: 1, stages: ['gen'], batch: 'files' }));
 		expect(last.status, last.error?.message).toBe('waiting');
@@ -248,7 +259,8 @@ describe('workerRunEngine', () => {
 		const engine = workerRunEngine(() => worker, {
 			plans: () => memoryStorage(),
 			onChange: () => {},
-			store: async () => new MemoryStore()
+			store: async () => new MemoryStore(),
+			words: WORDS
 		});
 		const run = engine.start(request());
 		await posted(worker, 1);
@@ -256,7 +268,7 @@ describe('workerRunEngine', () => {
 		worker.fail('out of memory');
 		const last = await run;
 		expect(last.status).toBe('failed');
-		expect(last.error?.message).toMatch(/worker stopped: out of memory.*stay saved/);
+		expect(last.error?.message).toBe('stopped: out of memory');
 		expect(worker.terminated).toBe(true);
 	});
 });

@@ -7,8 +7,8 @@ import {
 	updatePlanStatus,
 	type RunPlan
 } from './run-plans';
-import { memoryStorage } from '../../../tests/support/memory-storage';
-import { coded } from '$lib/core/said';
+import { memoryStorage } from '../../../../tests/support/memory-storage';
+import { coded } from '../said';
 
 /** A storage holding `plans` as the run plans' entry, or nothing. */
 const storage = (plans?: string) =>

@@ -2,7 +2,7 @@
  * The browser's model clients. Both are loaded on demand: the `openai` package is the largest
  * dependency, and the first page the user opens must stay small.
  */
-import type { ClientFactory } from './run-request';
+import type { ClientFactory } from './run-controller-types';
 
 /**
  * Delay per simulated call, so a demo shows progress and concurrency as a real provider would.

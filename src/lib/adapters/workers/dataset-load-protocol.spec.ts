@@ -1,20 +1,15 @@
 /**
  * The dataset load protocol end to end: the worker side (dataset-load-handler.ts), the page side
- * (dataset-load-protocol.ts: receiver, loaders, texts) and the messages between them. One file
+ * (dataset-load-protocol.ts and dataset-loader.ts: receivers, loaders) and the messages between them. One file
  * because both sides are tested against the same recorded exchange (`exchange`) and the same
  * factory datasets: a message the worker posts is what the receiver must read.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { datasetBytes, validCase, validCases } from '../../../tests/fixtures/datasets/factory';
+import { datasetBytes, validCase, validCases } from '../../../../tests/fixtures/datasets/factory';
 import { loadDataset } from '$lib/core/dataset/load';
 import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
-import {
-	inThreadPort,
-	type RpcPort,
-	type RpcReply,
-	type RpcRequest
-} from '$lib/adapters/worker-rpc';
+import { inThreadPort, type RpcPort, type RpcReply, type RpcRequest } from '../worker-rpc';
 import {
 	capProblems,
 	chunkCases,
@@ -24,15 +19,23 @@ import {
 	type Kept
 } from './dataset-load-handler';
 import {
-	kindsText,
 	notShownByKind,
 	LoadReceiver,
-	progressText,
 	type LoadResponse,
+	type LoadWords,
 	type Progress,
 	type WorkerRequest
 } from './dataset-load-protocol';
 import { inThreadLoader, workerLoader } from './dataset-loader';
+
+/** The page's words, in a form each test can recognise. */
+const WORDS: LoadWords = {
+	notHeld: () => 'not held',
+	broken: (detail) => `broken${detail ? `: ${detail}` : ''}`,
+	stopped: (detail) => `stopped: ${detail}`,
+	unreadable: () => 'unreadable',
+	terminated: () => 'terminated'
+};
 
 /** Runs the worker's side and records every message with its transfer list. */
 async function exchange(bytes: Uint8Array, options: HandlerOptions = {}) {
@@ -68,7 +71,7 @@ describe('handleLoadRequest (the worker side)', () => {
 		expect(sent[head].transfer).toEqual([buffer]);
 		expect(sent.every((s) => s.message.id === 7)).toBe(true);
 
-		const receiver = new LoadReceiver();
+		const receiver = new LoadReceiver(WORDS);
 		let outcome = null;
 		for (const { message } of sent) outcome ??= receiver.accept(message);
 		const expected = await loadDataset(bytes, { fileName: 'x.json' });
@@ -169,7 +172,7 @@ describe('chunkCases', () => {
 describe('LoadReceiver', () => {
 	it('reports receiving progress and refuses chunks out of order', () => {
 		const progress: Progress[] = [];
-		const receiver = new LoadReceiver((p) => progress.push(p));
+		const receiver = new LoadReceiver(WORDS, (p) => progress.push(p));
 		const head = {
 			sha256: 'x',
 			historyFields: { complete: 'a', underspecified: 'b' },
@@ -200,7 +203,7 @@ describe('the loader in this thread, with structured cloning', () => {
 		const bytes = datasetBytes([validCase(1), validCase(2)]);
 		const original = bytes.slice();
 		const progress: Progress[] = [];
-		const outcome = await inThreadLoader().load(bytes, {}, (p) => progress.push(p));
+		const outcome = await inThreadLoader(WORDS).load(bytes, {}, (p) => progress.push(p));
 		// Transferred, not copied: the caller's view is detached.
 		expect(bytes.byteLength).toBe(0);
 		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
@@ -248,7 +251,7 @@ describe('workerLoader', () => {
 			const w = new FakeWorker(true);
 			workers.push(w);
 			return w;
-		});
+		}, WORDS);
 		expect((await loader.load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
 		workers[0].answer = false;
 		const stuck = loader.load(datasetBytes([validCase(1)]), {});
@@ -258,7 +261,7 @@ describe('workerLoader', () => {
 		expect(failed).toEqual({
 			kind: 'failed',
 			bytes: null,
-			message: expect.stringContaining('the validation worker stopped: Out of memory')
+			message: 'stopped: Out of memory'
 		});
 		expect(workers[0].terminated).toBe(true);
 
@@ -282,7 +285,7 @@ describe('a large dataset (more cases than eagerCases)', () => {
 			const w = new FakeWorker(true, 4);
 			workers.push(w);
 			return w;
-		});
+		}, WORDS);
 		const outcome = await loader.load(bytes, {});
 		if (outcome.kind !== 'valid') throw new Error(`expected valid, got ${outcome.kind}`);
 		expect(outcome.dataset).toBeNull();
@@ -316,7 +319,7 @@ describe('a large dataset (more cases than eagerCases)', () => {
 		expect(small.kind === 'valid' && small.dataset?.cases.length).toBe(1);
 		expect(workers[0].kept.current).toBeNull();
 		const gone = await loader.query(outcome.handle, { limit: 1, selected: null });
-		expect(gone).toEqual({ ok: false, message: expect.stringContaining('open the file again') });
+		expect(gone).toEqual({ ok: false, message: 'not held' });
 	});
 });
 
@@ -327,7 +330,7 @@ describe('release', () => {
 			const w = new FakeWorker(true, 4);
 			workers.push(w);
 			return w;
-		});
+		}, WORDS);
 		loader.release(1);
 		expect(workers).toHaveLength(0);
 
@@ -341,7 +344,7 @@ describe('release', () => {
 
 		loader.release(outcome.handle);
 		const gone = await loader.query(outcome.handle, query);
-		expect(gone).toEqual({ ok: false, message: expect.stringContaining('open the file again') });
+		expect(gone).toEqual({ ok: false, message: 'not held' });
 		expect(workers[0].kept.current).toBeNull();
 		expect(workers[0].requests.filter((r) => r.type === 'release').map((r) => r.handle)).toEqual([
 			outcome.handle + 1,
@@ -350,7 +353,7 @@ describe('release', () => {
 	});
 });
 
-describe('notShownByKind and kindsText', () => {
+describe('notShownByKind', () => {
 	it('counts unshown sent items and omitted ones together', () => {
 		const list = capProblems(
 			[problemIn('a'), problemIn('b'), problemIn('b'), problemIn('c'), problemIn('b')],
@@ -360,26 +363,10 @@ describe('notShownByKind and kindsText', () => {
 			{ kind: 'b', count: 3 },
 			{ kind: 'c', count: 1 }
 		]);
-		expect(kindsText(notShownByKind(list, 1))).toBe('3 × b, 1 × c');
 		expect(notShownByKind(list, 5)).toEqual([
 			{ kind: 'b', count: 1 },
 			{ kind: 'c', count: 1 }
 		]);
-	});
-});
-
-describe('progressText', () => {
-	it('names the phase with bytes or cases', () => {
-		expect(progressText(null)).toBe('starting…');
-		expect(progressText({ phase: 'reading', done: 12_345_678, total: 59_000_000 })).toBe(
-			'reading the file: 12.3 of 59.0 MB'
-		);
-		expect(progressText({ phase: 'checking', done: 120_000, total: 200_000 })).toBe(
-			'checking cases: 120,000 of 200,000'
-		);
-		expect(progressText({ phase: 'receiving', done: 2000, total: 200_000 })).toBe(
-			'preparing cases: 2,000 of 200,000'
-		);
 	});
 });
 
@@ -394,7 +381,7 @@ describe('a Blob source', () => {
 		const head = sent.find((s) => s.message.type === 'valid')!;
 		expect(head.transfer).toEqual([]);
 		expect(head.message).toEqual(expect.objectContaining({ bytes: null }));
-		const outcome = await inThreadLoader().load(new Blob([bytes]), {});
+		const outcome = await inThreadLoader(WORDS).load(new Blob([bytes]), {});
 		expect(outcome).toEqual(expect.objectContaining({ kind: 'valid', bytes: null }));
 	});
 });
@@ -404,10 +391,12 @@ describe('workerLoader when no worker can start', () => {
 		const refuse = () => {
 			throw new Error('blocked by CSP');
 		};
-		expect((await workerLoader(refuse).load(datasetBytes([validCase(1)]), {})).kind).toBe('valid');
+		expect((await workerLoader(refuse, WORDS).load(datasetBytes([validCase(1)]), {})).kind).toBe(
+			'valid'
+		);
 		// A worker whose script the host blocks fails before it answers: the same.
 		const blocked = new FakeWorker(false);
-		const loader = workerLoader(() => blocked);
+		const loader = workerLoader(() => blocked, WORDS);
 		const pending = loader.load(datasetBytes([validCase(1)]), {});
 		await vi.waitFor(() => expect(blocked.requests).toHaveLength(1));
 		blocked.onerror?.({ message: '' } as ErrorEvent);

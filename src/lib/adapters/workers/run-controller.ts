@@ -24,20 +24,20 @@ import type { CoreText } from '$lib/core/said';
 import { openSession, type RunMode, type Session, type SessionSnapshot } from '$lib/core/session';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import { BatchRunner, batchOptions, runInputs } from './batch-run';
-import { earlierCalls } from './earlier-calls';
+import { earlierCalls } from '$lib/core/control/earlier-calls';
 import type { RunControllerOptions, RunRequest } from './run-controller-types';
 import type { BatchOutputFile } from './batch-run';
-import { planBook, type PlanBook, type PlanStatus } from './run-plans';
+import { planBook, type PlanBook, type PlanStatus } from '$lib/core/control/run-plans';
 import {
 	idleSnapshot,
 	toRunError,
 	type PauseSpan,
 	type RetryNote,
 	type RunSnapshot
-} from './run-snapshot';
+} from '$lib/core/control/run-snapshot';
 
 export * from './run-controller-types';
-export * from './run-snapshot';
+export * from '$lib/core/control/run-snapshot';
 
 const MAX_RETRY_NOTES = 20;
 

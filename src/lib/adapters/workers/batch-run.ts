@@ -15,11 +15,11 @@ import { isBatchStore } from '$lib/core/batch/store';
 import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunMode, RunOutcome } from '$lib/core/session';
-import { cancelOpenRound } from './batch-cancel';
-import { browserSender, inputList, type BatchInputs } from './batch-senders';
+import { cancelOpenRound } from '$lib/core/control/batch-cancel';
+import { browserSender, inputList, type BatchInputs } from '$lib/core/control/batch-senders';
 import type { RunRequest } from './run-controller-types';
-import { BatchCardFeed } from './batch-card';
-import type { BatchCard } from './batch-view';
+import { BatchCardFeed } from '$lib/core/control/batch-card';
+import type { BatchCard } from '$lib/core/control/batch-view';
 
 /**
  * An output file uploaded for a files round: its name as given and the file itself (a `File` is

@@ -4,9 +4,8 @@
  * very same handlers (`dataset-load-handler.ts`), both called through `worker-rpc`. The replies
  * of a request are read by the protocol's receivers (`dataset-load-protocol.ts`).
  */
-import type { RpcClient, RpcPort } from '$lib/adapters/worker-rpc';
-import { m } from '$lib/paraglide/messages';
-import { errorMessage } from './category-file.svelte';
+import type { RpcClient, RpcPort } from '../worker-rpc';
+import { messageOf } from '$lib/core/engine/run-errors';
 import type { HandlerOptions } from './dataset-load-handler';
 import type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader-types';
 import {
@@ -15,17 +14,11 @@ import {
 	LoadReceiver,
 	ownBuffer,
 	type DatasetApi,
-	type LoadOutcome
+	type LoadOutcome,
+	type LoadWords
 } from './dataset-load-protocol';
 
 export type { CasesOutcome, DatasetLoader, QueryOutcome } from './dataset-loader-types';
-
-const WORDS = {
-	stopped: (detail: string) =>
-		detail ? m.dataset_worker_stopped_detail({ detail }) : m.dataset_worker_stopped(),
-	unreadable: () => m.dataset_worker_unreadable(),
-	terminated: () => m.dataset_worker_stopped()
-};
 
 /** Makes the client on first use: the page's first load carries no worker code. */
 type MakeClient = () => Promise<RpcClient<DatasetApi>>;
@@ -35,7 +28,7 @@ type MakeClient = () => Promise<RpcClient<DatasetApi>>;
  * pending loads with a message and is replaced on the next load; those loads' bytes are lost
  * with it, which the outcome says (`bytes: null`).
  */
-function datasetLoader(make: MakeClient): DatasetLoader {
+function datasetLoader(make: MakeClient, words: LoadWords): DatasetLoader {
 	let nextId = 1;
 	let made: RpcClient<DatasetApi> | null = null;
 	let making: Promise<RpcClient<DatasetApi>> | null = null;
@@ -44,7 +37,7 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 		async load(source, options, onProgress) {
 			const id = nextId++;
 			const sent = source instanceof Uint8Array ? ownBuffer(source) : source;
-			const receiver = new LoadReceiver(onProgress);
+			const receiver = new LoadReceiver(words, onProgress);
 			let outcome: LoadOutcome | null = null;
 			try {
 				await (
@@ -58,12 +51,12 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 					}
 				);
 			} catch (e) {
-				return { kind: 'failed', bytes: null, message: errorMessage(e) };
+				return { kind: 'failed', bytes: null, message: messageOf(e) };
 			}
-			return outcome ?? { kind: 'failed', bytes: null, message: m.dataset_worker_broken() };
+			return outcome ?? { kind: 'failed', bytes: null, message: words.broken() };
 		},
 		async cases(handle, total, onProgress) {
-			const receiver = new CasesReceiver(total, onProgress);
+			const receiver = new CasesReceiver(total, words, onProgress);
 			let outcome: CasesOutcome | null = null;
 			try {
 				await (
@@ -74,9 +67,9 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 					{ onEvent: (message) => void (outcome ??= receiver.accept(message)) }
 				);
 			} catch (e) {
-				return { ok: false, message: errorMessage(e) };
+				return { ok: false, message: messageOf(e) };
 			}
-			return outcome ?? { ok: false, message: m.dataset_worker_broken() };
+			return outcome ?? { ok: false, message: words.broken() };
 		},
 		async query(handle, query) {
 			let outcome: QueryOutcome | null = null;
@@ -92,14 +85,14 @@ function datasetLoader(make: MakeClient): DatasetLoader {
 								message.type === 'query-result'
 									? { ok: true, page: message.page }
 									: message.type === 'failed'
-										? { ok: false, message: failureText(message) }
-										: { ok: false, message: m.dataset_worker_broken() })
+										? { ok: false, message: failureText(message, words) }
+										: { ok: false, message: words.broken() })
 					}
 				);
 			} catch (e) {
-				return { ok: false, message: errorMessage(e) };
+				return { ok: false, message: messageOf(e) };
 			}
-			return outcome ?? { ok: false, message: m.dataset_worker_broken() };
+			return outcome ?? { ok: false, message: words.broken() };
 		},
 		release(handle) {
 			// No worker, nothing kept: a new one is not started for this.
@@ -114,33 +107,45 @@ function datasetLoader(make: MakeClient): DatasetLoader {
  * loaded on first use, as its fallback: they carry the whole validator, which the worker has and
  * the page needs only when no worker can run (or in Node tests).
  */
-function clientOf(spawn: (() => RpcPort) | null, options: HandlerOptions): MakeClient {
+function clientOf(
+	spawn: (() => RpcPort) | null,
+	words: LoadWords,
+	options: HandlerOptions
+): MakeClient {
 	return async () => {
-		const { RpcClient, inThreadPort } = await import('$lib/adapters/worker-rpc');
+		const { RpcClient, inThreadPort } = await import('../worker-rpc');
 		const inThread = () =>
 			inThreadPort(async () => (await import('./dataset-load-handler')).datasetHandlers(options));
-		return new RpcClient<DatasetApi>(spawn, inThread, WORDS);
+		return new RpcClient<DatasetApi>(spawn, inThread, words);
 	};
 }
 
-/** A loader in this thread (Node, or a test's options such as a smaller `eagerCases`). */
-export function inThreadLoader(options: HandlerOptions = {}): DatasetLoader {
-	return datasetLoader(clientOf(null, options));
+/**
+ * A loader in this thread (Node, or a test's options such as a smaller `eagerCases`); its own
+ * failures in `words`.
+ */
+export function inThreadLoader(words: LoadWords, options: HandlerOptions = {}): DatasetLoader {
+	return datasetLoader(clientOf(null, words, options), words);
 }
 
 /** A loader over the worker `spawn` makes, in this thread when none can run. */
-export function workerLoader(spawn: () => RpcPort, options: HandlerOptions = {}): DatasetLoader {
-	return datasetLoader(clientOf(spawn, options));
+export function workerLoader(
+	spawn: () => RpcPort,
+	words: LoadWords,
+	options: HandlerOptions = {}
+): DatasetLoader {
+	return datasetLoader(clientOf(spawn, words, options), words);
 }
 
 /** The browser's loader: the module worker when `Worker` exists, else this thread. */
-export function defaultDatasetLoader(): DatasetLoader {
-	if (typeof Worker === 'undefined') return inThreadLoader();
+export function defaultDatasetLoader(words: LoadWords): DatasetLoader {
+	if (typeof Worker === 'undefined') return inThreadLoader(words);
 	return workerLoader(
 		() =>
 			new Worker(new URL('./dataset.worker.ts', import.meta.url), {
 				type: 'module',
 				name: 'dataset-validation'
-			}) as RpcPort
+			}) as RpcPort,
+		words
 	);
 }

@@ -5,14 +5,13 @@
  * slows down while its tab is hidden, and the page may stutter at hundreds of cases). Either way
  * the page sees one `RunEngine`.
  */
-import type { RpcClient, RpcPort } from '$lib/adapters/worker-rpc';
+import type { RpcClient, RpcPort, RpcWords } from '../worker-rpc';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { SessionSnapshot } from '$lib/core/session';
-import { m } from '$lib/paraglide/messages';
 import type { PlanEnd, PlanRequest } from './plan-runner';
 import type { RunRequest } from './run-controller';
-import { planBook, type PlanStorage } from './run-plans';
-import { idleSnapshot, toRunError, type RunSnapshot } from './run-snapshot';
+import { planBook, type PlanStorage } from '$lib/core/control/run-plans';
+import { idleSnapshot, toRunError, type RunSnapshot } from '$lib/core/control/run-snapshot';
 import type { BatchOutputFile } from './batch-run';
 import type { BatchReply, RunApi, RunEvent, WireRequest } from './run-worker-protocol';
 
@@ -53,6 +52,8 @@ export interface RunEngineOptions {
 	onChange: (snapshot: RunSnapshot) => void;
 	/** The store of the handlers when they run in this thread. */
 	store: () => Promise<CheckpointStore>;
+	/** The worker client's own failures, in the page's language. */
+	words: RpcWords;
 }
 
 /** Plain copies: the pages' state may hold proxies, which `postMessage` cannot clone. */
@@ -86,13 +87,6 @@ export function toWire(request: RunRequest): WireRequest {
 	};
 }
 
-const WORDS = {
-	stopped: (detail: string) =>
-		detail ? m.run_worker_stopped_detail({ detail }) : m.run_worker_stopped(),
-	unreadable: () => m.run_worker_unreadable(),
-	terminated: () => m.run_worker_stopped()
-};
-
 /**
  * An engine over the worker `spawn` makes (null: none can run), started at the first call. A
  * worker that cannot start (it fails before its first reply) hands its calls to the same handlers
@@ -109,7 +103,7 @@ export function workerRunEngine(
 	/** The client, made on first use: the page's first load carries no worker code. */
 	let client: Promise<RpcClient<RunApi>> | null = null;
 	const rpc = () =>
-		(client ??= import('$lib/adapters/worker-rpc').then(
+		(client ??= import('../worker-rpc').then(
 			({ RpcClient, inThreadPort }) =>
 				new RpcClient<RunApi>(
 					spawn,
@@ -118,7 +112,7 @@ export function workerRunEngine(
 						inThreadPort(async () =>
 							(await import('./run-worker-protocol')).runHandlers(options.store)
 						),
-					WORDS
+					options.words
 				)
 		));
 	const show = (next: RunSnapshot) => {

@@ -3,8 +3,8 @@
  * it changes, the waiting round's input files, and the longest chain of dependent calls so far,
  * read again from the saved answers only when a round has been answered (not at every poll).
  */
-import { longestChain } from '$lib/core/batch/chain';
-import type { BatchSendMode, BatchState, SavedBatchAnswer } from '$lib/core/batch/store';
+import { longestChain } from '../batch/chain';
+import type { BatchSendMode, BatchState, SavedBatchAnswer } from '../batch/store';
 import { batchView, type BatchCard, type BatchView } from './batch-view';
 
 export class BatchCardFeed {

@@ -20,11 +20,10 @@
  * problems would cost more to send than to find, and nobody reads past the first screens.
  */
 // Types only: the page's side must not pull the validator into every page's JavaScript.
-import { formatCount } from '$lib/core/report/format';
 import type { Dataset, DatasetProblem, LoadOptions, LoadProgress } from '$lib/core/dataset/load';
 import type { Case, HistoryFields } from '$lib/core/dataset/types';
-import { m } from '$lib/paraglide/messages';
-import type { CasePageQuery, CaseQueryPage } from './case-filter';
+import type { RpcWords } from '../worker-rpc';
+import type { CasePageQuery, CaseQueryPage } from '$lib/core/dataset/case-filter';
 
 /**
  * Datasets of up to this many cases are handed to the page whole with their head; larger
@@ -116,9 +115,23 @@ export type LoadResponse =
 /** Failures of the worker's own (not the core's): the page words them, in the reader's language. */
 export type WorkerFailure = 'not_held';
 
-/** A `failed` reply as the page shows it: its code said in the interface language, else its message. */
-export function failureText(message: { message: string; code?: WorkerFailure }): string {
-	return message.code === 'not_held' ? m.dataset_worker_not_held() : message.message;
+/**
+ * The page's words for the protocol's own failures, in the interface language (the page gives
+ * them: `state/dataset-words.ts`), besides the worker client's.
+ */
+export interface LoadWords extends RpcWords {
+	/** The worker no longer holds the dataset a request names. */
+	notHeld(): string;
+	/** The worker's replies broke the protocol (`detail`: how, when known). */
+	broken(detail?: string): string;
+}
+
+/** A `failed` reply as the page shows it: its code in the page's words, else its message. */
+export function failureText(
+	message: { message: string; code?: WorkerFailure },
+	words: LoadWords
+): string {
+	return message.code === 'not_held' ? words.notHeld() : message.message;
 }
 
 /**
@@ -161,7 +174,10 @@ export class LoadReceiver {
 	#bytes: Uint8Array | null = null;
 	#cases: Case[] = [];
 
-	constructor(private readonly onProgress: (progress: Progress) => void = () => {}) {}
+	constructor(
+		private readonly words: LoadWords,
+		private readonly onProgress: (progress: Progress) => void = () => {}
+	) {}
 
 	accept(message: LoadResponse): LoadOutcome | null {
 		switch (message.type) {
@@ -172,7 +188,7 @@ export class LoadReceiver {
 				return {
 					kind: 'failed',
 					bytes: message.bytes ? new Uint8Array(message.bytes) : null,
-					message: failureText(message)
+					message: failureText(message, this.words)
 				};
 			case 'invalid':
 				return {
@@ -225,7 +241,7 @@ export class LoadReceiver {
 		return {
 			kind: 'failed',
 			bytes: this.#bytes,
-			message: m.dataset_worker_broken_detail({ detail: text })
+			message: this.words.broken(text)
 		};
 	}
 }
@@ -246,15 +262,16 @@ export class CasesReceiver {
 
 	constructor(
 		private readonly total: number,
+		private readonly words: LoadWords,
 		private readonly onProgress: (progress: Progress) => void = () => {}
 	) {}
 
 	accept(
 		message: LoadResponse
 	): { ok: true; cases: Case[] } | { ok: false; message: string } | null {
-		if (message.type === 'failed') return { ok: false, message: failureText(message) };
+		if (message.type === 'failed') return { ok: false, message: failureText(message, this.words) };
 		if (message.type !== 'cases' || message.from !== this.#cases.length) {
-			return { ok: false, message: m.dataset_worker_broken() };
+			return { ok: false, message: this.words.broken() };
 		}
 		for (const c of message.cases) this.#cases.push(c);
 		this.onProgress({ phase: 'receiving', done: this.#cases.length, total: this.total });
@@ -291,36 +308,4 @@ export function notShownByKind(
 	return [...counts]
 		.map(([kind, count]) => ({ kind, count }))
 		.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
-}
-
-/**
- * "3 × result_dict, 1 × file" (kinds are field names from the core, at most the first 8), in
- * the interface language.
- */
-export function kindsText(kinds: Array<{ kind: string; count: number }>): string {
-	const head = kinds.slice(0, 8).map((k) => `${formatCount(k.count)} × ${k.kind}`);
-	const rest = kinds.length - head.length;
-	return rest > 0 ? m.dataset_kinds_rest({ list: head.join(', '), count: rest }) : head.join(', ');
-}
-
-const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-
-/**
- * One line saying how far a load has got, e.g. "reading the file: 12.3 of 59.0 MB", in the
- * interface language.
- */
-export function progressText(progress: Progress | null): string {
-	if (!progress) return m.dataset_progress_starting();
-	const { done, total } = progress;
-	switch (progress.phase) {
-		case 'reading':
-			return m.dataset_progress_reading({ done: mb(done), total: mb(total) });
-		case 'checking':
-			return m.dataset_progress_checking({ done: formatCount(done), total: formatCount(total) });
-		case 'receiving':
-			return m.dataset_progress_receiving({
-				done: formatCount(done),
-				total: formatCount(total)
-			});
-	}
 }

@@ -1,6 +1,6 @@
 /** Which cases the case browser lists for a search text and a class filter. */
-import { classOf } from '$lib/core/dataset/categories';
-import type { Case, CategoryMap } from '$lib/core/dataset/types';
+import { classOf } from './categories';
+import type { Case, CategoryMap } from './types';
 
 /** A case browser query. */
 export interface CaseQuery {

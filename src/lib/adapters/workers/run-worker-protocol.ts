@@ -17,9 +17,14 @@ import { browserClientFactory } from './browser-client';
 import type { BatchOutputFile } from './batch-run';
 import { PlanRunner, type PlanEnd, type PlanRequest } from './plan-runner';
 import { RunController, type RunRequest } from './run-controller';
-import type { PlanBook, RunPlan } from './run-plans';
-import type { ClientFactory, ClientSpec } from './run-request';
-import { idleSnapshot, toRunError, type RunError, type RunSnapshot } from './run-snapshot';
+import type { PlanBook, RunPlan } from '$lib/core/control/run-plans';
+import type { ClientFactory, ClientSpec } from './run-controller-types';
+import {
+	idleSnapshot,
+	toRunError,
+	type RunError,
+	type RunSnapshot
+} from '$lib/core/control/run-snapshot';
 
 /** A `RunRequest` without its client: the handlers build the client again from `clientSpec`. */
 export type WireRequest = Omit<RunRequest, 'makeClient' | 'clientSpec' | 'dataset'> & {

@@ -4,10 +4,10 @@
  * them (its progress counts only what this start did). Read once, under the run's lock and before
  * the engine writes, so no line of this start is in it.
  */
-import { callTotals } from '$lib/core/calls/totals';
-import { isCallLog } from '$lib/core/calls/types';
-import type { RunKey } from '$lib/core/layout';
-import { ROLES, type Role } from '$lib/core/record-names';
+import { callTotals } from '../calls/totals';
+import { isCallLog } from '../calls/types';
+import type { RunKey } from '../layout';
+import { ROLES, type Role } from '../record-names';
 
 /** Answered calls and tokens of one role. */
 export interface RoleCalls {

@@ -7,8 +7,8 @@
 import { loadDataset, type Dataset, type DatasetProblem } from '$lib/core/dataset/load';
 import { MAX_LISTED_PROBLEMS } from '$lib/core/dataset/problems';
 import type { Case } from '$lib/core/dataset/types';
-import type { RpcHandlers } from '$lib/adapters/worker-rpc';
-import { queryCases } from './case-filter';
+import type { RpcHandlers } from '../worker-rpc';
+import { queryCases } from '$lib/core/dataset/case-filter';
 import {
 	type DatasetApi,
 	EAGER_CASES,

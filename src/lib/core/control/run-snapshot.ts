@@ -8,13 +8,13 @@ import type {
 	RunStageCounts,
 	StageName,
 	StageProgress
-} from '$lib/core/engine/types';
-import { ModelCallError, RunLockedError, saidOf } from '$lib/core/errors';
-import type { RunKey } from '$lib/core/layout';
-import type { CoreText } from '$lib/core/said';
-import type { Role } from '$lib/core/records';
+} from '../engine/types';
+import { ModelCallError, RunLockedError, saidOf } from '../errors';
+import type { RunKey } from '../layout';
+import type { CoreText } from '../said';
+import type { Role } from '../records';
 import type { BatchCard } from './batch-view';
-import type { SessionSnapshot, SessionStatus } from '$lib/core/session/tracker';
+import type { SessionSnapshot, SessionStatus } from '../session/tracker';
 import type { EarlierCalls } from './earlier-calls';
 
 /** Before the session opens (`idle`, `starting`), then the session's own status. */

@@ -11,6 +11,8 @@
  * saved. Starting the same plan again resumes every run where it stopped.
  */
 import type { Prices } from '$lib/core/calls/cost';
+import { UsageError } from '$lib/core/errors';
+import { coded } from '$lib/core/said';
 import { importPlanBatchOutputs, type ImportResult } from '$lib/core/batch/import';
 import type { BatchRunOptions } from '$lib/core/batch/rounds';
 import {
@@ -37,9 +39,9 @@ import { withHeldLock } from '$lib/core/store/held-lock';
 import type { CheckpointStore } from '$lib/core/store/types';
 import { outputFiles } from './batch-run';
 import type { BatchOutputFile } from './batch-run';
-import { cancelOpenRound } from './batch-cancel';
-import { browserSender, inputList, type BatchInputs } from './batch-senders';
-import type { BatchView } from './batch-view';
+import { cancelOpenRound } from '$lib/core/control/batch-cancel';
+import { browserSender, inputList, type BatchInputs } from '$lib/core/control/batch-senders';
+import type { BatchView } from '$lib/core/control/batch-view';
 import { SIMULATED_LATENCY_MS } from './browser-client';
 
 /** Everything a plan needs, as plain data (it crosses to the worker by `postMessage`). */
@@ -268,7 +270,7 @@ export class PlanRunner {
 	async importOutputs(files: readonly BatchOutputFile[]): Promise<ImportResult[]> {
 		const store = this.#store;
 		const members = this.#members;
-		if (!store) throw new Error('no plan in batch mode has run in this page');
+		if (!store) throw new UsageError([coded('batch_no_plan_here', {})]);
 		const got = await underLocks(
 			store,
 			members.map((m) => m.run),

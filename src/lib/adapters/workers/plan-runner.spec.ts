@@ -7,14 +7,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlanSpec } from '$lib/core/engine/plan';
+import { saidOf } from '$lib/core/errors';
 import { DEFAULT_PROMPT_PACK } from '$lib/core/prompts';
 import { DEFAULT_SETTINGS } from '$lib/core/records';
 import { MemoryStore } from '$lib/core/store/memory-store';
-import { simulatedScript } from '../../../tests/engine/simulated-script';
-import { byTask } from '../../../tests/fake-openai/by-task';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../tests/fake-openai/server';
-import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { answerRound } from '../../../tests/unit/batch/round-files';
+import { simulatedScript } from '../../../../tests/engine/simulated-script';
+import { byTask } from '../../../../tests/fake-openai/by-task';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fake-openai/server';
+import { makeDataset } from '../../../../tests/fixtures/engine/cases';
+import { answerRound } from '../../../../tests/unit/batch/round-files';
 import type { SessionSnapshot } from '$lib/core/session';
 import { PlanRunner, type PlanRequest } from './plan-runner';
 
@@ -64,6 +65,12 @@ function input(baseURL: string, batch?: PlanRequest['batch']): PlanRequest {
 }
 
 describe('a plan in batch mode on the Run page', () => {
+	it('files: an upload with no plan run here is refused in a coded text the page says in its language', async () => {
+		const refused = await new PlanRunner().importOutputs([]).catch((e: unknown) => e);
+		expect(saidOf(refused)?.map((t) => t.code)).toEqual(['batch_no_plan_here']);
+		expect((refused as Error).message).toBe('no plan in batch mode has run in this page');
+	});
+
 	it('files: every run waits with its own inputs; one import answers them all, to the end', async () => {
 		const cluster = await serve();
 		const store = new MemoryStore();

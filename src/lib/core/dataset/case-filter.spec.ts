@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Case } from '$lib/core/dataset/types';
+import type { Case } from './types';
 import { queryCases } from './case-filter';
 
 function makeCase(index: number, case_number: string, cause_of_action: string): Case {

@@ -17,9 +17,9 @@ import { createSimulatedClient } from '$lib/core/simulated';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunKey } from '$lib/core/layout';
-import { makeDataset } from '../../../tests/fixtures/engine/cases';
-import { memoryStorage } from '../../../tests/support/memory-storage';
-import { loadPlans } from './run-plans';
+import { makeDataset } from '../../../../tests/fixtures/engine/cases';
+import { memoryStorage } from '../../../../tests/support/memory-storage';
+import { loadPlans } from '$lib/core/control/run-plans';
 import {
 	RunController,
 	runOf,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingRequest } from '$lib/core/batch/client';
-import type { BatchRound } from '$lib/core/batch/store';
+import type { PendingRequest } from '../batch/client';
+import type { BatchRound } from '../batch/store';
 import { downloadSender, type BatchInputs } from './batch-senders';
 import { batchView, readBatchChoice } from './batch-view';
 import { readPlan } from './run-plans';

@@ -4,11 +4,11 @@
  * settings, selected cases, prompts) this is everything "Resume" needs after a reload or a
  * closed tab, except keys, which a plan never holds.
  */
-import { STAGE_NAMES, type StageName } from '$lib/core/protocol';
-import { runKey, type RunKey } from '$lib/core/names';
-import { SETTING_LIMITS, withinLimit } from '$lib/core/run-defaults';
-import { readCoreTexts, type CoreText } from '$lib/core/said';
-import type { BatchSendMode } from '$lib/core/batch/store';
+import { STAGE_NAMES, type StageName } from '../protocol';
+import { runKey, type RunKey } from '../names';
+import { SETTING_LIMITS, withinLimit } from '../run-defaults';
+import { readCoreTexts, type CoreText } from '../said';
+import type { BatchSendMode } from '../batch/store';
 
 export const PLANS_STORAGE_KEY = 'lexpilot.run-plans.v1';
 

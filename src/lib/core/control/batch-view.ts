@@ -4,7 +4,7 @@
  * file's provider status as polled, and (files mode) the input files to download. Plain data, so
  * it crosses from the run's worker in the snapshot; the files' texts stay in the worker.
  */
-import type { BatchRound, BatchSendMode, BatchState } from '$lib/core/batch/store';
+import type { BatchRound, BatchSendMode, BatchState } from '../batch/store';
 
 /** How a run's calls are sent: at once, or in rounds (`BatchSendMode`). */
 export type BatchChoice = 'interactive' | BatchSendMode;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchRound, BatchState, SavedBatchAnswer } from '$lib/core/batch/store';
+import type { BatchRound, BatchState, SavedBatchAnswer } from '../batch/store';
 import { BatchCardFeed } from './batch-card';
 import type { BatchCard } from './batch-view';
 

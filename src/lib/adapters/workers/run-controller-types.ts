@@ -10,8 +10,8 @@ import type { ModelClient, RoleEndpoint } from '$lib/core/model/types';
 import type { PromptPack } from '$lib/core/prompts/pack';
 import type { Role, Settings } from '$lib/core/records';
 import type { CheckpointStore } from '$lib/core/store/types';
-import type { PlanBook, PlanStorage } from './run-plans';
-import type { RunSnapshot } from './run-snapshot';
+import type { PlanBook, PlanStorage } from '$lib/core/control/run-plans';
+import type { RunSnapshot } from '$lib/core/control/run-snapshot';
 
 /** Hooks the model client reports to, so retries count in the progress. */
 export interface ClientHooks {
@@ -55,6 +55,9 @@ export interface RunRequest {
 	/** Batch mode: how rounds are sent (PROTOCOL.md §3, batch mode); absent: interactive. */
 	batch?: BatchSendMode;
 }
+
+/** Builds the model client of a run; the browser's loads the `openai` package on demand. */
+export type ClientFactory = (spec: ClientSpec) => RunRequest['makeClient'];
 
 export interface RunControllerOptions {
 	store: CheckpointStore;

@@ -2,9 +2,9 @@
  * Stop in batch mode: the round a run has out is cancelled at the provider (its batches) and
  * marked cancelled in the saved state, so a later start sends its requests in a new round.
  */
-import { openRound, type RoundSender } from '$lib/core/batch/rounds';
-import type { BatchState, BatchStore } from '$lib/core/batch/store';
-import type { RunKey } from '$lib/core/layout';
+import { openRound, type RoundSender } from '../batch/rounds';
+import type { BatchState, BatchStore } from '../batch/store';
+import type { RunKey } from '../layout';
 
 /**
  * Cancels `run`'s round out, if any and if its sender can (provider mode); returns the state as

@@ -4,14 +4,14 @@
  * round's input texts are kept here (in the run's worker) and rebuilt from the round's pending
  * requests when a reloaded page finds the round waiting, so they are offered again.
  */
-import { roundInputFiles, writeRoundFiles } from '$lib/core/batch/input-files';
-import { providerSender } from '$lib/core/batch/provider';
-import type { RoundSender } from '$lib/core/batch/sender';
-import type { LineSink } from '$lib/core/batch/split';
-import type { BatchSendMode } from '$lib/core/batch/store';
-import type { RunKey } from '$lib/core/layout';
-import type { RoleEndpoint } from '$lib/core/model/types';
-import type { Role } from '$lib/core/records';
+import { roundInputFiles, writeRoundFiles } from '../batch/input-files';
+import { providerSender } from '../batch/provider';
+import type { RoundSender } from '../batch/sender';
+import type { LineSink } from '../batch/split';
+import type { BatchSendMode } from '../batch/store';
+import type { RunKey } from '../layout';
+import type { RoleEndpoint } from '../model/types';
+import type { Role } from '../records';
 
 /** A files round's input files, by name: what the page offers for download. */
 export type BatchInputs = Map<string, { model: string; lines: number; text: string }>;

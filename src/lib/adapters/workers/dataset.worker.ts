@@ -4,7 +4,7 @@
  * after another, in the order they came.
  */
 /// <reference lib="webworker" />
-import { serveRpc } from '$lib/adapters/worker-rpc';
+import { serveRpc } from '../worker-rpc';
 import { datasetHandlers } from './dataset-load-handler';
 import type { DatasetApi } from './dataset-load-protocol';
 

@@ -4,7 +4,7 @@
  */
 import type { LoadOptions } from '$lib/core/dataset/load';
 import type { Case } from '$lib/core/dataset/types';
-import type { CasePageQuery, CaseQueryPage } from './case-filter';
+import type { CasePageQuery, CaseQueryPage } from '$lib/core/dataset/case-filter';
 import type { LoadOutcome, Progress } from './dataset-load-protocol';
 
 /** Every case of a kept dataset, or why they could not be had. */
