@@ -19,6 +19,7 @@ import type { CheckpointStore } from '$lib/core/store/types';
 import type { RunKey } from '$lib/core/layout';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../../tests/support/memory-storage';
+import { clientSpecWith, ENDPOINTS, MODELS } from '../../../../tests/support/run-request';
 import { loadPlans } from '$lib/core/control/run-plans';
 import {
 	RunController,
@@ -31,13 +32,6 @@ import {
 } from './run-controller';
 import { ModelCallError, UsageError } from '$lib/core/errors';
 import { coded } from '$lib/core/said';
-
-const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
-const ENDPOINTS = {
-	evaluated: 'http://e.test/v1',
-	user: 'http://u.test/v1',
-	judge: 'http://j.test/v1'
-};
 
 /** The simulated provider, counting every call by case and remembering when it was made. */
 function countingClient(latencyMs: number) {
@@ -720,17 +714,7 @@ describe('a files round waiting for its outputs', () => {
 	const filesRequest = (): RunRequest => ({
 		...request(createSimulatedClient({ latencyMs: 0 }), { dataset: makeDataset(2) }),
 		batch: 'files',
-		clientSpec: {
-			simulated: false,
-			endpoints: {
-				evaluated: { baseURL: ENDPOINTS.evaluated, apiKey: KEY, model: MODELS.evaluated },
-				user: { baseURL: ENDPOINTS.user, apiKey: KEY, model: MODELS.user },
-				judge: { baseURL: ENDPOINTS.judge, apiKey: KEY, model: MODELS.judge }
-			},
-			settings: DEFAULT_SETTINGS,
-			concurrency: 2,
-			pack: DEFAULT_PROMPT_PACK
-		}
+		clientSpec: clientSpecWith(KEY)
 	});
 
 	it('stops waiting on Stop: the plan says stopped, the round stays saved and is offered again', async () => {

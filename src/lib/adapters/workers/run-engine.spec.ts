@@ -6,6 +6,7 @@ import type { SessionSnapshot } from '$lib/core/session';
 import { MemoryStore } from '$lib/core/store/memory-store';
 import { makeDataset } from '../../../../tests/fixtures/engine/cases';
 import { memoryStorage } from '../../../../tests/support/memory-storage';
+import { clientSpecWith, ENDPOINTS, MODELS } from '../../../../tests/support/run-request';
 import { RunController, type RunRequest } from './run-controller';
 import type { RpcPort, RpcReply, RpcRequest, RpcWords } from '../worker-rpc';
 import { toWire, workerRunEngine } from './run-engine';
@@ -20,12 +21,6 @@ const WORDS: RpcWords = {
 	terminated: () => 'terminated'
 };
 
-const MODELS = { evaluated: 'eval-model', user: 'user-model', judge: 'judge-model' };
-const ENDPOINTS = {
-	evaluated: 'http://e.test/v1',
-	user: 'http://u.test/v1',
-	judge: 'http://j.test/v1'
-};
 const KEY = 'sk-spec-4f1c9e2a7b';
 
 function request(overrides: Partial<RunRequest> = {}): RunRequest {
@@ -42,17 +37,7 @@ function request(overrides: Partial<RunRequest> = {}): RunRequest {
 		pack: DEFAULT_PROMPT_PACK,
 		keys: [KEY],
 		makeClient: () => createSimulatedClient({ latencyMs: 0 }),
-		clientSpec: {
-			simulated: false,
-			endpoints: {
-				evaluated: { baseURL: ENDPOINTS.evaluated, apiKey: KEY, model: MODELS.evaluated },
-				user: { baseURL: ENDPOINTS.user, apiKey: KEY, model: MODELS.user },
-				judge: { baseURL: ENDPOINTS.judge, apiKey: KEY, model: MODELS.judge }
-			},
-			settings: DEFAULT_SETTINGS,
-			concurrency: 2,
-			pack: DEFAULT_PROMPT_PACK
-		},
+		clientSpec: clientSpecWith(KEY),
 		...overrides
 	};
 }
